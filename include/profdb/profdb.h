@@ -1,0 +1,67 @@
+/*
+** profdb.h — public API of the profdb loader library (libprofdbload).
+**
+** profdb turns PyTorch profiler traces (Kineto Chrome-trace JSON, plain or
+** gzip) and CUDA caching-allocator memory snapshots (JSON dumps of
+** torch.cuda.memory._snapshot()) into a normalized SQLite database.  The
+** schema is documented in docs/schema.md and in the database itself.
+**
+** Loads are atomic: all inputs of one profdb_load() call are written to a
+** temporary copy of the database that replaces the original only when
+** every input loaded.  A failed call leaves the database file untouched.
+*/
+#ifndef PROFDB_PROFDB_H
+#define PROFDB_PROFDB_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PROFDB_VERSION "0.1.0"
+/* Bumped when the database schema changes incompatibly. */
+#define PROFDB_SCHEMA_VERSION 1
+
+/* Process exit codes of the profdb CLI; also returned by profdb_load(). */
+typedef enum profdb_exit {
+  PROFDB_EXIT_OK = 0,        /* success */
+  PROFDB_EXIT_DATA = 1,      /* an input is malformed or not a trace or
+                             ** snapshot; nothing was written */
+  PROFDB_EXIT_USAGE = 2,     /* bad arguments, missing or unreadable file,
+                             ** I/O or database error; nothing was written */
+  PROFDB_EXIT_TRUNCATED = 3, /* an input ended early: its complete events
+                             ** were loaded and it is marked 'truncated' */
+  PROFDB_EXIT_REFUSED = 4    /* an input is a Python pickle, which profdb
+                             ** never deserializes; nothing was written */
+} profdb_exit;
+
+typedef struct profdb_load_options {
+  const char *label;  /* label of the loaded artifact when there is one
+                      ** input file; NULL derives it from the file name */
+  int replace;        /* reload content that is already in the database
+                      ** (same decompressed bytes) instead of skipping it */
+  int strict;         /* refuse truncated inputs (exit DATA, nothing kept) */
+  int quiet;          /* no summary lines, warnings only */
+  int progress;       /* draw a progress line on stderr */
+  size_t chunk_size;  /* decompressed read chunk in bytes; 0 = 256 KiB.
+                      ** Tests use tiny chunks to exercise every boundary */
+  int threads;        /* 1 = parse and write on one thread; 0 = default */
+  FILE *messages;     /* where diagnostics go; NULL = stderr */
+} profdb_load_options;
+
+/*
+** Load the files and directories in paths[0..n) into the database at
+** db_path (created if missing).  A directory loads every *.json and
+** *.json.gz directly inside it, in name order.  Returns a profdb_exit code;
+** messages are printed as "profdb: FILE:OFFSET: message".
+*/
+int profdb_load(const char *db_path, const char *const *paths, int n,
+                const profdb_load_options *opt);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,113 @@
+/*
+** loader.h — state shared by the loader's parts (internal).
+**
+**   load.c      orchestration: locking, temporary database, per-file loop
+**   sniff.c     is this file a trace, a snapshot, a pickle, or neither?
+**   parse.c     the yajl read loop shared by both parsers; diagnostics
+**   trace.c     Kineto trace events -> _slice/_gpu/_instant/_flow/_meta
+**   snapshot.c  memory snapshots -> _segment/_block/_alloc_event/...
+**   postpass.c  derived tables (nesting, steps, links) and indexes
+*/
+#ifndef PROFDB_LOADER_H
+#define PROFDB_LOADER_H
+
+#include "buf.h"
+#include "input.h"
+#include "intern.h"
+#include "writer.h"
+
+#include "profdb/profdb.h"
+#include "profdb/stats.h"
+
+#include <sqlite3.h>
+#include <stdint.h>
+#include <yajl/yajl_parse.h>
+
+/* Rows logged to import_log per code and file; import_stats counts all. */
+#define LD_LOG_LIMIT 20
+
+typedef enum ld_kind { LD_KIND_TRACE, LD_KIND_SNAPSHOT } ld_kind;
+
+/* State of one profdb_load() call. */
+typedef struct ld_ctx {
+  sqlite3 *db;                      /* the temporary database */
+  ld_writer *w;                     /* row writer */
+  ld_intern *strings;               /* _string interner */
+  const profdb_load_options *opt;   /* caller's options */
+  FILE *msg;                        /* diagnostics stream */
+  int64_t next_event_id;            /* next id for any trace event table */
+  int64_t next_segment_id;          /* next _segment.id */
+  int64_t next_block_id;            /* next _block.id */
+  int64_t next_alloc_id;            /* next _alloc_event.id */
+  int64_t next_stack_id;            /* next stack id */
+  void *stacks;                     /* stack interner (snapshot.c) */
+} ld_ctx;
+
+/* State of one input file being loaded. */
+typedef struct ld_file {
+  ld_ctx *ctx;                          /* owning load */
+  const char *path;                     /* as given */
+  ld_input in;                          /* decompressing reader */
+  ld_kind kind;                         /* trace or snapshot */
+  int64_t artifact_id;                  /* trace_id or snapshot_id */
+  yajl_handle yajl;                     /* parser in use, for offsets */
+  uint64_t stats[PROFDB_STAT__COUNT];   /* import_stats counters */
+  uint32_t logged[PROFDB_STAT__COUNT];  /* import_log rows per counter */
+  int exit_code;                        /* PROFDB_EXIT_* of a fatal error */
+  char message[512];                    /* its message (no prefix) */
+  int has_offset;                       /* message is tied to err_offset */
+  uint64_t err_offset;                  /* decompressed offset */
+  int truncated;                        /* input ended inside the JSON */
+  uint64_t truncated_at;                /* decompressed bytes read */
+  ld_buf scratch;                       /* UTF-8 repair buffer */
+} ld_file;
+
+/* Decompressed offset the parser has reached. */
+uint64_t ld_offset(const ld_file *f);
+
+/* Intern s[0..n) (UTF-8 repaired), emitting a _string row when new. */
+int64_t ld_string(ld_file *f, const char *s, size_t n);
+
+/* Repair UTF-8 in s[0..n) if needed (counted); returns the usable bytes. */
+void ld_text(ld_file *f, const char **s, size_t *n);
+
+/* Count an occurrence of stat; log the first ones with a message. */
+void ld_note(ld_file *f, profdb_stat stat, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Record a fatal error for the file (first one wins); returns 0 so yajl
+** callbacks can `return ld_fail(...)` to stop the parse. */
+int ld_fail(ld_file *f, int exit_code, int with_offset, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/*
+** Feed the whole input to a yajl parser built from callbacks/ud.  Returns
+** 0 when the JSON is complete, 1 when it ended early (f->truncated set),
+** -1 on a fatal error (f->exit_code/f->message set).
+*/
+int ld_parse(ld_file *f, const yajl_callbacks *callbacks, void *ud);
+
+/* Decompressed offset of the first JSON syntax error in path, found with a
+** validation-only pass (independent of the read chunk size). */
+uint64_t ld_locate_syntax_error(const char *path);
+
+/* Write import_stats rows for the file (database idle: after sync). */
+int ld_write_stats(ld_file *f);
+
+/* Parsers (trace.c, snapshot.c): return like ld_parse. */
+int trace_load(ld_file *f);
+int snapshot_load(ld_file *f);
+
+/* Sniffing (sniff.c). */
+typedef enum ld_sniff_result {
+  SNIFF_TRACE, SNIFF_SNAPSHOT, SNIFF_ERROR
+} ld_sniff_result;
+ld_sniff_result ld_sniff(ld_file *f);
+
+/* Derived tables for the traces/snapshots added by this load. */
+int postpass_run(ld_ctx *ctx, int64_t first_trace_id, int64_t first_snapshot_id);
+
+/* Exec SQL on the (idle) database; on failure prints and returns -1. */
+int ld_exec(ld_ctx *ctx, const char *sql);
+
+#endif

@@ -1,0 +1,250 @@
+/*
+** parse.c — the read/parse loop shared by the trace and snapshot parsers,
+** and the diagnostics helpers (import_log, import_stats, fatal errors).
+**
+** Requirement 1: offsets in messages are decompressed byte offsets, the
+**   sum of earlier chunk lengths plus yajl_get_bytes_consumed().
+** Requirement 2: a file that ends inside the JSON value is *truncated*
+**   (complete events are kept); a syntax error before the end is fatal.
+*/
+#include "loader.h"
+#include "utf8.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const struct {
+  const char *name;
+  profdb_severity severity;
+  const char *description;
+} stat_info[PROFDB_STAT__COUNT] = {
+#define STAT_ROW(name, sev, desc) {#name, PROFDB_SEV_##sev, desc},
+    PROFDB_STATS(STAT_ROW)
+#undef STAT_ROW
+};
+
+static const char *severity_name(profdb_severity s) {
+  return s == PROFDB_SEV_INFO ? "info" : s == PROFDB_SEV_WARN ? "warning" : "error";
+}
+
+uint64_t ld_offset(const ld_file *f) {
+  uint64_t off = f->in.offset;
+  if (f->yajl) off += yajl_get_bytes_consumed(f->yajl);
+  return off;
+}
+
+void ld_text(ld_file *f, const char **s, size_t *n) {
+  if (utf8_repair(*s, *n, &f->scratch, s, n))
+    ld_note(f, PROFDB_STAT_invalid_utf8, "invalid UTF-8 in a string, repaired");
+}
+
+int64_t ld_string(ld_file *f, const char *s, size_t n) {
+  int is_new;
+  ld_text(f, &s, &n);
+  int64_t id = intern_id(f->ctx->strings, s, n, &is_new);
+  if (is_new) {
+    ld_buf *b = writer_batch(f->ctx->w);
+    row_begin(b, TB_STRING, 2);
+    row_int(b, id);
+    row_text(b, s, n);
+  }
+  return id;
+}
+
+void ld_note(ld_file *f, profdb_stat stat, const char *fmt, ...) {
+  f->stats[stat]++;
+  if (!fmt || f->logged[stat] >= LD_LOG_LIMIT) return;
+  f->logged[stat]++;
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  ld_buf *b = writer_batch(f->ctx->w);
+  row_begin(b, TB_LOG, 6);
+  row_int(b, f->artifact_id);
+  row_text(b, f->path, strlen(f->path));
+  row_int(b, (int64_t)ld_offset(f));
+  const char *sev = severity_name(stat_info[stat].severity);
+  row_text(b, sev, strlen(sev));
+  row_text(b, stat_info[stat].name, strlen(stat_info[stat].name));
+  row_text(b, msg, strlen(msg));
+}
+
+int ld_fail(ld_file *f, int exit_code, int with_offset, const char *fmt, ...) {
+  if (f->exit_code) return 0;
+  f->exit_code = exit_code;
+  f->has_offset = with_offset;
+  if (with_offset) f->err_offset = ld_offset(f);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(f->message, sizeof f->message, fmt, ap);
+  va_end(ap);
+  return 0;
+}
+
+/* ---- progress ----------------------------------------------------------- */
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void progress(ld_file *f, double t0, double *last) {
+  double t = now_seconds();
+  if (t - *last < 0.25) return;
+  *last = t;
+  double pct = f->in.file_size ? 100.0 * (double)f->in.raw_read /
+                                     (double)f->in.file_size : 100.0;
+  double mb = (double)f->in.delivered / 1e6;
+  fprintf(f->ctx->msg, "\r%s: %.0f MB read, %.0f%%, %.0f MB/s   ", f->path, mb,
+          pct, t > t0 ? mb / (t - t0) : 0.0);
+  fflush(f->ctx->msg);
+}
+
+/* ---- the parse loop ----------------------------------------------------- */
+
+/*
+** yajl reports a syntax error at "the end of the token minus its length",
+** clamped to the current chunk, so the offset would depend on where chunks
+** were cut.  Re-locate it with a validation-only pass over 1 MiB chunks:
+** the reported offset is then a function of the file alone.
+*/
+uint64_t ld_locate_syntax_error(const char *path) {
+  ld_input in;
+  const unsigned char *p;
+  ssize_t n;
+  uint64_t at = 0;
+  if (input_open(&in, path, 1 << 20)) {
+    input_close(&in);
+    return 0;
+  }
+  yajl_handle h = yajl_alloc(NULL, NULL, NULL);
+  yajl_config(h, yajl_dont_validate_strings, 1);
+  while ((n = input_read(&in, &p)) > 0) {
+    if (yajl_parse(h, p, (size_t)n) == yajl_status_error) {
+      at = in.offset + yajl_get_bytes_consumed(h);
+      break;
+    }
+  }
+  yajl_free(h);
+  input_close(&in);
+  return at;
+}
+
+/* yajl's message for the current error, without its trailing newline. */
+static void yajl_message(ld_file *f, const unsigned char *chunk, size_t len,
+                         char *out, size_t outlen) {
+  unsigned char *e = yajl_get_error(f->yajl, 0, chunk, len);
+  snprintf(out, outlen, "%s", e ? (const char *)e : "parse error");
+  yajl_free_error(f->yajl, e);
+  size_t n = strlen(out);
+  while (n && (out[n - 1] == '\n' || out[n - 1] == ' ')) out[--n] = 0;
+}
+
+int ld_parse(ld_file *f, const yajl_callbacks *callbacks, void *ud) {
+  const unsigned char *chunk = NULL;
+  ssize_t n;
+  int show = f->ctx->opt->progress;
+  double t0 = now_seconds(), last = t0;
+  f->yajl = yajl_alloc(callbacks, NULL, ud);
+  if (!f->yajl) return ld_fail(f, PROFDB_EXIT_USAGE, 0, "out of memory"), -1;
+  /* UTF-8 is checked and repaired per string by ld_text(). */
+  yajl_config(f->yajl, yajl_dont_validate_strings, 1);
+  int rc = 0;
+  for (;;) {
+    n = input_read(&f->in, &chunk);
+    if (n < 0) {
+      yajl_free(f->yajl);
+      f->yajl = NULL;
+      f->has_offset = 1;
+      f->err_offset = f->in.error_offset;
+      f->exit_code = f->in.error == IN_EGZIP ? PROFDB_EXIT_DATA : PROFDB_EXIT_USAGE;
+      snprintf(f->message, sizeof f->message, "%s", f->in.message);
+      return -1;
+    }
+    if (n == 0) break;
+    yajl_status st = yajl_parse(f->yajl, chunk, (size_t)n);
+    if (st == yajl_status_client_canceled || f->exit_code) { rc = -1; break; }
+    if (st == yajl_status_error) {
+      char msg[256];
+      yajl_message(f, chunk, (size_t)n, msg, sizeof msg);
+      ld_fail(f, PROFDB_EXIT_DATA, 1, "invalid JSON: %s", msg);
+      f->err_offset = ld_locate_syntax_error(f->path);
+      rc = -1;
+      break;
+    }
+    if (writer_maybe_flush(f->ctx->w)) {
+      ld_fail(f, PROFDB_EXIT_USAGE, 0, "%s", writer_error(f->ctx->w));
+      rc = -1;
+      break;
+    }
+    if (show) progress(f, t0, &last);
+  }
+  if (rc == 0) {
+    f->in.offset = f->in.delivered; /* offsets now count from the end */
+    yajl_status st = yajl_complete_parse(f->yajl);
+    if (st == yajl_status_client_canceled || f->exit_code) rc = -1;
+    else if (st == yajl_status_error) {
+      /* Every chunk parsed cleanly, so the text is a valid prefix that ended
+      ** too soon: a truncated file, unless it was empty. */
+      if (f->in.delivered == 0) {
+        ld_fail(f, PROFDB_EXIT_DATA, 0, "empty file");
+        rc = -1;
+      } else {
+        f->truncated = 1;
+        f->truncated_at = f->in.delivered;
+        rc = 1;
+      }
+    } else if (f->in.gzip_truncated) {
+      ld_note(f, PROFDB_STAT_gzip_incomplete,
+              "gzip stream ends without its trailer; the JSON is complete");
+    }
+  }
+  if (rc >= 0 && f->in.trailing_bytes)
+    ld_note(f, PROFDB_STAT_gzip_trailing_bytes,
+            "%llu bytes after the last gzip member ignored",
+            (unsigned long long)f->in.trailing_bytes);
+  if (show) fprintf(f->ctx->msg, "\r\033[K");
+  yajl_free(f->yajl);
+  f->yajl = NULL;
+  return rc;
+}
+
+int ld_write_stats(ld_file *f) {
+  static const char sql[] =
+      "INSERT OR REPLACE INTO import_stats(artifact_id, artifact, name,"
+      " severity, value, description) VALUES(?,?,?,?,?,?)";
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(f->ctx->db, sql, -1, &st, NULL) != SQLITE_OK) return -1;
+  int rc = 0;
+  for (int i = 0; i < PROFDB_STAT__COUNT && rc == 0; i++) {
+    if (!f->stats[i]) continue;
+    sqlite3_bind_int64(st, 1, f->artifact_id);
+    sqlite3_bind_text(st, 2, f->kind == LD_KIND_TRACE ? "trace" : "snapshot", -1,
+                      SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, stat_info[i].name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, severity_name(stat_info[i].severity), -1,
+                      SQLITE_STATIC);
+    sqlite3_bind_int64(st, 5, (int64_t)f->stats[i]);
+    sqlite3_bind_text(st, 6, stat_info[i].description, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) != SQLITE_DONE) rc = -1;
+    sqlite3_reset(st);
+  }
+  sqlite3_finalize(st);
+  return rc;
+}
+
+int ld_exec(ld_ctx *ctx, const char *sql) {
+  char *err = NULL;
+  if (sqlite3_exec(ctx->db, sql, NULL, NULL, &err) != SQLITE_OK) {
+    fprintf(ctx->msg, "profdb: database error: %s\n", err ? err : "?");
+    sqlite3_free(err);
+    return -1;
+  }
+  return 0;
+}

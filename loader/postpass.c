@@ -1,0 +1,345 @@
+/*
+** postpass.c — derived tables, computed once after the bulk insert.
+**
+**   step        ProfilerStep#N ranges (CPU), with their GPU projections
+**   _slice_tree parent, depth, self time and step of every CPU slice
+**   _gpu_link   kernel/memcpy/memset/sync -> launching runtime call (same
+**               correlation) -> CPU op (same External id) and step
+**   indexes     built after the rows exist (cheaper than maintaining them)
+**
+** HOW IT WORKS (nesting)
+**   Slices of each thread are read sorted by (ts, dur DESC, kind rank); a
+**   stack holds the open ancestors.  A slice whose start is at or after the
+**   top's end closes the top.  Children may overhang their parent by a few
+**   ns in fractional-ns traces (PyTorch PR #122425): they are nested by
+**   their start time and counted in import_stats.slice_overhang.  When a
+**   slice closes, its self time is its duration minus the time its direct
+**   children cover inside it.  Memory is bounded by the nesting depth.
+*/
+#include "loader.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct open_slice {
+  int64_t id, ts, end, dur;
+  int64_t parent;   /* -1: none */
+  int depth;
+  int64_t children; /* ns covered by direct children */
+} open_slice;
+
+typedef struct step_win {
+  int64_t trace_id, step, ts, end;
+} step_win;
+
+typedef struct nest_state {
+  open_slice *stack;
+  int n, cap;
+  sqlite3_stmt *ins;
+  step_win *steps;  /* sorted by (trace_id, ts) */
+  int nsteps;
+  int64_t trace_id;
+  uint64_t overhang;
+  int failed;
+} nest_state;
+
+static int64_t step_at(const nest_state *s, int64_t trace_id, int64_t ts) {
+  /* Steps do not overlap; binary search the last one starting <= ts. */
+  int lo = 0, hi = s->nsteps - 1, best = -1;
+  while (lo <= hi) {
+    int mid = (lo + hi) / 2;
+    const step_win *w = &s->steps[mid];
+    if (w->trace_id < trace_id || (w->trace_id == trace_id && w->ts <= ts)) {
+      best = mid;
+      lo = mid + 1;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  if (best < 0) return -1;
+  const step_win *w = &s->steps[best];
+  return w->trace_id == trace_id && ts < w->end ? w->step : -1;
+}
+
+static void pop(nest_state *s) {
+  open_slice *x = &s->stack[--s->n];
+  int64_t self = x->dur - x->children;
+  if (self < 0) self = 0;
+  sqlite3_bind_int64(s->ins, 1, x->id);
+  if (x->parent >= 0) sqlite3_bind_int64(s->ins, 2, x->parent);
+  else sqlite3_bind_null(s->ins, 2);
+  sqlite3_bind_int(s->ins, 3, x->depth);
+  sqlite3_bind_int64(s->ins, 4, self);
+  int64_t step = step_at(s, s->trace_id, x->ts);
+  if (step >= 0) sqlite3_bind_int64(s->ins, 5, step);
+  else sqlite3_bind_null(s->ins, 5);
+  if (sqlite3_step(s->ins) != SQLITE_DONE) s->failed = 1;
+  sqlite3_reset(s->ins);
+  if (s->n > 0) {
+    open_slice *p = &s->stack[s->n - 1];
+    int64_t end = x->end < p->end ? x->end : p->end;
+    if (end > x->ts) p->children += end - x->ts;
+  }
+}
+
+static void push(nest_state *s, int64_t id, int64_t ts, int64_t dur) {
+  while (s->n > 0 && s->stack[s->n - 1].end <= ts) pop(s);
+  if (s->n == s->cap) {
+    s->cap = s->cap ? s->cap * 2 : 64;
+    s->stack = realloc(s->stack, (size_t)s->cap * sizeof *s->stack);
+    if (!s->stack) abort();
+  }
+  open_slice *x = &s->stack[s->n];
+  x->id = id;
+  x->ts = ts;
+  x->dur = dur;
+  x->end = ts + dur;
+  x->parent = s->n ? s->stack[s->n - 1].id : -1;
+  x->depth = s->n;
+  x->children = 0;
+  if (s->n && x->end > s->stack[s->n - 1].end) s->overhang++;
+  s->n++;
+}
+
+static int load_steps(ld_ctx *ctx, nest_state *s, int64_t first_trace) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(ctx->db,
+        "SELECT trace_id, step, ts, ts + dur FROM step WHERE trace_id >= ?"
+        " ORDER BY trace_id, ts", -1, &st, NULL) != SQLITE_OK)
+    return -1;
+  sqlite3_bind_int64(st, 1, first_trace);
+  int cap = 0;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    if (s->nsteps == cap) {
+      cap = cap ? cap * 2 : 64;
+      s->steps = realloc(s->steps, (size_t)cap * sizeof *s->steps);
+      if (!s->steps) abort();
+    }
+    step_win *w = &s->steps[s->nsteps++];
+    w->trace_id = sqlite3_column_int64(st, 0);
+    w->step = sqlite3_column_int64(st, 1);
+    w->ts = sqlite3_column_int64(st, 2);
+    w->end = sqlite3_column_int64(st, 3);
+  }
+  sqlite3_finalize(st);
+  return 0;
+}
+
+static int record_stat(ld_ctx *ctx, int64_t trace_id, const char *name,
+                       const char *desc, int64_t value) {
+  if (!value) return 0;
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(ctx->db,
+        "INSERT OR REPLACE INTO import_stats(artifact_id, artifact, name,"
+        " severity, value, description) VALUES(?, 'trace', ?, 'info', ?, ?)",
+        -1, &st, NULL) != SQLITE_OK)
+    return -1;
+  sqlite3_bind_int64(st, 1, trace_id);
+  sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 3, value);
+  sqlite3_bind_text(st, 4, desc, -1, SQLITE_STATIC);
+  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+  sqlite3_finalize(st);
+  return rc;
+}
+
+/* Nesting of CPU slices for traces >= first_trace. */
+static int build_tree(ld_ctx *ctx, int64_t first_trace) {
+  nest_state s = {0};
+  sqlite3_stmt *sel = NULL;
+  int rc = -1;
+  if (load_steps(ctx, &s, first_trace)) goto done;
+  if (sqlite3_prepare_v2(ctx->db,
+        "INSERT INTO _slice_tree(id, parent_id, depth, self_dur, step)"
+        " VALUES(?,?,?,?,?)", -1, &s.ins, NULL) != SQLITE_OK)
+    goto done;
+  /* Kind rank breaks ties of equal start and duration: the outer kinds
+  ** (spans, annotations, Python frames) enclose the inner ones. */
+  if (sqlite3_prepare_v2(ctx->db,
+        "SELECT id, trace_id, pid, tid, ts, dur FROM _slice"
+        " WHERE trace_id >= ?1 AND ts IS NOT NULL AND dur IS NOT NULL"
+        " ORDER BY trace_id, pid, tid, ts, dur DESC,"
+        "  CASE kind WHEN 5 THEN 0 WHEN 2 THEN 1 WHEN 3 THEN 2 WHEN 1 THEN 3"
+        "  WHEN 4 THEN 4 ELSE 5 END, id", -1, &sel, NULL) != SQLITE_OK)
+    goto done;
+  sqlite3_bind_int64(sel, 1, first_trace);
+  sqlite3_value *last_pid = NULL, *last_tid = NULL;
+  int64_t last_trace = -1;
+  uint64_t overhang_before = 0;
+  while (sqlite3_step(sel) == SQLITE_ROW) {
+    int64_t trace_id = sqlite3_column_int64(sel, 1);
+    sqlite3_value *pid = sqlite3_column_value(sel, 2);
+    sqlite3_value *tid = sqlite3_column_value(sel, 3);
+    int same = trace_id == last_trace && last_pid && last_tid;
+    if (same) {
+      /* Compare as SQL values: integers and texts never equal. */
+      same = sqlite3_value_type(pid) == sqlite3_value_type(last_pid) &&
+             sqlite3_value_type(tid) == sqlite3_value_type(last_tid);
+      if (same && sqlite3_value_type(pid) == SQLITE_INTEGER)
+        same = sqlite3_value_int64(pid) == sqlite3_value_int64(last_pid);
+      else if (same)
+        same = sqlite3_value_bytes(pid) == sqlite3_value_bytes(last_pid) &&
+               !memcmp(sqlite3_value_blob(pid), sqlite3_value_blob(last_pid),
+                       (size_t)sqlite3_value_bytes(pid));
+      if (same && sqlite3_value_type(tid) == SQLITE_INTEGER)
+        same = sqlite3_value_int64(tid) == sqlite3_value_int64(last_tid);
+      else if (same)
+        same = sqlite3_value_bytes(tid) == sqlite3_value_bytes(last_tid) &&
+               !memcmp(sqlite3_value_blob(tid), sqlite3_value_blob(last_tid),
+                       (size_t)sqlite3_value_bytes(tid));
+    }
+    if (!same) {
+      while (s.n) pop(&s);
+      if (trace_id != last_trace && last_trace >= 0) {
+        if (record_stat(ctx, last_trace, "slice_overhang",
+                        "slices that end after their parent (nested by start time)",
+                        (int64_t)(s.overhang - overhang_before)))
+          goto done;
+        overhang_before = s.overhang;
+      }
+      s.trace_id = trace_id;
+      last_trace = trace_id;
+      sqlite3_value_free(last_pid);
+      sqlite3_value_free(last_tid);
+      last_pid = sqlite3_value_dup(pid);
+      last_tid = sqlite3_value_dup(tid);
+    }
+    push(&s, sqlite3_column_int64(sel, 0), sqlite3_column_int64(sel, 4),
+         sqlite3_column_int64(sel, 5));
+    if (s.failed) break;
+  }
+  while (s.n) pop(&s);
+  sqlite3_value_free(last_pid);
+  sqlite3_value_free(last_tid);
+  if (last_trace >= 0 &&
+      record_stat(ctx, last_trace, "slice_overhang",
+                  "slices that end after their parent (nested by start time)",
+                  (int64_t)(s.overhang - overhang_before)))
+    goto done;
+  rc = s.failed ? -1 : 0;
+done:
+  if (rc) fprintf(ctx->msg, "profdb: database error while nesting slices: %s\n",
+                  sqlite3_errmsg(ctx->db));
+  sqlite3_finalize(sel);
+  sqlite3_finalize(s.ins);
+  free(s.stack);
+  free(s.steps);
+  return rc;
+}
+
+/* Statements with ?1 = first new trace id. */
+static const char *const step_sql[] = {
+  /* ProfilerStep#N ranges: user_annotation, or cpu_op in 2021 traces. */
+  "INSERT OR IGNORE INTO step(trace_id, step, event_id, ts, dur)"
+  " SELECT s.trace_id, CAST(substr(n.value, 14) AS INTEGER), s.id, s.ts, s.dur"
+  " FROM _slice s JOIN _string n ON n.id = s.name_id"
+  " WHERE s.trace_id >= ?1 AND s.kind IN (1, 2)"
+  "  AND n.value GLOB 'ProfilerStep#[0-9]*' AND s.ts IS NOT NULL"
+  "  AND s.dur IS NOT NULL ORDER BY s.trace_id, s.ts",
+  /* The GPU projection: union of the step's gpu_user_annotation ranges. */
+  "UPDATE step SET (gpu_ts, gpu_dur) = (SELECT min(g.ts), max(g.ts + g.dur) - min(g.ts)"
+  "  FROM _gpu g JOIN _string n ON n.id = g.name_id"
+  "  WHERE g.trace_id = step.trace_id AND g.kind = 13"
+  "  AND n.value = 'ProfilerStep#' || step.step)"
+  " WHERE trace_id >= ?1",
+};
+
+static const char *const index_sql =
+  "CREATE INDEX IF NOT EXISTS _slice_by_correlation ON _slice(trace_id, correlation)"
+  "  WHERE correlation IS NOT NULL;"
+  "CREATE INDEX IF NOT EXISTS _slice_by_external_id ON _slice(trace_id, external_id)"
+  "  WHERE external_id IS NOT NULL;"
+  "CREATE INDEX IF NOT EXISTS _alloc_event_by_seq ON _alloc_event(snapshot_id, device, seq);"
+  "CREATE INDEX IF NOT EXISTS _block_by_segment ON _block(segment_id);"
+  "CREATE INDEX IF NOT EXISTS _segment_by_snapshot ON _segment(snapshot_id);";
+
+static const char *const link_sql =
+  "INSERT INTO _gpu_link(id, launch_id, op_id, step)"
+  " SELECT id, launch_id, op_id, coalesce(launch_step,"
+  "  (SELECT st.step FROM step st WHERE st.trace_id = x.trace_id"
+  "    AND st.gpu_ts <= x.ts AND x.ts < st.gpu_ts + st.gpu_dur),"
+  "  (SELECT st.step FROM step st WHERE st.trace_id = x.trace_id"
+  "    AND st.ts <= x.ts AND x.ts < st.ts + st.dur))"
+  " FROM (SELECT g.id AS id, g.trace_id AS trace_id, g.ts AS ts, l.id AS launch_id,"
+  "  (SELECT t.step FROM _slice_tree t WHERE t.id = l.id) AS launch_step,"
+  "  coalesce("
+  "   (SELECT o.id FROM _slice o WHERE o.trace_id = g.trace_id"
+  "     AND o.external_id = g.external_id AND o.kind IN (1, 2)"
+  "     AND g.external_id <> 0 ORDER BY o.kind, o.id LIMIT 1),"
+  "   (SELECT o.id FROM _slice o WHERE o.trace_id = g.trace_id"
+  "     AND o.external_id = l.external_id AND o.kind IN (1, 2)"
+  "     AND l.external_id <> 0 ORDER BY o.kind, o.id LIMIT 1),"
+  "   (SELECT o.id FROM _slice_tree t JOIN _slice o ON o.id = t.parent_id"
+  "     WHERE t.id = l.id AND o.kind = 1)) AS op_id"
+  "  FROM _gpu g LEFT JOIN _slice l ON l.id = (SELECT min(r.id) FROM _slice r"
+  "    WHERE r.trace_id = g.trace_id AND r.correlation = g.correlation"
+  "    AND r.kind = 4)"
+  "  WHERE g.trace_id >= ?1 AND g.kind IN (10, 11, 12, 14)) x";
+
+static int exec_with_first(ld_ctx *ctx, const char *sql, int64_t first) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(ctx->db, sql, -1, &st, NULL) != SQLITE_OK) {
+    fprintf(ctx->msg, "profdb: database error: %s\n", sqlite3_errmsg(ctx->db));
+    return -1;
+  }
+  sqlite3_bind_int64(st, 1, first);
+  int rc = sqlite3_step(st);
+  sqlite3_finalize(st);
+  if (rc != SQLITE_DONE) {
+    fprintf(ctx->msg, "profdb: database error: %s\n", sqlite3_errmsg(ctx->db));
+    return -1;
+  }
+  return 0;
+}
+
+/* Counts of unlinked GPU work and orphan flows, per new trace. */
+static int link_stats(ld_ctx *ctx, int64_t first) {
+  static const char sql[] =
+    "INSERT OR REPLACE INTO import_stats(artifact_id, artifact, name, severity,"
+    " value, description)"
+    " SELECT trace_id, 'trace', 'gpu_without_launch', 'info', n,"
+    "  'kernels/copies/fills with no runtime call of the same correlation'"
+    " FROM (SELECT g.trace_id, count(*) AS n FROM _gpu g JOIN _gpu_link l ON l.id = g.id"
+    "  WHERE g.trace_id >= ?1 AND l.launch_id IS NULL AND g.kind IN (10, 11, 12)"
+    "  GROUP BY g.trace_id) WHERE n > 0;"
+    "INSERT OR REPLACE INTO import_stats(artifact_id, artifact, name, severity,"
+    " value, description)"
+    " SELECT trace_id, 'trace', 'flow_start_unmatched', 'info', n,"
+    "  'flow starts (s) with no finish (f)'"
+    " FROM (SELECT trace_id, count(*) AS n FROM flow WHERE trace_id >= ?1"
+    "  AND end_event_id IS NULL AND start_event_id IS NOT NULL GROUP BY trace_id)"
+    " WHERE n > 0;"
+    "INSERT OR REPLACE INTO import_stats(artifact_id, artifact, name, severity,"
+    " value, description)"
+    " SELECT trace_id, 'trace', 'flow_end_unmatched', 'info', n,"
+    "  'flow finishes (f) with no start (s)'"
+    " FROM (SELECT trace_id, count(*) AS n FROM flow WHERE trace_id >= ?1"
+    "  AND start_event_id IS NULL AND end_event_id IS NOT NULL GROUP BY trace_id)"
+    " WHERE n > 0;";
+  const char *tail = sql;
+  while (tail && *tail) {
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(ctx->db, tail, -1, &st, &tail) != SQLITE_OK) return -1;
+    if (!st) break;
+    sqlite3_bind_int64(st, 1, first);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) return -1;
+  }
+  return 0;
+}
+
+int postpass_run(ld_ctx *ctx, int64_t first_trace, int64_t first_snapshot) {
+  (void)first_snapshot;
+  for (size_t i = 0; i < sizeof step_sql / sizeof step_sql[0]; i++)
+    if (exec_with_first(ctx, step_sql[i], first_trace)) return -1;
+  if (ld_exec(ctx, index_sql)) return -1;
+  if (build_tree(ctx, first_trace)) return -1;
+  if (exec_with_first(ctx, link_sql, first_trace)) return -1;
+  if (link_stats(ctx, first_trace)) {
+    fprintf(ctx->msg, "profdb: database error: %s\n", sqlite3_errmsg(ctx->db));
+    return -1;
+  }
+  return ld_exec(ctx, "PRAGMA analysis_limit=400; ANALYZE;");
+}

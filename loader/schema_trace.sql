@@ -1,0 +1,396 @@
+-- profdb database schema, part 1: common tables and profiler traces.
+--
+-- Conventions (see docs/schema.md):
+--   * Tables and views without a leading underscore are the public API.
+--     Tables starting with "_" are storage; query the views instead.
+--   * ts and dur are INTEGER nanoseconds, converted exactly from the
+--     trace's microsecond text.  ts is on the trace's own clock, as written
+--     in the file: for traces with baseTimeNanoseconds (PyTorch >= 2.4) the
+--     absolute epoch time is trace.base_time_ns + ts.
+--   * Every event of every kind has an event_id unique in the database.
+--   * Args that have typed columns are not repeated in args; every other
+--     arg is kept in the args JSON column and in the args view.
+
+-- Key/value facts about the database itself.
+CREATE TABLE IF NOT EXISTS _profdb(
+  -- setting name: 'schema_version', 'created_by'
+  key TEXT PRIMARY KEY,
+  -- its value
+  value
+);
+
+-- Interned strings (names, categories): one row per distinct string.
+CREATE TABLE IF NOT EXISTS _string(
+  -- string id referenced by *_id columns of the storage tables
+  id INTEGER PRIMARY KEY,
+  -- the string
+  value TEXT NOT NULL
+);
+
+-- Event kinds: the normalized classification of an event's category.
+CREATE TABLE IF NOT EXISTS _kind(
+  -- kind code stored in the kind column of _slice/_gpu/_instant
+  kind INTEGER PRIMARY KEY,
+  -- kind name, e.g. 'cpu_op', 'kernel'
+  name TEXT NOT NULL,
+  -- which storage table holds events of this kind
+  storage TEXT NOT NULL
+);
+INSERT OR IGNORE INTO _kind(kind, name, storage) VALUES
+  (1, 'cpu_op', '_slice'), (2, 'user_annotation', '_slice'),
+  (3, 'python_function', '_slice'), (4, 'runtime', '_slice'),
+  (5, 'trace_span', '_slice'), (6, 'cpu_other', '_slice'),
+  (10, 'kernel', '_gpu'), (11, 'memcpy', '_gpu'), (12, 'memset', '_gpu'),
+  (13, 'gpu_annotation', '_gpu'), (14, 'gpu_sync', '_gpu'),
+  (20, 'memory', '_instant'), (21, 'out_of_memory', '_instant'),
+  (22, 'instant', '_instant'), (23, 'counter', '_instant'),
+  (24, 'other_phase', '_instant');
+
+-- One row per loaded profiler trace file.
+CREATE TABLE IF NOT EXISTS trace(
+  -- trace id
+  trace_id INTEGER PRIMARY KEY,
+  -- path as given to profdb load
+  path TEXT NOT NULL,
+  -- short name: the file name without .json/.json.gz, or --label
+  label TEXT NOT NULL,
+  -- distributed rank (distributedInfo.rank; 0 when absent)
+  rank INTEGER NOT NULL DEFAULT 0,
+  -- distributed world size (distributedInfo.world_size), NULL when absent
+  world_size INTEGER,
+  -- distributed backend (distributedInfo.backend), NULL when absent
+  backend TEXT,
+  -- 'ok', or 'truncated' when the file ended early (complete events kept)
+  status TEXT NOT NULL,
+  -- decompressed byte offset where a truncated file ended, else NULL
+  truncated_at INTEGER,
+  -- 'object' (traceEvents inside an object) or 'array' (bare array,
+  -- legacy exporter and pre-2021 Kineto)
+  layout TEXT NOT NULL,
+  -- schemaVersion, NULL when absent
+  schema_version INTEGER,
+  -- baseTimeNanoseconds (epoch ns that ts is relative to), NULL when absent
+  base_time_ns INTEGER,
+  -- displayTimeUnit (a display hint only: ts is always microseconds)
+  display_time_unit TEXT,
+  -- traceName (the path the profiler wrote), NULL when absent
+  trace_name TEXT,
+  -- events read from the file (every element of traceEvents)
+  events INTEGER NOT NULL DEFAULT 0,
+  -- first and last nanosecond covered by X events (min ts, max ts+dur)
+  start_ts INTEGER,
+  end_ts INTEGER,
+  -- 1 when the file is gzip-compressed
+  gzip INTEGER NOT NULL,
+  -- bytes on disk
+  file_bytes INTEGER NOT NULL,
+  -- decompressed JSON bytes
+  json_bytes INTEGER NOT NULL,
+  -- XXH64 of the decompressed bytes (hex), used to detect duplicate loads
+  content_hash TEXT NOT NULL,
+  -- seconds the load of this file took
+  load_seconds REAL,
+  -- profdb version that loaded it
+  loaded_by TEXT NOT NULL
+);
+
+-- Every top-level key of a trace file other than traceEvents, in file
+-- order, with its value as JSON text (deviceProperties, distributedInfo,
+-- record_shapes, INFO log arrays, site-specific keys, ...).
+CREATE TABLE IF NOT EXISTS trace_metadata(
+  -- trace the key belongs to
+  trace_id INTEGER NOT NULL,
+  -- position among the top-level keys (0-based, traceEvents included)
+  position INTEGER NOT NULL,
+  -- the key
+  key TEXT NOT NULL,
+  -- the value as compact JSON text
+  value TEXT,
+  PRIMARY KEY(trace_id, position)
+);
+
+-- Devices from deviceProperties (or the older computeProperties).
+CREATE TABLE IF NOT EXISTS device(
+  -- trace the device belongs to
+  trace_id INTEGER NOT NULL,
+  -- device ordinal ("id"); GPU events use it as pid
+  device_id INTEGER NOT NULL,
+  -- device name, e.g. 'NVIDIA H100 80GB HBM3'
+  name TEXT,
+  -- total device memory in bytes (totalGlobalMem), NULL when absent
+  total_memory_bytes INTEGER,
+  -- compute capability major/minor (CUDA), NULL when absent
+  compute_major INTEGER,
+  compute_minor INTEGER,
+  -- streaming multiprocessors (numSms), NULL when absent
+  num_sms INTEGER,
+  -- all properties as JSON text
+  properties TEXT,
+  PRIMARY KEY(trace_id, device_id)
+);
+
+-- Processes named by process_name/process_labels/process_sort_index
+-- metadata events, plus every pid seen on an event.  Last name wins.
+CREATE TABLE IF NOT EXISTS process(
+  -- trace the process belongs to
+  trace_id INTEGER NOT NULL,
+  -- pid as in the file: an integer, or text for synthetic rows ('Spans')
+  pid NOT NULL,
+  -- process_name, NULL when none
+  name TEXT,
+  -- process_labels ('CPU', 'GPU 0'), NULL when none
+  labels TEXT,
+  -- process_sort_index, NULL when none
+  sort_index INTEGER,
+  PRIMARY KEY(trace_id, pid)
+);
+
+-- Threads (and GPU streams) named by thread_name/thread_sort_index, plus
+-- every (pid, tid) seen on an event.  Last name wins.
+CREATE TABLE IF NOT EXISTS thread(
+  -- trace the thread belongs to
+  trace_id INTEGER NOT NULL,
+  -- pid as in the file
+  pid NOT NULL,
+  -- tid as in the file: integer, or text ('stream 7', 'PyTorch Profiler')
+  tid NOT NULL,
+  -- thread_name, NULL when none
+  name TEXT,
+  -- thread_sort_index, NULL when none
+  sort_index INTEGER,
+  PRIMARY KEY(trace_id, pid, tid)
+);
+
+-- Profiler steps: one row per ProfilerStep#N range on the CPU.
+CREATE TABLE IF NOT EXISTS step(
+  -- trace the step belongs to
+  trace_id INTEGER NOT NULL,
+  -- step number N of ProfilerStep#N
+  step INTEGER NOT NULL,
+  -- event_id of the ProfilerStep#N slice
+  event_id INTEGER NOT NULL,
+  -- start (ns) and duration (ns) of the CPU range
+  ts INTEGER NOT NULL,
+  dur INTEGER NOT NULL,
+  -- start and duration (ns) of the matching ProfilerStep#N GPU annotation
+  -- (the span its kernels ran in), NULL when the trace has none
+  gpu_ts INTEGER,
+  gpu_dur INTEGER,
+  PRIMARY KEY(trace_id, step)
+);
+
+-- Diagnostics written while loading: one row per notable problem (the
+-- first occurrences of each code per file; import_stats has the totals).
+CREATE TABLE IF NOT EXISTS import_log(
+  -- trace or snapshot id the row is about, NULL for file-level problems
+  artifact_id INTEGER,
+  -- file the problem was found in
+  file TEXT NOT NULL,
+  -- decompressed byte offset, NULL when not tied to a position
+  offset INTEGER,
+  -- 'info', 'warning' or 'error'
+  severity TEXT NOT NULL,
+  -- stable code, one of the names in import_stats
+  code TEXT NOT NULL,
+  -- human-readable message
+  message TEXT NOT NULL
+);
+
+-- Counters of everything unusual the loader met, per loaded file.
+CREATE TABLE IF NOT EXISTS import_stats(
+  -- trace or snapshot id
+  artifact_id INTEGER NOT NULL,
+  -- 'trace' or 'snapshot'
+  artifact TEXT NOT NULL,
+  -- counter name (see include/profdb/stats.h)
+  name TEXT NOT NULL,
+  -- 'info', 'warning' or 'error'
+  severity TEXT NOT NULL,
+  -- how many times it happened
+  value INTEGER NOT NULL,
+  -- what the counter means
+  description TEXT NOT NULL,
+  PRIMARY KEY(artifact_id, artifact, name)
+);
+
+-- Storage: CPU-side duration events (ph X on host threads).
+CREATE TABLE IF NOT EXISTS _slice(
+  -- event id
+  id INTEGER PRIMARY KEY,
+  -- trace
+  trace_id INTEGER NOT NULL,
+  -- kind code (_kind): cpu_op, user_annotation, python_function, runtime,
+  -- trace_span, cpu_other
+  kind INTEGER NOT NULL,
+  -- normalized category string id
+  cat_id INTEGER,
+  -- category string id as written in the file
+  raw_cat_id INTEGER,
+  -- name string id
+  name_id INTEGER,
+  -- pid and tid as written (integer or text)
+  pid, tid,
+  -- start and duration in ns; NULL when absent or out of range
+  ts INTEGER, dur INTEGER,
+  -- args "External id" (or "external id")
+  external_id INTEGER,
+  -- args "correlation" (runtime calls)
+  correlation INTEGER,
+  -- args "Sequence number" (autograd)
+  seq_num INTEGER,
+  -- args "Fwd thread id"
+  fwd_tid INTEGER,
+  -- args "Ev Idx" (or "Profiler Event Index")
+  ev_idx INTEGER,
+  -- args "Input Dims" (or "Input dims") as JSON text
+  input_dims TEXT,
+  -- args "Input type" as JSON text
+  input_types TEXT,
+  -- args "cbid" (CUPTI callback id of runtime calls)
+  cbid INTEGER,
+  -- args "Python id" / "Python parent id" (python_function)
+  python_id INTEGER, python_parent_id INTEGER,
+  -- remaining args as a JSON object, NULL when none
+  args TEXT,
+  -- event keys other than ph/cat/name/pid/tid/ts/dur/args, as a JSON
+  -- object (kept so nothing is lost), NULL when none
+  extra TEXT
+);
+
+-- Storage: CPU slice nesting, derived after loading.
+CREATE TABLE IF NOT EXISTS _slice_tree(
+  -- _slice.id
+  id INTEGER PRIMARY KEY,
+  -- id of the innermost enclosing slice on the same thread, NULL at top
+  parent_id INTEGER,
+  -- nesting depth, 0 at top level
+  depth INTEGER NOT NULL,
+  -- dur minus the time covered by direct children (clipped to the slice)
+  self_dur INTEGER,
+  -- ProfilerStep number whose CPU range contains ts, NULL outside steps
+  step INTEGER
+);
+
+-- Storage: GPU-side duration events (kernels, copies, fills, GPU
+-- annotations, synchronization), pid = device and tid = stream.
+CREATE TABLE IF NOT EXISTS _gpu(
+  -- event id
+  id INTEGER PRIMARY KEY,
+  -- trace
+  trace_id INTEGER NOT NULL,
+  -- kind code (_kind): kernel, memcpy, memset, gpu_annotation, gpu_sync
+  kind INTEGER NOT NULL,
+  -- normalized and raw category string ids, name string id
+  cat_id INTEGER, raw_cat_id INTEGER, name_id INTEGER,
+  -- pid and tid as written
+  pid, tid,
+  -- start and duration in ns
+  ts INTEGER, dur INTEGER,
+  -- args device / stream (fall back to pid / tid when absent)
+  device INTEGER, stream INTEGER,
+  -- args correlation (links to the launching runtime call)
+  correlation INTEGER,
+  -- args External id (links to the launching CPU op)
+  external_id INTEGER,
+  -- args grid and block dimensions
+  grid_x INTEGER, grid_y INTEGER, grid_z INTEGER,
+  block_x INTEGER, block_y INTEGER, block_z INTEGER,
+  -- args "registers per thread"
+  registers INTEGER,
+  -- args "shared memory" (bytes, static + dynamic)
+  shared_memory INTEGER,
+  -- args "blocks per SM", "warps per SM" (NULL when "inf": kept in args)
+  blocks_per_sm REAL, warps_per_sm REAL,
+  -- args "est. achieved occupancy %"
+  occupancy_pct REAL,
+  -- args bytes (memcpy/memset)
+  bytes INTEGER,
+  -- args "memory bandwidth (GB/s)" (NULL when "N/A": kept in args)
+  bandwidth_gbps REAL,
+  -- remaining args / extra event keys as JSON objects, NULL when none
+  args TEXT, extra TEXT
+);
+
+-- Storage: links of GPU events, derived after loading.
+CREATE TABLE IF NOT EXISTS _gpu_link(
+  -- _gpu.id
+  id INTEGER PRIMARY KEY,
+  -- event_id of the runtime call with the same correlation, NULL if none
+  launch_id INTEGER,
+  -- event_id of the CPU op with the same External id, else the innermost
+  -- cpu_op enclosing the launch; NULL if none
+  op_id INTEGER,
+  -- ProfilerStep number of the launch (or of the CPU step containing ts
+  -- when there is no launch), NULL outside steps
+  step INTEGER
+);
+
+-- Storage: instants and other non-duration phases (i, I, C, n, B, E, ...),
+-- including profile_memory [memory] events.
+CREATE TABLE IF NOT EXISTS _instant(
+  -- event id
+  id INTEGER PRIMARY KEY,
+  -- trace
+  trace_id INTEGER NOT NULL,
+  -- kind code (_kind): memory, out_of_memory, instant, counter, other_phase
+  kind INTEGER NOT NULL,
+  -- phase as written (NULL when the event had none)
+  ph TEXT,
+  -- normalized and raw category string ids, name string id
+  cat_id INTEGER, raw_cat_id INTEGER, name_id INTEGER,
+  -- pid and tid as written
+  pid, tid,
+  -- time in ns
+  ts INTEGER,
+  -- duration in ns for phases that carry one, else NULL
+  dur INTEGER,
+  -- instant scope "s" ('t', 'p', 'g')
+  scope TEXT,
+  -- [memory]: args Addr, Bytes (negative on free), Total Allocated,
+  -- Total Reserved, Device Type (0 CPU, 1 CUDA), Device Id
+  addr INTEGER, bytes INTEGER, total_allocated INTEGER,
+  total_reserved INTEGER, device_type INTEGER, device_id INTEGER,
+  -- remaining args / extra event keys as JSON objects, NULL when none
+  args TEXT, extra TEXT
+);
+
+-- Storage: flow events (ph s, t, f): CPU launch -> GPU (ac2g) and
+-- forward -> backward (fwdbwd) arrows.
+CREATE TABLE IF NOT EXISTS _flow(
+  -- event id
+  id INTEGER PRIMARY KEY,
+  -- trace
+  trace_id INTEGER NOT NULL,
+  -- phase: 's' start, 't' step, 'f' finish
+  ph TEXT NOT NULL,
+  -- normalized and raw category string ids, name string id
+  cat_id INTEGER, raw_cat_id INTEGER, name_id INTEGER,
+  -- pid and tid as written
+  pid, tid,
+  -- time in ns
+  ts INTEGER,
+  -- flow id (integer or text); ids are per-category namespaces
+  flow_id,
+  -- binding point "bp" ('e' = enclosing slice), NULL when absent
+  bp TEXT,
+  -- remaining args / extra event keys as JSON objects, NULL when none
+  args TEXT, extra TEXT
+);
+
+-- Storage: metadata events (ph M): process/thread names and sort indexes.
+CREATE TABLE IF NOT EXISTS _meta(
+  -- event id
+  id INTEGER PRIMARY KEY,
+  -- trace
+  trace_id INTEGER NOT NULL,
+  -- name string id: process_name, thread_name, ...
+  name_id INTEGER,
+  -- pid and tid as written
+  pid, tid,
+  -- time in ns
+  ts INTEGER,
+  -- args as a JSON object, NULL when none
+  args TEXT,
+  -- extra event keys as a JSON object, NULL when none
+  extra TEXT
+);

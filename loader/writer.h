@@ -1,0 +1,102 @@
+/*
+** writer.h — row batches and the thread that inserts them into SQLite.
+**
+** Parsers never call SQLite while streaming.  They append rows to a batch
+** (a flat byte buffer: table id, then one tagged value per column) and hand
+** full batches to the writer, which binds them to one prepared INSERT per
+** table.  With a writer thread, JSON parsing and B-tree work run on two
+** cores; a fixed pool of batches bounds the memory in flight.
+**
+** Ownership: between writer_start() and writer_stop() the writer owns the
+** database connection.  Other code may use the connection only after
+** writer_sync() returned and before the next row is added.
+*/
+#ifndef PROFDB_WRITER_H
+#define PROFDB_WRITER_H
+
+#include "buf.h"
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+/* Tables rows can be written to; the INSERT for each is in writer.c. */
+typedef enum ld_table {
+  TB_STRING,       /* _string(id, value) */
+  TB_SLICE,        /* _slice */
+  TB_GPU,          /* _gpu */
+  TB_INSTANT,      /* _instant */
+  TB_FLOW,         /* _flow */
+  TB_META,         /* _meta */
+  TB_LOG,          /* import_log */
+  TB_SEGMENT,      /* _segment */
+  TB_BLOCK,        /* _block */
+  TB_BLOCK_HISTORY,/* _block_history */
+  TB_ALLOC_EVENT,  /* _alloc_event */
+  TB_STACK_FRAME,  /* _stack_frame */
+  TB_ANNOTATION,   /* annotation */
+  TB__COUNT
+} ld_table;
+
+/* Value tags inside a batch. */
+enum { RV_NULL, RV_INT, RV_REAL, RV_TEXT };
+
+typedef struct ld_writer ld_writer;
+
+/* Prepare the INSERT statements and start the thread (threads > 1).
+** Returns NULL with *err set (sqlite3_malloc'd) on failure. */
+ld_writer *writer_start(sqlite3 *db, int threads, char **err);
+
+/* The batch rows are appended to; valid until the next writer_* call. */
+ld_buf *writer_batch(ld_writer *w);
+
+/* Hand the batch over when it is large enough.  Returns 0, or -1 when the
+** writer has failed (writer_error() says why). */
+int writer_maybe_flush(ld_writer *w);
+
+/* Write everything queued and wait.  Returns 0 or -1 on failure. */
+int writer_sync(ld_writer *w);
+
+/* Stop the thread and finalize the statements (after writer_sync). */
+void writer_stop(ld_writer *w);
+
+/* The SQLite error that stopped the writer, or NULL. */
+const char *writer_error(const ld_writer *w);
+
+/* Rows written so far (all tables). */
+uint64_t writer_rows(const ld_writer *w);
+
+/* ---- encoding rows (inline: this is the hot path) ---------------------- */
+
+static inline void row_begin(ld_buf *b, ld_table t, int ncols) {
+  ld_buf_reserve(b, 2);
+  b->p[b->n++] = (char)t;
+  b->p[b->n++] = (char)ncols;
+}
+static inline void row_null(ld_buf *b) { ld_buf_putc(b, RV_NULL); }
+static inline void row_int(ld_buf *b, int64_t v) {
+  ld_buf_reserve(b, 9);
+  b->p[b->n++] = RV_INT;
+  memcpy(b->p + b->n, &v, 8);
+  b->n += 8;
+}
+static inline void row_real(ld_buf *b, double v) {
+  ld_buf_reserve(b, 9);
+  b->p[b->n++] = RV_REAL;
+  memcpy(b->p + b->n, &v, 8);
+  b->n += 8;
+}
+static inline void row_text(ld_buf *b, const char *s, size_t n) {
+  uint32_t len = (uint32_t)n;
+  ld_buf_reserve(b, 5 + n);
+  b->p[b->n++] = RV_TEXT;
+  memcpy(b->p + b->n, &len, 4);
+  b->n += 4;
+  memcpy(b->p + b->n, s, n);
+  b->n += n;
+}
+/* Optional values: NULL when absent. */
+static inline void row_int_opt(ld_buf *b, int has, int64_t v) {
+  if (has) row_int(b, v); else row_null(b);
+}
+
+#endif
