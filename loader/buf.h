@@ -27,6 +27,7 @@ void ld_buf_free(ld_buf *b);
 const char *ld_buf_cstr(ld_buf *b);
 
 static inline void ld_buf_put(ld_buf *b, const void *p, size_t n) {
+  if (n == 0) return; /* p may be NULL: memcpy must not see it */
   if (b->cap - b->n < n) ld_buf_reserve(b, n);
   memcpy(b->p + b->n, p, n);
   b->n += n;

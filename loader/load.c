@@ -565,6 +565,7 @@ done:
   if (ctx.w) writer_stop(ctx.w);
   if (ctx.db) sqlite3_close(ctx.db);
   intern_free(ctx.strings);
+  intern_free(ctx.stacks);
   if (temp[0]) unlink(temp);
   if (created) {
     struct stat pst;

@@ -40,7 +40,7 @@ typedef struct ld_ctx {
   int64_t next_block_id;            /* next _block.id */
   int64_t next_alloc_id;            /* next _alloc_event.id */
   int64_t next_stack_id;            /* next stack id */
-  void *stacks;                     /* stack interner (snapshot.c) */
+  ld_intern *stacks;                /* stack key -> id (snapshot.c) */
 } ld_ctx;
 
 /* State of one input file being loaded. */

@@ -330,8 +330,21 @@ static int link_stats(ld_ctx *ctx, int64_t first) {
   return 0;
 }
 
+/* PyTorch 2.0 blocks have no address: it is the segment's address plus the
+** sizes of the blocks before it (blocks are listed in address order). */
+static const char *const legacy_block_sql =
+  "UPDATE _block SET address = x.address"
+  " FROM (SELECT b.id AS id, s.address + coalesce(sum(b.size) OVER ("
+  "   PARTITION BY b.segment_id ORDER BY b.position"
+  "   ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS address"
+  "  FROM _block b JOIN _segment s ON s.id = b.segment_id"
+  "  WHERE b.snapshot_id >= ?1 AND typeof(s.address) = 'integer'"
+  "  AND b.segment_id IN (SELECT segment_id FROM _block WHERE snapshot_id >= ?1"
+  "   AND address IS NULL)) x"
+  " WHERE _block.id = x.id AND _block.address IS NULL";
+
 int postpass_run(ld_ctx *ctx, int64_t first_trace, int64_t first_snapshot) {
-  (void)first_snapshot;
+  if (exec_with_first(ctx, legacy_block_sql, first_snapshot)) return -1;
   for (size_t i = 0; i < sizeof step_sql / sizeof step_sql[0]; i++)
     if (exec_with_first(ctx, step_sql[i], first_trace)) return -1;
   if (ld_exec(ctx, index_sql)) return -1;

@@ -43,7 +43,7 @@ int main(void) {
   int bad = out.n != want_len;
   for (size_t i = 0; !bad && i < (size_t)depth; i++) bad = out.p[i] != '[';
   if (!bad) bad = memcmp(out.p + depth, "1,2]", 4) != 0;
-  if (!bad) bad = memcmp(out.p + out.n - 6, "],3],3]" + 1, 6) != 0;
+  if (!bad) bad = memcmp(out.p + out.n - 6, ",3],3]", 6) != 0;
   if (bad) {
     printf("FAIL deep nesting: %zu bytes, want %zu\n", out.n, want_len);
     failures++;
