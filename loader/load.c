@@ -328,8 +328,8 @@ static int insert_artifact_row(ld_ctx *ctx, ld_file *f, const char *label) {
 }
 
 /* Load one file.  Returns a profdb_exit code; 0 also for a skipped
-** duplicate. */
-static int load_one(ld_ctx *ctx, const char *path, const char *label_opt) {
+** duplicate (then *loaded stays 0). */
+static int load_one(ld_ctx *ctx, const char *path, const char *label_opt, int *loaded) {
   FILE *out = ctx->msg;
   ld_file *f = calloc(1, sizeof *f);
   if (!f) return PROFDB_EXIT_USAGE;
@@ -372,6 +372,7 @@ static int load_one(ld_ctx *ctx, const char *path, const char *label_opt) {
     goto done;
   }
   int rc = f->kind == LD_KIND_TRACE ? trace_load(f) : snapshot_load(f);
+  if (rc >= 0) *loaded = 1;
   if (rc < 0) {
     report_file_error(out, f);
     code = f->exit_code ? f->exit_code : PROFDB_EXIT_USAGE;
@@ -428,6 +429,30 @@ static int lock_database(const char *path, FILE *out, int *created) {
   }
 }
 
+/* Remove temporary files of loads that were killed: a loader holds the
+** lock for as long as its temporary file exists, so while we hold it any
+** such file is stale. */
+static void remove_stale_temps(const char *db_path) {
+  char *dup1 = strdup(db_path), *dup2 = strdup(db_path);
+  const char *dir = dirname(dup1);
+  char prefix[4096];
+  snprintf(prefix, sizeof prefix, ".%s.profdb-", basename(dup2));
+  DIR *d = opendir(dir);
+  if (d) {
+    struct dirent *e;
+    size_t n = strlen(prefix);
+    while ((e = readdir(d)))
+      if (!strncmp(e->d_name, prefix, n) && strlen(e->d_name) == n + 6) {
+        char full[4096];
+        snprintf(full, sizeof full, "%s/%s", dir, e->d_name);
+        unlink(full);
+      }
+    closedir(d);
+  }
+  free(dup1);
+  free(dup2);
+}
+
 static double wall(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -452,6 +477,7 @@ int profdb_load(const char *db_path, const char *const *paths, int n,
   lock_fd = lock_database(db_path, out, &created);
   if (lock_fd < 0) { code = PROFDB_EXIT_USAGE; goto done; }
   if (created) snprintf(cleanup_placeholder, sizeof cleanup_placeholder, "%s", db_path);
+  remove_stale_temps(db_path);
 
   /* Temporary database next to the target, so rename() is atomic. */
   {
@@ -522,11 +548,13 @@ int profdb_load(const char *db_path, const char *const *paths, int n,
     goto done;
   }
 
+  int loaded = 0;
   for (int i = 0; i < inputs.n; i++) {
-    int rc = load_one(&ctx, inputs.v[i], inputs.n == 1 ? opt->label : NULL);
+    int rc = load_one(&ctx, inputs.v[i], inputs.n == 1 ? opt->label : NULL, &loaded);
     if (rc == PROFDB_EXIT_TRUNCATED) { code = rc; continue; }
     if (rc != PROFDB_EXIT_OK) { code = rc; goto done; }
   }
+  if (!loaded) goto done; /* only duplicates: the database stays untouched */
   if (writer_sync(ctx.w)) {
     say(out, "%s: %s", db_path, writer_error(ctx.w));
     code = PROFDB_EXIT_USAGE;

@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# cli_test.sh — end-to-end checks of the profdb CLI.
+#
+#   cli_test.sh PROFDB CASES_DIR WORK_DIR CHECK
+#
+# CHECK is one of the functions below; each asserts exit codes, messages
+# and database content, and fails (exit 1) with a message on the first
+# difference.
+set -u
+profdb=$1 cases=$2 work=$3 check=$4
+export LC_ALL=C
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work" || exit 1
+
+fail() { echo "FAIL: $*"; exit 1; }
+q() { "$profdb" query --csv "$1" "$2" | tr -d '\r'; }
+expect_eq() { [ "$1" = "$2" ] || fail "$3: got [$1], want [$2]"; }
+
+duplicates() {
+  "$profdb" load -q "$cases/keys_after.json" -o d.db || fail "first load"
+  cp d.db before.db
+  out=$("$profdb" load "$cases/keys_after.json" -o d.db 2>&1); rc=$?
+  expect_eq "$rc" 0 "second load exit code"
+  [[ "$out" == *"already loaded as trace 1 (same content); skipped"* ]] || fail "message: $out"
+  cmp -s d.db before.db || fail "a skipped load changed the database"
+  # Same content compressed under another name is the same trace.
+  gzip -c "$cases/keys_after.json" > other_name.json.gz
+  out=$("$profdb" load other_name.json.gz -o d.db 2>&1)
+  [[ "$out" == *"already loaded as trace 1"* ]] || fail "gzip copy not detected: $out"
+  # --replace reloads it: still one trace, with the new path.
+  "$profdb" load -q --replace other_name.json.gz -o d.db || fail "--replace"
+  expect_eq "$(q d.db "SELECT count(*), min(path) FROM trace")" \
+    "$(printf 'count(*),min(path)\n1,other_name.json.gz')" "after --replace"
+  expect_eq "$(q d.db "SELECT count(*) FROM event")" "$(printf 'count(*)\n2')" "events after --replace"
+  # A different file is added as trace 2.
+  "$profdb" load -q "$cases/flows.json" -o d.db || fail "second trace"
+  expect_eq "$(q d.db "SELECT group_concat(label, ' ') AS labels FROM (SELECT label FROM trace ORDER BY trace_id)")" \
+    "$(printf 'labels\nother_name flows')" "labels"
+}
+
+directory() {
+  mkdir ranks
+  cp "$cases/flows.json" ranks/rank1.json
+  gzip -c "$cases/meta_last.json" > ranks/rank0.json.gz
+  cp "$cases/bad_pickle.pickle" ranks/not_a_trace.pickle  # not *.json: ignored
+  echo '{}' > ranks/notes.txt
+  ln -s "$cases/args_typed.json" ranks/link.json
+  out=$("$profdb" load ranks -o dir.db 2>&1); rc=$?
+  expect_eq "$rc" 0 "directory load exit code"
+  [[ "$out" == *"ranks/link.json: warning: skipping symbolic link"* ]] || fail "no symlink warning: $out"
+  expect_eq "$(q dir.db "SELECT group_concat(label, ' ') AS labels FROM (SELECT label FROM trace ORDER BY trace_id)")" \
+    "$(printf 'labels\nrank0 rank1')" "files loaded in name order"
+  # Named explicitly, the link is loaded.
+  "$profdb" load -q ranks/link.json -o dir.db || fail "explicit symlink"
+  expect_eq "$(q dir.db "SELECT count(*) FROM trace")" "$(printf 'count(*)\n3')" "explicit symlink loaded"
+}
+
+atomic_failure() {
+  "$profdb" load -q "$cases/flows.json" -o a.db || fail "load"
+  cp a.db before.db
+  # A folder with one bad file: nothing of the folder is written.
+  mkdir mixed
+  cp "$cases/keys_after.json" mixed/a.json
+  cp "$cases/bad_invalid.json" mixed/b.json
+  "$profdb" load -q mixed -o a.db 2>/dev/null; rc=$?
+  expect_eq "$rc" 1 "mixed folder exit code"
+  cmp -s a.db before.db || fail "failed load modified the database"
+  ls -a | grep -q 'profdb-' && fail "temporary file left behind"
+  # Loading into a new database that fails leaves no file.
+  "$profdb" load -q "$cases/bad_invalid.json" -o new.db 2>/dev/null
+  [ -e new.db ] && fail "failed load created new.db"
+  true
+}
+
+kill_during_load() {
+  # A large synthetic trace so the load is still running when killed.
+  python3 - <<'EOF'
+import json
+with open("big.json", "w") as f:
+    f.write('{"traceEvents": [')
+    for i in range(400000):
+        f.write('%s{"ph":"X","cat":"cpu_op","name":"op%d","pid":1,"tid":1,"ts":%d,"dur":1}'
+                % ("," if i else "", i % 100, i * 2))
+    f.write(']}')
+EOF
+  "$profdb" load -q "$cases/flows.json" -o k.db || fail "load"
+  cp k.db before.db
+  "$profdb" load -q --threads 1 --chunk-size 4096 big.json -o k.db &
+  pid=$!
+  sleep 0.5
+  kill -9 $pid 2>/dev/null || fail "load finished before it could be killed"
+  wait $pid 2>/dev/null
+  cmp -s k.db before.db || fail "SIGKILL during a load modified the database"
+  expect_eq "$(q k.db "SELECT count(*) FROM trace")" "$(printf 'count(*)\n1')" "database still usable"
+  ls -a | grep -q '^\.k\.db\.profdb-' || fail "expected the killed load's temporary file"
+  # The next load works and removes the stale temporary file.
+  "$profdb" load -q "$cases/meta_last.json" -o k.db || fail "load after kill"
+  ls -a | grep -q 'profdb-' && fail "stale temporary file not removed"
+  true
+}
+
+concurrent() {
+  python3 - <<'EOF'
+import json
+for name in ("c1", "c2"):
+    with open(name + ".json", "w") as f:
+        f.write('{"traceEvents": [')
+        for i in range(150000):
+            f.write('%s{"ph":"X","cat":"cpu_op","name":"%s_%d","pid":1,"tid":1,"ts":%d,"dur":1}'
+                    % ("," if i else "", name, i % 50, i * 2))
+        f.write(']}')
+EOF
+  "$profdb" load -q c1.json -o c.db 2>c1.err & p1=$!
+  "$profdb" load -q c2.json -o c.db 2>c2.err & p2=$!
+  # Readers during the loads see either no database yet or a complete one.
+  for i in $(seq 1 20); do
+    if [ -s c.db ]; then
+      n=$(q c.db "SELECT count(*) FROM trace WHERE status <> 'ok'" 2>/dev/null | tail -1)
+      [ -z "$n" ] || [ "$n" = 0 ] || fail "a reader saw a partial trace"
+    fi
+    sleep 0.05
+  done
+  wait $p1 || fail "first concurrent load: $(cat c1.err)"
+  wait $p2 || fail "second concurrent load: $(cat c2.err)"
+  expect_eq "$(q c.db "SELECT count(*), sum(events) FROM trace")" \
+    "$(printf 'count(*),sum(events)\n2,300000')" "both concurrent loads kept"
+}
+
+query_formats() {
+  "$profdb" load -q "$cases/keys_after.json" -o f.db || fail "load"
+  # Table: header, rule, numbers right-aligned, long cells shortened.
+  expect_eq "$("$profdb" query f.db "SELECT name, dur, printf('%.100c', 'x') AS long FROM cpu_op")" \
+"name       dur    long                                                                            
+---------  -----  --------------------------------------------------------------------------------
+aten::add  12500  $(printf '%.77s' "$(printf 'x%.0s' $(seq 1 100))")..." "table"
+  expect_eq "$("$profdb" query --csv f.db "SELECT name, dur, 'a,\"b' AS q FROM cpu_op" | tr -d '\r')" \
+"name,dur,q
+aten::add,12500,\"a,\"\"b\"" "csv"
+  expect_eq "$("$profdb" query --json f.db "SELECT name, dur, NULL AS n, 0.5 AS r FROM cpu_op")" \
+'[
+  {"name": "aten::add", "dur": 12500, "n": null, "r": 0.5}
+]' "json"
+  expect_eq "$(echo "SELECT 1 AS one;" | "$profdb" query --csv f.db | tr -d '\r')" \
+"one
+1" "SQL from stdin"
+  "$profdb" query f.db "SELECT nope FROM cpu_op" 2>err.txt; rc=$?
+  expect_eq "$rc" 2 "bad SQL exit code"
+  grep -q "no such column: nope" err.txt || fail "bad SQL message: $(cat err.txt)"
+  "$profdb" query missing.db "SELECT 1" 2>err.txt; rc=$?
+  expect_eq "$rc" 2 "missing database exit code"
+  grep -q "missing.db: no such database" err.txt || fail "missing db message"
+  # The database is opened read-only: queries cannot change it.
+  "$profdb" query f.db "DELETE FROM trace" 2>err.txt; rc=$?
+  expect_eq "$rc" 2 "write through query"
+  grep -q "readonly" err.txt || fail "read-only message: $(cat err.txt)"
+}
+
+usage_errors() {
+  "$profdb" load "$cases/flows.json" 2>err.txt; expect_eq "$?" 2 "load without -o"
+  grep -q "missing -o DB" err.txt || fail "message for missing -o"
+  "$profdb" load -o x.db 2>err.txt; expect_eq "$?" 2 "load without input"
+  "$profdb" load nosuch.json -o x.db 2>err.txt; expect_eq "$?" 2 "missing input"
+  grep -q "profdb: nosuch.json: no such file" err.txt || fail "message: $(cat err.txt)"
+  [ -e x.db ] && fail "x.db created by a failed load"
+  "$profdb" load --bogus a -o x.db 2>err.txt; expect_eq "$?" 2 "unknown option"
+  "$profdb" frobnicate 2>err.txt; expect_eq "$?" 2 "unknown command"
+  "$profdb" --help >out.txt; expect_eq "$?" 0 "--help"
+  grep -q "^usage: profdb" out.txt || fail "--help text"
+  echo "not a database" > notdb.db
+  "$profdb" load -q "$cases/flows.json" -o notdb.db 2>err.txt; expect_eq "$?" 2 "load into a non-database"
+  expect_eq "$(cat notdb.db)" "not a database" "non-database file untouched"
+  mkdir dir.db
+  "$profdb" load -q "$cases/flows.json" -o dir.db 2>err.txt; expect_eq "$?" 2 "load into a directory"
+}
+
+"$check" && echo "ok: $check"
