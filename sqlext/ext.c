@@ -5,34 +5,35 @@
 ** point sqlite3_profdb_init from the file name) and, with SQLITE_CORE, into
 ** the profdb CLI.  Each function family lives in its own file and exports
 ** <family>_init(db); this file only calls them.
+**
+**   sqlite> .load ./build/profdb
+**   >>> con.enable_load_extension(True); con.load_extension("./build/profdb")
 */
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT1
 
+#include "families.h"
 #include "profdb/ext.h"
 
-#include <string.h>
+#include <stddef.h>
 
-#ifndef PROFDB_VERSION_STRING
-#define PROFDB_VERSION_STRING "unknown"
-#endif
-
-/*
-** SQL Function: profdb_version()
-** Returns the profdb version string, e.g. '0.1.0'.
-*/
-static void version_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  (void)argc;
-  (void)argv;
-  sqlite3_result_text(ctx, PROFDB_VERSION_STRING, -1, SQLITE_STATIC);
+const char *ext_ordinal(int i) {
+  static const char *const names[] = {"0th", "1st", "2nd", "3rd", "4th", "5th"};
+  return i >= 0 && i <= 5 ? names[i] : "nth";
 }
 
 int profdb_ext_register(sqlite3 *db, char **err) {
-  int rc = sqlite3_create_function(db, "profdb_version", 0,
-                                   SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
-                                   NULL, version_func, NULL, NULL);
-  if (rc != SQLITE_OK && err) *err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
-  return rc;
+  static int (*const families[])(sqlite3 *) = {
+      category_init, opfamily_init, memreplay_init, intervals_init, stats_init,
+      format_init};
+  for (size_t i = 0; i < sizeof families / sizeof families[0]; i++) {
+    int rc = families[i](db);
+    if (rc != SQLITE_OK) {
+      if (err) *err = sqlite3_mprintf("profdb extension: %s", sqlite3_errmsg(db));
+      return rc;
+    }
+  }
+  return SQLITE_OK;
 }
 
 #ifdef _WIN32

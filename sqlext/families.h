@@ -1,0 +1,24 @@
+/*
+** families.h — the function families of the profdb extension.  Each file
+** registers its functions on a connection; ext.c calls them in order.
+*/
+#ifndef PROFDB_FAMILIES_H
+#define PROFDB_FAMILIES_H
+
+#include <sqlite3ext.h>
+
+int category_init(sqlite3 *db);   /* kernel_category()          category.c */
+int opfamily_init(sqlite3 *db);   /* op_family()                opfamily.c */
+int memreplay_init(sqlite3 *db);  /* mem_timeline, mem_peak, mem_live_at,
+                                  ** mem_trace_peak            memreplay.c */
+int intervals_init(sqlite3 *db);  /* interval_union, interval_overlap
+                                  **                           intervals.c */
+int stats_init(sqlite3 *db);      /* profdb_median, profdb_percentile
+                                  **                           stats.c */
+int format_init(sqlite3 *db);     /* profdb_fmt_bytes, profdb_fmt_ns,
+                                  ** profdb_version            format.c */
+
+/* Error helpers shared by the families: "NAME(): Nth argument ..." */
+const char *ext_ordinal(int i); /* "1st", "2nd", ... */
+
+#endif

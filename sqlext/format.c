@@ -1,0 +1,98 @@
+/*
+** format.c — human-readable sizes and durations, and the version.
+**
+** SQL Function: profdb_fmt_bytes(N)
+**   N bytes with binary units and two decimals: 512 -> '512 B',
+**   1536 -> '1.50 KiB', 85029158912 -> '79.19 GiB'; negative values keep
+**   their sign.  NULL for NULL.
+** SQL Function: profdb_fmt_ns(N)
+**   N nanoseconds: 950 -> '950 ns', 12345 -> '12.35 us',
+**   1500000 -> '1.50 ms', 2500000000 -> '2.50 s'.  NULL for NULL.
+** SQL Function: profdb_version()
+**   The profdb version, e.g. '0.1.0'.
+**
+** Arguments that are not numbers are an error naming the function.
+** Flags: DETERMINISTIC | INNOCUOUS (pure functions).
+*/
+#include <sqlite3ext.h>
+SQLITE_EXTENSION_INIT3
+
+#include "families.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#ifndef PROFDB_VERSION_STRING
+#define PROFDB_VERSION_STRING "unknown"
+#endif
+
+/* The numeric argument, or 0 with *ok = 0 (error or NULL handled). */
+static double number_arg(sqlite3_context *ctx, const char *fn, sqlite3_value *v, int *ok) {
+  int t = sqlite3_value_numeric_type(v);
+  *ok = 0;
+  if (t == SQLITE_NULL) return 0;
+  if (t != SQLITE_INTEGER && t != SQLITE_FLOAT) {
+    char *msg = sqlite3_mprintf("%s(): 1st argument must be a number", fn);
+    sqlite3_result_error(ctx, msg, -1);
+    sqlite3_free(msg);
+    return 0;
+  }
+  double d = sqlite3_value_double(v);
+  if (!isfinite(d)) {
+    char *msg = sqlite3_mprintf("%s(): 1st argument must be finite", fn);
+    sqlite3_result_error(ctx, msg, -1);
+    sqlite3_free(msg);
+    return 0;
+  }
+  *ok = 1;
+  return d;
+}
+
+static void fmt_bytes(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  int ok;
+  double n = number_arg(ctx, "profdb_fmt_bytes", argv[0], &ok);
+  if (!ok) return;
+  static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  double a = fabs(n);
+  int u = 0;
+  while (a >= 1024.0 && u < 6) {
+    a /= 1024.0;
+    u++;
+  }
+  char buf[64];
+  if (u == 0) snprintf(buf, sizeof buf, "%.0f B", n);
+  else snprintf(buf, sizeof buf, "%s%.2f %s", n < 0 ? "-" : "", a, units[u]);
+  sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
+}
+
+static void fmt_ns(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  int ok;
+  double n = number_arg(ctx, "profdb_fmt_ns", argv[0], &ok);
+  if (!ok) return;
+  double a = fabs(n);
+  const char *sign = n < 0 ? "-" : "";
+  char buf[64];
+  if (a < 1e3) snprintf(buf, sizeof buf, "%.0f ns", n);
+  else if (a < 1e6) snprintf(buf, sizeof buf, "%s%.2f us", sign, a / 1e3);
+  else if (a < 1e9) snprintf(buf, sizeof buf, "%s%.2f ms", sign, a / 1e6);
+  else snprintf(buf, sizeof buf, "%s%.2f s", sign, a / 1e9);
+  sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
+}
+
+static void version_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  (void)argv;
+  sqlite3_result_text(ctx, PROFDB_VERSION_STRING, -1, SQLITE_STATIC);
+}
+
+int format_init(sqlite3 *db) {
+  const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
+  int rc = sqlite3_create_function(db, "profdb_fmt_bytes", 1, flags, NULL, fmt_bytes, NULL, NULL);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(db, "profdb_fmt_ns", 1, flags, NULL, fmt_ns, NULL, NULL);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(db, "profdb_version", 0, flags, NULL, version_func, NULL, NULL);
+  return rc;
+}

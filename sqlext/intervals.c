@@ -1,0 +1,213 @@
+/*
+** intervals.c — lengths covered by sets of possibly overlapping intervals.
+**
+** SQL Function: interval_union(START, END)      aggregate
+**   Total length covered by the union of the [START, END) intervals:
+**   GPU busy time across streams, a thread's busy time, ...
+**     SELECT interval_union(ts, ts + dur) FROM gpu_activity WHERE device = 0;
+**
+** SQL Function: interval_overlap(START, END, SET)      aggregate
+**   Length covered by both the union of the intervals with SET = 1 and the
+**   union of those with SET = 0 (e.g. communication overlapped by compute):
+**     SELECT interval_overlap(ts, ts + dur, kernel_category(name) = 'NCCL/communication')
+**     FROM kernel;
+**
+** Rows with a NULL bound are ignored; END < START is an error; so are
+** bounds that are not numbers.  Both return NULL for no rows.  Results are
+** INTEGER, computed exactly in 64-bit integers, when every bound is an
+** integer (epoch nanoseconds exceed the 2^53 a double holds exactly);
+** REAL when some bound is REAL.
+**
+** HOW IT WORKS
+**   The intervals are collected, sorted by start, merged, and summed; for
+**   the overlap the two merged lists are walked together.  Memory is 32
+**   bytes per interval for the duration of the aggregate.
+**
+** Flags: INNOCUOUS (no DETERMINISTIC for aggregates, like percentile.c).
+*/
+#include <sqlite3ext.h>
+SQLITE_EXTENSION_INIT3
+
+#include "families.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Bounds are kept as int64 while every bound is an integer (timestamps in
+** epoch ns exceed 2^53, where a double would round them); the first REAL
+** bound converts the set to doubles. */
+typedef struct ival {
+  sqlite3_int64 is, ie; /* integer bounds (integer mode) */
+  double ds, de;        /* real bounds (real mode) */
+} ival;
+
+typedef struct ival_set {
+  ival *v[2];     /* set 0 and set 1 (union uses set 0 only) */
+  size_t n[2], cap[2];
+  int real;       /* some bound was REAL: use ds/de */
+  int used;       /* at least one row seen */
+} ival_set;
+
+static int ival_add(ival_set *s, int set, sqlite3_value *a, sqlite3_value *b) {
+  if (s->n[set] == s->cap[set]) {
+    size_t cap = s->cap[set] ? s->cap[set] * 2 : 256;
+    ival *v = sqlite3_realloc64(s->v[set], cap * sizeof *v);
+    if (!v) return SQLITE_NOMEM;
+    s->v[set] = v;
+    s->cap[set] = cap;
+  }
+  s->v[set][s->n[set]++] = (ival){sqlite3_value_int64(a), sqlite3_value_int64(b),
+                                  sqlite3_value_double(a), sqlite3_value_double(b)};
+  return SQLITE_OK;
+}
+
+static int cmp_int(const void *x, const void *y) {
+  const ival *a = x, *b = y;
+  return a->is < b->is ? -1 : a->is > b->is;
+}
+static int cmp_real(const void *x, const void *y) {
+  const ival *a = x, *b = y;
+  return a->ds < b->ds ? -1 : a->ds > b->ds;
+}
+
+/* Sort and merge in place; returns the merged count. */
+static size_t merge(ival *v, size_t n, int real) {
+  if (!n) return 0;
+  qsort(v, n, sizeof *v, real ? cmp_real : cmp_int);
+  size_t k = 0;
+  for (size_t i = 1; i < n; i++) {
+    int joins = real ? v[i].ds <= v[k].de : v[i].is <= v[k].ie;
+    if (joins) {
+      if (real ? v[i].de > v[k].de : v[i].ie > v[k].ie) {
+        v[k].ie = v[i].ie;
+        v[k].de = v[i].de;
+      }
+    } else {
+      v[++k] = v[i];
+    }
+  }
+  return k + 1;
+}
+
+/* Check the bounds; returns 0 to skip the row, 1 to use it, -1 on error
+** (already reported). */
+static int check_bounds(sqlite3_context *ctx, const char *fn, sqlite3_value **argv,
+                        ival_set *s) {
+  int real = 0;
+  for (int i = 0; i < 2; i++) {
+    int t = sqlite3_value_numeric_type(argv[i]);
+    if (t == SQLITE_NULL) return 0;
+    if (t != SQLITE_INTEGER && t != SQLITE_FLOAT) {
+      char *msg = sqlite3_mprintf("%s(): %s argument must be a number", fn, ext_ordinal(i + 1));
+      sqlite3_result_error(ctx, msg, -1);
+      sqlite3_free(msg);
+      return -1;
+    }
+    real |= t == SQLITE_FLOAT;
+  }
+  int backwards = real ? sqlite3_value_double(argv[1]) < sqlite3_value_double(argv[0])
+                       : sqlite3_value_int64(argv[1]) < sqlite3_value_int64(argv[0]);
+  if (backwards) {
+    char *msg = sqlite3_mprintf("%s(): 2nd argument (end) is before the 1st (start)", fn);
+    sqlite3_result_error(ctx, msg, -1);
+    sqlite3_free(msg);
+    return -1;
+  }
+  s->real |= real;
+  return 1;
+}
+
+static ival_set *agg(sqlite3_context *ctx) {
+  ival_set *s = sqlite3_aggregate_context(ctx, sizeof *s);
+  if (s) s->used = 1;
+  return s;
+}
+
+static void union_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  ival_set *s = agg(ctx);
+  if (!s) { sqlite3_result_error_nomem(ctx); return; }
+  if (check_bounds(ctx, "interval_union", argv, s) == 1 &&
+      ival_add(s, 0, argv[0], argv[1]) != SQLITE_OK)
+    sqlite3_result_error_nomem(ctx);
+}
+
+static void set_free(ival_set *s) {
+  if (!s) return;
+  sqlite3_free(s->v[0]);
+  sqlite3_free(s->v[1]);
+}
+
+static void union_final(sqlite3_context *ctx) {
+  ival_set *s = sqlite3_aggregate_context(ctx, 0);
+  if (!s || !s->used || s->n[0] == 0) {
+    set_free(s);
+    return; /* NULL */
+  }
+  size_t n = merge(s->v[0], s->n[0], s->real);
+  if (s->real) {
+    double total = 0;
+    for (size_t i = 0; i < n; i++) total += s->v[0][i].de - s->v[0][i].ds;
+    sqlite3_result_double(ctx, total);
+  } else {
+    sqlite3_uint64 total = 0; /* unsigned: a span of the whole int64 range fits */
+    for (size_t i = 0; i < n; i++)
+      total += (sqlite3_uint64)s->v[0][i].ie - (sqlite3_uint64)s->v[0][i].is;
+    if (total > (sqlite3_uint64)INT64_MAX) sqlite3_result_double(ctx, (double)total);
+    else sqlite3_result_int64(ctx, (sqlite3_int64)total);
+  }
+  set_free(s);
+}
+
+static void overlap_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  ival_set *s = agg(ctx);
+  if (!s) { sqlite3_result_error_nomem(ctx); return; }
+  if (check_bounds(ctx, "interval_overlap", argv, s) != 1) return;
+  int t = sqlite3_value_numeric_type(argv[2]);
+  if (t == SQLITE_NULL) return;
+  if (t != SQLITE_INTEGER && t != SQLITE_FLOAT) {
+    sqlite3_result_error(ctx, "interval_overlap(): 3rd argument must be 0 or 1", -1);
+    return;
+  }
+  int set = sqlite3_value_double(argv[2]) != 0;
+  if (ival_add(s, set, argv[0], argv[1]) != SQLITE_OK) sqlite3_result_error_nomem(ctx);
+}
+
+static void overlap_final(sqlite3_context *ctx) {
+  ival_set *s = sqlite3_aggregate_context(ctx, 0);
+  if (!s || !s->used || (s->n[0] == 0 && s->n[1] == 0)) {
+    set_free(s);
+    return;
+  }
+  int real = s->real;
+  size_t n0 = merge(s->v[0], s->n[0], real), n1 = merge(s->v[1], s->n[1], real);
+  double dtotal = 0;
+  sqlite3_uint64 itotal = 0;
+  for (size_t i = 0, j = 0; i < n0 && j < n1;) {
+    const ival *a = &s->v[0][i], *b = &s->v[1][j];
+    if (real) {
+      double lo = a->ds > b->ds ? a->ds : b->ds, hi = a->de < b->de ? a->de : b->de;
+      if (hi > lo) dtotal += hi - lo;
+      if (a->de < b->de) i++; else j++;
+    } else {
+      sqlite3_int64 lo = a->is > b->is ? a->is : b->is, hi = a->ie < b->ie ? a->ie : b->ie;
+      if (hi > lo) itotal += (sqlite3_uint64)hi - (sqlite3_uint64)lo;
+      if (a->ie < b->ie) i++; else j++;
+    }
+  }
+  if (real) sqlite3_result_double(ctx, dtotal);
+  else if (itotal > (sqlite3_uint64)INT64_MAX) sqlite3_result_double(ctx, (double)itotal);
+  else sqlite3_result_int64(ctx, (sqlite3_int64)itotal);
+  set_free(s);
+}
+
+int intervals_init(sqlite3 *db) {
+  int rc = sqlite3_create_function(db, "interval_union", 2, SQLITE_UTF8 | SQLITE_INNOCUOUS,
+                                   NULL, NULL, union_step, union_final);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(db, "interval_overlap", 3, SQLITE_UTF8 | SQLITE_INNOCUOUS,
+                                 NULL, NULL, overlap_step, overlap_final);
+  return rc;
+}

@@ -1,0 +1,700 @@
+/*
+** memreplay.c — replay the CUDA caching allocator's trace to get memory
+** over time, the peak, and what was live at any point.
+**
+** SQL Functions (table-valued):
+**   mem_timeline(SNAPSHOT_ID, DEVICE)
+**     one row per alloc_event of that device, oldest first:
+**     seq, action, addr, size, allocated (bytes allocated after the event),
+**     reserved (bytes reserved after it), stack_id, time_us
+**   mem_peak(SNAPSHOT_ID, DEVICE)
+**     one row: peak_allocated, peak_seq (seq of the first event reaching
+**     the peak; NULL when the peak is the state before the first event),
+**     baseline (bytes allocated before the window), end_allocated,
+**     peak_reserved, events
+**   mem_live_at(SNAPSHOT_ID, DEVICE, SEQ)
+**     the allocations live right after event SEQ (before the first event
+**     when SEQ < 0): addr, size, alloc_seq (NULL when allocated before the
+**     window), stack_id; largest first
+**   mem_trace_peak(TRACE_ID)
+**     from a trace's [memory] events (profile_memory=True), one row per
+**     device: device_type, device_id, peak_allocated, peak_ts,
+**     peak_reserved, baseline, end_allocated, events
+**
+**     SELECT * FROM mem_peak(1, 0);
+**     SELECT max(allocated) FROM mem_timeline(1, 0);
+**
+** HOW IT WORKS (the rules of PyTorch's memory viewer, MemoryViz.js)
+**   Requirement 1: memory is freed at free_completed; a free_requested
+**     alone frees nothing (the block may still be used by another stream).
+**   Requirement 2: a free_completed whose alloc is not in the trace (the
+**     ring buffer dropped it, or recording started later) means the block
+**     was allocated from the start of the window until that free.
+**   Requirement 3: every active_allocated block of the final snapshot
+**     whose address has no outstanding alloc was allocated throughout; its
+**     size is the block's requested_size (trace sizes are requested bytes).
+**   So the bytes allocated before the window (baseline) are only known
+**   after a first pass over the events; a second pass then produces the
+**   timeline.  Reserved bytes start at (sum of the final segments' sizes)
+**   minus the net of segment_alloc/map and segment_free/unmap, then follow
+**   those events.  A second alloc at an address that is still allocated
+**   leaves the first one allocated forever, as MemoryViz does.
+**   Memory use is bounded by the live allocations, not by the events.
+**
+**   Unknown snapshots, devices, NULL arguments, and databases without the
+**   snapshot tables give no rows.
+*/
+#include <sqlite3ext.h>
+SQLITE_EXTENSION_INIT3
+
+#include "families.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { A_ALLOC = 1, A_FREE_REQUESTED = 2, A_FREE_COMPLETED = 3, A_SEGMENT_ALLOC = 4,
+       A_SEGMENT_FREE = 5, A_SEGMENT_MAP = 6, A_SEGMENT_UNMAP = 7 };
+
+static const char *const action_names[] = {
+    "other", "alloc", "free_requested", "free_completed", "segment_alloc",
+    "segment_free", "segment_map", "segment_unmap", "snapshot", "oom", "annotate"};
+
+/* ---- address -> allocation map (open addressing, backward-shift delete) -- */
+
+typedef struct alloc_rec {
+  int64_t addr, size, seq, stack; /* seq -1: before the window; stack -1: none */
+} alloc_rec;
+
+typedef struct addr_map {
+  alloc_rec *slot;
+  unsigned char *used;
+  size_t mask, count;
+} addr_map;
+
+static size_t addr_hash(int64_t a) {
+  uint64_t x = (uint64_t)a;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  return (size_t)x;
+}
+
+static int map_init(addr_map *m, size_t size) {
+  m->slot = sqlite3_malloc64(size * sizeof *m->slot);
+  m->used = sqlite3_malloc64(size);
+  if (!m->slot || !m->used) return SQLITE_NOMEM;
+  memset(m->used, 0, size);
+  m->mask = size - 1;
+  m->count = 0;
+  return SQLITE_OK;
+}
+
+static void map_free(addr_map *m) {
+  sqlite3_free(m->slot);
+  sqlite3_free(m->used);
+  memset(m, 0, sizeof *m);
+}
+
+static alloc_rec *map_find(addr_map *m, int64_t addr) {
+  for (size_t i = addr_hash(addr) & m->mask; m->used[i]; i = (i + 1) & m->mask)
+    if (m->slot[i].addr == addr) return &m->slot[i];
+  return NULL;
+}
+
+static int map_put(addr_map *m, const alloc_rec *r) {
+  if ((m->count + 1) * 2 > m->mask + 1) {
+    addr_map bigger;
+    if (map_init(&bigger, (m->mask + 1) * 2)) return SQLITE_NOMEM;
+    for (size_t i = 0; i <= m->mask; i++)
+      if (m->used[i]) map_put(&bigger, &m->slot[i]);
+    map_free(m);
+    *m = bigger;
+  }
+  size_t i = addr_hash(r->addr) & m->mask;
+  while (m->used[i] && m->slot[i].addr != r->addr) i = (i + 1) & m->mask;
+  if (!m->used[i]) m->count++;
+  m->used[i] = 1;
+  m->slot[i] = *r;
+  return SQLITE_OK;
+}
+
+static void map_del(addr_map *m, int64_t addr) {
+  size_t i = addr_hash(addr) & m->mask;
+  while (m->used[i] && m->slot[i].addr != addr) i = (i + 1) & m->mask;
+  if (!m->used[i]) return;
+  m->used[i] = 0;
+  m->count--;
+  /* Shift later members of the probe run back into the hole. */
+  for (size_t j = (i + 1) & m->mask; m->used[j]; j = (j + 1) & m->mask) {
+    size_t home = addr_hash(m->slot[j].addr) & m->mask;
+    int between = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+    if (between) continue;
+    m->slot[i] = m->slot[j];
+    m->used[i] = 1;
+    m->used[j] = 0;
+    i = j;
+  }
+}
+
+/* ---- growable record lists ---------------------------------------------- */
+
+typedef struct rec_list {
+  alloc_rec *v;
+  size_t n, cap;
+} rec_list;
+
+static int list_add(rec_list *l, alloc_rec r) {
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? l->cap * 2 : 64;
+    alloc_rec *v = sqlite3_realloc64(l->v, cap * sizeof *v);
+    if (!v) return SQLITE_NOMEM;
+    l->v = v;
+    l->cap = cap;
+  }
+  l->v[l->n++] = r;
+  return SQLITE_OK;
+}
+
+/* ---- the replay --------------------------------------------------------- */
+
+typedef struct replay {
+  sqlite3 *db;
+  int64_t snapshot, device;
+  int64_t baseline;       /* bytes allocated before the first event */
+  int64_t reserved_before;/* bytes reserved before the first event */
+  int64_t events;         /* events of this device */
+  rec_list pre_freed;     /* allocated before the window, freed in it (seq = free seq) */
+  rec_list pre_live;      /* allocated before the window, never freed */
+  rec_list shadowed;      /* allocs overwritten at the same address */
+  addr_map live;          /* outstanding allocs of the window */
+  sqlite3_stmt *ev;       /* pass-2 cursor */
+  int64_t allocated, reserved;
+  /* current event */
+  int64_t seq, action, addr, size, stack, time_us;
+  int addr_null, size_null, stack_null, time_null;
+} replay;
+
+static const char events_sql[] =
+    "SELECT seq, action, addr, size, stack_id, time_us FROM _alloc_event"
+    " WHERE snapshot_id = ?1 AND device = ?2 ORDER BY seq";
+
+static void replay_free(replay *r) {
+  sqlite3_finalize(r->ev);
+  r->ev = NULL;
+  map_free(&r->live);
+  sqlite3_free(r->pre_freed.v);
+  sqlite3_free(r->pre_live.v);
+  sqlite3_free(r->shadowed.v);
+  memset(&r->pre_freed, 0, sizeof r->pre_freed);
+  memset(&r->pre_live, 0, sizeof r->pre_live);
+  memset(&r->shadowed, 0, sizeof r->shadowed);
+}
+
+/* A missing table means "no snapshot data": not an error. */
+static int prepare_or_empty(sqlite3 *db, const char *sql, sqlite3_stmt **st, int *empty) {
+  int rc = sqlite3_prepare_v2(db, sql, -1, st, NULL);
+  if (rc != SQLITE_OK && strstr(sqlite3_errmsg(db), "no such table")) {
+    *empty = 1;
+    return SQLITE_OK;
+  }
+  return rc;
+}
+
+/* Pass 1: baseline, pre-window allocations, reserved bytes before. */
+static int replay_prepare(replay *r, int *empty) {
+  sqlite3_stmt *st = NULL;
+  int rc = prepare_or_empty(r->db, events_sql, &st, empty);
+  if (rc != SQLITE_OK || *empty) return rc;
+  if ((rc = map_init(&r->live, 1024)) != SQLITE_OK) goto done;
+  sqlite3_bind_int64(st, 1, r->snapshot);
+  sqlite3_bind_int64(st, 2, r->device);
+  int64_t net_segments = 0;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    r->events++;
+    int64_t seq = sqlite3_column_int64(st, 0), action = sqlite3_column_int64(st, 1);
+    int64_t addr = sqlite3_column_int64(st, 2), size = sqlite3_column_int64(st, 3);
+    if (action == A_ALLOC) {
+      alloc_rec rec = {addr, size, seq, -1};
+      if ((rc = map_put(&r->live, &rec)) != SQLITE_OK) goto done;
+    } else if (action == A_FREE_COMPLETED) {
+      if (map_find(&r->live, addr)) {
+        map_del(&r->live, addr);
+      } else {
+        alloc_rec rec = {addr, size, seq,
+                         sqlite3_column_type(st, 4) == SQLITE_NULL ? -1
+                                                                   : sqlite3_column_int64(st, 4)};
+        if ((rc = list_add(&r->pre_freed, rec)) != SQLITE_OK) goto done;
+        r->baseline += size;
+      }
+    } else if (action == A_SEGMENT_ALLOC || action == A_SEGMENT_MAP) {
+      net_segments += size;
+    } else if (action == A_SEGMENT_FREE || action == A_SEGMENT_UNMAP) {
+      net_segments -= size;
+    }
+  }
+  if (rc != SQLITE_DONE) goto done;
+  sqlite3_finalize(st);
+  st = NULL;
+  /* Active blocks that no outstanding alloc explains. */
+  rc = prepare_or_empty(r->db,
+      "SELECT b.address, coalesce(b.requested_size, b.size), b.stack_id"
+      " FROM _block b JOIN _segment s ON s.id = b.segment_id"
+      " WHERE b.snapshot_id = ?1 AND s.device = ?2 AND b.state = 'active_allocated'"
+      " ORDER BY b.address", &st, empty);
+  if (rc != SQLITE_OK || *empty) goto done;
+  sqlite3_bind_int64(st, 1, r->snapshot);
+  sqlite3_bind_int64(st, 2, r->device);
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    int64_t addr = sqlite3_column_int64(st, 0);
+    if (map_find(&r->live, addr)) continue;
+    alloc_rec rec = {addr, sqlite3_column_int64(st, 1), -1,
+                     sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 2)};
+    if ((rc = list_add(&r->pre_live, rec)) != SQLITE_OK) goto done;
+    r->baseline += rec.size;
+  }
+  if (rc != SQLITE_DONE) goto done;
+  sqlite3_finalize(st);
+  st = NULL;
+  rc = prepare_or_empty(r->db,
+      "SELECT coalesce(sum(total_size), 0) FROM _segment"
+      " WHERE snapshot_id = ?1 AND device = ?2", &st, empty);
+  if (rc != SQLITE_OK || *empty) goto done;
+  sqlite3_bind_int64(st, 1, r->snapshot);
+  sqlite3_bind_int64(st, 2, r->device);
+  if ((rc = sqlite3_step(st)) != SQLITE_ROW) goto done;
+  r->reserved_before = sqlite3_column_int64(st, 0) - net_segments;
+  rc = SQLITE_OK;
+done:
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* Start pass 2. */
+static int replay_start(replay *r) {
+  r->live.count = 0;
+  memset(r->live.used, 0, r->live.mask + 1);
+  r->shadowed.n = 0;
+  r->allocated = r->baseline;
+  r->reserved = r->reserved_before;
+  int rc = sqlite3_prepare_v2(r->db, events_sql, -1, &r->ev, NULL);
+  if (rc != SQLITE_OK) return rc;
+  sqlite3_bind_int64(r->ev, 1, r->snapshot);
+  sqlite3_bind_int64(r->ev, 2, r->device);
+  return SQLITE_OK;
+}
+
+/* Apply the next event.  Returns SQLITE_ROW, SQLITE_DONE or an error. */
+static int replay_step(replay *r) {
+  int rc = sqlite3_step(r->ev);
+  if (rc != SQLITE_ROW) return rc;
+  sqlite3_stmt *st = r->ev;
+  r->seq = sqlite3_column_int64(st, 0);
+  r->action = sqlite3_column_int64(st, 1);
+  r->addr_null = sqlite3_column_type(st, 2) == SQLITE_NULL;
+  r->addr = sqlite3_column_int64(st, 2);
+  r->size_null = sqlite3_column_type(st, 3) == SQLITE_NULL;
+  r->size = sqlite3_column_int64(st, 3);
+  r->stack_null = sqlite3_column_type(st, 4) == SQLITE_NULL;
+  r->stack = sqlite3_column_int64(st, 4);
+  r->time_null = sqlite3_column_type(st, 5) == SQLITE_NULL;
+  r->time_us = sqlite3_column_int64(st, 5);
+  switch (r->action) {
+  case A_ALLOC: {
+    alloc_rec *old = map_find(&r->live, r->addr);
+    if (old && list_add(&r->shadowed, *old) != SQLITE_OK) return SQLITE_NOMEM;
+    alloc_rec rec = {r->addr, r->size, r->seq, r->stack_null ? -1 : r->stack};
+    if (map_put(&r->live, &rec) != SQLITE_OK) return SQLITE_NOMEM;
+    r->allocated += r->size;
+    break;
+  }
+  case A_FREE_COMPLETED: {
+    alloc_rec *rec = map_find(&r->live, r->addr);
+    if (rec) {
+      r->allocated -= rec->size;
+      map_del(&r->live, r->addr);
+    } else {
+      r->allocated -= r->size; /* one of pre_freed */
+    }
+    break;
+  }
+  case A_SEGMENT_ALLOC: case A_SEGMENT_MAP: r->reserved += r->size; break;
+  case A_SEGMENT_FREE: case A_SEGMENT_UNMAP: r->reserved -= r->size; break;
+  default: break;
+  }
+  return SQLITE_ROW;
+}
+
+/* ---- a generic cursor over computed rows -------------------------------- */
+
+/* Every function's virtual table: the visible columns, then hidden args. */
+typedef struct mem_vtab {
+  sqlite3_vtab base;
+  sqlite3 *db;
+  int kind;      /* K_* below */
+} mem_vtab;
+
+enum { K_TIMELINE, K_PEAK, K_LIVE_AT, K_TRACE_PEAK };
+
+typedef struct mem_row {
+  sqlite3_int64 v[8];
+  unsigned char null_mask; /* bit i: column i is NULL */
+  const char *text;        /* K_TIMELINE: action name */
+} mem_row;
+
+typedef struct mem_cursor {
+  sqlite3_vtab_cursor base;
+  int kind;
+  replay r;           /* K_TIMELINE streams from the replay */
+  int streaming;
+  mem_row *rows;      /* other kinds: materialized rows */
+  size_t nrows, pos;
+  int eof;
+  mem_row cur;        /* current streaming row */
+  sqlite3_int64 rowid;
+} mem_cursor;
+
+/* Columns: visible, then hidden arguments. */
+static const struct {
+  const char *schema;
+  int nvisible, nargs;
+  const char *name;
+} kinds[] = {
+  [K_TIMELINE] = {"CREATE TABLE x(seq, action, addr, size, allocated, reserved,"
+                  " stack_id, time_us, snapshot_id HIDDEN, device HIDDEN)", 8, 2,
+                  "mem_timeline"},
+  [K_PEAK] = {"CREATE TABLE x(peak_allocated, peak_seq, baseline, end_allocated,"
+              " peak_reserved, events, snapshot_id HIDDEN, device HIDDEN)", 6, 2,
+              "mem_peak"},
+  [K_LIVE_AT] = {"CREATE TABLE x(addr, size, alloc_seq, stack_id, snapshot_id HIDDEN,"
+                 " device HIDDEN, seq HIDDEN)", 4, 3, "mem_live_at"},
+  [K_TRACE_PEAK] = {"CREATE TABLE x(device_type, device_id, peak_allocated, peak_ts,"
+                    " peak_reserved, baseline, end_allocated, events, trace_id HIDDEN)",
+                    8, 1, "mem_trace_peak"},
+};
+
+static int mem_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
+                       sqlite3_vtab **out, char **err) {
+  (void)argc;
+  (void)argv;
+  int kind = (int)(intptr_t)aux;
+  int rc = sqlite3_declare_vtab(db, kinds[kind].schema);
+  if (rc != SQLITE_OK) return rc;
+  mem_vtab *v = sqlite3_malloc(sizeof *v);
+  if (!v) return SQLITE_NOMEM;
+  memset(v, 0, sizeof *v);
+  v->db = db;
+  v->kind = kind;
+  sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
+  *out = &v->base;
+  (void)err;
+  return SQLITE_OK;
+}
+
+static int mem_disconnect(sqlite3_vtab *vt) {
+  sqlite3_free(vt);
+  return SQLITE_OK;
+}
+
+/* Every hidden argument must be given as an equality; idxNum has one bit
+** per argument given, and xFilter reports the missing ones. */
+static int mem_best_index(sqlite3_vtab *vt, sqlite3_index_info *info) {
+  mem_vtab *v = (mem_vtab *)vt;
+  int nvis = kinds[v->kind].nvisible, nargs = kinds[v->kind].nargs;
+  int mask = 0;
+  for (int i = 0; i < info->nConstraint; i++) {
+    const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+    int arg = c->iColumn - nvis;
+    if (arg < 0 || c->op != SQLITE_INDEX_CONSTRAINT_EQ) continue;
+    if (!c->usable) return SQLITE_CONSTRAINT; /* try another join order */
+    info->aConstraintUsage[i].argvIndex = arg + 1;
+    info->aConstraintUsage[i].omit = 1;
+    mask |= 1 << arg;
+  }
+  info->idxNum = mask;
+  info->estimatedCost = mask == (1 << nargs) - 1 ? 1000.0 : 1e12;
+  return SQLITE_OK;
+}
+
+static int mem_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out) {
+  mem_cursor *c = sqlite3_malloc(sizeof *c);
+  if (!c) return SQLITE_NOMEM;
+  memset(c, 0, sizeof *c);
+  c->kind = ((mem_vtab *)vt)->kind;
+  *out = &c->base;
+  return SQLITE_OK;
+}
+
+static void cursor_reset(mem_cursor *c) {
+  replay_free(&c->r);
+  memset(&c->r, 0, sizeof c->r); /* counters too: xFilter runs again in joins */
+  sqlite3_free(c->rows);
+  c->rows = NULL;
+  c->nrows = c->pos = 0;
+  c->streaming = 0;
+  c->eof = 1;
+}
+
+static int mem_close(sqlite3_vtab_cursor *cur) {
+  cursor_reset((mem_cursor *)cur);
+  sqlite3_free(cur);
+  return SQLITE_OK;
+}
+
+static int add_row(mem_cursor *c, const mem_row *row) {
+  mem_row *rows = sqlite3_realloc64(c->rows, (c->nrows + 1) * sizeof *rows);
+  if (!rows) return SQLITE_NOMEM;
+  c->rows = rows;
+  c->rows[c->nrows++] = *row;
+  return SQLITE_OK;
+}
+
+static int cmp_live(const void *a, const void *b) {
+  const mem_row *x = a, *y = b;
+  if (x->v[1] != y->v[1]) return x->v[1] > y->v[1] ? -1 : 1; /* size desc */
+  return x->v[0] < y->v[0] ? -1 : x->v[0] > y->v[0];        /* addr */
+}
+
+static void timeline_row(mem_cursor *c) {
+  replay *r = &c->r;
+  mem_row *row = &c->cur;
+  memset(row, 0, sizeof *row);
+  row->v[0] = r->seq;
+  row->text = r->action >= 0 && r->action <= 10 ? action_names[r->action] : "other";
+  row->v[2] = r->addr;
+  row->v[3] = r->size;
+  row->v[4] = r->allocated;
+  row->v[5] = r->reserved;
+  row->v[6] = r->stack;
+  row->v[7] = r->time_us;
+  row->null_mask = (unsigned char)((r->addr_null << 2) | (r->size_null << 3) |
+                                   (r->stack_null << 6) | (r->time_null << 7));
+}
+
+static int peak_rows(mem_cursor *c) {
+  replay *r = &c->r;
+  int64_t peak = r->allocated, peak_reserved = r->reserved;
+  int64_t peak_seq = -1;
+  int rc;
+  while ((rc = replay_step(r)) == SQLITE_ROW) {
+    if (r->allocated > peak) {
+      peak = r->allocated;
+      peak_seq = r->seq;
+    }
+    if (r->reserved > peak_reserved) peak_reserved = r->reserved;
+  }
+  if (rc != SQLITE_DONE) return rc;
+  mem_row row = {{peak, peak_seq, r->baseline, r->allocated, peak_reserved, r->events},
+                 (unsigned char)(peak_seq < 0 ? 1 << 1 : 0), NULL};
+  return add_row(c, &row);
+}
+
+static int live_rows(mem_cursor *c, int64_t upto) {
+  replay *r = &c->r;
+  int rc = SQLITE_DONE;
+  if (upto >= 0) {
+    while ((rc = replay_step(r)) == SQLITE_ROW && r->seq < upto) {}
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) return rc;
+  }
+  mem_row row;
+  for (size_t i = 0; i <= r->live.mask; i++) {
+    if (!r->live.used[i]) continue;
+    const alloc_rec *a = &r->live.slot[i];
+    row = (mem_row){{a->addr, a->size, a->seq, a->stack}, (unsigned char)(a->stack < 0 ? 8 : 0), NULL};
+    if ((rc = add_row(c, &row)) != SQLITE_OK) return rc;
+  }
+  for (size_t i = 0; i < r->shadowed.n; i++) {
+    const alloc_rec *a = &r->shadowed.v[i];
+    row = (mem_row){{a->addr, a->size, a->seq, a->stack}, (unsigned char)(a->stack < 0 ? 8 : 0), NULL};
+    if ((rc = add_row(c, &row)) != SQLITE_OK) return rc;
+  }
+  for (size_t i = 0; i < r->pre_freed.n; i++) {
+    const alloc_rec *a = &r->pre_freed.v[i];
+    if (upto >= 0 && a->seq <= upto) continue; /* already freed */
+    row = (mem_row){{a->addr, a->size, 0, a->stack}, (unsigned char)(4 | (a->stack < 0 ? 8 : 0)), NULL};
+    if ((rc = add_row(c, &row)) != SQLITE_OK) return rc;
+  }
+  for (size_t i = 0; i < r->pre_live.n; i++) {
+    const alloc_rec *a = &r->pre_live.v[i];
+    row = (mem_row){{a->addr, a->size, 0, a->stack}, (unsigned char)(4 | (a->stack < 0 ? 8 : 0)), NULL};
+    if ((rc = add_row(c, &row)) != SQLITE_OK) return rc;
+  }
+  qsort(c->rows, c->nrows, sizeof *c->rows, cmp_live);
+  return SQLITE_OK;
+}
+
+/* mem_trace_peak: per device, from the trace's [memory] events. */
+static int trace_peak_rows(mem_cursor *c, sqlite3 *db, int64_t trace_id) {
+  sqlite3_stmt *st = NULL;
+  int empty = 0;
+  int rc = prepare_or_empty(db,
+      "SELECT device_type, device_id, ts, bytes, total_allocated, total_reserved"
+      " FROM _instant WHERE trace_id = ?1 AND kind = 20"
+      " ORDER BY device_type, device_id, ts, id", &st, &empty);
+  if (rc != SQLITE_OK || empty) return rc;
+  sqlite3_bind_int64(st, 1, trace_id);
+  mem_row row;
+  int have = 0;
+  int64_t dtype = 0, did = 0;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    int64_t t = sqlite3_column_int64(st, 0), d = sqlite3_column_int64(st, 1);
+    int64_t ts = sqlite3_column_int64(st, 2), bytes = sqlite3_column_int64(st, 3);
+    int64_t alloc = sqlite3_column_int64(st, 4), reserved = sqlite3_column_int64(st, 5);
+    if (!have || t != dtype || d != did) {
+      if (have && (rc = add_row(c, &row)) != SQLITE_OK) goto done;
+      have = 1;
+      dtype = t;
+      did = d;
+      row = (mem_row){{t, d, alloc, ts, reserved, alloc - bytes, alloc, 0}, 0, NULL};
+    }
+    if (alloc > row.v[2]) { row.v[2] = alloc; row.v[3] = ts; }
+    if (reserved > row.v[4]) row.v[4] = reserved;
+    row.v[6] = alloc;
+    row.v[7]++;
+  }
+  if (rc != SQLITE_DONE) goto done;
+  rc = have ? add_row(c, &row) : SQLITE_OK;
+done:
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+static int arg_error(mem_vtab *v, const char *what) {
+  sqlite3_free(v->base.zErrMsg);
+  v->base.zErrMsg = sqlite3_mprintf("%s(): %s", kinds[v->kind].name, what);
+  return SQLITE_ERROR;
+}
+
+static int mem_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
+                      int argc, sqlite3_value **argv) {
+  (void)idxStr;
+  mem_cursor *c = (mem_cursor *)cur;
+  mem_vtab *v = (mem_vtab *)cur->pVtab;
+  int nargs = kinds[v->kind].nargs;
+  cursor_reset(c);
+  c->rowid = 0;
+  if (idxNum != (1 << nargs) - 1 || argc != nargs)
+    return arg_error(v, v->kind == K_TRACE_PEAK ? "trace_id is required"
+                        : v->kind == K_LIVE_AT ? "snapshot_id, device and seq are required"
+                                               : "snapshot_id and device are required");
+  int64_t a[3];
+  for (int i = 0; i < argc; i++) {
+    int t = sqlite3_value_numeric_type(argv[i]);
+    if (t == SQLITE_NULL) return SQLITE_OK; /* no rows */
+    if (t != SQLITE_INTEGER) {
+      static const char *const names[][3] = {
+          [K_TIMELINE] = {"snapshot_id", "device"}, [K_PEAK] = {"snapshot_id", "device"},
+          [K_LIVE_AT] = {"snapshot_id", "device", "seq"}, [K_TRACE_PEAK] = {"trace_id"}};
+      char msg[128];
+      sqlite3_snprintf(sizeof msg, msg, "%s argument (%s) must be an integer",
+                       ext_ordinal(i + 1), names[v->kind][i]);
+      return arg_error(v, msg);
+    }
+    a[i] = sqlite3_value_int64(argv[i]);
+  }
+  int rc, empty = 0;
+  if (v->kind == K_TRACE_PEAK) {
+    rc = trace_peak_rows(c, v->db, a[0]);
+  } else {
+    c->r.db = v->db;
+    c->r.snapshot = a[0];
+    c->r.device = a[1];
+    rc = replay_prepare(&c->r, &empty);
+    if (rc == SQLITE_OK && !empty) {
+      rc = replay_start(&c->r);
+      if (rc == SQLITE_OK) {
+        if (v->kind == K_TIMELINE) {
+          c->streaming = 1;
+          c->eof = 0;
+          return cur->pVtab->pModule->xNext(cur);
+        }
+        /* mem_peak of an unknown snapshot/device: no rows */
+        if (v->kind == K_PEAK && !c->r.events && !c->r.baseline && !c->r.reserved_before) {
+          c->eof = 1;
+          return SQLITE_OK;
+        }
+        rc = v->kind == K_PEAK ? peak_rows(c) : live_rows(c, a[2]);
+      }
+    }
+  }
+  if (rc != SQLITE_OK) {
+    sqlite3_free(v->base.zErrMsg);
+    v->base.zErrMsg = sqlite3_mprintf("%s(): %s", kinds[v->kind].name, sqlite3_errmsg(v->db));
+    return rc;
+  }
+  c->eof = c->nrows == 0;
+  return SQLITE_OK;
+}
+
+static int mem_next(sqlite3_vtab_cursor *cur) {
+  mem_cursor *c = (mem_cursor *)cur;
+  c->rowid++;
+  if (c->streaming) {
+    int rc = replay_step(&c->r);
+    if (rc == SQLITE_ROW) { timeline_row(c); return SQLITE_OK; }
+    c->eof = 1;
+    if (rc == SQLITE_DONE) return SQLITE_OK;
+    mem_vtab *v = (mem_vtab *)cur->pVtab;
+    sqlite3_free(v->base.zErrMsg);
+    v->base.zErrMsg = sqlite3_mprintf("mem_timeline(): %s", sqlite3_errmsg(v->db));
+    return rc;
+  }
+  if (++c->pos >= c->nrows) c->eof = 1;
+  return SQLITE_OK;
+}
+
+static int mem_eof(sqlite3_vtab_cursor *cur) { return ((mem_cursor *)cur)->eof; }
+
+static int mem_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
+  mem_cursor *c = (mem_cursor *)cur;
+  int nvis = kinds[c->kind].nvisible;
+  if (col >= nvis) return SQLITE_OK; /* hidden arguments: not echoed */
+  const mem_row *row = c->streaming ? &c->cur : &c->rows[c->pos];
+  if (row->null_mask & (1u << col)) return SQLITE_OK;
+  if (c->kind == K_TIMELINE && col == 1) {
+    sqlite3_result_text(ctx, row->text, -1, SQLITE_STATIC);
+    return SQLITE_OK;
+  }
+  sqlite3_result_int64(ctx, row->v[col]);
+  return SQLITE_OK;
+}
+
+static int mem_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid) {
+  *rowid = ((mem_cursor *)cur)->rowid;
+  return SQLITE_OK;
+}
+
+static sqlite3_module mem_module = {
+  /* iVersion    */ 0,
+  /* xCreate     */ NULL, /* eponymous-only: SELECT * FROM mem_peak(1, 0) */
+  /* xConnect    */ mem_connect,
+  /* xBestIndex  */ mem_best_index,
+  /* xDisconnect */ mem_disconnect,
+  /* xDestroy    */ NULL,
+  /* xOpen       */ mem_open,
+  /* xClose      */ mem_close,
+  /* xFilter     */ mem_filter,
+  /* xNext       */ mem_next,
+  /* xEof        */ mem_eof,
+  /* xColumn     */ mem_column,
+  /* xRowid      */ mem_rowid,
+  /* xUpdate     */ NULL,
+  /* xBegin      */ NULL,
+  /* xSync       */ NULL,
+  /* xCommit     */ NULL,
+  /* xRollback   */ NULL,
+  /* xFindMethod */ NULL,
+  /* xRename     */ NULL,
+  /* xSavepoint  */ NULL,
+  /* xRelease    */ NULL,
+  /* xRollbackTo */ NULL,
+  /* xShadowName */ NULL,
+};
+
+int memreplay_init(sqlite3 *db) {
+  for (int k = K_TIMELINE; k <= K_TRACE_PEAK; k++) {
+    int rc = sqlite3_create_module(db, kinds[k].name, &mem_module, (void *)(intptr_t)k);
+    if (rc != SQLITE_OK) return rc;
+  }
+  return SQLITE_OK;
+}

@@ -1,0 +1,25 @@
+-- profdb_fmt_bytes, profdb_fmt_ns, profdb_version
+SELECT 'fmt_bytes_01', profdb_fmt_bytes(0);
+SELECT 'fmt_bytes_02', profdb_fmt_bytes(1023);
+SELECT 'fmt_bytes_03', profdb_fmt_bytes(1024);
+SELECT 'fmt_bytes_04', profdb_fmt_bytes(1536);
+SELECT 'fmt_bytes_05', profdb_fmt_bytes(85029158912);
+SELECT 'fmt_bytes_06', profdb_fmt_bytes(-1048576);
+SELECT 'fmt_bytes_07', profdb_fmt_bytes(1152921504606846976);
+SELECT 'fmt_bytes_08', profdb_fmt_bytes(NULL) IS NULL;
+SELECT 'fmt_bytes_09', profdb_fmt_bytes('2048');
+SELECT 'fmt_bytes_10', profdb_fmt_bytes('abc');
+SELECT 'fmt_bytes_11', profdb_fmt_bytes(x'00');
+SELECT 'fmt_bytes_12', profdb_fmt_bytes(1e300 * 1e300);
+SELECT 'fmt_ns_01', profdb_fmt_ns(0);
+SELECT 'fmt_ns_02', profdb_fmt_ns(999);
+SELECT 'fmt_ns_03', profdb_fmt_ns(1000);
+SELECT 'fmt_ns_04', profdb_fmt_ns(12340);
+SELECT 'fmt_ns_05', profdb_fmt_ns(1500000);
+SELECT 'fmt_ns_06', profdb_fmt_ns(2500000000);
+SELECT 'fmt_ns_07', profdb_fmt_ns(-4200);
+SELECT 'fmt_ns_08', profdb_fmt_ns(NULL) IS NULL;
+SELECT 'fmt_ns_09', profdb_fmt_ns('soon');
+SELECT 'fmt_ns_10', profdb_fmt_ns();
+SELECT 'version_01', profdb_version() GLOB '[0-9]*.[0-9]*.[0-9]*';
+SELECT 'version_02', profdb_version(1);

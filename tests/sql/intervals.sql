@@ -1,0 +1,18 @@
+-- interval_union, interval_overlap
+CREATE TABLE i(s, e, k);
+INSERT INTO i VALUES (0, 10, 1), (5, 15, 0), (20, 30, 1), (25, 26, 0), (40, 40, 1), (NULL, 5, 0);
+SELECT 'union_01', interval_union(s, e) FROM i;
+SELECT 'union_02', interval_union(s, e) FROM i WHERE k = 1;
+SELECT 'union_03', interval_union(s, e) IS NULL FROM i WHERE k = 9;
+SELECT 'union_04', interval_union(s, e) FROM (SELECT 0.5 AS s, 1.75 AS e);
+SELECT 'union_05', interval_union(s, e) FROM (SELECT 3 AS s, 3 AS e);
+SELECT 'union_06', interval_union(s, e) FROM (SELECT 5 AS s, 1 AS e);
+SELECT 'union_07', interval_union(s, e) FROM (SELECT 'a' AS s, 1 AS e);
+SELECT 'union_08', interval_union(1, 2, 3);
+SELECT 'union_09', interval_union(s, e) FROM (SELECT 0 AS s, 4611686018427387904 AS e
+  UNION ALL SELECT 4611686018427387904, 4611686018427387905);
+SELECT 'overlap_01', interval_overlap(s, e, k) FROM i;
+SELECT 'overlap_02', interval_overlap(s, e, k) FROM i WHERE k = 1;
+SELECT 'overlap_03', interval_overlap(s, e, k) IS NULL FROM i WHERE k = 9;
+SELECT 'overlap_04', interval_overlap(s, e, 'x') FROM i;
+SELECT 'overlap_05', interval_overlap(s, e, NULL) IS NULL FROM i;

@@ -1,0 +1,22 @@
+-- profdb_median, profdb_percentile
+CREATE TABLE v(x, g);
+INSERT INTO v VALUES (1, 'a'), (2, 'a'), (3, 'a'), (4, 'a'), (10, 'b'), (NULL, 'b'), (7.5, 'c');
+SELECT 'median_01', profdb_median(x) FROM v WHERE g = 'a';
+SELECT 'median_02', profdb_median(x) FROM v WHERE g = 'b';
+SELECT 'median_03', profdb_median(x) FROM v WHERE g = 'c';
+SELECT 'median_04', profdb_median(x) IS NULL FROM v WHERE g = 'none';
+SELECT 'median_05', g, profdb_median(x) FROM v GROUP BY g ORDER BY g;
+SELECT 'median_06', profdb_median(x) FROM (SELECT 'x' AS x);
+SELECT 'median_07', profdb_median(9223372036854775807);
+SELECT 'percentile_01', profdb_percentile(x, 0) FROM v WHERE g = 'a';
+SELECT 'percentile_02', profdb_percentile(x, 100) FROM v WHERE g = 'a';
+SELECT 'percentile_03', profdb_percentile(x, 50) FROM v WHERE g = 'a';
+SELECT 'percentile_04', profdb_percentile(x, 95) FROM v WHERE g = 'a';
+SELECT 'percentile_05', round(profdb_percentile(x, 33.3), 6) FROM v WHERE g = 'a';
+SELECT 'percentile_06', profdb_percentile(x, 90) IS NULL FROM v WHERE g = 'none';
+SELECT 'percentile_07', profdb_percentile(x, 101) FROM v;
+SELECT 'percentile_08', profdb_percentile(x, -1) FROM v;
+SELECT 'percentile_09', profdb_percentile(x, NULL) FROM v;
+SELECT 'percentile_10', profdb_percentile(x, 'p') FROM v;
+SELECT 'percentile_11', profdb_percentile(x, x * 10) FROM v WHERE g = 'a';
+SELECT 'percentile_12', profdb_percentile(x) FROM v;
