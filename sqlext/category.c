@@ -23,8 +23,9 @@
 **
 **   Results are cached per connection and distinct name; the cache and the
 **   user rules are reloaded when the database changed (rows, another
-**   connection's commit, or the schema), so edits to the rule table, and
-**   creating or dropping it, apply to the next call.
+**   connection's commit, or the schema; see refresh()), so edits to the
+**   rule table, and creating, replacing or dropping it, apply to the next
+**   call.
 **
 ** Flags: not DETERMINISTIC (the result depends on a table), not INNOCUOUS.
 */
@@ -140,7 +141,8 @@ typedef struct cat_state {
   int loaded;           /* rules read at least once */
   sqlite3_int64 changes;/* total_changes when rules were read */
   int data_version;     /* data_version when rules were read */
-  int schema_used;      /* schema memory when rules were read */
+  sqlite3_int64 schema; /* sum of the schema cookies when rules were read */
+  uint64_t prepared;    /* statement_signal() of the previous call */
   char *lower;          /* scratch: lower-cased name */
   size_t lower_cap;
 } cat_state;
@@ -200,14 +202,26 @@ static char *lower_dup(const char *s, int n) {
 static int load_rules(sqlite3 *db, cat_state *st, char **err) {
   sqlite3_stmt *q;
   rules_clear(st);
+  /* Look the table up first: preparing a statement on a missing table
+  ** makes SQLite reset its schema, which is slow and would look like a
+  ** schema change to refresh() on every call. */
   int rc = sqlite3_prepare_v2(db,
+      "SELECT 1 FROM pragma_table_list WHERE name = 'kernel_category_rule'"
+      " AND type IN ('table', 'view', 'virtual')", -1, &q, NULL);
+  if (rc != SQLITE_OK) {
+    *err = sqlite3_mprintf("kernel_category(): %s", sqlite3_errmsg(db));
+    return rc;
+  }
+  int exists = sqlite3_step(q) == SQLITE_ROW;
+  sqlite3_finalize(q);
+  if (!exists) return SQLITE_OK;
+  rc = sqlite3_prepare_v2(db,
       "SELECT pattern, category FROM kernel_category_rule"
       " WHERE pattern IS NOT NULL AND category IS NOT NULL"
       " ORDER BY priority, rowid", -1, &q, NULL);
   if (rc != SQLITE_OK) {
-    const char *msg = sqlite3_errmsg(db);
-    if (strstr(msg, "no such table")) return SQLITE_OK;
-    *err = sqlite3_mprintf("kernel_category(): cannot read kernel_category_rule: %s", msg);
+    *err = sqlite3_mprintf("kernel_category(): cannot read kernel_category_rule: %s",
+                           sqlite3_errmsg(db));
     return rc;
   }
   int cap = 0;
@@ -284,17 +298,58 @@ static int cache_grow(cat_state *st) {
   return SQLITE_OK;
 }
 
+/* Sum of the schema cookies of every attached database (main, temp, ...):
+** it changes when a table or view is created, dropped or renamed in any. */
+static sqlite3_int64 schema_cookies(sqlite3 *db) {
+  sqlite3_int64 sum = 0;
+  const char *name;
+  for (int i = 0; (name = sqlite3_db_name(db, i)) != NULL; i++) {
+    char *sql = sqlite3_mprintf("PRAGMA \"%w\".schema_version", name);
+    sqlite3_stmt *q;
+    if (sql && sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK) {
+      if (sqlite3_step(q) == SQLITE_ROW) sum += sqlite3_column_int64(q, 0) * (i + 1);
+      sqlite3_finalize(q);
+    }
+    sqlite3_free(sql);
+  }
+  return sum;
+}
+
+/* A fingerprint of the most recently prepared statement of the connection
+** (O(1): the head of its statement list) and of the call site.  DDL must
+** prepare a statement, so after any DDL this changes; while a query runs
+** and nothing new is prepared it stays the same. */
+static uint64_t statement_signal(sqlite3 *db, sqlite3_context *ctx) {
+  uint64_t h = (uint64_t)(uintptr_t)ctx * 0x9E3779B97F4A7C15ULL;
+  sqlite3_stmt *head = sqlite3_next_stmt(db, NULL);
+  if (head) {
+    const char *sql = sqlite3_sql(head);
+    h ^= (uint64_t)(uintptr_t)head;
+    h = h * 0xff51afd7ed558ccdULL ^ (uint64_t)sqlite3_stmt_status(head, SQLITE_STMTSTATUS_RUN, 0);
+    h = h * 0xff51afd7ed558ccdULL ^
+        (uint64_t)sqlite3_stmt_status(head, SQLITE_STMTSTATUS_REPREPARE, 0);
+    if (sql) h ^= name_hash(sql, strlen(sql));
+  }
+  return h;
+}
+
 /* Reload the rules and drop the cache when the database changed: rows
-** changed on this connection (total_changes), another connection committed
-** (data_version), or a table was created or dropped (schema memory; DDL
-** changes neither of the other two). */
-static int refresh(sqlite3 *db, cat_state *st, char **err) {
+** changed on this connection (total_changes) or another connection
+** committed (data_version) -- both checked on every call -- or a table or
+** view was created, dropped or renamed.  DDL moves neither counter, and
+** reading the schema cookies takes a statement (far too slow per row), so
+** the cookies are read only when statement_signal() says a statement was
+** prepared since the previous call. */
+static int refresh(sqlite3 *db, sqlite3_context *ctx, cat_state *st, char **err) {
   sqlite3_int64 changes = sqlite3_total_changes64(db);
-  int dv = 0, schema = 0, hi = 0;
+  int dv = 0;
   sqlite3_file_control(db, "main", SQLITE_FCNTL_DATA_VERSION, &dv);
-  sqlite3_db_status(db, SQLITE_DBSTATUS_SCHEMA_USED, &schema, &hi, 0);
+  uint64_t prepared = statement_signal(db, ctx);
+  sqlite3_int64 schema = st->schema;
+  if (!st->loaded || prepared != st->prepared) schema = schema_cookies(db);
+  st->prepared = prepared;
   if (st->loaded && changes == st->changes && dv == st->data_version &&
-      schema == st->schema_used)
+      schema == st->schema)
     return SQLITE_OK;
   cache_clear(st);
   int rc = load_rules(db, st, err);
@@ -302,7 +357,8 @@ static int refresh(sqlite3 *db, cat_state *st, char **err) {
   st->loaded = 1;
   st->changes = changes;
   st->data_version = dv;
-  st->schema_used = schema;
+  st->schema = schema;
+  st->prepared = statement_signal(db, ctx); /* loading prepared statements too */
   return SQLITE_OK;
 }
 
@@ -318,7 +374,7 @@ static void kernel_category_func(sqlite3_context *ctx, int argc, sqlite3_value *
   int n = sqlite3_value_bytes(argv[0]);
   if (!name) { sqlite3_result_error_nomem(ctx); return; }
   char *err = NULL;
-  if (refresh(sqlite3_context_db_handle(ctx), st, &err) != SQLITE_OK) {
+  if (refresh(sqlite3_context_db_handle(ctx), ctx, st, &err) != SQLITE_OK) {
     sqlite3_result_error(ctx, err ? err : "kernel_category(): out of memory", -1);
     sqlite3_free(err);
     return;

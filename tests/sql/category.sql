@@ -66,3 +66,13 @@ DROP TABLE kernel_category_rule;
 SELECT 'rule_07', kernel_category('volta_sgemm_64x64_nt');
 CREATE TEMP TABLE kernel_category_rule(priority, pattern);
 SELECT 'rule_08', kernel_category('volta_sgemm_64x64_nt');
+-- rules defined by DDL alone (no row change): CREATE TABLE AS, views, DROP
+DROP TABLE kernel_category_rule;
+SELECT 'ddl_01', kernel_category('my_rope_kernel');
+CREATE TEMP TABLE kernel_category_rule AS SELECT 1 AS priority, 'rope' AS pattern, 'RoPE' AS category;
+SELECT 'ddl_02', kernel_category('my_rope_kernel');
+DROP TABLE kernel_category_rule;
+CREATE TEMP VIEW kernel_category_rule AS SELECT 1 AS priority, 'rope' AS pattern, 'RoPE view' AS category;
+SELECT 'ddl_03', kernel_category('my_rope_kernel');
+DROP VIEW kernel_category_rule;
+SELECT 'ddl_04', kernel_category('my_rope_kernel');
