@@ -267,6 +267,7 @@ static int delete_artifact(ld_ctx *ctx, ld_kind kind, int64_t id) {
       "_meta WHERE trace_id = ?1", "trace_metadata WHERE trace_id = ?1",
       "device WHERE trace_id = ?1", "process WHERE trace_id = ?1",
       "thread WHERE trace_id = ?1", "step WHERE trace_id = ?1",
+      "event_count WHERE trace_id = ?1",
       "import_log WHERE artifact_id = ?1 AND artifact_id IN"
       " (SELECT trace_id FROM trace WHERE trace_id = ?1)",
       "import_stats WHERE artifact_id = ?1 AND artifact = 'trace'",

@@ -161,6 +161,17 @@ CREATE TABLE IF NOT EXISTS thread(
   PRIMARY KEY(trace_id, pid, tid)
 );
 
+-- Events of each kind per trace, counted while loading.
+CREATE TABLE IF NOT EXISTS event_count(
+  -- trace
+  trace_id INTEGER NOT NULL,
+  -- kind name: cpu_op, kernel, memcpy, ..., flow, metadata
+  kind TEXT NOT NULL,
+  -- number of events of that kind
+  events INTEGER NOT NULL,
+  PRIMARY KEY(trace_id, kind)
+);
+
 -- Profiler steps: one row per ProfilerStep#N range on the CPU.
 CREATE TABLE IF NOT EXISTS step(
   -- trace the step belongs to

@@ -1355,6 +1355,32 @@ static const char *kind_label[K__MAX] = {
     [K_MEMORY] = "memory", [K_OOM] = "out_of_memory", [K_INSTANT] = "instant",
     [K_COUNTER] = "counter", [K_OTHER_PHASE] = "other_phase"};
 
+static int put_count(sqlite3_stmt *st, int64_t trace_id, const char *kind, uint64_t n) {
+  if (!n) return 0;
+  sqlite3_bind_int64(st, 1, trace_id);
+  sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 3, (int64_t)n);
+  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+  sqlite3_reset(st);
+  return rc;
+}
+
+/* event_count rows: events per kind, flows and metadata included. */
+static int write_counts(tparser *p) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(p->ctx->db, "INSERT OR REPLACE INTO event_count(trace_id, kind,"
+                         " events) VALUES(?,?,?)", -1, &st, NULL) != SQLITE_OK)
+    return -1;
+  int64_t id = p->f->artifact_id;
+  int rc = 0;
+  for (int k = 0; k < K__MAX && rc == 0; k++)
+    if (kind_label[k]) rc = put_count(st, id, kind_label[k], p->kind_count[k]);
+  if (rc == 0) rc = put_count(st, id, "flow", p->flows);
+  if (rc == 0) rc = put_count(st, id, "metadata", p->metas_count);
+  sqlite3_finalize(st);
+  return rc;
+}
+
 static int trace_finish(tparser *p, int status, double seconds) {
   ld_file *f = p->f;
   sqlite3 *db = p->ctx->db;
@@ -1380,7 +1406,7 @@ static int trace_finish(tparser *p, int status, double seconds) {
   sqlite3_bind_double(st, 10, seconds);
   int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
   sqlite3_finalize(st);
-  if (rc || write_metadata(p) || write_threads(p)) return -1;
+  if (rc || write_metadata(p) || write_threads(p) || write_counts(p)) return -1;
   for (size_t i = 0; i < sizeof finish_sql / sizeof finish_sql[0]; i++)
     if (exec_bound(db, finish_sql[i], f->artifact_id)) return -1;
   f->stats[PROFDB_STAT_trace_events] = p->events;
