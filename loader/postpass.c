@@ -277,6 +277,23 @@ static const char *const link_sql =
   "    AND r.kind = 4)"
   "  WHERE g.trace_id >= ?1 AND g.kind IN (10, 11, 12, 14)) x";
 
+/* Step spans (after the links: a step's GPU work is what it launched). */
+static const char *const span_sql =
+  "WITH dev AS (SELECT g.trace_id, l.step, min(g.ts) AS a, max(g.ts + g.dur) AS b"
+  "  FROM _gpu g JOIN _gpu_link l ON l.id = g.id"
+  "  WHERE g.trace_id >= ?1 AND l.step IS NOT NULL AND g.ts IS NOT NULL"
+  "  AND g.dur IS NOT NULL GROUP BY g.trace_id, l.step),"
+  " raw AS (SELECT s.trace_id, s.step, s.ts,"
+  "  min(s.ts, coalesce(d.a, s.ts)) AS a, max(s.ts + s.dur, coalesce(d.b, s.ts)) AS b"
+  "  FROM step s LEFT JOIN dev d ON d.trace_id = s.trace_id AND d.step = s.step"
+  "  WHERE s.trace_id >= ?1),"
+  " ordered AS (SELECT trace_id, step, a, b, max(b) OVER (PARTITION BY trace_id"
+  "  ORDER BY ts, step ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_b"
+  "  FROM raw),"
+  " span AS (SELECT trace_id, step, max(a, coalesce(prev_b, a)) AS a, b FROM ordered)"
+  " UPDATE step SET span_ts = span.a, span_dur = max(span.b - span.a, 0)"
+  " FROM span WHERE step.trace_id = span.trace_id AND step.step = span.step";
+
 static int exec_with_first(ld_ctx *ctx, const char *sql, int64_t first) {
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(ctx->db, sql, -1, &st, NULL) != SQLITE_OK) {
@@ -350,6 +367,7 @@ int postpass_run(ld_ctx *ctx, int64_t first_trace, int64_t first_snapshot) {
   if (ld_exec(ctx, index_sql)) return -1;
   if (build_tree(ctx, first_trace)) return -1;
   if (exec_with_first(ctx, link_sql, first_trace)) return -1;
+  if (exec_with_first(ctx, span_sql, first_trace)) return -1;
   if (link_stats(ctx, first_trace)) {
     fprintf(ctx->msg, "profdb: database error: %s\n", sqlite3_errmsg(ctx->db));
     return -1;

@@ -187,6 +187,13 @@ CREATE TABLE IF NOT EXISTS step(
   -- (the span its kernels ran in), NULL when the trace has none
   gpu_ts INTEGER,
   gpu_dur INTEGER,
+  -- the step's span (ns), as the TensorBoard profiler defines it: from the
+  -- earlier of the CPU start and the first GPU work the step launched, to
+  -- the later of the CPU end and the end of the last GPU work it launched,
+  -- starting no earlier than the previous step's span ends.  With the CPU
+  -- running ahead of the GPU this is the time a step really takes.
+  span_ts INTEGER,
+  span_dur INTEGER,
   PRIMARY KEY(trace_id, step)
 );
 
