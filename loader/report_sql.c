@@ -1,0 +1,432 @@
+/*
+** report_sql.c — find, parse and run the report's query files.
+**
+** A query file starts with a header of "-- Key: value" lines (a value may
+** continue on "--   ..." lines), then the SQL:
+**
+**   -- Title: Top GPU kernels
+**   -- Question: Which kernels take the GPU time?
+**   -- Requires: report_gpu
+**   -- Parameters: :top
+**   -- Empty: the trace has no GPU kernels; profile with ProfilerActivity.CUDA
+**   -- Columns:
+**   --   total_dur_ns  ns     total time of the kernel
+**   --   name          -      kernel name
+**   SELECT ...
+**
+** Requirement 1: a section whose required tables are empty, or whose query
+**   returns no rows, is reported as skipped with its Empty text.
+** Requirement 2: the columns the query returns must be the ones declared,
+**   in order; a mismatch is an error, so the documentation cannot drift.
+** Requirement 3: named parameters (:top, :include_warmup, ...) are bound
+**   from the report's parameter list in every statement that uses them.
+*/
+#include "report.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef PROFDB_QUERIES_INSTALL_DIR
+#define PROFDB_QUERIES_INSTALL_DIR ""
+#endif
+#ifndef PROFDB_QUERIES_SOURCE_DIR
+#define PROFDB_QUERIES_SOURCE_DIR ""
+#endif
+
+static int is_dir(const char *p) {
+  struct stat st;
+  return p && *p && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const char *rp_find_queries(const char *option) {
+  if (option) return is_dir(option) ? option : NULL;
+  const char *env = getenv("PROFDB_QUERIES");
+  if (env && *env) return is_dir(env) ? env : NULL;
+  if (is_dir(PROFDB_QUERIES_INSTALL_DIR)) return PROFDB_QUERIES_INSTALL_DIR;
+  if (is_dir(PROFDB_QUERIES_SOURCE_DIR)) return PROFDB_QUERIES_SOURCE_DIR;
+  return NULL;
+}
+
+static char *xstrdup(const char *s) {
+  char *d = strdup(s ? s : "");
+  if (!d) abort();
+  return d;
+}
+
+static char *read_file(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  ld_buf b = {0};
+  char chunk[65536];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) ld_buf_put(&b, chunk, n);
+  fclose(f);
+  ld_buf_cstr(&b);
+  return b.p;
+}
+
+static char *trim(char *s) {
+  while (*s == ' ' || *s == '\t') s++;
+  size_t n = strlen(s);
+  while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) s[--n] = 0;
+  return s;
+}
+
+/* Append text to a header field, joining continuation lines with spaces. */
+static void field_append(char **field, const char *text) {
+  if (!*field) {
+    *field = xstrdup(text);
+    return;
+  }
+  size_t a = strlen(*field), b = strlen(text);
+  char *n = realloc(*field, a + b + 2);
+  if (!n) abort();
+  n[a] = ' ';
+  memcpy(n + a + 1, text, b + 1);
+  *field = n;
+}
+
+int rp_parse_file(const char *path, const char *id, rp_section *s) {
+  memset(s, 0, sizeof *s);
+  s->id = xstrdup(id);
+  char *text = read_file(path);
+  if (!text) {
+    fprintf(stderr, "profdb: %s: cannot read: %s\n", path, strerror(errno));
+    return -1;
+  }
+  char **current = NULL; /* field a continuation line extends */
+  int in_columns = 0;
+  char *p = text;
+  while (*p) {
+    char *eol = strchr(p, '\n');
+    char *next = eol ? eol + 1 : p + strlen(p);
+    if (eol) *eol = 0;
+    if (strncmp(p, "--", 2) != 0) {
+      if (eol) *eol = '\n';
+      break; /* the SQL starts here */
+    }
+    char *line = p + 2;
+    int indented = line[0] == ' ' && line[1] == ' ';
+    line = trim(line);
+    char *colon = strchr(line, ':');
+    /* A key is a single word followed by ':' at the start of the line. */
+    int keyed = 0;
+    if (!indented && colon) {
+      keyed = 1;
+      for (char *c = line; c < colon; c++)
+        if (!((*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z'))) keyed = 0;
+    }
+    if (keyed) {
+      *colon = 0;
+      char *value = trim(colon + 1);
+      in_columns = 0;
+      current = NULL;
+      if (!strcmp(line, "Title")) current = &s->title;
+      else if (!strcmp(line, "Question")) current = &s->question;
+      else if (!strcmp(line, "Requires")) current = &s->requires;
+      else if (!strcmp(line, "Empty")) current = &s->empty;
+      else if (!strcmp(line, "Columns")) in_columns = 1;
+      if (current && *value) field_append(current, value);
+    } else if (in_columns && *line) {
+      /* "name unit description" */
+      char *save;
+      char *name = strtok_r(line, " \t", &save);
+      char *unit = strtok_r(NULL, " \t", &save);
+      char *doc = strtok_r(NULL, "", &save);
+      s->cols = realloc(s->cols, (size_t)(s->ncols + 1) * sizeof *s->cols);
+      if (!s->cols) abort();
+      rp_column *c = &s->cols[s->ncols++];
+      c->name = xstrdup(name);
+      c->unit = xstrdup(unit && strcmp(unit, "-") ? unit : "");
+      c->doc = xstrdup(doc ? trim(doc) : "");
+    } else if (current && *line) {
+      field_append(current, line);
+    }
+    p = next;
+  }
+  s->sql = xstrdup(p);
+  free(text);
+  if (!s->title) s->title = xstrdup(id);
+  return 0;
+}
+
+/* ---- parameters --------------------------------------------------------- */
+
+static void bind_params(rp_report *r, sqlite3_stmt *st) {
+  int n = sqlite3_bind_parameter_count(st);
+  for (int i = 1; i <= n; i++) {
+    const char *name = sqlite3_bind_parameter_name(st, i);
+    if (!name) continue;
+    for (int k = 0; k < r->nparams; k++) {
+      const rp_param *p = &r->params[k];
+      if (strcmp(name + 1, p->name)) continue;
+      if (p->type == SQLITE_INTEGER) sqlite3_bind_int64(st, i, p->i);
+      else if (p->type == SQLITE_FLOAT) sqlite3_bind_double(st, i, p->d);
+      else sqlite3_bind_null(st, i);
+    }
+  }
+}
+
+int rp_exec_script(rp_report *r, const char *path) {
+  char *sql = read_file(path);
+  if (!sql) {
+    fprintf(stderr, "profdb: %s: cannot read: %s\n", path, strerror(errno));
+    return -1;
+  }
+  const char *tail = sql;
+  int rc = 0;
+  while (tail && *tail && rc == 0) {
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(r->db, tail, -1, &st, &tail) != SQLITE_OK) {
+      fprintf(stderr, "profdb: %s: %s\n", path, sqlite3_errmsg(r->db));
+      rc = -1;
+      break;
+    }
+    if (!st) continue;
+    bind_params(r, st);
+    while (sqlite3_step(st) == SQLITE_ROW) {}
+    if (sqlite3_reset(st) != SQLITE_OK) {
+      fprintf(stderr, "profdb: %s: %s\n", path, sqlite3_errmsg(r->db));
+      rc = -1;
+    }
+    sqlite3_finalize(st);
+  }
+  free(sql);
+  return rc;
+}
+
+/* ---- sections ------------------------------------------------------------ */
+
+static int table_empty(sqlite3 *db, const char *name, int *empty) {
+  char *sql = sqlite3_mprintf("SELECT EXISTS (SELECT 1 FROM \"%w\")", name);
+  sqlite3_stmt *st;
+  int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+  sqlite3_free(sql);
+  if (rc != SQLITE_OK) return -1;
+  *empty = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 0;
+  sqlite3_finalize(st);
+  return 0;
+}
+
+static void skip(rp_section *s, const char *why) {
+  s->skipped = 1;
+  free(s->note);
+  s->note = xstrdup(why);
+}
+
+int rp_run_section(rp_report *r, rp_section *s) {
+  if (s->requires) {
+    char *req = xstrdup(s->requires), *save;
+    for (char *name = strtok_r(req, " ,", &save); name; name = strtok_r(NULL, " ,", &save)) {
+      int empty = 0;
+      if (table_empty(r->db, name, &empty)) {
+        fprintf(stderr, "profdb: report: section %s requires '%s': %s\n", s->id, name,
+                sqlite3_errmsg(r->db));
+        free(req);
+        return -1;
+      }
+      if (empty) {
+        skip(s, s->empty ? s->empty : "no data");
+        free(req);
+        return 0;
+      }
+    }
+    free(req);
+  }
+  sqlite3_stmt *st;
+  const char *tail;
+  if (sqlite3_prepare_v2(r->db, s->sql, -1, &st, &tail) != SQLITE_OK || !st) {
+    fprintf(stderr, "profdb: report: section %s: %s\n", s->id,
+            st ? sqlite3_errmsg(r->db) : "no SQL statement");
+    sqlite3_finalize(st);
+    return -1;
+  }
+  int ncol = sqlite3_column_count(st);
+  int mismatch = ncol != s->ncols;
+  for (int c = 0; !mismatch && c < ncol; c++)
+    mismatch = strcmp(sqlite3_column_name(st, c), s->cols[c].name) != 0;
+  if (mismatch) {
+    fprintf(stderr, "profdb: report: section %s: the query's columns (", s->id);
+    for (int c = 0; c < ncol; c++) fprintf(stderr, "%s%s", c ? ", " : "", sqlite3_column_name(st, c));
+    fprintf(stderr, ") differ from the header's Columns (");
+    for (int c = 0; c < s->ncols; c++) fprintf(stderr, "%s%s", c ? ", " : "", s->cols[c].name);
+    fprintf(stderr, ")\n");
+    sqlite3_finalize(st);
+    return -1;
+  }
+  bind_params(r, st);
+  int rc, cap = 0;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    if (s->nrows == cap) {
+      cap = cap ? cap * 2 : 16;
+      s->cells = realloc(s->cells, (size_t)cap * (size_t)ncol * sizeof *s->cells);
+      if (!s->cells) abort();
+    }
+    rp_value *row = &s->cells[(size_t)s->nrows * (size_t)ncol];
+    for (int c = 0; c < ncol; c++) {
+      rp_value *v = &row[c];
+      memset(v, 0, sizeof *v);
+      v->type = sqlite3_column_type(st, c);
+      if (v->type == SQLITE_INTEGER) v->i = sqlite3_column_int64(st, c);
+      else if (v->type == SQLITE_FLOAT) v->d = sqlite3_column_double(st, c);
+      else if (v->type != SQLITE_NULL) {
+        v->type = SQLITE_TEXT;
+        v->s = xstrdup((const char *)sqlite3_column_text(st, c));
+      }
+    }
+    s->nrows++;
+  }
+  if (rc != SQLITE_DONE) {
+    fprintf(stderr, "profdb: report: section %s: %s\n", s->id, sqlite3_errmsg(r->db));
+    sqlite3_finalize(st);
+    return -1;
+  }
+  sqlite3_finalize(st);
+  if (s->nrows == 0) skip(s, s->empty ? s->empty : "no rows");
+  return 0;
+}
+
+int rp_load_sections(rp_report *r, const char *const *only, int nonly) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/report.list", r->queries_dir);
+  char *list = read_file(path);
+  if (!list) {
+    fprintf(stderr, "profdb: %s: cannot read: %s\n", path, strerror(errno));
+    return -1;
+  }
+  char *group = xstrdup("");
+  int rc = 0, found[64] = {0};
+  char *save;
+  for (char *line = strtok_r(list, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    line = trim(line);
+    if (!*line) continue;
+    if (line[0] == '#') { /* a group heading */
+      free(group);
+      group = xstrdup(trim(line + 1));
+      continue;
+    }
+    int wanted = nonly == 0;
+    for (int k = 0; k < nonly && k < 64; k++)
+      if (!strcmp(only[k], line)) wanted = found[k] = 1;
+    if (!wanted) continue;
+    r->sections = realloc(r->sections, (size_t)(r->nsections + 1) * sizeof *r->sections);
+    if (!r->sections) abort();
+    rp_section *s = &r->sections[r->nsections];
+    snprintf(path, sizeof path, "%s/%s.sql", r->queries_dir, line);
+    if (rp_parse_file(path, line, s)) {
+      rp_section_free(s);
+      rc = -1;
+      break;
+    }
+    s->group = xstrdup(group);
+    r->nsections++;
+  }
+  for (int k = 0; rc == 0 && k < nonly && k < 64; k++)
+    if (!found[k]) {
+      fprintf(stderr, "profdb: report: no section '%s' in %s/report.list\n", only[k],
+              r->queries_dir);
+      rc = -1;
+    }
+  free(group);
+  free(list);
+  return rc;
+}
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int rp_run(rp_report *r) {
+  /* The prelude: every .sql file under lib/, in name order. */
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/lib", r->queries_dir);
+  char *names[64];
+  int n = 0;
+  DIR *d = opendir(dir);
+  if (d) {
+    struct dirent *e;
+    while ((e = readdir(d)) && n < 64) {
+      size_t len = strlen(e->d_name);
+      if (len > 4 && !strcmp(e->d_name + len - 4, ".sql")) names[n++] = xstrdup(e->d_name);
+    }
+    closedir(d);
+  }
+  qsort(names, (size_t)n, sizeof *names, cmp_str);
+  int rc = 0;
+  for (int i = 0; i < n; i++) {
+    char path[8192];
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    if (rc == 0 && rp_exec_script(r, path)) rc = -1;
+    free(names[i]);
+  }
+  if (rc) return -1;
+  for (int i = 0; i < r->nsections; i++)
+    if (rp_run_section(r, &r->sections[i])) return -1;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/findings.sql", r->queries_dir);
+  if (r->with_findings && access(path, R_OK) == 0) {
+    if (rp_parse_file(path, "findings", &r->findings) || rp_run_section(r, &r->findings))
+      return -1;
+  }
+  return 0;
+}
+
+const rp_value *rp_cell(const rp_section *s, int row, int col) {
+  return &s->cells[(size_t)row * (size_t)s->ncols + (size_t)col];
+}
+
+int rp_col_index(const rp_section *s, const char *name) {
+  for (int c = 0; c < s->ncols; c++)
+    if (!strcmp(s->cols[c].name, name)) return c;
+  return -1;
+}
+
+void rp_section_free(rp_section *s) {
+  for (int i = 0; i < s->nrows * s->ncols; i++) free(s->cells[i].s);
+  free(s->cells);
+  for (int c = 0; c < s->ncols; c++) {
+    free(s->cols[c].name);
+    free(s->cols[c].unit);
+    free(s->cols[c].doc);
+  }
+  free(s->cols);
+  free(s->id);
+  free(s->group);
+  free(s->title);
+  free(s->question);
+  free(s->requires);
+  free(s->empty);
+  free(s->sql);
+  free(s->note);
+  memset(s, 0, sizeof *s);
+}
+
+void rp_free(rp_report *r) {
+  for (int i = 0; i < r->nsections; i++) rp_section_free(&r->sections[i]);
+  free(r->sections);
+  rp_section_free(&r->findings);
+  free(r->scope_note);
+}
+
+int rp_write_file(const char *path, const char *data, size_t n) {
+  char tmp[4096];
+  snprintf(tmp, sizeof tmp, "%s.profdb-tmp-%ld", path, (long)getpid());
+  FILE *f = fopen(tmp, "wb");
+  if (!f) {
+    fprintf(stderr, "profdb: %s: cannot write: %s\n", path, strerror(errno));
+    return -1;
+  }
+  int ok = fwrite(data, 1, n, f) == n;
+  ok = (fclose(f) == 0) && ok;
+  if (!ok || rename(tmp, path) != 0) {
+    fprintf(stderr, "profdb: %s: cannot write: %s\n", path, strerror(errno));
+    unlink(tmp);
+    return -1;
+  }
+  return 0;
+}

@@ -1,0 +1,20 @@
+-- Title: Fill and zero kernels by the launching op's input shapes
+-- Question: Which tensor allocations are being zero-filled or filled, and
+--   at what cost?  (Large fills often mean buffers allocated every step.)
+-- Requires: report_gpu
+-- Parameters: :top
+-- Empty: no fill or zero kernels ran (FillFunctor, fill_, memset kernels)
+-- Columns:
+--   op            symbol CPU op that launched the fills (NULL: unknown)
+--   input_dims    -      its Input Dims (record_shapes=True), NULL when not recorded
+--   kernels       count  fill kernels
+--   total_dur_ns  ns     total time
+--   avg_dur_ns    ns     mean duration
+--   pct_gpu       %      share of all GPU activity time
+SELECT o.name AS op, o.input_dims, count(*) AS kernels, sum(g.dur) AS total_dur_ns,
+  CAST(round(avg(g.dur)) AS INTEGER) AS avg_dur_ns,
+  round(100.0 * sum(g.dur) / (SELECT sum(dur) FROM report_gpu), 2) AS pct_gpu
+FROM report_gpu g LEFT JOIN cpu_op o ON o.event_id = g.op_id
+WHERE g.kind = 'kernel' AND (g.name LIKE '%FillFunctor%' OR g.name LIKE '%fill_kernel%'
+   OR g.name LIKE '%zero_kernel%' OR g.name LIKE '%memset%')
+GROUP BY o.name, o.input_dims ORDER BY total_dur_ns DESC, op, o.input_dims LIMIT :top;
