@@ -61,21 +61,30 @@ static char *scope_note(sqlite3 *db) {
       " (SELECT min(step) FROM report_step s WHERE s.trace_id = w.trace_id),"
       " (SELECT max(step) FROM report_step s WHERE s.trace_id = w.trace_id),"
       " (SELECT group_concat(step, ', ') FROM report_step_all s WHERE s.trace_id = w.trace_id"
-      "   AND s.warmup) FROM report_window w ORDER BY w.rank, w.trace_id";
+      "   AND s.warmup AND NOT s.empty),"
+      " (SELECT group_concat(step, ', ') FROM report_step_all s WHERE s.trace_id = w.trace_id"
+      "   AND s.empty), w.all_steps"
+      " FROM report_window w ORDER BY w.rank, w.trace_id";
   if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) return NULL;
   while (sqlite3_step(st) == SQLITE_ROW) {
-    char line[512];
+    char line[1024];
     const char *label = (const char *)sqlite3_column_text(st, 0);
     int steps = sqlite3_column_int(st, 1), excluded = sqlite3_column_int(st, 2);
-    if (steps == 0)
-      snprintf(line, sizeof line, "%s: no ProfilerStep ranges, the whole trace is analysed", label);
-    else if (excluded)
-      snprintf(line, sizeof line, "%s: steps %d-%d analysed (%d), step %s excluded as warm-up",
-               label, sqlite3_column_int(st, 3), sqlite3_column_int(st, 4), steps,
-               (const char *)sqlite3_column_text(st, 5));
+    const char *warm = (const char *)sqlite3_column_text(st, 5);
+    const char *empty = (const char *)sqlite3_column_text(st, 6);
+    int n = 0;
+    if (sqlite3_column_int(st, 7) == 0)
+      n = snprintf(line, sizeof line, "%s: no ProfilerStep ranges, the whole trace is analysed", label);
+    else if (steps == 0)
+      n = snprintf(line, sizeof line, "%s: no step analysed", label);
     else
-      snprintf(line, sizeof line, "%s: steps %d-%d analysed (%d)", label,
-               sqlite3_column_int(st, 3), sqlite3_column_int(st, 4), steps);
+      n = snprintf(line, sizeof line, "%s: steps %d-%d analysed (%d)", label,
+                   sqlite3_column_int(st, 3), sqlite3_column_int(st, 4), steps);
+    if (excluded && warm && n < (int)sizeof line)
+      n += snprintf(line + n, sizeof line - (size_t)n, ", step %s excluded as warm-up", warm);
+    if (empty && n < (int)sizeof line)
+      snprintf(line + n, sizeof line - (size_t)n,
+               ", step %s skipped (no time of its own: cut short while earlier GPU work ran)", empty);
     if (b.n) ld_buf_put(&b, "; ", 2);
     ld_buf_put(&b, line, strlen(line));
   }

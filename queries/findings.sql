@@ -96,7 +96,8 @@ counts AS (
          OR e.cat GLOB 'hpu*' OR e.cat GLOB 'npu*')
        GROUP BY e.cat ORDER BY n DESC, e.cat LIMIT 1)) AS other_device,
     (SELECT count(*) FROM report_step) AS steps,
-    (SELECT count(*) FROM report_cpu WHERE kind = 'cpu_op') AS ops,
+    (SELECT count(*) FROM report_step_all) AS all_steps,
+    (SELECT count(*) FROM report_op) AS ops,
     (SELECT count(*) FROM cpu_op o JOIN report_trace t USING (trace_id)
       WHERE o.input_dims IS NOT NULL) AS ops_with_shapes
 )
@@ -341,11 +342,11 @@ SELECT 2.0, 'need_steps', 'high', 'The trace has no ProfilerStep ranges',
   'prof.step() was not called, or the profiler was used without a schedule.',
   'Use torch.profiler.schedule(wait=1, warmup=1, active=3) and call prof.step() at the end of every iteration.',
   'Per-step figures and warm-up exclusion.', 'Re-profile: steps > 0 in run_summary.', 1
-FROM counts WHERE traces > 0 AND steps = 0
+FROM counts WHERE traces > 0 AND all_steps = 0
 UNION ALL
 SELECT 1.0, 'need_shapes', 'high', 'Input shapes were not recorded',
   'CPU operators carry no Input Dims, so fill kernels and ops cannot be related to tensor shapes.',
-  'The profiler ran with record_shapes=False.',
+  'The profiler ran with record_shapes=False, or its exporter does not write shapes (the legacy, pre-Kineto one).',
   'Re-profile with record_shapes=True.',
   'Shapes in fill_kernel_sum and in the op tables.', 'Re-profile: fill_kernel_sum.input_dims filled.', 1
 FROM counts WHERE traces > 0 AND ops > 0 AND ops_with_shapes = 0

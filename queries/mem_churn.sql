@@ -1,10 +1,10 @@
 -- Title: Allocation churn by size and source
 -- Question: Which allocation sizes are allocated over and over (count x
---   size), and which source lines allocate them?  The top sizes by churn,
---   each with its top three sources.
+--   size), and which source lines allocate them?  The top sizes by churn
+--   (sizes allocated more than once), each with its top three sources.
 -- Requires: report_mem_device
 -- Parameters: :top
--- Empty: no allocator trace with alloc entries is loaded
+-- Empty: no allocator trace is loaded, or no size was allocated twice
 -- Columns:
 --   snapshot     -      snapshot id
 --   device       -      device ordinal
@@ -17,7 +17,7 @@ WITH sizes AS (
   SELECT e.snapshot_id, e.device, e.size, count(*) AS allocs, e.size * count(*) AS churn,
     row_number() OVER (PARTITION BY e.snapshot_id, e.device ORDER BY e.size * count(*) DESC, e.size DESC) AS rn
   FROM alloc_event e JOIN report_mem_device d ON d.snapshot_id = e.snapshot_id AND d.device = e.device
-  WHERE e.action = 'alloc' GROUP BY e.snapshot_id, e.device, e.size
+  WHERE e.action = 'alloc' GROUP BY e.snapshot_id, e.device, e.size HAVING count(*) > 1
 ), sources AS (
   SELECT s.snapshot_id, s.device, s.size, s.rn,
     coalesce(f.filename || ':' || f.line || ' ' || f.name, '(no stack)') AS source, count(*) AS n,

@@ -1,0 +1,375 @@
+#!/usr/bin/env python3
+"""Check the report's key figures against an independent computation.
+
+    check_report.py PROFDB FIXTURE_DIR DATA_DIR WORK_DIR
+
+Runs `profdb report ... --json` and recomputes, straight from the trace and
+snapshot JSON (never from profdb's database or SQL), the figures users
+act on:
+
+  * step spans (the TensorBoard definition), wall time, GPU busy time and
+    the priority breakdown (kernel > memcpy > memset > communication >
+    runtime > data loading > CPU > other), by a sweep over elementary
+    intervals rather than the report's union differences;
+  * GPU utilization per device; the kernel table (total, count, min, max)
+    of the work launched in the analysed steps; copies by direction;
+  * host-sync time with nested calls counted once; collective time and its
+    overlap with compute; mean step per rank;
+  * memory: reserved / allocated / inactive from the segments, the replayed
+    peak, baseline and end (tests/real/check_memreplay.py's reference), and
+    the allocator action counts.
+
+Always on the fixtures in FIXTURE_DIR; also on public traces and a
+snapshot from DATA_DIR when it exists.
+"""
+import gzip
+import json
+import os
+import subprocess
+import sys
+from decimal import Decimal, ROUND_HALF_EVEN
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "real"))
+from check_memreplay import reference  # noqa: E402
+
+GPU_CATS = {"kernel": "kernel", "Kernel": "kernel", "gpu_memcpy": "memcpy",
+            "Memcpy": "memcpy", "gpu_memset": "memset", "Memset": "memset"}
+RUNTIME_CATS = {"cuda_runtime", "Runtime", "cuda_driver", "Driver"}
+CPU_CATS = {"cpu_op", "Operator", "user_annotation", "python_function"}
+SYNC_NAMES = {"cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize",
+              "cudaStreamWaitEvent", "cudaMemcpy", "hipStreamSynchronize",
+              "hipDeviceSynchronize", "hipEventSynchronize", "hipMemcpy", "aten::item",
+              "aten::_local_scalar_dense", "aten::is_nonzero", "aten::equal"}
+failures = []
+checks = [0]
+
+
+def check(what, got, want):
+    checks[0] += 1
+    if got != want:
+        failures.append(f"{what}: report {got!r}, expected {want!r}")
+
+
+def ns(v):
+    """Microseconds as written (int or Decimal) -> integer nanoseconds."""
+    return int((Decimal(v) * 1000).quantize(Decimal(1), rounding=ROUND_HALF_EVEN))
+
+
+def read_json(path):
+    opener = gzip.open if open(path, "rb").read(2) == b"\x1f\x8b" else open
+    with opener(path, "rt") as f:
+        return json.load(f, parse_float=Decimal)
+
+
+def union(ivs):
+    total, end = 0, None
+    for a, b in sorted(ivs):
+        if end is None or a > end:
+            total += b - a
+            end = b
+        elif b > end:
+            total += b - end
+            end = b
+    return total
+
+
+def merged(ivs):
+    out = []
+    for a, b in sorted(ivs):
+        if out and a <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], b)
+        else:
+            out.append([a, b])
+    return out
+
+
+def intersect(xs, ys):
+    """Length of the intersection of two unions of intervals."""
+    xs, ys, total, i, j = merged(xs), merged(ys), 0, 0, 0
+    while i < len(xs) and j < len(ys):
+        a, b = max(xs[i][0], ys[j][0]), min(xs[i][1], ys[j][1])
+        total += max(0, b - a)
+        if xs[i][1] < ys[j][1]:
+            i += 1
+        else:
+            j += 1
+    return total
+
+
+def is_comm(name):
+    n = name.lower()
+    return "nccl" in n or "rccl" in n
+
+
+class TraceModel:
+    def __init__(self, path):
+        doc = read_json(path)
+        events = doc["traceEvents"] if isinstance(doc, dict) else doc
+        self.rank = (doc.get("distributedInfo") or {}).get("rank", 0) if isinstance(doc, dict) else 0
+        self.cpu, self.gpu, self.runtime_by_corr, self.steps = [], [], {}, {}
+        gpu_step_ranges = {}
+        for e in events:
+            if e.get("ph") != "X" or "ts" not in e or "dur" not in e:
+                continue
+            cat, name = e.get("cat"), e.get("name", "")
+            ts, dur = ns(e["ts"]), ns(e["dur"])
+            args = e.get("args") or {}
+            if cat in GPU_CATS:
+                self.gpu.append({"kind": GPU_CATS[cat], "name": name, "ts": ts, "end": ts + dur,
+                                 "dur": dur, "corr": args.get("correlation"),
+                                 "device": args.get("device"), "bytes": args.get("bytes")})
+            elif cat == "gpu_user_annotation" and name.startswith("ProfilerStep#"):
+                a, b = gpu_step_ranges.get(name, (ts, ts + dur))
+                gpu_step_ranges[name] = (min(a, ts), max(b, ts + dur))
+            elif cat in RUNTIME_CATS or cat in CPU_CATS:
+                kind = "runtime" if cat in RUNTIME_CATS else cat
+                self.cpu.append({"kind": kind, "name": name, "ts": ts, "end": ts + dur,
+                                 "dur": dur, "tid": (e.get("pid"), e.get("tid"))})
+                if kind == "runtime" and args.get("correlation") is not None:
+                    self.runtime_by_corr.setdefault(args["correlation"], ts)
+                if (cat in ("user_annotation", "cpu_op", "Operator")
+                        and name.startswith("ProfilerStep#") and name[13:].isdigit()):
+                    self.steps.setdefault(int(name[13:]), (ts, ts + dur))
+        order = sorted(self.steps, key=lambda n: (self.steps[n][0], n))
+
+        def cpu_step(t):
+            for n in order:
+                a, b = self.steps[n]
+                if a <= t < b:
+                    return n
+            return None
+
+        for c in self.cpu:
+            c["step"] = cpu_step(c["ts"])
+        for g in self.gpu:
+            launch = self.runtime_by_corr.get(g["corr"])
+            step = cpu_step(launch) if launch is not None else None
+            if step is None:  # no launch, or launched outside the steps
+                for name, (a, b) in gpu_step_ranges.items():
+                    if a <= g["ts"] < b:
+                        step = int(name[13:])
+                if step is None:
+                    step = cpu_step(g["ts"])
+            g["step"] = step
+        # Spans: the TensorBoard definition.
+        self.spans, prev_end = {}, None
+        for n in order:
+            a, b = self.steps[n]
+            mine = [g for g in self.gpu if g["step"] == n]
+            if mine:
+                a, b = min(a, min(g["ts"] for g in mine)), max(b, max(g["end"] for g in mine))
+            if prev_end is not None:
+                a = max(a, prev_end)
+            self.spans[n] = (a, max(b, a))
+            prev_end = b if prev_end is None else max(prev_end, b)
+        warm = min(order) if len(order) > 1 else None
+        self.analysed = [n for n in order if n != warm and self.spans[n][1] > self.spans[n][0]]
+
+    def breakdown(self, n):
+        """Wall time split by priority, by a sweep over elementary intervals."""
+        a, b = self.spans[n]
+        ivs = []
+        for g in self.gpu:
+            lvl = 4 if g["kind"] == "kernel" and is_comm(g["name"]) else \
+                {"kernel": 1, "memcpy": 2, "memset": 3}[g["kind"]]
+            ivs.append((g["ts"], g["end"], lvl))
+        for c in self.cpu:
+            if c["name"].startswith("ProfilerStep#"):
+                continue
+            lvl = 5 if c["kind"] == "runtime" else \
+                6 if c["name"].startswith("enumerate(DataLoader)") else 7
+            ivs.append((c["ts"], c["end"], lvl))
+        ivs = [(max(x, a), min(y, b), lvl) for x, y, lvl in ivs if x < b and y > a]
+        # Sweep: +1/-1 per level at each boundary; an elementary interval
+        # goes to the lowest level present over it (8 = nothing recorded).
+        points = {a: [0] * 9, b: [0] * 9}
+        for x, y, lvl in ivs:
+            points.setdefault(x, [0] * 9)[lvl] += 1
+            points.setdefault(y, [0] * 9)[lvl] -= 1
+        parts, live = [0] * 9, [0] * 9
+        cuts = sorted(points)
+        for lo, hi in zip(cuts, cuts[1:]):
+            for lvl, d in enumerate(points[lo]):
+                live[lvl] += d
+            best = next((lvl for lvl in range(1, 8) if live[lvl] > 0), 8)
+            parts[best] += hi - lo
+        gpu_busy = union([(x, y) for x, y, lvl in ivs if lvl <= 4])
+        return b - a, gpu_busy, parts
+
+
+def report(profdb, inputs, work, name, extra=()):
+    out = os.path.join(work, name + ".json")
+    subprocess.run([profdb, "report", *inputs, "--json", out, "--top", "100000", *extra],
+                   check=True, stdout=subprocess.DEVNULL)
+    with open(out) as f:
+        doc = json.load(f)
+    return {s["id"]: s for s in doc["sections"]}, doc
+
+
+def check_traces(sections, models, tag):
+    labels = {}
+    for row in sections["run_summary"]["rows"]:
+        labels[row["trace_id"]] = row["label"]
+    step_rows = {(r["label"], r["step"]): r for r in sections["step_time"]["rows"]}
+    by_label = {}
+    for tid, m in models.items():
+        label = labels[tid]
+        by_label[label] = m
+        window = 0
+        for n in m.analysed:
+            wall, busy, parts = m.breakdown(n)
+            window += wall
+            row = step_rows.get((label, n))
+            if row is None:
+                failures.append(f"{tag} {label} step {n}: missing from step_time")
+                continue
+            check(f"{tag} {label} step {n} wall_ns", row["wall_ns"], wall)
+            check(f"{tag} {label} step {n} gpu_busy_ns", row["gpu_busy_ns"], busy)
+            for col, lvl in (("kernel_ns", 1), ("memcpy_ns", 2), ("memset_ns", 3),
+                             ("communication_ns", 4), ("runtime_ns", 5), ("dataloader_ns", 6),
+                             ("cpu_ns", 7), ("other_ns", 8)):
+                check(f"{tag} {label} step {n} {col}", row[col], parts[lvl])
+        check(f"{tag} {label} analysed steps",
+              sorted(k[1] for k in step_rows if k[0] == label), sorted(m.analysed))
+        # GPU utilization of each device (streams together), over the spans.
+        util = {r["device"]: r for r in sections.get("gpu_util", {}).get("rows", [])
+                if r["label"] == label and r["stream"] == "all"}
+        for dev in sorted({g["device"] for g in m.gpu}, key=str):
+            busy = 0
+            for n in m.analysed:
+                a, b = m.spans[n]
+                busy += union([(max(g["ts"], a), min(g["end"], b)) for g in m.gpu
+                               if g["device"] == dev and g["ts"] < b and g["end"] > a])
+            if busy:
+                check(f"{tag} {label} device {dev} busy_ns", util.get(dev, {}).get("busy_ns"), busy)
+                check(f"{tag} {label} device {dev} window_ns", util.get(dev, {}).get("window_ns"),
+                      window)
+    analysed = [(m, g) for m in models.values() for g in m.gpu if g["step"] in m.analysed]
+    # Kernels launched in the analysed steps, by name.
+    kernels = {}
+    for _, g in analysed:
+        if g["kind"] == "kernel":
+            kernels.setdefault(g["name"], []).append(g["dur"])
+    rows = {r["name"]: r for r in sections["gpu_kernel_sum"]["rows"]}
+    check(f"{tag} kernel names", sorted(rows), sorted(kernels))
+    for name, durs in kernels.items():
+        r = rows.get(name, {})
+        check(f"{tag} kernel {name[:40]} total", r.get("total_dur_ns"), sum(durs))
+        check(f"{tag} kernel {name[:40]} instances", r.get("instances"), len(durs))
+        check(f"{tag} kernel {name[:40]} min/max", (r.get("min_dur_ns"), r.get("max_dur_ns")),
+              (min(durs), max(durs)))
+    # Copies by direction.
+    copies = {}
+    for _, g in analysed:
+        if g["kind"] == "memcpy":
+            kind = next((k for k in ("HtoD", "DtoH", "DtoD", "HtoH", "PtoP") if k in g["name"]),
+                        g["name"])
+            c = copies.setdefault(kind, [0, 0, 0])
+            c[0] += 1
+            c[1] += int(g["bytes"] or 0)
+            c[2] += g["dur"]
+    rows = {r["copy_kind"]: r for r in sections.get("memcpy_sum", {}).get("rows", [])}
+    for kind, (n, nbytes, dur) in copies.items():
+        r = rows.get(kind, {})
+        check(f"{tag} memcpy {kind}", (r.get("copies"), r.get("bytes"), r.get("total_dur_ns")),
+              (n, nbytes, dur))
+    # Host sync time: nested calls counted once, per thread.
+    sync = 0
+    for m in models.values():
+        per_thread = {}
+        for c in m.cpu:
+            if c["name"] in SYNC_NAMES and c["step"] in (m.analysed or [None]):
+                per_thread.setdefault(c["tid"], []).append((c["ts"], c["end"]))
+        sync += sum(union(v) for v in per_thread.values())
+    total = [r for r in sections.get("sync_sum", {}).get("rows", []) if r["name"].startswith("(all")]
+    if sync:
+        check(f"{tag} sync total", total[0]["total_dur_ns"] if total else None, sync)
+    # Collectives and their overlap with compute kernels, per trace and device.
+    comm_rows = {(r["label"], r["device"]): r for r in sections.get("communication", {}).get("rows", [])}
+    for tid, m in models.items():
+        devs = {}
+        for g in m.gpu:
+            if g["kind"] == "kernel" and g["step"] in m.analysed:
+                devs.setdefault(g["device"], ([], []))[0 if is_comm(g["name"]) else 1].append(
+                    (g["ts"], g["end"]))
+        for dev, (comm, compute) in devs.items():
+            if comm:
+                r = comm_rows.get((labels[tid], dev), {})
+                check(f"{tag} {labels[tid]} device {dev} comm/overlap",
+                      (r.get("comm_ns"), r.get("overlapped_ns")),
+                      (union(comm), intersect(comm, compute)))
+    # Mean step per rank.
+    if len(models) > 1:
+        ranks = {r["label"]: r for r in sections["rank_sum"]["rows"]}
+        for label, m in by_label.items():
+            walls = [m.breakdown(n)[0] for n in m.analysed]
+            if walls:
+                check(f"{tag} {label} mean_wall_ns", ranks[label]["mean_wall_ns"],
+                      int(Decimal(sum(walls)) / len(walls) + Decimal("0.5")))
+
+
+def check_snapshot(sections, path, tag):
+    snap = read_json(path)
+    segments = snap["segments"] if isinstance(snap, dict) else snap
+    devices = sorted({s.get("device", 0) for s in segments})
+    summary = {r["device"]: r for r in sections["mem_summary"]["rows"]}
+    for dev in devices:
+        segs = [s for s in segments if s.get("device", 0) == dev]
+        blocks = [b for s in segs for b in s["blocks"]]
+        r = summary.get(dev, {})
+        check(f"{tag} device {dev} reserved", r.get("reserved"), sum(s["total_size"] for s in segs))
+        check(f"{tag} device {dev} allocated", r.get("allocated"),
+              sum(b["size"] for b in blocks if b["state"] == "active_allocated"))
+        check(f"{tag} device {dev} inactive", r.get("inactive"),
+              sum(b["size"] for b in blocks if b["state"] == "inactive"))
+        check(f"{tag} device {dev} segments", r.get("segments"), len(segs))
+    peaks = {r["device"]: r for r in sections.get("mem_peak", {}).get("rows", [])}
+    traces = snap.get("device_traces", []) if isinstance(snap, dict) else []
+    for dev, trace in enumerate(traces):
+        if not trace:
+            continue
+        baseline, timeline, *_ = reference(snap, dev)
+        peak = max([baseline] + timeline)
+        r = peaks.get(dev, {})
+        check(f"{tag} device {dev} peak/baseline/end",
+              (r.get("peak_allocated"), r.get("baseline"), r.get("end_allocated")),
+              (peak, baseline, timeline[-1]))
+        actions = {}
+        for e in trace:
+            actions[e["action"]] = actions.get(e["action"], 0) + 1
+        got = {r["action"]: r["events"] for r in sections["mem_action_sum"]["rows"]
+               if r["device"] == dev}
+        check(f"{tag} device {dev} action counts", got, actions)
+
+
+def main():
+    profdb, fixtures, data, work = sys.argv[1:5]
+    os.makedirs(work, exist_ok=True)
+    inputs = [os.path.join(fixtures, f) for f in
+              ("train_rank0.json", "train_rank1.json", "memory_snapshot.json")]
+    sections, _ = report(profdb, inputs, work, "fixtures")
+    check_traces(sections, {1: TraceModel(inputs[0]), 2: TraceModel(inputs[1])}, "fixtures")
+    check_snapshot(sections, inputs[2], "fixtures")
+    checked = 1
+    if os.path.isdir(data):
+        hta = os.path.join(data, "facebookresearch__HolisticTraceAnalysis")
+        for name in ("control.json.gz", "test.json.gz", "rank0.json.gz",
+                     "rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz", "nccl_data.json.gz"):
+            path = os.path.join(hta, name)
+            if os.path.exists(path):
+                sections, _ = report(profdb, [path], work, name)
+                check_traces(sections, {1: TraceModel(path)}, name)
+                checked += 1
+        snap = os.path.join(data, "ZidongLiu__DeComFL", "memory.json.gz")
+        if os.path.exists(snap):
+            sections, _ = report(profdb, [snap], work, "decomfl")
+            check_snapshot(sections, snap, "decomfl")
+            checked += 1
+    for f in failures:
+        print("FAIL", f)
+    print(f"{checked} report(s), {checks[0]} figures checked, {len(failures)} mismatch(es)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,65 @@
+#!/bin/bash
+# Golden test of `profdb report`: Markdown, JSON and SVG charts of a case
+# must match tests/report/golden/<case>.* byte for byte, and a second run
+# must give identical files (the output is deterministic).
+#
+#   run_golden.sh PROFDB TESTS_DIR WORK_DIR CASE
+#
+# UPDATE_GOLDEN=1 rewrites the golden files instead of comparing (review
+# the diff before committing it).
+set -u
+profdb=$1 tests=$2 work=$3 case=$4
+golden=$tests/report/golden
+fixtures=$tests/report/data
+
+# Inputs and options of each case, as a user would type them (paths are
+# relative to the fixture folder, so the JSON "inputs" are stable).
+case $case in
+  full)          dir=$fixtures; args=(train_rank0.json train_rank1.json memory_snapshot.json) ;;
+  snapshot_only) dir=$fixtures; args=(memory_snapshot.json --gpu-gb 0.04) ;;
+  one_section)   dir=$fixtures; args=(train_rank0.json --section gpu_kernel_sum
+                                      --section findings --top 3 --include-warmup) ;;
+  trace_memory)  dir=$tests/sql/data; args=(trace_memory.json) ;;
+  cpu_only)      dir=$tests/../docs/examples; args=(train_cpu.pt.trace.json) ;;
+  *) echo "unknown case $case"; exit 2 ;;
+esac
+
+rm -rf "$work"
+mkdir -p "$work/a" "$work/b"
+for run in a b; do
+  (cd "$dir" && "$profdb" report "${args[@]}" --md "$work/$run/$case.md" \
+      --json "$work/$run/$case.json") || { echo "profdb report failed (run $run)"; exit 1; }
+done
+
+status=0
+for f in "$work"/a/*; do
+  name=$(basename "$f")
+  if ! cmp -s "$f" "$work/b/$name"; then
+    echo "not deterministic: $name differs between two runs"
+    status=1
+  fi
+done
+
+if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
+  rm -f "$golden/$case".*
+  mkdir -p "$golden"
+  cp "$work"/a/* "$golden/"
+  echo "updated $golden/$case.*"
+  exit $status
+fi
+
+for f in "$work"/a/* "$golden/$case".*; do
+  name=$(basename "$f")
+  if [ ! -e "$golden/$name" ]; then
+    echo "new output file $name (no golden file; UPDATE_GOLDEN=1 to add it)"
+    status=1
+  elif [ ! -e "$work/a/$name" ]; then
+    echo "missing output file $name"
+    status=1
+  elif ! cmp -s "$work/a/$name" "$golden/$name"; then
+    echo "differs from golden: $name"
+    diff -u "$golden/$name" "$work/a/$name" | head -40
+    status=1
+  fi
+done
+exit $status
