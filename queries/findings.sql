@@ -69,7 +69,7 @@ mem_m AS (
   FROM report_mem_device d LEFT JOIN report_mem_peak p USING (snapshot_id, device), report_capacity c
 ),
 source_m AS (
-  SELECT l.snapshot_id, l.device, coalesce(f.filename || ':' || f.line || ' ' || f.name, '(no stack)') AS source,
+  SELECT l.snapshot_id, l.device, coalesce(f.source, '(no stack)') AS source,
     sum(l.size) AS bytes, count(*) AS n
   FROM report_mem_live l LEFT JOIN report_user_frame f ON f.stack_id = l.stack_id
   GROUP BY l.snapshot_id, l.device, source

@@ -20,9 +20,9 @@ WITH sizes AS (
   WHERE e.action = 'alloc' GROUP BY e.snapshot_id, e.device, e.size HAVING count(*) > 1
 ), sources AS (
   SELECT s.snapshot_id, s.device, s.size, s.rn,
-    coalesce(f.filename || ':' || f.line || ' ' || f.name, '(no stack)') AS source, count(*) AS n,
+    coalesce(f.source, '(no stack)') AS source, count(*) AS n,
     row_number() OVER (PARTITION BY s.snapshot_id, s.device, s.size ORDER BY count(*) DESC,
-      coalesce(f.filename || ':' || f.line || ' ' || f.name, '(no stack)')) AS srn
+      coalesce(f.source, '(no stack)')) AS srn
   FROM sizes s JOIN alloc_event e ON e.snapshot_id = s.snapshot_id AND e.device = s.device
     AND e.size = s.size AND e.action = 'alloc'
   LEFT JOIN report_user_frame f ON f.stack_id = e.stack_id

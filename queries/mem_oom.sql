@@ -14,7 +14,7 @@
 --   source       source first user-code frame of the failing call
 SELECT e.snapshot_id AS snapshot, e.device, e.seq, e.size AS requested, e.device_free,
   t.allocated, t.reserved,
-  (SELECT f.filename || ':' || f.line || ' ' || f.name FROM report_user_frame f
+  (SELECT f.source FROM report_user_frame f
    WHERE f.stack_id = e.stack_id) AS source
 FROM alloc_event e JOIN report_mem_device d ON d.snapshot_id = e.snapshot_id AND d.device = e.device
 JOIN mem_timeline(e.snapshot_id, e.device) t ON t.seq = e.seq

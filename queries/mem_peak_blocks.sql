@@ -17,7 +17,7 @@ WITH ranked AS (
   FROM report_mem_live l
 )
 SELECT r.snapshot_id AS snapshot, r.device, r.size, r.alloc_seq,
-  (SELECT f.filename || ':' || f.line || ' ' || f.name FROM report_user_frame f
+  (SELECT f.source FROM report_user_frame f
    WHERE f.stack_id = r.stack_id) AS source,
   (SELECT group_concat(base || ':' || line || ' ' || name, ' < ')
    FROM (SELECT f.name, f.line, replace(p, rtrim(p, replace(p, '/', '')), '') AS base

@@ -15,10 +15,10 @@
 --   from_before   count  of which allocated before the window
 WITH ranked AS (
   SELECT l.snapshot_id, l.device,
-    coalesce(f.filename || ':' || f.line || ' ' || f.name, '(no stack)') AS source,
+    coalesce(f.source, '(no stack)') AS source,
     sum(l.size) AS bytes, count(*) AS allocations, sum(l.alloc_seq IS NULL) AS from_before,
     row_number() OVER (PARTITION BY l.snapshot_id, l.device ORDER BY sum(l.size) DESC,
-      coalesce(f.filename || ':' || f.line || ' ' || f.name, '(no stack)')) AS rn
+      coalesce(f.source, '(no stack)')) AS rn
   FROM report_mem_live l LEFT JOIN report_user_frame f ON f.stack_id = l.stack_id
   GROUP BY l.snapshot_id, l.device, source
 )

@@ -20,8 +20,11 @@ SELECT coalesce(:gpu_bytes, (SELECT max(total_memory_bytes) FROM device)) AS byt
 -- why memory was allocated): a .py file outside installed packages and
 -- PyTorch itself; else the first frame of a third-party package (e.g.
 -- transformers); else the first PyTorch Python frame; else the first frame.
+--   source: 'file:line function', how the sections show it
 CREATE TEMP TABLE report_user_frame AS
-SELECT stack_id, filename, line, name FROM (
+SELECT stack_id, filename, line, name,
+  coalesce(filename, '?') || ':' || coalesce(line, '?') || ' ' || coalesce(name, '?') AS source
+FROM (
   SELECT stack_id, filename, line, name,
     row_number() OVER (PARTITION BY stack_id ORDER BY
       CASE

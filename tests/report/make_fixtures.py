@@ -10,7 +10,8 @@ figure can be worked out by hand:
   * three steps per rank (the first is warm-up); the CPU runs ahead of the
     GPU, so each step's kernels run after its ProfilerStep range ends;
   * a DataLoader range, zero_grad at the start of the step, forward ops
-    with Input Dims, a backward on the autograd thread, Optimizer.step;
+    with Input Dims, a backward on the autograd thread with a checkpoint
+    recompute frame, Optimizer.step;
   * GEMM, elementwise, fill and optimizer kernels on stream 7, an NCCL
     all-reduce on stream 20 that partly overlaps the backward GEMM;
   * HtoD, DtoH copies and a memset; aten::item with the nested
@@ -125,6 +126,9 @@ class Trace:
         self.op("AddmmBackward0", bwd, t(405), 140 * k)
         self.op("aten::mm", bwd, t(410), 120 * k, **{"Input Dims": [[64, 512], [512, 256]]})
         self.launch("cudaLaunchKernel", bwd, t(420), 10 * k, "kernel", GEMM_BWD, t(1400), 200 * k)
+        # Activation checkpointing recomputes part of the forward.
+        self.x("python_function", "torch/utils/checkpoint.py(1125): recompute_fn", bwd,
+               t(432), 20 * k, **{"Python id": 7, "Python parent id": 1})
         self.op("c10d::allreduce_", bwd, t(560), 40 * k, **{"Input Dims": [[131584]]})
         self.launch("cudaLaunchKernel", bwd, t(570), 12 * k, "kernel", NCCL, t(1500), 250 * k,
                     stream=20)
