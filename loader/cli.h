@@ -17,6 +17,10 @@ int cli_diff(int argc, char **argv);
 ** Prints "profdb: PATH: why" and returns NULL on failure. */
 sqlite3 *cli_open_db(const char *path, int readonly);
 
+/* 0 when db is a profdb database of this profdb's schema version, else
+** prints why not (with what to do) and returns -1. */
+int cli_check_schema(sqlite3 *db, const char *path);
+
 /* Output formats of query results. */
 typedef enum cli_format { FMT_TABLE, FMT_CSV, FMT_JSON } cli_format;
 

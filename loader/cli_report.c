@@ -222,6 +222,10 @@ int cli_report(int argc, char **argv) {
   }
   db = cli_open_db(db_path, 1);
   if (!db) goto done;
+  if (cli_check_schema(db, db_path)) {
+    rc = PROFDB_EXIT_DATA;
+    goto done;
+  }
   rp_param params[] = {
       {"top", SQLITE_INTEGER, top, 0},
       {"include_warmup", SQLITE_INTEGER, include_warmup, 0},

@@ -267,6 +267,7 @@ static int delete_artifact(ld_ctx *ctx, ld_kind kind, int64_t id) {
       "_meta WHERE trace_id = ?1", "trace_metadata WHERE trace_id = ?1",
       "device WHERE trace_id = ?1", "process WHERE trace_id = ?1",
       "thread WHERE trace_id = ?1", "step WHERE trace_id = ?1",
+      "cpu_busy WHERE trace_id = ?1", "_op_stats WHERE trace_id = ?1",
       "event_count WHERE trace_id = ?1",
       "import_log WHERE artifact_id = ?1 AND artifact_id IN"
       " (SELECT trace_id FROM trace WHERE trace_id = ?1)",
@@ -550,17 +551,20 @@ int profdb_load(const char *db_path, const char *const *paths, int n,
   }
 
   int loaded = 0;
+  ld_phase(&ctx, NULL);
   for (int i = 0; i < inputs.n; i++) {
     int rc = load_one(&ctx, inputs.v[i], inputs.n == 1 ? opt->label : NULL, &loaded);
     if (rc == PROFDB_EXIT_TRUNCATED) { code = rc; continue; }
     if (rc != PROFDB_EXIT_OK) { code = rc; goto done; }
   }
+  ld_phase(&ctx, "parse");
   if (!loaded) goto done; /* only duplicates: the database stays untouched */
   if (writer_sync(ctx.w)) {
     say(out, "%s: %s", db_path, writer_error(ctx.w));
     code = PROFDB_EXIT_USAGE;
     goto done;
   }
+  ld_phase(&ctx, "writer drain");
   if (postpass_run(&ctx, first_trace, first_snapshot) || ld_exec(&ctx, "COMMIT")) {
     code = PROFDB_EXIT_USAGE;
     goto done;
@@ -573,6 +577,7 @@ int profdb_load(const char *db_path, const char *const *paths, int n,
     goto done;
   }
   ctx.db = NULL;
+  ld_phase(&ctx, "commit, close");
   /* Durability of the new file, then the atomic switch. */
   {
     int fd = open(temp, O_RDONLY | O_CLOEXEC);
@@ -583,6 +588,7 @@ int profdb_load(const char *db_path, const char *const *paths, int n,
     code = PROFDB_EXIT_USAGE;
     goto done;
   }
+  ld_phase(&ctx, "fsync, rename");
   temp[0] = 0;
   cleanup_temp[0] = 0;
   cleanup_placeholder[0] = 0;

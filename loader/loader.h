@@ -41,7 +41,12 @@ typedef struct ld_ctx {
   int64_t next_alloc_id;            /* next _alloc_event.id */
   int64_t next_stack_id;            /* next stack id */
   ld_intern *stacks;                /* stack key -> id (snapshot.c) */
+  double phase_start;               /* ld_phase: when the current phase began */
 } ld_ctx;
+
+/* With PROFDB_TIMING set, print how long the phase that just ended took
+** ("profdb: timing: NAME 1.234 s") for the benchmark's notes. */
+void ld_phase(ld_ctx *ctx, const char *name);
 
 /* State of one input file being loaded. */
 typedef struct ld_file {

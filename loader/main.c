@@ -152,6 +152,27 @@ sqlite3 *cli_open_db(const char *path, int readonly) {
   return db;
 }
 
+int cli_check_schema(sqlite3 *db, const char *path) {
+  sqlite3_stmt *st;
+  long long version = -1;
+  if (sqlite3_prepare_v2(db, "SELECT value FROM _profdb WHERE key = 'schema_version'", -1, &st,
+                         NULL) == SQLITE_OK) {
+    if (sqlite3_step(st) == SQLITE_ROW) version = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+  }
+  if (version < 0) {
+    fprintf(stderr, "profdb: %s: not a profdb database (no _profdb table)\n", path);
+    return -1;
+  }
+  if (version != PROFDB_SCHEMA_VERSION) {
+    fprintf(stderr, "profdb: %s: written with database schema %lld; this profdb reads schema"
+            " %d: load the traces and snapshots again into a new database\n", path, version,
+            PROFDB_SCHEMA_VERSION);
+    return -1;
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fputs(usage, stderr);

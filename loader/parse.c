@@ -11,6 +11,7 @@
 #include "utf8.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -237,6 +238,18 @@ int ld_write_stats(ld_file *f) {
   }
   sqlite3_finalize(st);
   return rc;
+}
+
+void ld_phase(ld_ctx *ctx, const char *name) {
+  static int enabled = -1;
+  if (enabled < 0) enabled = getenv("PROFDB_TIMING") != NULL;
+  if (!enabled) return;
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  double now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+  if (name && ctx->phase_start > 0)
+    fprintf(stderr, "profdb: timing: %-24s %8.3f s\n", name, now - ctx->phase_start);
+  ctx->phase_start = now;
 }
 
 int ld_exec(ld_ctx *ctx, const char *sql) {

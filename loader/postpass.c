@@ -3,6 +3,9 @@
 **
 **   step        ProfilerStep#N ranges (CPU), with their GPU projections
 **   _slice_tree parent, depth, self time and step of every CPU slice
+**   cpu_busy    per thread, the union of its slices (and of its runtime
+**               calls, DataLoader ranges) as disjoint intervals
+**   _op_stats   per thread, step and operator name: calls and times
 **   _gpu_link   kernel/memcpy/memset/sync -> launching runtime call (same
 **               correlation) -> CPU op (same External id) and step
 **   indexes     built after the rows exist (cheaper than maintaining them)
@@ -17,6 +20,7 @@
 **   children cover inside it.  Memory is bounded by the nesting depth.
 */
 #include "loader.h"
+#include "opstats.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,13 +31,30 @@ typedef struct open_slice {
   int64_t parent;   /* -1: none */
   int depth;
   int64_t children; /* ns covered by direct children */
+  int64_t name_id;
+  int op;           /* an operator (cpu_op, not ProfilerStep#N): counted in _op_stats */
+  int shaped;       /* it recorded Input Dims */
 } open_slice;
 
 typedef struct step_win {
   int64_t trace_id, step, ts, end;
 } step_win;
 
+/* cpu_busy classes, and the interval of each being merged. */
+enum { BUSY_CPU, BUSY_RUNTIME, BUSY_DATALOADER, BUSY__N };
+static const char *const busy_class[BUSY__N] = {"cpu", "runtime", "dataloader"};
+
+typedef struct busy_run {
+  int64_t a, b; /* [a, b) */
+  int open;
+} busy_run;
+
 typedef struct nest_state {
+  busy_run busy[BUSY__N];
+  sqlite3_stmt *busy_ins;
+  ld_opstats *ops;            /* operator totals of the current thread */
+  sqlite3_stmt *ops_ins;
+  sqlite3_value *pid, *tid;   /* the current thread */
   open_slice *stack;
   int n, cap;
   sqlite3_stmt *ins;
@@ -76,6 +97,9 @@ static void pop(nest_state *s) {
   else sqlite3_bind_null(s->ins, 5);
   if (sqlite3_step(s->ins) != SQLITE_DONE) s->failed = 1;
   sqlite3_reset(s->ins);
+  if (x->op && opstats_add(s->ops, step, x->name_id, x->dur, self, x->shaped, s->ops_ins,
+                           s->trace_id, s->pid, s->tid))
+    s->failed = 1;
   if (s->n > 0) {
     open_slice *p = &s->stack[s->n - 1];
     int64_t end = x->end < p->end ? x->end : p->end;
@@ -83,7 +107,8 @@ static void pop(nest_state *s) {
   }
 }
 
-static void push(nest_state *s, int64_t id, int64_t ts, int64_t dur) {
+static void push(nest_state *s, int64_t id, int64_t ts, int64_t dur, int64_t name_id, int op,
+                 int shaped) {
   while (s->n > 0 && s->stack[s->n - 1].end <= ts) pop(s);
   if (s->n == s->cap) {
     s->cap = s->cap ? s->cap * 2 : 64;
@@ -98,8 +123,40 @@ static void push(nest_state *s, int64_t id, int64_t ts, int64_t dur) {
   x->parent = s->n ? s->stack[s->n - 1].id : -1;
   x->depth = s->n;
   x->children = 0;
+  x->name_id = name_id;
+  x->op = op;
+  x->shaped = shaped;
   if (s->n && x->end > s->stack[s->n - 1].end) s->overhang++;
   s->n++;
+}
+
+static void busy_flush(nest_state *s, int c, sqlite3_value *pid, sqlite3_value *tid) {
+  busy_run *r = &s->busy[c];
+  if (!r->open) return;
+  r->open = 0;
+  sqlite3_bind_int64(s->busy_ins, 1, s->trace_id);
+  sqlite3_bind_value(s->busy_ins, 2, pid);
+  sqlite3_bind_value(s->busy_ins, 3, tid);
+  sqlite3_bind_text(s->busy_ins, 4, busy_class[c], -1, SQLITE_STATIC);
+  sqlite3_bind_int64(s->busy_ins, 5, r->a);
+  sqlite3_bind_int64(s->busy_ins, 6, r->b - r->a);
+  if (sqlite3_step(s->busy_ins) != SQLITE_DONE) s->failed = 1;
+  sqlite3_reset(s->busy_ins);
+}
+
+/* Extend class c's current interval with [a, b), or start a new one: the
+** slices of a thread come sorted by start. */
+static void busy_add(nest_state *s, int c, int64_t a, int64_t b, sqlite3_value *pid,
+                     sqlite3_value *tid) {
+  busy_run *r = &s->busy[c];
+  if (r->open && a <= r->b) {
+    if (b > r->b) r->b = b;
+    return;
+  }
+  busy_flush(s, c, pid, tid);
+  r->a = a;
+  r->b = b;
+  r->open = 1;
 }
 
 static int load_steps(ld_ctx *ctx, nest_state *s, int64_t first_trace) {
@@ -154,10 +211,24 @@ static int build_tree(ld_ctx *ctx, int64_t first_trace) {
         "INSERT INTO _slice_tree(id, parent_id, depth, self_dur, step)"
         " VALUES(?,?,?,?,?)", -1, &s.ins, NULL) != SQLITE_OK)
     goto done;
-  /* Kind rank breaks ties of equal start and duration: the outer kinds
-  ** (spans, annotations, Python frames) enclose the inner ones. */
   if (sqlite3_prepare_v2(ctx->db,
-        "SELECT id, trace_id, pid, tid, ts, dur FROM _slice"
+        "INSERT INTO cpu_busy(trace_id, pid, tid, class, ts, dur) VALUES(?,?,?,?,?,?)",
+        -1, &s.busy_ins, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2(ctx->db,
+        "INSERT INTO _op_stats(trace_id, pid, tid, step, name_id, calls, total_dur, self_dur,"
+        " max_dur, shaped) VALUES(?,?,?,?,?,?,?,?,?,?)", -1, &s.ops_ins, NULL) != SQLITE_OK)
+    goto done;
+  s.ops = opstats_new();
+  /* Kind rank breaks ties of equal start and duration: the outer kinds
+  ** (spans, annotations, Python frames) enclose the inner ones.  Column 6:
+  ** 1 for ProfilerStep#N, 2 for DataLoader ranges (cpu_busy classes). */
+  if (sqlite3_prepare_v2(ctx->db,
+        "SELECT id, trace_id, pid, tid, ts, dur, CASE"
+        "  WHEN name_id IN (SELECT id FROM _string WHERE value GLOB 'ProfilerStep#*') THEN 1"
+        "  WHEN name_id IN (SELECT id FROM _string"
+        "   WHERE value GLOB 'enumerate(DataLoader)*') THEN 2 ELSE 0 END, kind,"
+        "  name_id, input_dims IS NOT NULL"
+        " FROM _slice"
         " WHERE trace_id >= ?1 AND ts IS NOT NULL AND dur IS NOT NULL"
         " ORDER BY trace_id, pid, tid, ts, dur DESC,"
         "  CASE kind WHEN 5 THEN 0 WHEN 2 THEN 1 WHEN 3 THEN 2 WHEN 1 THEN 3"
@@ -191,6 +262,9 @@ static int build_tree(ld_ctx *ctx, int64_t first_trace) {
     }
     if (!same) {
       while (s.n) pop(&s);
+      for (int c = 0; c < BUSY__N; c++) busy_flush(&s, c, last_pid, last_tid);
+      if (last_pid && opstats_flush(s.ops, s.ops_ins, s.trace_id, last_pid, last_tid))
+        s.failed = 1;
       if (trace_id != last_trace && last_trace >= 0) {
         if (record_stat(ctx, last_trace, "slice_overhang",
                         "slices that end after their parent (nested by start time)",
@@ -204,12 +278,22 @@ static int build_tree(ld_ctx *ctx, int64_t first_trace) {
       sqlite3_value_free(last_tid);
       last_pid = sqlite3_value_dup(pid);
       last_tid = sqlite3_value_dup(tid);
+      s.pid = last_pid;
+      s.tid = last_tid;
     }
-    push(&s, sqlite3_column_int64(sel, 0), sqlite3_column_int64(sel, 4),
-         sqlite3_column_int64(sel, 5));
+    int64_t ts = sqlite3_column_int64(sel, 4), dur = sqlite3_column_int64(sel, 5);
+    int name_class = sqlite3_column_int(sel, 6), kind = sqlite3_column_int(sel, 7);
+    push(&s, sqlite3_column_int64(sel, 0), ts, dur, sqlite3_column_int64(sel, 8),
+         kind == 1 && name_class != 1, sqlite3_column_int(sel, 9));
+    if (kind >= 1 && kind <= 4 && name_class != 1)
+      busy_add(&s, BUSY_CPU, ts, ts + dur, last_pid, last_tid);
+    if (kind == 4) busy_add(&s, BUSY_RUNTIME, ts, ts + dur, last_pid, last_tid);
+    if (name_class == 2 && kind != 4) busy_add(&s, BUSY_DATALOADER, ts, ts + dur, last_pid, last_tid);
     if (s.failed) break;
   }
   while (s.n) pop(&s);
+  for (int c = 0; c < BUSY__N; c++) busy_flush(&s, c, last_pid, last_tid);
+  if (last_pid && opstats_flush(s.ops, s.ops_ins, s.trace_id, last_pid, last_tid)) s.failed = 1;
   sqlite3_value_free(last_pid);
   sqlite3_value_free(last_tid);
   if (last_trace >= 0 &&
@@ -223,6 +307,9 @@ done:
                   sqlite3_errmsg(ctx->db));
   sqlite3_finalize(sel);
   sqlite3_finalize(s.ins);
+  sqlite3_finalize(s.busy_ins);
+  sqlite3_finalize(s.ops_ins);
+  opstats_free(s.ops);
   free(s.stack);
   free(s.steps);
   return rc;
@@ -250,6 +337,7 @@ static const char *const index_sql =
   "  WHERE correlation IS NOT NULL;"
   "CREATE INDEX IF NOT EXISTS _slice_by_external_id ON _slice(trace_id, external_id)"
   "  WHERE external_id IS NOT NULL;"
+  "CREATE INDEX IF NOT EXISTS _gpu_by_ts ON _gpu(trace_id, kind, ts);"
   "CREATE INDEX IF NOT EXISTS _alloc_event_by_seq ON _alloc_event(snapshot_id, device, seq);"
   "CREATE INDEX IF NOT EXISTS _block_by_segment ON _block(segment_id);"
   "CREATE INDEX IF NOT EXISTS _segment_by_snapshot ON _segment(snapshot_id);";
@@ -364,13 +452,22 @@ int postpass_run(ld_ctx *ctx, int64_t first_trace, int64_t first_snapshot) {
   if (exec_with_first(ctx, legacy_block_sql, first_snapshot)) return -1;
   for (size_t i = 0; i < sizeof step_sql / sizeof step_sql[0]; i++)
     if (exec_with_first(ctx, step_sql[i], first_trace)) return -1;
+  ld_phase(ctx, "steps");
   if (ld_exec(ctx, index_sql)) return -1;
-  if (build_tree(ctx, first_trace)) return -1;
+  ld_phase(ctx, "indexes");
+  if (build_tree(ctx, first_trace) ||
+      ld_exec(ctx, "CREATE INDEX IF NOT EXISTS cpu_busy_by_ts ON cpu_busy(trace_id, class, ts)"))
+    return -1;
+  ld_phase(ctx, "nesting");
   if (exec_with_first(ctx, link_sql, first_trace)) return -1;
+  ld_phase(ctx, "gpu links");
   if (exec_with_first(ctx, span_sql, first_trace)) return -1;
   if (link_stats(ctx, first_trace)) {
     fprintf(ctx->msg, "profdb: database error: %s\n", sqlite3_errmsg(ctx->db));
     return -1;
   }
-  return ld_exec(ctx, "PRAGMA analysis_limit=400; ANALYZE;");
+  ld_phase(ctx, "spans, link stats");
+  int rc = ld_exec(ctx, "PRAGMA analysis_limit=400; ANALYZE;");
+  ld_phase(ctx, "analyze");
+  return rc;
 }

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef PROFDB_QUERIES_INSTALL_DIR
@@ -337,11 +338,31 @@ int rp_load_sections(rp_report *r, const char *const *only, int nonly) {
   return rc;
 }
 
+/* With PROFDB_TIMING set, how long each query file took (stderr). */
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void timing(const char *what, double since) {
+  static int enabled = -1;
+  if (enabled < 0) enabled = getenv("PROFDB_TIMING") != NULL;
+  if (enabled) fprintf(stderr, "profdb: timing: %-24s %8.3f s\n", what, now_s() - since);
+}
+
 static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 int rp_run(rp_report *r) {
+  /* The report's TEMP tables hold up to a few hundred MB on GB traces:
+  ** keep them in memory rather than spilling to temporary files.  The
+  ** database is read-only here, so it is memory-mapped (reads without a
+  ** copy through the page cache; a concurrent load replaces the file by
+  ** rename, which leaves this mapping valid). */
+  sqlite3_exec(r->db, "PRAGMA temp_store=MEMORY; PRAGMA mmap_size=2147418112;"
+               " PRAGMA cache_size=-65536;", NULL, NULL, NULL);
   /* The prelude: every .sql file under lib/, in name order. */
   char dir[4096];
   snprintf(dir, sizeof dir, "%s/lib", r->queries_dir);
@@ -361,17 +382,24 @@ int rp_run(rp_report *r) {
   for (int i = 0; i < n; i++) {
     char path[8192];
     snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    double t0 = now_s();
     if (rc == 0 && rp_exec_script(r, path)) rc = -1;
+    timing(names[i], t0);
     free(names[i]);
   }
   if (rc) return -1;
-  for (int i = 0; i < r->nsections; i++)
+  for (int i = 0; i < r->nsections; i++) {
+    double t0 = now_s();
     if (rp_run_section(r, &r->sections[i])) return -1;
+    timing(r->sections[i].id, t0);
+  }
   char path[4096];
   snprintf(path, sizeof path, "%s/findings.sql", r->queries_dir);
   if (r->with_findings && access(path, R_OK) == 0) {
+    double t0 = now_s();
     if (rp_parse_file(path, "findings", &r->findings) || rp_run_section(r, &r->findings))
       return -1;
+    timing("findings", t0);
   }
   return 0;
 }

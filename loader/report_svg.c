@@ -256,6 +256,11 @@ static int chart_timeline(rp_report *r, const char *path, int64_t snapshot, int6
   return finish(&b, path) ? -1 : 1;
 }
 
+static int name_too_long(const char *path) {
+  fprintf(stderr, "profdb: %s: file name too long to reference from the Markdown\n", path);
+  return -1;
+}
+
 int rp_write_charts(rp_report *r, const char *md_path, char names[][256], int max) {
   char base[4096];
   snprintf(base, sizeof base, "%s", md_path);
@@ -271,7 +276,8 @@ int rp_write_charts(rp_report *r, const char *md_path, char names[][256], int ma
     snprintf(path, sizeof path, "%s.%s.svg", base, simple[k].name);
     int rc = simple[k].draw(r, path);
     if (rc < 0) return -1;
-    if (rc > 0) snprintf(names[count++], 256, "%s.%s.svg", file, simple[k].name);
+    if (rc > 0 && snprintf(names[count++], 256, "%s.%s.svg", file, simple[k].name) >= 256)
+      return name_too_long(path);
   }
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(r->db, "SELECT snapshot_id, device FROM report_mem_peak"
@@ -281,9 +287,11 @@ int rp_write_charts(rp_report *r, const char *md_path, char names[][256], int ma
       snprintf(path, sizeof path, "%s.mem_timeline.%lld_%lld.svg", base, (long long)s, (long long)d);
       int rc = chart_timeline(r, path, s, d);
       if (rc < 0) { sqlite3_finalize(st); return -1; }
-      if (rc > 0)
-        snprintf(names[count++], 256, "%s.mem_timeline.%lld_%lld.svg", file, (long long)s,
-                 (long long)d);
+      if (rc > 0 && snprintf(names[count++], 256, "%s.mem_timeline.%lld_%lld.svg", file,
+                             (long long)s, (long long)d) >= 256) {
+        sqlite3_finalize(st);
+        return name_too_long(path);
+      }
     }
     sqlite3_finalize(st);
   }

@@ -289,6 +289,45 @@ CREATE TABLE IF NOT EXISTS _slice_tree(
   step INTEGER
 );
 
+-- When each CPU thread was busy: the union of its slices, as disjoint
+-- intervals, derived after loading (the same sorted pass that nests the
+-- slices).  Time sections use it instead of millions of nested slices.
+CREATE TABLE IF NOT EXISTS cpu_busy(
+  -- trace
+  trace_id INTEGER NOT NULL,
+  -- process and thread
+  pid, tid,
+  -- what the thread was doing: 'cpu' (any op, annotation, Python frame or
+  -- runtime call, ProfilerStep#N ranges excluded), 'runtime' (CUDA/HIP
+  -- runtime and driver calls) or 'dataloader' (enumerate(DataLoader)...
+  -- ranges)
+  class TEXT NOT NULL,
+  -- start and duration (ns) of a maximal interval covered by such slices
+  ts INTEGER NOT NULL,
+  dur INTEGER NOT NULL
+);
+
+-- Storage: operator totals per thread, step and name, derived after loading
+-- in the nesting pass (the op_stats view resolves the names).
+CREATE TABLE IF NOT EXISTS _op_stats(
+  -- trace
+  trace_id INTEGER NOT NULL,
+  -- process and thread
+  pid, tid,
+  -- ProfilerStep number whose CPU range contains the operators' starts,
+  -- NULL outside steps
+  step INTEGER,
+  -- operator name (_string id)
+  name_id INTEGER NOT NULL,
+  -- calls, and their total, self and longest duration (ns)
+  calls INTEGER NOT NULL,
+  total_dur INTEGER NOT NULL,
+  self_dur INTEGER NOT NULL,
+  max_dur INTEGER NOT NULL,
+  -- calls that recorded Input Dims
+  shaped INTEGER NOT NULL
+);
+
 -- Storage: GPU-side duration events (kernels, copies, fills, GPU
 -- annotations, synchronization), pid = device and tid = stream.
 CREATE TABLE IF NOT EXISTS _gpu(

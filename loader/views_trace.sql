@@ -144,6 +144,33 @@ SELECT s.id, s.trace_id,
 FROM _slice s LEFT JOIN _slice_tree t ON t.id = s.id
 WHERE s.kind = 1;
 
+-- Operator totals per thread, step and name (ProfilerStep#N ranges are not
+-- operators), summed while loading: a fast way to the operator tables
+--   SELECT name, sum(calls), sum(self_dur) FROM op_stats GROUP BY name
+-- Rows with the same (trace_id, pid, tid, step, name) add up: a key has
+-- several rows only for threads with very many distinct names per step.
+CREATE VIEW IF NOT EXISTS op_stats(
+  -- trace
+  trace_id,
+  -- process and thread
+  pid, tid,
+  -- ProfilerStep number whose CPU range contains the calls' starts, NULL
+  -- outside steps
+  step,
+  -- operator name, and its _string id
+  name, name_id,
+  -- number of calls
+  calls,
+  -- total duration, self time (see cpu_op.self_dur), longest call (ns)
+  total_dur, self_dur, max_dur,
+  -- calls that recorded Input Dims (record_shapes=True)
+  shaped
+) AS
+SELECT o.trace_id, o.pid, o.tid, o.step,
+  (SELECT value FROM _string WHERE _string.id = o.name_id), o.name_id,
+  o.calls, o.total_dur, o.self_dur, o.max_dur, o.shaped
+FROM _op_stats o;
+
 -- record_function ranges (cat user_annotation), ProfilerStep#N included.
 CREATE VIEW IF NOT EXISTS user_annotation(
   -- event id

@@ -11,10 +11,9 @@
 --   total_dur_ns  ns     total time
 --   avg_dur_ns    ns     mean duration
 --   pct_gpu       %      share of all GPU activity time
-SELECT o.name AS op, o.input_dims, count(*) AS kernels, sum(g.dur) AS total_dur_ns,
+SELECT n.value AS op, o.input_dims, count(*) AS kernels, sum(g.dur) AS total_dur_ns,
   CAST(round(avg(g.dur)) AS INTEGER) AS avg_dur_ns,
   round(100.0 * sum(g.dur) / (SELECT sum(dur) FROM report_gpu), 2) AS pct_gpu
-FROM report_gpu g LEFT JOIN cpu_op o ON o.event_id = g.op_id
-WHERE g.kind = 'kernel' AND (g.name LIKE '%FillFunctor%' OR g.name LIKE '%fill_kernel%'
-   OR g.name LIKE '%zero_kernel%' OR g.name LIKE '%memset%')
-GROUP BY o.name, o.input_dims ORDER BY total_dur_ns DESC, op, o.input_dims LIMIT :top;
+FROM report_gpu g LEFT JOIN _slice o ON o.id = g.op_id LEFT JOIN _string n ON n.id = o.name_id
+WHERE g.kind = 'kernel' AND g.is_fill
+GROUP BY o.name_id, o.input_dims ORDER BY total_dur_ns DESC, op, o.input_dims LIMIT :top;

@@ -28,8 +28,7 @@ time_m AS (
 gpu_m AS (
   SELECT coalesce(sum(dur), 0) AS gpu_total, count(*) AS activities,
     coalesce(sum(dur) FILTER (WHERE kind = 'memcpy'), 0) AS memcpy,
-    coalesce(sum(dur) FILTER (WHERE kind = 'kernel' AND (name LIKE '%FillFunctor%'
-      OR name LIKE '%fill_kernel%' OR name LIKE '%zero_kernel%')), 0) AS fill,
+    coalesce(sum(dur) FILTER (WHERE kind = 'kernel' AND is_fill), 0) AS fill,
     coalesce(sum(dur < 10000) FILTER (WHERE kind = 'kernel'), 0) AS short_kernels,
     coalesce(sum(kind = 'kernel'), 0) AS kernels
   FROM report_gpu
@@ -90,16 +89,18 @@ counts AS (
     (SELECT count(*) FROM report_mem_device) AS mem_devices,
     (SELECT count(*) FROM report_gpu) AS gpu,
     (SELECT count(*) FROM gpu_activity a JOIN report_trace t USING (trace_id)) AS gpu_all,
+    -- (scanned only when the traces have no CUDA/ROCm GPU work at all)
     (SELECT printf('%d ''%s'' events', n, cat) FROM (
-       SELECT e.cat, count(*) AS n FROM slice e JOIN report_trace t USING (trace_id)
-       WHERE e.kind = 'cpu_other' AND (e.cat GLOB 'mtia*' OR e.cat GLOB 'xpu*'
-         OR e.cat GLOB 'hpu*' OR e.cat GLOB 'npu*')
-       GROUP BY e.cat ORDER BY n DESC, e.cat LIMIT 1)) AS other_device,
+       SELECT c.value AS cat, count(*) AS n FROM _slice e JOIN _string c ON c.id = e.cat_id
+       WHERE NOT EXISTS (SELECT 1 FROM gpu_activity a JOIN report_trace t USING (trace_id))
+         AND e.kind = 6 AND e.trace_id IN (SELECT trace_id FROM report_trace)
+         AND (c.value GLOB 'mtia*' OR c.value GLOB 'xpu*' OR c.value GLOB 'hpu*'
+              OR c.value GLOB 'npu*')
+       GROUP BY c.value ORDER BY n DESC, c.value LIMIT 1)) AS other_device,
     (SELECT count(*) FROM report_step) AS steps,
     (SELECT count(*) FROM report_step_all) AS all_steps,
-    (SELECT count(*) FROM report_op) AS ops,
-    (SELECT count(*) FROM cpu_op o JOIN report_trace t USING (trace_id)
-      WHERE o.input_dims IS NOT NULL) AS ops_with_shapes
+    (SELECT coalesce(sum(calls), 0) FROM report_op_stats) AS ops,
+    (SELECT coalesce(sum(shaped), 0) FROM report_op_stats) AS ops_with_shapes
 )
 -- 1. The GPU waits: low utilization.
 SELECT round(100.0 * (t.wall - t.busy) / t.wall, 1) AS priority, 'gpu_idle' AS id,

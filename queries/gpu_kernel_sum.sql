@@ -18,6 +18,6 @@ SELECT round(100.0 * sum(dur) / (SELECT sum(dur) FROM report_gpu WHERE kind = 'k
   sum(dur) AS total_dur_ns, count(*) AS instances,
   CAST(round(avg(dur)) AS INTEGER) AS avg_dur_ns,
   CAST(round(profdb_median(dur)) AS INTEGER) AS med_dur_ns,
-  min(dur) AS min_dur_ns, max(dur) AS max_dur_ns, category, name
-FROM report_gpu WHERE kind = 'kernel'
-GROUP BY name ORDER BY total_dur_ns DESC, name LIMIT :top;
+  min(dur) AS min_dur_ns, max(dur) AS max_dur_ns, g.category, n.name
+FROM report_gpu g JOIN report_gpu_name n USING (name_id) WHERE g.kind = 'kernel'
+GROUP BY g.name_id ORDER BY total_dur_ns DESC, n.name LIMIT :top;

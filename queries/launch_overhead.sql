@@ -15,8 +15,8 @@
 --   median_kernel_ns      ns     median kernel duration
 --   launch_call_ns        ns     total time in launch calls on the CPU
 WITH k AS (
-  SELECT g.trace_id, g.dur, g.ts - l.ts AS delay, l.dur AS launch_dur, l.event_id AS launch
-  FROM report_gpu g LEFT JOIN slice l ON l.event_id = g.launch_id
+  SELECT g.trace_id, g.dur, g.ts - l.ts AS delay, l.dur AS launch_dur, l.id AS launch
+  FROM report_gpu g LEFT JOIN _slice l ON l.id = g.launch_id
   WHERE g.kind = 'kernel'
 )
 SELECT w.label, count(*) AS kernels, count(k.launch) AS launched,

@@ -15,5 +15,6 @@ SELECT m.copy_kind, count(*) AS copies, sum(m.bytes) AS bytes, sum(m.dur) AS tot
   round(100.0 * sum(m.dur) / (SELECT sum(dur) FROM report_gpu), 2) AS pct_gpu,
   round(1.0 * sum(m.bytes) / max(sum(m.dur), 1), 2) AS gbps,
   CAST(round(avg(m.bytes)) AS INTEGER) AS avg_bytes
-FROM memcpy m JOIN report_gpu g ON g.event_id = m.event_id
+FROM report_gpu g JOIN memcpy m ON m.event_id = g.event_id
+WHERE g.kind = 'memcpy'
 GROUP BY m.copy_kind ORDER BY total_dur_ns DESC, m.copy_kind;

@@ -1,7 +1,7 @@
 -- Title: Dominant operator families
 -- Question: Which families of CPU operators (op_family()) take the CPU's
 --   self time?
--- Requires: report_op
+-- Requires: report_op_stats
 -- Empty: the trace has no CPU operators
 -- Columns:
 --   family        -      op_family()
@@ -10,8 +10,7 @@
 --   calls         count  calls
 --   top_op        symbol the operator of the family with the most self time
 WITH per_op AS (
-  SELECT op_family(name) AS family, name, sum(self_dur) AS self_dur, count(*) AS calls
-  FROM report_op GROUP BY name
+  SELECT op_family(name) AS family, name, self_dur, calls FROM report_op_stats
 ), ranked AS (
   SELECT *, row_number() OVER (PARTITION BY family ORDER BY self_dur DESC, name) AS rn
   FROM per_op

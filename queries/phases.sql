@@ -6,7 +6,7 @@
 --   at the first Optimizer.step#... range after it (zero_grad at the start
 --   of a step is not the optimizer phase); data loading is the time covered
 --   by enumerate(DataLoader)... ranges.  The parts sum to the CPU step.
--- Requires: report_cpu
+-- Requires: report_op_thread
 -- Empty: the trace has no CPU events in the analysed steps
 -- Columns:
 --   label           -      trace
@@ -22,18 +22,17 @@ WITH cpu_range AS (
   UNION ALL
   SELECT trace_id, NULL, ts, end_ts FROM report_window WHERE all_steps = 0
 ), bwd AS (
-  SELECT trace_id, step, min(ts) AS bwd FROM report_cpu
-  WHERE name LIKE 'autograd::engine::evaluate_function%' OR name GLOB '*Backward[0-9]*'
+  SELECT trace_id, step, min(ts) AS bwd FROM report_marker WHERE backward
   GROUP BY trace_id, step
 ), opt AS (
-  SELECT c.trace_id, c.step, min(c.ts) AS opt FROM report_cpu c
+  SELECT c.trace_id, c.step, min(c.ts) AS opt FROM report_marker c
   LEFT JOIN bwd b ON b.trace_id = c.trace_id AND b.step IS c.step
-  WHERE c.name LIKE 'Optimizer.step#%' AND c.ts >= coalesce(b.bwd, c.ts)
+  WHERE c.optimizer AND c.ts >= coalesce(b.bwd, c.ts)
   GROUP BY c.trace_id, c.step
 ), dl AS (
   SELECT r.trace_id, r.step, interval_union(max(c.ts, r.ts), min(c.ts + c.dur, r.end_ts)) AS dl
-  FROM report_cpu c JOIN cpu_range r ON r.trace_id = c.trace_id AND r.step IS c.step
-  WHERE c.name LIKE 'enumerate(DataLoader)%' AND c.ts < r.end_ts AND c.ts + c.dur > r.ts
+  FROM report_marker c JOIN cpu_range r ON r.trace_id = c.trace_id AND r.step IS c.step
+  WHERE c.dataloader AND c.ts < r.end_ts AND c.ts + c.dur > r.ts
   GROUP BY r.trace_id, r.step
 ), marks AS (
   SELECT r.*, b.bwd, o.opt, coalesce(d.dl, 0) AS dl

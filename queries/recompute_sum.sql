@@ -2,7 +2,7 @@
 -- Question: How much CPU time goes to recomputing activations (gradient
 --   checkpointing)?  Ops, annotations and Python frames whose names mention
 --   checkpoint or recompute, nested ones counted once per thread.
--- Requires: report_cpu
+-- Requires: report_marker
 -- Empty: no checkpoint or recompute ranges in the analysed steps (no
 --   activation checkpointing, or profiled without with_stack=True to see
 --   torch.utils.checkpoint frames)
@@ -13,8 +13,7 @@
 --   recompute_ns   ns     time covered by them (overlaps counted once per thread)
 --   pct_window     %      share of the analysed window
 WITH hits AS (
-  SELECT * FROM report_cpu
-  WHERE lower(name) LIKE '%checkpoint%' OR lower(name) LIKE '%recompute%'
+  SELECT * FROM report_marker WHERE recompute
 ), per_thread AS (
   SELECT trace_id, interval_union(ts, ts + dur) AS busy, count(*) AS n
   FROM hits GROUP BY trace_id, pid, tid

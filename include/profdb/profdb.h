@@ -22,7 +22,7 @@ extern "C" {
 
 #define PROFDB_VERSION "0.1.0"
 /* Bumped when the database schema changes incompatibly. */
-#define PROFDB_SCHEMA_VERSION 1
+#define PROFDB_SCHEMA_VERSION 2
 
 /* Process exit codes of the profdb CLI; also returned by profdb_load(). */
 typedef enum profdb_exit {

@@ -8,9 +8,16 @@
 --
 -- A trace without ProfilerStep annotations is analysed whole (nothing can
 -- be excluded as warm-up; report_window.all_steps is 0).
+--
+-- For speed on traces of millions of events, the event tables below read
+-- the storage tables (_slice, _gpu, _slice_tree, _gpu_link: see
+-- docs/schema.md) rather than the public views, and keep name ids; names
+-- are resolved after aggregating (report_name).
 
 -- Traces reported on.
-CREATE TEMP TABLE report_trace AS
+CREATE TEMP TABLE report_trace(trace_id INTEGER PRIMARY KEY, label TEXT, rank INTEGER,
+  world_size INTEGER, status TEXT, start_ts INTEGER, end_ts INTEGER);
+INSERT INTO report_trace
 SELECT trace_id, label, rank, world_size, status, start_ts, end_ts
 FROM trace
 WHERE :trace_id IS NULL OR trace_id = :trace_id;
@@ -37,7 +44,9 @@ SELECT * FROM report_step_all WHERE (:include_warmup OR NOT warmup) AND NOT empt
 -- Per trace: the analysed window [ts, end_ts), from the first analysed
 -- step's span start to the last one's end (the whole trace when it has no
 -- steps; NULL when it has steps but none is analysed), and the counts.
-CREATE TEMP TABLE report_window AS
+CREATE TEMP TABLE report_window(trace_id INTEGER PRIMARY KEY, label TEXT, rank INTEGER,
+  ts INTEGER, end_ts INTEGER, steps INTEGER, all_steps INTEGER, warmup_excluded INTEGER);
+INSERT INTO report_window
 SELECT t.trace_id, t.label, t.rank,
   CASE WHEN n.all_steps = 0 THEN t.start_ts ELSE n.ts END AS ts,
   CASE WHEN n.all_steps = 0 THEN t.end_ts ELSE n.end_ts END AS end_ts,
@@ -52,43 +61,43 @@ FROM report_trace t JOIN (
        AND s.warmup AND NOT :include_warmup) AS warmup_excluded
   FROM report_trace r) n USING (trace_id);
 
--- GPU work (kernels, copies, fills) in the analysed steps, or all of it for
--- traces without steps.  category: kernel_category() of the name.
+-- (trace_id, step) of the analysed steps; (trace_id, -1) for a trace
+-- without steps, whose events all count.  An event is in scope when
+-- (trace_id, coalesce(step, -1)) is here.
+CREATE TEMP TABLE report_scope(trace_id INTEGER, step INTEGER,
+  PRIMARY KEY(trace_id, step)) WITHOUT ROWID;
+INSERT INTO report_scope
+SELECT trace_id, step FROM report_step
+UNION SELECT trace_id, -1 FROM report_window WHERE all_steps = 0;
+
+-- Names by id (the storage tables keep ids).
+CREATE TEMP VIEW report_name(name_id, name) AS SELECT id, value FROM _string;
+
+-- Names of GPU work, once per name: kernel_category(), and whether it is a
+-- fill/zero kernel (fill_kernel_sum).
+CREATE TEMP TABLE report_gpu_name(name_id INTEGER PRIMARY KEY, name TEXT, category TEXT,
+  is_fill INTEGER);
+INSERT INTO report_gpu_name
+SELECT n.id, n.value, kernel_category(n.value),
+  n.value LIKE '%FillFunctor%' OR n.value LIKE '%fill_kernel%' OR n.value LIKE '%zero_kernel%'
+    OR n.value LIKE '%memset%'
+FROM _string n
+WHERE n.id IN (SELECT name_id FROM _gpu WHERE kind IN (10, 11, 12));
+
+-- GPU work (kernels, copies, fills) launched in the analysed steps (or all
+-- of it for traces without steps).  category: kernel_category() of the
+-- name; launch_ts: start of the launching runtime call.
 CREATE TEMP TABLE report_gpu AS
-SELECT a.event_id, a.trace_id, a.kind, a.name, a.device, a.stream, a.ts, a.dur,
-  a.step, a.correlation, a.launch_id, a.op_id, kernel_category(a.name) AS category
-FROM gpu_activity a JOIN report_window w ON w.trace_id = a.trace_id
-WHERE a.dur IS NOT NULL AND a.ts IS NOT NULL
-  AND (w.all_steps = 0
-       OR a.step IN (SELECT s.step FROM report_step s WHERE s.trace_id = a.trace_id));
+SELECT g.id AS event_id, g.trace_id,
+  CASE g.kind WHEN 10 THEN 'kernel' WHEN 11 THEN 'memcpy' ELSE 'memset' END AS kind,
+  g.name_id, g.device, g.stream, g.ts, g.dur, l.step, g.correlation,
+  l.launch_id, l.op_id, (SELECT r.ts FROM _slice r WHERE r.id = l.launch_id) AS launch_ts,
+  g.bytes, n.category, n.is_fill
+FROM _gpu g JOIN _gpu_link l ON l.id = g.id JOIN report_gpu_name n ON n.name_id = g.name_id
+WHERE g.kind IN (10, 11, 12) AND g.dur IS NOT NULL AND g.ts IS NOT NULL
+  AND EXISTS (SELECT 1 FROM report_scope k
+              WHERE k.trace_id = g.trace_id AND k.step = coalesce(l.step, -1));
 CREATE INDEX temp.report_gpu_by_stream ON report_gpu(trace_id, device, stream, ts);
-
--- CPU slices (ops, annotations, Python frames, runtime calls) in the
--- analysed steps, or all of them for traces without steps.
-CREATE TEMP TABLE report_cpu AS
-SELECT s.event_id, s.trace_id, s.kind, s.name, s.pid, s.tid, s.ts, s.dur,
-  s.self_dur, s.depth, s.parent_id, s.step
-FROM slice s JOIN report_window w ON w.trace_id = s.trace_id
-WHERE s.kind IN ('cpu_op', 'user_annotation', 'python_function', 'runtime')
-  AND s.ts IS NOT NULL AND s.dur IS NOT NULL
-  AND (w.all_steps = 0
-       OR s.step IN (SELECT x.step FROM report_step x WHERE x.trace_id = s.trace_id));
-CREATE INDEX temp.report_cpu_by_name ON report_cpu(name);
-
--- The time ranges the per-step sections use, numbered k in time order:
--- the analysed steps' spans, or one pseudo-step (NULL) covering the whole
--- trace when it has none.  Spans never overlap, so an interval overlaps
--- exactly the spans k0..k1 (see lib/30_step_time.sql).
-CREATE TEMP TABLE report_span(
-  k INTEGER PRIMARY KEY, trace_id INTEGER, step INTEGER, ts INTEGER, end_ts INTEGER);
-INSERT INTO report_span(trace_id, step, ts, end_ts)
-SELECT trace_id, step, ts, end_ts FROM (
-  SELECT trace_id, step, span_ts AS ts, span_end AS end_ts FROM report_step
-  UNION ALL
-  SELECT w.trace_id, NULL, w.ts, w.end_ts FROM report_window w WHERE w.all_steps = 0)
-ORDER BY trace_id, ts;
-CREATE INDEX temp.report_span_by_ts ON report_span(trace_id, ts);
-CREATE INDEX temp.report_span_by_end ON report_span(trace_id, end_ts);
 
 -- Calls and ops that make the CPU wait for the GPU (sync_sum, findings).
 CREATE TEMP TABLE report_sync_name(name TEXT PRIMARY KEY);
@@ -99,11 +108,76 @@ INSERT INTO report_sync_name(name) VALUES
   ('hipMemcpy'), ('aten::item'), ('aten::_local_scalar_dense'),
   ('aten::is_nonzero'), ('aten::equal');
 
--- The analysed CPU intervals spent in those calls, nested ones included.
-CREATE TEMP TABLE report_sync AS
-SELECT c.* FROM report_cpu c WHERE c.name IN (SELECT name FROM report_sync_name);
+-- Name ids the CPU sections look for besides operators: sync calls,
+-- checkpoint/recompute frames, phase markers, DataLoader ranges, steps.
+CREATE TEMP TABLE report_marker_name(name_id INTEGER PRIMARY KEY, name TEXT, sync INTEGER,
+  recompute INTEGER, backward INTEGER, optimizer INTEGER, dataloader INTEGER, step INTEGER);
+INSERT INTO report_marker_name
+SELECT id, value, value IN (SELECT name FROM report_sync_name),
+  lower(value) LIKE '%checkpoint%' OR lower(value) LIKE '%recompute%',
+  value LIKE 'autograd::engine::evaluate_function%' OR value GLOB '*Backward[0-9]*',
+  value LIKE 'Optimizer.step#%', value LIKE 'enumerate(DataLoader)%',
+  value GLOB 'ProfilerStep#*'
+FROM _string
+WHERE value IN (SELECT name FROM report_sync_name)
+  OR lower(value) LIKE '%checkpoint%' OR lower(value) LIKE '%recompute%'
+  OR value LIKE 'autograd::engine::evaluate_function%' OR value GLOB '*Backward[0-9]*'
+  OR value LIKE 'Optimizer.step#%' OR value LIKE 'enumerate(DataLoader)%'
+  OR value GLOB 'ProfilerStep#*';
 
--- The analysed operators: cpu_op slices other than ProfilerStep#N (which
--- 2021 and legacy traces record as operators).
-CREATE TEMP TABLE report_op AS
-SELECT * FROM report_cpu WHERE kind = 'cpu_op' AND name NOT GLOB 'ProfilerStep#*';
+-- Operators of the analysed steps, per thread and name (op_stats, summed
+-- while loading; ProfilerStep#N is not an operator).
+--   calls, total_dur, self_dur, max_dur: count and times (ns)
+--   shaped: calls that recorded Input Dims
+CREATE TEMP TABLE report_op_thread AS
+SELECT o.trace_id, o.pid, o.tid, o.name_id, sum(o.calls) AS calls,
+  sum(o.total_dur) AS total_dur, sum(o.self_dur) AS self_dur, max(o.max_dur) AS max_dur,
+  sum(o.shaped) AS shaped
+FROM _op_stats o
+WHERE EXISTS (SELECT 1 FROM report_scope k
+              WHERE k.trace_id = o.trace_id AND k.step = coalesce(o.step, -1))
+GROUP BY o.trace_id, o.pid, o.tid, o.name_id;
+
+-- Per operator name: the figures of the operator tables.
+CREATE TEMP TABLE report_op_stats AS
+SELECT a.name_id, n.name, a.calls, a.total_dur, a.self_dur, a.max_dur, a.shaped
+FROM (SELECT name_id, sum(calls) AS calls, sum(total_dur) AS total_dur,
+        sum(self_dur) AS self_dur, max(max_dur) AS max_dur, sum(shaped) AS shaped
+      FROM report_op_thread GROUP BY name_id) a
+JOIN report_name n USING (name_id);
+
+-- The analysed CPU slices with marker names (sync calls, checkpoint
+-- frames, phase markers, DataLoader ranges), with the marker flags.
+--   kind: 'cpu_op', 'user_annotation', 'python_function' or 'runtime'
+CREATE TEMP TABLE report_marker AS
+SELECT s.id AS event_id, s.trace_id,
+  CASE s.kind WHEN 1 THEN 'cpu_op' WHEN 2 THEN 'user_annotation'
+    WHEN 3 THEN 'python_function' ELSE 'runtime' END AS kind,
+  s.name_id, s.pid, s.tid, s.ts, s.dur, t.step, m.name, m.sync, m.recompute, m.backward,
+  m.optimizer, m.dataloader
+FROM _slice s CROSS JOIN report_marker_name m CROSS JOIN _slice_tree t
+WHERE m.name_id = s.name_id AND t.id = s.id AND NOT m.step
+  -- Python frames (millions with with_stack=True) only when some frame
+  -- name is a checkpoint marker
+  AND (s.kind IN (1, 2, 4)
+       OR (s.kind = 3 AND EXISTS (SELECT 1 FROM report_marker_name WHERE recompute))) AND s.ts IS NOT NULL AND s.dur IS NOT NULL
+  AND EXISTS (SELECT 1 FROM report_scope k
+              WHERE k.trace_id = s.trace_id AND k.step = coalesce(t.step, -1));
+
+-- The analysed CPU intervals spent in sync calls, nested ones included.
+CREATE TEMP VIEW report_sync AS SELECT * FROM report_marker WHERE sync;
+
+-- The time ranges the per-step sections use, numbered k in time order:
+-- the analysed steps' spans, or one pseudo-step (NULL) covering the whole
+-- trace when it has none.  Spans never overlap, so an interval overlaps
+-- exactly the spans k0..k1 (see lib/15_timeline.sql).
+CREATE TEMP TABLE report_span(
+  k INTEGER PRIMARY KEY, trace_id INTEGER, step INTEGER, ts INTEGER, end_ts INTEGER);
+INSERT INTO report_span(trace_id, step, ts, end_ts)
+SELECT trace_id, step, ts, end_ts FROM (
+  SELECT trace_id, step, span_ts AS ts, span_end AS end_ts FROM report_step
+  UNION ALL
+  SELECT w.trace_id, NULL, w.ts, w.end_ts FROM report_window w WHERE w.all_steps = 0)
+ORDER BY trace_id, ts;
+CREATE INDEX temp.report_span_by_ts ON report_span(trace_id, ts);
+CREATE INDEX temp.report_span_by_end ON report_span(trace_id, end_ts);

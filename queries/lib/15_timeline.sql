@@ -1,11 +1,25 @@
--- The timeline of the analysed spans: every GPU and CPU interval that
--- overlaps a span, clipped to it.  Sections that ask "what ran during the
--- step" (step time, utilization, thread busy time) use these; sections that
--- ask "what did the step launch" (kernel sums) use report_gpu/report_cpu.
+-- The timeline of the analysed spans: every GPU interval and every
+-- interval a CPU thread was busy (cpu_busy) that overlaps a span, clipped
+-- to it.  Sections that ask "what ran during the step" (step time,
+-- utilization, thread busy time) use these; sections that ask "what did
+-- the step launch" (kernel sums) use report_gpu / report_op_thread.
 --
--- An interval [ts, end) overlaps the spans k0..k1, where k0 is the first
--- span ending after ts and k1 the last span starting before end (spans are
--- sorted and disjoint), so clipping is one indexed lookup per interval.
+-- Each span reads its intervals with one index range scan (_gpu_by_ts,
+-- cpu_busy_by_ts): those starting before the span ends and after its start
+-- minus the longest interval of that kind, so none is missed.  CROSS JOIN
+-- keeps the spans as the outer loop.
+
+-- The longest interval of each kind per trace, for the scan bounds.
+--   kind: 'gpu:10', 'gpu:11', 'gpu:12' (kernel, memcpy, memset), or a
+--   cpu_busy class
+CREATE TEMP TABLE report_longest AS
+SELECT trace_id, 'gpu:' || kind AS kind, kind AS code, max(dur) AS dur FROM _gpu
+WHERE kind IN (10, 11, 12) AND trace_id IN (SELECT trace_id FROM report_trace)
+GROUP BY trace_id, kind
+UNION ALL
+SELECT trace_id, class, NULL, max(dur) FROM cpu_busy
+WHERE trace_id IN (SELECT trace_id FROM report_trace)
+GROUP BY trace_id, class;
 
 -- GPU work (kernels, copies, fills) during the spans, clipped.
 --   k, trace_id, step  the span
@@ -14,45 +28,36 @@
 --   device, stream     where it ran
 --   a, b               clipped start and end (ns)
 CREATE TEMP TABLE report_clip_gpu AS
-WITH iv AS (
-  SELECT g.trace_id, g.kind, g.name, g.device, g.stream, g.ts, g.ts + g.dur AS end_ts
-  FROM gpu_activity g JOIN report_window w ON w.trace_id = g.trace_id
-  WHERE g.ts < w.end_ts AND g.ts + g.dur > w.ts
-), located AS (
-  SELECT iv.*,
-    (SELECT s.k FROM report_span s WHERE s.trace_id = iv.trace_id AND s.end_ts > iv.ts
-     ORDER BY s.end_ts LIMIT 1) AS k0,
-    (SELECT s.k FROM report_span s WHERE s.trace_id = iv.trace_id AND s.ts < iv.end_ts
-     ORDER BY s.ts DESC LIMIT 1) AS k1
-  FROM iv
-)
-SELECT s.k, s.trace_id, s.step, l.kind,
-  (l.kind = 'kernel' AND kernel_category(l.name) = 'NCCL/communication') AS is_comm,
-  l.device, l.stream, max(l.ts, s.ts) AS a, min(l.end_ts, s.end_ts) AS b
-FROM located l JOIN report_span s ON s.k BETWEEN l.k0 AND l.k1;
+SELECT s.k, s.trace_id, s.step,
+  CASE g.kind WHEN 10 THEN 'kernel' WHEN 11 THEN 'memcpy' ELSE 'memset' END AS kind,
+  (g.kind = 10 AND n.category = 'NCCL/communication') AS is_comm,
+  g.device, g.stream, max(g.ts, s.ts) AS a, min(g.ts + g.dur, s.end_ts) AS b
+FROM report_span s CROSS JOIN report_longest m CROSS JOIN _gpu g
+JOIN report_gpu_name n ON n.name_id = g.name_id
+WHERE m.trace_id = s.trace_id AND m.code IS NOT NULL
+  AND g.trace_id = s.trace_id AND g.kind = m.code
+  AND g.ts < s.end_ts AND g.ts > s.ts - m.dur AND g.ts + g.dur > s.ts;
 
--- CPU work during the spans, clipped: ops, annotations (ProfilerStep#N
--- excluded: it is the step itself), Python frames and runtime calls.
+-- When CPU threads were busy (anything at all) during the spans, clipped.
 --   k, trace_id, step  the span
---   kind               'cpu_op', 'user_annotation', 'python_function', 'runtime'
---   is_dataloader      1 for enumerate(DataLoader)... ranges
 --   pid, tid           thread
 --   a, b               clipped start and end (ns)
 CREATE TEMP TABLE report_clip_cpu AS
-WITH iv AS (
-  SELECT c.trace_id, c.kind, c.name, c.pid, c.tid, c.ts, c.ts + c.dur AS end_ts
-  FROM slice c JOIN report_window w ON w.trace_id = c.trace_id
-  WHERE c.kind IN ('cpu_op', 'user_annotation', 'python_function', 'runtime')
-    AND c.ts < w.end_ts AND c.ts + c.dur > w.ts
-    AND c.name NOT GLOB 'ProfilerStep#*'
-), located AS (
-  SELECT iv.*,
-    (SELECT s.k FROM report_span s WHERE s.trace_id = iv.trace_id AND s.end_ts > iv.ts
-     ORDER BY s.end_ts LIMIT 1) AS k0,
-    (SELECT s.k FROM report_span s WHERE s.trace_id = iv.trace_id AND s.ts < iv.end_ts
-     ORDER BY s.ts DESC LIMIT 1) AS k1
-  FROM iv
-)
-SELECT s.k, s.trace_id, s.step, l.kind, l.name LIKE 'enumerate(DataLoader)%' AS is_dataloader,
-  l.pid, l.tid, max(l.ts, s.ts) AS a, min(l.end_ts, s.end_ts) AS b
-FROM located l JOIN report_span s ON s.k BETWEEN l.k0 AND l.k1;
+SELECT s.k, s.trace_id, s.step, c.pid, c.tid, max(c.ts, s.ts) AS a,
+  min(c.ts + c.dur, s.end_ts) AS b
+FROM report_span s CROSS JOIN report_longest m CROSS JOIN cpu_busy c
+WHERE m.trace_id = s.trace_id AND m.kind = 'cpu'
+  AND c.trace_id = s.trace_id AND c.class = 'cpu'
+  AND c.ts < s.end_ts AND c.ts > s.ts - m.dur AND c.ts + c.dur > s.ts;
+
+-- Runtime calls and DataLoader ranges during the spans, clipped.
+--   k, trace_id, step  the span
+--   class              'runtime' or 'dataloader'
+--   a, b               clipped start and end (ns)
+CREATE TEMP TABLE report_clip_calls AS
+SELECT s.k, s.trace_id, s.step, c.class, max(c.ts, s.ts) AS a,
+  min(c.ts + c.dur, s.end_ts) AS b
+FROM report_span s CROSS JOIN report_longest m CROSS JOIN cpu_busy c
+WHERE m.trace_id = s.trace_id AND m.kind IN ('runtime', 'dataloader')
+  AND c.trace_id = s.trace_id AND c.class = m.kind
+  AND c.ts < s.end_ts AND c.ts > s.ts - m.dur AND c.ts + c.dur > s.ts;

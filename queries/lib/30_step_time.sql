@@ -11,31 +11,32 @@
 --   6 data loading   enumerate(DataLoader)... ranges
 --   7 cpu            any other CPU op, annotation or Python frame
 --   other            nothing recorded (e.g. Python between ops untraced)
--- Each level is |union of levels 1..L| - |union of levels 1..L-1|, with
--- intervals clipped to the step's span (lib/15_timeline.sql).
+-- interval_layers() gives each level's exclusive time in one sweep over
+-- the intervals clipped to the step's span (lib/15_timeline.sql); the
+-- table keeps the cumulative unions u1..u7 (u7 = anything recorded).
 
 CREATE TEMP TABLE report_step_time AS
 WITH clipped AS (
-  SELECT k, trace_id, step, a, b,
-    CASE WHEN is_comm THEN 4 WHEN kind = 'kernel' THEN 1
-         WHEN kind = 'memcpy' THEN 2 ELSE 3 END AS lvl
+  SELECT k, a, b,
+    CASE WHEN is_comm THEN 3 WHEN kind = 'kernel' THEN 0
+         WHEN kind = 'memcpy' THEN 1 ELSE 2 END AS layer
   FROM report_clip_gpu
   UNION ALL
-  SELECT k, trace_id, step, a, b,
-    CASE WHEN kind = 'runtime' THEN 5 WHEN is_dataloader THEN 6 ELSE 7 END
-  FROM report_clip_cpu
+  SELECT k, a, b, CASE class WHEN 'runtime' THEN 4 ELSE 5 END FROM report_clip_calls
+  UNION ALL
+  SELECT k, a, b, 6 FROM report_clip_cpu
+), layers AS (
+  SELECT k, interval_layers(a, b, layer, 7) AS x FROM clipped GROUP BY k
+), parts AS (
+  SELECT k, x ->> 0 AS p1, x ->> 1 AS p2, x ->> 2 AS p3, x ->> 3 AS p4, x ->> 4 AS p5,
+    x ->> 5 AS p6, x ->> 6 AS p7
+  FROM layers
 )
+-- u1..u7: the union of levels 1..L (cumulative sums of the parts).
 SELECT s.trace_id, s.step, s.end_ts - s.ts AS wall_ns,
-  coalesce(u.u1, 0) AS u1, coalesce(u.u2, 0) AS u2, coalesce(u.u3, 0) AS u3,
-  coalesce(u.u4, 0) AS u4, coalesce(u.u5, 0) AS u5, coalesce(u.u6, 0) AS u6,
-  coalesce(u.u7, 0) AS u7
-FROM report_span s LEFT JOIN (
-  SELECT k,
-    interval_union(a, b) FILTER (WHERE lvl <= 1) AS u1,
-    interval_union(a, b) FILTER (WHERE lvl <= 2) AS u2,
-    interval_union(a, b) FILTER (WHERE lvl <= 3) AS u3,
-    interval_union(a, b) FILTER (WHERE lvl <= 4) AS u4,
-    interval_union(a, b) FILTER (WHERE lvl <= 5) AS u5,
-    interval_union(a, b) FILTER (WHERE lvl <= 6) AS u6,
-    interval_union(a, b) AS u7
-  FROM clipped GROUP BY k) u ON u.k = s.k;
+  coalesce(p.p1, 0) AS u1, coalesce(p.p1 + p.p2, 0) AS u2,
+  coalesce(p.p1 + p.p2 + p.p3, 0) AS u3, coalesce(p.p1 + p.p2 + p.p3 + p.p4, 0) AS u4,
+  coalesce(p.p1 + p.p2 + p.p3 + p.p4 + p.p5, 0) AS u5,
+  coalesce(p.p1 + p.p2 + p.p3 + p.p4 + p.p5 + p.p6, 0) AS u6,
+  coalesce(p.p1 + p.p2 + p.p3 + p.p4 + p.p5 + p.p6 + p.p7, 0) AS u7
+FROM report_span s LEFT JOIN parts p ON p.k = s.k;
