@@ -16,3 +16,18 @@ SELECT 'overlap_02', interval_overlap(s, e, k) FROM i WHERE k = 1;
 SELECT 'overlap_03', interval_overlap(s, e, k) IS NULL FROM i WHERE k = 9;
 SELECT 'overlap_04', interval_overlap(s, e, 'x') FROM i;
 SELECT 'overlap_05', interval_overlap(s, e, NULL) IS NULL FROM i;
+-- interval_layers: the lowest layer present wins; parts sum to the union
+CREATE TABLE l(s, e, k);
+INSERT INTO l VALUES (0, 10, 1), (5, 15, 0), (20, 30, 2), (22, 25, 2), (28, 40, 1), (50, 50, 0),
+  (NULL, 3, 0);
+SELECT 'layers_01', interval_layers(s, e, k) FROM l;
+SELECT 'layers_02', interval_layers(s, e, k, 4) FROM l;
+SELECT 'layers_03', (SELECT interval_union(s, e) FROM l) =
+  (SELECT sum(value) FROM json_each((SELECT interval_layers(s, e, k) FROM l)));
+SELECT 'layers_04', interval_layers(s, e, k) IS NULL FROM l WHERE k = 9;
+SELECT 'layers_05', interval_layers(0, 4611686018427387904, 0) FROM (SELECT 1);
+SELECT 'layers_06', interval_layers(s, e, k, 2) FROM l;
+SELECT 'layers_07', interval_layers(0.5, 1, 0);
+SELECT 'layers_08', interval_layers(5, 1, 0);
+SELECT 'layers_09', interval_layers(0, 1, 64);
+SELECT 'layers_10', interval_layers(0, 1, 0, 0);
