@@ -24,6 +24,11 @@
 **     SELECT * FROM mem_peak(1, 0);
 **     SELECT max(allocated) FROM mem_timeline(1, 0);
 **
+**   Each takes an optional last argument, the schema to read ('main' by
+**   default): mem_peak(1, 0, 'base') replays a database ATTACHed as base
+**   (profdb diff).  Table-valued functions exist in main only, so the
+**   schema cannot be given as a prefix.
+**
 ** HOW IT WORKS (the rules of PyTorch's memory viewer, MemoryViz.js)
 **   Requirement 1: memory is freed at free_completed; a free_requested
 **     alone frees nothing (the block may still be used by another stream).
@@ -167,6 +172,7 @@ typedef struct replay {
   rec_list pre_freed;     /* allocated before the window, freed in it (seq = free seq) */
   rec_list pre_live;      /* allocated before the window, never freed */
   rec_list shadowed;      /* allocs overwritten at the same address */
+  const char *schema;     /* database to read: "main", "base", ... */
   addr_map live;          /* outstanding allocs of the window */
   sqlite3_stmt *ev;       /* pass-2 cursor */
   int64_t allocated, reserved;
@@ -176,7 +182,7 @@ typedef struct replay {
 } replay;
 
 static const char events_sql[] =
-    "SELECT seq, action, addr, size, stack_id, time_us FROM _alloc_event"
+    "SELECT seq, action, addr, size, stack_id, time_us FROM \"%w\"._alloc_event"
     " WHERE snapshot_id = ?1 AND device = ?2 ORDER BY seq";
 
 static void replay_free(replay *r) {
@@ -191,10 +197,16 @@ static void replay_free(replay *r) {
   memset(&r->shadowed, 0, sizeof r->shadowed);
 }
 
-/* A missing table means "no snapshot data": not an error. */
-static int prepare_or_empty(sqlite3 *db, const char *sql, sqlite3_stmt **st, int *empty) {
+/* Prepare fmt with the schema name substituted for each of its (at most
+** two) %w.  A missing table means "no snapshot data": not an error. */
+static int prepare_or_empty(sqlite3 *db, const char *fmt, const char *schema, sqlite3_stmt **st,
+                            int *empty) {
+  char *sql = sqlite3_mprintf(fmt, schema, schema);
+  if (!sql) return SQLITE_NOMEM;
   int rc = sqlite3_prepare_v2(db, sql, -1, st, NULL);
-  if (rc != SQLITE_OK && strstr(sqlite3_errmsg(db), "no such table")) {
+  sqlite3_free(sql);
+  if (rc != SQLITE_OK && (strstr(sqlite3_errmsg(db), "no such table") ||
+                          strstr(sqlite3_errmsg(db), "unknown database"))) {
     *empty = 1;
     return SQLITE_OK;
   }
@@ -204,7 +216,7 @@ static int prepare_or_empty(sqlite3 *db, const char *sql, sqlite3_stmt **st, int
 /* Pass 1: baseline, pre-window allocations, reserved bytes before. */
 static int replay_prepare(replay *r, int *empty) {
   sqlite3_stmt *st = NULL;
-  int rc = prepare_or_empty(r->db, events_sql, &st, empty);
+  int rc = prepare_or_empty(r->db, events_sql, r->schema, &st, empty);
   if (rc != SQLITE_OK || *empty) return rc;
   if ((rc = map_init(&r->live, 1024)) != SQLITE_OK) goto done;
   sqlite3_bind_int64(st, 1, r->snapshot);
@@ -239,9 +251,9 @@ static int replay_prepare(replay *r, int *empty) {
   /* Active blocks that no outstanding alloc explains. */
   rc = prepare_or_empty(r->db,
       "SELECT b.address, coalesce(b.requested_size, b.size), b.stack_id"
-      " FROM _block b JOIN _segment s ON s.id = b.segment_id"
+      " FROM \"%w\"._block b JOIN \"%w\"._segment s ON s.id = b.segment_id"
       " WHERE b.snapshot_id = ?1 AND s.device = ?2 AND b.state = 'active_allocated'"
-      " ORDER BY b.address", &st, empty);
+      " ORDER BY b.address", r->schema, &st, empty);
   if (rc != SQLITE_OK || *empty) goto done;
   sqlite3_bind_int64(st, 1, r->snapshot);
   sqlite3_bind_int64(st, 2, r->device);
@@ -257,8 +269,8 @@ static int replay_prepare(replay *r, int *empty) {
   sqlite3_finalize(st);
   st = NULL;
   rc = prepare_or_empty(r->db,
-      "SELECT coalesce(sum(total_size), 0) FROM _segment"
-      " WHERE snapshot_id = ?1 AND device = ?2", &st, empty);
+      "SELECT coalesce(sum(total_size), 0) FROM \"%w\"._segment"
+      " WHERE snapshot_id = ?1 AND device = ?2", r->schema, &st, empty);
   if (rc != SQLITE_OK || *empty) goto done;
   sqlite3_bind_int64(st, 1, r->snapshot);
   sqlite3_bind_int64(st, 2, r->device);
@@ -277,7 +289,10 @@ static int replay_start(replay *r) {
   r->shadowed.n = 0;
   r->allocated = r->baseline;
   r->reserved = r->reserved_before;
-  int rc = sqlite3_prepare_v2(r->db, events_sql, -1, &r->ev, NULL);
+  char *sql = sqlite3_mprintf(events_sql, r->schema);
+  if (!sql) return SQLITE_NOMEM;
+  int rc = sqlite3_prepare_v2(r->db, sql, -1, &r->ev, NULL);
+  sqlite3_free(sql);
   if (rc != SQLITE_OK) return rc;
   sqlite3_bind_int64(r->ev, 1, r->snapshot);
   sqlite3_bind_int64(r->ev, 2, r->device);
@@ -354,23 +369,24 @@ typedef struct mem_cursor {
   sqlite3_int64 rowid;
 } mem_cursor;
 
-/* Columns: visible, then hidden arguments. */
+/* Columns: visible, then the nargs required hidden arguments, then the
+** optional schema name. */
 static const struct {
   const char *schema;
   int nvisible, nargs;
   const char *name;
 } kinds[] = {
   [K_TIMELINE] = {"CREATE TABLE x(seq, action, addr, size, allocated, reserved,"
-                  " stack_id, time_us, snapshot_id HIDDEN, device HIDDEN)", 8, 2,
-                  "mem_timeline"},
+                  " stack_id, time_us, snapshot_id HIDDEN, device HIDDEN, schema HIDDEN)",
+                  8, 2, "mem_timeline"},
   [K_PEAK] = {"CREATE TABLE x(peak_allocated, peak_seq, baseline, end_allocated,"
-              " peak_reserved, events, snapshot_id HIDDEN, device HIDDEN)", 6, 2,
-              "mem_peak"},
+              " peak_reserved, events, snapshot_id HIDDEN, device HIDDEN, schema HIDDEN)",
+              6, 2, "mem_peak"},
   [K_LIVE_AT] = {"CREATE TABLE x(addr, size, alloc_seq, stack_id, snapshot_id HIDDEN,"
-                 " device HIDDEN, seq HIDDEN)", 4, 3, "mem_live_at"},
+                 " device HIDDEN, seq HIDDEN, schema HIDDEN)", 4, 3, "mem_live_at"},
   [K_TRACE_PEAK] = {"CREATE TABLE x(device_type, device_id, peak_allocated, peak_ts,"
-                    " peak_reserved, baseline, end_allocated, events, trace_id HIDDEN)",
-                    8, 1, "mem_trace_peak"},
+                    " peak_reserved, baseline, end_allocated, events, trace_id HIDDEN,"
+                    " schema HIDDEN)", 8, 1, "mem_trace_peak"},
 };
 
 static int mem_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
@@ -396,8 +412,9 @@ static int mem_disconnect(sqlite3_vtab *vt) {
   return SQLITE_OK;
 }
 
-/* Every hidden argument must be given as an equality; idxNum has one bit
-** per argument given, and xFilter reports the missing ones. */
+/* Every hidden argument must be given as an equality (the schema may be
+** left out); idxNum has one bit per argument given, and xFilter reports
+** the missing ones. */
 static int mem_best_index(sqlite3_vtab *vt, sqlite3_index_info *info) {
   mem_vtab *v = (mem_vtab *)vt;
   int nvis = kinds[v->kind].nvisible, nargs = kinds[v->kind].nargs;
@@ -411,8 +428,17 @@ static int mem_best_index(sqlite3_vtab *vt, sqlite3_index_info *info) {
     info->aConstraintUsage[i].omit = 1;
     mask |= 1 << arg;
   }
+  int required = (1 << nargs) - 1;
+  if ((mask & required) != required) {
+    /* argvIndex values must not leave gaps: pass nothing, xFilter errs */
+    for (int i = 0; i < info->nConstraint; i++) {
+      info->aConstraintUsage[i].argvIndex = 0;
+      info->aConstraintUsage[i].omit = 0;
+    }
+    mask = 0;
+  }
   info->idxNum = mask;
-  info->estimatedCost = mask == (1 << nargs) - 1 ? 1000.0 : 1e12;
+  info->estimatedCost = mask ? 1000.0 : 1e12;
   return SQLITE_OK;
 }
 
@@ -524,13 +550,13 @@ static int live_rows(mem_cursor *c, int64_t upto) {
 }
 
 /* mem_trace_peak: per device, from the trace's [memory] events. */
-static int trace_peak_rows(mem_cursor *c, sqlite3 *db, int64_t trace_id) {
+static int trace_peak_rows(mem_cursor *c, sqlite3 *db, const char *schema, int64_t trace_id) {
   sqlite3_stmt *st = NULL;
   int empty = 0;
   int rc = prepare_or_empty(db,
       "SELECT device_type, device_id, ts, bytes, total_allocated, total_reserved"
-      " FROM _instant WHERE trace_id = ?1 AND kind = 20"
-      " ORDER BY device_type, device_id, ts, id", &st, &empty);
+      " FROM \"%w\"._instant WHERE trace_id = ?1 AND kind = 20"
+      " ORDER BY device_type, device_id, ts, id", schema, &st, &empty);
   if (rc != SQLITE_OK || empty) return rc;
   sqlite3_bind_int64(st, 1, trace_id);
   mem_row row;
@@ -573,7 +599,14 @@ static int mem_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   int nargs = kinds[v->kind].nargs;
   cursor_reset(c);
   c->rowid = 0;
-  if (idxNum != (1 << nargs) - 1 || argc != nargs)
+  const char *schema = "main";
+  if (idxNum & (1 << nargs)) { /* the optional schema: the last argument */
+    if (sqlite3_value_type(argv[argc - 1]) != SQLITE_TEXT)
+      return arg_error(v, "the schema argument must be a database name");
+    schema = (const char *)sqlite3_value_text(argv[argc - 1]);
+    argc--;
+  }
+  if ((idxNum & ((1 << nargs) - 1)) != (1 << nargs) - 1 || argc != nargs)
     return arg_error(v, v->kind == K_TRACE_PEAK ? "trace_id is required"
                         : v->kind == K_LIVE_AT ? "snapshot_id, device and seq are required"
                                                : "snapshot_id and device are required");
@@ -594,9 +627,10 @@ static int mem_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   }
   int rc, empty = 0;
   if (v->kind == K_TRACE_PEAK) {
-    rc = trace_peak_rows(c, v->db, a[0]);
+    rc = trace_peak_rows(c, v->db, schema, a[0]);
   } else {
     c->r.db = v->db;
+    c->r.schema = schema;
     c->r.snapshot = a[0];
     c->r.device = a[1];
     rc = replay_prepare(&c->r, &empty);

@@ -41,3 +41,11 @@ SELECT 'err_04', count(*) FROM mem_live_at(1, 0, 1.5);
 -- the functions join like tables
 SELECT 'join_01', s.snapshot_id, p.peak_allocated FROM snapshot s, mem_peak(s.snapshot_id, 0) p
 ORDER BY s.snapshot_id;
+-- the optional last argument reads another attached database (profdb diff)
+ATTACH ':memory:' AS empty;
+SELECT 'schema_01', (SELECT group_concat(peak_allocated || '/' || baseline) FROM mem_peak(2, 0))
+  = (SELECT group_concat(peak_allocated || '/' || baseline) FROM mem_peak(2, 0, 'main'));
+SELECT 'schema_02', count(*) FROM mem_peak(2, 0, 'empty');
+SELECT 'schema_03', count(*) FROM mem_timeline(1, 0, 'nosuchdb');
+SELECT 'schema_04', count(*) FROM mem_trace_peak(1, 'main');
+SELECT 'schema_05', count(*) FROM mem_peak(2, 0, 3);
