@@ -25,7 +25,7 @@ const char *ext_ordinal(int i) {
 int profdb_ext_register(sqlite3 *db, char **err) {
   static int (*const families[])(sqlite3 *) = {
       category_init, opfamily_init, memreplay_init, intervals_init, stats_init,
-      format_init};
+      format_init, frames_init};
   for (size_t i = 0; i < sizeof families / sizeof families[0]; i++) {
     int rc = families[i](db);
     if (rc != SQLITE_OK) {

@@ -23,3 +23,16 @@ SELECT 'fmt_ns_09', profdb_fmt_ns('soon');
 SELECT 'fmt_ns_10', profdb_fmt_ns();
 SELECT 'version_01', profdb_version() GLOB '[0-9]*.[0-9]*.[0-9]*';
 SELECT 'version_02', profdb_version(1);
+-- frame_rank: user code 0, installed packages 1, PyTorch 2, not Python 3
+SELECT 'frame_01', frame_rank('/home/u/train.py'), frame_rank('C:\work\train.py');
+SELECT 'frame_02', frame_rank('/usr/lib/python3/dist-packages/transformers/x.py'),
+  frame_rank('C:\r\.venv\Lib\site-packages\transformers\m.py'), frame_rank('<frozen runpy>'),
+  frame_rank('/usr/lib/python3.11/runpy.py');
+SELECT 'frame_03', frame_rank('/opt/conda/lib/python3.10/site-packages/torch/nn/modules/linear.py'),
+  frame_rank('C:\r\.venv\lib\site-packages\torch\storage.py'), frame_rank('torch/_tensor.py');
+SELECT 'frame_04', frame_rank(NULL), frame_rank('libc10.so'), frame_rank('');
+-- kernel_base: no return type, template arguments or parameter list
+SELECT 'base_01', kernel_base('void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>(int)');
+SELECT 'base_02', kernel_base('ampere_sgemm_128x64_tn'), kernel_base(NULL) IS NULL;
+SELECT 'base_03', kernel_base('void at::native::(anonymous namespace)::max_pool_backward_nchw<float, float>(x)');
+SELECT 'base_04', kernel_base('ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)');

@@ -1,0 +1,106 @@
+/*
+** frames.c — helpers for names: stack frames and kernel names.
+**
+** SQL Function: frame_rank(FILENAME)
+**   How far a stack frame's file is from the user's own code, so that
+**   "the first user frame" of an allocation is the frame with the lowest
+**   rank (ties: the innermost):
+**     0  a .py file of the user's (not in an installed package, not PyTorch)
+**     1  an installed package or the standard library (site-packages,
+**        dist-packages, lib/python3.x, <frozen ...>, <string>)
+**     2  PyTorch itself (a path with a torch/ directory)
+**     3  not Python (C++ frames, NULL)
+**
+**     SELECT filename, line, name FROM stack_frame WHERE stack_id = 7
+**     ORDER BY frame_rank(filename), depth LIMIT 1;
+**
+** SQL Function: kernel_base(NAME)
+**   A kernel or function name without its return type, template arguments
+**   and parameter list, for matching kernels across runs whose template
+**   instantiations differ:
+**     'void at::native::vectorized_elementwise_kernel<4, ...>(int, ...)'
+**       -> 'at::native::vectorized_elementwise_kernel'
+**   Parenthesized words such as "(anonymous namespace)" are kept.  NULL
+**   for NULL.
+**
+** Flags: DETERMINISTIC | INNOCUOUS (pure functions of their arguments).
+*/
+#include <sqlite3ext.h>
+SQLITE_EXTENSION_INIT3
+
+#include "families.h"
+
+#include <ctype.h>
+#include <string.h>
+
+/* Case-insensitive search of needle in s[0..n). */
+static int contains(const char *s, size_t n, const char *needle) {
+  size_t m = strlen(needle);
+  for (size_t i = 0; i + m <= n; i++) {
+    size_t k = 0;
+    while (k < m && tolower((unsigned char)s[i + k]) == needle[k]) k++;
+    if (k == m) return 1;
+  }
+  return 0;
+}
+
+static int ends_with_py(const char *s, size_t n) {
+  return n >= 3 && s[n - 3] == '.' && tolower((unsigned char)s[n - 2]) == 'p' &&
+         tolower((unsigned char)s[n - 1]) == 'y';
+}
+
+static int frame_rank_of(const char *s, size_t n) {
+  if (!s || !ends_with_py(s, n)) {
+    /* "<frozen runpy>" and "<string>" are Python without a .py name */
+    return s && n && s[0] == '<' ? 1 : 3;
+  }
+  /* Separators may be '/' or '\' (Windows paths): test both spellings. */
+  if (contains(s, n, "/torch/") || contains(s, n, "\\torch\\") ||
+      !strncmp(s, "torch/", 6) || !strncmp(s, "torch\\", 6))
+    return 2;
+  if (contains(s, n, "site-packages") || contains(s, n, "dist-packages") ||
+      contains(s, n, "/lib/python3") || contains(s, n, "\\lib\\python3") || s[0] == '<')
+    return 1;
+  return 0;
+}
+
+static void frame_rank_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+    sqlite3_result_int(ctx, 3);
+    return;
+  }
+  const char *s = (const char *)sqlite3_value_text(argv[0]);
+  int n = sqlite3_value_bytes(argv[0]);
+  sqlite3_result_int(ctx, frame_rank_of(s, (size_t)n));
+}
+
+/* A '(' opens an argument list when it follows a name or a template. */
+static int opens_list(const char *start, const char *p) {
+  if (p == start) return 0;
+  char b = p[-1];
+  return b == '>' || b == '_' || isalnum((unsigned char)b);
+}
+
+static void kernel_base_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
+  const char *s = (const char *)sqlite3_value_text(argv[0]);
+  if (!s) { sqlite3_result_error_nomem(ctx); return; }
+  if (!strncmp(s, "void ", 5)) s += 5;
+  const char *end = s;
+  for (const char *p = s; *p; p++) {
+    if (*p == '<' || (*p == '(' && opens_list(s, p))) break;
+    end = p + 1;
+  }
+  while (end > s && end[-1] == ' ') end--;
+  sqlite3_result_text(ctx, s, (int)(end - s), SQLITE_TRANSIENT);
+}
+
+int frames_init(sqlite3 *db) {
+  int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
+  int rc = sqlite3_create_function(db, "frame_rank", 1, flags, NULL, frame_rank_fn, NULL, NULL);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(db, "kernel_base", 1, flags, NULL, kernel_base_fn, NULL, NULL);
+  return rc;
+}
