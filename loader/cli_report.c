@@ -15,7 +15,6 @@
 
 #include "profdb/profdb.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,15 +41,6 @@ static const char report_usage[] =
   "  --trace ID         only this trace (default: all)\n"
   "  --snapshot ID      only this snapshot (default: all)\n"
   "  --queries DIR      query files to use (default: installed, else source tree)\n";
-
-static int is_sqlite_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return 0;
-  char head[16] = {0};
-  size_t n = fread(head, 1, sizeof head, f);
-  fclose(f);
-  return n == 16 && memcmp(head, "SQLite format 3", 16) == 0;
-}
 
 /* "label: steps 3-7 analysed (5), step 2 excluded as warm-up; ..." */
 static char *scope_note(sqlite3 *db) {
@@ -106,80 +96,26 @@ static char *scope_note(sqlite3 *db) {
   return b.p;
 }
 
-/* Remove the temporary directory and what the load left in it (the
-** database, and a journal if the load failed). */
-static void remove_dir(const char *dir) {
-  DIR *d = opendir(dir);
-  if (d) {
-    struct dirent *e;
-    while ((e = readdir(d)))
-      if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-        char path[8192];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        unlink(path);
-      }
-    closedir(d);
-  }
-  rmdir(dir);
-}
-
-/* Render with a writer into memory, then write the file atomically. */
-static int write_md(rp_report *r, const char *path, const char *const *charts, int n) {
-  char *data = NULL;
-  size_t size = 0;
-  FILE *m = open_memstream(&data, &size);
-  if (!m) return -1;
-  rp_write_markdown(r, m, charts, n);
-  fclose(m);
-  int rc = rp_write_file(path, data, size);
-  free(data);
-  return rc;
-}
-
-static int write_json(rp_report *r, const char *path) {
-  if (!strcmp(path, "-")) {
-    rp_write_json(r, stdout);
-    return 0;
-  }
-  char *data = NULL;
-  size_t size = 0;
-  FILE *m = open_memstream(&data, &size);
-  if (!m) return -1;
-  rp_write_json(r, m);
-  fclose(m);
-  int rc = rp_write_file(path, data, size);
-  free(data);
-  return rc;
-}
-
 int cli_report(int argc, char **argv) {
-  const char *md = NULL, *json = NULL, *queries = NULL;
-  const char **only = calloc((size_t)argc + 1, sizeof *only);
+  rp_cli o;
   const char **pos = calloc((size_t)argc + 1, sizeof *pos);
-  int nonly = 0, npos = 0, rc = PROFDB_EXIT_USAGE;
-  long long top = 15, trace_id = -1, snapshot_id = -1;
-  int include_warmup = 0;
+  int npos = 0, rc = PROFDB_EXIT_USAGE;
+  long long trace_id = -1, snapshot_id = -1;
   double gpu_gb = -1;
-  char tmpdir[4096] = "", tmpdb[4200] = "";
   sqlite3 *db = NULL;
   rp_report r = {0};
-  if (!only || !pos) goto done;
+  if (rp_cli_init(&o, argc) || !pos) goto done;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     int more = i + 1 < argc;
     char *end = NULL;
+    int common = rp_cli_option(&o, argc, argv, &i);
+    if (common < 0) goto bad;
+    if (common) continue;
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       fputs(report_usage, stdout);
       rc = PROFDB_EXIT_OK;
       goto done;
-    } else if (!strcmp(a, "--md") && more) md = argv[++i];
-    else if (!strcmp(a, "--json") && more) json = argv[++i];
-    else if (!strcmp(a, "--section") && more) only[nonly++] = argv[++i];
-    else if (!strcmp(a, "--queries") && more) queries = argv[++i];
-    else if (!strcmp(a, "--include-warmup")) include_warmup = 1;
-    else if (!strcmp(a, "--top") && more) {
-      top = strtoll(argv[++i], &end, 10);
-      if (*end || top < 1) goto bad;
     } else if (!strcmp(a, "--trace") && more) {
       trace_id = strtoll(argv[++i], &end, 10);
       if (*end || trace_id < 1) goto bad;
@@ -195,31 +131,15 @@ int cli_report(int argc, char **argv) {
     } else pos[npos++] = a;
   }
   if (npos == 0) goto bad;
-  const char *qdir = rp_find_queries(queries);
+  const char *qdir = rp_find_queries(o.queries);
   if (!qdir) {
     fprintf(stderr, "profdb: report: cannot find the query files%s%s; give --queries DIR\n",
-            queries ? " in " : "", queries ? queries : "");
+            o.queries ? " in " : "", o.queries ? o.queries : "");
     goto done;
   }
-  const char *db_path = pos[0];
-  if (npos > 1 || !is_sqlite_file(pos[0])) {
-    /* Inputs: load them into a temporary database. */
-    const char *t = getenv("TMPDIR");
-    snprintf(tmpdir, sizeof tmpdir, "%s/profdb-report-XXXXXX", t && *t ? t : "/tmp");
-    if (!mkdtemp(tmpdir)) {
-      fprintf(stderr, "profdb: report: cannot create a temporary directory: %s\n", strerror(errno));
-      tmpdir[0] = 0;
-      goto done;
-    }
-    snprintf(tmpdb, sizeof tmpdb, "%s/report.db", tmpdir);
-    profdb_load_options opt = {.quiet = 1};
-    int lrc = profdb_load(tmpdb, pos, npos, &opt);
-    if (lrc != PROFDB_EXIT_OK && lrc != PROFDB_EXIT_TRUNCATED) {
-      rc = lrc;
-      goto done;
-    }
-    db_path = tmpdb;
-  }
+  const char *db_path = rp_cli_database(&o, pos, npos, &rc);
+  if (!db_path) goto done;
+  rc = PROFDB_EXIT_USAGE;
   db = cli_open_db(db_path, 1);
   if (!db) goto done;
   if (cli_check_schema(db, db_path)) {
@@ -227,42 +147,22 @@ int cli_report(int argc, char **argv) {
     goto done;
   }
   rp_param params[] = {
-      {"top", SQLITE_INTEGER, top, 0},
-      {"include_warmup", SQLITE_INTEGER, include_warmup, 0},
+      {"top", SQLITE_INTEGER, o.top, 0},
+      {"include_warmup", SQLITE_INTEGER, o.include_warmup, 0},
       {"gpu_bytes", gpu_gb > 0 ? SQLITE_INTEGER : SQLITE_NULL, (long long)(gpu_gb * 1e9), 0},
       {"trace_id", trace_id > 0 ? SQLITE_INTEGER : SQLITE_NULL, trace_id, 0},
       {"snapshot_id", snapshot_id > 0 ? SQLITE_INTEGER : SQLITE_NULL, snapshot_id, 0},
   };
+  r.kind = &rp_kind_report;
   r.db = db;
   r.queries_dir = qdir;
   r.params = params;
   r.nparams = (int)(sizeof params / sizeof params[0]);
   r.inputs = (char **)pos;
   r.ninputs = npos;
-  /* --section findings asks for the findings; other --section options
-  ** leave them out. */
-  int all_sections = nonly == 0;
-  r.with_findings = all_sections;
-  for (int k = 0; k < nonly; k++)
-    if (!strcmp(only[k], "findings")) {
-      r.with_findings = 1;
-      only[k--] = only[--nonly];
-    }
-  if ((all_sections || nonly > 0) && rp_load_sections(&r, only, nonly)) goto done;
-  if (rp_run(&r)) goto done;
+  if (rp_cli_sections(&r, &o) || rp_run(&r)) goto done;
   r.scope_note = scope_note(db);
-  rc = PROFDB_EXIT_OK;
-  if (md) {
-    char names[16][256];
-    const char *charts[16];
-    int n = rp_write_charts(&r, md, names, 16);
-    if (n < 0) { rc = PROFDB_EXIT_USAGE; goto done; }
-    for (int i = 0; i < n; i++) charts[i] = names[i];
-    if (write_md(&r, md, charts, n)) rc = PROFDB_EXIT_USAGE;
-  } else if (!json || strcmp(json, "-")) {
-    rp_write_markdown(&r, stdout, NULL, 0);
-  }
-  if (json && write_json(&r, json)) rc = PROFDB_EXIT_USAGE;
+  rc = rp_cli_output(&r, &o, 1);
   goto done;
 bad:
   fputs(report_usage, stderr);
@@ -270,8 +170,7 @@ bad:
 done:
   rp_free(&r);
   if (db) sqlite3_close(db);
-  if (tmpdir[0]) remove_dir(tmpdir);
-  free(only);
+  rp_cli_free(&o);
   free(pos);
   return rc;
 }

@@ -33,6 +33,7 @@ typedef struct rp_column {
 /* One section: a query file and what it returned. */
 typedef struct rp_section {
   char *id;        /* file name without .sql */
+  char *path;      /* the query file */
   char *group;     /* heading it appears under (from report.list) */
   char *title;     /* -- Title: */
   char *question;  /* -- Question: */
@@ -55,15 +56,31 @@ typedef struct rp_param {
   double d;
 } rp_param;
 
+/* What is being run: the report or the diff.  Paths are relative to the
+** queries directory. */
+typedef struct rp_kind {
+  const char *title;        /* Markdown title: "profdb report" */
+  const char *list;         /* the section list: "report.list" */
+  const char *sections;     /* folder of the section files: "" or "diff/" */
+  const char *lib;          /* folder of the prelude: "lib" */
+  const char *summary;      /* the summary query: "findings.sql" */
+  const char *summary_key;  /* its JSON key and id: "findings" or "verdict" */
+  int bullets;              /* 1: summary rows (topic, statement) as bullets;
+                            ** 0: findings (observation, hypothesis, ...) */
+} rp_kind;
+
+extern const rp_kind rp_kind_report, rp_kind_diff;
+
 typedef struct rp_report {
+  const rp_kind *kind;
   sqlite3 *db;
   const char *queries_dir;
   rp_param *params;
   int nparams;
   rp_section *sections;
   int nsections;
-  rp_section findings;  /* queries/findings.sql, run last */
-  int with_findings;    /* run and write the findings */
+  rp_section findings;  /* the summary query (findings or verdict), run last */
+  int with_findings;    /* run and write it */
   char **inputs;        /* what was reported on (paths) */
   int ninputs;
   char *scope_note;     /* one line on steps analysed / warm-up */
@@ -73,12 +90,12 @@ typedef struct rp_report {
 ** share/profdb/queries, or the source tree.  NULL when none exists. */
 const char *rp_find_queries(const char *option);
 
-/* Read queries_dir/report.list and parse the section files it names
+/* Read the kind's section list and parse the section files it names
 ** (only those in `only` when only[0] exists).  Prints and returns -1 on
 ** error. */
 int rp_load_sections(rp_report *r, const char *const *only, int nonly);
 
-/* Run the lib/ prelude, the sections and the findings. */
+/* Run the lib/ prelude, the sections and the summary (findings). */
 int rp_run(rp_report *r);
 
 /* Parse one query file (header + SQL).  Returns -1 with a message. */
@@ -108,5 +125,33 @@ int rp_col_index(const rp_section *s, const char *name);
 
 /* Write bytes to path atomically (temporary file + rename). */
 int rp_write_file(const char *path, const char *data, size_t n);
+
+/* ---- what `profdb report` and `profdb diff` share (cli_runner.c) ------ */
+
+typedef struct rp_cli {
+  const char *md, *json, *queries; /* --md, --json, --queries */
+  const char **only;               /* --section IDs */
+  int nonly;
+  long long top;                   /* --top */
+  int include_warmup;              /* --include-warmup */
+  char tmpdir[2][4096];            /* temporary databases made from inputs */
+  char tmpdb[2][4200];
+  int ntmp;
+} rp_cli;
+
+int rp_cli_init(rp_cli *o, int argc);
+/* 1 when argv[*i] is a common option (consumed, *i advanced), 0 when not,
+** -1 when its value is invalid. */
+int rp_cli_option(rp_cli *o, int argc, char **argv, int *i);
+/* The database to read: inputs[0] when it is one SQLite file, else a
+** temporary database the inputs were loaded into.  NULL with *rc set. */
+const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int *rc);
+/* Select the sections (--section; the summary by its id) and parse them. */
+int rp_cli_sections(rp_report *r, rp_cli *o);
+/* Write --md (with SVG charts when with_charts) and --json, or Markdown to
+** stdout.  Returns an exit code. */
+int rp_cli_output(rp_report *r, rp_cli *o, int with_charts);
+/* Remove the temporary databases. */
+void rp_cli_free(rp_cli *o);
 
 #endif

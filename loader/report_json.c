@@ -97,7 +97,7 @@ void rp_write_json(const rp_report *r, FILE *out) {
     else fputs("null", out);
     fputc('}', out);
   }
-  fputs("\n  ],\n  \"findings\": ", out);
+  fprintf(out, "\n  ],\n  \"%s\": ", r->kind->summary_key);
   put_rows(out, &r->findings, "  ");
   fputs("\n}\n", out);
 }

@@ -239,6 +239,18 @@ static void write_findings(FILE *out, const rp_section *f) {
   }
 }
 
+/* The diff's verdict: rows of (topic, statement) as bullets. */
+static void write_bullets(FILE *out, const rp_section *f) {
+  fputs("## Verdict\n\n", out);
+  if (f->skipped || f->nrows == 0) {
+    fprintf(out, "%s\n\n", f->note ? f->note : "Nothing to compare.");
+    return;
+  }
+  for (int r = 0; r < f->nrows; r++)
+    fprintf(out, "- **%s:** %s\n", text_of(f, r, "topic"), text_of(f, r, "statement"));
+  fputc('\n', out);
+}
+
 /* The charts drawn from a section, shown after it. */
 static const char *chart_key(const char *section) {
   if (!strcmp(section, "step_time")) return ".step_time.";
@@ -248,14 +260,17 @@ static const char *chart_key(const char *section) {
 }
 
 void rp_write_markdown(const rp_report *r, FILE *out, const char *const *charts, int ncharts) {
-  fputs("# profdb report\n\n", out);
+  fprintf(out, "# %s\n\n", r->kind->title);
   fputs("- Inputs:", out);
   for (int i = 0; i < r->ninputs; i++) fprintf(out, " `%s`", r->inputs[i]);
   fputc('\n', out);
   if (r->scope_note) fprintf(out, "- Scope: %s\n", r->scope_note);
   fprintf(out, "- Times are durations on the traces' clocks; sizes in binary units (GiB = 2^30 bytes).\n"
                "  The JSON output has every figure exact (ns, bytes).\n\n");
-  if (r->with_findings) write_findings(out, &r->findings);
+  if (r->with_findings) {
+    if (r->kind->bullets) write_bullets(out, &r->findings);
+    else write_findings(out, &r->findings);
+  }
   const char *group = NULL;
   for (int i = 0; i < r->nsections; i++) {
     const rp_section *s = &r->sections[i];

@@ -39,6 +39,11 @@
 #define PROFDB_QUERIES_SOURCE_DIR ""
 #endif
 
+const rp_kind rp_kind_report = {"profdb report", "report.list", "", "lib", "findings.sql",
+                                 "findings", 0};
+const rp_kind rp_kind_diff = {"profdb diff", "diff/diff.list", "diff/", "diff/lib",
+                               "diff/verdict.sql", "verdict", 1};
+
 static int is_dir(const char *p) {
   struct stat st;
   return p && *p && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
@@ -95,6 +100,7 @@ static void field_append(char **field, const char *text) {
 int rp_parse_file(const char *path, const char *id, rp_section *s) {
   memset(s, 0, sizeof *s);
   s->id = xstrdup(id);
+  s->path = xstrdup(path);
   char *text = read_file(path);
   if (!text) {
     fprintf(stderr, "profdb: %s: cannot read: %s\n", path, strerror(errno));
@@ -226,7 +232,7 @@ int rp_run_section(rp_report *r, rp_section *s) {
     for (char *name = strtok_r(req, " ,", &save); name; name = strtok_r(NULL, " ,", &save)) {
       int empty = 0;
       if (table_empty(r->db, name, &empty)) {
-        fprintf(stderr, "profdb: report: section %s requires '%s': %s\n", s->id, name,
+        fprintf(stderr, "profdb: %s: requires '%s': %s\n", s->path, name,
                 sqlite3_errmsg(r->db));
         free(req);
         return -1;
@@ -242,7 +248,7 @@ int rp_run_section(rp_report *r, rp_section *s) {
   sqlite3_stmt *st;
   const char *tail;
   if (sqlite3_prepare_v2(r->db, s->sql, -1, &st, &tail) != SQLITE_OK || !st) {
-    fprintf(stderr, "profdb: report: section %s: %s\n", s->id,
+    fprintf(stderr, "profdb: %s: %s\n", s->path,
             st ? sqlite3_errmsg(r->db) : "no SQL statement");
     sqlite3_finalize(st);
     return -1;
@@ -252,7 +258,7 @@ int rp_run_section(rp_report *r, rp_section *s) {
   for (int c = 0; !mismatch && c < ncol; c++)
     mismatch = strcmp(sqlite3_column_name(st, c), s->cols[c].name) != 0;
   if (mismatch) {
-    fprintf(stderr, "profdb: report: section %s: the query's columns (", s->id);
+    fprintf(stderr, "profdb: %s: the query's columns (", s->path);
     for (int c = 0; c < ncol; c++) fprintf(stderr, "%s%s", c ? ", " : "", sqlite3_column_name(st, c));
     fprintf(stderr, ") differ from the header's Columns (");
     for (int c = 0; c < s->ncols; c++) fprintf(stderr, "%s%s", c ? ", " : "", s->cols[c].name);
@@ -283,7 +289,7 @@ int rp_run_section(rp_report *r, rp_section *s) {
     s->nrows++;
   }
   if (rc != SQLITE_DONE) {
-    fprintf(stderr, "profdb: report: section %s: %s\n", s->id, sqlite3_errmsg(r->db));
+    fprintf(stderr, "profdb: %s: %s\n", s->path, sqlite3_errmsg(r->db));
     sqlite3_finalize(st);
     return -1;
   }
@@ -294,7 +300,7 @@ int rp_run_section(rp_report *r, rp_section *s) {
 
 int rp_load_sections(rp_report *r, const char *const *only, int nonly) {
   char path[4096];
-  snprintf(path, sizeof path, "%s/report.list", r->queries_dir);
+  snprintf(path, sizeof path, "%s/%s", r->queries_dir, r->kind->list);
   char *list = read_file(path);
   if (!list) {
     fprintf(stderr, "profdb: %s: cannot read: %s\n", path, strerror(errno));
@@ -318,7 +324,7 @@ int rp_load_sections(rp_report *r, const char *const *only, int nonly) {
     r->sections = realloc(r->sections, (size_t)(r->nsections + 1) * sizeof *r->sections);
     if (!r->sections) abort();
     rp_section *s = &r->sections[r->nsections];
-    snprintf(path, sizeof path, "%s/%s.sql", r->queries_dir, line);
+    snprintf(path, sizeof path, "%s/%s%s.sql", r->queries_dir, r->kind->sections, line);
     if (rp_parse_file(path, line, s)) {
       rp_section_free(s);
       rc = -1;
@@ -329,8 +335,8 @@ int rp_load_sections(rp_report *r, const char *const *only, int nonly) {
   }
   for (int k = 0; rc == 0 && k < nonly && k < 64; k++)
     if (!found[k]) {
-      fprintf(stderr, "profdb: report: no section '%s' in %s/report.list\n", only[k],
-              r->queries_dir);
+      fprintf(stderr, "profdb: no section '%s' in %s/%s\n", only[k], r->queries_dir,
+              r->kind->list);
       rc = -1;
     }
   free(group);
@@ -365,7 +371,7 @@ int rp_run(rp_report *r) {
                " PRAGMA cache_size=-65536;", NULL, NULL, NULL);
   /* The prelude: every .sql file under lib/, in name order. */
   char dir[4096];
-  snprintf(dir, sizeof dir, "%s/lib", r->queries_dir);
+  snprintf(dir, sizeof dir, "%s/%s", r->queries_dir, r->kind->lib);
   char *names[64];
   int n = 0;
   DIR *d = opendir(dir);
@@ -394,12 +400,13 @@ int rp_run(rp_report *r) {
     timing(r->sections[i].id, t0);
   }
   char path[4096];
-  snprintf(path, sizeof path, "%s/findings.sql", r->queries_dir);
+  snprintf(path, sizeof path, "%s/%s", r->queries_dir, r->kind->summary);
   if (r->with_findings && access(path, R_OK) == 0) {
     double t0 = now_s();
-    if (rp_parse_file(path, "findings", &r->findings) || rp_run_section(r, &r->findings))
+    if (rp_parse_file(path, r->kind->summary_key, &r->findings) ||
+        rp_run_section(r, &r->findings))
       return -1;
-    timing("findings", t0);
+    timing(r->kind->summary_key, t0);
   }
   return 0;
 }
@@ -424,6 +431,7 @@ void rp_section_free(rp_section *s) {
   }
   free(s->cols);
   free(s->id);
+  free(s->path);
   free(s->group);
   free(s->title);
   free(s->question);

@@ -1,0 +1,146 @@
+/*
+** cli_runner.c — what `profdb report` and `profdb diff` share: their
+** common options, turning inputs into databases (loading trace and
+** snapshot files into temporary ones), choosing sections, and writing the
+** Markdown / JSON files.
+*/
+#include "cli.h"
+#include "report.h"
+
+#include "profdb/profdb.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int rp_cli_init(rp_cli *o, int argc) {
+  memset(o, 0, sizeof *o);
+  o->top = 15;
+  o->only = calloc((size_t)argc + 1, sizeof *o->only);
+  return o->only ? 0 : -1;
+}
+
+int rp_cli_option(rp_cli *o, int argc, char **argv, int *i) {
+  const char *a = argv[*i];
+  int more = *i + 1 < argc;
+  char *end = NULL;
+  if (!strcmp(a, "--md") && more) o->md = argv[++*i];
+  else if (!strcmp(a, "--json") && more) o->json = argv[++*i];
+  else if (!strcmp(a, "--section") && more) o->only[o->nonly++] = argv[++*i];
+  else if (!strcmp(a, "--queries") && more) o->queries = argv[++*i];
+  else if (!strcmp(a, "--include-warmup")) o->include_warmup = 1;
+  else if (!strcmp(a, "--top") && more) {
+    o->top = strtoll(argv[++*i], &end, 10);
+    if (*end || o->top < 1) return -1;
+  } else return 0;
+  return 1;
+}
+
+static int is_sqlite_file(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  char head[16] = {0};
+  size_t n = fread(head, 1, sizeof head, f);
+  fclose(f);
+  return n == 16 && memcmp(head, "SQLite format 3", 16) == 0;
+}
+
+/* Remove a temporary directory and what a load left in it (the database,
+** and a journal if the load failed). */
+static void remove_dir(const char *dir) {
+  DIR *d = opendir(dir);
+  if (d) {
+    struct dirent *e;
+    while ((e = readdir(d)))
+      if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+        char path[8192];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+      }
+    closedir(d);
+  }
+  rmdir(dir);
+}
+
+const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int *rc) {
+  if (n == 1 && is_sqlite_file(inputs[0])) return inputs[0];
+  if (o->ntmp == (int)(sizeof o->tmpdir / sizeof o->tmpdir[0])) {
+    *rc = PROFDB_EXIT_USAGE;
+    return NULL;
+  }
+  char *dir = o->tmpdir[o->ntmp];
+  const char *t = getenv("TMPDIR");
+  snprintf(dir, sizeof o->tmpdir[0], "%s/profdb-XXXXXX", t && *t ? t : "/tmp");
+  if (!mkdtemp(dir)) {
+    fprintf(stderr, "profdb: cannot create a temporary directory: %s\n", strerror(errno));
+    *rc = PROFDB_EXIT_USAGE;
+    return NULL;
+  }
+  char *db = o->tmpdb[o->ntmp++];
+  size_t len = strlen(dir); /* < sizeof tmpdir, and tmpdb is 104 bytes longer */
+  memcpy(db, dir, len);
+  memcpy(db + len, "/run.db", sizeof "/run.db");
+  profdb_load_options opt = {.quiet = 1};
+  int lrc = profdb_load(db, inputs, n, &opt);
+  if (lrc != PROFDB_EXIT_OK && lrc != PROFDB_EXIT_TRUNCATED) {
+    *rc = lrc;
+    return NULL;
+  }
+  return db;
+}
+
+int rp_cli_sections(rp_report *r, rp_cli *o) {
+  /* --section SUMMARY (findings, verdict) asks for the summary; other
+  ** --section options leave it out. */
+  int all = o->nonly == 0;
+  r->with_findings = all;
+  for (int k = 0; k < o->nonly; k++)
+    if (!strcmp(o->only[k], r->kind->summary_key)) {
+      r->with_findings = 1;
+      o->only[k--] = o->only[--o->nonly];
+    }
+  if (!all && o->nonly == 0) return 0; /* the summary only */
+  return rp_load_sections(r, o->only, o->nonly);
+}
+
+/* Render with a writer into memory, then write the file atomically. */
+static int write_to(const char *path, rp_report *r, const char *const *charts, int n,
+                    int json) {
+  char *data = NULL;
+  size_t size = 0;
+  FILE *m = open_memstream(&data, &size);
+  if (!m) return -1;
+  if (json) rp_write_json(r, m);
+  else rp_write_markdown(r, m, charts, n);
+  fclose(m);
+  int rc = rp_write_file(path, data, size);
+  free(data);
+  return rc;
+}
+
+int rp_cli_output(rp_report *r, rp_cli *o, int with_charts) {
+  int rc = PROFDB_EXIT_OK;
+  if (o->md) {
+    char names[16][256];
+    const char *charts[16];
+    int n = with_charts ? rp_write_charts(r, o->md, names, 16) : 0;
+    if (n < 0) return PROFDB_EXIT_USAGE;
+    for (int i = 0; i < n; i++) charts[i] = names[i];
+    if (write_to(o->md, r, charts, n, 0)) rc = PROFDB_EXIT_USAGE;
+  } else if (!o->json || strcmp(o->json, "-")) {
+    rp_write_markdown(r, stdout, NULL, 0);
+  }
+  if (o->json) {
+    if (!strcmp(o->json, "-")) rp_write_json(r, stdout);
+    else if (write_to(o->json, r, NULL, 0, 1)) rc = PROFDB_EXIT_USAGE;
+  }
+  return rc;
+}
+
+void rp_cli_free(rp_cli *o) {
+  for (int i = 0; i < o->ntmp; i++) remove_dir(o->tmpdir[i]);
+  free(o->only);
+}
