@@ -261,9 +261,14 @@ static const char *chart_key(const char *section) {
 
 void rp_write_markdown(const rp_report *r, FILE *out, const char *const *charts, int ncharts) {
   fprintf(out, "# %s\n\n", r->kind->title);
-  fputs("- Inputs:", out);
-  for (int i = 0; i < r->ninputs; i++) fprintf(out, " `%s`", r->inputs[i]);
-  fputc('\n', out);
+  if (r->kind == &rp_kind_diff && r->ninputs == 2) {
+    fprintf(out, "- Before: `%s` (attached as base)\n- After: `%s` (main)\n", r->inputs[0],
+            r->inputs[1]);
+  } else {
+    fputs("- Inputs:", out);
+    for (int i = 0; i < r->ninputs; i++) fprintf(out, " `%s`", r->inputs[i]);
+    fputc('\n', out);
+  }
   if (r->scope_note) fprintf(out, "- Scope: %s\n", r->scope_note);
   fprintf(out, "- Times are durations on the traces' clocks; sizes in binary units (GiB = 2^30 bytes).\n"
                "  The JSON output has every figure exact (ns, bytes).\n\n");

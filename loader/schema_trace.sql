@@ -46,6 +46,22 @@ INSERT OR IGNORE INTO _kind(kind, name, storage) VALUES
   (22, 'instant', '_instant'), (23, 'counter', '_instant'),
   (24, 'other_phase', '_instant');
 
+-- Copy directions: how the memcpy view (and profdb diff) read a copy's
+-- direction from its name.  The first pattern by priority that the name
+-- is LIKE gives the direction; a name matching none is its own.
+CREATE TABLE IF NOT EXISTS _copy_kind(
+  -- order in which the patterns are tried
+  priority INTEGER PRIMARY KEY,
+  -- LIKE pattern over the copy's name
+  pattern TEXT NOT NULL,
+  -- direction: 'HtoD', 'DtoH', 'DtoD', 'HtoH' or 'PtoP'
+  copy_kind TEXT NOT NULL
+);
+INSERT OR IGNORE INTO _copy_kind(priority, pattern, copy_kind) VALUES
+  (1, '%HtoD%', 'HtoD'), (2, '%DtoH%', 'DtoH'), (3, '%DtoD%', 'DtoD'),
+  (4, '%HtoH%', 'HtoH'), (5, '%PtoP%', 'PtoP'), (6, '%HostToDevice%', 'HtoD'),
+  (7, '%DeviceToHost%', 'DtoH'), (8, '%DeviceToDevice%', 'DtoD');
+
 -- One row per loaded profiler trace file.
 CREATE TABLE IF NOT EXISTS trace(
   -- trace id

@@ -316,7 +316,7 @@ CREATE VIEW IF NOT EXISTS memcpy(
   trace_id,
   -- name, e.g. 'Memcpy HtoD (Pageable -> Device)'
   name,
-  -- direction taken from the name: 'HtoD', 'DtoH', 'DtoD', 'HtoH', 'PtoP',
+  -- direction taken from the name (_copy_kind): 'HtoD', 'DtoH', 'DtoD', 'HtoH', 'PtoP',
   -- or the name when it has no such word
   copy_kind,
   -- device ordinal and stream id
@@ -335,16 +335,8 @@ CREATE VIEW IF NOT EXISTS memcpy(
   args
 ) AS
 SELECT m.event_id, m.trace_id, m.name,
-  CASE
-    WHEN m.name LIKE '%HtoD%' THEN 'HtoD'
-    WHEN m.name LIKE '%DtoH%' THEN 'DtoH'
-    WHEN m.name LIKE '%DtoD%' THEN 'DtoD'
-    WHEN m.name LIKE '%HtoH%' THEN 'HtoH'
-    WHEN m.name LIKE '%PtoP%' THEN 'PtoP'
-    WHEN m.name LIKE '%HostToDevice%' THEN 'HtoD'
-    WHEN m.name LIKE '%DeviceToHost%' THEN 'DtoH'
-    WHEN m.name LIKE '%DeviceToDevice%' THEN 'DtoD'
-    ELSE m.name END,
+  coalesce((SELECT k.copy_kind FROM _copy_kind k WHERE m.name LIKE k.pattern
+            ORDER BY k.priority LIMIT 1), m.name),
   m.device, m.stream, m.ts, m.dur, m.step, m.bytes, m.bandwidth_gbps,
   m.correlation, m.external_id, m.launch_id, m.op_id, m.args
 FROM (

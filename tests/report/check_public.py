@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""`profdb report` on every public trace and snapshot: it must succeed.
+"""`profdb report` and `profdb diff` on every public file: they must succeed.
 
     check_public.py PROFDB DATA_DIR WORK_DIR
 
 For each *.json / *.json.gz under DATA_DIR: the report exits 0, its JSON
 parses, every section has rows or says why not (note), every column
 declared is present in every row, and every finding has all its fields.
+Then each file is diffed against the next one in name order (traces
+against traces, snapshots and runs of different shapes: ranks, devices
+and categories differ) with the same checks on the diff's JSON.
 Exits 77 (skipped) when DATA_DIR does not exist.
 """
 import json
@@ -25,15 +28,15 @@ def main():
     os.makedirs(work, exist_ok=True)
     paths = sorted(os.path.join(d, f) for d, _, files in os.walk(data) for f in files
                    if f.endswith((".json", ".json.gz")))
-    problems, findings = [], 0
-    for path in paths:
-        out = os.path.join(work, "report.json")
-        r = subprocess.run([profdb, "report", path, "--json", out], stdout=subprocess.DEVNULL,
+    problems, findings, verdicts = [], 0, 0
+    out = os.path.join(work, "out.json")
+
+    def run(args, name):
+        r = subprocess.run([profdb, *args, "--json", out], stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE, text=True)
-        name = os.path.relpath(path, data)
         if r.returncode != 0:
             problems.append(f"{name}: exit {r.returncode}: {r.stderr.strip()[:300]}")
-            continue
+            return None
         with open(out) as f:
             doc = json.load(f)
         for s in doc["sections"]:
@@ -44,13 +47,30 @@ def main():
                 if list(row) != names:
                     problems.append(f"{name}: section {s['id']} row keys {list(row)}")
                     break
+        return doc
+
+    for path in paths:
+        name = os.path.relpath(path, data)
+        doc = run(["report", path], name)
+        if doc is None:
+            continue
         for f in doc["findings"]:
             if list(f) != FINDING_FIELDS or not all(f[k] not in (None, "") for k in FINDING_FIELDS):
                 problems.append(f"{name}: finding {f.get('id')} incomplete")
         findings += len(doc["findings"])
+    for before, after in zip(paths, paths[1:]):
+        name = f"diff {os.path.relpath(before, data)} {os.path.relpath(after, data)}"
+        doc = run(["diff", before, after], name)
+        if doc is None:
+            continue
+        for v in doc["verdict"]:
+            if list(v) != ["topic", "statement"] or not v["statement"]:
+                problems.append(f"{name}: verdict line {v} incomplete")
+        verdicts += len(doc["verdict"])
     for p in problems:
         print("FAIL", p)
-    print(f"{len(paths)} files reported, {findings} findings, {len(problems)} problem(s)")
+    print(f"{len(paths)} files reported ({findings} findings), {len(paths) - 1} diffs "
+          f"({verdicts} verdict lines), {len(problems)} problem(s)")
     return 1 if problems or not paths else 0
 
 

@@ -17,7 +17,10 @@ act on:
     overlap with compute; mean step per rank;
   * memory: reserved / allocated / inactive from the segments, the replayed
     peak, baseline and end (tests/real/check_memreplay.py's reference), and
-    the allocator action counts.
+    the allocator action counts;
+  * profdb diff: the mean step time of each run and every kernel's time
+    per step before and after (the fixtures' before/after pair, and HTA's
+    control/test traces).
 
 Always on the fixtures in FIXTURE_DIR; also on public traces and a
 snapshot from DATA_DIR when it exists.
@@ -342,6 +345,34 @@ def check_snapshot(sections, path, tag):
         check(f"{tag} device {dev} action counts", got, actions)
 
 
+def check_diff(profdb, before, after, work, tag):
+    """profdb diff: the mean step time and each kernel's time per step,
+    before and after, against the two trace models."""
+    out = os.path.join(work, tag + ".diff.json")
+    subprocess.run([profdb, "diff", before, after, "--json", out, "--top", "100000"],
+                   check=True, stdout=subprocess.DEVNULL)
+    with open(out) as f:
+        sections = {s["id"]: s for s in json.load(f)["sections"]}
+    models = {"before": TraceModel(before), "after": TraceModel(after)}
+    walls, kernels = {}, {}
+    for side, m in models.items():
+        w = [m.breakdown(n)[0] for n in m.analysed]
+        walls[side] = Decimal(sum(w)) / len(w)
+        for g in m.gpu:
+            if g["kind"] == "kernel" and g["step"] in m.analysed:
+                kernels.setdefault(g["name"], {"before": 0, "after": 0})[side] += g["dur"]
+    mean = next(r for r in sections["step_time"]["rows"] if r["statistic"] == "mean")
+    check(f"{tag} diff mean step (before, after)", (mean["before_ns"], mean["after_ns"]),
+          (int(walls["before"] + Decimal("0.5")), int(walls["after"] + Decimal("0.5"))))
+    rows = {r["kernel"]: r for r in sections["kernel"]["rows"] if r["matched_by"] == "name"}
+    for name, t in kernels.items():
+        if t["before"] and t["after"]:  # matched by name
+            r = rows.get(name, {})
+            per = {s: int(Decimal(t[s]) / len(models[s].analysed) + Decimal("0.5")) for s in t}
+            check(f"{tag} diff kernel {name[:40]} per step", (r.get("before_ns"), r.get("after_ns"),
+                  r.get("delta_ns")), (per["before"], per["after"], per["after"] - per["before"]))
+
+
 def main():
     profdb, fixtures, data, work = sys.argv[1:5]
     os.makedirs(work, exist_ok=True)
@@ -350,6 +381,7 @@ def main():
     sections, _ = report(profdb, inputs, work, "fixtures")
     check_traces(sections, {1: TraceModel(inputs[0]), 2: TraceModel(inputs[1])}, "fixtures")
     check_snapshot(sections, inputs[2], "fixtures")
+    check_diff(profdb, inputs[0], os.path.join(fixtures, "after_rank0.json"), work, "fixtures")
     checked = 1
     if os.path.isdir(data):
         hta = os.path.join(data, "facebookresearch__HolisticTraceAnalysis")
@@ -360,6 +392,9 @@ def main():
                 sections, _ = report(profdb, [path], work, name)
                 check_traces(sections, {1: TraceModel(path)}, name)
                 checked += 1
+        control, test = (os.path.join(hta, n) for n in ("control.json.gz", "test.json.gz"))
+        if os.path.exists(control) and os.path.exists(test):
+            check_diff(profdb, control, test, work, "hta_control_test")
         snap = os.path.join(data, "ZidongLiu__DeComFL", "memory.json.gz")
         if os.path.exists(snap):
             sections, _ = report(profdb, [snap], work, "decomfl")

@@ -44,14 +44,18 @@ ADAM = ("void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::n
         "FusedAdamMathFunctor<float, 4>, float*, double, double, double, double, double, "
         "bool, bool>(at::native::(anonymous namespace)::TensorListMetadata<4>, ...)")
 NCCL = "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)"
+# The "after" run of the diff fixtures: the same loop after an optimization.
+ADD_HALF = ADD.replace("CUDAFunctor_add<float>", "CUDAFunctor_add<c10::Half>")
+ADAM_FUSED = "triton_per_fused__fused_adam_0"
 
 
 class Trace:
     """Events of one rank.  Times are in microseconds; decimals are kept
     as written (the fixture uses .5 steps to exercise exact parsing)."""
 
-    def __init__(self, rank):
+    def __init__(self, rank, after=False):
         self.rank = rank
+        self.after = after  # the optimized run of the diff fixtures
         self.events = []
         self.corr = 1000
         self.ext = 1
@@ -104,7 +108,8 @@ class Trace:
                                                      "Input type": ["float"]})
         self.launch("cudaMemcpyAsync", main, t(140), 20 * k, "memcpy",
                     "Memcpy HtoD (Pageable -> Device)", t(1005), 20 * k,
-                    bytes=65536, **{"memory bandwidth (GB/s)": 3.2768})
+                    bytes=131072 if self.after else 65536,
+                    **{"memory bandwidth (GB/s)": 6.5536 if self.after else 3.2768})
         # Forward.
         self.op("aten::linear", main, t(175), 125 * k, **{"Input Dims": [[64, 256], [512, 256], [512]],
                                                           "Input type": ["float", "float", "float"],
@@ -112,13 +117,17 @@ class Trace:
         self.op("aten::addmm", main, t(180), 100 * k, **{"Input Dims": [[512], [64, 256], [256, 512]],
                                                          "Input type": ["float", "float", "float"],
                                                          "Sequence number": n * 10 + 1})
-        self.launch("cudaLaunchKernel", main, t(200), 10.5 * k, "kernel", GEMM, t(1030), 300 * k)
+        # After: a faster GEMM (e.g. bf16).
+        self.launch("cudaLaunchKernel", main, t(200), 10.5 * k, "kernel", GEMM, t(1030),
+                    (200 if self.after else 300) * k)
         self.op("aten::zeros", main, t(310), 40 * k, **{"Input Dims": [[], [], [], [], []]})
         self.op("aten::fill_", main, t(315), 30 * k, **{"Input Dims": [[1024, 1024], []],
                                                         "Input type": ["float", "Scalar"]})
         self.launch("cudaLaunchKernel", main, t(320), 8 * k, "kernel", FILL, t(1330), 40 * k)
         self.op("aten::add", main, t(355), 30 * k, **{"Input Dims": [[64, 512], [64, 512], []]})
-        self.launch("cudaLaunchKernel", main, t(360), 8 * k, "kernel", ADD, t(1370), 9.5 * k)
+        # After: the add runs in half precision (another template instance).
+        self.launch("cudaLaunchKernel", main, t(360), 8 * k, "kernel",
+                    ADD_HALF if self.after else ADD, t(1370), 9.5 * k)
         self.launch("cudaMemsetAsync", main, t(390), 5 * k, "memset", "Memset (Device)",
                     t(1380), 2 * k, bytes=4096)
         # Backward on the autograd thread; the all-reduce overlaps its GEMM.
@@ -135,7 +144,9 @@ class Trace:
         # Optimizer.
         self.x("user_annotation", "Optimizer.step#Adam.step", main, t(700), 150 * k)
         self.op("aten::_fused_adam_", main, t(710), 100 * k)
-        self.launch("cudaLaunchKernel", main, t(720), 10 * k, "kernel", ADAM, t(1760), 60 * k)
+        # After: a compiled (Triton) optimizer kernel replaces the eager one.
+        self.launch("cudaLaunchKernel", main, t(720), 10 * k, "kernel",
+                    ADAM_FUSED if self.after else ADAM, t(1760), (45 if self.after else 60) * k)
         # loss.item(): copies a scalar back and waits for the GPU.
         self.op("aten::item", main, t(860), 130 * k)
         self.op("aten::_local_scalar_dense", main, t(862), 126 * k)
@@ -171,8 +182,8 @@ class Trace:
         }
 
 
-def trace(rank):
-    t = Trace(rank)
+def trace(rank, after=False):
+    t = Trace(rank, after)
     k = 1.0 if rank == 0 else 1.25
     start = 5000
     for n in (1, 2, 3):
@@ -200,22 +211,27 @@ STACK_DATA = frames(("/usr/lib/python3/dist-packages/torch/utils/data/_utils/pin
 MiB = 1 << 20
 
 
-def snapshot():
+def snapshot(after=False):
+    """The allocator's state; after=True: the run of the diff fixtures, whose
+    forward activation is 12 MiB instead of 8 (longer sequences) and which
+    no longer runs out of memory."""
     base = 0x7F0000000000
     small = 0x7F0002000000
+    fwd = (12 if after else 8) * MiB  # the forward activation
+    free = 13 * MiB - fwd  # the inactive block after it (5 MiB, or 1)
     segments = [
-        {"device": 0, "address": base, "total_size": 20 * MiB, "allocated_size": 13 * MiB,
-         "active_size": 13 * MiB, "requested_size": 13 * MiB - 512, "stream": 0,
+        {"device": 0, "address": base, "total_size": 20 * MiB, "allocated_size": fwd + 5 * MiB,
+         "active_size": fwd + 5 * MiB, "requested_size": fwd + 5 * MiB - 512, "stream": 0,
          "segment_type": "large", "segment_pool_id": [0, 0], "is_expandable": False,
          "frames": STACK_FWD,
          "blocks": [
-             {"address": base, "size": 8 * MiB, "requested_size": 8 * MiB,
+             {"address": base, "size": fwd, "requested_size": fwd,
               "state": "active_allocated", "frames": STACK_FWD},
-             {"address": base + 8 * MiB, "size": 2 * MiB, "requested_size": 0,
+             {"address": base + fwd, "size": 2 * MiB, "requested_size": 0,
               "state": "inactive", "frames": []},
-             {"address": base + 10 * MiB, "size": 1 * MiB, "requested_size": 1 * MiB - 512,
+             {"address": base + fwd + 2 * MiB, "size": 1 * MiB, "requested_size": 1 * MiB - 512,
               "state": "active_allocated", "frames": STACK_OPT},
-             {"address": base + 11 * MiB, "size": 5 * MiB, "requested_size": 0,
+             {"address": base + fwd + 3 * MiB, "size": free, "requested_size": 0,
               "state": "inactive", "frames": []},
              {"address": base + 16 * MiB, "size": 4 * MiB, "requested_size": 4 * MiB,
               "state": "active_allocated", "frames": STACK_DATA},
@@ -239,30 +255,31 @@ def snapshot():
 
     trace = [
         ev("segment_alloc", base, 20 * MiB, STACK_FWD, 1000),
-        ev("alloc", base, 8 * MiB, STACK_FWD, 1001),
-        ev("alloc", base + 8 * MiB, 2 * MiB, STACK_FWD, 1002),
-        ev("alloc", base + 10 * MiB, 1 * MiB - 512, STACK_OPT, 1003),
-        ev("alloc", base + 11 * MiB, 5 * MiB, STACK_FWD, 1004),
+        ev("alloc", base, fwd, STACK_FWD, 1001),
+        ev("alloc", base + fwd, 2 * MiB, STACK_FWD, 1002),
+        ev("alloc", base + fwd + 2 * MiB, 1 * MiB - 512, STACK_OPT, 1003),
+        ev("alloc", base + fwd + 3 * MiB, free, STACK_FWD, 1004),
         # A free of a block allocated before recording began (3 MiB).
-        ev("free_requested", base + 11 * MiB + 5 * MiB, 3 * MiB, STACK_DATA, 1005),
-        ev("free_completed", base + 11 * MiB + 5 * MiB, 3 * MiB, STACK_DATA, 1006),
-        ev("free_requested", base + 8 * MiB, 2 * MiB, STACK_FWD, 1007),
-        ev("free_completed", base + 8 * MiB, 2 * MiB, STACK_FWD, 1008),
+        ev("free_requested", base + 16 * MiB, 3 * MiB, STACK_DATA, 1005),
+        ev("free_completed", base + 16 * MiB, 3 * MiB, STACK_DATA, 1006),
+        ev("free_requested", base + fwd, 2 * MiB, STACK_FWD, 1007),
+        ev("free_completed", base + fwd, 2 * MiB, STACK_FWD, 1008),
         ev("segment_alloc", small, 2 * MiB, STACK_DATA, 1009),
         ev("alloc", small, 500, STACK_DATA, 1010),
         ev("alloc", base + 16 * MiB, 4 * MiB, STACK_DATA, 1011),
-        # An allocation that does not fit: the OOM entry has device_free.
-        {"action": "oom", "size": 64 * MiB, "stream": 0, "device_free": 6 * MiB,
-         "time_us": 1012, "frames": STACK_FWD},
-        ev("free_requested", base + 11 * MiB, 5 * MiB, STACK_FWD, 1013),
-        ev("free_completed", base + 11 * MiB, 5 * MiB, STACK_FWD, 1014),
+        ev("free_requested", base + fwd + 3 * MiB, free, STACK_FWD, 1013),
+        ev("free_completed", base + fwd + 3 * MiB, free, STACK_FWD, 1014),
     ]
+    if not after:
+        # An allocation that does not fit: the OOM entry has device_free.
+        trace.insert(12, {"action": "oom", "size": 64 * MiB, "stream": 0,
+                          "device_free": 6 * MiB, "time_us": 1012, "frames": STACK_FWD})
     # Churn: the same 4 MiB buffer allocated and freed 100 times.
     t = 2000
     for _ in range(100):
-        trace.append(ev("alloc", base + 11 * MiB, 4 * MiB, STACK_DATA, t))
-        trace.append(ev("free_requested", base + 11 * MiB, 4 * MiB, STACK_DATA, t + 1))
-        trace.append(ev("free_completed", base + 11 * MiB, 4 * MiB, STACK_DATA, t + 2))
+        trace.append(ev("alloc", base + fwd + 3 * MiB, 4 * MiB, STACK_DATA, t))
+        trace.append(ev("free_requested", base + fwd + 3 * MiB, 4 * MiB, STACK_DATA, t + 1))
+        trace.append(ev("free_completed", base + fwd + 3 * MiB, 4 * MiB, STACK_DATA, t + 2))
         t += 3
     return {
         "segments": segments,
@@ -284,6 +301,8 @@ def main():
     write("train_rank0.json", trace(0))
     write("train_rank1.json", trace(1))
     write("memory_snapshot.json", snapshot())
+    write("after_rank0.json", trace(0, after=True))
+    write("after_memory_snapshot.json", snapshot(after=True))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 #!/bin/bash
-# Golden test of `profdb report`: Markdown, JSON and SVG charts of a case
-# must match tests/report/golden/<case>.* byte for byte, and a second run
-# must give identical files (the output is deterministic).
+# Golden test of `profdb report` and `profdb diff`: Markdown, JSON and SVG
+# charts of a case must match tests/report/golden/<case>.* byte for byte,
+# and a second run must give identical files (the output is deterministic).
 #
 #   run_golden.sh PROFDB TESTS_DIR WORK_DIR CASE
 #
@@ -12,8 +12,10 @@ profdb=$1 tests=$2 work=$3 case=$4
 golden=$tests/report/golden
 fixtures=$tests/report/data
 
-# Inputs and options of each case, as a user would type them (paths are
-# relative to the fixture folder, so the JSON "inputs" are stable).
+# Command, inputs and options of each case, as a user would type them
+# (paths relative to the folder the command runs in, so the JSON "inputs"
+# are stable).  Diff cases on databases load them into the run folder.
+cmd=report setup=()
 case $case in
   full)          dir=$fixtures; args=(train_rank0.json train_rank1.json memory_snapshot.json) ;;
   snapshot_only) dir=$fixtures; args=(memory_snapshot.json --gpu-gb 0.04) ;;
@@ -21,14 +23,24 @@ case $case in
                                       --section findings --top 3 --include-warmup) ;;
   trace_memory)  dir=$tests/sql/data; args=(trace_memory.json) ;;
   cpu_only)      dir=$tests/../docs/examples; args=(train_cpu.pt.trace.json) ;;
+  diff_full)     dir=$work/run; cmd=diff; args=(before.db after.db)
+                 setup=("before.db train_rank0.json memory_snapshot.json"
+                        "after.db after_rank0.json after_memory_snapshot.json") ;;
+  diff_files)    dir=$fixtures; cmd=diff
+                 args=(train_rank0.json after_rank0.json --section verdict --section kernel --top 5) ;;
+  diff_one_sided) dir=$fixtures; cmd=diff; args=(memory_snapshot.json after_rank0.json) ;;
   *) echo "unknown case $case"; exit 2 ;;
 esac
 
 rm -rf "$work"
-mkdir -p "$work/a" "$work/b"
+mkdir -p "$work/a" "$work/b" "$work/run"
+for s in "${setup[@]}"; do
+  read -r db files <<< "$s"
+  (cd "$fixtures" && "$profdb" load -q $files -o "$work/run/$db") || { echo "cannot load $files"; exit 1; }
+done
 for run in a b; do
-  (cd "$dir" && "$profdb" report "${args[@]}" --md "$work/$run/$case.md" \
-      --json "$work/$run/$case.json") || { echo "profdb report failed (run $run)"; exit 1; }
+  (cd "$dir" && "$profdb" $cmd "${args[@]}" --md "$work/$run/$case.md" \
+      --json "$work/$run/$case.json") || { echo "profdb $cmd failed (run $run)"; exit 1; }
 done
 
 status=0

@@ -1,0 +1,79 @@
+-- profdb diff, memory: the most recent snapshot of each run (highest
+-- snapshot_id), per device.  See lib/10_sides.sql for the conventions.
+
+-- The snapshot compared on each side.
+CREATE TEMP TABLE diff_snapshot AS
+SELECT 'after' AS side, max(snapshot_id) AS snapshot_id FROM main.snapshot
+HAVING count(*) > 0
+UNION ALL
+SELECT 'before', max(snapshot_id) FROM base.snapshot HAVING count(*) > 0;
+
+-- Per side and device: the allocator's state when the snapshot was taken,
+-- the replayed peak, and the OOMs recorded.
+--   reserved, allocated, inactive: bytes of segments, active and inactive
+--   blocks; peak_allocated, peak_reserved: mem_peak(); ooms: 'oom' entries
+CREATE TEMP TABLE diff_mem AS
+WITH blocks AS (
+  SELECT 'after' AS side, g.device, sum(g.total_size) AS reserved,
+    (SELECT coalesce(sum(b.size), 0) FROM main.block b JOIN main.segment x USING (segment_id)
+     WHERE x.snapshot_id = s.snapshot_id AND x.device = g.device
+       AND b.state = 'active_allocated') AS allocated,
+    (SELECT coalesce(sum(b.size), 0) FROM main.block b JOIN main.segment x USING (segment_id)
+     WHERE x.snapshot_id = s.snapshot_id AND x.device = g.device
+       AND b.state = 'inactive') AS inactive,
+    count(*) AS segments, s.snapshot_id
+  FROM diff_snapshot s JOIN main.segment g ON g.snapshot_id = s.snapshot_id
+  WHERE s.side = 'after' GROUP BY g.device
+  UNION ALL
+  SELECT 'before', g.device, sum(g.total_size),
+    (SELECT coalesce(sum(b.size), 0) FROM base.block b JOIN base.segment x USING (segment_id)
+     WHERE x.snapshot_id = s.snapshot_id AND x.device = g.device
+       AND b.state = 'active_allocated'),
+    (SELECT coalesce(sum(b.size), 0) FROM base.block b JOIN base.segment x USING (segment_id)
+     WHERE x.snapshot_id = s.snapshot_id AND x.device = g.device
+       AND b.state = 'inactive'),
+    count(*), s.snapshot_id
+  FROM diff_snapshot s JOIN base.segment g ON g.snapshot_id = s.snapshot_id
+  WHERE s.side = 'before' GROUP BY g.device
+)
+SELECT b.side, b.device, b.reserved, b.allocated, b.inactive, b.segments,
+  p.peak_allocated, p.peak_reserved,
+  CASE b.side
+    WHEN 'after' THEN (SELECT count(*) FROM main.alloc_event e WHERE e.snapshot_id = b.snapshot_id
+                       AND e.device = b.device AND e.action = 'oom')
+    ELSE (SELECT count(*) FROM base.alloc_event e WHERE e.snapshot_id = b.snapshot_id
+          AND e.device = b.device AND e.action = 'oom') END AS ooms
+FROM blocks b JOIN diff_sides d ON d.side = b.side
+LEFT JOIN mem_peak p ON p.snapshot_id = b.snapshot_id AND p.device = b.device
+  AND p.schema = d.schema_name;
+
+-- The first user frame of each stack (frame_rank()), per side.
+CREATE TEMP TABLE diff_user_frame AS
+SELECT side, stack_id, source FROM (
+  SELECT 'after' AS side, stack_id,
+    coalesce(filename, '?') || ':' || coalesce(line, '?') || ' ' || coalesce(name, '?') AS source,
+    row_number() OVER (PARTITION BY stack_id ORDER BY frame_rank(filename), depth) AS pick
+  FROM main.stack_frame
+  UNION ALL
+  SELECT 'before', stack_id,
+    coalesce(filename, '?') || ':' || coalesce(line, '?') || ' ' || coalesce(name, '?'),
+    row_number() OVER (PARTITION BY stack_id ORDER BY frame_rank(filename), depth)
+  FROM base.stack_frame)
+WHERE pick = 1;
+
+-- Allocations of the compared snapshot's trace, per side, device and
+-- source: how many, the largest, and the total requested bytes.
+CREATE TEMP TABLE diff_alloc_source AS
+WITH e AS (
+  SELECT 'after' AS side, e.device, e.size, e.stack_id FROM main.alloc_event e
+  JOIN diff_snapshot s ON s.side = 'after' AND s.snapshot_id = e.snapshot_id
+  WHERE e.action = 'alloc'
+  UNION ALL
+  SELECT 'before', e.device, e.size, e.stack_id FROM base.alloc_event e
+  JOIN diff_snapshot s ON s.side = 'before' AND s.snapshot_id = e.snapshot_id
+  WHERE e.action = 'alloc'
+)
+SELECT e.side, e.device, coalesce(f.source, '(no stack)') AS source, count(*) AS allocs,
+  max(e.size) AS max_size, sum(e.size) AS bytes
+FROM e LEFT JOIN diff_user_frame f ON f.side = e.side AND f.stack_id = e.stack_id
+GROUP BY e.side, e.device, source;

@@ -1,0 +1,106 @@
+-- Title: Verdict
+-- Question: What got faster or slower, by how much, and how far can the
+--   comparison be trusted?  One line per topic, in this order: step time,
+--   faster and slower kinds of GPU work, the kernels that moved most, GPU
+--   utilization, memory, caveats.  Lines without data are left out, and
+--   changes under 0.5% of the before step time are not worth a mention.
+-- Parameters: :include_warmup
+-- Columns:
+--   topic      -      what the line is about
+--   statement  -      the verdict, with its numbers
+WITH r AS (
+  SELECT b.steps AS bs, a.steps AS as_, b.mean_wall AS bw, a.mean_wall AS aw,
+    b.traces AS bt, a.traces AS at_, b.devices AS bd, a.devices AS ad
+  FROM diff_run b, diff_run a WHERE b.side = 'before' AND a.side = 'after'
+), cat AS (
+  SELECT category, (a - b) AS delta, CASE WHEN a > 0 AND b > 0 THEN b / a END AS speedup
+  FROM (SELECT category,
+          1.0 * coalesce(sum(total_dur) FILTER (WHERE side = 'before'), 0)
+            / (SELECT steps FROM diff_per_step WHERE side = 'before') AS b,
+          1.0 * coalesce(sum(total_dur) FILTER (WHERE side = 'after'), 0)
+            / (SELECT steps FROM diff_per_step WHERE side = 'after') AS a
+        FROM diff_gpu_name GROUP BY category)
+), noise AS (
+  -- the smallest per-step change worth a mention
+  SELECT 0.005 * coalesce((SELECT mean_wall FROM diff_run WHERE side = 'before'), 0) AS ns
+), kern AS (
+  SELECT kernel_base(kernel) AS kernel, matched_by, after_per_step - before_per_step AS delta
+  FROM diff_kernel
+), util AS (
+  SELECT side, 100.0 * sum(busy_ns) / max(sum(wall), 1) AS util FROM (
+    SELECT b.side, b.busy_ns, (SELECT sum(s.wall_ns) FROM diff_step s
+                               WHERE s.side = b.side AND s.trace_id = b.trace_id) AS wall
+    FROM diff_gpu_busy b) GROUP BY side
+), mem AS (
+  SELECT a.device, b.peak_allocated AS bp, a.peak_allocated AS ap, b.ooms AS bo, a.ooms AS ao
+  FROM diff_mem a JOIN diff_mem b ON b.device = a.device AND b.side = 'before'
+  WHERE a.side = 'after'
+), lines(ord, topic, statement) AS (
+  -- 1. Step time
+  SELECT 1, 'Step time',
+    CASE
+      WHEN r.bs = 0 OR r.bw IS NULL THEN 'The before run has no profiler trace: no step time to compare.'
+      WHEN r.as_ = 0 OR r.aw IS NULL THEN 'The after run has no profiler trace: no step time to compare.'
+      WHEN abs(r.aw - r.bw) < 0.01 * r.bw THEN
+        printf('%s -> %s per step (mean over %d -> %d steps): about the same (%+.1f%%).',
+               profdb_fmt_ns(r.bw), profdb_fmt_ns(r.aw), r.bs, r.as_, 100.0 * (r.aw - r.bw) / r.bw)
+      ELSE printf('%s -> %s per step (mean over %d -> %d steps): %+.1f%%, %.2fx %s.',
+                  profdb_fmt_ns(r.bw), profdb_fmt_ns(r.aw), r.bs, r.as_,
+                  100.0 * (r.aw - r.bw) / r.bw,
+                  CASE WHEN r.aw < r.bw THEN r.bw / r.aw ELSE r.aw / r.bw END,
+                  CASE WHEN r.aw < r.bw THEN 'faster' ELSE 'slower' END)
+    END
+  FROM r
+  UNION ALL
+  -- 2-3. GPU work that got faster / slower (per step)
+  SELECT 2, 'Faster', group_concat(printf('%s %s/step%s', category, profdb_fmt_ns(delta),
+    CASE WHEN speedup IS NOT NULL THEN printf(' (%.2fx)', speedup) ELSE ' (gone)' END), '; ')
+  FROM (SELECT * FROM cat WHERE delta < -(SELECT ns FROM noise) ORDER BY delta LIMIT 3)
+  HAVING count(*) > 0
+  UNION ALL
+  SELECT 3, 'Slower', group_concat(printf('%s +%s/step%s', category, profdb_fmt_ns(delta),
+    CASE WHEN speedup IS NOT NULL THEN printf(' (%.2fx)', 1 / speedup) ELSE ' (new)' END), '; ')
+  FROM (SELECT * FROM cat WHERE delta > (SELECT ns FROM noise) ORDER BY delta DESC LIMIT 3)
+  HAVING count(*) > 0
+  UNION ALL
+  -- 4. The kernels that moved most, each way
+  SELECT 4, 'Kernels', group_concat(line, '; ') FROM (
+    SELECT printf('largest gain %s %s/step%s', kernel, profdb_fmt_ns(delta),
+                  CASE matched_by WHEN 'vanished' THEN ' (vanished)' ELSE '' END) AS line
+    FROM (SELECT * FROM kern WHERE delta < -(SELECT ns FROM noise) ORDER BY delta LIMIT 1)
+    UNION ALL
+    SELECT printf('largest loss %s +%s/step%s', kernel, profdb_fmt_ns(delta),
+                  CASE matched_by WHEN 'new' THEN ' (new)' ELSE '' END)
+    FROM (SELECT * FROM kern WHERE delta > (SELECT ns FROM noise) ORDER BY delta DESC LIMIT 1))
+  HAVING count(*) > 0
+  UNION ALL
+  -- 5. GPU utilization
+  SELECT 5, 'GPU utilization', printf('%.1f%% -> %.1f%% of the step time (%+.1f points).',
+    b.util, a.util, a.util - b.util)
+  FROM util b, util a WHERE b.side = 'before' AND a.side = 'after'
+  UNION ALL
+  -- 6. Memory
+  SELECT 6, 'Memory', group_concat(printf('device %d: peak allocated %s -> %s (%+.1f%%)%s',
+    device, profdb_fmt_bytes(bp), profdb_fmt_bytes(ap), 100.0 * (ap - bp) / max(bp, 1),
+    CASE WHEN ao <> bo THEN printf(', OOMs %d -> %d', bo, ao) ELSE '' END), '; ')
+  FROM mem HAVING count(*) > 0
+  UNION ALL
+  SELECT 6, 'Memory', printf('only the %s run has a memory snapshot; nothing to compare.', side)
+  FROM (SELECT DISTINCT side FROM diff_mem)
+  WHERE (SELECT count(DISTINCT side) FROM diff_mem) = 1
+  UNION ALL
+  -- 7. Caveats
+  SELECT 7, 'Caveats', group_concat(c, '; ') FROM (
+    SELECT printf('the runs have different numbers of analysed steps (%d before, %d after): per-step figures are averages', bs, as_) AS c
+    FROM r WHERE bs <> as_ AND bs > 0 AND as_ > 0
+    UNION ALL
+    SELECT printf('different ranks (%d traces before, %d after)', bt, at_) FROM r WHERE bt <> at_
+    UNION ALL
+    SELECT printf('different GPUs (%s before, %s after)', coalesce(bd, 'none recorded'),
+                  coalesce(ad, 'none recorded'))
+    FROM r WHERE coalesce(bd, '') <> coalesce(ad, '')
+    UNION ALL
+    SELECT 'the warm-up steps are included (--include-warmup)' WHERE :include_warmup)
+  HAVING count(*) > 0
+)
+SELECT topic, statement FROM lines WHERE statement IS NOT NULL ORDER BY ord;
