@@ -124,7 +124,7 @@ static int expand_inputs(FILE *out, const char *const *paths, int n, path_list *
       }
       closedir(d);
       if (found.n == 0) say(out, "%s: warning: no *.json or *.json.gz files in directory", paths[i]);
-      qsort(found.v, (size_t)found.n, sizeof *found.v, cmp_str);
+      if (found.n) qsort(found.v, (size_t)found.n, sizeof *found.v, cmp_str);
       for (int k = 0; k < found.n; k++) {
         path_add(l, found.v[k]);
         free(found.v[k]);

@@ -293,7 +293,7 @@ static void layers_final(sqlite3_context *ctx) {
   if (!s || !s->used) return; /* NULL for no rows */
   int width = s->width ? s->width : s->top + 1;
   sqlite3_uint64 total[LAYERS_MAX] = {0};
-  qsort(s->v, s->n, sizeof *s->v, cmp_edge);
+  if (s->n) qsort(s->v, s->n, sizeof *s->v, cmp_edge);
   sqlite3_int64 count[LAYERS_MAX] = {0};
   sqlite3_uint64 present = 0; /* bit L: layer L has an open interval */
   for (size_t i = 0; i < s->n;) {

@@ -545,7 +545,7 @@ static int live_rows(mem_cursor *c, int64_t upto) {
     row = (mem_row){{a->addr, a->size, 0, a->stack}, (unsigned char)(4 | (a->stack < 0 ? 8 : 0)), NULL};
     if ((rc = add_row(c, &row)) != SQLITE_OK) return rc;
   }
-  qsort(c->rows, c->nrows, sizeof *c->rows, cmp_live);
+  if (c->nrows) qsort(c->rows, c->nrows, sizeof *c->rows, cmp_live);
   return SQLITE_OK;
 }
 
