@@ -20,6 +20,7 @@
 **   children cover inside it.  Memory is bounded by the nesting depth.
 */
 #include "loader.h"
+#include "extsort.h"
 #include "opstats.h"
 
 #include <stdio.h>
@@ -49,7 +50,22 @@ typedef struct busy_run {
   int open;
 } busy_run;
 
+/* Name ids of ProfilerStep#N (class 1) and DataLoader ranges (class 2),
+** sorted, so the pass classifies a slice without a join per row. */
+typedef struct name_class {
+  int64_t *id;
+  int *cls;
+  int64_t *step;   /* N of ProfilerStep#N, -1 when the name has no number */
+  int n;
+} name_class;
+
+/* A ProfilerStep#N slice, gathered while reading the slices. */
+typedef struct step_row {
+  int64_t trace_id, step, id, ts, dur;
+} step_row;
+
 typedef struct nest_state {
+  name_class names;
   busy_run busy[BUSY__N];
   sqlite3_stmt *busy_ins;
   ld_opstats *ops;            /* operator totals of the current thread */
@@ -159,6 +175,48 @@ static void busy_add(nest_state *s, int c, int64_t a, int64_t b, sqlite3_value *
   r->open = 1;
 }
 
+static int load_name_classes(ld_ctx *ctx, name_class *nc) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(ctx->db,
+        "SELECT id, CASE WHEN value GLOB 'ProfilerStep#*' THEN 1 ELSE 2 END,"
+        "  CASE WHEN value GLOB 'ProfilerStep#[0-9]*' THEN CAST(substr(value, 14) AS INTEGER)"
+        "  ELSE -1 END FROM _string"
+        " WHERE value GLOB 'ProfilerStep#*' OR value GLOB 'enumerate(DataLoader)*'"
+        " ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+    return -1;
+  int cap = 0;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    if (nc->n == cap) {
+      cap = cap ? cap * 2 : 64;
+      nc->id = realloc(nc->id, (size_t)cap * sizeof *nc->id);
+      nc->cls = realloc(nc->cls, (size_t)cap * sizeof *nc->cls);
+      nc->step = realloc(nc->step, (size_t)cap * sizeof *nc->step);
+      if (!nc->id || !nc->cls || !nc->step) abort();
+    }
+    nc->id[nc->n] = sqlite3_column_int64(st, 0);
+    nc->cls[nc->n] = sqlite3_column_int(st, 1);
+    nc->step[nc->n++] = sqlite3_column_int64(st, 2);
+  }
+  return sqlite3_finalize(st) == SQLITE_OK ? 0 : -1;
+}
+
+/* Index of name id in nc, or -1. */
+static int find_name(const name_class *nc, int64_t id) {
+  int lo = 0, hi = nc->n - 1;
+  while (lo <= hi) {
+    int mid = (lo + hi) / 2;
+    if (nc->id[mid] == id) return mid;
+    if (nc->id[mid] < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+static int class_of(const name_class *nc, int64_t id) {
+  int i = find_name(nc, id);
+  return i < 0 ? 0 : nc->cls[i];
+}
+
 static int load_steps(ld_ctx *ctx, nest_state *s, int64_t first_trace) {
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(ctx->db,
@@ -201,17 +259,219 @@ static int record_stat(ld_ctx *ctx, int64_t trace_id, const char *name,
   return rc;
 }
 
+/* Statements with ?1 = first new trace id, run once the step rows exist. */
+static const char *const step_sql[] = {
+  /* The GPU projection: union of the step's gpu_user_annotation ranges. */
+  "UPDATE step SET (gpu_ts, gpu_dur) = (SELECT min(g.ts), max(g.ts + g.dur) - min(g.ts)"
+  "  FROM _gpu g JOIN _string n ON n.id = g.name_id"
+  "  WHERE g.trace_id = step.trace_id AND g.kind = 13"
+  "  AND n.value = 'ProfilerStep#' || step.step)"
+  " WHERE trace_id >= ?1",
+};
+
+static int exec_with_first(ld_ctx *ctx, const char *sql, int64_t first);
+
+/* ---- the nesting pass: slices of each thread in start order ------------ */
+
+/* Threads (trace_id, pid, tid) numbered in the order first seen; pid and
+** tid are kept as SQL values (integers and texts never equal). */
+typedef struct thread_table {
+  int64_t *trace;
+  sqlite3_value **pid, **tid;
+  int n, cap;
+  int *slot;           /* open addressing: index + 1, 0 = empty */
+  int nslot;           /* a power of two */
+} thread_table;
+
+static uint64_t value_hash(sqlite3_value *v) {
+  uint64_t h = (uint64_t)sqlite3_value_type(v) * 0x9E3779B97F4A7C15u;
+  if (sqlite3_value_type(v) == SQLITE_INTEGER) return h ^ (uint64_t)sqlite3_value_int64(v);
+  const unsigned char *p = sqlite3_value_blob(v);
+  int n = sqlite3_value_bytes(v);
+  for (int i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001B3u;
+  return h;
+}
+
+static int value_equal(sqlite3_value *a, sqlite3_value *b) {
+  if (sqlite3_value_type(a) != sqlite3_value_type(b)) return 0;
+  if (sqlite3_value_type(a) == SQLITE_INTEGER)
+    return sqlite3_value_int64(a) == sqlite3_value_int64(b);
+  int n = sqlite3_value_bytes(a);
+  return n == sqlite3_value_bytes(b) &&
+         (n == 0 || !memcmp(sqlite3_value_blob(a), sqlite3_value_blob(b), (size_t)n));
+}
+
+static int thread_index(thread_table *t, int64_t trace, sqlite3_value *pid, sqlite3_value *tid) {
+  if (2 * (t->n + 1) > t->nslot) { /* grow and rehash */
+    int nslot = t->nslot ? t->nslot * 2 : 256;
+    int *slot = calloc((size_t)nslot, sizeof *slot);
+    if (!slot) abort();
+    for (int k = 0; k < t->n; k++) {
+      uint64_t h = (uint64_t)t->trace[k] ^ value_hash(t->pid[k]) * 31 ^ value_hash(t->tid[k]);
+      size_t i = (size_t)h & (size_t)(nslot - 1);
+      while (slot[i]) i = (i + 1) & (size_t)(nslot - 1);
+      slot[i] = k + 1;
+    }
+    free(t->slot);
+    t->slot = slot;
+    t->nslot = nslot;
+  }
+  uint64_t h = (uint64_t)trace ^ value_hash(pid) * 31 ^ value_hash(tid);
+  size_t i = (size_t)h & (size_t)(t->nslot - 1);
+  for (; t->slot[i]; i = (i + 1) & (size_t)(t->nslot - 1)) {
+    int k = t->slot[i] - 1;
+    if (t->trace[k] == trace && value_equal(t->pid[k], pid) && value_equal(t->tid[k], tid))
+      return k;
+  }
+  if (t->n == t->cap) {
+    t->cap = t->cap ? t->cap * 2 : 64;
+    t->trace = realloc(t->trace, (size_t)t->cap * sizeof *t->trace);
+    t->pid = realloc(t->pid, (size_t)t->cap * sizeof *t->pid);
+    t->tid = realloc(t->tid, (size_t)t->cap * sizeof *t->tid);
+    if (!t->trace || !t->pid || !t->tid) abort();
+  }
+  t->trace[t->n] = trace;
+  t->pid[t->n] = sqlite3_value_dup(pid);
+  t->tid[t->n] = sqlite3_value_dup(tid);
+  if (!t->pid[t->n] || !t->tid[t->n]) abort();
+  t->slot[i] = t->n + 1;
+  return t->n++;
+}
+
+static void thread_table_free(thread_table *t) {
+  for (int k = 0; k < t->n; k++) {
+    sqlite3_value_free(t->pid[k]);
+    sqlite3_value_free(t->tid[k]);
+  }
+  free(t->trace);
+  free(t->pid);
+  free(t->tid);
+  free(t->slot);
+}
+
+/* One slice, as the external sort orders it: by thread, start, longer
+** first, then the outer kinds first (spans, annotations, Python frames
+** enclose ops, which enclose runtime calls), then id. */
+typedef struct nest_row {
+  int64_t ts, dur, id, name_id;
+  int32_t thread;
+  uint8_t rank, kind, shaped;
+} nest_row;
+
+static int cmp_nest_row(const void *x, const void *y) {
+  const nest_row *a = x, *b = y;
+  if (a->thread != b->thread) return a->thread < b->thread ? -1 : 1;
+  if (a->ts != b->ts) return a->ts < b->ts ? -1 : 1;
+  if (a->dur != b->dur) return a->dur > b->dur ? -1 : 1;
+  if (a->rank != b->rank) return a->rank < b->rank ? -1 : 1;
+  return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static uint8_t kind_rank(int kind) {
+  switch (kind) {
+  case 5: return 0; case 2: return 1; case 3: return 2; case 1: return 3; case 4: return 4;
+  default: return 5;
+  }
+}
+
+#define NEST_SORT_MEMORY (24 << 20) /* bytes of slices sorted in memory at once */
+
+static int cmp_step_row(const void *x, const void *y) {
+  const step_row *a = x, *b = y;
+  if (a->trace_id != b->trace_id) return a->trace_id < b->trace_id ? -1 : 1;
+  if (a->ts != b->ts) return a->ts < b->ts ? -1 : 1;
+  return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* The step table: ProfilerStep#N ranges (user_annotation, or cpu_op in
+** 2021 traces), the first one by start when a number repeats; then their
+** GPU projections. */
+static int write_steps(ld_ctx *ctx, step_row *rows, size_t n, int64_t first_trace) {
+  if (n) qsort(rows, n, sizeof *rows, cmp_step_row);
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(ctx->db, "INSERT OR IGNORE INTO step(trace_id, step, event_id, ts, dur)"
+                         " VALUES(?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
+    return -1;
+  int rc = 0;
+  for (size_t i = 0; i < n && rc == 0; i++) {
+    sqlite3_bind_int64(st, 1, rows[i].trace_id);
+    sqlite3_bind_int64(st, 2, rows[i].step);
+    sqlite3_bind_int64(st, 3, rows[i].id);
+    sqlite3_bind_int64(st, 4, rows[i].ts);
+    sqlite3_bind_int64(st, 5, rows[i].dur);
+    rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+    sqlite3_reset(st);
+  }
+  sqlite3_finalize(st);
+  for (size_t i = 0; rc == 0 && i < sizeof step_sql / sizeof step_sql[0]; i++)
+    rc = exec_with_first(ctx, step_sql[i], first_trace);
+  return rc;
+}
+
+/* Read the slices of traces >= first_trace into the external sort, and the
+** ProfilerStep#N ranges into the step table. */
+static int read_slices(ld_ctx *ctx, int64_t first_trace, const name_class *names,
+                       thread_table *threads, ld_extsort *sort) {
+  sqlite3_stmt *sel;
+  if (sqlite3_prepare_v2(ctx->db,
+        "SELECT id, trace_id, pid, tid, ts, dur, name_id, kind, input_dims IS NOT NULL"
+        " FROM _slice WHERE trace_id >= ?1 AND ts IS NOT NULL AND dur IS NOT NULL",
+        -1, &sel, NULL) != SQLITE_OK)
+    return -1;
+  sqlite3_bind_int64(sel, 1, first_trace);
+  step_row *steps = NULL;
+  size_t nsteps = 0, cap = 0;
+  int rc;
+  while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
+    int kind = sqlite3_column_int(sel, 7);
+    int k = find_name(names, sqlite3_column_int64(sel, 6));
+    if (k >= 0 && names->step[k] >= 0 && (kind == 1 || kind == 2)) {
+      if (nsteps == cap) {
+        cap = cap ? 2 * cap : 64;
+        steps = realloc(steps, cap * sizeof *steps);
+        if (!steps) abort();
+      }
+      steps[nsteps++] = (step_row){sqlite3_column_int64(sel, 1), names->step[k],
+                                   sqlite3_column_int64(sel, 0), sqlite3_column_int64(sel, 4),
+                                   sqlite3_column_int64(sel, 5)};
+    }
+    nest_row r = {sqlite3_column_int64(sel, 4), sqlite3_column_int64(sel, 5),
+                  sqlite3_column_int64(sel, 0), sqlite3_column_int64(sel, 6),
+                  thread_index(threads, sqlite3_column_int64(sel, 1),
+                               sqlite3_column_value(sel, 2), sqlite3_column_value(sel, 3)),
+                  kind_rank(kind), (uint8_t)kind, (uint8_t)sqlite3_column_int(sel, 8)};
+    if (extsort_add(sort, &r)) {
+      sqlite3_finalize(sel);
+      free(steps);
+      fprintf(ctx->msg, "profdb: cannot write a temporary file to sort slices\n");
+      return -1;
+    }
+  }
+  sqlite3_finalize(sel);
+  if (rc == SQLITE_DONE) rc = write_steps(ctx, steps, nsteps, first_trace);
+  free(steps);
+  return rc == SQLITE_OK ? extsort_finish(sort) : -1;
+}
+
+/* The open slices, busy intervals and operator totals of the current
+** thread are written out when it ends. */
+static void end_thread(nest_state *s) {
+  while (s->n) pop(s);
+  for (int c = 0; c < BUSY__N; c++) busy_flush(s, c, s->pid, s->tid);
+  if (s->pid && opstats_flush(s->ops, s->ops_ins, s->trace_id, s->pid, s->tid)) s->failed = 1;
+}
+
 /* Nesting of CPU slices for traces >= first_trace. */
 static int build_tree(ld_ctx *ctx, int64_t first_trace) {
   nest_state s = {0};
-  sqlite3_stmt *sel = NULL;
+  thread_table threads = {0};
+  ld_extsort *sort = extsort_new(sizeof(nest_row), cmp_nest_row, NEST_SORT_MEMORY);
   int rc = -1;
-  if (load_steps(ctx, &s, first_trace)) goto done;
+  if (load_name_classes(ctx, &s.names)) goto done;
   if (sqlite3_prepare_v2(ctx->db,
         "INSERT INTO _slice_tree(id, parent_id, depth, self_dur, step)"
-        " VALUES(?,?,?,?,?)", -1, &s.ins, NULL) != SQLITE_OK)
-    goto done;
-  if (sqlite3_prepare_v2(ctx->db,
+        " VALUES(?,?,?,?,?)", -1, &s.ins, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2(ctx->db,
         "INSERT INTO cpu_busy(trace_id, pid, tid, class, ts, dur) VALUES(?,?,?,?,?,?)",
         -1, &s.busy_ins, NULL) != SQLITE_OK ||
       sqlite3_prepare_v2(ctx->db,
@@ -219,52 +479,18 @@ static int build_tree(ld_ctx *ctx, int64_t first_trace) {
         " max_dur, shaped) VALUES(?,?,?,?,?,?,?,?,?,?)", -1, &s.ops_ins, NULL) != SQLITE_OK)
     goto done;
   s.ops = opstats_new();
-  /* Kind rank breaks ties of equal start and duration: the outer kinds
-  ** (spans, annotations, Python frames) enclose the inner ones.  Column 6:
-  ** 1 for ProfilerStep#N, 2 for DataLoader ranges (cpu_busy classes). */
-  if (sqlite3_prepare_v2(ctx->db,
-        "SELECT id, trace_id, pid, tid, ts, dur, CASE"
-        "  WHEN name_id IN (SELECT id FROM _string WHERE value GLOB 'ProfilerStep#*') THEN 1"
-        "  WHEN name_id IN (SELECT id FROM _string"
-        "   WHERE value GLOB 'enumerate(DataLoader)*') THEN 2 ELSE 0 END, kind,"
-        "  name_id, input_dims IS NOT NULL"
-        " FROM _slice"
-        " WHERE trace_id >= ?1 AND ts IS NOT NULL AND dur IS NOT NULL"
-        " ORDER BY trace_id, pid, tid, ts, dur DESC,"
-        "  CASE kind WHEN 5 THEN 0 WHEN 2 THEN 1 WHEN 3 THEN 2 WHEN 1 THEN 3"
-        "  WHEN 4 THEN 4 ELSE 5 END, id", -1, &sel, NULL) != SQLITE_OK)
+  if (read_slices(ctx, first_trace, &s.names, &threads, sort) ||
+      load_steps(ctx, &s, first_trace))
     goto done;
-  sqlite3_bind_int64(sel, 1, first_trace);
-  sqlite3_value *last_pid = NULL, *last_tid = NULL;
+  ld_phase(ctx, "nesting: read, sort");
+  int thread = -1;
   int64_t last_trace = -1;
   uint64_t overhang_before = 0;
-  while (sqlite3_step(sel) == SQLITE_ROW) {
-    int64_t trace_id = sqlite3_column_int64(sel, 1);
-    sqlite3_value *pid = sqlite3_column_value(sel, 2);
-    sqlite3_value *tid = sqlite3_column_value(sel, 3);
-    int same = trace_id == last_trace && last_pid && last_tid;
-    if (same) {
-      /* Compare as SQL values: integers and texts never equal. */
-      same = sqlite3_value_type(pid) == sqlite3_value_type(last_pid) &&
-             sqlite3_value_type(tid) == sqlite3_value_type(last_tid);
-      if (same && sqlite3_value_type(pid) == SQLITE_INTEGER)
-        same = sqlite3_value_int64(pid) == sqlite3_value_int64(last_pid);
-      else if (same)
-        same = sqlite3_value_bytes(pid) == sqlite3_value_bytes(last_pid) &&
-               !memcmp(sqlite3_value_blob(pid), sqlite3_value_blob(last_pid),
-                       (size_t)sqlite3_value_bytes(pid));
-      if (same && sqlite3_value_type(tid) == SQLITE_INTEGER)
-        same = sqlite3_value_int64(tid) == sqlite3_value_int64(last_tid);
-      else if (same)
-        same = sqlite3_value_bytes(tid) == sqlite3_value_bytes(last_tid) &&
-               !memcmp(sqlite3_value_blob(tid), sqlite3_value_blob(last_tid),
-                       (size_t)sqlite3_value_bytes(tid));
-    }
-    if (!same) {
-      while (s.n) pop(&s);
-      for (int c = 0; c < BUSY__N; c++) busy_flush(&s, c, last_pid, last_tid);
-      if (last_pid && opstats_flush(s.ops, s.ops_ins, s.trace_id, last_pid, last_tid))
-        s.failed = 1;
+  for (const nest_row *r; (r = extsort_next(sort)) && !s.failed;) {
+    if (r->thread != thread) {
+      end_thread(&s);
+      thread = r->thread;
+      int64_t trace_id = threads.trace[thread];
       if (trace_id != last_trace && last_trace >= 0) {
         if (record_stat(ctx, last_trace, "slice_overhang",
                         "slices that end after their parent (nested by start time)",
@@ -272,30 +498,22 @@ static int build_tree(ld_ctx *ctx, int64_t first_trace) {
           goto done;
         overhang_before = s.overhang;
       }
-      s.trace_id = trace_id;
-      last_trace = trace_id;
-      sqlite3_value_free(last_pid);
-      sqlite3_value_free(last_tid);
-      last_pid = sqlite3_value_dup(pid);
-      last_tid = sqlite3_value_dup(tid);
-      s.pid = last_pid;
-      s.tid = last_tid;
+      s.trace_id = last_trace = trace_id;
+      s.pid = threads.pid[thread];
+      s.tid = threads.tid[thread];
     }
-    int64_t ts = sqlite3_column_int64(sel, 4), dur = sqlite3_column_int64(sel, 5);
-    int name_class = sqlite3_column_int(sel, 6), kind = sqlite3_column_int(sel, 7);
-    push(&s, sqlite3_column_int64(sel, 0), ts, dur, sqlite3_column_int64(sel, 8),
-         kind == 1 && name_class != 1, sqlite3_column_int(sel, 9));
-    if (kind >= 1 && kind <= 4 && name_class != 1)
-      busy_add(&s, BUSY_CPU, ts, ts + dur, last_pid, last_tid);
-    if (kind == 4) busy_add(&s, BUSY_RUNTIME, ts, ts + dur, last_pid, last_tid);
-    if (name_class == 2 && kind != 4) busy_add(&s, BUSY_DATALOADER, ts, ts + dur, last_pid, last_tid);
-    if (s.failed) break;
+    int name_class = class_of(&s.names, r->name_id), kind = r->kind;
+    push(&s, r->id, r->ts, r->dur, r->name_id, kind == 1 && name_class != 1, r->shaped);
+    int64_t end = r->ts + r->dur;
+    if (kind >= 1 && kind <= 4 && name_class != 1) busy_add(&s, BUSY_CPU, r->ts, end, s.pid, s.tid);
+    if (kind == 4) busy_add(&s, BUSY_RUNTIME, r->ts, end, s.pid, s.tid);
+    if (name_class == 2 && kind != 4) busy_add(&s, BUSY_DATALOADER, r->ts, end, s.pid, s.tid);
   }
-  while (s.n) pop(&s);
-  for (int c = 0; c < BUSY__N; c++) busy_flush(&s, c, last_pid, last_tid);
-  if (last_pid && opstats_flush(s.ops, s.ops_ins, s.trace_id, last_pid, last_tid)) s.failed = 1;
-  sqlite3_value_free(last_pid);
-  sqlite3_value_free(last_tid);
+  end_thread(&s);
+  if (extsort_failed(sort)) {
+    fprintf(ctx->msg, "profdb: cannot read back a temporary file of sorted slices\n");
+    goto done;
+  }
   if (last_trace >= 0 &&
       record_stat(ctx, last_trace, "slice_overhang",
                   "slices that end after their parent (nested by start time)",
@@ -305,32 +523,19 @@ static int build_tree(ld_ctx *ctx, int64_t first_trace) {
 done:
   if (rc) fprintf(ctx->msg, "profdb: database error while nesting slices: %s\n",
                   sqlite3_errmsg(ctx->db));
-  sqlite3_finalize(sel);
+  extsort_free(sort);
+  thread_table_free(&threads);
   sqlite3_finalize(s.ins);
   sqlite3_finalize(s.busy_ins);
   sqlite3_finalize(s.ops_ins);
   opstats_free(s.ops);
   free(s.stack);
   free(s.steps);
+  free(s.names.id);
+  free(s.names.cls);
+  free(s.names.step);
   return rc;
 }
-
-/* Statements with ?1 = first new trace id. */
-static const char *const step_sql[] = {
-  /* ProfilerStep#N ranges: user_annotation, or cpu_op in 2021 traces. */
-  "INSERT OR IGNORE INTO step(trace_id, step, event_id, ts, dur)"
-  " SELECT s.trace_id, CAST(substr(n.value, 14) AS INTEGER), s.id, s.ts, s.dur"
-  " FROM _slice s JOIN _string n ON n.id = s.name_id"
-  " WHERE s.trace_id >= ?1 AND s.kind IN (1, 2)"
-  "  AND n.value GLOB 'ProfilerStep#[0-9]*' AND s.ts IS NOT NULL"
-  "  AND s.dur IS NOT NULL ORDER BY s.trace_id, s.ts",
-  /* The GPU projection: union of the step's gpu_user_annotation ranges. */
-  "UPDATE step SET (gpu_ts, gpu_dur) = (SELECT min(g.ts), max(g.ts + g.dur) - min(g.ts)"
-  "  FROM _gpu g JOIN _string n ON n.id = g.name_id"
-  "  WHERE g.trace_id = step.trace_id AND g.kind = 13"
-  "  AND n.value = 'ProfilerStep#' || step.step)"
-  " WHERE trace_id >= ?1",
-};
 
 static const char *const index_sql =
   "CREATE INDEX IF NOT EXISTS _slice_by_correlation ON _slice(trace_id, correlation)"
@@ -408,20 +613,18 @@ static int link_stats(ld_ctx *ctx, int64_t first) {
     " FROM (SELECT g.trace_id, count(*) AS n FROM _gpu g JOIN _gpu_link l ON l.id = g.id"
     "  WHERE g.trace_id >= ?1 AND l.launch_id IS NULL AND g.kind IN (10, 11, 12)"
     "  GROUP BY g.trace_id) WHERE n > 0;"
+    /* Unmatched flow starts and finishes, in one grouping of the flows. */
     "INSERT OR REPLACE INTO import_stats(artifact_id, artifact, name, severity,"
     " value, description)"
-    " SELECT trace_id, 'trace', 'flow_start_unmatched', 'info', n,"
-    "  'flow starts (s) with no finish (f)'"
-    " FROM (SELECT trace_id, count(*) AS n FROM flow WHERE trace_id >= ?1"
-    "  AND end_event_id IS NULL AND start_event_id IS NOT NULL GROUP BY trace_id)"
-    " WHERE n > 0;"
-    "INSERT OR REPLACE INTO import_stats(artifact_id, artifact, name, severity,"
-    " value, description)"
-    " SELECT trace_id, 'trace', 'flow_end_unmatched', 'info', n,"
-    "  'flow finishes (f) with no start (s)'"
-    " FROM (SELECT trace_id, count(*) AS n FROM flow WHERE trace_id >= ?1"
-    "  AND start_event_id IS NULL AND end_event_id IS NOT NULL GROUP BY trace_id)"
-    " WHERE n > 0;";
+    " WITH ends AS MATERIALIZED (SELECT trace_id, sum(s AND NOT f) AS starts,"
+    "   sum(f AND NOT s) AS finishes"
+    "  FROM (SELECT trace_id, max(ph = 's') AS s, max(ph = 'f') AS f FROM _flow"
+    "   WHERE trace_id >= ?1 GROUP BY trace_id, cat_id, flow_id) GROUP BY trace_id)"
+    " SELECT trace_id, 'trace', 'flow_start_unmatched', 'info', starts,"
+    "  'flow starts (s) with no finish (f)' FROM ends WHERE starts > 0"
+    " UNION ALL"
+    " SELECT trace_id, 'trace', 'flow_end_unmatched', 'info', finishes,"
+    "  'flow finishes (f) with no start (s)' FROM ends WHERE finishes > 0;";
   const char *tail = sql;
   while (tail && *tail) {
     sqlite3_stmt *st;
@@ -450,9 +653,6 @@ static const char *const legacy_block_sql =
 
 int postpass_run(ld_ctx *ctx, int64_t first_trace, int64_t first_snapshot) {
   if (exec_with_first(ctx, legacy_block_sql, first_snapshot)) return -1;
-  for (size_t i = 0; i < sizeof step_sql / sizeof step_sql[0]; i++)
-    if (exec_with_first(ctx, step_sql[i], first_trace)) return -1;
-  ld_phase(ctx, "steps");
   if (ld_exec(ctx, index_sql)) return -1;
   ld_phase(ctx, "indexes");
   if (build_tree(ctx, first_trace) ||
@@ -462,11 +662,12 @@ int postpass_run(ld_ctx *ctx, int64_t first_trace, int64_t first_snapshot) {
   if (exec_with_first(ctx, link_sql, first_trace)) return -1;
   ld_phase(ctx, "gpu links");
   if (exec_with_first(ctx, span_sql, first_trace)) return -1;
+  ld_phase(ctx, "spans");
   if (link_stats(ctx, first_trace)) {
     fprintf(ctx->msg, "profdb: database error: %s\n", sqlite3_errmsg(ctx->db));
     return -1;
   }
-  ld_phase(ctx, "spans, link stats");
+  ld_phase(ctx, "link stats");
   int rc = ld_exec(ctx, "PRAGMA analysis_limit=400; ANALYZE;");
   ld_phase(ctx, "analyze");
   return rc;

@@ -1,0 +1,199 @@
+/*
+** extsort.c — external merge sort of fixed-size records (see extsort.h).
+*/
+#include "extsort.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define READ_RECORDS 2048 /* records buffered per run while merging */
+#define MAX_RUNS 64       /* runs merged into one before writing more: open files stay few */
+
+typedef struct run {
+  FILE *f;
+  char *buf;        /* READ_RECORDS records */
+  size_t n, pos;    /* records in buf, next one */
+} run;
+
+struct ld_extsort {
+  size_t rec, cap;  /* record size, records per in-memory buffer */
+  int (*cmp)(const void *, const void *);
+  char *mem;        /* the in-memory buffer */
+  size_t n;         /* records in it */
+  run *runs;
+  int nruns;
+  int *heap;        /* run indexes, smallest current record first */
+  int nheap;
+  size_t next;      /* single in-memory run: next record */
+  int merging;      /* runs were written: merge them */
+  int pending;      /* the run at heap[0] must advance before the next record */
+  int failed;
+};
+
+ld_extsort *extsort_new(size_t rec_size, int (*cmp)(const void *, const void *),
+                        size_t mem_bytes) {
+  ld_extsort *s = calloc(1, sizeof *s);
+  if (!s) abort();
+  s->rec = rec_size;
+  s->cmp = cmp;
+  s->cap = mem_bytes / rec_size;
+  if (s->cap < 16) s->cap = 16;
+  s->mem = malloc(s->cap * rec_size);
+  if (!s->mem) abort();
+  return s;
+}
+
+/* Sort the buffer and write it out as a run. */
+static int spill(ld_extsort *s) {
+  if (s->n) qsort(s->mem, s->n, s->rec, s->cmp);
+  FILE *f = tmpfile();
+  if (!f) return -1;
+  if (fwrite(s->mem, s->rec, s->n, f) != s->n || fflush(f) != 0) {
+    fclose(f);
+    return -1;
+  }
+  run *r = realloc(s->runs, (size_t)(s->nruns + 1) * sizeof *r);
+  if (!r) abort();
+  s->runs = r;
+  r[s->nruns++] = (run){f, NULL, 0, 0};
+  s->n = 0;
+  return 0;
+}
+
+static int merge_runs(ld_extsort *s);
+
+int extsort_add(ld_extsort *s, const void *rec) {
+  if (s->n == s->cap && (spill(s) || (s->nruns == MAX_RUNS && merge_runs(s)))) {
+    s->failed = 1;
+    return -1;
+  }
+  memcpy(s->mem + s->n * s->rec, rec, s->rec);
+  s->n++;
+  return 0;
+}
+
+/* Refill a run's buffer; 0 when it is exhausted. */
+static int refill(ld_extsort *s, run *r) {
+  r->n = fread(r->buf, s->rec, READ_RECORDS, r->f);
+  r->pos = 0;
+  if (r->n == 0 && ferror(r->f)) s->failed = 1;
+  return r->n > 0;
+}
+
+static const void *head(const ld_extsort *s, int i) {
+  const run *r = &s->runs[i];
+  return r->buf + r->pos * s->rec;
+}
+
+static void sift_down(ld_extsort *s, int i) {
+  for (;;) {
+    int l = 2 * i + 1, m = i;
+    if (l < s->nheap && s->cmp(head(s, s->heap[l]), head(s, s->heap[m])) < 0) m = l;
+    if (l + 1 < s->nheap && s->cmp(head(s, s->heap[l + 1]), head(s, s->heap[m])) < 0) m = l + 1;
+    if (m == i) return;
+    int t = s->heap[i];
+    s->heap[i] = s->heap[m];
+    s->heap[m] = t;
+    i = m;
+  }
+}
+
+/* Start merging the runs: buffers, heap.  0, or -1 on a read error. */
+static int start_merge(ld_extsort *s) {
+  free(s->heap);
+  s->heap = malloc((size_t)s->nruns * sizeof *s->heap);
+  if (!s->heap) abort();
+  s->nheap = 0;
+  s->pending = 0;
+  for (int i = 0; i < s->nruns; i++) {
+    run *r = &s->runs[i];
+    if (!r->buf) {
+      r->buf = malloc(READ_RECORDS * s->rec);
+      if (!r->buf) abort();
+    }
+    rewind(r->f);
+    if (refill(s, r)) s->heap[s->nheap++] = i;
+  }
+  for (int i = s->nheap / 2 - 1; i >= 0; i--) sift_down(s, i);
+  return s->failed ? -1 : 0;
+}
+
+static const void *merge_next(ld_extsort *s);
+
+/* Merge all the runs into one (many runs would mean many open files). */
+static int merge_runs(ld_extsort *s) {
+  FILE *out = tmpfile();
+  if (!out || start_merge(s)) {
+    if (out) fclose(out);
+    return -1;
+  }
+  for (const void *r; (r = merge_next(s));)
+    if (fwrite(r, s->rec, 1, out) != 1) {
+      fclose(out);
+      return -1;
+    }
+  if (s->failed || fflush(out) != 0) {
+    fclose(out);
+    return -1;
+  }
+  for (int i = 0; i < s->nruns; i++) {
+    fclose(s->runs[i].f);
+    free(s->runs[i].buf);
+  }
+  s->runs[0] = (run){out, NULL, 0, 0};
+  s->nruns = 1;
+  return 0;
+}
+
+int extsort_finish(ld_extsort *s) {
+  if (s->nruns == 0) { /* everything fit in memory */
+    if (s->n) qsort(s->mem, s->n, s->rec, s->cmp);
+    s->next = 0;
+    return 0;
+  }
+  if (s->n && spill(s)) {
+    s->failed = 1;
+    return -1;
+  }
+  free(s->mem); /* the merge needs only the run buffers */
+  s->mem = NULL;
+  s->merging = 1;
+  return start_merge(s);
+}
+
+const void *extsort_next(ld_extsort *s) {
+  if (!s->merging) {
+    if (s->next >= s->n) return NULL;
+    return s->mem + s->next++ * s->rec;
+  }
+  return merge_next(s);
+}
+
+static const void *merge_next(ld_extsort *s) {
+  if (s->pending) {
+    /* The record handed out last time is consumed: advance its run (its
+    ** buffer may be refilled only now, so that record stayed valid). */
+    s->pending = 0;
+    run *r = &s->runs[s->heap[0]];
+    if (++r->pos == r->n && !refill(s, r)) s->heap[0] = s->heap[--s->nheap];
+    if (s->nheap) sift_down(s, 0);
+  }
+  if (s->nheap == 0) return NULL;
+  s->pending = 1;
+  return head(s, s->heap[0]);
+}
+
+int extsort_failed(const ld_extsort *s) { return s->failed; }
+
+void extsort_free(ld_extsort *s) {
+  if (!s) return;
+  for (int i = 0; i < s->nruns; i++) {
+    if (s->runs[i].f) fclose(s->runs[i].f);
+    free(s->runs[i].buf);
+  }
+  free(s->runs);
+  free(s->heap);
+  free(s->mem);
+  free(s);
+}
