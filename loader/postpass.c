@@ -64,8 +64,21 @@ typedef struct step_row {
   int64_t trace_id, step, id, ts, dur;
 } step_row;
 
+/* A _slice_tree row, sorted by id before insertion so that the table's
+** pages fill up (rows come out of the pass in thread order). */
+typedef struct tree_row {
+  int64_t id, parent, self, step; /* parent, step: -1 for NULL */
+  int32_t depth;
+} tree_row;
+
+static int cmp_tree_row(const void *x, const void *y) {
+  const tree_row *a = x, *b = y;
+  return a->id < b->id ? -1 : a->id > b->id;
+}
+
 typedef struct nest_state {
   name_class names;
+  ld_extsort *tree;  /* the _slice_tree rows, by id */
   busy_run busy[BUSY__N];
   sqlite3_stmt *busy_ins;
   ld_opstats *ops;            /* operator totals of the current thread */
@@ -73,7 +86,6 @@ typedef struct nest_state {
   sqlite3_value *pid, *tid;   /* the current thread */
   open_slice *stack;
   int n, cap;
-  sqlite3_stmt *ins;
   step_win *steps;  /* sorted by (trace_id, ts) */
   int nsteps;
   int64_t trace_id;
@@ -103,16 +115,9 @@ static void pop(nest_state *s) {
   open_slice *x = &s->stack[--s->n];
   int64_t self = x->dur - x->children;
   if (self < 0) self = 0;
-  sqlite3_bind_int64(s->ins, 1, x->id);
-  if (x->parent >= 0) sqlite3_bind_int64(s->ins, 2, x->parent);
-  else sqlite3_bind_null(s->ins, 2);
-  sqlite3_bind_int(s->ins, 3, x->depth);
-  sqlite3_bind_int64(s->ins, 4, self);
   int64_t step = step_at(s, s->trace_id, x->ts);
-  if (step >= 0) sqlite3_bind_int64(s->ins, 5, step);
-  else sqlite3_bind_null(s->ins, 5);
-  if (sqlite3_step(s->ins) != SQLITE_DONE) s->failed = 1;
-  sqlite3_reset(s->ins);
+  tree_row t = {x->id, x->parent, self, step, x->depth};
+  if (extsort_add(s->tree, &t)) s->failed = 1;
   if (x->op && opstats_add(s->ops, step, x->name_id, x->dur, self, x->shaped, s->ops_ins,
                            s->trace_id, s->pid, s->tid))
     s->failed = 1;
@@ -453,6 +458,29 @@ static int read_slices(ld_ctx *ctx, int64_t first_trace, const name_class *names
   return rc == SQLITE_OK ? extsort_finish(sort) : -1;
 }
 
+/* Insert the _slice_tree rows in id order. */
+static int write_tree(ld_ctx *ctx, ld_extsort *tree) {
+  sqlite3_stmt *ins;
+  if (extsort_finish(tree) ||
+      sqlite3_prepare_v2(ctx->db, "INSERT INTO _slice_tree(id, parent_id, depth, self_dur, step)"
+                         " VALUES(?,?,?,?,?)", -1, &ins, NULL) != SQLITE_OK)
+    return -1;
+  int rc = 0;
+  for (const tree_row *t; rc == 0 && (t = extsort_next(tree));) {
+    sqlite3_bind_int64(ins, 1, t->id);
+    if (t->parent >= 0) sqlite3_bind_int64(ins, 2, t->parent);
+    else sqlite3_bind_null(ins, 2);
+    sqlite3_bind_int(ins, 3, t->depth);
+    sqlite3_bind_int64(ins, 4, t->self);
+    if (t->step >= 0) sqlite3_bind_int64(ins, 5, t->step);
+    else sqlite3_bind_null(ins, 5);
+    rc = sqlite3_step(ins) == SQLITE_DONE ? 0 : -1;
+    sqlite3_reset(ins);
+  }
+  sqlite3_finalize(ins);
+  return rc || extsort_failed(tree) ? -1 : 0;
+}
+
 /* The open slices, busy intervals and operator totals of the current
 ** thread are written out when it ends. */
 static void end_thread(nest_state *s) {
@@ -468,10 +496,8 @@ static int build_tree(ld_ctx *ctx, int64_t first_trace) {
   ld_extsort *sort = extsort_new(sizeof(nest_row), cmp_nest_row, NEST_SORT_MEMORY);
   int rc = -1;
   if (load_name_classes(ctx, &s.names)) goto done;
+  s.tree = extsort_new(sizeof(tree_row), cmp_tree_row, NEST_SORT_MEMORY);
   if (sqlite3_prepare_v2(ctx->db,
-        "INSERT INTO _slice_tree(id, parent_id, depth, self_dur, step)"
-        " VALUES(?,?,?,?,?)", -1, &s.ins, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2(ctx->db,
         "INSERT INTO cpu_busy(trace_id, pid, tid, class, ts, dur) VALUES(?,?,?,?,?,?)",
         -1, &s.busy_ins, NULL) != SQLITE_OK ||
       sqlite3_prepare_v2(ctx->db,
@@ -514,6 +540,10 @@ static int build_tree(ld_ctx *ctx, int64_t first_trace) {
     fprintf(ctx->msg, "profdb: cannot read back a temporary file of sorted slices\n");
     goto done;
   }
+  extsort_free(sort);
+  sort = NULL;
+  ld_phase(ctx, "nesting: pass");
+  if (write_tree(ctx, s.tree)) goto done;
   if (last_trace >= 0 &&
       record_stat(ctx, last_trace, "slice_overhang",
                   "slices that end after their parent (nested by start time)",
@@ -524,8 +554,8 @@ done:
   if (rc) fprintf(ctx->msg, "profdb: database error while nesting slices: %s\n",
                   sqlite3_errmsg(ctx->db));
   extsort_free(sort);
+  extsort_free(s.tree);
   thread_table_free(&threads);
-  sqlite3_finalize(s.ins);
   sqlite3_finalize(s.busy_ins);
   sqlite3_finalize(s.ops_ins);
   opstats_free(s.ops);

@@ -284,6 +284,13 @@ CREATE TABLE IF NOT EXISTS _slice(
   cbid INTEGER,
   -- args "Python id" / "Python parent id" (python_function)
   python_id INTEGER, python_parent_id INTEGER,
+  -- args "Record function id"
+  record_fn_id INTEGER,
+  -- args "Input Strides" and "Concrete Inputs" as JSON text (record_shapes)
+  input_strides TEXT, concrete_inputs TEXT,
+  -- args "kernel" of ROCm runtime calls (the launched kernel's name), as a
+  -- _string id: repeated long names are stored once
+  kernel_id INTEGER,
   -- remaining args as a JSON object, NULL when none
   args TEXT,
   -- event keys other than ph/cat/name/pid/tid/ts/dur/args, as a JSON

@@ -47,6 +47,7 @@ enum {
 typedef enum targ {
   TA_EXTERNAL_ID, TA_CORRELATION, TA_EV_IDX, TA_SEQ_NUM, TA_FWD_TID,
   TA_INPUT_DIMS, TA_INPUT_TYPES, TA_CBID, TA_PY_ID, TA_PY_PARENT,
+  TA_RECORD_FN, TA_INPUT_STRIDES, TA_CONCRETE_INPUTS, TA_KERNEL,
   TA_DEVICE, TA_STREAM, TA_GRID, TA_BLOCK, TA_REGISTERS, TA_SHMEM,
   TA_BLOCKS_PER_SM, TA_WARPS_PER_SM, TA_OCCUPANCY, TA_BYTES, TA_BANDWIDTH,
   TA_MEM_ADDR, TA_MEM_BYTES, TA_MEM_TOTAL_ALLOC, TA_MEM_TOTAL_RESERVED,
@@ -58,7 +59,8 @@ typedef enum tshape {
   SH_INT,  /* integer that fits int64 */
   SH_REAL, /* finite number */
   SH_JSON, /* any value, stored as JSON text */
-  SH_DIM3  /* [x, y, z] of integers */
+  SH_DIM3, /* [x, y, z] of integers */
+  SH_NAME  /* a string repeated across events: interned (_string id) */
 } tshape;
 
 /* Arg keys with a typed column.  Aliases (older spellings) share a slot;
@@ -83,6 +85,10 @@ static const struct {
     TK("cbid", TA_CBID, SH_INT),
     TK("Python id", TA_PY_ID, SH_INT),
     TK("Python parent id", TA_PY_PARENT, SH_INT),
+    TK("Record function id", TA_RECORD_FN, SH_INT),
+    TK("Input Strides", TA_INPUT_STRIDES, SH_JSON),
+    TK("Concrete Inputs", TA_CONCRETE_INPUTS, SH_JSON),
+    TK("kernel", TA_KERNEL, SH_NAME),
     TK("device", TA_DEVICE, SH_INT),
     TK("stream", TA_STREAM, SH_INT),
     TK("grid", TA_GRID, SH_DIM3),
@@ -110,7 +116,8 @@ static const uint32_t slice_targs =
     TA_BIT(TA_EXTERNAL_ID) | TA_BIT(TA_CORRELATION) | TA_BIT(TA_EV_IDX) |
     TA_BIT(TA_SEQ_NUM) | TA_BIT(TA_FWD_TID) | TA_BIT(TA_INPUT_DIMS) |
     TA_BIT(TA_INPUT_TYPES) | TA_BIT(TA_CBID) | TA_BIT(TA_PY_ID) |
-    TA_BIT(TA_PY_PARENT);
+    TA_BIT(TA_PY_PARENT) | TA_BIT(TA_RECORD_FN) | TA_BIT(TA_INPUT_STRIDES) |
+    TA_BIT(TA_CONCRETE_INPUTS) | TA_BIT(TA_KERNEL);
 static const uint32_t gpu_targs =
     TA_BIT(TA_DEVICE) | TA_BIT(TA_STREAM) | TA_BIT(TA_CORRELATION) |
     TA_BIT(TA_EXTERNAL_ID) | TA_BIT(TA_GRID) | TA_BIT(TA_BLOCK) |
@@ -558,7 +565,7 @@ static void emit_x(tparser *p, int64_t id) {
     col_obj(b, &ev->extra, &ev->extra_w);
   } else {
     spill_targs(ev, slice_targs);
-    row_begin(b, TB_SLICE, 22);
+    row_begin(b, TB_SLICE, 26);
     row_int(b, id);
     row_int(b, p->f->artifact_id);
     row_int(b, kind);
@@ -579,6 +586,10 @@ static void emit_x(tparser *p, int64_t id) {
     col_int(b, ev, TA_CBID);
     col_int(b, ev, TA_PY_ID);
     col_int(b, ev, TA_PY_PARENT);
+    col_int(b, ev, TA_RECORD_FN);
+    col_json(b, ev, TA_INPUT_STRIDES);
+    col_json(b, ev, TA_CONCRETE_INPUTS);
+    col_int(b, ev, TA_KERNEL);
     col_obj(b, &ev->args, &ev->args_w);
     col_obj(b, &ev->extra, &ev->extra_w);
   }
@@ -1006,6 +1017,12 @@ static void arg_value(tparser *p, tok t, const char *s, size_t n) {
       jw_init(&p->typed_w, &ev->raw);
       capture_start(p, &p->typed_w, CAP_TYPED, t);
       return;
+    }
+    break;
+  case SH_NAME:
+    if (t == TK_STRING) {
+      sl->i = ld_string(p->f, s, n);
+      ok = sl->i >= 0;
     }
     break;
   }

@@ -133,6 +133,10 @@ CREATE VIEW IF NOT EXISTS cpu_op(
   ev_idx,
   -- args "Input Dims" and "Input type" as JSON text (record_shapes=True)
   input_dims, input_types,
+  -- args "Input Strides" and "Concrete Inputs" as JSON text
+  input_strides, concrete_inputs,
+  -- args "Record function id"
+  record_fn_id,
   -- remaining args as JSON
   args
 ) AS
@@ -140,7 +144,7 @@ SELECT s.id, s.trace_id,
   (SELECT value FROM _string WHERE _string.id = s.name_id),
   s.pid, s.tid, s.ts, s.dur, t.self_dur, t.depth, t.parent_id, t.step,
   s.external_id, s.seq_num, s.fwd_tid, s.ev_idx, s.input_dims,
-  s.input_types, s.args
+  s.input_types, s.input_strides, s.concrete_inputs, s.record_fn_id, s.args
 FROM _slice s LEFT JOIN _slice_tree t ON t.id = s.id
 WHERE s.kind = 1;
 
@@ -189,13 +193,15 @@ CREATE VIEW IF NOT EXISTS user_annotation(
   step,
   -- args External id
   external_id,
+  -- args "Ev Idx" and "Record function id"
+  ev_idx, record_fn_id,
   -- remaining args as JSON
   args
 ) AS
 SELECT s.id, s.trace_id,
   (SELECT value FROM _string WHERE _string.id = s.name_id),
   s.pid, s.tid, s.ts, s.dur, t.self_dur, t.depth, t.parent_id, t.step,
-  s.external_id, s.args
+  s.external_id, s.ev_idx, s.record_fn_id, s.args
 FROM _slice s LEFT JOIN _slice_tree t ON t.id = s.id
 WHERE s.kind = 2;
 
@@ -252,6 +258,8 @@ CREATE VIEW IF NOT EXISTS runtime(
   external_id,
   -- args cbid (CUPTI callback id)
   cbid,
+  -- args kernel: the launched kernel's name (ROCm runtime calls)
+  kernel,
   -- remaining args as JSON
   args
 ) AS
@@ -259,7 +267,8 @@ SELECT s.id, s.trace_id,
   (SELECT value FROM _string WHERE _string.id = s.cat_id),
   (SELECT value FROM _string WHERE _string.id = s.name_id),
   s.pid, s.tid, s.ts, s.dur, t.depth, t.parent_id, t.step,
-  s.correlation, s.external_id, s.cbid, s.args
+  s.correlation, s.external_id, s.cbid,
+  (SELECT value FROM _string WHERE _string.id = s.kernel_id), s.args
 FROM _slice s LEFT JOIN _slice_tree t ON t.id = s.id
 WHERE s.kind = 4;
 

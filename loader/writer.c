@@ -26,8 +26,9 @@ static const char *const insert_sql[TB__COUNT] = {
   [TB_SLICE] = "INSERT INTO _slice(id, trace_id, kind, cat_id, raw_cat_id,"
                " name_id, pid, tid, ts, dur, external_id, correlation,"
                " seq_num, fwd_tid, ev_idx, input_dims, input_types, cbid,"
-               " python_id, python_parent_id, args, extra)"
-               " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+               " python_id, python_parent_id, record_fn_id, input_strides,"
+               " concrete_inputs, kernel_id, args, extra)"
+               " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
   [TB_GPU] = "INSERT INTO _gpu(id, trace_id, kind, cat_id, raw_cat_id,"
              " name_id, pid, tid, ts, dur, device, stream, correlation,"
              " external_id, grid_x, grid_y, grid_z, block_x, block_y,"

@@ -4,7 +4,10 @@
 SELECT name, device, stream, correlation, external_id, grid, block, registers,
   shared_memory, blocks_per_sm, warps_per_sm, occupancy_pct, args FROM kernel ORDER BY ts;
 SELECT name, copy_kind, bytes, bandwidth_gbps, args FROM memcpy;
-SELECT name, external_id, seq_num, fwd_tid, ev_idx, input_dims, input_types, args FROM cpu_op;
+SELECT name, external_id, seq_num, fwd_tid, ev_idx, input_dims, input_types, input_strides,
+  concrete_inputs, record_fn_id, args FROM cpu_op;
+-- a runtime call's kernel name is interned; a kernel arg that is no string stays in args
+SELECT name, correlation, kernel, args FROM runtime ORDER BY ts;
 SELECT name, python_id, python_parent_id, args FROM python_function;
 SELECT name, addr, bytes, total_allocated, total_reserved, device_type, device_id, args FROM memory_event ORDER BY ts;
 -- the args view expands every residual arg
