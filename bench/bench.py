@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+"""profdb load / report / diff benchmark (not a test: run by hand).
+
+    bench.py PROFDB SOURCE FOLDER_SOURCE WORK_DIR [--sizes 100,1000,3000]
+             [--out docs/performance.md]
+
+For each size (MB of uncompressed JSON) a trace is made from SOURCE by
+bench/scale_trace.py (plain and gzip) and, in one run, these are measured
+on the same file: `profdb load` (wall, user+sys CPU, peak RSS, events/s,
+MB/s of JSON, database size) next to the limits and peers doing the same
+reading: `json_verify -q` (yajl's bare parse), `zcat`, `zcat | json_verify
+-q`, Python `json.load` + a sum of dur by name (skipped when the JSON
+would not fit in memory), and `ijson` (yajl2_c backend) doing the same sum;
+then `profdb report` and `profdb diff` (the database against itself) on the
+loaded database.  Also: the peak replay on 1M allocator events, and a
+64-file multi-rank folder load (64 copies of FOLDER_SOURCE, one per rank).
+Ratios are against baselines measured in
+the same run, since these machines are shared and noisy; every figure is
+the best of --repeat runs.  Prints the tables and writes them with the
+machine's description into --out, between its bench markers (the rest
+of the file, the analysis, is kept).
+"""
+import argparse
+import gzip
+import json
+import os
+import platform
+import random
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PY = "/usr/bin/python3"  # Debian's: has python3-ijson with the yajl2_c backend
+
+SUM_JSON = r"""
+import json, sys
+from collections import defaultdict
+t = defaultdict(float)
+with open(sys.argv[1]) as f:
+    doc = json.load(f)
+for e in doc["traceEvents"] if isinstance(doc, dict) else doc:
+    if e.get("ph") == "X":
+        t[e.get("name")] += float(e.get("dur", 0))
+print(len(t))
+"""
+SUM_IJSON = r"""
+import ijson, sys
+from collections import defaultdict
+t = defaultdict(float)
+with open(sys.argv[1], "rb") as f:
+    for e in ijson.items(f, "traceEvents.item"):
+        if e.get("ph") == "X":
+            t[e.get("name")] += float(e.get("dur", 0))
+print(len(t))
+"""
+
+
+def timed(cmd, shell=False, env=None):
+    """(wall s, user+sys s, peak RSS KB) of a command, via /usr/bin/time."""
+    tf = "/tmp/profdb-bench-time.txt"
+    full = ["/usr/bin/time", "-f", "%e %U %S %M", "-o", tf]
+    full += ["bash", "-c", cmd] if shell else cmd
+    r = subprocess.run(full, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    if r.returncode != 0:
+        raise RuntimeError(f"{cmd}: exit {r.returncode}: {r.stderr.decode()[-400:]}")
+    with open(tf) as f:
+        wall, user, sys_, rss = f.read().split()[-4:]
+    return float(wall), float(user) + float(sys_), int(rss)
+
+
+def best(n, fn):
+    runs = [fn() for _ in range(n)]
+    return min(r[0] for r in runs), min(r[1] for r in runs), max(r[2] for r in runs)
+
+
+def machine():
+    cpu = "?"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    with open("/proc/meminfo") as f:
+        mem = int(f.readline().split()[1]) // 1024 // 1024
+    sqlite = subprocess.run(["sqlite3", "--version"], capture_output=True, text=True).stdout.split()[0]
+    return (f"{os.cpu_count()} cores ({cpu}), {mem} GiB RAM, {platform.system()} "
+            f"{platform.release()}, SQLite {sqlite}, Python {platform.python_version()}")
+
+
+def make_trace(source, work, mb):
+    plain = os.path.join(work, f"trace_{mb}.json")
+    gz = plain + ".gz"
+    if not (os.path.exists(plain) and os.path.exists(gz)):
+        subprocess.run([PY, os.path.join(HERE, "scale_trace.py"), source, plain, str(mb),
+                        "--gzip", gz], check=True)
+    return plain, gz
+
+
+def bench_size(profdb, source, work, mb, repeat, mem_gib):
+    plain, gz = make_trace(source, work, mb)
+    size = os.path.getsize(plain)
+    db = os.path.join(work, f"trace_{mb}.db")
+    r = {"mb": mb, "json_bytes": size, "gz_bytes": os.path.getsize(gz)}
+    r["json_verify"] = best(repeat, lambda: timed(f"json_verify -q < {plain}", shell=True))
+    r["zcat"] = best(repeat, lambda: timed(f"zcat {gz} > /dev/null", shell=True))
+    r["zcat_verify"] = best(repeat, lambda: timed(f"zcat {gz} | json_verify -q", shell=True))
+
+    def load(path):
+        def run():
+            if os.path.exists(db):
+                os.unlink(db)
+            return timed([profdb, "load", "-q", path, "-o", db])
+        return best(repeat, run)
+
+    r["load_gz"] = load(gz)
+    r["load"] = load(plain)
+    r["db_bytes"] = os.path.getsize(db)
+    out = subprocess.run([profdb, "query", db, "--csv", "SELECT sum(events) FROM trace"],
+                         capture_output=True, text=True, check=True).stdout.split()
+    r["events"] = int(out[-1])
+    # Python json.load holds the whole document: about 10x the file in RAM.
+    if size * 10 < mem_gib * 0.8 * (1 << 30):
+        r["json_load"] = best(1, lambda: timed([PY, "-c", SUM_JSON, plain]))
+    r["ijson"] = best(1, lambda: timed([PY, "-c", SUM_IJSON, plain]))
+    r["report"] = best(repeat, lambda: timed([profdb, "report", db, "--json", "/dev/null"]))
+    r["diff"] = best(repeat, lambda: timed([profdb, "diff", db, db, "--json", "/dev/null"]))
+    return r
+
+
+def bench_replay(profdb, work, repeat):
+    """Peak replay on a snapshot with 1M allocator events (ext_bench.py's)."""
+    sys.path.insert(0, HERE)
+    from ext_bench import write_snapshot  # noqa: E402
+    snap = os.path.join(work, "snapshot_1m.json")
+    if not os.path.exists(snap):
+        write_snapshot(snap, 1_000_000)
+    db = os.path.join(work, "snapshot_1m.db")
+    if os.path.exists(db):
+        os.unlink(db)
+    load = timed([profdb, "load", "-q", snap, "-o", db])
+    peak = best(repeat, lambda: timed([profdb, "query", db, "SELECT * FROM mem_peak(1, 0)"]))
+    return {"load": load, "peak": peak}
+
+
+def bench_folder(profdb, source, work, repeat):
+    """64 ranks: the same trace with a different rank each, so that no file
+    is a duplicate of another."""
+    folder = os.path.join(work, "ranks")
+    if not os.path.isdir(folder):
+        os.makedirs(folder)
+        opener = gzip.open if open(source, "rb").read(2) == b"\x1f\x8b" else open
+        with opener(source, "rt") as f:
+            doc = json.load(f)
+        for rank in range(64):
+            d = dict(doc)
+            d["distributedInfo"] = dict(d.get("distributedInfo") or {}, rank=rank, world_size=64)
+            with open(os.path.join(folder, f"rank{rank:02d}.json"), "w") as f:
+                json.dump(d, f)
+    total = sum(os.path.getsize(os.path.join(folder, n)) for n in os.listdir(folder))
+    db = os.path.join(work, "ranks.db")
+
+    def run():
+        if os.path.exists(db):
+            os.unlink(db)
+        return timed([profdb, "load", "-q", folder, "-o", db])
+    return {"bytes": total, "load": best(repeat, run)}
+
+
+def fmt_s(x):
+    return f"{x:.2f} s"
+
+
+def tables(results, replay, folder, mach):
+    lines = [f"Machine: {mach}.", "",
+             "| JSON | events | `profdb load` | MB/s | Mevents/s | CPU | peak RSS | DB / JSON "
+             "| `json_verify -q` | load / json_verify | gzip: `profdb load` | `zcat \\| json_verify` "
+             "| gz load / (zcat\\|verify) | `zcat` |",
+             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in results:
+        w, c, rss = r["load"]
+        lines.append(
+            f"| {r['json_bytes'] / 1e6:.0f} MB | {r['events'] / 1e6:.2f} M | {fmt_s(w)} "
+            f"| {r['json_bytes'] / 1e6 / w:.0f} | {r['events'] / 1e6 / w:.2f} | {fmt_s(c)} "
+            f"| {rss / 1024:.0f} MB | {r['db_bytes'] / r['json_bytes']:.2f} "
+            f"| {fmt_s(r['json_verify'][0])} | {w / r['json_verify'][0]:.2f}x "
+            f"| {fmt_s(r['load_gz'][0])} | {fmt_s(r['zcat_verify'][0])} "
+            f"| {r['load_gz'][0] / r['zcat_verify'][0]:.2f}x | {fmt_s(r['zcat'][0])} |")
+    lines += ["", "| JSON | Python `json.load` + sum | its RSS | vs `profdb load` (time, RSS) "
+              "| `ijson` + sum | its RSS | vs `profdb load` | `profdb report` | its RSS "
+              "| `profdb diff` (self) |",
+              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in results:
+        w, _, rss = r["load"]
+        if "json_load" in r:
+            jl = r["json_load"]
+            jcell = (f"{fmt_s(jl[0])} | {jl[2] / 1024:.0f} MB | {jl[0] / w:.1f}x slower, "
+                     f"{jl[2] / rss:.0f}x more RAM")
+        else:
+            jcell = "not run: needs ~10x the file in RAM | | "
+        ij = r["ijson"]
+        lines.append(
+            f"| {r['json_bytes'] / 1e6:.0f} MB | {jcell} | {fmt_s(ij[0])} | {ij[2] / 1024:.0f} MB "
+            f"| {ij[0] / w:.1f}x slower | {fmt_s(r['report'][0])} | {r['report'][2] / 1024:.0f} MB "
+            f"| {fmt_s(r['diff'][0])} |")
+    lines += ["", f"Peak replay on 1M allocator events: load {fmt_s(replay['load'][0])}, "
+              f"`mem_peak` {fmt_s(replay['peak'][0])} (profdb query, process start included).",
+              "",
+              f"64-rank folder ({folder['bytes'] / 1e6:.0f} MB of JSON in 64 files): load "
+              f"{fmt_s(folder['load'][0])} wall, {fmt_s(folder['load'][1])} CPU "
+              f"({folder['load'][1] / folder['load'][0]:.2f} cores busy on average), peak RSS "
+              f"{folder['load'][2] / 1024:.0f} MB."]
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("profdb")
+    ap.add_argument("source")
+    ap.add_argument("folder_source")
+    ap.add_argument("work")
+    ap.add_argument("--sizes", default="100,1000,3000")
+    ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--out")
+    a = ap.parse_args()
+    os.makedirs(a.work, exist_ok=True)
+    for tool in ("json_verify", "zcat", "sqlite3"):
+        if not shutil.which(tool):
+            sys.exit(f"bench: {tool} not found (apt-get install yajl-tools gzip sqlite3)")
+    with open("/proc/meminfo") as f:
+        mem_gib = int(f.readline().split()[1]) / (1 << 20)
+    t0 = time.time()
+    results = []
+    for mb in (int(x) for x in a.sizes.split(",")):
+        print(f"bench: {mb} MB ...", file=sys.stderr, flush=True)
+        results.append(bench_size(a.profdb, a.source, a.work, mb, a.repeat, mem_gib))
+    print("bench: peak replay, folder ...", file=sys.stderr, flush=True)
+    replay = bench_replay(a.profdb, a.work, a.repeat)
+    folder = bench_folder(a.profdb, a.folder_source, a.work, a.repeat)
+    text = tables(results, replay, folder, machine())
+    print(text)
+    print(f"bench: {time.time() - t0:.0f} s", file=sys.stderr)
+    if a.out:
+        begin, end = "<!-- bench:begin -->", "<!-- bench:end -->"
+        old = open(a.out).read() if os.path.exists(a.out) else f"{begin}\n{end}\n"
+        head, rest = old.split(begin, 1)
+        tail = rest.split(end, 1)[1]
+        block = (f"{begin}\n<!-- written by bench/bench.py {' '.join(sys.argv[1:])} -->\n\n"
+                 f"{text}\n\n{end}")
+        with open(a.out, "w") as f:
+            f.write(head + block + tail)
+
+
+if __name__ == "__main__":
+    main()
