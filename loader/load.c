@@ -461,6 +461,84 @@ static double wall(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Load the inputs into the open database ctx->db: schema created or
+** checked, every file parsed, derived tables built, committed.  Returns a
+** profdb_exit code (TRUNCATED: some input was cut short and loaded in
+** part); *loaded is 0 when every input was a duplicate.  On failure the
+** transaction is rolled back. */
+static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, int *loaded) {
+  FILE *out = ctx->msg;
+  const profdb_load_options *opt = ctx->opt;
+  int code = PROFDB_EXIT_OK, begun = 0;
+  *loaded = 0;
+  /* Speed: nothing is journaled; the rename is the commit. */
+  if (ld_exec(ctx, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+                   " PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-32768;"
+                   " PRAGMA temp_store=FILE;") ||
+      prepare_schema(ctx, out, db_name))
+    return PROFDB_EXIT_USAGE;
+  ctx->strings = intern_new();
+  if (seed_strings(ctx) || ld_exec(ctx, "BEGIN")) { code = PROFDB_EXIT_USAGE; goto done; }
+  begun = 1;
+  ctx->next_event_id = 1 + query_int(ctx->db,
+      "SELECT max(m) FROM (SELECT max(id) AS m FROM _slice UNION ALL"
+      " SELECT max(id) FROM _gpu UNION ALL SELECT max(id) FROM _instant UNION ALL"
+      " SELECT max(id) FROM _flow UNION ALL SELECT max(id) FROM _meta)", 0);
+  ctx->next_segment_id = 1 + query_int(ctx->db, "SELECT max(id) FROM _segment", 0);
+  ctx->next_block_id = 1 + query_int(ctx->db, "SELECT max(id) FROM _block", 0);
+  ctx->next_alloc_id = 1 + query_int(ctx->db, "SELECT max(id) FROM _alloc_event", 0);
+  ctx->next_stack_id = 1 + query_int(ctx->db, "SELECT max(stack_id) FROM _stack_frame", 0);
+  int64_t first_trace = 1 + query_int(ctx->db, "SELECT max(trace_id) FROM trace", 0);
+  int64_t first_snapshot = 1 + query_int(ctx->db, "SELECT max(snapshot_id) FROM snapshot", 0);
+  char *err = NULL;
+  ctx->w = writer_start(ctx->db, opt->threads ? opt->threads : 2, &err);
+  if (!ctx->w) {
+    say(out, "%s", err);
+    sqlite3_free(err);
+    code = PROFDB_EXIT_USAGE;
+    goto done;
+  }
+  ld_phase(ctx, NULL);
+  for (int i = 0; i < inputs->n; i++) {
+    int rc = load_one(ctx, inputs->v[i], inputs->n == 1 ? opt->label : NULL, loaded);
+    if (rc == PROFDB_EXIT_TRUNCATED) { code = rc; continue; }
+    if (rc != PROFDB_EXIT_OK) { code = rc; goto done; }
+  }
+  ld_phase(ctx, "parse");
+  if (!*loaded) goto done;
+  if (writer_sync(ctx->w)) {
+    say(out, "%s: %s", db_name, writer_error(ctx->w));
+    code = PROFDB_EXIT_USAGE;
+    goto done;
+  }
+  ld_phase(ctx, "writer drain");
+  if (postpass_run(ctx, first_trace, first_snapshot) || ld_exec(ctx, "COMMIT")) {
+    code = PROFDB_EXIT_USAGE;
+    goto done;
+  }
+  begun = 0;
+done:
+  if (ctx->w) writer_stop(ctx->w);
+  ctx->w = NULL;
+  if (begun) sqlite3_exec(ctx->db, "ROLLBACK", NULL, NULL, NULL);
+  return code;
+}
+
+int profdb_load_db(sqlite3 *db, const char *const *paths, int n,
+                   const profdb_load_options *opt) {
+  FILE *out = opt->messages ? opt->messages : stderr;
+  path_list inputs = {0};
+  ld_ctx ctx = {.opt = opt, .msg = out, .db = db};
+  int loaded = 0, code;
+  if (expand_inputs(out, paths, n, &inputs)) code = PROFDB_EXIT_USAGE;
+  else code = load_into(&ctx, sqlite3_db_filename(db, "main"), &inputs, &loaded);
+  intern_free(ctx.strings);
+  intern_free(ctx.stacks);
+  for (int i = 0; i < inputs.n; i++) free(inputs.v[i]);
+  free(inputs.v);
+  return code;
+}
+
 int profdb_load(const char *db_path, const char *const *paths, int n,
                 const profdb_load_options *opt) {
   FILE *out = opt->messages ? opt->messages : stderr;
@@ -525,56 +603,13 @@ int profdb_load(const char *db_path, const char *const *paths, int n,
     code = PROFDB_EXIT_USAGE;
     goto done;
   }
-  /* Speed: nothing is journaled; the rename is the commit. */
-  if (ld_exec(&ctx, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-                    " PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-32768;"
-                    " PRAGMA temp_store=FILE;") ||
-      prepare_schema(&ctx, out, db_path)) {
-    code = PROFDB_EXIT_USAGE;
-    goto done;
-  }
-  ctx.strings = intern_new();
-  if (seed_strings(&ctx) || ld_exec(&ctx, "BEGIN")) { code = PROFDB_EXIT_USAGE; goto done; }
-  ctx.next_event_id = 1 + query_int(ctx.db,
-      "SELECT max(m) FROM (SELECT max(id) AS m FROM _slice UNION ALL"
-      " SELECT max(id) FROM _gpu UNION ALL SELECT max(id) FROM _instant UNION ALL"
-      " SELECT max(id) FROM _flow UNION ALL SELECT max(id) FROM _meta)", 0);
-  ctx.next_segment_id = 1 + query_int(ctx.db, "SELECT max(id) FROM _segment", 0);
-  ctx.next_block_id = 1 + query_int(ctx.db, "SELECT max(id) FROM _block", 0);
-  ctx.next_alloc_id = 1 + query_int(ctx.db, "SELECT max(id) FROM _alloc_event", 0);
-  ctx.next_stack_id = 1 + query_int(ctx.db, "SELECT max(stack_id) FROM _stack_frame", 0);
-  int64_t first_trace = 1 + query_int(ctx.db, "SELECT max(trace_id) FROM trace", 0);
-  int64_t first_snapshot = 1 + query_int(ctx.db, "SELECT max(snapshot_id) FROM snapshot", 0);
-  char *err = NULL;
-  ctx.w = writer_start(ctx.db, opt->threads ? opt->threads : 2, &err);
-  if (!ctx.w) {
-    say(out, "%s", err);
-    sqlite3_free(err);
-    code = PROFDB_EXIT_USAGE;
-    goto done;
-  }
-
   int loaded = 0;
-  ld_phase(&ctx, NULL);
-  for (int i = 0; i < inputs.n; i++) {
-    int rc = load_one(&ctx, inputs.v[i], inputs.n == 1 ? opt->label : NULL, &loaded);
-    if (rc == PROFDB_EXIT_TRUNCATED) { code = rc; continue; }
-    if (rc != PROFDB_EXIT_OK) { code = rc; goto done; }
+  {
+    int rc = load_into(&ctx, db_path, &inputs, &loaded);
+    if (rc != PROFDB_EXIT_OK && rc != PROFDB_EXIT_TRUNCATED) { code = rc; goto done; }
+    code = rc;
   }
-  ld_phase(&ctx, "parse");
   if (!loaded) goto done; /* only duplicates: the database stays untouched */
-  if (writer_sync(ctx.w)) {
-    say(out, "%s: %s", db_path, writer_error(ctx.w));
-    code = PROFDB_EXIT_USAGE;
-    goto done;
-  }
-  ld_phase(&ctx, "writer drain");
-  if (postpass_run(&ctx, first_trace, first_snapshot) || ld_exec(&ctx, "COMMIT")) {
-    code = PROFDB_EXIT_USAGE;
-    goto done;
-  }
-  writer_stop(ctx.w);
-  ctx.w = NULL;
   if (sqlite3_close(ctx.db) != SQLITE_OK) {
     say(out, "%s: cannot close: %s", temp, sqlite3_errmsg(ctx.db));
     code = PROFDB_EXIT_USAGE;

@@ -127,6 +127,36 @@ EOF
     "$(printf 'count(*),sum(events)\n2,300000')" "both concurrent loads kept"
 }
 
+report_while_loading() {
+  # profdb report while another process loads into the same database: each
+  # report sees the old state (one trace) or the new one (two), complete.
+  python3 -c '
+with open("slow.json", "w") as f:
+    f.write("{\"traceEvents\": [")
+    for i in range(300000):
+        f.write("%s{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"op%d\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":1}"
+                % ("," if i else "", i % 100, i * 2))
+    f.write("]}")'
+  "$profdb" load -q "$cases/flows.json" -o r.db || fail "load"
+  "$profdb" load -q --threads 1 --chunk-size 4096 slow.json -o r.db 2>slow.err & pid=$!
+  reports=0
+  while kill -0 $pid 2>/dev/null; do
+    "$profdb" report r.db --section run_summary --json rs.json >/dev/null 2>rs.err ||
+      fail "report during a load: $(cat rs.err)"
+    python3 -c '
+import json, sys
+rows = json.load(open("rs.json"))["sections"][0]["rows"]
+sys.exit(0 if len(rows) in (1, 2) and all(r["status"] == "ok" for r in rows) else 1)' ||
+      fail "a report saw a partial state: $(cat rs.json)"
+    reports=$((reports + 1))
+  done
+  wait $pid || fail "the load: $(cat slow.err)"
+  [ $reports -gt 0 ] || fail "the load ended before any report ran"
+  "$profdb" report r.db --section run_summary --json rs.json >/dev/null || fail "final report"
+  expect_eq "$(python3 -c 'import json; print(len(json.load(open("rs.json"))["sections"][0]["rows"]))')" \
+    2 "traces after the load"
+}
+
 query_formats() {
   "$profdb" load -q "$cases/keys_after.json" -o f.db || fail "load"
   # Table: header, rule, numbers right-aligned, long cells shortened.

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <sqlite3.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -59,6 +61,14 @@ typedef struct profdb_load_options {
 */
 int profdb_load(const char *db_path, const char *const *paths, int n,
                 const profdb_load_options *opt);
+
+/* Load into a connection the caller opened (an in-memory database, say):
+** the same parsing and derived tables, in one transaction that is rolled
+** back on failure, but without the file locking and the atomic swap of
+** profdb_load().  The connection must not be used by another thread
+** meanwhile.  Used by the fuzzers and tests. */
+int profdb_load_db(sqlite3 *db, const char *const *paths, int n,
+                   const profdb_load_options *opt);
 
 #ifdef __cplusplus
 }
