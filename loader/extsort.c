@@ -17,7 +17,9 @@ typedef struct run {
 } run;
 
 struct ld_extsort {
-  size_t rec, cap;  /* record size, records per in-memory buffer */
+  size_t rec;       /* record size */
+  size_t cap;       /* records the in-memory buffer holds now */
+  size_t max_cap;   /* records it may grow to before runs are spilled */
   int (*cmp)(const void *, const void *);
   char *mem;        /* the in-memory buffer */
   size_t n;         /* records in it */
@@ -37,8 +39,10 @@ ld_extsort *extsort_new(size_t rec_size, int (*cmp)(const void *, const void *),
   if (!s) abort();
   s->rec = rec_size;
   s->cmp = cmp;
-  s->cap = mem_bytes / rec_size;
-  if (s->cap < 16) s->cap = 16;
+  s->max_cap = mem_bytes / rec_size;
+  if (s->max_cap < 16) s->max_cap = 16;
+  /* Start small and double: a small load never pays for the whole budget. */
+  s->cap = s->max_cap < 1024 ? s->max_cap : 1024;
   s->mem = malloc(s->cap * rec_size);
   if (!s->mem) abort();
   return s;
@@ -64,6 +68,13 @@ static int spill(ld_extsort *s) {
 static int merge_runs(ld_extsort *s);
 
 int extsort_add(ld_extsort *s, const void *rec) {
+  if (s->n == s->cap && s->cap < s->max_cap) {
+    size_t cap = s->cap * 2 < s->max_cap ? s->cap * 2 : s->max_cap;
+    char *mem = realloc(s->mem, cap * s->rec);
+    if (!mem) abort();
+    s->mem = mem;
+    s->cap = cap;
+  }
   if (s->n == s->cap && (spill(s) || (s->nruns == MAX_RUNS && merge_runs(s)))) {
     s->failed = 1;
     return -1;

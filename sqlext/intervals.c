@@ -180,7 +180,7 @@ static void overlap_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   int t = sqlite3_value_numeric_type(argv[2]);
   if (t == SQLITE_NULL) return;
   if (t != SQLITE_INTEGER && t != SQLITE_FLOAT) {
-    sqlite3_result_error(ctx, "interval_overlap(): 3rd argument must be 0 or 1", -1);
+    sqlite3_result_error(ctx, "interval_overlap(): 3rd argument (set) must be a number: 0 or non-zero", -1);
     return;
   }
   int set = sqlite3_value_double(argv[2]) != 0;

@@ -117,7 +117,9 @@ static void result_percentile(sqlite3_context *ctx, values *s, double p) {
   size_t hi = lo + 1 < s->n ? lo + 1 : lo;
   if (s->real) {
     qsort(s->d, s->n, sizeof *s->d, cmp_double);
-    sqlite3_result_double(ctx, s->d[lo] + (s->d[hi] - s->d[lo]) * frac);
+    /* Written so that infinities survive: inf - inf would be NaN. */
+    double v = frac == 0 ? s->d[lo] : s->d[lo] * (1 - frac) + s->d[hi] * frac;
+    sqlite3_result_double(ctx, v);
   } else {
     qsort(s->i, s->n, sizeof *s->i, cmp_int64);
     sqlite3_int64 a = s->i[lo];

@@ -8,7 +8,9 @@
 ** (tests/fuzz/run).  A crash, a hang, a leak or a sanitizer report is a
 ** bug; so is a load that fails without saying why.
 */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include "profdb/profdb.h"
 
 #include <sqlite3.h>
@@ -37,6 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     profdb_load_options opt = {0};
     opt.quiet = 1;
     opt.threads = 1; /* no writer thread: one thread, deterministic */
+    opt.chunk_size = 4096; /* small reads: tokens split across chunk boundaries */
     opt.messages = devnull;
     const char *paths[1] = {path};
     int rc = profdb_load_db(db, paths, 1, &opt);
