@@ -21,6 +21,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <signal.h>
@@ -415,6 +416,13 @@ static int lock_database(const char *path, FILE *out, int *created) {
       say(out, "%s: cannot open database file: %s", path, strerror(errno));
       return -1;
     }
+    struct stat reg;
+    if (fstat(fd, &reg) == 0 && !S_ISREG(reg.st_mode)) {
+      /* The load ends with a rename over the path: never over a device. */
+      say(out, "%s: not a regular file; the database must be a file", path);
+      close(fd);
+      return -1;
+    }
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
       say(out, "%s: another profdb load is writing this database; waiting", path);
       if (flock(fd, LOCK_EX) != 0) {
@@ -548,6 +556,17 @@ int profdb_load(const char *db_path, const char *const *paths, int n,
   ld_ctx ctx = {.opt = opt, .msg = out};
   double t0 = wall();
 
+  /* A symbolic link as the database: load into what it points to, and
+  ** keep the link (the rename at the end would replace it). */
+  char real_db[PATH_MAX];
+  struct stat lst;
+  if (lstat(db_path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+    if (!realpath(db_path, real_db)) {
+      say(out, "%s: symbolic link to a missing file: %s", db_path, strerror(errno));
+      return PROFDB_EXIT_USAGE;
+    }
+    db_path = real_db;
+  }
   if (expand_inputs(out, paths, n, &inputs)) { code = PROFDB_EXIT_USAGE; goto done; }
   if (inputs.n == 0) {
     say(out, "nothing to load");

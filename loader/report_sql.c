@@ -25,6 +25,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -449,8 +450,28 @@ void rp_free(rp_report *r) {
   free(r->scope_note);
 }
 
+/* Write data to path: a regular file through a temporary name and a
+** rename (readers never see half a report); a device or a pipe
+** (/dev/null, /dev/stdout, <(...)) directly, since a rename would replace
+** it; a symbolic link's target, keeping the link. */
 int rp_write_file(const char *path, const char *data, size_t n) {
-  char tmp[4096];
+  char tmp[PATH_MAX + 64], real[PATH_MAX];
+  struct stat st;
+  int direct = 0;
+  if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+    if (realpath(path, real)) path = real;
+    else direct = 1; /* a link to a file not made yet: create it through the link */
+  }
+  if (direct || (stat(path, &st) == 0 && !S_ISREG(st.st_mode))) {
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(data, 1, n, f) == n;
+    if (f) ok = (fclose(f) == 0) && ok;
+    if (!ok) {
+      fprintf(stderr, "profdb: %s: cannot write: %s\n", path, strerror(errno));
+      return -1;
+    }
+    return 0;
+  }
   snprintf(tmp, sizeof tmp, "%s.profdb-tmp-%ld", path, (long)getpid());
   FILE *f = fopen(tmp, "wb");
   if (!f) {

@@ -157,6 +157,34 @@ sys.exit(0 if len(rows) in (1, 2) and all(r["status"] == "ok" for r in rows) els
     2 "traces after the load"
 }
 
+output_paths() {
+  # Outputs are written to a temporary name and renamed, except where a
+  # rename would replace something that is not a plain file: a FIFO (like
+  # /dev/null or <(...)) is written into, a symbolic link keeps pointing
+  # at the file it names; a database path that is no regular file is refused.
+  "$profdb" load -q "$cases/flows.json" -o o.db || fail "load"
+  mkfifo pipe
+  cat pipe > from_pipe.json & reader=$!
+  "$profdb" report o.db --section run_summary --json pipe >/dev/null || fail "report into a FIFO"
+  wait $reader
+  [ -p pipe ] || fail "the FIFO was replaced by a file"
+  python3 -c 'import json; json.load(open("from_pipe.json"))' || fail "the FIFO did not get the JSON"
+  ln -s target.md link.md
+  "$profdb" report o.db --section run_summary --md link.md >/dev/null || fail "report into a new link"
+  [ -L link.md ] && [ -s target.md ] || fail "a link to a new file: $(ls -l link.md target.md)"
+  "$profdb" report o.db --section run_summary --md link.md >/dev/null || fail "report into a link"
+  [ -L link.md ] || fail "the link was replaced by a file"
+  ls -a | grep -q profdb-tmp && fail "temporary files left: $(ls -a)"
+  ln -s o.db link.db
+  "$profdb" load -q "$cases/keys_after.json" -o link.db || fail "load through a link"
+  [ -L link.db ] || fail "the database link was replaced by a file"
+  expect_eq "$(q o.db "SELECT count(*) FROM trace")" "$(printf 'count(*)\n2')" "loaded through the link"
+  out=$("$profdb" load -q "$cases/keys_after.json" -o pipe 2>&1); rc=$?
+  expect_eq "$rc" 2 "load into a FIFO: exit code"
+  [[ "$out" == *"pipe: not a regular file; the database must be a file"* ]] || fail "message: $out"
+  [ -p pipe ] || fail "load replaced the FIFO"
+}
+
 query_formats() {
   "$profdb" load -q "$cases/keys_after.json" -o f.db || fail "load"
   # Table: header, rule, numbers right-aligned, long cells shortened.
