@@ -124,8 +124,9 @@ def bench_size(profdb, source, work, mb, repeat, mem_gib):
     if size * 10 < mem_gib * 0.8 * (1 << 30):
         r["json_load"] = best(1, lambda: timed([PY, "-c", SUM_JSON, plain]))
     r["ijson"] = best(1, lambda: timed([PY, "-c", SUM_IJSON, plain]))
-    r["report"] = best(repeat, lambda: timed([profdb, "report", db, "--json", "/dev/null"]))
-    r["diff"] = best(repeat, lambda: timed([profdb, "diff", db, db, "--json", "/dev/null"]))
+    out = os.path.join(work, "out.json")
+    r["report"] = best(repeat, lambda: timed([profdb, "report", db, "--json", out]))
+    r["diff"] = best(repeat, lambda: timed([profdb, "diff", db, db, "--json", out]))
     return r
 
 
