@@ -505,15 +505,34 @@ static int64_t cpu_op_cat(tparser *p) {
   return p->cpu_op_cat_id;
 }
 
+/* ts + dur beyond int64 ns (after the year 2262): the end cannot be
+** stored, so dur becomes NULL and its exact value is kept in extra as
+** microsecond text, like any out-of-range time. */
+static void end_out_of_range(tparser *p) {
+  tevent *ev = &p->ev;
+  int64_t ns = ev->dur.ns;
+  uint64_t mag = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+  char text[32];
+  int n = snprintf(text, sizeof text, "%s%llu.%03llu", ns < 0 ? "-" : "",
+                   (unsigned long long)(mag / 1000), (unsigned long long)(mag % 1000));
+  ev->dur.state = 'x';
+  ld_note(p->f, PROFDB_STAT_time_out_of_range, "ts + dur %s is out of range", text);
+  extra_member(ev, "dur", 3);
+  jw_string(&ev->extra_w, text, (size_t)n);
+}
+
 static void emit_x(tparser *p, int64_t id) {
   tevent *ev = &p->ev;
   ld_buf *b = writer_batch(p->ctx->w);
   int kind = ev->raw_cat_id >= 0 ? ev->cat_kind : K_CPU_OP;
   int64_t cat = ev->raw_cat_id >= 0 ? ev->cat_id : cpu_op_cat(p);
+  int64_t end = 0; /* set by the overflow check whenever ts and dur are usable */
+  if (ev->ts.state == 'v' && ev->dur.state == 'v' &&
+      __builtin_add_overflow(ev->ts.ns, ev->dur.ns, &end))
+    end_out_of_range(p);
   if (ev->ts.state != 'v') ld_note(p->f, PROFDB_STAT_event_missing_ts, "X event without a usable ts");
   if (ev->dur.state != 'v') ld_note(p->f, PROFDB_STAT_event_missing_dur, "X event without a usable dur");
   else if (ev->ts.state == 'v') {
-    int64_t end = ev->ts.ns + ev->dur.ns;
     if (!p->has_window || ev->ts.ns < p->win_start) p->win_start = ev->ts.ns;
     if (!p->has_window || end > p->win_end) p->win_end = end;
     p->has_window = 1;
