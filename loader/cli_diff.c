@@ -125,6 +125,13 @@ int cli_diff(int argc, char **argv) {
   };
   r.kind = &rp_kind_diff;
   r.db = db;
+  /* With a second core, a second connection runs half of the sections. */
+  const char *both[2] = {before, after};
+  if (rp_cli_two_connections(both, 2) && (r.db2 = cli_open_db(after, 1)) &&
+      attach_base(r.db2, before)) {
+    sqlite3_close(r.db2);
+    r.db2 = NULL;
+  }
   r.queries_dir = qdir;
   r.params = params;
   r.nparams = (int)(sizeof params / sizeof params[0]);
@@ -139,6 +146,7 @@ bad:
   rc = PROFDB_EXIT_USAGE;
 done:
   rp_free(&r);
+  if (r.db2) sqlite3_close(r.db2);
   if (db) sqlite3_close(db);
   if (check) sqlite3_close(check);
   rp_cli_free(&o);

@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char report_usage[] =
   "usage: profdb report DB | INPUT... [options]\n"
@@ -155,6 +154,8 @@ int cli_report(int argc, char **argv) {
   };
   r.kind = &rp_kind_report;
   r.db = db;
+  /* With a second core, a second connection runs half of the sections. */
+  if (rp_cli_two_connections(&db_path, 1)) r.db2 = cli_open_db(db_path, 1);
   r.queries_dir = qdir;
   r.params = params;
   r.nparams = (int)(sizeof params / sizeof params[0]);
@@ -169,6 +170,7 @@ bad:
   rc = PROFDB_EXIT_USAGE;
 done:
   rp_free(&r);
+  if (r.db2) sqlite3_close(r.db2);
   if (db) sqlite3_close(db);
   rp_cli_free(&o);
   free(pos);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int rp_cli_init(rp_cli *o, int argc) {
@@ -143,4 +144,17 @@ int rp_cli_output(rp_report *r, rp_cli *o, int with_charts) {
 void rp_cli_free(rp_cli *o) {
   for (int i = 0; i < o->ntmp; i++) remove_dir(o->tmpdir[i]);
   free(o->only);
+}
+
+int rp_cli_two_connections(const char *const *db_paths, int n) {
+  if (sysconf(_SC_NPROCESSORS_ONLN) < 2) return 0;
+  /* Each connection holds its own TEMP tables, about the size of the
+  ** database: only where memory is plentiful. */
+  double bytes = 0;
+  for (int i = 0; i < n; i++) {
+    struct stat st;
+    if (stat(db_paths[i], &st) == 0) bytes += (double)st.st_size;
+  }
+  double avail = (double)sysconf(_SC_AVPHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+  return avail > 4 * bytes;
 }

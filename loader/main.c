@@ -174,6 +174,10 @@ int cli_check_schema(sqlite3 *db, const char *path) {
 }
 
 int main(int argc, char **argv) {
+  /* No global allocation statistics: their mutex serializes every malloc
+  ** of concurrent connections (the loader's writer, the report's second
+  ** connection). */
+  sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
   if (argc < 2) {
     fputs(usage, stderr);
     return PROFDB_EXIT_USAGE;

@@ -74,6 +74,9 @@ extern const rp_kind rp_kind_report, rp_kind_diff;
 typedef struct rp_report {
   const rp_kind *kind;
   sqlite3 *db;
+  sqlite3 *db2;         /* optional second connection to the same databases:
+                        ** sections then run on both (two cores), each with
+                        ** its own copy of the prelude's TEMP tables */
   const char *queries_dir;
   rp_param *params;
   int nparams;
@@ -153,5 +156,8 @@ int rp_cli_sections(rp_report *r, rp_cli *o);
 int rp_cli_output(rp_report *r, rp_cli *o, int with_charts);
 /* Remove the temporary databases. */
 void rp_cli_free(rp_cli *o);
+/* Whether to run the sections on two connections (rp_report.db2): two
+** cores or more and free memory above 4x the databases' size. */
+int rp_cli_two_connections(const char *const *db_paths, int n);
 
 #endif

@@ -26,6 +26,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -355,14 +356,15 @@ static double now_s(void) {
 static void timing(const char *what, double since) {
   static int enabled = -1;
   if (enabled < 0) enabled = getenv("PROFDB_TIMING") != NULL;
-  if (enabled) fprintf(stderr, "profdb: timing: %-24s %8.3f s\n", what, now_s() - since);
+  if (enabled && what) fprintf(stderr, "profdb: timing: %-24s %8.3f s\n", what, now_s() - since);
 }
 
 static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int rp_run(rp_report *r) {
+/* Run the prelude (every .sql file under lib/, in name order) on r->db. */
+static int run_lib(rp_report *r) {
   /* The report's TEMP tables hold up to a few hundred MB on GB traces:
   ** keep them in memory rather than spilling to temporary files.  The
   ** database is read-only here, so it is memory-mapped (reads without a
@@ -370,7 +372,6 @@ int rp_run(rp_report *r) {
   ** rename, which leaves this mapping valid). */
   sqlite3_exec(r->db, "PRAGMA temp_store=MEMORY; PRAGMA mmap_size=2147418112;"
                " PRAGMA cache_size=-65536;", NULL, NULL, NULL);
-  /* The prelude: every .sql file under lib/, in name order. */
   char dir[4096];
   snprintf(dir, sizeof dir, "%s/%s", r->queries_dir, r->kind->lib);
   char *names[64];
@@ -394,22 +395,85 @@ int rp_run(rp_report *r) {
     timing(names[i], t0);
     free(names[i]);
   }
-  if (rc) return -1;
-  for (int i = 0; i < r->nsections; i++) {
+  return rc;
+}
+
+/* Sections are handed out one at a time to whichever connection is free. */
+typedef struct section_queue {
+  rp_report *r;
+  pthread_mutex_t lock;
+  int next;          /* the next section to run */
+  int with_summary;  /* the summary is the last item */
+  int failed;
+} section_queue;
+
+/* Section i of the queue: the report's sections, then the summary
+** (findings or verdict) when it is run; it reads only the prelude's tables,
+** like the sections. */
+static rp_section *queued(section_queue *q, int i) {
+  if (i < q->r->nsections) return &q->r->sections[i];
+  return i == q->r->nsections && q->with_summary ? &q->r->findings : NULL;
+}
+
+static void run_sections(section_queue *q, rp_report *on) {
+  for (;;) {
+    pthread_mutex_lock(&q->lock);
+    rp_section *s = q->failed ? NULL : queued(q, q->next++);
+    pthread_mutex_unlock(&q->lock);
+    if (!s) return;
     double t0 = now_s();
-    if (rp_run_section(r, &r->sections[i])) return -1;
-    timing(r->sections[i].id, t0);
+    if (rp_run_section(on, s)) {
+      pthread_mutex_lock(&q->lock);
+      q->failed = 1;
+      pthread_mutex_unlock(&q->lock);
+      return;
+    }
+    timing(s->id, t0);
   }
+}
+
+/* The second connection: its own copy of the prelude's TEMP tables, then
+** sections from the shared queue. */
+typedef struct helper {
+  section_queue *q;
+  rp_report on;  /* a copy of the report that runs on db2 */
+} helper;
+
+static void *helper_main(void *arg) {
+  helper *h = arg;
+  if (run_lib(&h->on)) {
+    pthread_mutex_lock(&h->q->lock);
+    h->q->failed = 1;
+    pthread_mutex_unlock(&h->q->lock);
+    return NULL;
+  }
+  run_sections(h->q, &h->on);
+  return NULL;
+}
+
+int rp_run(rp_report *r) {
+  timing(NULL, 0); /* read PROFDB_TIMING before a second thread could */
+  section_queue q = {.r = r, .lock = PTHREAD_MUTEX_INITIALIZER};
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", r->queries_dir, r->kind->summary);
   if (r->with_findings && access(path, R_OK) == 0) {
-    double t0 = now_s();
-    if (rp_parse_file(path, r->kind->summary_key, &r->findings) ||
-        rp_run_section(r, &r->findings))
-      return -1;
-    timing(r->kind->summary_key, t0);
+    if (rp_parse_file(path, r->kind->summary_key, &r->findings)) return -1;
+    q.with_summary = 1;
   }
-  return 0;
+  helper h = {.q = &q, .on = *r};
+  h.on.db = r->db2;
+  pthread_t thread;
+  int threaded = r->db2 && r->nsections + q.with_summary > 1 &&
+                 pthread_create(&thread, NULL, helper_main, &h) == 0;
+  if (run_lib(r)) {
+    pthread_mutex_lock(&q.lock);
+    q.failed = 1;
+    pthread_mutex_unlock(&q.lock);
+  } else {
+    run_sections(&q, r);
+  }
+  if (threaded) pthread_join(thread, NULL);
+  return q.failed ? -1 : 0;
 }
 
 const rp_value *rp_cell(const rp_section *s, int row, int col) {
