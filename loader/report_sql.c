@@ -415,6 +415,12 @@ static rp_section *queued(section_queue *q, int i) {
   return i == q->r->nsections && q->with_summary ? &q->r->findings : NULL;
 }
 
+static void queue_fail(section_queue *q) {
+  pthread_mutex_lock(&q->lock);
+  q->failed = 1;
+  pthread_mutex_unlock(&q->lock);
+}
+
 static void run_sections(section_queue *q, rp_report *on) {
   for (;;) {
     pthread_mutex_lock(&q->lock);
@@ -423,9 +429,7 @@ static void run_sections(section_queue *q, rp_report *on) {
     if (!s) return;
     double t0 = now_s();
     if (rp_run_section(on, s)) {
-      pthread_mutex_lock(&q->lock);
-      q->failed = 1;
-      pthread_mutex_unlock(&q->lock);
+      queue_fail(q);
       return;
     }
     timing(s->id, t0);
@@ -441,13 +445,8 @@ typedef struct helper {
 
 static void *helper_main(void *arg) {
   helper *h = arg;
-  if (run_lib(&h->on)) {
-    pthread_mutex_lock(&h->q->lock);
-    h->q->failed = 1;
-    pthread_mutex_unlock(&h->q->lock);
-    return NULL;
-  }
-  run_sections(h->q, &h->on);
+  if (run_lib(&h->on)) queue_fail(h->q);
+  else run_sections(h->q, &h->on);
   return NULL;
 }
 
@@ -465,13 +464,8 @@ int rp_run(rp_report *r) {
   pthread_t thread;
   int threaded = r->db2 && r->nsections + q.with_summary > 1 &&
                  pthread_create(&thread, NULL, helper_main, &h) == 0;
-  if (run_lib(r)) {
-    pthread_mutex_lock(&q.lock);
-    q.failed = 1;
-    pthread_mutex_unlock(&q.lock);
-  } else {
-    run_sections(&q, r);
-  }
+  if (run_lib(r)) queue_fail(&q);
+  else run_sections(&q, r);
   if (threaded) pthread_join(thread, NULL);
   return q.failed ? -1 : 0;
 }
@@ -526,27 +520,19 @@ int rp_write_file(const char *path, const char *data, size_t n) {
     if (realpath(path, real)) path = real;
     else direct = 1; /* a link to a file not made yet: create it through the link */
   }
-  if (direct || (stat(path, &st) == 0 && !S_ISREG(st.st_mode))) {
-    FILE *f = fopen(path, "wb");
-    int ok = f && fwrite(data, 1, n, f) == n;
-    if (f) ok = (fclose(f) == 0) && ok;
-    if (!ok) {
-      fprintf(stderr, "profdb: %s: cannot write: %s\n", path, strerror(errno));
-      return -1;
-    }
-    return 0;
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) direct = 1;
+  const char *target = path;
+  if (!direct) {
+    snprintf(tmp, sizeof tmp, "%s.profdb-tmp-%ld", path, (long)getpid());
+    target = tmp;
   }
-  snprintf(tmp, sizeof tmp, "%s.profdb-tmp-%ld", path, (long)getpid());
-  FILE *f = fopen(tmp, "wb");
-  if (!f) {
+  FILE *f = fopen(target, "wb");
+  int ok = f && fwrite(data, 1, n, f) == n;
+  if (f) ok = (fclose(f) == 0) && ok;
+  if (ok && !direct) ok = rename(tmp, path) == 0;
+  if (!ok) {
     fprintf(stderr, "profdb: %s: cannot write: %s\n", path, strerror(errno));
-    return -1;
-  }
-  int ok = fwrite(data, 1, n, f) == n;
-  ok = (fclose(f) == 0) && ok;
-  if (!ok || rename(tmp, path) != 0) {
-    fprintf(stderr, "profdb: %s: cannot write: %s\n", path, strerror(errno));
-    unlink(tmp);
+    if (f && !direct) unlink(tmp);
     return -1;
   }
   return 0;
