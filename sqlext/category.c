@@ -417,7 +417,7 @@ static void kernel_category_func(sqlite3_context *ctx, int argc, sqlite3_value *
   sqlite3_result_text(ctx, category, -1, SQLITE_TRANSIENT);
 }
 
-int category_init(sqlite3 *db) {
+int profdb_category_init(sqlite3 *db) {
   cat_state *st = sqlite3_malloc(sizeof *st);
   if (!st) return SQLITE_NOMEM;
   memset(st, 0, sizeof *st);

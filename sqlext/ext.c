@@ -17,15 +17,15 @@ SQLITE_EXTENSION_INIT1
 
 #include <stddef.h>
 
-const char *ext_ordinal(int i) {
+const char *profdb_ext_ordinal(int i) {
   static const char *const names[] = {"0th", "1st", "2nd", "3rd", "4th", "5th"};
   return i >= 0 && i <= 5 ? names[i] : "nth";
 }
 
 int profdb_ext_register(sqlite3 *db, char **err) {
   static int (*const families[])(sqlite3 *) = {
-      category_init, opfamily_init, memreplay_init, intervals_init, stats_init,
-      format_init, frames_init};
+      profdb_category_init, profdb_opfamily_init, profdb_memreplay_init, profdb_intervals_init, profdb_stats_init,
+      profdb_format_init, profdb_frames_init};
   for (size_t i = 0; i < sizeof families / sizeof families[0]; i++) {
     int rc = families[i](db);
     if (rc != SQLITE_OK) {
@@ -36,8 +36,13 @@ int profdb_ext_register(sqlite3 *db, char **err) {
   return SQLITE_OK;
 }
 
+/* The only symbol profdb.so exports (the module is built with hidden
+** visibility): a generic name such as stats_init, exported by another
+** extension loaded first, would otherwise be bound in its place. */
 #ifdef _WIN32
 __declspec(dllexport)
+#else
+__attribute__((visibility("default")))
 #endif
 int sqlite3_profdb_init(sqlite3 *db, char **err, const sqlite3_api_routines *api) {
   SQLITE_EXTENSION_INIT2(api);

@@ -87,7 +87,7 @@ static void version_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_result_text(ctx, PROFDB_VERSION_STRING, -1, SQLITE_STATIC);
 }
 
-int format_init(sqlite3 *db) {
+int profdb_format_init(sqlite3 *db) {
   const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
   int rc = sqlite3_create_function(db, "profdb_fmt_bytes", 1, flags, NULL, fmt_bytes, NULL, NULL);
   if (rc == SQLITE_OK)

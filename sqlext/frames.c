@@ -97,7 +97,7 @@ static void kernel_base_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   sqlite3_result_text(ctx, s, (int)(end - s), SQLITE_TRANSIENT);
 }
 
-int frames_init(sqlite3 *db) {
+int profdb_frames_init(sqlite3 *db) {
   int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
   int rc = sqlite3_create_function(db, "frame_rank", 1, flags, NULL, frame_rank_fn, NULL, NULL);
   if (rc == SQLITE_OK)

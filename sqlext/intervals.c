@@ -111,7 +111,7 @@ static int check_bounds(sqlite3_context *ctx, const char *fn, sqlite3_value **ar
     int t = sqlite3_value_numeric_type(argv[i]);
     if (t == SQLITE_NULL) return 0;
     if (t != SQLITE_INTEGER && t != SQLITE_FLOAT) {
-      char *msg = sqlite3_mprintf("%s(): %s argument must be a number", fn, ext_ordinal(i + 1));
+      char *msg = sqlite3_mprintf("%s(): %s argument must be a number", fn, profdb_ext_ordinal(i + 1));
       sqlite3_result_error(ctx, msg, -1);
       sqlite3_free(msg);
       return -1;
@@ -258,7 +258,7 @@ static void layers_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     if (t == SQLITE_NULL) return;
     if (t != SQLITE_INTEGER) {
       char *msg = sqlite3_mprintf("interval_layers(): %s argument must be an integer",
-                                  ext_ordinal(i + 1));
+                                  profdb_ext_ordinal(i + 1));
       sqlite3_result_error(ctx, msg, -1);
       sqlite3_free(msg);
       return;
@@ -321,7 +321,7 @@ static void layers_final(sqlite3_context *ctx) {
   sqlite3_result_text(ctx, text, n, sqlite3_free);
 }
 
-int intervals_init(sqlite3 *db) {
+int profdb_intervals_init(sqlite3 *db) {
   int rc = sqlite3_create_function(db, "interval_union", 2, SQLITE_UTF8 | SQLITE_INNOCUOUS,
                                    NULL, NULL, union_step, union_final);
   if (rc == SQLITE_OK)

@@ -620,7 +620,7 @@ static int mem_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
           [K_LIVE_AT] = {"snapshot_id", "device", "seq"}, [K_TRACE_PEAK] = {"trace_id"}};
       char msg[128];
       sqlite3_snprintf(sizeof msg, msg, "%s argument (%s) must be an integer",
-                       ext_ordinal(i + 1), names[v->kind][i]);
+                       profdb_ext_ordinal(i + 1), names[v->kind][i]);
       return arg_error(v, msg);
     }
     a[i] = sqlite3_value_int64(argv[i]);
@@ -725,7 +725,7 @@ static sqlite3_module mem_module = {
   /* xShadowName */ NULL,
 };
 
-int memreplay_init(sqlite3 *db) {
+int profdb_memreplay_init(sqlite3 *db) {
   for (int k = K_TIMELINE; k <= K_TRACE_PEAK; k++) {
     int rc = sqlite3_create_module(db, kinds[k].name, &mem_module, (void *)(intptr_t)k);
     if (rc != SQLITE_OK) return rc;

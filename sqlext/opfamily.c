@@ -160,7 +160,7 @@ static void op_family_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   if (lower != stack_buf) sqlite3_free(lower);
 }
 
-int opfamily_init(sqlite3 *db) {
+int profdb_opfamily_init(sqlite3 *db) {
   return sqlite3_create_function(db, "op_family", 1,
                                  SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
                                  NULL, op_family_func, NULL, NULL);

@@ -172,7 +172,7 @@ static void percentile_final(sqlite3_context *ctx) {
   result_percentile(ctx, s, s ? s->p : 0);
 }
 
-int stats_init(sqlite3 *db) {
+int profdb_stats_init(sqlite3 *db) {
   int rc = sqlite3_create_function(db, "profdb_median", 1, SQLITE_UTF8 | SQLITE_INNOCUOUS,
                                    NULL, NULL, median_step, median_final);
   if (rc == SQLITE_OK)

@@ -129,35 +129,4 @@ int rp_col_index(const rp_section *s, const char *name);
 /* Write bytes to path atomically (temporary file + rename). */
 int rp_write_file(const char *path, const char *data, size_t n);
 
-/* ---- what `profdb report` and `profdb diff` share (cli_runner.c) ------ */
-
-typedef struct rp_cli {
-  const char *md, *json, *queries; /* --md, --json, --queries */
-  const char **only;               /* --section IDs */
-  int nonly;
-  long long top;                   /* --top */
-  int include_warmup;              /* --include-warmup */
-  char tmpdir[2][4096];            /* temporary databases made from inputs */
-  char tmpdb[2][4200];
-  int ntmp;
-} rp_cli;
-
-int rp_cli_init(rp_cli *o, int argc);
-/* 1 when argv[*i] is a common option (consumed, *i advanced), 0 when not,
-** -1 when its value is invalid. */
-int rp_cli_option(rp_cli *o, int argc, char **argv, int *i);
-/* The database to read: inputs[0] when it is one SQLite file, else a
-** temporary database the inputs were loaded into.  NULL with *rc set. */
-const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int *rc);
-/* Select the sections (--section; the summary by its id) and parse them. */
-int rp_cli_sections(rp_report *r, rp_cli *o);
-/* Write --md (with SVG charts when with_charts) and --json, or Markdown to
-** stdout.  Returns an exit code. */
-int rp_cli_output(rp_report *r, rp_cli *o, int with_charts);
-/* Remove the temporary databases. */
-void rp_cli_free(rp_cli *o);
-/* Whether to run the sections on two connections (rp_report.db2): two
-** cores or more and free memory above 4x the databases' size. */
-int rp_cli_two_connections(const char *const *db_paths, int n);
-
 #endif

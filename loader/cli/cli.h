@@ -1,0 +1,63 @@
+/*
+** cli.h — the profdb command-line tool's subcommands (internal).
+*/
+#ifndef PROFDB_CLI_H
+#define PROFDB_CLI_H
+
+#include "report.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+
+/* Each returns a profdb_exit code. */
+int cli_load(int argc, char **argv);
+int cli_query(int argc, char **argv);
+int cli_report(int argc, char **argv);
+int cli_diff(int argc, char **argv);
+
+/* Open a database read-only with the profdb SQL functions registered.
+** Prints "profdb: PATH: why" and returns NULL on failure. */
+sqlite3 *cli_open_db(const char *path, int readonly);
+
+/* 0 when db is a profdb database of this profdb's schema version, else
+** prints why not (with what to do) and returns -1. */
+int cli_check_schema(sqlite3 *db, const char *path);
+
+/* Output formats of query results. */
+typedef enum cli_format { FMT_TABLE, FMT_CSV, FMT_JSON } cli_format;
+
+/* Run every statement of sql, printing rows in fmt.  Returns 0 or -1. */
+int cli_print_query(sqlite3 *db, const char *sql, cli_format fmt, FILE *out);
+
+/* ---- what `profdb report` and `profdb diff` share (cli_runner.c) ------ */
+
+typedef struct rp_cli {
+  const char *md, *json, *queries; /* --md, --json, --queries */
+  const char **only;               /* --section IDs */
+  int nonly;
+  long long top;                   /* --top */
+  int include_warmup;              /* --include-warmup */
+  char tmpdir[2][4096];            /* temporary databases made from inputs */
+  char tmpdb[2][4200];
+  int ntmp;
+} rp_cli;
+
+int rp_cli_init(rp_cli *o, int argc);
+/* 1 when argv[*i] is a common option (consumed, *i advanced), 0 when not,
+** -1 when its value is invalid. */
+int rp_cli_option(rp_cli *o, int argc, char **argv, int *i);
+/* The database to read: inputs[0] when it is one SQLite file, else a
+** temporary database the inputs were loaded into.  NULL with *rc set. */
+const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int *rc);
+/* Select the sections (--section; the summary by its id) and parse them. */
+int rp_cli_sections(rp_report *r, rp_cli *o);
+/* Write --md (with SVG charts when with_charts) and --json, or Markdown to
+** stdout.  Returns an exit code. */
+int rp_cli_output(rp_report *r, rp_cli *o, int with_charts);
+/* Remove the temporary databases. */
+void rp_cli_free(rp_cli *o);
+/* Whether to run the sections on two connections (rp_report.db2): two
+** cores or more and free memory above 4x the databases' size. */
+int rp_cli_two_connections(const char *const *db_paths, int n);
+
+#endif

@@ -1,0 +1,63 @@
+/*
+** cli_db.c — opening a profdb database for the subcommands that read one.
+*/
+#include "cli.h"
+
+#include "profdb/ext.h"
+#include "profdb/profdb.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+sqlite3 *cli_open_db(const char *path, int readonly) {
+  sqlite3 *db;
+  if (access(path, F_OK) != 0) {
+    fprintf(stderr, "profdb: %s: no such database\n", path);
+    return NULL;
+  }
+  int flags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
+  if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
+    fprintf(stderr, "profdb: %s: cannot open: %s\n", path, sqlite3_errmsg(db));
+    sqlite3_close(db);
+    return NULL;
+  }
+  sqlite3_busy_timeout(db, 10000);
+  char *err = NULL;
+  if (profdb_ext_register(db, &err) != SQLITE_OK) {
+    fprintf(stderr, "profdb: %s: cannot register SQL functions: %s\n", path,
+            err ? err : "?");
+    sqlite3_free(err);
+    sqlite3_close(db);
+    return NULL;
+  }
+  /* A file that is not SQLite fails on the first read; say so now. */
+  if (sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", NULL, NULL, &err) != SQLITE_OK) {
+    fprintf(stderr, "profdb: %s: %s\n", path, err ? err : sqlite3_errmsg(db));
+    sqlite3_free(err);
+    sqlite3_close(db);
+    return NULL;
+  }
+  return db;
+}
+
+int cli_check_schema(sqlite3 *db, const char *path) {
+  sqlite3_stmt *st;
+  long long version = -1;
+  if (sqlite3_prepare_v2(db, "SELECT value FROM _profdb WHERE key = 'schema_version'", -1, &st,
+                         NULL) == SQLITE_OK) {
+    if (sqlite3_step(st) == SQLITE_ROW) version = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+  }
+  if (version < 0) {
+    fprintf(stderr, "profdb: %s: not a profdb database (no _profdb table)\n", path);
+    return -1;
+  }
+  if (version != PROFDB_SCHEMA_VERSION) {
+    fprintf(stderr, "profdb: %s: written with database schema %lld; this profdb reads schema"
+            " %d: load the traces and snapshots again into a new database\n", path, version,
+            PROFDB_SCHEMA_VERSION);
+    return -1;
+  }
+  return 0;
+}
+
