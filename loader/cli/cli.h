@@ -60,4 +60,35 @@ void rp_cli_free(rp_cli *o);
 ** cores or more and free memory above 4x the databases' size. */
 int rp_cli_two_connections(const char *const *db_paths, int n);
 
+/* ---- the regression gate of `profdb diff` (cli_gate.c) ------------- */
+
+/* One check: METRIC OP LIMIT [significant], parsed. */
+typedef struct cli_gate_rule {
+  char *text;          /* as written */
+  const char *metric;  /* step_time, gpu_util, category, kernel, ... */
+  char *arg;           /* category or kernel name, or NULL */
+  const char *op;      /* ">", ">=", "<", "<=" */
+  const char *mode;    /* "relative", "change" or "value" (gate_rule.mode) */
+  double limit;        /* in the metric's unit (%, points, ns, bytes, count) */
+  const char *unit;    /* the metric's unit */
+  int significant;     /* fail only beyond the step-to-step spread */
+} cli_gate_rule;
+
+typedef struct cli_gate {
+  cli_gate_rule *rules;
+  int n, cap;
+} cli_gate;
+
+/* Add a --fail-if check; prints "profdb: diff: --fail-if 'TEXT': why" and
+** returns -1 when malformed. */
+int cli_gate_add(cli_gate *g, const char *text);
+/* Add the checks of a rules file (one a line, '#' comments); returns an
+** exit code (1 with "profdb: FILE:LINE: why" for a malformed line). */
+int cli_gate_read_file(cli_gate *g, const char *path);
+/* After rp_run: judge the checks with queries/diff/gate.sql into r->gate. */
+int cli_gate_run(const cli_gate *g, rp_report *r);
+/* 1 when no check failed (checks without data do not fail). */
+int cli_gate_passed(const rp_report *r);
+void cli_gate_free(cli_gate *g);
+
 #endif

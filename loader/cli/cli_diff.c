@@ -4,6 +4,7 @@
 **   profdb diff before.db after.db                   Markdown to stdout
 **   profdb diff before.db after.db --md d.md --json d.json
 **   profdb diff before.json.gz after.json.gz         load each first
+**   profdb diff before.db after.db --fail-if 'step_time > +5%'   gate (cli_gate.c)
 **
 ** The newer run is the main database and the older one is ATTACHed as
 ** base; the files of queries/diff/lib build side-by-side tables, the sections of
@@ -33,7 +34,20 @@ static const char diff_usage[] =
   "                     or 'verdict'\n"
   "  --top N            rows of the top-N tables (default 15)\n"
   "  --include-warmup   compare the first ProfilerStep too (default: excluded)\n"
-  "  --queries DIR      query files to use (default: installed, else source tree)\n";
+  "  --line-tolerance N match allocation sources whose lines are at most N apart\n"
+  "                     (default 0: same line; files match by path suffix)\n"
+  "  --queries DIR      query files to use (default: installed, else source tree)\n"
+  "\n"
+  "gate (exit 10 when a check fails; README, \"Gating a pull request\"):\n"
+  "  --fail-if CHECK    fail when CHECK holds (repeatable): METRIC OP LIMIT [significant]\n"
+  "                       'step_time > +5%'        mean step time grew by more than 5%\n"
+  "                       'gpu_util < -3pt'        utilization fell by more than 3 points\n"
+  "                       'peak_allocated > +10%'  'ooms > 0'  'step_time_p95 > +20ms'\n"
+  "                       'kernel[NAME] > +10% significant' (step_time* only: beyond noise)\n"
+  "                     metrics: step_time step_time_median step_time_p95 gpu_util\n"
+  "                     category[NAME] kernel[NAME] memcpy_bytes comm_exposed\n"
+  "                     peak_allocated peak_reserved ooms\n"
+  "  --gate FILE        the checks of FILE, one a line ('#' comments)\n";
 
 /* "before: 1 trace, 4 steps analysed, 1 snapshot; after: ..." */
 static char *scope_note(sqlite3 *db) {
@@ -75,13 +89,28 @@ int cli_diff(int argc, char **argv) {
   int npos = 0, rc = PROFDB_EXIT_USAGE;
   sqlite3 *db = NULL, *check = NULL;
   rp_report r = {0};
+  cli_gate gate = {0};
+  long long line_tolerance = 0;
   if (rp_cli_init(&o, argc)) goto done;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     int common = rp_cli_option(&o, argc, argv, &i);
     if (common < 0) goto bad;
     if (common) continue;
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+    if (!strcmp(a, "--fail-if") && i + 1 < argc) {
+      if (cli_gate_add(&gate, argv[++i])) goto done;
+    } else if (!strcmp(a, "--gate") && i + 1 < argc) {
+      if ((rc = cli_gate_read_file(&gate, argv[++i])) != PROFDB_EXIT_OK) goto done;
+      rc = PROFDB_EXIT_USAGE;
+    } else if (!strcmp(a, "--line-tolerance") && i + 1 < argc) {
+      char *end;
+      line_tolerance = strtoll(argv[++i], &end, 10);
+      if (*end || end == argv[i] || line_tolerance < 0) {
+        fprintf(stderr, "profdb: diff: --line-tolerance '%s': give a number of lines >= 0\n",
+                argv[i]);
+        goto done;
+      }
+    } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       fputs(diff_usage, stdout);
       rc = PROFDB_EXIT_OK;
       goto done;
@@ -122,6 +151,7 @@ int cli_diff(int argc, char **argv) {
   rp_param params[] = {
       {"top", SQLITE_INTEGER, o.top, 0},
       {"include_warmup", SQLITE_INTEGER, o.include_warmup, 0},
+      {"line_tolerance", SQLITE_INTEGER, line_tolerance, 0},
   };
   r.kind = &rp_kind_diff;
   r.db = db;
@@ -138,14 +168,17 @@ int cli_diff(int argc, char **argv) {
   r.inputs = (char **)pos;
   r.ninputs = 2;
   if (rp_cli_sections(&r, &o) || rp_run(&r)) goto done;
+  if (gate.n && cli_gate_run(&gate, &r)) goto done;
   r.scope_note = scope_note(db);
   rc = rp_cli_output(&r, &o, 0);
+  if (rc == PROFDB_EXIT_OK && gate.n && !cli_gate_passed(&r)) rc = PROFDB_EXIT_GATE_FAILED;
   goto done;
 bad:
   fputs(diff_usage, stderr);
   rc = PROFDB_EXIT_USAGE;
 done:
   rp_free(&r);
+  cli_gate_free(&gate);
   if (r.db2) sqlite3_close(r.db2);
   if (db) sqlite3_close(db);
   if (check) sqlite3_close(check);

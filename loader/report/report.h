@@ -84,6 +84,8 @@ typedef struct rp_report {
   int nsections;
   rp_section findings;  /* the summary query (findings or verdict), run last */
   int with_findings;    /* run and write it */
+  rp_section gate;      /* profdb diff --fail-if: the checks (queries/diff/gate.sql) */
+  int with_gate;        /* write the gate: PASS/FAIL first, and JSON "gate" */
   char **inputs;        /* what was reported on (paths) */
   int ninputs;
   char *scope_note;     /* one line on steps analysed / warm-up */

@@ -505,6 +505,7 @@ void rp_free(rp_report *r) {
   for (int i = 0; i < r->nsections; i++) rp_section_free(&r->sections[i]);
   free(r->sections);
   rp_section_free(&r->findings);
+  rp_section_free(&r->gate);
   free(r->scope_note);
 }
 

@@ -4,6 +4,8 @@
 --   faster and slower kinds of GPU work, the kernels that moved most, GPU
 --   utilization, memory, caveats.  Lines without data are left out, and
 --   changes under 0.5% of the before step time are not worth a mention.
+--   The step time line says whether the change exceeds the step-to-step
+--   spread (diff_noise: a Mann-Whitney U test of the steps' times).
 -- Parameters: :include_warmup
 -- Columns:
 --   topic      -      what the line is about
@@ -49,7 +51,8 @@ WITH r AS (
                   100.0 * (r.aw - r.bw) / r.bw,
                   CASE WHEN r.aw < r.bw THEN r.bw / r.aw ELSE r.aw / r.bw END,
                   CASE WHEN r.aw < r.bw THEN 'faster' ELSE 'slower' END)
-    END
+    END || coalesce((SELECT ' ' || upper(substr(verdict, 1, 1)) || substr(verdict, 2) || '.'
+                     FROM diff_noise WHERE r.bs > 0 AND r.as_ > 0), '')
   FROM r
   UNION ALL
   -- 2-3. GPU work that got faster / slower (per step)
