@@ -59,11 +59,15 @@ SELECT side, stack_id, filename, line, name FROM (
   FROM base.stack_frame)
 WHERE pick = 1;
 
--- Allocations of the compared snapshot's trace, per side, device and
--- source (first user frame): how many, the largest, and the total
--- requested bytes.  source is 'file:line function', '(no stack)' without one.
+-- Allocations per side, device and source (first user frame): how many,
+-- the largest, and the total requested bytes.  From the compared
+-- snapshot's allocator trace when it recorded allocations, else from the
+-- blocks allocated when the snapshot was taken (snapshots saved without
+-- the trace still carry each block's stack).
+--   origin: 'allocator trace' or 'allocated blocks'
+--   source: 'file:line function', '(no stack)' without one
 CREATE TEMP TABLE diff_alloc_source AS
-WITH e AS (
+WITH traced AS (
   SELECT 'after' AS side, e.device, e.size, e.stack_id FROM main.alloc_event e
   JOIN diff_snapshot s ON s.side = 'after' AND s.snapshot_id = e.snapshot_id
   WHERE e.action = 'alloc'
@@ -71,14 +75,28 @@ WITH e AS (
   SELECT 'before', e.device, e.size, e.stack_id FROM base.alloc_event e
   JOIN diff_snapshot s ON s.side = 'before' AND s.snapshot_id = e.snapshot_id
   WHERE e.action = 'alloc'
+), held AS (
+  SELECT 'after' AS side, b.device, b.requested_size AS size, b.stack_id FROM main.block b
+  JOIN diff_snapshot s ON s.side = 'after' AND s.snapshot_id = b.snapshot_id
+  WHERE b.state = 'active_allocated'
+    AND NOT EXISTS (SELECT 1 FROM traced t WHERE t.side = 'after')
+  UNION ALL
+  SELECT 'before', b.device, b.requested_size, b.stack_id FROM base.block b
+  JOIN diff_snapshot s ON s.side = 'before' AND s.snapshot_id = b.snapshot_id
+  WHERE b.state = 'active_allocated'
+    AND NOT EXISTS (SELECT 1 FROM traced t WHERE t.side = 'before')
+), e AS (
+  SELECT 'allocator trace' AS origin, * FROM traced
+  UNION ALL
+  SELECT 'allocated blocks', * FROM held
 )
-SELECT e.side, e.device, f.filename, f.line, f.name AS function,
+SELECT e.side, e.origin, e.device, f.filename, f.line, f.name AS function,
   CASE WHEN f.stack_id IS NULL THEN '(no stack)'
        ELSE coalesce(f.filename, '?') || ':' || coalesce(f.line, '?') || ' '
             || coalesce(f.name, '?') END AS source,
   count(*) AS allocs, max(e.size) AS max_size, sum(e.size) AS bytes
 FROM e LEFT JOIN diff_user_frame f ON f.side = e.side AND f.stack_id = e.stack_id
-GROUP BY e.side, e.device, f.filename, f.line, f.name;
+GROUP BY e.side, e.origin, e.device, f.filename, f.line, f.name;
 
 -- Sources matched across the runs, so that the same line of the same
 -- program in two checkouts (different absolute paths) or a slightly edited
