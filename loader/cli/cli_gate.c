@@ -88,6 +88,10 @@ static int parse_rule(const char *text, cli_gate_rule *r, char *err, size_t errl
   const char *arg = NULL;
   size_t alen = 0;
   if (m->takes_arg) {
+    if (*p != '[') {
+      snprintf(err, errlen, "%s needs a name in brackets: %s[NAME]", m->name, m->name);
+      return -1;
+    }
     /* The argument runs to the first ']' followed by the operator, so
     ** kernel names may hold brackets. */
     arg = p + 1;
