@@ -4,8 +4,8 @@
 --   metric before and after, the measured change in the check's units,
 --   the limit, and whether it passed.  A check states when to FAIL:
 --   'step_time > +5%' fails when the mean step time grew by more than 5%.
---   Metrics (docs/definitions.md, "Gate metrics") are per analysed step,
---   as in the rest of the diff.
+--   Metrics (docs/definitions.md, "Diff: gate metrics"; diff_metric) are
+--   per analysed step, as in the rest of the diff.
 -- Requires: gate_rule
 -- Columns:
 --   rule       -      the check as written
@@ -19,12 +19,7 @@
 --   passed     -      1 passed, 0 failed, NULL not evaluated (no data on a side)
 --   noise      -      step time checks: the noise test (diff_noise); 'required' checks fail only beyond the spread
 --   note       -      why a check was not evaluated
-WITH util AS (
-  SELECT side, 100.0 * sum(busy_ns) / max(sum(wall), 1) AS v FROM (
-    SELECT b.side, b.busy_ns, (SELECT sum(s.wall_ns) FROM diff_step s
-                               WHERE s.side = b.side AND s.trace_id = b.trace_id) AS wall
-    FROM diff_gpu_busy b) GROUP BY side
-), per_step AS (
+WITH per_step AS (
   -- the per-step divisor of a side with a trace, NULL without one
   SELECT side, CASE WHEN steps > 0 THEN 1.0 * steps END AS steps FROM diff_run
 ), kernel_named AS (
@@ -36,10 +31,6 @@ WITH util AS (
 ), value AS (
   SELECT r.ord, d.side,
     CASE r.metric
-      WHEN 'step_time' THEN (SELECT mean_wall FROM diff_run x WHERE x.side = d.side)
-      WHEN 'step_time_median' THEN (SELECT median_wall FROM diff_run x WHERE x.side = d.side)
-      WHEN 'step_time_p95' THEN (SELECT p95_wall FROM diff_run x WHERE x.side = d.side)
-      WHEN 'gpu_util' THEN (SELECT v FROM util WHERE util.side = d.side)
       WHEN 'category' THEN
         (SELECT coalesce(sum(g.total_dur), 0) FROM diff_gpu_name g
          WHERE g.side = d.side AND g.category = r.arg) / p.steps
@@ -47,15 +38,7 @@ WITH util AS (
         (SELECT coalesce(sum(g.total_dur), 0) FROM diff_gpu_name g, kernel_named k
          WHERE k.ord = r.ord AND g.side = d.side AND g.kind = 'kernel'
            AND CASE WHEN k.exact THEN g.name = r.arg ELSE g.base = r.arg END) / p.steps
-      WHEN 'memcpy_bytes' THEN
-        (SELECT coalesce(sum(g.bytes), 0) FROM diff_gpu_name g
-         WHERE g.side = d.side AND g.kind = 'memcpy') / p.steps
-      WHEN 'comm_exposed' THEN
-        (SELECT coalesce(sum(b.comm_ns - b.comm_overlap_ns), 0) FROM diff_gpu_busy b
-         WHERE b.side = d.side) / p.steps
-      WHEN 'peak_allocated' THEN (SELECT max(peak_allocated) FROM diff_mem m WHERE m.side = d.side)
-      WHEN 'peak_reserved' THEN (SELECT max(peak_reserved) FROM diff_mem m WHERE m.side = d.side)
-      WHEN 'ooms' THEN (SELECT sum(ooms) FROM diff_mem m WHERE m.side = d.side)
+      ELSE (SELECT value FROM diff_metric x WHERE x.side = d.side AND x.metric = r.metric)
     END AS v
   FROM gate_rule r, diff_sides d JOIN per_step p ON p.side = d.side
 ), known AS (
