@@ -37,8 +37,8 @@ typedef struct rp_cli {
   int nonly;
   long long top;                   /* --top */
   int include_warmup;              /* --include-warmup */
-  char tmpdir[2][4096];            /* temporary databases made from inputs */
-  char tmpdb[2][4200];
+  char tmpdir[16][4096];           /* temporary databases made from inputs */
+  char tmpdb[16][4200];
   int ntmp;
 } rp_cli;
 
@@ -59,6 +59,16 @@ void rp_cli_free(rp_cli *o);
 /* Whether to run the sections on two connections (rp_report.db2): two
 ** cores or more and free memory above 4x the databases' size. */
 int rp_cli_two_connections(const char *const *db_paths, int n);
+
+/* ATTACH the older database as base, as profdb diff reads it.  Prints
+** why and returns -1 on failure. */
+int cli_attach_base(sqlite3 *db, const char *path);
+
+/* profdb diff with more than two runs (cli_trend.c): each run diffed with
+** the one before; the per-run table, verdict and chart.  An exit code. */
+struct cli_gate;
+int cli_trend(rp_cli *o, const char **runs, int nruns, const struct cli_gate *gate,
+              const char *qdir, rp_param *params, int nparams);
 
 /* ---- the regression gate of `profdb diff` (cli_gate.c) ------------- */
 

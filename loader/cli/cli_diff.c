@@ -5,6 +5,7 @@
 **   profdb diff before.db after.db --md d.md --json d.json
 **   profdb diff before.json.gz after.json.gz         load each first
 **   profdb diff before.db after.db --fail-if 'step_time > +5%'   gate (cli_gate.c)
+**   profdb diff run1.db run2.db run3.db --md trend.md  a series (cli_trend.c)
 **
 ** The newer run is the main database and the older one is ATTACHed as
 ** base; the files of queries/diff/lib build side-by-side tables, the sections of
@@ -21,11 +22,15 @@
 
 static const char diff_usage[] =
   "usage: profdb diff BEFORE AFTER [options]\n"
+  "       profdb diff RUN1 RUN2 RUN3... [options]     a series in order (trend)\n"
   "\n"
   "Compare two runs: BEFORE and AFTER are profdb databases, or a trace /\n"
   "memory snapshot file (or a folder of them) each, loaded into a temporary\n"
   "database first.  The verdict comes first, then one section per file of\n"
   "queries/diff/diff.list.  Markdown goes to stdout unless --md is given.\n"
+  "With more than two runs: one row per run (step time, GPU utilization, peak\n"
+  "memory), each run gated against the one before it, and with --md an SVG\n"
+  "line chart (FILE.trend.svg); the first run failing a check is flagged.\n"
   "\n"
   "options:\n"
   "  --md FILE          write Markdown to FILE\n"
@@ -67,8 +72,7 @@ static char *scope_note(sqlite3 *db) {
   return note;
 }
 
-/* ATTACH the older database as base (read-only, like main). */
-static int attach_base(sqlite3 *db, const char *path) {
+int cli_attach_base(sqlite3 *db, const char *path) {
   sqlite3_stmt *st;
   int rc = sqlite3_prepare_v2(db, "ATTACH ?1 AS base", -1, &st, NULL);
   if (rc == SQLITE_OK) {
@@ -85,7 +89,7 @@ static int attach_base(sqlite3 *db, const char *path) {
 
 int cli_diff(int argc, char **argv) {
   rp_cli o;
-  const char *pos[2] = {NULL, NULL};
+  const char **pos = calloc((size_t)argc, sizeof *pos);
   int npos = 0, rc = PROFDB_EXIT_USAGE;
   sqlite3 *db = NULL, *check = NULL;
   rp_report r = {0};
@@ -117,16 +121,23 @@ int cli_diff(int argc, char **argv) {
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "profdb: diff: unknown option '%s'\n", a);
       goto bad;
-    } else if (npos == 2) {
-      fprintf(stderr, "profdb: diff: give exactly two runs, BEFORE and AFTER\n");
-      goto bad;
     } else pos[npos++] = a;
   }
-  if (npos != 2) goto bad;
+  if (npos < 2) goto bad;
   const char *qdir = rp_find_queries(o.queries);
   if (!qdir) {
     fprintf(stderr, "profdb: diff: cannot find the query files%s%s; give --queries DIR\n",
             o.queries ? " in " : "", o.queries ? o.queries : "");
+    goto done;
+  }
+  rp_param params[] = {
+      {"top", SQLITE_INTEGER, o.top, 0},
+      {"include_warmup", SQLITE_INTEGER, o.include_warmup, 0},
+      {"line_tolerance", SQLITE_INTEGER, line_tolerance, 0},
+  };
+  int nparams = (int)(sizeof params / sizeof params[0]);
+  if (npos > 2) {
+    rc = cli_trend(&o, pos, npos, &gate, qdir, params, nparams);
     goto done;
   }
   const char *before = rp_cli_database(&o, &pos[0], 1, &rc);
@@ -147,24 +158,19 @@ int cli_diff(int argc, char **argv) {
     rc = PROFDB_EXIT_DATA;
     goto done;
   }
-  if (attach_base(db, before)) goto done;
-  rp_param params[] = {
-      {"top", SQLITE_INTEGER, o.top, 0},
-      {"include_warmup", SQLITE_INTEGER, o.include_warmup, 0},
-      {"line_tolerance", SQLITE_INTEGER, line_tolerance, 0},
-  };
+  if (cli_attach_base(db, before)) goto done;
   r.kind = &rp_kind_diff;
   r.db = db;
   /* With a second core, a second connection runs half of the sections. */
   const char *both[2] = {before, after};
   if (rp_cli_two_connections(both, 2) && (r.db2 = cli_open_db(after, 1)) &&
-      attach_base(r.db2, before)) {
+      cli_attach_base(r.db2, before)) {
     sqlite3_close(r.db2);
     r.db2 = NULL;
   }
   r.queries_dir = qdir;
   r.params = params;
-  r.nparams = (int)(sizeof params / sizeof params[0]);
+  r.nparams = nparams;
   r.inputs = (char **)pos;
   r.ninputs = 2;
   if (rp_cli_sections(&r, &o) || rp_run(&r)) goto done;
@@ -183,5 +189,6 @@ done:
   if (db) sqlite3_close(db);
   if (check) sqlite3_close(check);
   rp_cli_free(&o);
+  free(pos);
   return rc;
 }

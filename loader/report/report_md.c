@@ -256,6 +256,7 @@ static const char *chart_key(const char *section) {
   if (!strcmp(section, "step_time")) return ".step_time.";
   if (!strcmp(section, "kernel_category_sum")) return ".kernel_category.";
   if (!strcmp(section, "mem_peak")) return ".mem_timeline.";
+  if (!strcmp(section, "trend")) return ".trend.";
   return NULL;
 }
 

@@ -225,6 +225,41 @@ fc1 = op.get(("aten::addmm", "[[4096],[8,512,1024],[4096,1024]]"))
 check("two GPUs: per-operator device time of fc1 (400.8 -> 220.44 us)",
       fc1 and (fc1["before_device_ns"], fc1["after_device_ns"]), (400800, 220440))
 
+# ---- a series of runs (trend) ---------------------------------------------
+series = [before, before, after, after, before]
+md_path = os.path.join(work, "trend.md")
+svg_path = os.path.join(work, "trend.trend.svg")
+for f in (md_path, svg_path):
+    if os.path.exists(f):
+        os.remove(f)
+p = subprocess.run([profdb, "diff", *series, "--fail-if", "peak_allocated > +5%", "--md", md_path,
+                    "--json", os.path.join(work, "trend.json")], capture_output=True, text=True)
+check("trend: exit (a run fails a check)", p.returncode, 10)
+tj = json.load(open(os.path.join(work, "trend.json")))
+rows = tj["sections"][0]["rows"]
+check("trend: one row per run", [r["run"] for r in rows], [1, 2, 3, 4, 5])
+check("trend: peak allocated per run", [r["peak_allocated"] for r in rows],
+      [19922432, 19922432, 22020084, 22020084, 19922432])
+check("trend: GPU utilization per run", [r["gpu_util_pct"] for r in rows],
+      [78.25, 78.25, 66.75, 66.75, 78.25])
+check("trend: gate per run", [r["gate"] for r in rows],
+      ["baseline", "PASS", "FAIL: peak_allocated > +5% (+10.5%)", "PASS", "PASS"])
+check("trend: first failure flagged once, at run 3", [r["first_failure"] for r in rows],
+      [None, None, "first failure", None, None])
+gate_line = [v["statement"] for v in tj["verdict"] if v["topic"] == "Gate"]
+check("trend: verdict names the first failing run",
+      gate_line and gate_line[0].startswith("first failure at run 3"), True)
+svg = open(svg_path).read() if os.path.exists(svg_path) else ""
+check("trend: chart marks the first failure", "first gate failure (run 3)" in svg, True)
+check("trend: chart has a line per metric", svg.count("<polyline"), 3)
+check("trend: chart linked from the Markdown", "](trend.trend.svg)" in open(md_path).read(), True)
+p = subprocess.run([profdb, "diff", before, after, before], capture_output=True, text=True)
+check("trend without checks: exit", p.returncode, 0)
+p = subprocess.run([profdb, "diff", before, os.path.join(work, "missing.db"), after],
+                   capture_output=True, text=True)
+check("trend with a missing run: exit", p.returncode, 2)
+check("trend with a missing run: message", "missing.db" in p.stderr, True)
+
 if failures:
     print("\n".join(failures))
     sys.exit(1)

@@ -3,7 +3,8 @@
 -- analysed steps; NULL when the side has no data for the metric (no
 -- trace, no snapshot).  The per-name metrics (category[...], kernel[...])
 -- are computed by queries/diff/gate.sql from diff_gpu_name.
---   metric: step_time, step_time_median, step_time_p95 (ns), gpu_util (%),
+--   metric: steps (analysed steps: for the trend, not a gate metric),
+--   step_time, step_time_median, step_time_p95 (ns), gpu_util (%),
 --   memcpy_bytes (bytes), comm_exposed (ns), peak_allocated,
 --   peak_reserved (bytes), ooms (count)
 CREATE TEMP TABLE diff_metric AS
@@ -16,7 +17,8 @@ WITH per_step AS (
                                WHERE s.side = b.side AND s.trace_id = b.trace_id) AS wall
     FROM diff_gpu_busy b) GROUP BY side
 ), m(side, metric, value) AS (
-  SELECT side, 'step_time', mean_wall FROM diff_run
+  SELECT side, 'steps', steps FROM diff_run WHERE steps > 0
+  UNION ALL SELECT side, 'step_time', mean_wall FROM diff_run
   UNION ALL SELECT side, 'step_time_median', median_wall FROM diff_run
   UNION ALL SELECT side, 'step_time_p95', p95_wall FROM diff_run
   UNION ALL SELECT side, 'gpu_util', v FROM util
