@@ -199,6 +199,45 @@ step_line = [r["statement"] for r in js["verdict"] if r["topic"] == "Step time"]
 check(f"one step: verdict ({step_line})", "noise cannot be told from change" in step_line, True)
 check("one step: significance not testable, check passes", rc, 0)
 
+# The test statistic against an independent Mann-Whitney U (mid-ranks,
+# tie-corrected normal approximation), on step times that overlap and tie.
+def steps_trace(name, ms):
+    ev, ts = [], 0
+    for n, d in enumerate([5] + ms, 1):  # the first step is warm-up
+        ev.append({"ph": "X", "cat": "user_annotation", "name": f"ProfilerStep#{n}", "pid": 1,
+                   "tid": 1, "ts": ts, "dur": d * 1000})
+        ts += d * 1000 + 100
+    path = os.path.join(work, name)
+    with open(path, "w") as f:
+        json.dump({"schemaVersion": 1, "traceEvents": ev}, f)
+    return path
+
+
+def mann_whitney_z(b, a):
+    pooled = sorted(b + a)
+    rank = {}
+    for v in set(pooled):
+        first = pooled.index(v) + 1
+        rank[v] = first + (pooled.count(v) - 1) / 2
+    n_a, n_b, n = len(a), len(b), len(a) + len(b)
+    u = sum(rank[v] for v in a) - n_a * (n_a + 1) / 2
+    ties = sum(pooled.count(v) ** 3 - pooled.count(v) for v in set(pooled))
+    var = n_a * n_b / 12 * ((n + 1) - ties / (n * (n - 1)))
+    return (u - n_a * n_b / 2) / var ** 0.5
+
+
+for b_ms, a_ms in (([10, 12, 11, 13, 12, 14], [12, 13, 15, 12, 16, 14]),
+                   ([10, 11, 10, 12, 11, 10, 11], [12, 13, 12, 14, 13, 12, 13]),
+                   ([20, 21, 22], [20, 22, 21])):
+    z = mann_whitney_z(b_ms, a_ms)
+    rc, md, js, _ = diff(steps_trace("mw_b.json", b_ms), steps_trace("mw_a.json", a_ms),
+                         "--fail-if", "step_time > -100% significant", "--section", "verdict")
+    noise = js["gate"]["checks"][0]["noise"]
+    check(f"noise z for {b_ms} -> {a_ms} ({noise})", f"z={z:+.2f}," in noise, True)
+    check(f"noise verdict for {b_ms} -> {a_ms}", noise.startswith(
+          "the change is beyond" if abs(z) >= 1.96 else "the change is within"), True)
+    check(f"significant check for {b_ms} -> {a_ms}: exit", rc, 10 if abs(z) >= 1.96 else 0)
+
 # ---- two GPUs: matching by operator ------------------------------------------
 rc, md, js, _ = diff("gpu_a100.json", "gpu_h100.json", "--fail-if", "step_time > +5% significant")
 sec = {s["id"]: s for s in js["sections"]}
