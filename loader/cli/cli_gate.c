@@ -132,8 +132,11 @@ static int parse_rule(const char *text, cli_gate_rule *r, char *err, size_t errl
   char *end;
   errno = 0;
   double v = strtod(num, &end);
-  if (end == num || errno || !isfinite(v)) {
-    snprintf(err, errlen, "'%.*s' is not a number", (int)(end - num + 1), num);
+  int plain = 1; /* decimal digits, a point, an exponent: no hex floats */
+  for (const char *q = num + sign; q < end; q++)
+    if (!isdigit((unsigned char)*q) && !strchr(".eE+-", *q)) plain = 0;
+  if (end == num || errno || !isfinite(v) || !plain) {
+    snprintf(err, errlen, "'%.*s' is not a number", (int)(end - num), num);
     return -1;
   }
   p = end;

@@ -151,6 +151,7 @@ bad = {
     "step_time > +5% maybe": "unexpected 'maybe'",
     "step_time +5%": "expected an operator",
     "step_time > +nan%": "expected a number",
+    "step_time > +0x10%": "is not a number",
 }
 for rule, why in bad.items():
     rc, md, js, err = diff(before, after, "--fail-if", rule)
