@@ -63,6 +63,10 @@ int rp_cli_two_connections(const char *const *db_paths, int n);
 /* ATTACH the older database as base, as profdb diff reads it.  Prints
 ** why and returns -1 on failure. */
 int cli_attach_base(sqlite3 *db, const char *path);
+/* The after database with the before one attached as base, both checked to
+** be profdb databases of this schema version; NULL with *rc set (and why
+** printed) when not. */
+sqlite3 *cli_open_pair(const char *before, const char *after, int *rc);
 
 /* profdb diff with more than two runs (cli_trend.c): each run diffed with
 ** the one before; the per-run table, verdict and chart.  An exit code. */

@@ -87,11 +87,27 @@ int cli_attach_base(sqlite3 *db, const char *path) {
   return 0;
 }
 
+sqlite3 *cli_open_pair(const char *before, const char *after, int *rc) {
+  *rc = PROFDB_EXIT_USAGE;
+  /* Both must be databases of this schema version. */
+  sqlite3 *check = cli_open_db(before, 1), *db = NULL;
+  if (!check) return NULL;
+  if (cli_check_schema(check, before)) *rc = PROFDB_EXIT_DATA;
+  else if ((db = cli_open_db(after, 1)) && cli_check_schema(db, after)) *rc = PROFDB_EXIT_DATA;
+  else if (db && cli_attach_base(db, before) == 0) *rc = PROFDB_EXIT_OK;
+  sqlite3_close(check);
+  if (*rc != PROFDB_EXIT_OK && db) {
+    sqlite3_close(db);
+    db = NULL;
+  }
+  return db;
+}
+
 int cli_diff(int argc, char **argv) {
   rp_cli o;
   const char **pos = calloc((size_t)argc, sizeof *pos);
   int npos = 0, rc = PROFDB_EXIT_USAGE;
-  sqlite3 *db = NULL, *check = NULL;
+  sqlite3 *db = NULL;
   rp_report r = {0};
   cli_gate gate = {0};
   long long line_tolerance = 0;
@@ -144,21 +160,9 @@ int cli_diff(int argc, char **argv) {
   if (!before) goto done;
   const char *after = rp_cli_database(&o, &pos[1], 1, &rc);
   if (!after) goto done;
-  rc = PROFDB_EXIT_USAGE;
-  /* Both must be databases of this schema version. */
-  check = cli_open_db(before, 1);
-  if (!check) goto done;
-  if (cli_check_schema(check, before)) {
-    rc = PROFDB_EXIT_DATA;
-    goto done;
-  }
-  db = cli_open_db(after, 1);
+  db = cli_open_pair(before, after, &rc);
   if (!db) goto done;
-  if (cli_check_schema(db, after)) {
-    rc = PROFDB_EXIT_DATA;
-    goto done;
-  }
-  if (cli_attach_base(db, before)) goto done;
+  rc = PROFDB_EXIT_USAGE;
   r.kind = &rp_kind_diff;
   r.db = db;
   /* With a second core, a second connection runs half of the sections. */
@@ -187,7 +191,6 @@ done:
   cli_gate_free(&gate);
   if (r.db2) sqlite3_close(r.db2);
   if (db) sqlite3_close(db);
-  if (check) sqlite3_close(check);
   rp_cli_free(&o);
   free(pos);
   return rc;

@@ -63,15 +63,11 @@ done:
 ** code; *failed is set when a check failed. */
 static int pair(const char *before, const char *after, int run, const cli_gate *gate,
                 const char *qdir, rp_param *params, int nparams, sqlite3 *trend, int *failed) {
-  int rc = PROFDB_EXIT_USAGE;
-  sqlite3 *db = cli_open_db(after, 1);
+  int rc;
+  sqlite3 *db = cli_open_pair(before, after, &rc);
   rp_report r = {0};
   if (!db) return rc;
-  if (cli_check_schema(db, after)) {
-    rc = PROFDB_EXIT_DATA;
-    goto done;
-  }
-  if (cli_attach_base(db, before)) goto done;
+  rc = PROFDB_EXIT_USAGE;
   r.kind = &rp_kind_diff;
   r.db = db;
   r.queries_dir = qdir;
