@@ -281,8 +281,17 @@ static int chart_trend(const rp_report *r, const char *path) {
 #define RUN_X(i) (LEFT + (n > 1 ? plot_w * (i) / (n - 1) : 0))
   for (int k = 0; k < 3; k++) {
     double top = TOP + k * (PANEL_H + GAP), bottom = top + PANEL_H, max = 0;
-    int col = rp_col_index(s, panel[k].col);
-    for (int i = 0; i < n; i++) if (num(s, i, panel[k].col) > max) max = num(s, i, panel[k].col);
+    int col = rp_col_index(s, panel[k].col), have = 0;
+    for (int i = 0; col >= 0 && i < n; i++) {
+      if (rp_cell(s, i, col)->type != SQLITE_NULL) have = 1;
+      if (num(s, i, panel[k].col) > max) max = num(s, i, panel[k].col);
+    }
+    if (!have) {
+      svg_text(&b, W - RIGHT + 10, top + 14, "start", panel[k].title);
+      svg_text(&b, LEFT + plot_w / 2, top + PANEL_H / 2.0, "middle",
+               "no data in any run (no trace or no memory snapshot)");
+      continue;
+    }
     if (!strcmp(panel[k].unit, "%")) max = 100;
     else max = max > 0 ? max * 1.1 : 1;
     svg_text(&b, W - RIGHT + 10, top + 14, "start", panel[k].title);

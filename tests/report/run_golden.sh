@@ -32,6 +32,9 @@ case $case in
   diff_gpus)     dir=$fixtures; cmd=diff
                  args=(gpu_a100.json gpu_h100.json --fail-if 'step_time > +5% significant'
                        --fail-if 'gpu_util < -15pt' --fail-if 'peak_allocated > +10%') ;;
+  diff_trend)    dir=$fixtures; cmd=diff
+                 args=(train_rank0.json after_rank0.json gpu_a100.json gpu_h100.json
+                       --fail-if 'step_time > +5% significant') ;;
   *) echo "unknown case $case"; exit 2 ;;
 esac
 
