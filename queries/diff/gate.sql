@@ -16,7 +16,7 @@
 --   change     -      what the limit is compared with: % relative change, points (pt), a change in the metric's unit, or the after value
 --   limit      -      the check's limit, in the units of change
 --   measured   -      change as text, with its unit ('+51.0%', '+4.02 ms', '-13.4pt')
---   passed     -      1 passed, 0 failed, NULL not evaluated (no data on a side)
+--   passed     -      1 passed, 0 failed, NULL not evaluated (no data on a side; an after-value check needs only the after run)
 --   noise      -      step time checks: the noise test (diff_noise); 'required' checks fail only beyond the spread
 --   note       -      why a check was not evaluated
 WITH per_step AS (
@@ -61,7 +61,7 @@ WITH per_step AS (
 ), judged AS (
   SELECT m.*,
     -- the failing condition; a relative change from 0 fails a '>' check
-    CASE WHEN before IS NULL OR after IS NULL OR NOT found THEN NULL
+    CASE WHEN after IS NULL OR NOT found OR (before IS NULL AND mode <> 'value') THEN NULL
       WHEN change IS NULL THEN CASE WHEN op IN ('>', '>=') THEN after > before ELSE after < before END
       WHEN op = '>' THEN change > lim WHEN op = '>=' THEN change >= lim
       WHEN op = '<' THEN change < lim ELSE change <= lim END AS crossed,
@@ -93,6 +93,6 @@ SELECT rule, CASE WHEN arg IS NOT NULL THEN metric || '[' || arg || ']' ELSE met
     noise_text || CASE WHEN significant THEN '; significance required' ELSE '' END END AS noise,
   CASE WHEN NOT found THEN printf('no %s named ''%s'' in either run', metric, arg)
        WHEN before IS NULL AND after IS NULL THEN 'neither run has data for it'
-       WHEN before IS NULL THEN 'the before run has no data for it'
+       WHEN before IS NULL AND mode <> 'value' THEN 'the before run has no data for it'
        WHEN after IS NULL THEN 'the after run has no data for it' END AS note
 FROM judged ORDER BY ord;

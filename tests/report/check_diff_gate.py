@@ -111,6 +111,13 @@ rc, md, js, _ = diff(after, before, "--fail-if", "ooms > 0", "--section", "verdi
 check("ooms > 0 on a run with an OOM: exit", rc, 10)
 rc, md, js, _ = diff(before, after, "--fail-if", "ooms > 0", "--section", "verdict")
 check("ooms > 0 on a run without: exit", rc, 0)
+# An after value needs only the after run: the before run has no snapshot.
+trace_only = db("trace_only.db", "train_rank0.json")
+rc, md, js, _ = diff(trace_only, after, "--fail-if", "ooms > 0", "--fail-if", "peak_allocated > +1%",
+                     "--fail-if", "peak_allocated > 20MiB", "--section", "verdict")
+check("one-sided snapshot: exit (21 MiB peak > 20 MiB)", rc, 10)
+check("one-sided snapshot: passed", [c["passed"] for c in js["gate"]["checks"]], [True, None, False])
+check("one-sided snapshot: note", js["gate"]["checks"][1]["note"], "the before run has no data for it")
 # The forms of the issue, together: the peak grew 10.5%, utilization fell 11.5 points.
 rc, md, js, _ = diff(before, after, "--fail-if", "step_time > +5%", "--fail-if",
                      "peak_allocated > +10%", "--fail-if", "gpu_util < -3pt", "--section", "verdict")
