@@ -1,0 +1,96 @@
+-- Whose GPU time: the GPU work of the analysed steps (report_gpu) charged
+-- to the CPU slices it was launched from.  kernel.op_id is the operator
+-- that launched it; every slice enclosing that operator on its thread
+-- (parent operators, nn.Module ranges, record_function annotations,
+-- Python frames) launched it too.  Computed once for op_gpu_sum,
+-- op_shape_sum, module_sum, annotation_sum, source_gpu_sum,
+-- gemm_efficiency and the findings.
+
+-- GPU time launched by each operator itself (its device self time, as
+-- TensorBoard's operator view and key_averages() define it).
+--   op_id       the launching cpu_op's event_id
+--   gpu_ns      sum of the durations of the kernels, copies and fills it launched
+--   activities  how many
+CREATE TEMP TABLE report_launch AS
+SELECT g.op_id, sum(g.dur) AS gpu_ns, count(*) AS activities
+FROM report_gpu g JOIN _slice s ON s.id = g.op_id AND s.kind = 1
+GROUP BY g.op_id;
+
+-- Every slice enclosing a launching operator on its thread, the operator
+-- itself included (distance 0): the op tree walked upwards.
+--   op_id     launching operator
+--   anc_id    enclosing slice (any kind: cpu_op, user_annotation, python_function, ...)
+--   distance  levels between them (0 = the operator itself)
+CREATE TEMP TABLE report_launch_anc AS
+WITH RECURSIVE up(op_id, anc_id, distance) AS (
+  SELECT op_id, op_id, 0 FROM report_launch
+  UNION ALL
+  SELECT up.op_id, t.parent_id, up.distance + 1
+  FROM up JOIN _slice_tree t ON t.id = up.anc_id
+  WHERE t.parent_id IS NOT NULL
+)
+SELECT op_id, anc_id, distance FROM up;
+CREATE INDEX temp.report_launch_anc_by_anc ON report_launch_anc(anc_id);
+
+-- Device time per operator name.  An activity counts once per name even
+-- when operators of that name nest (aten::matmul inside aten::matmul), so
+-- device_total_ns never exceeds the GPU time of the scope.
+--   device_self_ns   GPU time of the work the operators of this name launched themselves
+--   device_total_ns  the same including the work of the operators nested in them
+CREATE TEMP TABLE report_op_gpu AS
+WITH per_name AS (
+  SELECT s.name_id, a.op_id, max(a.distance = 0) AS is_self
+  FROM report_launch_anc a JOIN _slice s ON s.id = a.anc_id AND s.kind = 1
+  GROUP BY s.name_id, a.op_id
+)
+SELECT p.name_id, sum(CASE WHEN p.is_self THEN l.gpu_ns ELSE 0 END) AS device_self_ns,
+  sum(l.gpu_ns) AS device_total_ns
+FROM per_name p JOIN report_launch l USING (op_id)
+GROUP BY p.name_id;
+
+-- Device time per operator name and input shapes (record_shapes=True);
+-- the same rules as report_op_gpu.
+--   name_id, input_dims  operator name and its "Input Dims" (JSON text)
+CREATE TEMP TABLE report_op_shape_gpu AS
+WITH per_shape AS (
+  SELECT s.name_id, s.input_dims, a.op_id, max(a.distance = 0) AS is_self
+  FROM report_launch_anc a JOIN _slice s ON s.id = a.anc_id AND s.kind = 1
+  WHERE s.input_dims IS NOT NULL
+  GROUP BY s.name_id, s.input_dims, a.op_id
+)
+SELECT p.name_id, p.input_dims, sum(CASE WHEN p.is_self THEN l.gpu_ns ELSE 0 END) AS device_self_ns,
+  sum(l.gpu_ns) AS device_total_ns
+FROM per_shape p JOIN report_launch l USING (op_id)
+GROUP BY p.name_id, p.input_dims;
+
+-- nn.Module ranges of the analysed steps ('nn.Module: Linear_0' Python
+-- frames, recorded with with_stack=True or with_modules=True) with their
+-- place in the module hierarchy.
+--   id, trace_id     the range's event_id and trace
+--   module           the module's name without 'nn.Module: ' ('Linear_0': class and instance number)
+--   path             the enclosing modules' names and its own, outermost first, joined by ' > '
+--   parent_path      path of the enclosing module, NULL at the top
+--   depth            0 for a top-level module
+--   dur              duration of this call (ns)
+CREATE TEMP TABLE report_module_call AS
+WITH RECURSIVE module AS (
+  SELECT s.id, s.trace_id, substr(n.value, 12) AS module, s.dur
+  FROM _slice s JOIN _string n ON n.id = s.name_id JOIN _slice_tree t ON t.id = s.id
+  WHERE s.kind = 3 AND n.value LIKE 'nn.Module: %' AND s.dur IS NOT NULL
+    AND EXISTS (SELECT 1 FROM report_scope k
+                WHERE k.trace_id = s.trace_id AND k.step = coalesce(t.step, -1))
+), up(id, anc_id, distance) AS (
+  SELECT id, id, 0 FROM module
+  UNION ALL
+  SELECT up.id, t.parent_id, up.distance + 1
+  FROM up JOIN _slice_tree t ON t.id = up.anc_id WHERE t.parent_id IS NOT NULL
+), chain AS (
+  -- the module ranges enclosing each one (itself included), outermost first
+  SELECT up.id, m.module, up.distance FROM up JOIN module m ON m.id = up.anc_id
+  ORDER BY up.id, up.distance DESC
+)
+SELECT m.id, m.trace_id, m.module, c.path,
+  CASE WHEN c.depth > 0 THEN substr(c.path, 1, length(c.path) - length(m.module) - 3) END AS parent_path,
+  c.depth, m.dur
+FROM module m JOIN (SELECT id, group_concat(module, ' > ') AS path, count(*) - 1 AS depth
+                    FROM chain GROUP BY id) c USING (id);
