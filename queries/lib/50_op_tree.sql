@@ -94,3 +94,26 @@ SELECT m.id, m.trace_id, m.module, c.path,
   c.depth, m.dur
 FROM module m JOIN (SELECT id, group_concat(module, ' > ') AS path, count(*) - 1 AS depth
                     FROM chain GROUP BY id) c USING (id);
+
+-- The first user-code frame of each launching operator's Python stack
+-- (with_stack=True): among the enclosing Python frames named
+-- 'file.py(line): function', the one of lowest frame_rank() (user .py
+-- files, then installed packages, then PyTorch), innermost first.
+--   op_id   launching operator
+--   source  'file:line function'
+CREATE TEMP TABLE report_launch_source AS
+WITH frame AS (
+  SELECT a.op_id, a.distance, n.value AS name,
+    substr(n.value, 1, instr(n.value, '(') - 1) AS filename
+  FROM report_launch_anc a JOIN _slice s ON s.id = a.anc_id AND s.kind = 3
+  JOIN _string n ON n.id = s.name_id
+  WHERE n.value GLOB '*.py([0-9]*): *'
+), ranked AS (
+  SELECT op_id, filename, name,
+    row_number() OVER (PARTITION BY op_id ORDER BY frame_rank(filename), distance) AS pick
+  FROM frame
+)
+SELECT op_id,
+  filename || ':' || substr(name, length(filename) + 2, instr(name, '): ') - length(filename) - 2)
+    || ' ' || substr(name, instr(name, '): ') + 3) AS source
+FROM ranked WHERE pick = 1;
