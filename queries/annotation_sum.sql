@@ -3,7 +3,7 @@
 --   GPU time did the work launched inside them take, and how long are their
 --   projections on the GPU streams (gpu_user_annotation)?
 --   ProfilerStep#N ranges are left out (see step_time).
--- Requires: report_window report_scope report_launch_anc report_gpu
+-- Requires: report_window
 -- Parameters: :top
 -- Empty: the trace has no record_function ranges besides ProfilerStep#N;
 --   wrap code in torch.profiler.record_function("name") to see it here

@@ -6,7 +6,7 @@
 --   larger device time first); the JSON carries path, parent_path and depth
 --   to rebuild the tree.  Backward work runs on autograd threads outside
 --   the module ranges and is not charged to modules.
--- Requires: report_module_call report_launch_anc report_gpu
+-- Requires: report_module_call
 -- Parameters: :top
 -- Empty: the trace has no nn.Module ranges; profile with with_stack=True
 --   (or with_modules=True) to record them

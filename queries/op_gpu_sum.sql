@@ -5,7 +5,7 @@
 --   device total adds those of the operators nested in it.  The device
 --   self times of all rows plus '(no operator)' add up to the GPU time of
 --   the scope.
--- Requires: report_op_stats report_op_gpu report_gpu
+-- Requires: report_op_stats
 -- Parameters: :top
 -- Empty: the trace has no CPU operators
 -- Columns:

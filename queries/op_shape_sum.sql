@@ -2,7 +2,7 @@
 -- Question: Which operator and input-shape pairs take the time
 --   (key_averages(group_by_input_shape=True))?  Device times as in
 --   op_gpu_sum.
--- Requires: report_scope report_op_shape_gpu
+-- Requires: report_scope
 -- Parameters: :top
 -- Empty: the trace records no input shapes; profile with record_shapes=True
 -- Columns:

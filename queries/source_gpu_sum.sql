@@ -4,7 +4,7 @@
 --   the operator that launched it (frame_rank(): the user's .py files
 --   before installed packages before PyTorch; innermost first), as
 --   TensorBoard's call-stack view does for operators.
--- Requires: report_launch_source report_launch report_gpu
+-- Requires: report_launch_source
 -- Parameters: :top
 -- Empty: the trace has no Python stacks for the launching operators;
 --   profile with with_stack=True to record them
