@@ -48,8 +48,8 @@ FROM (
     WHEN epoch_offset IS NULL THEN 'the trace has relative timestamps (no baseTimeNanoseconds): its clock cannot be placed on the epoch'
     WHEN first_us < 1000000000000000 THEN 'the snapshot''s time_us are not epoch times'
     WHEN last_us * 1000 < t0 OR first_us * 1000 > t1 THEN
-      'no overlap: the snapshot''s events (' || first_us / 1000000 || ' to ' || last_us / 1000000
-      || ' s since the epoch) and the trace (' || t0 / 1000000000 || ' to ' || t1 / 1000000000
+      'no overlap: the snapshot''s events (' || (first_us / 1000000) || ' to ' || (last_us / 1000000)
+      || ' s since the epoch) and the trace (' || (t0 / 1000000000) || ' to ' || (t1 / 1000000000)
       || ' s) are from different times'
     WHEN has_gpu AND NOT on_device THEN 'the trace ran no GPU work on device ' || device
     END AS reason
