@@ -5,9 +5,9 @@
 --   device total adds those of the operators nested in it.  The device
 --   self times of all rows plus '(no operator)' add up to the GPU time of
 --   the scope.
--- Requires: report_op_stats
+-- Requires: report_trace
 -- Parameters: :top
--- Empty: the trace has no CPU operators
+-- Empty: the trace has neither CPU operators nor GPU work
 -- Columns:
 --   name             symbol operator name; '(no operator)': GPU work launched outside any operator
 --   calls            count  calls
