@@ -370,7 +370,7 @@ UNION ALL
 -- GPU's peak.  Saving bounded by bringing it to 60% of peak, a level tuned
 -- large GEMMs reach; only GPU time is promised, as a share of the steps.
 SELECT round(100.0 * m.device_ns * (1 - m.peak_pct / 60) / t.wall, 1), 'low_gemm_efficiency', 'medium',
-  printf('%s%s runs at %.0f%% of the %s''s %s peak', m.name,
+  printf('%s%s runs at %.1f%% of the %s''s %s peak', m.name,
     CASE WHEN m.source IS NOT NULL THEN ' in ' || m.source ELSE '' END, m.peak_pct, m.device_name, m.dtype),
   printf('gemm_efficiency: the calls of %s with Input Dims %s take %s of GPU time (%.1f%% of all GPU work) at %.1f%% of the %s dense %s peak (%.0f TFLOP/s).',
     m.name, m.input_dims, profdb_fmt_ns(m.device_ns), 100.0 * m.device_ns / m.gpu_ns, m.peak_pct, m.device_name,
