@@ -15,6 +15,7 @@ CREATE TEMP TABLE report_launch AS
 SELECT g.op_id, sum(g.dur) AS gpu_ns, count(*) AS activities
 FROM report_gpu g JOIN _slice s ON s.id = g.op_id AND s.kind = 1
 GROUP BY g.op_id;
+CREATE UNIQUE INDEX temp.report_launch_by_op ON report_launch(op_id);
 
 -- Every slice enclosing a launching operator on its thread, the operator
 -- itself included (distance 0): the op tree walked upwards.

@@ -6,12 +6,14 @@
 -- The CPU slices of the threads that have [memory] events, for a fast
 -- "last slice started before t" lookup.
 CREATE TEMP TABLE report_mem_thread_slice AS
+WITH thread AS (
+  SELECT DISTINCT trace_id, pid, tid FROM _instant
+  WHERE kind = 20 AND trace_id IN (SELECT trace_id FROM report_trace)
+)
 SELECT s.trace_id, s.pid, s.tid, s.ts, s.id, t.depth
-FROM _slice s JOIN _slice_tree t ON t.id = s.id
-WHERE s.ts IS NOT NULL AND s.dur IS NOT NULL
-  AND EXISTS (SELECT 1 FROM _instant m
-              WHERE m.kind = 20 AND m.trace_id = s.trace_id AND m.pid = s.pid AND m.tid = s.tid)
-  AND s.trace_id IN (SELECT trace_id FROM report_trace);
+FROM thread h JOIN _slice s ON s.trace_id = h.trace_id AND s.pid IS h.pid AND s.tid IS h.tid
+JOIN _slice_tree t ON t.id = s.id
+WHERE s.ts IS NOT NULL AND s.dur IS NOT NULL;
 CREATE INDEX temp.report_mem_thread_slice_by_ts ON report_mem_thread_slice(trace_id, pid, tid, ts, depth);
 
 -- Each [memory] event with its operator.
