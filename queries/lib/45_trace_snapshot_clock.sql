@@ -64,3 +64,13 @@ SELECT p.snapshot_id, p.device, p.trace_id, m.seq, m.time_us * 1000 - p.epoch_of
 FROM report_clock_pair p, mem_timeline(p.snapshot_id, p.device) m
 WHERE p.aligned AND m.time_us IS NOT NULL;
 CREATE INDEX temp.report_clock_timeline_by_ts ON report_clock_timeline(snapshot_id, device, trace_id, ts);
+
+-- The first allocator event of each step of an aligned pair (the memory
+-- timeline chart marks the steps there).
+--   step       ProfilerStep number (its CPU range)
+--   first_seq  seq of the first allocator event in the step's CPU range
+CREATE TEMP TABLE report_clock_step AS
+SELECT c.snapshot_id, c.device, c.trace_id, s.step, min(c.seq) AS first_seq
+FROM report_clock_timeline c JOIN step s ON s.trace_id = c.trace_id
+  AND c.ts >= s.ts AND c.ts < s.ts + s.dur
+GROUP BY c.snapshot_id, c.device, c.trace_id, s.step;

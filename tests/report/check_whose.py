@@ -10,7 +10,8 @@ make_whose_fixtures.py, against figures derived by hand from it.
 - gemm_efficiency: FLOPs per call of each operator kind (hand values), and
   achieved TFLOP/s = FLOPs / kernel time.
 - mem_peak_context: the peak (5 MiB, step 2, aten::addmm, Net_0 > Linear_0)
-  and the per-step rows with the clocks aligned; a relative-clock trace and
+  and the per-step rows with the clocks aligned, the steps marked on the
+  memory timeline chart; a relative-clock trace and
   a snapshot an hour later are reported as unaligned, with the reason.
 - op_memory_sum: the [memory] events charged to aten::addmm.
 """
@@ -47,7 +48,8 @@ def check(cond, what):
 
 def report(profdb, data, work, *inputs):
     out = os.path.join(work, "out.json")
-    subprocess.run([profdb, "report", *inputs, "--include-warmup", "--top", "100", "--json", out],
+    subprocess.run([profdb, "report", *inputs, "--include-warmup", "--top", "100", "--json", out,
+                    "--md", os.path.join(work, "out.md")],
                    cwd=data, check=True, stdout=subprocess.DEVNULL)
     with open(out) as f:
         return {s["id"]: s for s in json.load(f)["sections"]}
@@ -107,6 +109,10 @@ def main():
     check(steps.get(1, {}).get("allocated_bytes") == MiB and steps.get(1, {}).get("step_start_bytes") == 0
           and steps.get(1, {}).get("at_ns") == 180_000, f"mem_peak_context: step 1 {steps.get(1)}")
     check(steps.get(2, {}).get("step_start_bytes") == MiB, f"mem_peak_context: step 2 {steps.get(2)}")
+
+    with open(os.path.join(work, "out.mem_timeline.1_0.svg")) as f:
+        svg = f.read()
+    check(">step 1<" in svg and ">step 2<" in svg, "the memory timeline chart does not mark the steps")
 
     mem = {(r["name"], r["device"]): r for r in s["op_memory_sum"]["rows"]}
     a = mem.get(("aten::addmm", "CUDA:0"), {})
