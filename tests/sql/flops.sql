@@ -40,7 +40,13 @@ WITH v(kind, name, dims, concrete, expected) AS (VALUES
   ('shapes do not fit', 'aten::mm', '[[2,3],[4,5]]', NULL, NULL),
   ('conv without concrete inputs', 'aten::convolution', '[[2,3,32,32],[16,3,3,3]]', NULL, NULL),
   ('not a shape list', 'aten::mm', 'abc', NULL, NULL),
-  ('NULL dims', 'aten::mm', NULL, NULL, NULL)
+  ('NULL dims', 'aten::mm', NULL, NULL, NULL),
+  -- absurd shapes give NULL, never an overflow: 2*(2^31-1)^3 > 2^63; a dim beyond 2^31; negative
+  ('too many FLOPs', 'aten::mm', '[[2147483647,2147483647],[2147483647,2147483647]]', NULL, NULL),
+  ('dim beyond 2^31', 'aten::mm', '[[99999999999,2],[2,3]]', NULL, NULL),
+  ('negative dim', 'aten::mm', '[[-2,3],[3,4]]', NULL, NULL),
+  -- a TensorList argument (nested lists) is skipped, the others still read
+  ('nested list skipped', 'aten::addmm', '[[[1,2],[3]],[64,128],[128,256]]', NULL, 4194304)
 )
 SELECT kind, op_flops(name, dims, concrete) AS flops, op_flops(name, dims, concrete) IS expected AS ok
 FROM v;
