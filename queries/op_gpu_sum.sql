@@ -10,7 +10,7 @@
 -- Empty: the trace has neither CPU operators nor GPU work
 -- Columns:
 --   name             symbol operator name; '(no operator)': GPU work launched outside any operator
---   calls            count  calls
+--   calls            count  calls in the analysed steps
 --   host_self_ns     ns     CPU time not spent in nested operators, Python frames or runtime calls
 --   host_total_ns    ns     CPU time including nested work
 --   device_self_ns   ns     GPU time of the work it launched itself
@@ -18,9 +18,13 @@
 --   device_self_pct  %      device_self_ns as a share of the GPU time of the scope
 WITH gpu_total AS (SELECT sum(dur) AS ns FROM report_gpu),
 rows AS (
-  SELECT s.name, s.calls, s.self_dur AS host_self_ns, s.total_dur AS host_total_ns,
+  -- (an operator that started before the analysed steps but launched work
+  -- in them has device time and no host row: its calls are NULL)
+  SELECT n.name, s.calls, s.self_dur AS host_self_ns, s.total_dur AS host_total_ns,
     coalesce(g.device_self_ns, 0) AS device_self_ns, coalesce(g.device_total_ns, 0) AS device_total_ns
-  FROM report_op_stats s LEFT JOIN report_op_gpu g USING (name_id)
+  FROM (SELECT name_id FROM report_op_stats UNION SELECT name_id FROM report_op_gpu) k
+  JOIN report_name n USING (name_id)
+  LEFT JOIN report_op_stats s USING (name_id) LEFT JOIN report_op_gpu g USING (name_id)
   UNION ALL
   SELECT '(no operator)', NULL, NULL, NULL, sum(g.dur), sum(g.dur)
   FROM report_gpu g
