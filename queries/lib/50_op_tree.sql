@@ -103,18 +103,19 @@ FROM module m JOIN (SELECT id, group_concat(module, ' > ') AS path, count(*) - 1
 --   op_id   launching operator
 --   source  'file:line function'
 CREATE TEMP TABLE report_launch_source AS
-WITH frame AS (
-  SELECT a.op_id, a.distance, n.value AS name,
-    substr(n.value, 1, instr(n.value, '(') - 1) AS filename
-  FROM report_launch_anc a JOIN _slice s ON s.id = a.anc_id AND s.kind = 3
-  JOIN _string n ON n.id = s.name_id
-  WHERE n.value GLOB '*.py([0-9]*): *'
+WITH frame_name AS (
+  -- each distinct Python frame name once: its file, rank and display form
+  SELECT id AS name_id, frame_rank(filename) AS rank,
+    filename || ':' || substr(value, length(filename) + 2, instr(value, '): ') - length(filename) - 2)
+      || ' ' || substr(value, instr(value, '): ') + 3) AS source
+  FROM (SELECT id, value, substr(value, 1, instr(value, '(') - 1) AS filename FROM _string
+        WHERE value GLOB '*.py([0-9]*): *')
 ), ranked AS (
-  SELECT op_id, filename, name,
-    row_number() OVER (PARTITION BY op_id ORDER BY frame_rank(filename), distance) AS pick
-  FROM frame
+  -- the lowest (rank, distance) per operator; SQLite takes the bare column
+  -- source from the row holding the min()
+  SELECT a.op_id, f.source, min(f.rank * 1000000 + a.distance) AS pick
+  FROM report_launch_anc a JOIN _slice s ON s.id = a.anc_id AND s.kind = 3
+  JOIN frame_name f ON f.name_id = s.name_id
+  GROUP BY a.op_id
 )
-SELECT op_id,
-  filename || ':' || substr(name, length(filename) + 2, instr(name, '): ') - length(filename) - 2)
-    || ' ' || substr(name, instr(name, '): ') + 3) AS source
-FROM ranked WHERE pick = 1;
+SELECT op_id, source FROM ranked;
