@@ -64,37 +64,78 @@ SELECT p.name_id, p.input_dims, sum(CASE WHEN p.is_self THEN l.gpu_ns ELSE 0 END
 FROM per_shape p JOIN report_launch l USING (op_id)
 GROUP BY p.name_id, p.input_dims;
 
--- nn.Module ranges of the analysed steps ('nn.Module: Linear_0' Python
--- frames, recorded with with_stack=True or with_modules=True) with their
--- place in the module hierarchy.
+-- The ranges users name: nn.Module calls ('nn.Module: Linear_0' Python
+-- frames, recorded with with_stack=True or with_modules=True) and
+-- record_function annotations (ProfilerStep#N excluded) of the analysed
+-- steps, each placed under the ranges of its own tree enclosing it on its
+-- thread.
+--   tree             'module' or 'annotation'
 --   id, trace_id     the range's event_id and trace
---   module           the module's name without 'nn.Module: ' ('Linear_0': class and instance number)
---   path             the enclosing modules' names and its own, outermost first, joined by ' > '
---   parent_path      path of the enclosing module, NULL at the top
---   depth            0 for a top-level module
+--   name             module name without 'nn.Module: ' ('Linear_0': class and instance
+--                    number), or the annotation's name
+--   path             the enclosing ranges' names and its own, outermost first, joined by ' > '
+--   parent_path      path of the enclosing range, NULL at the top
+--   depth            0 at the top
 --   dur              duration of this call (ns)
-CREATE TEMP TABLE report_module_call AS
-WITH RECURSIVE module AS (
-  SELECT s.id, s.trace_id, substr(n.value, 12) AS module, s.dur
+CREATE TEMP TABLE report_range_call AS
+WITH RECURSIVE range AS (
+  SELECT s.id, s.trace_id, CASE s.kind WHEN 3 THEN 'module' ELSE 'annotation' END AS tree,
+    CASE s.kind WHEN 3 THEN substr(n.value, 12) ELSE n.value END AS name, s.dur
   FROM _slice s JOIN _string n ON n.id = s.name_id JOIN _slice_tree t ON t.id = s.id
-  WHERE s.kind = 3 AND n.value LIKE 'nn.Module: %' AND s.dur IS NOT NULL
+  WHERE ((s.kind = 3 AND n.value LIKE 'nn.Module: %')
+         OR (s.kind = 2 AND n.value NOT GLOB 'ProfilerStep#*'))
+    AND s.dur IS NOT NULL
     AND EXISTS (SELECT 1 FROM report_scope k
                 WHERE k.trace_id = s.trace_id AND k.step = coalesce(t.step, -1))
 ), up(id, anc_id, distance) AS (
-  SELECT id, id, 0 FROM module
+  SELECT id, id, 0 FROM range
   UNION ALL
   SELECT up.id, t.parent_id, up.distance + 1
   FROM up JOIN _slice_tree t ON t.id = up.anc_id WHERE t.parent_id IS NOT NULL
 ), chain AS (
-  -- the module ranges enclosing each one (itself included), outermost first
-  SELECT up.id, m.module, up.distance FROM up JOIN module m ON m.id = up.anc_id
+  -- the ranges of the same tree enclosing each one (itself included), outermost first
+  SELECT up.id, a.name, up.distance
+  FROM up JOIN range a ON a.id = up.anc_id JOIN range r ON r.id = up.id AND r.tree = a.tree
   ORDER BY up.id, up.distance DESC
 )
-SELECT m.id, m.trace_id, m.module, c.path,
-  CASE WHEN c.depth > 0 THEN substr(c.path, 1, length(c.path) - length(m.module) - 3) END AS parent_path,
-  c.depth, m.dur
-FROM module m JOIN (SELECT id, group_concat(module, ' > ') AS path, count(*) - 1 AS depth
-                    FROM chain GROUP BY id) c USING (id);
+SELECT r.tree, r.id, r.trace_id, r.name, c.path,
+  CASE WHEN c.depth > 0 THEN substr(c.path, 1, length(c.path) - length(r.name) - 3) END AS parent_path,
+  c.depth, r.dur
+FROM range r JOIN (SELECT id, group_concat(name, ' > ') AS path, count(*) - 1 AS depth
+                   FROM chain GROUP BY id) c USING (id);
+CREATE INDEX temp.report_range_call_by_id ON report_range_call(id);
+
+-- One row per node of the module and annotation trees, in tree order
+-- (children under their parent, siblings by device time, then host time).
+--   tree, path, name, parent_path, depth   the node (see report_range_call)
+--   calls            calls of ranges with that path
+--   host_total_ns    their summed durations
+--   device_total_ns  GPU time of the work launched inside them, each launching operator once per path
+--   sort_key         orders the rows of one tree depth-first
+CREATE TEMP TABLE report_range_node AS
+WITH RECURSIVE per_path AS (
+  SELECT tree, path, max(name) AS name, max(parent_path) AS parent_path, max(depth) AS depth,
+    count(*) AS calls, sum(dur) AS host_total_ns
+  FROM report_range_call GROUP BY tree, path
+), gpu AS (
+  SELECT tree, path, sum(l.gpu_ns) AS device_total_ns
+  FROM (SELECT DISTINCT m.tree, m.path, a.op_id FROM report_range_call m
+        JOIN report_launch_anc a ON a.anc_id = m.id) x JOIN report_launch l USING (op_id)
+  GROUP BY tree, path
+), node AS (
+  SELECT p.*, coalesce(g.device_total_ns, 0) AS device_total_ns,
+    row_number() OVER (PARTITION BY p.tree, p.parent_path
+                       ORDER BY coalesce(g.device_total_ns, 0) DESC, p.host_total_ns DESC, p.path) AS rank
+  FROM per_path p LEFT JOIN gpu g USING (tree, path)
+), ordered(tree, path, sort_key) AS (
+  SELECT tree, path, printf('%06d', rank) FROM node WHERE parent_path IS NULL
+  UNION ALL
+  SELECT n.tree, n.path, o.sort_key || printf('%06d', n.rank)
+  FROM node n JOIN ordered o ON n.tree = o.tree AND n.parent_path = o.path
+)
+SELECT n.tree, n.path, n.name, n.parent_path, n.depth, n.calls, n.host_total_ns, n.device_total_ns,
+  o.sort_key
+FROM node n JOIN ordered o USING (tree, path);
 
 -- The first user-code frame of each launching operator's Python stack
 -- (with_stack=True): among the enclosing Python frames named

@@ -6,7 +6,8 @@ make_whose_fixtures.py, against figures derived by hand from it.
 
 - op_gpu_sum: device self times of every operator plus '(no operator)'
   add up to all GPU time (96 us); aten::linear's total is its addmm's.
-- module_sum: the tree Net_0 > Linear_0 with its GPU time.
+- module_sum: the tree Net_0 > Linear_0 with its GPU time; annotation_sum:
+  the tree forward > gemms.
 - gemm_efficiency: FLOPs per call of each operator kind (hand values), and
   achieved TFLOP/s = FLOPs / kernel time.
 - mem_peak_context: the peak (5 MiB, step 2, aten::addmm, Net_0 > Linear_0)
@@ -76,6 +77,15 @@ def main():
     check(mods.get("Net_0 > Linear_0", {}).get("device_total_ns") == (20 + 10 + 4) * 1000,
           "module_sum: Linear_0 GPU time")
     check(mods.get("Net_0 > Linear_0", {}).get("parent_path") == "Net_0", "module_sum: parent_path")
+
+    ann = {r["path"]: r for r in s["annotation_sum"]["rows"]}
+    check(set(ann) == {"forward", "forward > gemms"}, f"annotation_sum paths {sorted(ann)}")
+    check(ann.get("forward", {}).get("calls") == 2
+          and ann.get("forward", {}).get("device_total_ns") == gpu_total_ns - 12000,
+          f"annotation_sum: forward {ann.get('forward')}")
+    # gemms encloses baddbmm, matmul, convolution, its backward and sdpa
+    check(ann.get("forward > gemms", {}).get("device_total_ns") == (4 + 2 + 8 + 16 + 20) * 1000,
+          f"annotation_sum: gemms {ann.get('forward > gemms')}")
 
     src = {r["source"]: r for r in s["source_gpu_sum"]["rows"]}
     check(src.get("model.py:42 forward", {}).get("device_total_ns") == gpu_total_ns - 12000,

@@ -4,7 +4,8 @@
 derived by hand in check_whose.py from the numbers here.
 
   whose_trace.json           epoch clock (baseTimeNanoseconds), 2 steps, an
-                             nn.Module tree, Python frames, one operator of
+                             nn.Module tree, record_function ranges 'forward'
+                             and 'forward > gemms', Python frames, one operator of
                              each FLOP-counted kind each launching one kernel,
                              [memory] events, a kernel launched from no operator
   whose_trace_relative.json  the same without baseTimeNanoseconds (relative clock)
@@ -67,6 +68,7 @@ def trace(with_base):
         big = step == 2
         x("python_function", "train.py(88): train_step", t0 + 50, 800 if big else 700)
         x("python_function", "nn.Module: Net_0", t0 + 100, 600 if big else 500)
+        x("user_annotation", "forward", t0 + 90, 650)  # record_function around the model
         x("python_function", "model.py(42): forward", t0 + 110, 500 if big else 400)
         x("python_function", "nn.Module: Linear_0", t0 + 150, 300 if big else 200)
         ext[0] += 1
@@ -76,6 +78,8 @@ def trace(with_base):
         op_with_kernel("aten::addmm", t0 + 170, 150 if big else 50, 10, t0 + 400,
                        *GEMMS[1][1:4])
         if step == 2:
+            # a nested record_function around the last five calls below
+            x("user_annotation", "gemms", t0 + 455, 105)
             # every FLOP-counted kind, one call each, under model.py:42
             for i, (name, dims, types, concrete, kdur) in enumerate(GEMMS):
                 if name == "aten::addmm":
