@@ -101,6 +101,20 @@ counts AS (
     (SELECT count(*) FROM report_step_all) AS all_steps,
     (SELECT coalesce(sum(calls), 0) FROM report_op_stats) AS ops,
     (SELECT coalesce(sum(shaped), 0) FROM report_op_stats) AS ops_with_shapes
+),
+-- The FLOP-counted operator group (gemm_efficiency: name, shapes, dtype)
+-- with the most GPU time, when the device's peak is known.
+gemm_m AS (
+  SELECT n.value AS name, f.input_dims, f.dtype, min(f.source) AS source, d.name AS device_name,
+    sum(f.device_ns) AS device_ns, p.tflops AS peak_tflops,
+    100.0 * sum(f.flops) / 1000.0 / sum(f.device_ns) / p.tflops AS peak_pct,
+    (SELECT sum(dur) FROM report_gpu) AS gpu_ns
+  FROM report_flop_op f JOIN _string n ON n.id = f.name_id
+  JOIN device d ON d.trace_id = f.trace_id AND d.device_id = f.device
+  JOIN report_device_peak p ON p.trace_id = f.trace_id AND p.device_id = f.device AND p.dtype = f.dtype
+  WHERE f.device_ns > 0
+  GROUP BY n.value, f.input_dims, f.dtype, d.name, p.tflops
+  ORDER BY device_ns DESC, name LIMIT 1
 )
 -- 1. The GPU waits: low utilization.
 SELECT round(100.0 * (t.wall - t.busy) / t.wall, 1) AS priority, 'gpu_idle' AS id,
@@ -351,4 +365,22 @@ SELECT 1.0, 'need_shapes', 'high', 'Input shapes were not recorded',
   'Re-profile with record_shapes=True.',
   'Shapes in fill_kernel_sum and in the op tables.', 'Re-profile: fill_kernel_sum.input_dims filled.', 1
 FROM counts WHERE traces > 0 AND ops > 0 AND ops_with_shapes = 0
+UNION ALL
+-- The heaviest GEMM / convolution / attention shape runs far below the
+-- GPU's peak.  Saving bounded by bringing it to 60% of peak, a level tuned
+-- large GEMMs reach; only GPU time is promised, as a share of the steps.
+SELECT round(100.0 * m.device_ns * (1 - m.peak_pct / 60) / t.wall, 1), 'low_gemm_efficiency', 'medium',
+  printf('%s%s runs at %.1f%% of the %s''s %s peak', m.name,
+    CASE WHEN m.source IS NOT NULL THEN ' in ' || m.source ELSE '' END, m.peak_pct, m.device_name, m.dtype),
+  printf('gemm_efficiency: the calls of %s with Input Dims %s take %s of GPU time (%.1f%% of all GPU work) at %.1f%% of the %s dense %s peak (%.0f TFLOP/s).',
+    m.name, m.input_dims, profdb_fmt_ns(m.device_ns), 100.0 * m.device_ns / m.gpu_ns, m.peak_pct, m.device_name,
+    m.dtype, m.peak_tflops),
+  'The shapes are too small or badly aligned for the tensor cores (dimensions not multiples of 8/16), the kernel chosen is not the fastest one, or the operator runs in a slower dtype than it could.',
+  'Pad the dimensions to multiples of 16 (64 for attention heads), use bf16/fp16 autocast, enable torch.backends.cuda.matmul.allow_tf32 for fp32, try torch.compile (mode="max-autotune") or a fused attention kernel; see op_shape_sum for the exact shapes.',
+  printf('Up to %s of GPU time (%.1f%% of the step time) if it reached 60%% of peak; the step saves less where the GPU is not the bottleneck.',
+    profdb_fmt_ns(CAST(m.device_ns * (1 - m.peak_pct / 60) AS INTEGER)),
+    100.0 * m.device_ns * (1 - m.peak_pct / 60) / t.wall),
+  printf('Re-profile: gemm_efficiency.peak_pct of %s above %.0f%%.', m.name, min(60, 2 * m.peak_pct)), 0
+FROM gemm_m m, time_m t
+WHERE t.wall > 0 AND m.peak_pct < 30 AND m.device_ns >= 0.05 * m.gpu_ns
 ORDER BY priority DESC, id;

@@ -5,7 +5,8 @@
 **   <name>.kernel_category.svg  horizontal bars: GPU time share by category
 **   <name>.mem_timeline.S_D.svg allocated and reserved bytes over the
 **                               allocator events of snapshot S, device D,
-**                               with the peak marked
+**                               with the peak marked, and the steps when a
+**                               trace of the same run is loaded
 **   <name>.trend.svg            profdb diff with several runs: step time,
 **                               GPU utilization and peak allocated per run,
 **                               one panel each, the first gate failure marked
@@ -240,6 +241,25 @@ static int chart_timeline(rp_report *r, const char *path, int64_t snapshot, int6
       }
     }
     ld_buf_put(&b, "\"/>\n", 4);
+  }
+  /* Steps of an aligned trace (lib/45_trace_snapshot_clock.sql): a dashed
+  ** line at each step's first allocator event. */
+  if (sqlite3_prepare_v2(r->db, "SELECT step, first_seq FROM report_clock_step"
+                         " WHERE snapshot_id = ?1 AND device = ?2 AND trace_id ="
+                         " (SELECT min(trace_id) FROM report_clock_step WHERE snapshot_id = ?1"
+                         " AND device = ?2) ORDER BY first_seq", -1, &st, NULL) == SQLITE_OK) {
+    sqlite3_bind_int64(st, 1, snapshot);
+    sqlite3_bind_int64(st, 2, device);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+      int64_t seq = sqlite3_column_int64(st, 1);
+      double x = LEFT + plot_w * (double)(seq * nb / events) / (nb > 1 ? nb - 1 : 1);
+      char step[48];
+      snprintf(step, sizeof step, "step %lld", (long long)sqlite3_column_int64(st, 0));
+      svgf(&b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888\""
+           " stroke-dasharray=\"4 3\"/>\n", x, TOP, x, H - BOTTOM);
+      svg_text(&b, x + 3, TOP + 10, "start", step);
+    }
+    sqlite3_finalize(st);
   }
   double px = LEFT + plot_w * (double)(peak_seq * nb / events) / (nb > 1 ? nb - 1 : 1);
   double py = H - BOTTOM - plot_h * peak / max;

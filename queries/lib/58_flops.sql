@@ -1,0 +1,99 @@
+-- Achieved FLOP/s: the operators whose FLOPs op_flops() counts from their
+-- recorded shapes, with the GPU time of the work they launched, and the
+-- peak of the device they ran on.  Computed for gemm_efficiency, mfu_step
+-- and the findings.
+
+-- Peak dense (no sparsity) TFLOP/s per GPU model and operand type, from
+-- the vendors' datasheets (the "with sparsity" figures halved):
+--   NVIDIA H100 SXM5 / PCIe, A100 (SXM4 and PCIe, 40/80 GB), V100 (SXM2),
+--   B200 (HGX B200) datasheets; AMD Instinct MI300X, MI250X, MI250, MI210
+--   datasheets (matrix-core peaks).
+-- fp32 is the peak without tensor cores on NVIDIA (fp32 GEMMs that run as
+-- TF32 can exceed it); AMD's fp32 is the matrix-core peak.
+--   pattern   LIKE pattern over device.name, tried by priority (lowest first)
+--   dtype     'bf16', 'fp16' or 'fp32'
+--   tflops    peak dense TFLOP/s
+--   source    where the figure comes from
+CREATE TEMP TABLE report_gpu_peak(priority INTEGER, pattern TEXT, dtype TEXT, tflops REAL,
+  source TEXT);
+INSERT INTO report_gpu_peak VALUES
+  (1, 'NVIDIA H100%PCIe%', 'bf16', 756.5, 'NVIDIA H100 datasheet (PCIe)'),
+  (1, 'NVIDIA H100%PCIe%', 'fp16', 756.5, 'NVIDIA H100 datasheet (PCIe)'),
+  (1, 'NVIDIA H100%PCIe%', 'fp32', 51.2, 'NVIDIA H100 datasheet (PCIe)'),
+  (2, 'NVIDIA H100%', 'bf16', 989.4, 'NVIDIA H100 datasheet (SXM)'),
+  (2, 'NVIDIA H100%', 'fp16', 989.4, 'NVIDIA H100 datasheet (SXM)'),
+  (2, 'NVIDIA H100%', 'fp32', 66.9, 'NVIDIA H100 datasheet (SXM)'),
+  (3, 'NVIDIA A100%', 'bf16', 312, 'NVIDIA A100 datasheet'),
+  (3, 'NVIDIA A100%', 'fp16', 312, 'NVIDIA A100 datasheet'),
+  (3, 'NVIDIA A100%', 'fp32', 19.5, 'NVIDIA A100 datasheet'),
+  (4, '%V100%', 'fp16', 125, 'NVIDIA V100 datasheet (SXM2)'),
+  (4, '%V100%', 'fp32', 15.7, 'NVIDIA V100 datasheet (SXM2)'),
+  (5, 'NVIDIA B200%', 'bf16', 2250, 'NVIDIA HGX B200 datasheet (per GPU)'),
+  (5, 'NVIDIA B200%', 'fp16', 2250, 'NVIDIA HGX B200 datasheet (per GPU)'),
+  (5, 'NVIDIA B200%', 'fp32', 75, 'NVIDIA HGX B200 datasheet (per GPU)'),
+  (6, '%MI300X%', 'bf16', 1307.4, 'AMD Instinct MI300X datasheet'),
+  (6, '%MI300X%', 'fp16', 1307.4, 'AMD Instinct MI300X datasheet'),
+  (6, '%MI300X%', 'fp32', 163.4, 'AMD Instinct MI300X datasheet'),
+  (7, '%MI250X%', 'bf16', 383, 'AMD Instinct MI250X datasheet'),
+  (7, '%MI250X%', 'fp16', 383, 'AMD Instinct MI250X datasheet'),
+  (7, '%MI250X%', 'fp32', 95.7, 'AMD Instinct MI250X datasheet'),
+  (8, '%MI250%', 'bf16', 362.1, 'AMD Instinct MI250 datasheet'),
+  (8, '%MI250%', 'fp16', 362.1, 'AMD Instinct MI250 datasheet'),
+  (8, '%MI250%', 'fp32', 90.5, 'AMD Instinct MI250 datasheet'),
+  (9, '%MI210%', 'bf16', 181, 'AMD Instinct MI210 datasheet'),
+  (9, '%MI210%', 'fp16', 181, 'AMD Instinct MI210 datasheet'),
+  (9, '%MI210%', 'fp32', 45.3, 'AMD Instinct MI210 datasheet');
+
+-- The counted operator calls of the analysed steps.
+--   id, trace_id, step  the call
+--   name_id, input_dims the operator and its "Input Dims"
+--   dtype        'bf16', 'fp16', 'fp32', 'fp64' or the "Input type" of the first operand
+--   flops        op_flops() of the call
+--   device_ns    GPU time of the work launched by it and the operators nested in it
+--   device       device ordinal of that work (the lowest, if several)
+--   outermost    1 when no enclosing operator is counted too (aten::linear
+--                counts, its aten::addmm does not): the calls mfu_step adds up
+--   source       first user-code frame of its launches (report_launch_source)
+CREATE TEMP TABLE report_flop_op AS
+WITH counted AS (
+  SELECT s.id, s.trace_id, t.step, s.name_id, s.input_dims,
+    CASE json_extract(s.input_types, '$[' || CASE WHEN n.value IN ('aten::addmm', 'aten::baddbmm')
+                                                 THEN 1 ELSE 0 END || ']')
+      WHEN 'c10::BFloat16' THEN 'bf16' WHEN 'c10::Half' THEN 'fp16' WHEN 'float' THEN 'fp32'
+      WHEN 'double' THEN 'fp64' ELSE json_extract(s.input_types, '$[0]') END AS dtype,
+    op_flops(n.value, s.input_dims, s.concrete_inputs) AS flops
+  FROM _slice s JOIN _string n ON n.id = s.name_id JOIN _slice_tree t ON t.id = s.id
+  WHERE s.kind = 1 AND s.input_dims IS NOT NULL
+    AND n.value IN ('aten::mm', 'aten::addmm', 'aten::bmm', 'aten::baddbmm', 'aten::matmul',
+                    'aten::linear', 'aten::convolution', 'aten::convolution_backward',
+                    'aten::scaled_dot_product_attention')
+    AND EXISTS (SELECT 1 FROM report_scope k
+                WHERE k.trace_id = s.trace_id AND k.step = coalesce(t.step, -1))
+), up(id, anc_id) AS (
+  SELECT c.id, t.parent_id FROM counted c JOIN _slice_tree t ON t.id = c.id
+  WHERE t.parent_id IS NOT NULL
+  UNION ALL
+  SELECT up.id, t.parent_id FROM up JOIN _slice_tree t ON t.id = up.anc_id
+  WHERE t.parent_id IS NOT NULL
+), nested AS (
+  SELECT DISTINCT up.id FROM up JOIN counted x ON x.id = up.anc_id
+)
+SELECT c.*,
+  (SELECT sum(l.gpu_ns) FROM report_launch_anc a JOIN report_launch l USING (op_id)
+   WHERE a.anc_id = c.id) AS device_ns,
+  (SELECT min(g.device) FROM report_launch_anc a JOIN report_gpu g USING (op_id)
+   WHERE a.anc_id = c.id) AS device,
+  c.id NOT IN (SELECT id FROM nested) AS outermost,
+  (SELECT min(r.source) FROM report_launch_anc a JOIN report_launch_source r USING (op_id)
+   WHERE a.anc_id = c.id) AS source
+FROM counted c
+WHERE c.flops IS NOT NULL;
+
+-- The peak of each device of the traces, per dtype (NULL tflops: unknown model).
+--   trace_id, device_id, name  the device
+--   dtype, tflops              its peak for that operand type
+CREATE TEMP TABLE report_device_peak AS
+SELECT d.trace_id, d.device_id, d.name, p.dtype, p.tflops
+FROM device d JOIN report_gpu_peak p ON d.name LIKE p.pattern
+WHERE d.trace_id IN (SELECT trace_id FROM report_trace)
+  AND p.priority = (SELECT min(q.priority) FROM report_gpu_peak q WHERE d.name LIKE q.pattern);
