@@ -50,6 +50,7 @@ int input_open(ld_input *in, const char *path, size_t chunk) {
   in->path = path;
   in->fd = -1;
   in->chunk = chunk ? chunk : 256 * 1024;
+  if (in->chunk > (size_t)1 << 30) in->chunk = (size_t)1 << 30; /* zlib counts in 32 bits */
   hash_init(&in->hash);
   if (stat(path, &st) != 0) {
     if (errno == ENOENT) return fail(in, IN_ENOENT, "%s", "no such file");

@@ -452,6 +452,11 @@ static void *helper_main(void *arg) {
 
 int rp_run(rp_report *r) {
   timing(NULL, 0); /* read PROFDB_TIMING before a second thread could */
+  if (rp_sandbox(r->db) || (r->db2 && rp_sandbox(r->db2))) {
+    fprintf(stderr, "profdb: cannot restrict what the query files may do: %s\n",
+            sqlite3_errmsg(r->db));
+    return -1;
+  }
   section_queue q = {.r = r, .lock = PTHREAD_MUTEX_INITIALIZER};
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", r->queries_dir, r->kind->summary);
