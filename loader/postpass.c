@@ -575,7 +575,11 @@ static const char *const index_sql =
   "CREATE INDEX IF NOT EXISTS _gpu_by_ts ON _gpu(trace_id, kind, ts);"
   "CREATE INDEX IF NOT EXISTS _alloc_event_by_seq ON _alloc_event(snapshot_id, device, seq);"
   "CREATE INDEX IF NOT EXISTS _block_by_segment ON _block(segment_id);"
-  "CREATE INDEX IF NOT EXISTS _segment_by_snapshot ON _segment(snapshot_id);";
+  /* By device too: the replay reads one (snapshot, device) at a time, and
+  ** a snapshot may have thousands of devices.  Replaces the older
+  ** snapshot-only index of databases loaded before. */
+  "DROP INDEX IF EXISTS _segment_by_snapshot;"
+  "CREATE INDEX IF NOT EXISTS _segment_by_device ON _segment(snapshot_id, device);";
 
 static const char *const link_sql =
   "INSERT INTO _gpu_link(id, launch_id, op_id, step)"
