@@ -6,6 +6,7 @@
 */
 #include "cli.h"
 #include "report.h"
+#include "utf8.h"
 
 #include "profdb/profdb.h"
 
@@ -150,7 +151,9 @@ int rp_cli_sections(rp_report *r, rp_cli *o) {
   return rp_load_sections(r, o->only, o->nonly);
 }
 
-/* Render with a writer into memory, then write the file atomically. */
+/* Render with a writer into memory, then write the file atomically, or
+** to stdout when path is NULL.  Markdown goes through utf8_put_visible():
+** names from a trace must not reach a terminal as escape sequences. */
 static int write_to(const char *path, rp_report *r, const char *const *charts, int n,
                     int json) {
   char *data = NULL;
@@ -160,7 +163,13 @@ static int write_to(const char *path, rp_report *r, const char *const *charts, i
   if (json) rp_write_json(r, m);
   else rp_write_markdown(r, m, charts, n);
   fclose(m);
-  int rc = rp_write_file(path, data, size);
+  ld_buf visible = {0};
+  if (!json) utf8_put_visible(&visible, data, size);
+  const char *text = json ? data : visible.p;
+  size_t len = json ? size : visible.n;
+  int rc = path ? rp_write_file(path, text, len)
+                : (fwrite(text, 1, len, stdout) == len ? 0 : -1);
+  ld_buf_free(&visible);
   free(data);
   return rc;
 }
@@ -175,7 +184,7 @@ int rp_cli_output(rp_report *r, rp_cli *o, int with_charts) {
     for (int i = 0; i < n; i++) charts[i] = names[i];
     if (write_to(o->md, r, charts, n, 0)) rc = PROFDB_EXIT_USAGE;
   } else if (!o->json || strcmp(o->json, "-")) {
-    rp_write_markdown(r, stdout, NULL, 0);
+    write_to(NULL, r, NULL, 0, 0);
   }
   if (o->json) {
     if (!strcmp(o->json, "-")) rp_write_json(r, stdout);
