@@ -662,6 +662,15 @@ static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, 
 done:
   if (ctx->w) writer_stop(ctx->w);
   ctx->w = NULL;
+  {
+    /* A message about an input may come from a failed write: say which
+    ** database could not be written (a full disk, most often). */
+    int e = sqlite3_extended_errcode(ctx->db) & 0xff;
+    if (code != PROFDB_EXIT_OK && code != PROFDB_EXIT_TRUNCATED &&
+        (e == SQLITE_FULL || e == SQLITE_IOERR))
+      say(out, "%s: cannot write the database (%s): nothing changed in it", db_name,
+          sqlite3_errstr(e));
+  }
   if (begun) sqlite3_exec(ctx->db, "ROLLBACK", NULL, NULL, NULL);
   return code;
 }

@@ -98,6 +98,14 @@ static int is_empty_file(const char *path) {
 
 const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int *rc) {
   if (n == 1 && is_sqlite_file(inputs[0])) return inputs[0];
+  size_t len0 = strlen(inputs[0]);
+  if (n == 1 && len0 > 3 && !strcmp(inputs[0] + len0 - 3, ".db") &&
+      access(inputs[0], R_OK) == 0 && !is_empty_file(inputs[0])) {
+    fprintf(stderr, "profdb: %s: not an SQLite database (damaged, or not made by profdb"
+            " load)\n", inputs[0]);
+    *rc = PROFDB_EXIT_DATA;
+    return NULL;
+  }
   for (int i = 0; i < n; i++)
     if (is_empty_file(inputs[i])) {
       fprintf(stderr, "profdb: %s: empty file: not a trace, snapshot or profdb database"
