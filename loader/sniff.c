@@ -152,7 +152,7 @@ ld_sniff_result ld_sniff(ld_file *f) {
   const unsigned char *chunk;
   ssize_t n;
   int first = 1, failed = 0;
-  yajl_handle h = yajl_alloc(&sniff_callbacks, NULL, &s);
+  yajl_handle h = ld_yajl_alloc(f, &sniff_callbacks, &s);
   yajl_config(h, yajl_dont_validate_strings, 1);
   f->yajl = h;
   while (!s.decided && (n = input_read(&f->in, &chunk)) > 0) {
@@ -174,6 +174,10 @@ ld_sniff_result ld_sniff(ld_file *f) {
     }
     yajl_status st = yajl_parse(h, chunk, (size_t)n);
     if (s.decided) break;
+    if (ld_check_token_length(f)) {
+      failed = 1;
+      break;
+    }
     if (st == yajl_status_error) {
       unsigned char *e = yajl_get_error(h, 0, chunk, (size_t)n);
       char msg[256];
