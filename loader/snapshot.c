@@ -500,33 +500,26 @@ static void capture_finish(sparser *p) {
   }
 }
 
-/* Sizes and addresses a real snapshot cannot exceed: every size field of
-** one snapshot adds up to at most 2^60 bytes (1 EiB) and addresses stay
-** below 2^62, so that the replay, the legacy block addresses and the
+/* Sizes a real snapshot cannot exceed: every size field of one snapshot
+** adds up to at most 2^60 bytes (1 EiB), so that the replay and the
 ** reports' sums fit in int64 whatever a file holds. */
 #define SNAPSHOT_MAX_BYTES ((uint64_t)1 << 60)
-#define SNAPSHOT_MAX_ADDRESS ((uint64_t)1 << 62)
 
 static int is_size_field(int field) {
   return field == F_TOTAL_SIZE || field == F_ALLOCATED_SIZE || field == F_ACTIVE_SIZE ||
          field == F_REQUESTED_SIZE || field == F_SIZE || field == F_REAL_SIZE;
 }
 
-/* 0 (and the load fails with FILE:OFFSET) when an integer is beyond
-** what a real snapshot holds. */
+/* 0 (and the load fails with FILE:OFFSET) when the sizes read so far add
+** up beyond what a real snapshot holds. */
 static int plausible_int(sparser *p, const fdef *fd, int64_t v) {
+  if (!is_size_field(fd->field)) return 1;
   uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-  if (is_size_field(fd->field)) {
-    p->size_total += mag > SNAPSHOT_MAX_BYTES ? SNAPSHOT_MAX_BYTES + 1 : mag;
-    if (p->size_total > SNAPSHOT_MAX_BYTES)
-      return ld_fail(p->f, PROFDB_EXIT_DATA, 1,
-                     "%s %lld: the sizes in this snapshot add up to more than 2^60 bytes"
-                     " (1 EiB); not a real memory snapshot", fd->key, (long long)v);
-  } else if ((fd->field == F_ADDRESS || fd->field == F_ADDR) && mag >= SNAPSHOT_MAX_ADDRESS) {
-    return ld_fail(p->f, PROFDB_EXIT_DATA, 1,
-                   "%s %lld is beyond 2^62; not a real device address", fd->key, (long long)v);
-  }
-  return 1;
+  p->size_total += mag > SNAPSHOT_MAX_BYTES ? SNAPSHOT_MAX_BYTES + 1 : mag;
+  if (p->size_total <= SNAPSHOT_MAX_BYTES) return 1;
+  return ld_fail(p->f, PROFDB_EXIT_DATA, 1,
+                 "%s %lld: the sizes in this snapshot add up to more than 2^60 bytes"
+                 " (1 EiB); not a real memory snapshot", fd->key, (long long)v);
 }
 
 /* The value of a known field (or a special key) of an object. */
