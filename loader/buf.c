@@ -2,6 +2,7 @@
 ** buf.c — growable buffer and compact JSON writer (see buf.h).
 */
 #include "buf.h"
+#include "utf8.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,14 @@ void ld_buf_put_json_string(ld_buf *b, const char *s, size_t n) {
   size_t start = 0;
   for (size_t i = 0; i < n; i++) {
     unsigned char c = (unsigned char)s[i];
+    if (c >= 0x80) { /* JSON is UTF-8: an invalid byte becomes U+FFFD */
+      size_t l = utf8_seq_len((const unsigned char *)s, i, n);
+      if (l) { i += l - 1; continue; }
+      ld_buf_put(b, s + start, i - start);
+      ld_buf_put(b, "\xEF\xBF\xBD", 3);
+      start = i + 1;
+      continue;
+    }
     if (c >= 0x20 && c != '"' && c != '\\') continue;
     ld_buf_put(b, s + start, i - start);
     start = i + 1;

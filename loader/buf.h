@@ -38,8 +38,8 @@ static inline void ld_buf_putc(ld_buf *b, char c) {
 }
 void ld_buf_put_i64(ld_buf *b, int64_t v);
 
-/* Append s[0..n) as a JSON string literal (quotes and escapes added).
-** Invalid UTF-8 must already have been repaired by the caller. */
+/* Append s[0..n) as a JSON string literal (quotes and escapes added;
+** invalid UTF-8, such as a file name in another encoding, as U+FFFD). */
 void ld_buf_put_json_string(ld_buf *b, const char *s, size_t n);
 
 /* ---- compact JSON writer ------------------------------------------------ */

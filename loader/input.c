@@ -50,6 +50,7 @@ int input_open(ld_input *in, const char *path, size_t chunk) {
   in->path = path;
   in->fd = -1;
   in->chunk = chunk ? chunk : 256 * 1024;
+  if (in->chunk > (size_t)1 << 30) in->chunk = (size_t)1 << 30; /* zlib counts in 32 bits */
   hash_init(&in->hash);
   if (stat(path, &st) != 0) {
     if (errno == ENOENT) return fail(in, IN_ENOENT, "%s", "no such file");
@@ -168,8 +169,15 @@ ssize_t input_read(ld_input *in, const unsigned char **data) {
     if (n == 0) in->eof = 1;
   }
   hash_update(&in->hash, in->out, (size_t)n);
-  in->delivered += (uint64_t)n;
   *data = in->out;
+  /* A UTF-8 byte order mark (Windows editors write one) is not JSON:
+  ** skip it, keeping offsets those of the file. */
+  if (in->delivered == 0 && n >= 3 && !memcmp(in->out, "\xEF\xBB\xBF", 3)) {
+    in->delivered = in->offset = 3;
+    *data += 3;
+    n -= 3;
+  }
+  in->delivered += (uint64_t)n;
   return n;
 }
 

@@ -10,6 +10,14 @@
 **   while loading; a second profdb load waits for the first, then loads on
 **   top of its result.  Readers are never blocked: they keep reading the
 **   file they opened, which rename() does not modify.
+** Requirement 2b (other programs): another SQLite client may have the
+**   database open, even in WAL mode.  The original is read and replaced
+**   through SQLite's own locks (replace_database()): a rename only while
+**   holding its write lock and when no -wal file could be applied to the
+**   new file; otherwise (WAL mode, an owner we cannot give the new file,
+**   hard links) the new content is copied into the live file with the
+**   backup API, which readers see as one commit.  A database that another
+**   program changed during the load is left alone (exit 2).
 ** Requirement 3 (duplicates): a file whose decompressed content is already
 **   in the database is skipped, or replaced with --replace.
 ** Requirement 4 (directories): a directory loads the *.json and *.json.gz
@@ -42,6 +50,12 @@ extern const char profdb_schema_sql[];
 static char cleanup_temp[4096];        /* temporary database to remove */
 static char cleanup_placeholder[4096]; /* empty DB file we created */
 
+/* The handlers that were installed before the load: put back when it
+** ends, and called after our cleanup (a caller such as `profdb report`
+** has its own temporary files to remove). */
+static const int caught_signals[3] = {SIGINT, SIGTERM, SIGHUP};
+static struct sigaction previous_action[3];
+
 static void on_signal(int sig) {
   if (cleanup_temp[0]) unlink(cleanup_temp);
   if (cleanup_placeholder[0]) {
@@ -49,8 +63,20 @@ static void on_signal(int sig) {
     if (stat(cleanup_placeholder, &st) == 0 && st.st_size == 0)
       unlink(cleanup_placeholder);
   }
-  signal(sig, SIG_DFL);
-  raise(sig);
+  for (int i = 0; i < 3; i++)
+    if (caught_signals[i] == sig) sigaction(sig, &previous_action[i], NULL);
+  raise(sig); /* delivered to the previous handler once this one returns */
+}
+
+static void catch_signals(void) {
+  struct sigaction sa = {0};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int i = 0; i < 3; i++) sigaction(caught_signals[i], &sa, &previous_action[i]);
+}
+
+static void release_signals(void) {
+  for (int i = 0; i < 3; i++) sigaction(caught_signals[i], &previous_action[i], NULL);
 }
 
 /* ---- messages ----------------------------------------------------------- */
@@ -162,25 +188,19 @@ static int seed_strings(ld_ctx *ctx) {
   return 0;
 }
 
-/* Copy the existing database into the temporary one (consistent even if
-** the original has a hot journal: SQLite recovers it on open). */
-static int copy_database(const char *from, sqlite3 *to, FILE *out) {
-  sqlite3 *src;
-  if (sqlite3_open_v2(from, &src, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-    say(out, "%s: cannot open database: %s", from, sqlite3_errmsg(src));
-    sqlite3_close(src);
-    return -1;
-  }
-  sqlite3_busy_timeout(src, 60000);
+/* Copy the existing database, through the connection that watches it
+** for the whole load, into the temporary one (consistent even if the
+** original has a hot journal or a -wal file: SQLite applies them). */
+static int copy_database(const char *from, sqlite3 *src, sqlite3 *to, FILE *out) {
   sqlite3_backup *b = sqlite3_backup_init(to, "main", src, "main");
-  int rc = b ? sqlite3_backup_step(b, -1) : SQLITE_ERROR;
+  int rc = b ? sqlite3_backup_step(b, -1) : sqlite3_errcode(to);
   sqlite3_backup_finish(b);
   if (rc != SQLITE_DONE) {
-    say(out, "%s: cannot read database: %s", from, sqlite3_errmsg(src));
-    sqlite3_close(src);
+    say(out, "%s: cannot read database: %s", from,
+        rc == SQLITE_NOTADB ? "not an SQLite database (refusing to replace it)"
+                            : sqlite3_errstr(rc));
     return -1;
   }
-  sqlite3_close(src);
   return 0;
 }
 
@@ -463,6 +483,120 @@ static void remove_stale_temps(const char *db_path) {
   free(dup2);
 }
 
+/* ---- replacing the original -------------------------------------------- */
+
+/* The original database as SQLite sees it, open for the whole load: the
+** copy is read through it, and its PRAGMA data_version tells whether
+** another program committed to the database meanwhile. */
+typedef struct original {
+  sqlite3 *db;
+  int64_t version; /* data_version after the copy */
+} original;
+
+static int open_original(const char *path, original *o, FILE *out) {
+  if (sqlite3_open_v2(path, &o->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
+      SQLITE_OK) {
+    say(out, "%s: cannot open database: %s", path, sqlite3_errmsg(o->db));
+    return -1;
+  }
+  sqlite3_busy_timeout(o->db, 60000);
+  return 0;
+}
+
+/* data_version of a fresh read of the original; -1 when unreadable. */
+static int64_t original_version(original *o) {
+  if (query_int(o->db, "SELECT count(*) FROM sqlite_schema", -1) < 0) return -1;
+  return query_int(o->db, "PRAGMA data_version", -1);
+}
+
+/* WAL mode, or a -wal file SQLite would apply to whatever file has the
+** database's name: then a rename would corrupt the new file. */
+static int original_uses_wal(original *o, const char *path) {
+  char wal[PATH_MAX + 8];
+  snprintf(wal, sizeof wal, "%s-wal", path);
+  sqlite3_stmt *st;
+  int yes = access(wal, F_OK) == 0;
+  if (sqlite3_prepare_v2(o->db, "PRAGMA main.journal_mode", -1, &st, NULL) == SQLITE_OK) {
+    if (sqlite3_step(st) == SQLITE_ROW) {
+      const char *mode = (const char *)sqlite3_column_text(st, 0);
+      yes |= mode && !strcmp(mode, "wal");
+    }
+    sqlite3_finalize(st);
+  }
+  return yes;
+}
+
+/* Copy the finished temporary database into the live file through
+** SQLite (its locks, journal or WAL): other connections see one commit. */
+static int copy_into_original(original *o, const char *temp, const char *path, FILE *out) {
+  sqlite3 *src;
+  int rc = sqlite3_open_v2(temp, &src, SQLITE_OPEN_READONLY, NULL);
+  sqlite3_backup *b = rc == SQLITE_OK ? sqlite3_backup_init(o->db, "main", src, "main") : NULL;
+  if (b) {
+    for (int waited_ms = 0;; waited_ms += 100) {
+      rc = sqlite3_backup_step(b, -1);
+      if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || waited_ms >= 60000) break;
+      sqlite3_sleep(100);
+    }
+    sqlite3_backup_finish(b);
+  } else if (rc == SQLITE_OK) {
+    rc = sqlite3_errcode(o->db);
+  }
+  sqlite3_close(src);
+  if (rc != SQLITE_DONE) {
+    say(out, "%s: cannot write the database in place: %s", path, sqlite3_errstr(rc));
+    return -1;
+  }
+  sqlite3_exec(o->db, "PRAGMA main.wal_checkpoint(PASSIVE)", NULL, NULL, NULL);
+  return 0;
+}
+
+/* Put the finished temporary database in the original's place: by rename
+** while holding SQLite's write lock on the original (other writers wait,
+** readers keep the file they opened), or by copying into the live file
+** when a rename is unsafe or would lose the owner or hard links. */
+static int replace_database(original *o, const char *temp, const char *path, int in_place,
+                            FILE *out) {
+  static const char changed[] =
+      "%s: changed by another program during the load; nothing written (load again)";
+  int wal = original_uses_wal(o, path);
+  if (wal || in_place) {
+    if (original_version(o) != o->version) { say(out, changed, path); return -1; }
+    return copy_into_original(o, temp, path, out);
+  }
+  if (sqlite3_exec(o->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+    say(out, "%s: cannot lock the database: %s", path, sqlite3_errmsg(o->db));
+    return -1;
+  }
+  int rc = -1;
+  if (original_version(o) != o->version) say(out, changed, path);
+  else if (original_uses_wal(o, path)) say(out, changed, path); /* switched to WAL meanwhile */
+  else if (rename(temp, path) != 0) say(out, "%s: cannot replace: %s", path, strerror(errno));
+  else rc = 0;
+  sqlite3_exec(o->db, "ROLLBACK", NULL, NULL, NULL);
+  return rc;
+}
+
+/* Give the temporary file the original's mode, owner and group.  Returns 1
+** when the owner or group cannot be given (another user's database) or the
+** original has other hard links: then it is written in place. */
+static int match_original(int tfd, int lock_fd, int created) {
+  struct stat ost;
+  mode_t mask = umask(0);
+  umask(mask);
+  if (created || fstat(lock_fd, &ost) != 0) {
+    if (fchmod(tfd, 0666 & ~mask) != 0) { /* not fatal: the data is what matters */ }
+    return 0;
+  }
+  if (fchmod(tfd, ost.st_mode & 07777) != 0) { /* as above */ }
+  if (ost.st_nlink > 1) return 1;
+  struct stat tst;
+  if (fstat(tfd, &tst) == 0 && (tst.st_uid != ost.st_uid || tst.st_gid != ost.st_gid) &&
+      fchown(tfd, ost.st_uid, ost.st_gid) != 0)
+    return 1;
+  return 0;
+}
+
 static double wall(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -528,6 +662,15 @@ static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, 
 done:
   if (ctx->w) writer_stop(ctx->w);
   ctx->w = NULL;
+  {
+    /* A message about an input may come from a failed write: say which
+    ** database could not be written (a full disk, most often). */
+    int e = sqlite3_extended_errcode(ctx->db) & 0xff;
+    if (code != PROFDB_EXIT_OK && code != PROFDB_EXIT_TRUNCATED &&
+        (e == SQLITE_FULL || e == SQLITE_IOERR))
+      say(out, "%s: cannot write the database (%s): nothing changed in it", db_name,
+          sqlite3_errstr(e));
+  }
   if (begun) sqlite3_exec(ctx->db, "ROLLBACK", NULL, NULL, NULL);
   return code;
 }
@@ -554,6 +697,8 @@ int profdb_load(const char *db_path, const char *const *paths, int n,
   int code = PROFDB_EXIT_OK, created = 0, lock_fd = -1;
   char temp[4096] = "";
   ld_ctx ctx = {.opt = opt, .msg = out};
+  original orig = {0};
+  int signals_caught = 0;
   double t0 = wall();
 
   /* A symbolic link as the database: load into what it points to, and
@@ -592,21 +737,11 @@ int profdb_load(const char *db_path, const char *const *paths, int n,
     code = PROFDB_EXIT_USAGE;
     goto done;
   }
-  {
-    /* mkstemp() makes the file 0600; give it the original's mode, or the
-    ** mode a new file gets under the user's umask. */
-    struct stat ost;
-    mode_t mask = umask(0);
-    umask(mask);
-    mode_t mode = (!created && fstat(lock_fd, &ost) == 0) ? ost.st_mode & 07777
-                                                           : 0666 & ~mask;
-    if (fchmod(tfd, mode) != 0) { /* not fatal: the data is what matters */ }
-  }
+  int in_place = match_original(tfd, lock_fd, created);
   close(tfd);
   snprintf(cleanup_temp, sizeof cleanup_temp, "%s", temp);
-  signal(SIGINT, on_signal);
-  signal(SIGTERM, on_signal);
-  signal(SIGHUP, on_signal);
+  catch_signals();
+  signals_caught = 1;
 
   /* NOMUTEX: the connection is used by one thread at a time (the writer
   ** thread while batches are in flight, this one after writer_sync), so
@@ -617,10 +752,17 @@ int profdb_load(const char *db_path, const char *const *paths, int n,
     code = PROFDB_EXIT_USAGE;
     goto done;
   }
-  struct stat st;
-  if (stat(db_path, &st) == 0 && st.st_size > 0 && copy_database(db_path, ctx.db, out)) {
-    code = PROFDB_EXIT_USAGE;
-    goto done;
+  if (open_original(db_path, &orig, out)) { code = PROFDB_EXIT_USAGE; goto done; }
+  {
+    char wal[PATH_MAX + 8];
+    snprintf(wal, sizeof wal, "%s-wal", db_path);
+    struct stat st;
+    if (((stat(db_path, &st) == 0 && st.st_size > 0) || access(wal, F_OK) == 0) &&
+        copy_database(db_path, orig.db, ctx.db, out)) {
+      code = PROFDB_EXIT_USAGE;
+      goto done;
+    }
+    orig.version = original_version(&orig);
   }
   int loaded = 0;
   {
@@ -641,12 +783,12 @@ int profdb_load(const char *db_path, const char *const *paths, int n,
     int fd = open(temp, O_RDONLY | O_CLOEXEC);
     if (fd >= 0) { fsync(fd); close(fd); }
   }
-  if (rename(temp, db_path) != 0) {
-    say(out, "%s: cannot replace: %s", db_path, strerror(errno));
+  if (replace_database(&orig, temp, db_path, in_place, out)) {
     code = PROFDB_EXIT_USAGE;
     goto done;
   }
   ld_phase(&ctx, "fsync, rename");
+  unlink(temp); /* left after a copy in place; already gone after a rename */
   temp[0] = 0;
   cleanup_temp[0] = 0;
   cleanup_placeholder[0] = 0;
@@ -657,6 +799,9 @@ int profdb_load(const char *db_path, const char *const *paths, int n,
 done:
   if (ctx.w) writer_stop(ctx.w);
   if (ctx.db) sqlite3_close(ctx.db);
+  /* Before lock_fd is closed: closing any descriptor of the file drops
+  ** the process's POSIX locks, SQLite's included. */
+  if (orig.db) sqlite3_close(orig.db);
   intern_free(ctx.strings);
   intern_free(ctx.stacks);
   if (temp[0]) unlink(temp);
@@ -665,6 +810,7 @@ done:
     if (stat(db_path, &pst) == 0 && pst.st_size == 0) unlink(db_path);
   }
   cleanup_temp[0] = cleanup_placeholder[0] = 0;
+  if (signals_caught) release_signals();
   if (lock_fd >= 0) close(lock_fd);
   for (int i = 0; i < inputs.n; i++) free(inputs.v[i]);
   free(inputs.v);

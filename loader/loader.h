@@ -65,7 +65,22 @@ typedef struct ld_file {
   int truncated;                        /* input ended inside the JSON */
   uint64_t truncated_at;                /* decompressed bytes read */
   ld_buf scratch;                       /* UTF-8 repair buffer */
+  int token_too_long;                   /* yajl buffered > LD_MAX_TOKEN */
 } ld_file;
+
+/* The longest JSON token (one string or number) profdb reads.  yajl
+** re-scans a token it buffers on every chunk, so lexing time grows with
+** the square of a token's length; names in real traces are at most a few
+** MB.  A longer token fails the load with FILE:OFFSET (exit 1). */
+#define LD_MAX_TOKEN ((size_t)32 << 20)
+
+/* yajl_alloc() whose allocator sets f->token_too_long when yajl grows a
+** buffer beyond LD_MAX_TOKEN (its lexer holds a token that long). */
+yajl_handle ld_yajl_alloc(ld_file *f, const yajl_callbacks *callbacks, void *ud);
+
+/* After yajl_parse(): when a token went beyond LD_MAX_TOKEN, fail f at
+** the current offset and return 1. */
+int ld_check_token_length(ld_file *f);
 
 /* Decompressed offset the parser has reached. */
 uint64_t ld_offset(const ld_file *f);

@@ -109,6 +109,34 @@ static void progress(ld_file *f, double t0, double *last) {
 
 /* ---- the parse loop ----------------------------------------------------- */
 
+static void *token_malloc(void *ctx, size_t n) {
+  if (n > LD_MAX_TOKEN) ((ld_file *)ctx)->token_too_long = 1;
+  return malloc(n);
+}
+static void *token_realloc(void *ctx, void *p, size_t n) {
+  if (n > LD_MAX_TOKEN) ((ld_file *)ctx)->token_too_long = 1;
+  return realloc(p, n);
+}
+static void token_free(void *ctx, void *p) {
+  (void)ctx;
+  free(p);
+}
+
+yajl_handle ld_yajl_alloc(ld_file *f, const yajl_callbacks *callbacks, void *ud) {
+  /* yajl copies the functions into the handle. */
+  yajl_alloc_funcs funcs = {token_malloc, token_realloc, token_free, f};
+  f->token_too_long = 0;
+  return yajl_alloc(callbacks, &funcs, ud);
+}
+
+int ld_check_token_length(ld_file *f) {
+  if (!f->token_too_long) return 0;
+  ld_fail(f, PROFDB_EXIT_DATA, 1,
+          "a JSON string or number longer than %zu MiB reaches this offset; profdb"
+          " refuses tokens that long (real names are far shorter)", LD_MAX_TOKEN >> 20);
+  return 1;
+}
+
 /*
 ** yajl reports a syntax error at "the end of the token minus its length",
 ** clamped to the current chunk, so the offset would depend on where chunks
@@ -152,7 +180,7 @@ int ld_parse(ld_file *f, const yajl_callbacks *callbacks, void *ud) {
   ssize_t n;
   int show = f->ctx->opt->progress;
   double t0 = now_seconds(), last = t0;
-  f->yajl = yajl_alloc(callbacks, NULL, ud);
+  f->yajl = ld_yajl_alloc(f, callbacks, ud);
   if (!f->yajl) return ld_fail(f, PROFDB_EXIT_USAGE, 0, "out of memory"), -1;
   /* UTF-8 is checked and repaired per string by ld_text(). */
   yajl_config(f->yajl, yajl_dont_validate_strings, 1);
@@ -170,7 +198,10 @@ int ld_parse(ld_file *f, const yajl_callbacks *callbacks, void *ud) {
     }
     if (n == 0) break;
     yajl_status st = yajl_parse(f->yajl, chunk, (size_t)n);
-    if (st == yajl_status_client_canceled || f->exit_code) { rc = -1; break; }
+    if (st == yajl_status_client_canceled || f->exit_code || ld_check_token_length(f)) {
+      rc = -1;
+      break;
+    }
     if (st == yajl_status_error) {
       char msg[256];
       yajl_message(f, chunk, (size_t)n, msg, sizeof msg);

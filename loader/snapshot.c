@@ -133,6 +133,7 @@ typedef struct sparser {
   const fdef *cur_field;/* known field whose value comes next, or NULL */
   int cur_unknown;      /* an unknown key was written to extra */
   int special;          /* SK_*: the current key is a list to descend into */
+  uint64_t size_total;  /* |sizes| read so far, bounded by SNAPSHOT_MAX_BYTES */
   int cur_key;          /* for C_TOP and C_SETTINGS: which key (below) */
   ld_buf key_text;      /* current key (settings, top-level metadata) */
   /* capture */
@@ -499,6 +500,28 @@ static void capture_finish(sparser *p) {
   }
 }
 
+/* Sizes a real snapshot cannot exceed: every size field of one snapshot
+** adds up to at most 2^60 bytes (1 EiB), so that the replay and the
+** reports' sums fit in int64 whatever a file holds. */
+#define SNAPSHOT_MAX_BYTES ((uint64_t)1 << 60)
+
+static int is_size_field(int field) {
+  return field == F_TOTAL_SIZE || field == F_ALLOCATED_SIZE || field == F_ACTIVE_SIZE ||
+         field == F_REQUESTED_SIZE || field == F_SIZE || field == F_REAL_SIZE;
+}
+
+/* 0 (and the load fails with FILE:OFFSET) when the sizes read so far add
+** up beyond what a real snapshot holds. */
+static int plausible_int(sparser *p, const fdef *fd, int64_t v) {
+  if (!is_size_field(fd->field)) return 1;
+  uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+  p->size_total += mag > SNAPSHOT_MAX_BYTES ? SNAPSHOT_MAX_BYTES + 1 : mag;
+  if (p->size_total <= SNAPSHOT_MAX_BYTES) return 1;
+  return ld_fail(p->f, PROFDB_EXIT_DATA, 1,
+                 "%s %lld: the sizes in this snapshot add up to more than 2^60 bytes"
+                 " (1 EiB); not a real memory snapshot", fd->key, (long long)v);
+}
+
 /* The value of a known field (or a special key) of an object. */
 static int field_value(sparser *p, sobj *o, tok t, const char *s, size_t n) {
   const fdef *fd = p->cur_field;
@@ -512,7 +535,11 @@ static int field_value(sparser *p, sobj *o, tok t, const char *s, size_t n) {
   case FS_INT:
     if (t == TK_NUMBER) {
       nt_status st = nt_parse_int64(s, n, &v->i);
-      if (st == NT_OK) { v->type = 'i'; ok = 1; }
+      if (st == NT_OK) {
+        if (!plausible_int(p, fd, v->i)) return 0;
+        v->type = 'i';
+        ok = 1;
+      }
       else if (st == NT_OVERFLOW) { /* a 64-bit handle beyond int64: text */
         ld_note(p->f, PROFDB_STAT_int_beyond_int64, "%s %.*s kept as text", fd->key,
                 (int)(n > 40 ? 40 : n), s);
@@ -526,6 +553,10 @@ static int field_value(sparser *p, sobj *o, tok t, const char *s, size_t n) {
     break;
   case FS_TEXT:
     if (t == TK_STRING) {
+      int64_t as_int; /* a numeric string becomes an integer in its column */
+      if (fd->shape == FS_INT && nt_parse_int64(s, n, &as_int) == NT_OK &&
+          !plausible_int(p, fd, as_int))
+        return 0;
       ld_text(p->f, &s, &n);
       v->type = 't';
       v->off = (uint32_t)o->text.n;

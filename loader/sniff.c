@@ -8,8 +8,10 @@
 ** discards) until it meets one, usually within the first kilobyte; then the
 ** input is rewound for the real parse.
 **
-** Safety: a pickle (first byte 0x80, the PROTO opcode) is refused before
-** any parsing, with the lines a user runs to re-export JSON themselves.
+** Safety: a pickle (first byte 0x80, the PROTO opcode; or the opening
+** bytes of protocols 0 and 1) is refused before any parsing, with the
+** lines a user runs to re-export JSON themselves.  Other formats that are
+** not JSON (zstd, bzip2, xz, zip, UTF-16) are named in the message.
 */
 #include "loader.h"
 
@@ -110,12 +112,47 @@ static void refuse_pickle(ld_file *f) {
           "  then run: profdb load memory_snapshot.json -o run.db");
 }
 
+/* What a file that is not JSON (after gzip) is, from its first bytes, so
+** the message can say what to do instead of "invalid char". */
+static const char *foreign_format(const unsigned char *p, size_t n) {
+  static const struct { const char *magic; size_t len; const char *what; } magic[] = {
+      {"\x28\xB5\x2F\xFD", 4, "zstd-compressed; decompress it first (zstd -d FILE)"},
+      {"BZh", 3, "bzip2-compressed; decompress it first (bunzip2 FILE)"},
+      {"\xFD" "7zXZ\x00", 6, "xz-compressed; decompress it first (unxz FILE)"},
+      {"PK\x03\x04", 4, "a zip archive; extract the JSON file from it first (unzip FILE)"},
+      {"\xFF\xFE", 2, "UTF-16 text; profdb reads UTF-8 JSON (iconv -f UTF-16 -t UTF-8)"},
+      {"\xFE\xFF", 2, "UTF-16 text; profdb reads UTF-8 JSON (iconv -f UTF-16 -t UTF-8)"},
+  };
+  for (size_t i = 0; i < sizeof magic / sizeof *magic; i++)
+    if (n >= magic[i].len && !memcmp(p, magic[i].magic, magic[i].len)) return magic[i].what;
+  /* UTF-16 without a byte order mark: '{' or '[' next to a zero byte. */
+  if (n >= 2 && ((p[0] == 0 && (p[1] == '{' || p[1] == '[')) ||
+                 (p[1] == 0 && (p[0] == '{' || p[0] == '['))))
+    return "UTF-16 text; profdb reads UTF-8 JSON (iconv -f UTF-16 -t UTF-8)";
+  return NULL;
+}
+
+/* Pickle protocols 0 and 1 have no 0x80 PROTO opcode: a MARK, an empty
+** dict or list, or a GLOBAL ("c" module "\n") starts them. */
+static int is_old_pickle(const unsigned char *p, size_t n) {
+  if (n >= 2 && p[0] == '(' && strchr("dlit", p[1]) && p[1]) return 1;
+  if (n >= 2 && (p[0] == '}' || p[0] == ']') && (p[1] == 'q' || p[1] == '(')) return 1;
+  if (n >= 3 && p[0] == 'c') {
+    size_t i = 1;
+    while (i < n && i < 64 && (p[i] == '_' || p[i] == '.' || (p[i] >= 'a' && p[i] <= 'z') ||
+                               (p[i] >= 'A' && p[i] <= 'Z') || (p[i] >= '0' && p[i] <= '9')))
+      i++;
+    return i > 1 && i < n && p[i] == '\n';
+  }
+  return 0;
+}
+
 ld_sniff_result ld_sniff(ld_file *f) {
   sniff s = {.f = f};
   const unsigned char *chunk;
   ssize_t n;
   int first = 1, failed = 0;
-  yajl_handle h = yajl_alloc(&sniff_callbacks, NULL, &s);
+  yajl_handle h = ld_yajl_alloc(f, &sniff_callbacks, &s);
   yajl_config(h, yajl_dont_validate_strings, 1);
   f->yajl = h;
   while (!s.decided && (n = input_read(&f->in, &chunk)) > 0) {
@@ -123,14 +160,24 @@ ld_sniff_result ld_sniff(ld_file *f) {
       first = 0;
       size_t i = 0;
       while (i < (size_t)n && strchr(" \t\r\n", chunk[i])) i++;
-      if (i < (size_t)n && chunk[i] == 0x80) {
+      const char *foreign = foreign_format(chunk, (size_t)n);
+      if ((i < (size_t)n && chunk[i] == 0x80) || is_old_pickle(chunk + i, (size_t)n - i)) {
         refuse_pickle(f);
+        failed = 1;
+        break;
+      }
+      if (foreign) {
+        ld_fail(f, PROFDB_EXIT_DATA, 0, "not JSON: the file is %s", foreign);
         failed = 1;
         break;
       }
     }
     yajl_status st = yajl_parse(h, chunk, (size_t)n);
     if (s.decided) break;
+    if (ld_check_token_length(f)) {
+      failed = 1;
+      break;
+    }
     if (st == yajl_status_error) {
       unsigned char *e = yajl_get_error(h, 0, chunk, (size_t)n);
       char msg[256];
@@ -156,9 +203,11 @@ ld_sniff_result ld_sniff(ld_file *f) {
     yajl_status st = yajl_complete_parse(h);
     if (f->in.delivered == 0 || s.tokens == 0)
       ld_fail(f, PROFDB_EXIT_DATA, 0, "empty file: no JSON value");
-    else if (st == yajl_status_error && s.depth > 0)
+    else if (st == yajl_status_error && s.depth > 0) {
       ld_fail(f, PROFDB_EXIT_DATA, 1,
               "file ends before any trace or snapshot content (truncated?)");
+      f->err_offset = f->in.delivered; /* the end, not yajl's one-past */
+    }
     else if (st == yajl_status_error)
       ld_fail(f, PROFDB_EXIT_DATA, 1, "invalid JSON at the end of the file");
     else if (s.scalar)

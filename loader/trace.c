@@ -269,6 +269,9 @@ typedef struct tparser {
 
 static uint32_t raw_put(tevent *ev, const char *s, size_t n) {
   uint32_t off = (uint32_t)ev->raw.n;
+  /* Allocated even for an empty text ("pid": ""): readers compute
+  ** raw.p + off, which must not be arithmetic on NULL. */
+  ld_buf_reserve(&ev->raw, n ? n : 1);
   ld_buf_put(&ev->raw, s, n);
   return off;
 }
@@ -505,10 +508,11 @@ static int64_t cpu_op_cat(tparser *p) {
   return p->cpu_op_cat_id;
 }
 
-/* ts + dur beyond int64 ns (after the year 2262): the end cannot be
-** stored, so dur becomes NULL and its exact value is kept in extra as
+/* A dur that cannot be stored: ts + dur beyond int64 ns (after the year
+** 2262), or negative (interval arithmetic in the reports needs end >=
+** start).  dur becomes NULL and its exact value is kept in extra as
 ** microsecond text, like any out-of-range time. */
-static void end_out_of_range(tparser *p) {
+static void drop_dur(tparser *p, profdb_stat stat, const char *why) {
   tevent *ev = &p->ev;
   int64_t ns = ev->dur.ns;
   uint64_t mag = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
@@ -516,7 +520,7 @@ static void end_out_of_range(tparser *p) {
   int n = snprintf(text, sizeof text, "%s%llu.%03llu", ns < 0 ? "-" : "",
                    (unsigned long long)(mag / 1000), (unsigned long long)(mag % 1000));
   ev->dur.state = 'x';
-  ld_note(p->f, PROFDB_STAT_time_out_of_range, "ts + dur %s is out of range", text);
+  ld_note(p->f, stat, "%s %s", why, text);
   extra_member(ev, "dur", 3);
   jw_string(&ev->extra_w, text, (size_t)n);
 }
@@ -527,9 +531,11 @@ static void emit_x(tparser *p, int64_t id) {
   int kind = ev->raw_cat_id >= 0 ? ev->cat_kind : K_CPU_OP;
   int64_t cat = ev->raw_cat_id >= 0 ? ev->cat_id : cpu_op_cat(p);
   int64_t end = 0; /* set by the overflow check whenever ts and dur are usable */
+  if (ev->dur.state == 'v' && ev->dur.ns < 0)
+    drop_dur(p, PROFDB_STAT_negative_dur, "negative dur");
   if (ev->ts.state == 'v' && ev->dur.state == 'v' &&
       __builtin_add_overflow(ev->ts.ns, ev->dur.ns, &end))
-    end_out_of_range(p);
+    drop_dur(p, PROFDB_STAT_time_out_of_range, "ts + dur out of range, dur");
   if (ev->ts.state != 'v') ld_note(p->f, PROFDB_STAT_event_missing_ts, "X event without a usable ts");
   if (ev->dur.state != 'v') ld_note(p->f, PROFDB_STAT_event_missing_dur, "X event without a usable dur");
   else if (ev->ts.state == 'v') {

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 /* Length of the valid sequence at s[i..n), or 0 when it is invalid. */
-static size_t seq_len(const unsigned char *s, size_t i, size_t n) {
+size_t utf8_seq_len(const unsigned char *s, size_t i, size_t n) {
   unsigned char c = s[i];
   if (c < 0x80) return 1;
   size_t need;
@@ -38,7 +38,7 @@ int utf8_repair(const char *s, size_t n, ld_buf *scratch, const char **out,
   /* Fast path: ASCII runs, then full checks only where needed. */
   while (i < n) {
     if (u[i] < 0x80) { i++; continue; }
-    size_t l = seq_len(u, i, n);
+    size_t l = utf8_seq_len(u, i, n);
     if (!l) break;
     i += l;
   }
@@ -46,7 +46,7 @@ int utf8_repair(const char *s, size_t n, ld_buf *scratch, const char **out,
   scratch->n = 0;
   ld_buf_put(scratch, s, i);
   while (i < n) {
-    size_t l = seq_len(u, i, n);
+    size_t l = utf8_seq_len(u, i, n);
     if (l) {
       ld_buf_put(scratch, s + i, l);
       i += l;
@@ -58,4 +58,20 @@ int utf8_repair(const char *s, size_t n, ld_buf *scratch, const char **out,
   *out = scratch->p;
   *outn = scratch->n;
   return 1;
+}
+
+void utf8_put_visible(ld_buf *b, const char *s, size_t n) {
+  const unsigned char *u = (const unsigned char *)s;
+  size_t start = 0;
+  for (size_t i = 0; i < n;) {
+    size_t l = u[i] < 0x80 ? 1 : utf8_seq_len(u, i, n);
+    int control = l == 1 ? (u[i] < 0x20 && u[i] != '\n' && u[i] != '\t') || u[i] == 0x7F
+                         : l == 2 && u[i] == 0xC2 && u[i + 1] < 0xA0; /* C1: U+0080..9F */
+    if (l && !control) { i += l; continue; }
+    ld_buf_put(b, s + start, i - start);
+    ld_buf_put(b, "\xEF\xBF\xBD", 3); /* U+FFFD */
+    i += l ? l : 1;
+    start = i;
+  }
+  ld_buf_put(b, s + start, n - start);
 }

@@ -21,4 +21,15 @@
 int utf8_repair(const char *s, size_t n, ld_buf *scratch, const char **out,
                 size_t *outn);
 
+/* Length of the well-formed UTF-8 sequence at s[i..n), 0 if invalid. */
+size_t utf8_seq_len(const unsigned char *s, size_t i, size_t n);
+
+/*
+** Append s[0..n) for a terminal or a Markdown file: invalid UTF-8 and
+** control characters other than newline and tab (ESC, CR, BEL, DEL, the C1
+** controls) become U+FFFD, so text from a trace cannot move the cursor,
+** change colours or titles, or overwrite a line.
+*/
+void utf8_put_visible(ld_buf *b, const char *s, size_t n);
+
 #endif

@@ -62,7 +62,8 @@ static void fmt_bytes(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   }
   char buf[64];
   if (u == 0) snprintf(buf, sizeof buf, "%.0f B", n);
-  else snprintf(buf, sizeof buf, "%s%.2f %s", n < 0 ? "-" : "", a, units[u]);
+  else snprintf(buf, sizeof buf, a < 1e15 ? "%s%.2f %s" : "%s%.3e %s", n < 0 ? "-" : "", a,
+                units[u]); /* beyond 2^110 B: an exponent, keeping the unit */
   sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
 }
 
@@ -77,7 +78,7 @@ static void fmt_ns(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (a < 1e3) snprintf(buf, sizeof buf, "%.0f ns", n);
   else if (a < 1e6) snprintf(buf, sizeof buf, "%s%.2f us", sign, a / 1e3);
   else if (a < 1e9) snprintf(buf, sizeof buf, "%s%.2f ms", sign, a / 1e6);
-  else snprintf(buf, sizeof buf, "%s%.2f s", sign, a / 1e9);
+  else snprintf(buf, sizeof buf, a < 1e24 ? "%s%.2f s" : "%s%.3e s", sign, a / 1e9);
   sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
 }
 

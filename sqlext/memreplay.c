@@ -251,8 +251,8 @@ static int replay_prepare(replay *r, int *empty) {
   /* Active blocks that no outstanding alloc explains. */
   rc = prepare_or_empty(r->db,
       "SELECT b.address, coalesce(b.requested_size, b.size), b.stack_id"
-      " FROM \"%w\"._block b JOIN \"%w\"._segment s ON s.id = b.segment_id"
-      " WHERE b.snapshot_id = ?1 AND s.device = ?2 AND b.state = 'active_allocated'"
+      " FROM \"%w\"._segment s JOIN \"%w\"._block b ON b.segment_id = s.id"
+      " WHERE s.snapshot_id = ?1 AND s.device = ?2 AND b.state = 'active_allocated'"
       " ORDER BY b.address", r->schema, &st, empty);
   if (rc != SQLITE_OK || *empty) goto done;
   sqlite3_bind_int64(st, 1, r->snapshot);
@@ -364,6 +364,7 @@ typedef struct mem_cursor {
   int streaming;
   mem_row *rows;      /* other kinds: materialized rows */
   size_t nrows, pos;
+  size_t rows_cap;     /* allocated rows: grows by doubling */
   int eof;
   mem_row cur;        /* current streaming row */
   sqlite3_int64 rowid;
@@ -456,7 +457,7 @@ static void cursor_reset(mem_cursor *c) {
   memset(&c->r, 0, sizeof c->r); /* counters too: xFilter runs again in joins */
   sqlite3_free(c->rows);
   c->rows = NULL;
-  c->nrows = c->pos = 0;
+  c->nrows = c->pos = c->rows_cap = 0;
   c->streaming = 0;
   c->eof = 1;
 }
@@ -468,9 +469,13 @@ static int mem_close(sqlite3_vtab_cursor *cur) {
 }
 
 static int add_row(mem_cursor *c, const mem_row *row) {
-  mem_row *rows = sqlite3_realloc64(c->rows, (c->nrows + 1) * sizeof *rows);
-  if (!rows) return SQLITE_NOMEM;
-  c->rows = rows;
+  if (c->nrows == c->rows_cap) { /* doubling: linear in the number of rows */
+    size_t cap = c->rows_cap ? c->rows_cap * 2 : 64;
+    mem_row *rows = sqlite3_realloc64(c->rows, cap * sizeof *rows);
+    if (!rows) return SQLITE_NOMEM;
+    c->rows = rows;
+    c->rows_cap = cap;
+  }
   c->rows[c->nrows++] = *row;
   return SQLITE_OK;
 }

@@ -122,12 +122,14 @@ static void result_percentile(sqlite3_context *ctx, values *s, double p) {
     sqlite3_result_double(ctx, v);
   } else {
     qsort(s->i, s->n, sizeof *s->i, cmp_int64);
-    sqlite3_int64 a = s->i[lo];
-    double step = (double)((sqlite3_uint64)s->i[hi] - (sqlite3_uint64)a) * frac;
-    if (step == floor(step) && step < 9007199254740992.0)
-      sqlite3_result_int64(ctx, (sqlite3_int64)((sqlite3_uint64)a + (sqlite3_uint64)step));
+    /* In 128-bit / long double arithmetic: the gap between the two int64
+    ** extremes is 2^64 - 1, and their median is -0.5, not 0. */
+    __int128 a = s->i[lo], gap = (__int128)s->i[hi] - a;
+    long double step = (long double)gap * (long double)frac;
+    if (step == floorl(step))
+      sqlite3_result_int64(ctx, (sqlite3_int64)(a + (__int128)step)); /* within [lo, hi] */
     else
-      sqlite3_result_double(ctx, (double)a + step);
+      sqlite3_result_double(ctx, (double)((long double)a + step));
   }
   values_free(s);
 }

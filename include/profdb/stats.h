@@ -24,6 +24,8 @@
   X(event_missing_dur, WARN, "X events without a usable dur (dur is NULL)")    \
   X(time_out_of_range, WARN,                                                   \
     "ts/dur values beyond +-9.2e18 ns; raw text kept in extra")               \
+  X(negative_dur, WARN,                                                       \
+    "X events with a negative dur: dur is NULL, raw value kept in extra")     \
   X(time_not_number, WARN,                                                     \
     "ts/dur values that are not numbers; raw value kept in extra")            \
   X(time_string, INFO, "ts/dur written as numeric strings, parsed")            \

@@ -7,12 +7,20 @@
 #include "profdb/profdb.h"
 
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 sqlite3 *cli_open_db(const char *path, int readonly) {
   sqlite3 *db;
   if (access(path, F_OK) != 0) {
     fprintf(stderr, "profdb: %s: no such database\n", path);
+    return NULL;
+  }
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
+    /* What SIGKILL during a first load into a new path leaves. */
+    fprintf(stderr, "profdb: %s: empty file, not a profdb database (an interrupted first"
+            " load leaves one; load again)\n", path);
     return NULL;
   }
   int flags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;

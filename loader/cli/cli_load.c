@@ -5,6 +5,8 @@
 
 #include "profdb/profdb.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,12 +31,18 @@ static const char load_usage[] =
   "  --progress         show progress even when stderr is not a terminal\n"
   "  --no-progress      never show progress\n"
   "  --threads N        1 = parse and write on one thread (default 2)\n"
-  "  --chunk-size N     bytes per read (testing aid; default 262144)\n";
+  "  --chunk-size N     bytes per read, at most 1 GiB (testing aid;\n"
+  "                     default 262144)\n";
 
-static int parse_size(const char *s, size_t *out) {
+/* A positive count up to max (zlib and the read buffer take 32-bit sizes). */
+static int parse_size(const char *s, size_t *out, unsigned long long max) {
   char *end;
+  errno = 0;
   unsigned long long v = strtoull(s, &end, 10);
-  if (!*s || *end || v == 0) return -1;
+  if (!*s || *end || v == 0 || errno || v > max || s[0] == '-') {
+    fprintf(stderr, "profdb: load: '%s' is not a number from 1 to %llu\n", s, max);
+    return -1;
+  }
   *out = (size_t)v;
   return 0;
 }
@@ -67,10 +75,10 @@ int cli_load(int argc, char **argv) {
       progress = 0;
     } else if (!strcmp(a, "--threads") && i + 1 < argc) {
       size_t t;
-      if (parse_size(argv[++i], &t)) goto bad;
+      if (parse_size(argv[++i], &t, 1024)) goto bad;
       opt.threads = (int)t;
     } else if (!strcmp(a, "--chunk-size") && i + 1 < argc) {
-      if (parse_size(argv[++i], &opt.chunk_size)) goto bad;
+      if (parse_size(argv[++i], &opt.chunk_size, 1ULL << 30)) goto bad;
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "profdb: load: unknown option '%s'\n", a);
       goto bad;
@@ -87,6 +95,9 @@ int cli_load(int argc, char **argv) {
     goto bad;
   }
   opt.progress = progress >= 0 ? progress : (!opt.quiet && isatty(2));
+  /* A closed pipe on stderr (`2>&1 | head`) must not kill the load between
+  ** its messages and the rename: a failed write of a message is harmless. */
+  signal(SIGPIPE, SIG_IGN);
   int rc = profdb_load(db, inputs, n, &opt);
   free(inputs);
   return rc;

@@ -6,6 +6,7 @@
 #include "cli.h"
 
 #include "buf.h"
+#include "utf8.h"
 #include "profdb/profdb.h"
 
 #include <stdio.h>
@@ -100,10 +101,14 @@ static int print_table(sqlite3_stmt *st, FILE *out) {
         s = tmp;
         n = keep + 3;
       }
-      /* Newlines would break the table: show them as spaces. */
+      /* Newlines would break the table: show them as spaces; other
+      ** control characters (escape sequences) as U+FFFD. */
       char *flat = malloc(n + 1);
       for (size_t i = 0; i < n; i++) flat[i] = (s[i] == '\n' || s[i] == '\r') ? ' ' : s[i];
-      cell_add(&cells, flat, n);
+      ld_buf visible = {0};
+      utf8_put_visible(&visible, flat, n);
+      cell_add(&cells, visible.p ? visible.p : "", visible.n);
+      ld_buf_free(&visible);
       free(flat);
       size_t w = display_len(s, n);
       if (w > width[c]) width[c] = w;

@@ -6,11 +6,13 @@
 */
 #include "cli.h"
 #include "report.h"
+#include "utf8.h"
 
 #include "profdb/profdb.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,8 +68,51 @@ static void remove_dir(const char *dir) {
   rmdir(dir);
 }
 
+/* Ctrl-C, SIGTERM or SIGHUP after a load into a temporary database:
+** remove what the load left (async-signal-safe calls only), then die of
+** the signal as before. */
+static rp_cli *with_temporaries;
+
+static void remove_temporaries(int sig) {
+  static const char *const suffixes[] = {"", "-journal", "-wal", "-shm"};
+  for (int i = 0; with_temporaries && i < with_temporaries->ntmp; i++) {
+    char path[sizeof with_temporaries->tmpdb[0] + 16];
+    for (size_t k = 0; k < sizeof suffixes / sizeof *suffixes; k++) {
+      size_t a = strlen(with_temporaries->tmpdb[i]), b = strlen(suffixes[k]);
+      memcpy(path, with_temporaries->tmpdb[i], a);
+      memcpy(path + a, suffixes[k], b + 1);
+      unlink(path);
+    }
+    rmdir(with_temporaries->tmpdir[i]);
+  }
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+/* A file of 0 bytes: what SIGKILL during a first load into a new path
+** leaves.  Not a trace, snapshot or database; say so (exit 1). */
+static int is_empty_file(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0;
+}
+
 const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int *rc) {
   if (n == 1 && is_sqlite_file(inputs[0])) return inputs[0];
+  size_t len0 = strlen(inputs[0]);
+  if (n == 1 && len0 > 3 && !strcmp(inputs[0] + len0 - 3, ".db") &&
+      access(inputs[0], R_OK) == 0 && !is_empty_file(inputs[0])) {
+    fprintf(stderr, "profdb: %s: not an SQLite database (damaged, or not made by profdb"
+            " load)\n", inputs[0]);
+    *rc = PROFDB_EXIT_DATA;
+    return NULL;
+  }
+  for (int i = 0; i < n; i++)
+    if (is_empty_file(inputs[i])) {
+      fprintf(stderr, "profdb: %s: empty file: not a trace, snapshot or profdb database"
+              " (an interrupted first load leaves one; load again)\n", inputs[i]);
+      *rc = PROFDB_EXIT_DATA;
+      return NULL;
+    }
   if (o->ntmp == (int)(sizeof o->tmpdir / sizeof o->tmpdir[0])) {
     *rc = PROFDB_EXIT_USAGE;
     return NULL;
@@ -80,10 +125,17 @@ const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int *rc
     *rc = PROFDB_EXIT_USAGE;
     return NULL;
   }
-  char *db = o->tmpdb[o->ntmp++];
+  char *db = o->tmpdb[o->ntmp];
   size_t len = strlen(dir); /* < sizeof tmpdir, and tmpdb is 104 bytes longer */
   memcpy(db, dir, len);
   memcpy(db + len, "/run.db", sizeof "/run.db");
+  o->ntmp++; /* only now, with tmpdb complete, can the handler use it */
+  if (!with_temporaries) {
+    with_temporaries = o;
+    signal(SIGINT, remove_temporaries);
+    signal(SIGTERM, remove_temporaries);
+    signal(SIGHUP, remove_temporaries);
+  }
   profdb_load_options opt = {.quiet = 1};
   int lrc = profdb_load(db, inputs, n, &opt);
   if (lrc != PROFDB_EXIT_OK && lrc != PROFDB_EXIT_TRUNCATED) {
@@ -107,7 +159,9 @@ int rp_cli_sections(rp_report *r, rp_cli *o) {
   return rp_load_sections(r, o->only, o->nonly);
 }
 
-/* Render with a writer into memory, then write the file atomically. */
+/* Render with a writer into memory, then write the file atomically, or
+** to stdout when path is NULL.  Markdown goes through utf8_put_visible():
+** names from a trace must not reach a terminal as escape sequences. */
 static int write_to(const char *path, rp_report *r, const char *const *charts, int n,
                     int json) {
   char *data = NULL;
@@ -117,7 +171,13 @@ static int write_to(const char *path, rp_report *r, const char *const *charts, i
   if (json) rp_write_json(r, m);
   else rp_write_markdown(r, m, charts, n);
   fclose(m);
-  int rc = rp_write_file(path, data, size);
+  ld_buf visible = {0};
+  if (!json) utf8_put_visible(&visible, data, size);
+  const char *text = json ? data : visible.p;
+  size_t len = json ? size : visible.n;
+  int rc = path ? rp_write_file(path, text, len)
+                : (fwrite(text, 1, len, stdout) == len ? 0 : -1);
+  ld_buf_free(&visible);
   free(data);
   return rc;
 }
@@ -132,7 +192,7 @@ int rp_cli_output(rp_report *r, rp_cli *o, int with_charts) {
     for (int i = 0; i < n; i++) charts[i] = names[i];
     if (write_to(o->md, r, charts, n, 0)) rc = PROFDB_EXIT_USAGE;
   } else if (!o->json || strcmp(o->json, "-")) {
-    rp_write_markdown(r, stdout, NULL, 0);
+    write_to(NULL, r, NULL, 0, 0);
   }
   if (o->json) {
     if (!strcmp(o->json, "-")) rp_write_json(r, stdout);
@@ -142,6 +202,12 @@ int rp_cli_output(rp_report *r, rp_cli *o, int with_charts) {
 }
 
 void rp_cli_free(rp_cli *o) {
+  if (with_temporaries == o) {
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+    with_temporaries = NULL;
+  }
   for (int i = 0; i < o->ntmp; i++) remove_dir(o->tmpdir[i]);
   free(o->only);
 }

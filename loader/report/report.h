@@ -100,6 +100,10 @@ const char *rp_find_queries(const char *option);
 ** error. */
 int rp_load_sections(rp_report *r, const char *const *only, int nonly);
 
+/* Restrict the SQL of a query pack on db to reading and TEMP tables
+** (report_sandbox.c); rp_run() applies it to both connections. */
+int rp_sandbox(sqlite3 *db);
+
 /* Run the lib/ prelude, the sections and the summary (findings). */
 int rp_run(rp_report *r);
 

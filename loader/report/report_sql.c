@@ -25,6 +25,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -456,6 +458,11 @@ static void *helper_main(void *arg) {
 
 int rp_run(rp_report *r) {
   timing(NULL, 0); /* read PROFDB_TIMING before a second thread could */
+  if (rp_sandbox(r->db) || (r->db2 && rp_sandbox(r->db2))) {
+    fprintf(stderr, "profdb: cannot restrict what the query files may do: %s\n",
+            sqlite3_errmsg(r->db));
+    return -1;
+  }
   section_queue q = {.r = r, .lock = PTHREAD_MUTEX_INITIALIZER};
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", r->queries_dir, r->kind->summary);
@@ -513,10 +520,13 @@ void rp_free(rp_report *r) {
   free(r->scope_note);
 }
 
-/* Write data to path: a regular file through a temporary name and a
+/* Write data to path: a regular file through a temporary file and a
 ** rename (readers never see half a report); a device or a pipe
 ** (/dev/null, /dev/stdout, <(...)) directly, since a rename would replace
-** it; a symbolic link's target, keeping the link. */
+** it; a symbolic link's target, keeping the link.  The temporary file is
+** made by mkstemp() in the target's folder: a new file with a random name,
+** created exclusively (O_EXCL), so a link or file planted there by
+** someone else is never followed or overwritten. */
 int rp_write_file(const char *path, const char *data, size_t n) {
   char tmp[PATH_MAX + 64], real[PATH_MAX];
   struct stat st;
@@ -525,19 +535,36 @@ int rp_write_file(const char *path, const char *data, size_t n) {
     if (realpath(path, real)) path = real;
     else direct = 1; /* a link to a file not made yet: create it through the link */
   }
-  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) direct = 1;
-  const char *target = path;
-  if (!direct) {
-    snprintf(tmp, sizeof tmp, "%s.profdb-tmp-%ld", path, (long)getpid());
-    target = tmp;
+  int exists = stat(path, &st) == 0;
+  if (exists && !S_ISREG(st.st_mode)) direct = 1;
+  int fd;
+  if (direct) {
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  } else {
+    char *dup1 = strdup(path), *dup2 = strdup(path);
+    if (!dup1 || !dup2) abort();
+    snprintf(tmp, sizeof tmp, "%s/.%s.profdb-XXXXXX", dirname(dup1), basename(dup2));
+    free(dup1);
+    free(dup2);
+    fd = mkstemp(tmp);
+    if (fd >= 0) { /* the mode a new file gets, or the replaced file's */
+      mode_t mask = umask(0);
+      umask(mask);
+      if (fchmod(fd, exists ? st.st_mode & 07777 : 0666 & ~mask) != 0) { /* not fatal */ }
+    }
   }
-  FILE *f = fopen(target, "wb");
-  int ok = f && fwrite(data, 1, n, f) == n;
-  if (f) ok = (fclose(f) == 0) && ok;
+  int ok = fd >= 0;
+  for (size_t off = 0; ok && off < n;) {
+    ssize_t w = write(fd, data + off, n - off);
+    if (w < 0 && errno == EINTR) continue;
+    ok = w > 0;
+    if (ok) off += (size_t)w;
+  }
+  if (fd >= 0) ok = (close(fd) == 0) && ok;
   if (ok && !direct) ok = rename(tmp, path) == 0;
   if (!ok) {
     fprintf(stderr, "profdb: %s: cannot write: %s\n", path, strerror(errno));
-    if (f && !direct) unlink(tmp);
+    if (fd >= 0 && !direct) unlink(tmp);
     return -1;
   }
   return 0;

@@ -3,8 +3,10 @@
 ** arbitrary values: the input's first byte picks how the rest is bound
 ** (text, blob, integer, real), and every scalar function and aggregate is
 ** called with it.  They must return a value, NULL or an SQL error; never
-** crash, hang or leak.
+** crash, hang or leak, nor take more CPU time than a linear budget allows
+** (fuzz_budget.h).
 */
+#include "fuzz_budget.h"
 #include "profdb/ext.h"
 #include "profdb/profdb.h"
 
@@ -56,6 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       abort();
   }
   if (size < 2) return 0;
+  double started = fuzz_cpu_seconds();
   int how = data[0];
   const uint8_t *p = data + 1;
   size_t n = size - 1, half = n / 2;
@@ -68,5 +71,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     while (sqlite3_step(st) == SQLITE_ROW) {}
     sqlite3_finalize(st);
   }
+  fuzz_check_budget("extension functions", started, size);
   return 0;
 }

@@ -6,11 +6,15 @@
 ** Built twice by CMake (-DPROFDB_FUZZ=ON, clang): fuzz_trace and
 ** fuzz_snapshot differ only in their seed corpora and dictionaries
 ** (tests/fuzz/run).  A crash, a hang, a leak or a sanitizer report is a
-** bug; so is a load that fails without saying why.
+** bug; so is a load that fails without saying why, and so is an input
+** that takes more CPU time than a linear budget allows (fuzz_budget.h):
+** the shapes that made the loader quadratic (one huge token, thousands of
+** events sharing an id) fail here instead of passing slowly.
 */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include "fuzz_budget.h"
 #include "profdb/profdb.h"
 
 #include <sqlite3.h>
@@ -24,6 +28,7 @@ static FILE *devnull;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!devnull) devnull = fopen("/dev/null", "w");
+  double started = fuzz_cpu_seconds();
   int fd = memfd_create("profdb-fuzz", 0);
   if (fd < 0) return 0;
   size_t off = 0;
@@ -47,5 +52,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   sqlite3_close(db);
   close(fd);
+  fuzz_check_budget("load", started, size);
   return 0;
 }

@@ -5,4 +5,5 @@
 -- beyond int64 (found by fuzz_trace: a signed overflow).
 SELECT name, ts, dur, extra FROM event WHERE ph = 'X' ORDER BY event_id;
 SELECT name, ts, scope FROM instant;
-SELECT name, value FROM import_stats WHERE name LIKE 'time%' OR name LIKE 'event_missing%' ORDER BY name;
+SELECT name, value FROM import_stats WHERE name LIKE 'time%' OR name LIKE 'event_missing%'
+  OR name = 'negative_dur' ORDER BY name;
