@@ -80,6 +80,11 @@ void rp_write_json(const rp_report *r, FILE *out) {
     put_string(out, s->group);
     fputs(", \"title\": ", out);
     put_string(out, s->title);
+    const char *scope = rp_section_scope(r, s);
+    if (scope) {
+      fputs(", \"scope\": ", out);
+      put_string(out, scope);
+    }
     fputs(",\n     \"question\": ", out);
     put_string(out, s->question);
     fputs(",\n     \"columns\": [", out);
