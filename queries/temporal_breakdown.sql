@@ -5,7 +5,7 @@
 --   the window runs from the first GPU activity's start to the last one's
 --   end over all the rank's devices and streams; compute is the union of
 --   kernels that are not collectives; idle is the window minus the union
---   of all GPU activity.  Use --scope trace for HTA's scope (whole trace).
+--   of all GPU activity.  Use --scope hta for HTA's scope.
 -- Requires: report_gpu
 -- Empty: no GPU activity (kernels, copies, fills) in scope
 -- Columns:

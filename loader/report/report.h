@@ -87,7 +87,7 @@ typedef struct rp_report {
   char **inputs;        /* what was reported on (paths) */
   int ninputs;
   char *scope_note;     /* one line on steps analysed / warm-up */
-  const char *time_scope; /* report: "steps" or "trace" (--scope), stated in
+  const char *time_scope; /* report: "steps", "trace" or "hta" (--scope), stated in
                           ** every section; NULL for the diff */
 } rp_report;
 

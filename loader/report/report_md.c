@@ -290,6 +290,8 @@ void rp_write_markdown(const rp_report *r, FILE *out, const char *const *charts,
       fprintf(out, "Scope: %s.\n\n",
               !strcmp(scope, "snapshot") ? "the memory snapshot"
               : !strcmp(scope, "trace")  ? "the whole trace (--scope trace)"
+              : !strcmp(scope, "hta")    ? "the whole trace, GPU work launched before the last"
+                                           " ProfilerStep (--scope hta)"
                                          : "the analysed steps (--scope steps)");
     if (s->skipped) {
       fprintf(out, "SKIPPED: %s\n\n", s->note ? s->note : "no data");

@@ -6,7 +6,11 @@
 -- first ProfilerStep of each trace with several steps is excluded as
 -- warm-up: compilation, autotuning, allocator growth), :scope_trace (1 =
 -- the whole trace: every event, inside or outside ProfilerSteps, in one
--- span per trace from its first to its last event; HTA's scope).
+-- span per trace from its first to its last event), :scope_hta (1 with
+-- :scope_trace = 1: HolisticTraceAnalysis' scope, which keeps GPU work only
+-- when its launch call starts before the trace's last ProfilerStep does,
+-- if the trace has two steps or more: HTA drops the last step as possibly
+-- incomplete, and GPU work it cannot relate to a launch call).
 --
 -- A trace without ProfilerStep annotations is analysed whole (nothing can
 -- be excluded as warm-up; report_window.all_steps is 0).
@@ -106,7 +110,11 @@ SELECT g.id AS event_id, g.trace_id,
 FROM _gpu g JOIN _gpu_link l ON l.id = g.id JOIN report_gpu_name n ON n.name_id = g.name_id
 WHERE g.kind IN (10, 11, 12) AND g.dur IS NOT NULL AND g.ts IS NOT NULL
   AND EXISTS (SELECT 1 FROM report_scope k
-              WHERE k.trace_id = g.trace_id AND k.step = coalesce(l.step, -1));
+              WHERE k.trace_id = g.trace_id AND k.step = coalesce(l.step, -1))
+  AND (NOT coalesce(:scope_hta, 0)
+       OR (SELECT count(*) FROM report_step_all s WHERE s.trace_id = g.trace_id) < 2
+       OR (SELECT r.ts FROM _slice r WHERE r.id = l.launch_id)
+          < (SELECT max(s.ts) FROM report_step_all s WHERE s.trace_id = g.trace_id));
 CREATE INDEX temp.report_gpu_by_stream ON report_gpu(trace_id, device, stream, ts);
 
 -- Calls and ops that make the CPU wait for the GPU (sync_sum, findings).
