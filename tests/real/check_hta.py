@@ -224,6 +224,9 @@ for fig, (d, where, allowed) in sorted(known.items()):
     print(f"    {fig:42s} {d:9.3f}  {'ok  ' if ok else 'FAIL'} (limit {allowed:.2f}) at {where}")
     if not ok:
         failures.append(f"{fig}: {d:.3f} pp (limit {allowed:.2f}) at {where}")
+print("  not compared (profdb has no figure defined as HTA's): kernel-type breakdown"
+      " (kernel_category_sum groups by kernel family, not COMMUNICATION/COMPUTATION/MEMORY"
+      " overlaps), queue length, memory bandwidth per rank")
 for n in notes:
     print("note:", n)
 for f in failures:
