@@ -21,17 +21,13 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checklist import check, finish  # noqa: E402
+
 profdb, fixtures, work = sys.argv[1:4]
 os.makedirs(work, exist_ok=True)
 late = os.path.join(fixtures, "straggler", "late")
 balanced = os.path.join(fixtures, "straggler", "balanced")
-failures = []
-
-
-def check(what, ok):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
 
 
 def load(db, *args):
@@ -92,6 +88,4 @@ load(db, snapshot, trace, "--run", "a")
 sec, _ = report(db)
 check("snapshot and trace of run a: the trace's capacity", sec["mem_peak"][0]["capacity"] == 85097971712)
 
-if failures:
-    print(f"{len(failures)} check(s) failed")
-    sys.exit(1)
+finish()

@@ -18,15 +18,11 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checklist import check, finish  # noqa: E402
+
 profdb, fixtures, public, work = sys.argv[1:5]
 os.makedirs(work, exist_ok=True)
-failures = []
-
-
-def check(what, ok):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
 
 
 def report(inputs, name):
@@ -77,6 +73,4 @@ if os.path.isdir(dlrm):
 else:
     print("skip dlrm_kineto: no public data")
 
-if failures:
-    print(f"{len(failures)} check(s) failed")
-    sys.exit(1)
+finish()

@@ -16,15 +16,11 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checklist import check, finish  # noqa: E402
+
 profdb, public, work = sys.argv[1:4]
 os.makedirs(work, exist_ok=True)
-failures = []
-
-
-def check(what, ok):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
 
 
 def trace(steps):
@@ -70,5 +66,4 @@ if os.path.exists(mi250):
     check("mi250_minitoy_train: GPU work analysed by default", len(sec["gpu_kernel_sum"]) > 0)
 else:
     print("skip mi250_minitoy_train: no public data")
-if failures:
-    sys.exit(1)
+finish()
