@@ -43,7 +43,8 @@ CREATE TABLE IF NOT EXISTS snapshot(
 CREATE TABLE IF NOT EXISTS snapshot_metadata(
   -- snapshot the key belongs to
   snapshot_id INTEGER NOT NULL,
-  -- position among the top-level keys (0-based)
+  -- position among the top-level keys (0-based); -1 for profdb's own
+  -- key 'profdb.run' (profdb load --run NAME)
   position INTEGER NOT NULL,
   -- the key
   key TEXT NOT NULL,

@@ -116,7 +116,8 @@ CREATE TABLE IF NOT EXISTS trace(
 CREATE TABLE IF NOT EXISTS trace_metadata(
   -- trace the key belongs to
   trace_id INTEGER NOT NULL,
-  -- position among the top-level keys (0-based, traceEvents included)
+  -- position among the top-level keys (0-based, traceEvents included);
+  -- -1 for profdb's own key 'profdb.run' (profdb load --run NAME)
   position INTEGER NOT NULL,
   -- the key
   key TEXT NOT NULL,

@@ -16,6 +16,11 @@
 --   expected_impact  -      what the change could save
 --   validation       -      what to re-measure, and the value that means success
 --   needs_artifact   -      1 when the finding asks for a missing artifact or option
+--   rule                 -      the rule's id (the same as id)
+--   expected_saving_pct  %      upper bound of the step time a fix can save (0-100)
+--   expected_saving_ns   ns     the same bound in ns, over the analysed time
+--   subjects             json   what the finding is about, e.g. [{"rank": 7}]
+--   evidence             json   the section ids and figures it rests on
 WITH
 steps AS (SELECT * FROM report_step_time),
 time_m AS (
@@ -48,12 +53,6 @@ comm_m AS (
     SELECT interval_union(ts, ts + dur) FILTER (WHERE category = 'NCCL/communication') AS comm,
       interval_overlap(ts, ts + dur, category = 'NCCL/communication') AS overlap
     FROM report_gpu WHERE kind = 'kernel' GROUP BY trace_id, device)
-),
-rank_m AS (
-  SELECT count(*) AS ranks, max(mean_wall) AS slowest, profdb_median(mean_wall) AS median,
-    (SELECT label FROM (SELECT w.label, avg(t.wall_ns) AS mw FROM report_step_time t
-      JOIN report_window w USING (trace_id) GROUP BY t.trace_id ORDER BY mw DESC LIMIT 1)) AS slow_label
-  FROM (SELECT trace_id, avg(wall_ns) AS mean_wall FROM report_step_time GROUP BY trace_id)
 ),
 mem_m AS (
   SELECT d.snapshot_id, d.device,
@@ -115,7 +114,37 @@ gemm_m AS (
   WHERE f.device_ns > 0
   GROUP BY n.value, f.input_dims, f.dtype, d.name, p.tflops
   ORDER BY device_ns DESC, name LIMIT 1
-)
+),
+-- Straggler ranks: late arrival at collectives (lib/50_collectives.sql),
+-- with the fields of the findings contract (docs/report-schema.md).
+straggler_f AS (
+SELECT round(100.0 * r.saving_ns / r.analysed_ns, 1) AS priority, 'straggler' AS id,
+  'high' AS confidence,
+  printf('Rank%s %s reach%s the collectives late; the other ranks wait for %s',
+    CASE WHEN json_array_length(r.stragglers) > 1 THEN 's' ELSE '' END,
+    (SELECT group_concat(j.value ->> 'rank', ', ') FROM json_each(r.stragglers) j),
+    CASE WHEN json_array_length(r.stragglers) > 1 THEN '' ELSE 'es' END,
+    CASE WHEN json_array_length(r.stragglers) > 1 THEN 'them' ELSE 'it' END) AS title,
+  printf('Over %d ranks of run %s, matched collective calls: %s (rank_sum: late_ns is the time after the median rank''s arrival, mean_wait_ns the peers'' wait inside their collective kernels).',
+    r.ranks, r.run,
+    (SELECT group_concat(printf('rank %d arrives %s after the first rank on average, %s after the median in total, last in %d of %d calls',
+        s.rank, profdb_fmt_ns(s.mean_lateness_ns), profdb_fmt_ns(s.late_ns), s.last_arrivals, s.collectives), '; ')
+     FROM report_straggler s WHERE s.run = r.run AND s.straggler)) AS observation,
+  'The late ranks do more work before the collective (imbalanced data or embedding shards), or their host or GPU is slower (throttling, noisy neighbours, a slow data loader); ranks with the longest steps are the ones that waited.' AS hypothesis,
+  'Compare what the late ranks run before the collective (step_time, gpu_kernel_sum with --trace) with the others: input sizes per rank, sharding balance, host load and GPU clocks.' AS action,
+  printf('Up to %s (%.1f%% of the step time) if the late ranks arrived with the others.',
+    profdb_fmt_ns(r.saving_ns), 100.0 * r.saving_ns / r.analysed_ns) AS expected_impact,
+  'Re-profile all ranks: rank_sum.straggler is no everywhere and late_ns under 1% of the step time.' AS validation,
+  0 AS needs_artifact,
+  round(100.0 * r.saving_ns / r.analysed_ns, 2) AS expected_saving_pct,
+  r.saving_ns AS expected_saving_ns, r.stragglers AS subjects,
+  json_object('sections', json_array('rank_sum'), 'run', r.run, 'saving_ns', r.saving_ns,
+    'analysed_ns', r.analysed_ns,
+    'late_ns', (SELECT json_group_object(s.rank, s.late_ns) FROM report_straggler s
+                WHERE s.run = r.run AND s.straggler)) AS evidence
+FROM report_straggler_run r WHERE r.analysed_ns > 0
+),
+found AS (
 -- 1. The GPU waits: low utilization.
 SELECT round(100.0 * (t.wall - t.busy) / t.wall, 1) AS priority, 'gpu_idle' AS id,
   CASE WHEN (t.wall - t.busy) > 0.5 * t.wall AND t.steps > 0 THEN 'high' ELSE 'medium' END AS confidence,
@@ -239,16 +268,9 @@ SELECT round(100.0 * (c.comm - c.overlap) / t.wall, 1), 'exposed_communication',
 FROM comm_m c, time_m t WHERE t.wall > 0 AND c.comm > 0 AND (c.comm - c.overlap) > 0.1 * t.wall
 UNION ALL
 -- 9. Straggler ranks.
-SELECT round(100.0 * (r.slowest - r.median) / r.median, 1), 'straggler', 'medium',
-  printf('Rank %s is %.0f%% slower than the median rank', r.slow_label, 100.0 * (r.slowest - r.median) / r.median),
-  printf('Mean step: %s on the slowest rank, %s median over %d ranks.',
-    profdb_fmt_ns(r.slowest), profdb_fmt_ns(r.median), r.ranks),
-  'Work or data is imbalanced across ranks, or one host is slower (throttling, noisy neighbours).',
-  'Compare the slow rank''s step breakdown with the others (rank_sum, step_time), check input sizes per rank and the host.',
-  'Every rank waits for the slowest at each collective: up to the gap.',
-  'Re-profile all ranks: rank_sum.vs_median_pct under 5% everywhere.',
-  0
-FROM rank_m r WHERE r.ranks > 1 AND r.median > 0 AND r.slowest > 1.05 * r.median
+SELECT priority, id, confidence, title, observation, hypothesis, action, expected_impact,
+  validation, needs_artifact
+FROM straggler_f
 UNION ALL
 -- 10. OOMs recorded.
 SELECT 90.0, 'oom', 'high',
@@ -383,4 +405,7 @@ SELECT round(100.0 * m.device_ns * (1 - m.peak_pct / 60) / t.wall, 1), 'low_gemm
   printf('Re-profile: gemm_efficiency.peak_pct of %s above %.0f%%.', m.name, min(60, 2 * m.peak_pct)), 0
 FROM gemm_m m, time_m t
 WHERE t.wall > 0 AND m.peak_pct < 30 AND m.device_ns >= 0.05 * m.gpu_ns
-ORDER BY priority DESC, id;
+)
+SELECT f.*, f.id AS rule, c.expected_saving_pct, c.expected_saving_ns, c.subjects, c.evidence
+FROM found f LEFT JOIN straggler_f c USING (id, title, observation)
+ORDER BY f.priority DESC, f.id;

@@ -13,7 +13,7 @@
 --   end_allocated     bytes  allocated after the last event
 --   transient         bytes  peak_allocated - end_allocated: freed after the peak
 --   peak_reserved     bytes  peak of reserved bytes
---   capacity          bytes  device memory (--gpu-gb, else the trace's deviceProperties)
+--   capacity          bytes  device memory (--gpu-gb, else the deviceProperties of a trace of the same run, lib/20_memory_scope.sql)
 --   headroom          bytes  capacity - peak_reserved
 --   events            count  allocator events of the device
 SELECT p.snapshot_id AS snapshot, p.device, p.peak_allocated, p.peak_seq, p.baseline,

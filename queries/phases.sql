@@ -20,7 +20,7 @@
 WITH cpu_range AS (
   SELECT trace_id, step, ts, ts + dur AS end_ts FROM report_step
   UNION ALL
-  SELECT trace_id, NULL, ts, end_ts FROM report_window WHERE all_steps = 0
+  SELECT trace_id, NULL, ts, end_ts FROM report_window WHERE whole
 ), bwd AS (
   SELECT trace_id, step, min(ts) AS bwd FROM report_marker WHERE backward
   GROUP BY trace_id, step

@@ -1,28 +1,30 @@
 -- Title: Ranks and stragglers
--- Question: With several ranks loaded, which rank's steps are slower than
---   the others'?  A straggler's mean step is over 5% above the median of
---   the ranks' mean steps.
--- Requires: report_step_time
--- Empty: only one trace is loaded; load every rank's trace into one
---   database (profdb load run_dir/ -o run.db) to compare ranks
+-- Question: With several ranks of one run loaded, which rank reaches the
+--   collectives late and makes the others wait?  Each collective call is
+--   matched across the ranks of its process group (lib/50_collectives.sql);
+--   a rank that arrives last makes every peer wait inside its collective
+--   kernel, so the straggler is the rank that arrives late, not the one
+--   with the longest steps (those belong to the ranks that waited).
+-- Requires: report_straggler
+-- Empty: fewer than two ranks of one run are loaded, or their collective
+--   kernels cannot be matched; load every rank's trace into one database
+--   (profdb load run_dir/ -o run.db) to compare ranks
 -- Columns:
+--   run               -      run the rank belongs to (lib/12_runs.sql)
 --   rank              -      distributed rank
 --   label             -      trace
---   steps             count  steps analysed
---   mean_wall_ns      ns     mean step time
---   mean_gpu_busy_ns  ns     mean GPU busy time per step
---   vs_median_pct     %      mean step time relative to the median rank (+ = slower)
---   straggler         -      'yes' when vs_median_pct > 5
-WITH per_rank AS (
-  SELECT t.trace_id, w.rank, w.label, count(*) AS steps, avg(t.wall_ns) AS mean_wall,
-    avg(t.u4) AS mean_busy
-  FROM report_step_time t JOIN report_window w USING (trace_id)
-  GROUP BY t.trace_id
-), med AS (SELECT profdb_median(mean_wall) AS m FROM per_rank)
-SELECT p.rank, p.label, p.steps, CAST(round(p.mean_wall) AS INTEGER) AS mean_wall_ns,
-  CAST(round(p.mean_busy) AS INTEGER) AS mean_gpu_busy_ns,
-  round(100.0 * (p.mean_wall - med.m) / max(med.m, 1), 2) AS vs_median_pct,
-  CASE WHEN 100.0 * (p.mean_wall - med.m) / max(med.m, 1) > 5 THEN 'yes' ELSE 'no' END AS straggler
-FROM per_rank p, med
-WHERE (SELECT count(*) FROM per_rank) > 1
-ORDER BY p.rank, p.trace_id;
+--   mean_wall_ns      ns     mean analysed step time
+--   collectives       count  collective calls matched with the other ranks
+--   mean_lateness_ns  ns     mean arrival after the first rank to arrive
+--   mean_wait_ns      ns     mean wait inside its collective kernels for the last rank
+--   last_arrivals     count  collective calls this rank reached last
+--   late_ns           ns     sum over its collective calls of its arrival after the median rank's
+--   straggler         -      'yes' when late_ns is at least half the largest late_ns of its run and 1% of the rank's analysed time
+SELECT s.run, s.rank, w.label,
+  (SELECT CAST(round(avg(t.wall_ns)) AS INTEGER) FROM report_step_time t
+   WHERE t.trace_id = s.trace_id) AS mean_wall_ns,
+  s.collectives, CAST(round(s.mean_lateness_ns) AS INTEGER) AS mean_lateness_ns,
+  CAST(round(s.mean_wait_ns) AS INTEGER) AS mean_wait_ns, s.last_arrivals, s.late_ns,
+  CASE WHEN s.straggler THEN 'yes' ELSE 'no' END AS straggler
+FROM report_straggler s JOIN report_window w USING (trace_id)
+ORDER BY s.run, s.rank, s.trace_id;

@@ -2,8 +2,9 @@
 -- Question: What is a typical step: mean, median and 95th percentile of
 --   the step time, GPU busy time and idle share over the analysed steps?
 -- Requires: report_step
--- Empty: the trace has no ProfilerStep ranges; profile with
---   torch.profiler.schedule(...) and call prof.step() every iteration
+-- Empty: no step is analysed: --scope trace or hta analyses the whole
+--   trace as one span, or the trace has no ProfilerStep ranges (profile
+--   with torch.profiler.schedule(...) and call prof.step() every iteration)
 -- Columns:
 --   label             -      trace
 --   steps             count  steps analysed

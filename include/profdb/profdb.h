@@ -44,6 +44,9 @@ typedef enum profdb_exit {
 typedef struct profdb_load_options {
   const char *label;  /* label of the loaded artifact when there is one
                       ** input file; NULL derives it from the file name */
+  const char *run;    /* run the loaded artifacts belong to (--run NAME):
+                      ** ranks are compared only within a run; NULL lets
+                      ** the report group traces by world size and time */
   int replace;        /* reload content that is already in the database
                       ** (same decompressed bytes) instead of skipping it */
   int strict;         /* refuse truncated inputs (exit DATA, nothing kept) */

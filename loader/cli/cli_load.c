@@ -24,6 +24,8 @@ static const char load_usage[] =
   "options:\n"
   "  -o, --output DB    database to load into (required)\n"
   "  --label NAME       label of the artifact (one input only)\n"
+  "  --run NAME         the inputs are ranks of run NAME (ranks are compared only\n"
+  "                     within a run; default: grouped by world size and time)\n"
   "  --replace          reload inputs whose content is already loaded\n"
   "  --strict           refuse truncated inputs instead of keeping their\n"
   "                     complete events\n"
@@ -63,6 +65,8 @@ int cli_load(int argc, char **argv) {
       db = argv[++i];
     } else if (!strcmp(a, "--label") && i + 1 < argc) {
       opt.label = argv[++i];
+    } else if (!strcmp(a, "--run") && i + 1 < argc) {
+      opt.run = argv[++i];
     } else if (!strcmp(a, "--replace")) {
       opt.replace = 1;
     } else if (!strcmp(a, "--strict")) {

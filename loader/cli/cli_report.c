@@ -8,7 +8,7 @@
 **                                                      database, then report
 **
 ** The sections are the files listed in queries/report.list; the runner
-** binds :top, :include_warmup, :gpu_bytes, :trace_id, :snapshot_id.
+** binds :top, :include_warmup, :scope_trace, :scope_hta, :gpu_bytes, :trace_id, :snapshot_id.
 */
 #include "cli.h"
 #include "report.h"
@@ -35,6 +35,10 @@ static const char report_usage[] =
   "                     or 'findings'\n"
   "  --top N            rows of the top-N tables (default 15)\n"
   "  --include-warmup   analyse the first ProfilerStep too (default: excluded)\n"
+  "  --scope S          steps: the analysed steps (default); trace: the whole trace,\n"
+  "                     every event inside or outside ProfilerSteps; hta: the whole\n"
+  "                     trace, GPU work only when launched before the last\n"
+  "                     ProfilerStep starts (HolisticTraceAnalysis' scope)\n"
   "  --gpu-gb X         device memory in GB (1e9 bytes), for OOM risk; default:\n"
   "                     the trace's deviceProperties\n"
   "  --trace ID         only this trace (default: all)\n"
@@ -52,7 +56,7 @@ static char *scope_note(sqlite3 *db) {
       " (SELECT group_concat(step, ', ') FROM report_step_all s WHERE s.trace_id = w.trace_id"
       "   AND s.warmup AND NOT s.empty),"
       " (SELECT group_concat(step, ', ') FROM report_step_all s WHERE s.trace_id = w.trace_id"
-      "   AND s.empty), w.all_steps"
+      "   AND s.empty), w.all_steps, w.whole AND w.all_steps > 0"
       " FROM report_window w ORDER BY w.rank, w.trace_id";
   if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) return NULL;
   while (sqlite3_step(st) == SQLITE_ROW) {
@@ -62,7 +66,9 @@ static char *scope_note(sqlite3 *db) {
     const char *warm = (const char *)sqlite3_column_text(st, 5);
     const char *empty = (const char *)sqlite3_column_text(st, 6);
     int n = 0;
-    if (sqlite3_column_int(st, 7) == 0)
+    if (sqlite3_column_int(st, 8))
+      n = snprintf(line, sizeof line, "%s: the whole trace is analysed (--scope trace)", label);
+    else if (sqlite3_column_int(st, 7) == 0)
       n = snprintf(line, sizeof line, "%s: no ProfilerStep ranges, the whole trace is analysed", label);
     else if (steps == 0)
       n = snprintf(line, sizeof line, "%s: no step analysed", label);
@@ -100,6 +106,7 @@ int cli_report(int argc, char **argv) {
   const char **pos = calloc((size_t)argc + 1, sizeof *pos);
   int npos = 0, rc = PROFDB_EXIT_USAGE;
   long long trace_id = -1, snapshot_id = -1;
+  int scope_trace = 0, scope_hta = 0;
   double gpu_gb = -1;
   sqlite3 *db = NULL;
   rp_report r = {0};
@@ -121,6 +128,12 @@ int cli_report(int argc, char **argv) {
     } else if (!strcmp(a, "--snapshot") && more) {
       snapshot_id = strtoll(argv[++i], &end, 10);
       if (*end || snapshot_id < 1) goto bad;
+    } else if (!strcmp(a, "--scope") && more) {
+      const char *v = argv[++i];
+      scope_hta = !strcmp(v, "hta");
+      if (!strcmp(v, "trace") || scope_hta) scope_trace = 1;
+      else if (!strcmp(v, "steps")) scope_trace = 0;
+      else goto bad;
     } else if (!strcmp(a, "--gpu-gb") && more) {
       gpu_gb = strtod(argv[++i], &end);
       if (*end || !(gpu_gb > 0)) goto bad;
@@ -148,11 +161,14 @@ int cli_report(int argc, char **argv) {
   rp_param params[] = {
       {"top", SQLITE_INTEGER, o.top, 0},
       {"include_warmup", SQLITE_INTEGER, o.include_warmup, 0},
+      {"scope_trace", SQLITE_INTEGER, scope_trace, 0},
+      {"scope_hta", SQLITE_INTEGER, scope_hta, 0},
       {"gpu_bytes", gpu_gb > 0 ? SQLITE_INTEGER : SQLITE_NULL, (long long)(gpu_gb * 1e9), 0},
       {"trace_id", trace_id > 0 ? SQLITE_INTEGER : SQLITE_NULL, trace_id, 0},
       {"snapshot_id", snapshot_id > 0 ? SQLITE_INTEGER : SQLITE_NULL, snapshot_id, 0},
   };
   r.kind = &rp_kind_report;
+  r.time_scope = scope_hta ? "hta" : scope_trace ? "trace" : "steps";
   r.db = db;
   /* With a second core, a second connection runs half of the sections. */
   if (rp_cli_two_connections(&db_path, 1)) r.db2 = cli_open_db(db_path, 1);
@@ -162,7 +178,11 @@ int cli_report(int argc, char **argv) {
   r.inputs = (char **)pos;
   r.ninputs = npos;
   if (rp_cli_sections(&r, &o) || rp_run(&r)) goto done;
-  r.scope_note = scope_note(db);
+  r.scope_note = scope_hta ? strdup("HolisticTraceAnalysis' scope (--scope hta): the whole trace,"
+                                    " GPU work launched before the last ProfilerStep starts")
+                 : scope_trace ? strdup("the whole trace of every input: every event, inside or"
+                                        " outside ProfilerSteps (--scope trace)")
+                               : scope_note(db);
   rc = rp_cli_output(&r, &o, 1);
   goto done;
 bad:

@@ -89,7 +89,14 @@ typedef struct rp_report {
   char **inputs;        /* what was reported on (paths) */
   int ninputs;
   char *scope_note;     /* one line on steps analysed / warm-up */
+  const char *time_scope; /* report: "steps", "trace" or "hta" (--scope), stated in
+                          ** every section; NULL for the diff */
 } rp_report;
+
+/* What a section covers: "snapshot" for memory-snapshot sections (their
+** Requires: names a report_mem table), else r->time_scope; NULL for the
+** diff. */
+const char *rp_section_scope(const rp_report *r, const rp_section *s);
 
 /* Where the query files are: --queries, $PROFDB_QUERIES, the installed
 ** share/profdb/queries, or the source tree.  NULL when none exists. */

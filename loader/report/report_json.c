@@ -50,7 +50,11 @@ static void put_rows(FILE *out, const rp_section *s, const char *indent) {
       if (c) fputs(", ", out);
       put_string(out, s->cols[c].name);
       fputs(": ", out);
-      put_value(out, rp_cell(s, r, c));
+      const rp_value *v = rp_cell(s, r, c);
+      /* a column of unit json holds JSON text, written as JSON (the query
+      ** builds it with json_object/json_array, so it is valid) */
+      if (v->type == SQLITE_TEXT && !strcmp(s->cols[c].unit, "json")) fputs(v->s, out);
+      else put_value(out, v);
     }
     fputc('}', out);
   }
@@ -101,6 +105,11 @@ void rp_write_json(const rp_report *r, FILE *out) {
     put_string(out, s->group);
     fputs(", \"title\": ", out);
     put_string(out, s->title);
+    const char *scope = rp_section_scope(r, s);
+    if (scope) {
+      fputs(", \"scope\": ", out);
+      put_string(out, scope);
+    }
     fputs(",\n     \"question\": ", out);
     put_string(out, s->question);
     fputs(",\n     \"columns\": [", out);

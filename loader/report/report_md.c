@@ -309,6 +309,14 @@ void rp_write_markdown(const rp_report *r, FILE *out, const char *const *charts,
     }
     fprintf(out, "### %s\n\n", s->title);
     if (s->question) fprintf(out, "_%s_\n\n", s->question);
+    const char *scope = rp_section_scope(r, s);
+    if (scope)
+      fprintf(out, "Scope: %s.\n\n",
+              !strcmp(scope, "snapshot") ? "the memory snapshot"
+              : !strcmp(scope, "trace")  ? "the whole trace (--scope trace)"
+              : !strcmp(scope, "hta")    ? "the whole trace, GPU work launched before the last"
+                                           " ProfilerStep (--scope hta)"
+                                         : "the analysed steps (--scope steps)");
     if (s->skipped) {
       fprintf(out, "SKIPPED: %s\n\n", s->note ? s->note : "no data");
       continue;

@@ -368,6 +368,12 @@ static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+const char *rp_section_scope(const rp_report *r, const rp_section *s) {
+  if (!r->time_scope) return NULL;
+  if (s->requires && !strncmp(s->requires, "report_mem", 10)) return "snapshot";
+  return r->time_scope;
+}
+
 /* Run the prelude (every .sql file under lib/, in name order) on r->db. */
 static int run_lib(rp_report *r) {
   if (!r->kind->lib) return 0;

@@ -4,7 +4,13 @@
 --
 -- Parameters: :trace_id (NULL = every trace), :include_warmup (0 = the
 -- first ProfilerStep of each trace with several steps is excluded as
--- warm-up: compilation, autotuning, allocator growth).
+-- warm-up: compilation, autotuning, allocator growth), :scope_trace (1 =
+-- the whole trace: every event, inside or outside ProfilerSteps, in one
+-- span per trace from its first to its last event), :scope_hta (1 with
+-- :scope_trace = 1: HolisticTraceAnalysis' scope, which keeps GPU work only
+-- when its launch call starts before the trace's last ProfilerStep does,
+-- if the trace has two steps or more: HTA drops the last step as possibly
+-- incomplete, and GPU work it cannot relate to a launch call).
 --
 -- A trace without ProfilerStep annotations is analysed whole (nothing can
 -- be excluded as warm-up; report_window.all_steps is 0).
@@ -27,30 +33,45 @@ WHERE :trace_id IS NULL OR trace_id = :trace_id;
 -- step launched when the CPU runs ahead), the CPU range when unknown.
 -- empty: the span has no time of its own (a last ProfilerStep cut short
 -- while the previous step's GPU work still ran); such steps are skipped.
+-- warmup: the first step, when another non-empty step remains and, if the
+-- first step launched GPU work, another step launched some too (a trace
+-- whose later steps are stubs, e.g. a last step cut short by the profiler,
+-- would otherwise lose all its GPU work).
 CREATE TEMP TABLE report_step_all AS
+WITH gpu_steps AS (
+  SELECT DISTINCT g.trace_id, l.step FROM _gpu g JOIN _gpu_link l ON l.id = g.id
+  WHERE g.kind IN (10, 11, 12) AND l.step IS NOT NULL
+    AND g.trace_id IN (SELECT trace_id FROM report_trace)
+), steps AS (
+  SELECT s.*, coalesce(s.span_dur, s.dur) = 0 AS empty,
+    (s.trace_id, s.step) IN (SELECT trace_id, step FROM gpu_steps) AS gpu,
+    s.step = min(s.step) OVER (PARTITION BY s.trace_id) AS first
+  FROM step s WHERE s.trace_id IN (SELECT trace_id FROM report_trace)
+)
 SELECT s.trace_id, s.step, s.event_id, s.ts, s.dur, s.gpu_ts, s.gpu_dur,
   coalesce(s.span_ts, s.ts) AS span_ts,
-  coalesce(s.span_ts + s.span_dur, s.ts + s.dur) AS span_end,
-  coalesce(s.span_dur, s.dur) = 0 AS empty,
-  (s.step = (SELECT min(x.step) FROM step x WHERE x.trace_id = s.trace_id)
-   AND (SELECT count(*) FROM step x WHERE x.trace_id = s.trace_id) > 1) AS warmup
-FROM step s
-WHERE s.trace_id IN (SELECT trace_id FROM report_trace);
+  coalesce(s.span_ts + s.span_dur, s.ts + s.dur) AS span_end, s.empty,
+  (s.first AND EXISTS (SELECT 1 FROM steps x WHERE x.trace_id = s.trace_id AND NOT x.first
+                       AND NOT x.empty AND (x.gpu OR NOT s.gpu))) AS warmup
+FROM steps s;
 
--- Steps analysed.
+-- Steps analysed (none with the whole-trace scope: one span covers it all).
 CREATE TEMP TABLE report_step AS
-SELECT * FROM report_step_all WHERE (:include_warmup OR NOT warmup) AND NOT empty;
+SELECT * FROM report_step_all
+WHERE (:include_warmup OR NOT warmup) AND NOT empty AND NOT coalesce(:scope_trace, 0);
 
 -- Per trace: the analysed window [ts, end_ts), from the first analysed
 -- step's span start to the last one's end (the whole trace when it has no
--- steps; NULL when it has steps but none is analysed), and the counts.
+-- steps or with the whole-trace scope: whole = 1; NULL when it has steps
+-- but none is analysed), and the counts.
 CREATE TEMP TABLE report_window(trace_id INTEGER PRIMARY KEY, label TEXT, rank INTEGER,
-  ts INTEGER, end_ts INTEGER, steps INTEGER, all_steps INTEGER, warmup_excluded INTEGER);
+  ts INTEGER, end_ts INTEGER, steps INTEGER, all_steps INTEGER, warmup_excluded INTEGER,
+  whole INTEGER);
 INSERT INTO report_window
 SELECT t.trace_id, t.label, t.rank,
-  CASE WHEN n.all_steps = 0 THEN t.start_ts ELSE n.ts END AS ts,
-  CASE WHEN n.all_steps = 0 THEN t.end_ts ELSE n.end_ts END AS end_ts,
-  n.steps, n.all_steps, n.warmup_excluded
+  CASE WHEN n.whole THEN t.start_ts ELSE n.ts END AS ts,
+  CASE WHEN n.whole THEN t.end_ts ELSE n.end_ts END AS end_ts,
+  n.steps, n.all_steps, n.warmup_excluded, n.whole
 FROM report_trace t JOIN (
   SELECT r.trace_id,
     (SELECT min(s.span_ts) FROM report_step s WHERE s.trace_id = r.trace_id) AS ts,
@@ -58,17 +79,22 @@ FROM report_trace t JOIN (
     (SELECT count(*) FROM report_step s WHERE s.trace_id = r.trace_id) AS steps,
     (SELECT count(*) FROM report_step_all s WHERE s.trace_id = r.trace_id) AS all_steps,
     (SELECT count(*) FROM report_step_all s WHERE s.trace_id = r.trace_id
-       AND s.warmup AND NOT :include_warmup) AS warmup_excluded
+       AND s.warmup AND NOT :include_warmup AND NOT coalesce(:scope_trace, 0)) AS warmup_excluded,
+    coalesce(:scope_trace, 0)
+      OR NOT EXISTS (SELECT 1 FROM report_step_all s WHERE s.trace_id = r.trace_id) AS whole
   FROM report_trace r) n USING (trace_id);
 
 -- (trace_id, step) of the analysed steps; (trace_id, -1) for a trace
--- without steps, whose events all count.  An event is in scope when
--- (trace_id, coalesce(step, -1)) is here.
+-- without steps, whose events all count, and with the whole-trace scope
+-- every step and -1.  An event is in scope when (trace_id,
+-- coalesce(step, -1)) is here.
 CREATE TEMP TABLE report_scope(trace_id INTEGER, step INTEGER,
   PRIMARY KEY(trace_id, step)) WITHOUT ROWID;
 INSERT INTO report_scope
 SELECT trace_id, step FROM report_step
-UNION SELECT trace_id, -1 FROM report_window WHERE all_steps = 0;
+UNION SELECT s.trace_id, s.step FROM report_step_all s JOIN report_window w USING (trace_id)
+  WHERE w.whole
+UNION SELECT trace_id, -1 FROM report_window WHERE whole;
 
 -- Names by id (the storage tables keep ids).
 CREATE TEMP VIEW report_name(name_id, name) AS SELECT id, value FROM _string;
@@ -96,7 +122,11 @@ SELECT g.id AS event_id, g.trace_id,
 FROM _gpu g JOIN _gpu_link l ON l.id = g.id JOIN report_gpu_name n ON n.name_id = g.name_id
 WHERE g.kind IN (10, 11, 12) AND g.dur IS NOT NULL AND g.ts IS NOT NULL
   AND EXISTS (SELECT 1 FROM report_scope k
-              WHERE k.trace_id = g.trace_id AND k.step = coalesce(l.step, -1));
+              WHERE k.trace_id = g.trace_id AND k.step = coalesce(l.step, -1))
+  AND (NOT coalesce(:scope_hta, 0)
+       OR (SELECT count(*) FROM report_step_all s WHERE s.trace_id = g.trace_id) < 2
+       OR (SELECT r.ts FROM _slice r WHERE r.id = l.launch_id)
+          < (SELECT max(s.ts) FROM report_step_all s WHERE s.trace_id = g.trace_id));
 CREATE INDEX temp.report_gpu_by_stream ON report_gpu(trace_id, device, stream, ts);
 
 -- Calls and ops that make the CPU wait for the GPU (sync_sum, findings).
@@ -177,7 +207,7 @@ INSERT INTO report_span(trace_id, step, ts, end_ts)
 SELECT trace_id, step, ts, end_ts FROM (
   SELECT trace_id, step, span_ts AS ts, span_end AS end_ts FROM report_step
   UNION ALL
-  SELECT w.trace_id, NULL, w.ts, w.end_ts FROM report_window w WHERE w.all_steps = 0)
+  SELECT w.trace_id, NULL, w.ts, w.end_ts FROM report_window w WHERE w.whole)
 ORDER BY trace_id, ts;
 CREATE INDEX temp.report_span_by_ts ON report_span(trace_id, ts);
 CREATE INDEX temp.report_span_by_end ON report_span(trace_id, end_ts);

@@ -165,7 +165,13 @@ class TraceModel:
                 a = max(a, prev_end)
             self.spans[n] = (a, max(b, a))
             prev_end = b if prev_end is None else max(prev_end, b)
-        warm = min(order) if len(order) > 1 else None
+        # Warm-up: the first step, when another non-empty step remains that
+        # launched GPU work if the first one did.
+        first = min(order) if order else None
+        gpu_steps = {g["step"] for g in self.gpu}
+        others = [n for n in order if n != first and self.spans[n][1] > self.spans[n][0]
+                  and (n in gpu_steps or first not in gpu_steps)]
+        warm = first if others else None
         self.analysed = [n for n in order if n != warm and self.spans[n][1] > self.spans[n][0]]
 
     def breakdown(self, n):

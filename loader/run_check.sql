@@ -1,0 +1,41 @@
+-- Runs: the checks profdb load makes on the traces it has just loaded
+-- (trace_id >= ?1).  A run is the traces of one job: the ranks of one
+-- world size, distinct ranks, overlapping time windows, one device model.
+-- Traces loaded with --run NAME carry trace_metadata key 'profdb.run'
+-- (position -1) and form the run NAME; the others are grouped by the
+-- report (queries/lib/12_runs.sql).  Each row is one warning: the path of
+-- the new trace and what does not fit.
+WITH named AS (
+  SELECT t.trace_id, t.path, t.rank, t.world_size, t.start_ts, t.end_ts,
+    (SELECT json_extract(m.value, '$') FROM trace_metadata m
+     WHERE m.trace_id = t.trace_id AND m.key = 'profdb.run') AS run,
+    (SELECT group_concat(DISTINCT d.name) FROM device d WHERE d.trace_id = t.trace_id) AS devices
+  FROM trace t
+), peers AS (
+  -- the earlier traces a new trace is compared with: its named run, or,
+  -- without a name, the unnamed traces of its world size whose time
+  -- windows overlap its own (the run the report will put it in)
+  SELECT n.trace_id, n.path, n.rank, n.world_size, n.start_ts, n.end_ts, n.devices, n.run,
+    p.trace_id AS peer, p.rank AS peer_rank, p.world_size AS peer_ws,
+    p.start_ts AS peer_start, p.end_ts AS peer_end, p.devices AS peer_devices
+  FROM named n JOIN named p ON p.trace_id < n.trace_id
+    AND (p.run = n.run OR (n.run IS NULL AND p.run IS NULL AND p.world_size = n.world_size
+                           AND p.start_ts <= n.end_ts AND n.start_ts <= p.end_ts))
+  WHERE n.trace_id >= ?1 AND n.rank IS NOT NULL
+)
+SELECT path, printf('rank %d is already in %s (trace %d): two runs mixed?'
+                    || CASE WHEN run IS NULL THEN ' Name them with --run NAME' ELSE '' END,
+                    rank, coalesce('run ' || run, 'the overlapping traces of world size ' || world_size),
+                    min(peer))
+FROM peers WHERE peer_rank = rank GROUP BY trace_id
+UNION ALL
+SELECT path, printf('world size %d does not match run %s (world size %d)', world_size, run, min(peer_ws))
+FROM peers WHERE run IS NOT NULL AND peer_ws IS NOT world_size GROUP BY trace_id
+UNION ALL
+SELECT path, printf('its time window overlaps no trace of run %s: not the same job?', run)
+FROM peers WHERE run IS NOT NULL GROUP BY trace_id
+HAVING max(start_ts <= peer_end AND peer_start <= end_ts) = 0
+UNION ALL
+SELECT path, printf('device %s differs from %s in trace %d of the same run', devices, min(peer_devices), min(peer))
+FROM peers WHERE devices IS NOT NULL AND peer_devices IS NOT NULL AND devices <> peer_devices
+GROUP BY trace_id;

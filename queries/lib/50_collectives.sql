@@ -1,0 +1,112 @@
+-- Collectives matched across ranks, for straggler detection (rank_sum,
+-- findings).  A collective instance is one call of one collective in one
+-- process group; every rank of the group runs one kernel for it.  A rank
+-- that reaches it late makes every other rank wait inside its kernel (the
+-- kernel starts, then spins until the last peer arrives), so the late rank
+-- has the SHORTEST collective kernels and often the shortest steps.
+--
+-- Instance key (same on every rank of the group):
+--   run     report_run.run (ranks of one job; lib/05_runs.sql)
+--   pg      args 'Process Group Name' when the kernel has it, else ''
+--   coll    args 'Collective name' when present, else the kernel name
+--           up to its parameter list (ncclKernel_AllReduce_RING_LL_Sum_float,
+--           ncclDevKernel_AllGather_RING_LL, ...)
+--   seq     the kernel's rank among this rank's kernels of (pg, coll),
+--           in start order
+-- Collective kernels: kernel_category() = 'NCCL/communication' (NCCL
+-- ncclKernel*/ncclDevKernel*, RCCL, MSCCL names).
+
+-- Every collective kernel in scope with its instance key.
+--   event_id, trace_id, rank  the kernel and its rank
+--   run, pg, coll, seq        instance key (above)
+--   ts, dur                   kernel start and duration (ns)
+CREATE TEMP TABLE report_coll_kernel AS
+SELECT g.event_id, g.trace_id, t.rank, r.run,
+  coalesce(json_extract(x.args, '$."Process Group Name"'), '') AS pg,
+  coalesce(json_extract(x.args, '$."Collective name"'),
+           CASE WHEN instr(n.name, '(') > 0 THEN substr(n.name, 1, instr(n.name, '(') - 1)
+                ELSE n.name END) AS coll,
+  g.ts, g.dur
+FROM report_gpu g JOIN report_trace t USING (trace_id) JOIN report_run r USING (trace_id)
+JOIN report_name n ON n.name_id = g.name_id JOIN _gpu x ON x.id = g.event_id
+WHERE g.kind = 'kernel' AND g.category = 'NCCL/communication' AND t.rank IS NOT NULL;
+
+-- The kernels with seq, and arrival: 1 for the last rank to reach the
+-- instance, 2 for the runner-up, ... (ties: the higher rank arrives later).
+CREATE TEMP TABLE report_coll_member AS
+SELECT *, row_number() OVER (PARTITION BY run, pg, coll, seq ORDER BY ts DESC, rank DESC)
+  AS arrival
+FROM (SELECT k.*, row_number() OVER (PARTITION BY k.trace_id, k.pg, k.coll
+                                     ORDER BY k.ts, k.event_id) AS seq
+      FROM report_coll_kernel k);
+
+-- Instances seen on at least two distinct ranks (one kernel per rank).
+--   first_ts, last_ts   earliest and latest arrival (kernel start, ns)
+--   median_ts           median arrival
+--   ranks               ranks in the instance
+CREATE TEMP TABLE report_coll_instance AS
+SELECT run, pg, coll, seq, min(ts) AS first_ts, max(ts) AS last_ts,
+  profdb_median(ts) AS median_ts, count(*) AS ranks
+FROM report_coll_member
+GROUP BY run, pg, coll, seq
+HAVING count(DISTINCT rank) = count(*) AND count(*) > 1;
+
+-- Each rank's part in each instance.
+--   lateness_ns  ts - first_ts: arrival after the first rank
+--   excess_ns    max(0, ts - median_ts): arrival after the median rank
+--   wait_ns      time inside its kernel before the last peer arrived
+--                (min(last_ts - ts, dur))
+--   is_last      1 for the last arrival (ties: the highest rank)
+CREATE TEMP TABLE report_coll_arrival AS
+SELECT m.run, m.pg, m.coll, m.seq, m.trace_id, m.rank, m.ts, m.dur,
+  m.ts - i.first_ts AS lateness_ns,
+  CAST(max(0, m.ts - i.median_ts) AS INTEGER) AS excess_ns,
+  max(0, min(i.last_ts - m.ts, m.dur)) AS wait_ns,
+  m.arrival = 1 AS is_last
+FROM report_coll_member m
+JOIN report_coll_instance i USING (run, pg, coll, seq);
+
+-- Per rank: how late it arrives and how long it waits.
+--   run, trace_id, rank   the rank
+--   collectives           matched instances it took part in
+--   mean_lateness_ns      mean lateness_ns
+--   mean_wait_ns          mean wait_ns
+--   last_arrivals         instances it reached last
+--   late_ns               sum of excess_ns: its arrivals after the median rank
+--   analysed_ns           the rank's analysed time (report_window)
+--   straggler             1 when late_ns is at least half the largest
+--                         late_ns of its run and at least 1% of analysed_ns
+CREATE TEMP TABLE report_straggler AS
+WITH per_rank AS (
+  SELECT a.run, a.trace_id, a.rank, count(*) AS collectives,
+    avg(a.lateness_ns) AS mean_lateness_ns, avg(a.wait_ns) AS mean_wait_ns,
+    sum(a.is_last) AS last_arrivals, sum(a.excess_ns) AS late_ns,
+    (SELECT w.end_ts - w.ts FROM report_window w WHERE w.trace_id = a.trace_id) AS analysed_ns
+  FROM report_coll_arrival a GROUP BY a.run, a.trace_id, a.rank
+)
+SELECT p.*,
+  (p.late_ns > 0 AND p.late_ns >= 0.01 * p.analysed_ns
+   AND p.late_ns >= 0.5 * (SELECT max(q.late_ns) FROM per_rank q WHERE q.run = p.run)) AS straggler
+FROM per_rank p;
+
+-- Per run with stragglers: what making them arrive on time can save.
+--   run           the run
+--   ranks         ranks with matched collectives
+--   stragglers    JSON array of subjects: [{"rank": 7}, ...]
+--   saving_ns     sum over instances of the wait inside its kernel of the
+--                 latest rank that is not a straggler: had the stragglers
+--                 arrived with it, no rank would have waited longer, so the
+--                 collective ends at most that much earlier
+--   analysed_ns   median analysed time of the run's ranks
+CREATE TEMP TABLE report_straggler_run AS
+SELECT s.run, count(*) AS ranks,
+  json_group_array(json_object('rank', s.rank)) FILTER (WHERE s.straggler) AS stragglers,
+  (SELECT coalesce(sum((SELECT a.wait_ns FROM report_coll_arrival a
+       JOIN report_straggler x USING (trace_id)
+       WHERE a.run = i.run AND a.pg = i.pg AND a.coll = i.coll AND a.seq = i.seq
+         AND NOT x.straggler ORDER BY a.ts DESC, a.rank DESC LIMIT 1)), 0)
+   FROM report_coll_instance i WHERE i.run = s.run) AS saving_ns,
+  profdb_median(s.analysed_ns) AS analysed_ns
+FROM report_straggler s
+GROUP BY s.run
+HAVING sum(s.straggler) > 0;

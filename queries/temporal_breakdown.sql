@@ -1,0 +1,34 @@
+-- Title: Temporal breakdown of the GPU window (HTA)
+-- Question: Between its first and last GPU activity, how long is each
+--   rank's GPU idle, computing, or busy with anything else (communication,
+--   copies, fills)?  HTA's get_temporal_breakdown, with its definitions:
+--   the window runs from the first GPU activity's start to the last one's
+--   end over all the rank's devices and streams; compute is the union of
+--   kernels that are not collectives; idle is the window minus the union
+--   of all GPU activity.  Use --scope hta for HTA's scope.
+-- Requires: report_gpu
+-- Empty: no GPU activity (kernels, copies, fills) in scope
+-- Columns:
+--   label             -      trace
+--   rank              -      distributed rank
+--   kernel_time_ns    ns     the GPU window: last GPU activity end - first start
+--   idle_ns           ns     window time with no GPU activity
+--   compute_ns        ns     time covered by kernels other than collectives
+--   non_compute_ns    ns     kernel_time_ns - idle_ns - compute_ns: collectives, copies, fills only
+--   idle_pct          %      idle_ns / kernel_time_ns
+--   compute_pct       %      compute_ns / kernel_time_ns
+--   non_compute_pct   %      non_compute_ns / kernel_time_ns
+WITH per_rank AS (
+  SELECT g.trace_id, max(g.ts + g.dur) - min(g.ts) AS window,
+    interval_union(g.ts, g.ts + g.dur) AS busy,
+    coalesce(interval_union(g.ts, g.ts + g.dur)
+      FILTER (WHERE g.kind = 'kernel' AND g.category <> 'NCCL/communication'), 0) AS compute
+  FROM report_gpu g GROUP BY g.trace_id
+)
+SELECT w.label, w.rank, p.window AS kernel_time_ns, p.window - p.busy AS idle_ns,
+  p.compute AS compute_ns, p.busy - p.compute AS non_compute_ns,
+  round(100.0 * (p.window - p.busy) / max(p.window, 1), 2) AS idle_pct,
+  round(100.0 * p.compute / max(p.window, 1), 2) AS compute_pct,
+  round(100.0 * (p.busy - p.compute) / max(p.window, 1), 2) AS non_compute_pct
+FROM per_rank p JOIN report_window w USING (trace_id)
+ORDER BY w.rank, p.trace_id;
