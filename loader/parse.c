@@ -8,13 +8,13 @@
 **   (complete events are kept); a syntax error before the end is fatal.
 */
 #include "loader.h"
+#include "clock.h"
 #include "utf8.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 static const struct {
@@ -89,14 +89,8 @@ int ld_fail(ld_file *f, int exit_code, int with_offset, const char *fmt, ...) {
 
 /* ---- progress ----------------------------------------------------------- */
 
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void progress(ld_file *f, double t0, double *last) {
-  double t = now_seconds();
+  double t = ld_seconds();
   if (t - *last < 0.25) return;
   *last = t;
   double pct = f->in.file_size ? 100.0 * (double)f->in.raw_read /
@@ -151,7 +145,7 @@ int ld_parse(ld_file *f, const yajl_callbacks *callbacks, void *ud) {
   const unsigned char *chunk = NULL;
   ssize_t n;
   int show = f->ctx->opt->progress;
-  double t0 = now_seconds(), last = t0;
+  double t0 = ld_seconds(), last = t0;
   f->yajl = yajl_alloc(callbacks, NULL, ud);
   if (!f->yajl) return ld_fail(f, PROFDB_EXIT_USAGE, 0, "out of memory"), -1;
   /* UTF-8 is checked and repaired per string by ld_text(). */
@@ -244,9 +238,7 @@ void ld_phase(ld_ctx *ctx, const char *name) {
   static int enabled = -1;
   if (enabled < 0) enabled = getenv("PROFDB_TIMING") != NULL;
   if (!enabled) return;
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  double now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+  double now = ld_seconds();
   if (name && ctx->phase_start > 0)
     fprintf(stderr, "profdb: timing: %-24s %8.3f s\n", name, now - ctx->phase_start);
   ctx->phase_start = now;

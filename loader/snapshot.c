@@ -24,12 +24,12 @@
 **   are kept as written; the block view reports one.
 */
 #include "loader.h"
+#include "clock.h"
 #include "numtext.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* ---- scalar values ------------------------------------------------------ */
 
@@ -897,15 +897,9 @@ static int snapshot_finish(sparser *p, int truncated, double seconds) {
   return ld_write_stats(f);
 }
 
-static double wall(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int snapshot_load(ld_file *f) {
   ld_ctx *ctx = f->ctx;
-  double t0 = wall();
+  double t0 = ld_seconds();
   sparser *p = calloc(1, sizeof *p);
   if (!p) return ld_fail(f, PROFDB_EXIT_USAGE, 0, "out of memory"), -1;
   p->f = f;
@@ -933,7 +927,7 @@ int snapshot_load(ld_file *f) {
     ld_fail(f, PROFDB_EXIT_USAGE, 0, "%s", writer_error(ctx->w));
     rc = -1;
   }
-  double seconds = wall() - t0;
+  double seconds = ld_seconds() - t0;
   if (rc >= 0 && snapshot_finish(p, rc == 1, seconds)) {
     ld_fail(f, PROFDB_EXIT_USAGE, 0, "database error: %s", sqlite3_errmsg(ctx->db));
     rc = -1;

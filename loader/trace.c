@@ -23,13 +23,13 @@
 **   traceName, ...) and M events (which come last) are bound at the end.
 */
 #include "loader.h"
+#include "clock.h"
 #include "numtext.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* ---- event kinds (the _kind table) ------------------------------------- */
 
@@ -1467,15 +1467,9 @@ static void summary(tparser *p, double seconds) {
           f->truncated ? " status=truncated" : "");
 }
 
-static double wall(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int trace_load(ld_file *f) {
   ld_ctx *ctx = f->ctx;
-  double t0 = wall();
+  double t0 = ld_seconds();
   tparser *p = calloc(1, sizeof *p);
   if (!p) return ld_fail(f, PROFDB_EXIT_USAGE, 0, "out of memory"), -1;
   p->f = f;
@@ -1496,7 +1490,7 @@ int trace_load(ld_file *f) {
     ld_fail(f, PROFDB_EXIT_USAGE, 0, "%s", writer_error(ctx->w));
     rc = -1;
   }
-  double seconds = wall() - t0;
+  double seconds = ld_seconds() - t0;
   if (rc >= 0 && trace_finish(p, rc == 1, seconds)) {
     ld_fail(f, PROFDB_EXIT_USAGE, 0, "database error: %s", sqlite3_errmsg(ctx->db));
     rc = -1;

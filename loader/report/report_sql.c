@@ -22,6 +22,7 @@
 **   from the report's parameter list in every statement that uses them.
 */
 #include "report.h"
+#include "clock.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -31,7 +32,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #ifndef PROFDB_QUERIES_INSTALL_DIR
@@ -347,16 +347,10 @@ int rp_load_sections(rp_report *r, const char *const *only, int nonly) {
 }
 
 /* With PROFDB_TIMING set, how long each query file took (stderr). */
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void timing(const char *what, double since) {
   static int enabled = -1;
   if (enabled < 0) enabled = getenv("PROFDB_TIMING") != NULL;
-  if (enabled && what) fprintf(stderr, "profdb: timing: %-24s %8.3f s\n", what, now_s() - since);
+  if (enabled && what) fprintf(stderr, "profdb: timing: %-24s %8.3f s\n", what, ld_seconds() - since);
 }
 
 static int cmp_str(const void *a, const void *b) {
@@ -390,7 +384,7 @@ static int run_lib(rp_report *r) {
   for (int i = 0; i < n; i++) {
     char path[8192];
     snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-    double t0 = now_s();
+    double t0 = ld_seconds();
     if (rc == 0 && rp_exec_script(r, path)) rc = -1;
     timing(names[i], t0);
     free(names[i]);
@@ -427,7 +421,7 @@ static void run_sections(section_queue *q, rp_report *on) {
     rp_section *s = q->failed ? NULL : queued(q, q->next++);
     pthread_mutex_unlock(&q->lock);
     if (!s) return;
-    double t0 = now_s();
+    double t0 = ld_seconds();
     if (rp_run_section(on, s)) {
       queue_fail(q);
       return;
