@@ -94,12 +94,7 @@ int cli_diff(int argc, char **argv) {
     } else pos[npos++] = a;
   }
   if (npos != 2) goto bad;
-  const char *qdir = rp_find_queries(o.queries);
-  if (!qdir) {
-    fprintf(stderr, "profdb: diff: cannot find the query files%s%s; give --queries DIR\n",
-            o.queries ? " in " : "", o.queries ? o.queries : "");
-    goto done;
-  }
+  if (rp_cli_queries(&o, "diff")) goto done;
   const char *before = rp_cli_database(&o, &pos[0], 1, &rc);
   if (!before) goto done;
   const char *after = rp_cli_database(&o, &pos[1], 1, &rc);
@@ -132,7 +127,7 @@ int cli_diff(int argc, char **argv) {
     sqlite3_close(r.db2);
     r.db2 = NULL;
   }
-  r.queries_dir = qdir;
+  r.queries_dir = o.queries_dir;
   r.params = params;
   r.nparams = (int)(sizeof params / sizeof params[0]);
   r.inputs = (char **)pos;

@@ -34,8 +34,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef PROFDB_QUERIES_INSTALL_DIR
-#define PROFDB_QUERIES_INSTALL_DIR ""
+/* Set by CMake: the path from the installed executable's folder to the
+** installed queries (bin -> ../share/profdb/queries), the build folder
+** the executable is made in, and the source tree's queries/. */
+#ifndef PROFDB_QUERIES_FROM_BINDIR
+#define PROFDB_QUERIES_FROM_BINDIR "../share/profdb/queries"
+#endif
+#ifndef PROFDB_BUILD_DIR
+#define PROFDB_BUILD_DIR ""
 #endif
 #ifndef PROFDB_QUERIES_SOURCE_DIR
 #define PROFDB_QUERIES_SOURCE_DIR ""
@@ -51,13 +57,65 @@ static int is_dir(const char *p) {
   return p && *p && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-const char *rp_find_queries(const char *option) {
-  if (option) return is_dir(option) ? option : NULL;
-  const char *env = getenv("PROFDB_QUERIES");
-  if (env && *env) return is_dir(env) ? env : NULL;
-  if (is_dir(PROFDB_QUERIES_INSTALL_DIR)) return PROFDB_QUERIES_INSTALL_DIR;
-  if (is_dir(PROFDB_QUERIES_SOURCE_DIR)) return PROFDB_QUERIES_SOURCE_DIR;
+/* The folder of the running executable (from /proc/self/exe, so it holds
+** wherever the install tree was copied or moved), or 0. */
+static int exe_dir(char *out, size_t n) {
+  ssize_t len = readlink("/proc/self/exe", out, n - 1);
+  if (len <= 0) return 0;
+  out[len] = 0;
+  char *slash = strrchr(out, '/');
+  if (!slash) return 0;
+  *slash = 0;
+  return 1;
+}
+
+/* Whether a and b name the same existing folder. */
+static int same_dir(const char *a, const char *b) {
+  struct stat sa, sb;
+  return *a && *b && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
+/* Try one candidate: returns a copy when it is a folder, else adds it to
+** the list of places looked at. */
+static char *try_dir(const char *dir, const char *why, ld_buf *looked) {
+  if (is_dir(dir)) {
+    char *d = strdup(dir);
+    if (!d) abort();
+    return d;
+  }
+  char line[PATH_MAX + 128];
+  int n = snprintf(line, sizeof line, "  %s (%s)\n", dir, why);
+  ld_buf_put(looked, line, n < (int)sizeof line ? (size_t)n : sizeof line - 1);
   return NULL;
+}
+
+char *rp_find_queries(const char *option, char **looked) {
+  ld_buf tried = {0};
+  char *found = NULL;
+  const char *env = getenv("PROFDB_QUERIES");
+  char exe[PATH_MAX], installed[PATH_MAX + 64];
+  if (option) {
+    found = try_dir(option, "--queries", &tried);
+  } else if (env && *env) {
+    found = try_dir(env, "$PROFDB_QUERIES", &tried);
+  } else if (exe_dir(exe, sizeof exe)) {
+    snprintf(installed, sizeof installed, "%s/%s", exe, PROFDB_QUERIES_FROM_BINDIR);
+    found = try_dir(installed, "installed, next to the executable", &tried);
+    /* The source tree only for the executable in its build folder: an
+    ** installed profdb never depends on the checkout it was built from. */
+    if (!found && same_dir(exe, PROFDB_BUILD_DIR))
+      found = try_dir(PROFDB_QUERIES_SOURCE_DIR, "source tree of this build", &tried);
+  }
+  if (!found && !tried.n) {
+    static const char unknown[] = "  (the executable's own path is unknown)\n";
+    ld_buf_put(&tried, unknown, sizeof unknown - 1);
+  }
+  ld_buf_cstr(&tried);
+  if (found) ld_buf_free(&tried);
+  if (looked) *looked = found ? NULL : tried.p;
+  else if (!found) ld_buf_free(&tried);
+  return found;
 }
 
 static char *xstrdup(const char *s) {
