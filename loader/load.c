@@ -198,7 +198,7 @@ static int prepare_schema(ld_ctx *ctx, FILE *out, const char *db_path) {
         " load into a new database", db_path, (long long)version, PROFDB_SCHEMA_VERSION);
     return -1;
   }
-  if (ld_exec(ctx, profdb_schema_sql)) return -1;
+  if (ld_exec(ctx, profdb_schema_sql) || ld_insert_codes(ctx)) return -1;
   char sql[256];
   snprintf(sql, sizeof sql,
            "INSERT OR IGNORE INTO _profdb(key, value) VALUES"

@@ -27,6 +27,8 @@
 #include "clock.h"
 #include "numtext.h"
 
+#include "profdb/codes.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -289,17 +291,24 @@ static void emit_hist(sparser *p) {
   col_extra(b, o);
 }
 
-static const char *const actions[] = {
-    NULL, "alloc", "free_requested", "free_completed", "segment_alloc",
-    "segment_free", "segment_map", "segment_unmap", "snapshot", "oom", "annotate"};
+/* Action names by code (include/profdb/codes.h); code 0 is "other", an
+** action profdb does not know, which no text maps to. */
+static const char *const actions[PROFDB_ACTION_LIMIT] = {
+#define ACTION_NAME(id, code, name) [code] = name,
+    PROFDB_ALLOC_ACTIONS(ACTION_NAME)
+#undef ACTION_NAME
+};
 
 static void emit_entry(sparser *p) {
   sobj *o = &p->entry;
   ld_buf *b = writer_batch(p->ctx->w);
-  int code = 0;
-  for (int i = 1; i < (int)(sizeof actions / sizeof actions[0]); i++)
-    if (field_is(o, F_ACTION, actions[i])) { code = i; break; }
-  if (!code && o->f[F_ACTION].type == 't') { /* unknown action: keep its text */
+  int code = PROFDB_ACTION_OTHER;
+  for (int i = 0; i < PROFDB_ACTION_LIMIT; i++)
+    if (i != PROFDB_ACTION_OTHER && actions[i] && field_is(o, F_ACTION, actions[i])) {
+      code = i;
+      break;
+    }
+  if (code == PROFDB_ACTION_OTHER && o->f[F_ACTION].type == 't') { /* unknown action: keep its text */
     extra_key(o, "action", 6);
     jw_string(&o->extra_w, o->text.p + o->f[F_ACTION].off, o->f[F_ACTION].len);
   }

@@ -26,20 +26,20 @@
 #include "clock.h"
 #include "numtext.h"
 
+#include "profdb/codes.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- event kinds (the _kind table) ------------------------------------- */
+/* ---- event kinds: K_CPU_OP, K_KERNEL, ... (include/profdb/codes.h) ------ */
 
 enum {
-  K_CPU_OP = 1, K_USER_ANNOTATION = 2, K_PYTHON = 3, K_RUNTIME = 4,
-  K_TRACE_SPAN = 5, K_CPU_OTHER = 6,
-  K_KERNEL = 10, K_MEMCPY = 11, K_MEMSET = 12, K_GPU_ANNOTATION = 13,
-  K_GPU_SYNC = 14,
-  K_MEMORY = 20, K_OOM = 21, K_INSTANT = 22, K_COUNTER = 23, K_OTHER_PHASE = 24,
-  K__MAX = 25
+#define KIND_ENUM(id, code, name, storage) K_##id = code,
+  PROFDB_EVENT_KINDS(KIND_ENUM)
+#undef KIND_ENUM
+  K__MAX = PROFDB_KIND_LIMIT
 };
 
 /* ---- typed args --------------------------------------------------------- */
@@ -374,7 +374,7 @@ static const cat_rule cat_rules[] = {
     {"cpu_op", "cpu_op", K_CPU_OP, 0},
     {"Operator", "cpu_op", K_CPU_OP, 1},
     {"user_annotation", "user_annotation", K_USER_ANNOTATION, 0},
-    {"python_function", "python_function", K_PYTHON, 0},
+    {"python_function", "python_function", K_PYTHON_FUNCTION, 0},
     {"cuda_runtime", "cuda_runtime", K_RUNTIME, 0},
     {"Runtime", "cuda_runtime", K_RUNTIME, 1},
     {"cuda_driver", "cuda_driver", K_RUNTIME, 0},
@@ -675,7 +675,7 @@ static void emit_instant(tparser *p, int64_t id, int kind, const char *ph, size_
   ld_buf *b = writer_batch(p->ctx->w);
   if (ev->ts.state != 'v' && kind != K_OTHER_PHASE)
     ld_note(p->f, PROFDB_STAT_event_missing_ts, "instant without a usable ts");
-  spill_targs(ev, kind == K_MEMORY || kind == K_OOM ? memory_targs : 0);
+  spill_targs(ev, kind == K_MEMORY || kind == K_OUT_OF_MEMORY ? memory_targs : 0);
   spill_id(ev);
   spill_text(ev, "bp", ev->has_bp, ev->bp_off, ev->bp_len);
   p->kind_count[kind]++;
@@ -758,7 +758,7 @@ static void emit_event(tparser *p) {
     return;
   }
   int kind;
-  if (ev->special == 2) kind = K_OOM;
+  if (ev->special == 2) kind = K_OUT_OF_MEMORY;
   else if (ev->special == 1) kind = K_MEMORY;
   else if (ph == 'C') kind = K_COUNTER;
   else if (ph == 'i' || ph == 'I') kind = K_INSTANT;
@@ -1382,14 +1382,11 @@ static int write_metadata(tparser *p) {
   return rc;
 }
 
-static const char *kind_label[K__MAX] = {
-    [K_CPU_OP] = "cpu_op", [K_USER_ANNOTATION] = "user_annotation",
-    [K_PYTHON] = "python_function", [K_RUNTIME] = "runtime",
-    [K_TRACE_SPAN] = "trace_span", [K_CPU_OTHER] = "cpu_other",
-    [K_KERNEL] = "kernel", [K_MEMCPY] = "memcpy", [K_MEMSET] = "memset",
-    [K_GPU_ANNOTATION] = "gpu_annotation", [K_GPU_SYNC] = "gpu_sync",
-    [K_MEMORY] = "memory", [K_OOM] = "out_of_memory", [K_INSTANT] = "instant",
-    [K_COUNTER] = "counter", [K_OTHER_PHASE] = "other_phase"};
+static const char *const kind_label[K__MAX] = {
+#define KIND_LABEL(id, code, name, storage) [code] = name,
+    PROFDB_EVENT_KINDS(KIND_LABEL)
+#undef KIND_LABEL
+};
 
 static int put_count(sqlite3_stmt *st, int64_t trace_id, const char *kind, uint64_t n) {
   if (!n) return 0;
