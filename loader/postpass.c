@@ -23,6 +23,8 @@
 #include "extsort.h"
 #include "opstats.h"
 
+#include "profdb/codes.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,7 +271,8 @@ static const char *const step_sql[] = {
   /* The GPU projection: union of the step's gpu_user_annotation ranges. */
   "UPDATE step SET (gpu_ts, gpu_dur) = (SELECT min(g.ts), max(g.ts + g.dur) - min(g.ts)"
   "  FROM _gpu g JOIN _string n ON n.id = g.name_id"
-  "  WHERE g.trace_id = step.trace_id AND g.kind = 13"
+  "  WHERE g.trace_id = step.trace_id"
+  "  AND g.kind = (SELECT kind FROM _kind WHERE name = 'gpu_annotation')"
   "  AND n.value = 'ProfilerStep#' || step.step)"
   " WHERE trace_id >= ?1",
 };
@@ -374,7 +377,11 @@ static int cmp_nest_row(const void *x, const void *y) {
 
 static uint8_t kind_rank(int kind) {
   switch (kind) {
-  case 5: return 0; case 2: return 1; case 3: return 2; case 1: return 3; case 4: return 4;
+  case PROFDB_KIND_TRACE_SPAN: return 0;
+  case PROFDB_KIND_USER_ANNOTATION: return 1;
+  case PROFDB_KIND_PYTHON_FUNCTION: return 2;
+  case PROFDB_KIND_CPU_OP: return 3;
+  case PROFDB_KIND_RUNTIME: return 4;
   default: return 5;
   }
 }
@@ -430,7 +437,7 @@ static int read_slices(ld_ctx *ctx, int64_t first_trace, const name_class *names
   while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
     int kind = sqlite3_column_int(sel, 7);
     int k = find_name(names, sqlite3_column_int64(sel, 6));
-    if (k >= 0 && names->step[k] >= 0 && (kind == 1 || kind == 2)) {
+    if (k >= 0 && names->step[k] >= 0 && (kind == PROFDB_KIND_CPU_OP || kind == PROFDB_KIND_USER_ANNOTATION)) {
       if (nsteps == cap) {
         cap = cap ? 2 * cap : 64;
         steps = realloc(steps, cap * sizeof *steps);
@@ -529,11 +536,16 @@ static int build_tree(ld_ctx *ctx, int64_t first_trace) {
       s.tid = threads.tid[thread];
     }
     int name_class = class_of(&s.names, r->name_id), kind = r->kind;
-    push(&s, r->id, r->ts, r->dur, r->name_id, kind == 1 && name_class != 1, r->shaped);
+    push(&s, r->id, r->ts, r->dur, r->name_id, kind == PROFDB_KIND_CPU_OP && name_class != 1,
+         r->shaped);
     int64_t end = r->ts + r->dur;
-    if (kind >= 1 && kind <= 4 && name_class != 1) busy_add(&s, BUSY_CPU, r->ts, end, s.pid, s.tid);
-    if (kind == 4) busy_add(&s, BUSY_RUNTIME, r->ts, end, s.pid, s.tid);
-    if (name_class == 2 && kind != 4) busy_add(&s, BUSY_DATALOADER, r->ts, end, s.pid, s.tid);
+    /* CPU work: operators, annotations, Python functions, runtime calls. */
+    int cpu_work = kind == PROFDB_KIND_CPU_OP || kind == PROFDB_KIND_USER_ANNOTATION ||
+                   kind == PROFDB_KIND_PYTHON_FUNCTION || kind == PROFDB_KIND_RUNTIME;
+    if (cpu_work && name_class != 1) busy_add(&s, BUSY_CPU, r->ts, end, s.pid, s.tid);
+    if (kind == PROFDB_KIND_RUNTIME) busy_add(&s, BUSY_RUNTIME, r->ts, end, s.pid, s.tid);
+    if (name_class == 2 && kind != PROFDB_KIND_RUNTIME)
+      busy_add(&s, BUSY_DATALOADER, r->ts, end, s.pid, s.tid);
   }
   end_thread(&s);
   if (extsort_failed(sort)) {
@@ -588,17 +600,21 @@ static const char *const link_sql =
   "  (SELECT t.step FROM _slice_tree t WHERE t.id = l.id) AS launch_step,"
   "  coalesce("
   "   (SELECT o.id FROM _slice o WHERE o.trace_id = g.trace_id"
-  "     AND o.external_id = g.external_id AND o.kind IN (1, 2)"
+  "     AND o.external_id = g.external_id"
+  "     AND o.kind IN (SELECT kind FROM _kind WHERE name IN ('cpu_op', 'user_annotation'))"
   "     AND g.external_id <> 0 ORDER BY o.kind, o.id LIMIT 1),"
   "   (SELECT o.id FROM _slice o WHERE o.trace_id = g.trace_id"
-  "     AND o.external_id = l.external_id AND o.kind IN (1, 2)"
+  "     AND o.external_id = l.external_id"
+  "     AND o.kind IN (SELECT kind FROM _kind WHERE name IN ('cpu_op', 'user_annotation'))"
   "     AND l.external_id <> 0 ORDER BY o.kind, o.id LIMIT 1),"
   "   (SELECT o.id FROM _slice_tree t JOIN _slice o ON o.id = t.parent_id"
-  "     WHERE t.id = l.id AND o.kind = 1)) AS op_id"
+  "     WHERE t.id = l.id AND o.kind = (SELECT kind FROM _kind WHERE name = 'cpu_op')))"
+  "   AS op_id"
   "  FROM _gpu g LEFT JOIN _slice l ON l.id = (SELECT min(r.id) FROM _slice r"
   "    WHERE r.trace_id = g.trace_id AND r.correlation = g.correlation"
-  "    AND r.kind = 4)"
-  "  WHERE g.trace_id >= ?1 AND g.kind IN (10, 11, 12, 14)) x";
+  "    AND r.kind = (SELECT kind FROM _kind WHERE name = 'runtime'))"
+  "  WHERE g.trace_id >= ?1 AND g.kind IN"
+  "   (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'memset', 'gpu_sync'))) x";
 
 /* Step spans (after the links: a step's GPU work is what it launched). */
 static const char *const span_sql =
@@ -641,7 +657,8 @@ static int link_stats(ld_ctx *ctx, int64_t first) {
     " SELECT trace_id, 'trace', 'gpu_without_launch', 'info', n,"
     "  'kernels/copies/fills with no runtime call of the same correlation'"
     " FROM (SELECT g.trace_id, count(*) AS n FROM _gpu g JOIN _gpu_link l ON l.id = g.id"
-    "  WHERE g.trace_id >= ?1 AND l.launch_id IS NULL AND g.kind IN (10, 11, 12)"
+    "  WHERE g.trace_id >= ?1 AND l.launch_id IS NULL"
+    "  AND g.kind IN (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'memset'))"
     "  GROUP BY g.trace_id) WHERE n > 0;"
     /* Unmatched flow starts and finishes, in one grouping of the flows. */
     "INSERT OR REPLACE INTO import_stats(artifact_id, artifact, name, severity,"

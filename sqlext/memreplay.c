@@ -73,6 +73,12 @@ static const char *const action_names[PROFDB_ACTION_LIMIT] = {
 #undef ACTION_NAME
 };
 
+/* The name of a stored action code; "other" for codes profdb does not know. */
+static const char *action_name(int64_t code) {
+  if (code < 0 || code >= PROFDB_ACTION_LIMIT || !action_names[code]) return action_names[A_OTHER];
+  return action_names[code];
+}
+
 /* ---- address -> allocation map (open addressing, backward-shift delete) -- */
 
 typedef struct alloc_rec {
@@ -494,9 +500,7 @@ static void timeline_row(mem_cursor *c) {
   mem_row *row = &c->cur;
   memset(row, 0, sizeof *row);
   row->v[0] = r->seq;
-  row->text = r->action >= 0 && r->action < PROFDB_ACTION_LIMIT && action_names[r->action]
-                  ? action_names[r->action]
-                  : action_names[A_OTHER];
+  row->text = action_name(r->action);
   row->v[2] = r->addr;
   row->v[3] = r->size;
   row->v[4] = r->allocated;
