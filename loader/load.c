@@ -258,42 +258,57 @@ static int64_t find_duplicate(ld_ctx *ctx, ld_file *f, const char *table,
   return found;
 }
 
-/* Delete every row of an artifact (for --replace). */
+/* Run "DELETE FROM <what>" with ?1 bound to id. */
+static int delete_where(ld_ctx *ctx, const char *what, int64_t id) {
+  char sql[512];
+  snprintf(sql, sizeof sql, "DELETE FROM %s", what);
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(ctx->db, sql, -1, &st, NULL) != SQLITE_OK) return -1;
+  sqlite3_bind_int64(st, 1, id);
+  int rc = sqlite3_step(st);
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Delete every row of an artifact (for --replace).  The tables are taken
+** from the schema itself: every table with a trace_id (snapshot_id)
+** column, so a table added to the DDL is covered without a list to keep.
+** Only the rows keyed by another table's rows are named here, and go
+** first; the trace (snapshot) row goes last. */
 static int delete_artifact(ld_ctx *ctx, ld_kind kind, int64_t id) {
-  static const char *const trace_tables[] = {
+  static const char *const trace_dependents[] = {
       "_slice_tree WHERE id IN (SELECT id FROM _slice WHERE trace_id = ?1)",
       "_gpu_link WHERE id IN (SELECT id FROM _gpu WHERE trace_id = ?1)",
-      "_slice WHERE trace_id = ?1", "_gpu WHERE trace_id = ?1",
-      "_instant WHERE trace_id = ?1", "_flow WHERE trace_id = ?1",
-      "_meta WHERE trace_id = ?1", "trace_metadata WHERE trace_id = ?1",
-      "device WHERE trace_id = ?1", "process WHERE trace_id = ?1",
-      "thread WHERE trace_id = ?1", "step WHERE trace_id = ?1",
-      "cpu_busy WHERE trace_id = ?1", "_op_stats WHERE trace_id = ?1",
-      "event_count WHERE trace_id = ?1",
       "import_log WHERE artifact_id = ?1 AND artifact_id IN"
       " (SELECT trace_id FROM trace WHERE trace_id = ?1)",
-      "import_stats WHERE artifact_id = ?1 AND artifact = 'trace'",
-      "trace WHERE trace_id = ?1", NULL};
-  static const char *const snapshot_tables[] = {
+      "import_stats WHERE artifact_id = ?1 AND artifact = 'trace'", NULL};
+  static const char *const snapshot_dependents[] = {
       "_block_history WHERE block_id IN (SELECT id FROM _block WHERE snapshot_id = ?1)",
-      "_block WHERE snapshot_id = ?1", "_segment WHERE snapshot_id = ?1",
-      "_alloc_event WHERE snapshot_id = ?1", "annotation WHERE snapshot_id = ?1",
-      "allocator_setting WHERE snapshot_id = ?1",
-      "snapshot_metadata WHERE snapshot_id = ?1",
-      "import_stats WHERE artifact_id = ?1 AND artifact = 'snapshot'",
-      "snapshot WHERE snapshot_id = ?1", NULL};
-  const char *const *t = kind == LD_KIND_TRACE ? trace_tables : snapshot_tables;
-  for (; *t; t++) {
-    char sql[512];
-    snprintf(sql, sizeof sql, "DELETE FROM %s", *t);
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(ctx->db, sql, -1, &st, NULL) != SQLITE_OK) return -1;
-    sqlite3_bind_int64(st, 1, id);
-    int rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) return -1;
+      "import_stats WHERE artifact_id = ?1 AND artifact = 'snapshot'", NULL};
+  int trace = kind == LD_KIND_TRACE;
+  const char *key = trace ? "trace_id" : "snapshot_id";
+  const char *artifact = trace ? "trace" : "snapshot";
+  for (const char *const *t = trace ? trace_dependents : snapshot_dependents; *t; t++)
+    if (delete_where(ctx, *t, id)) return -1;
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(ctx->db,
+                         "SELECT m.name FROM sqlite_schema m, pragma_table_info(m.name) c"
+                         " WHERE m.type = 'table' AND c.name = ?1 AND m.name <> ?2"
+                         " ORDER BY m.name", -1, &st, NULL) != SQLITE_OK)
+    return -1;
+  sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, artifact, -1, SQLITE_STATIC);
+  int rc = 0;
+  while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+    char what[256];
+    snprintf(what, sizeof what, "\"%s\" WHERE %s = ?1",
+             (const char *)sqlite3_column_text(st, 0), key);
+    rc = delete_where(ctx, what, id);
   }
-  return 0;
+  sqlite3_finalize(st);
+  char last[64];
+  snprintf(last, sizeof last, "%s WHERE %s = ?1", artifact, key);
+  return rc ? rc : delete_where(ctx, last, id);
 }
 
 /* ---- one file ----------------------------------------------------------- */
@@ -368,7 +383,11 @@ static int load_one(ld_ctx *ctx, const char *path, const char *label_opt, int *l
   if (label_opt) snprintf(label, sizeof label, "%s", label_opt);
   else label_from_path(path, label, sizeof label);
   snprintf(sql, sizeof sql, "SELECT max(%s) FROM %s", id_col, table);
+  /* Never below this load's first id, even when --replace just removed
+  ** the newest artifact: the post-pass derives tables from there on. */
+  int64_t first = f->kind == LD_KIND_TRACE ? ctx->first_trace_id : ctx->first_snapshot_id;
   f->artifact_id = query_int(ctx->db, sql, 0) + 1;
+  if (f->artifact_id < first) f->artifact_id = first;
   if (insert_artifact_row(ctx, f, label)) {
     say(out, "%s: database error: %s", path, sqlite3_errmsg(ctx->db));
     code = PROFDB_EXIT_USAGE;
@@ -492,6 +511,8 @@ static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, 
   ctx->next_stack_id = 1 + query_int(ctx->db, "SELECT max(stack_id) FROM _stack_frame", 0);
   int64_t first_trace = 1 + query_int(ctx->db, "SELECT max(trace_id) FROM trace", 0);
   int64_t first_snapshot = 1 + query_int(ctx->db, "SELECT max(snapshot_id) FROM snapshot", 0);
+  ctx->first_trace_id = first_trace;
+  ctx->first_snapshot_id = first_snapshot;
   char *err = NULL;
   ctx->w = writer_start(ctx->db, opt->threads ? opt->threads : 2, &err);
   if (!ctx->w) {

@@ -40,6 +40,9 @@ typedef struct ld_ctx {
   int64_t next_block_id;            /* next _block.id */
   int64_t next_alloc_id;            /* next _alloc_event.id */
   int64_t next_stack_id;            /* next stack id */
+  int64_t first_trace_id;           /* ids this load's traces and snapshots */
+  int64_t first_snapshot_id;        /* start at: the post-pass covers ids
+                                    ** from there, so none may be lower */
   ld_intern *stacks;                /* stack key -> id (snapshot.c) */
   double phase_start;               /* ld_phase: when the current phase began */
 } ld_ctx;
