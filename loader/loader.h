@@ -102,6 +102,11 @@ uint64_t ld_locate_syntax_error(const char *path);
 /* Write import_stats rows for the file (database idle: after sync). */
 int ld_write_stats(ld_file *f);
 
+/* One import_stats row (nothing when value is 0), its name, severity and
+** description from the one table in profdb/stats.h.  Returns 0 or -1. */
+int ld_put_stat(sqlite3 *db, ld_kind kind, int64_t artifact_id, profdb_stat stat,
+                int64_t value);
+
 /* Parsers (trace.c, snapshot.c): return like ld_parse. */
 int trace_load(ld_file *f);
 int snapshot_load(ld_file *f);

@@ -210,28 +210,30 @@ int ld_parse(ld_file *f, const yajl_callbacks *callbacks, void *ud) {
   return rc;
 }
 
-int ld_write_stats(ld_file *f) {
+int ld_put_stat(sqlite3 *db, ld_kind kind, int64_t artifact_id, profdb_stat stat,
+                int64_t value) {
   static const char sql[] =
       "INSERT OR REPLACE INTO import_stats(artifact_id, artifact, name,"
       " severity, value, description) VALUES(?,?,?,?,?,?)";
+  if (!value) return 0;
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(f->ctx->db, sql, -1, &st, NULL) != SQLITE_OK) return -1;
-  int rc = 0;
-  for (int i = 0; i < PROFDB_STAT__COUNT && rc == 0; i++) {
-    if (!f->stats[i]) continue;
-    sqlite3_bind_int64(st, 1, f->artifact_id);
-    sqlite3_bind_text(st, 2, f->kind == LD_KIND_TRACE ? "trace" : "snapshot", -1,
-                      SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, stat_info[i].name, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 4, severity_name(stat_info[i].severity), -1,
-                      SQLITE_STATIC);
-    sqlite3_bind_int64(st, 5, (int64_t)f->stats[i]);
-    sqlite3_bind_text(st, 6, stat_info[i].description, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) != SQLITE_DONE) rc = -1;
-    sqlite3_reset(st);
-  }
+  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) return -1;
+  sqlite3_bind_int64(st, 1, artifact_id);
+  sqlite3_bind_text(st, 2, kind == LD_KIND_TRACE ? "trace" : "snapshot", -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 3, stat_info[stat].name, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 4, severity_name(stat_info[stat].severity), -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 5, value);
+  sqlite3_bind_text(st, 6, stat_info[stat].description, -1, SQLITE_STATIC);
+  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
   sqlite3_finalize(st);
   return rc;
+}
+
+int ld_write_stats(ld_file *f) {
+  for (int i = 0; i < PROFDB_STAT__COUNT; i++)
+    if (ld_put_stat(f->ctx->db, f->kind, f->artifact_id, (profdb_stat)i, (int64_t)f->stats[i]))
+      return -1;
+  return 0;
 }
 
 void ld_phase(ld_ctx *ctx, const char *name) {

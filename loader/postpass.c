@@ -248,24 +248,6 @@ static int load_steps(ld_ctx *ctx, nest_state *s, int64_t first_trace) {
   return 0;
 }
 
-static int record_stat(ld_ctx *ctx, int64_t trace_id, const char *name,
-                       const char *desc, int64_t value) {
-  if (!value) return 0;
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(ctx->db,
-        "INSERT OR REPLACE INTO import_stats(artifact_id, artifact, name,"
-        " severity, value, description) VALUES(?, 'trace', ?, 'info', ?, ?)",
-        -1, &st, NULL) != SQLITE_OK)
-    return -1;
-  sqlite3_bind_int64(st, 1, trace_id);
-  sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
-  sqlite3_bind_int64(st, 3, value);
-  sqlite3_bind_text(st, 4, desc, -1, SQLITE_STATIC);
-  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-  sqlite3_finalize(st);
-  return rc;
-}
-
 /* Statements with ?1 = first new trace id, run once the step rows exist. */
 static const char *const step_sql[] = {
   /* The GPU projection: union of the step's gpu_user_annotation ranges. */
@@ -525,9 +507,8 @@ static int build_tree(ld_ctx *ctx, int64_t first_trace) {
       thread = r->thread;
       int64_t trace_id = threads.trace[thread];
       if (trace_id != last_trace && last_trace >= 0) {
-        if (record_stat(ctx, last_trace, "slice_overhang",
-                        "slices that end after their parent (nested by start time)",
-                        (int64_t)(s.overhang - overhang_before)))
+        if (ld_put_stat(ctx->db, LD_KIND_TRACE, last_trace, PROFDB_STAT_slice_overhang,
+                    (int64_t)(s.overhang - overhang_before)))
           goto done;
         overhang_before = s.overhang;
       }
@@ -557,9 +538,8 @@ static int build_tree(ld_ctx *ctx, int64_t first_trace) {
   ld_phase(ctx, "nesting: pass");
   if (write_tree(ctx, s.tree)) goto done;
   if (last_trace >= 0 &&
-      record_stat(ctx, last_trace, "slice_overhang",
-                  "slices that end after their parent (nested by start time)",
-                  (int64_t)(s.overhang - overhang_before)))
+      ld_put_stat(ctx->db, LD_KIND_TRACE, last_trace, PROFDB_STAT_slice_overhang,
+                    (int64_t)(s.overhang - overhang_before)))
     goto done;
   rc = s.failed ? -1 : 0;
 done:
@@ -649,40 +629,38 @@ static int exec_with_first(ld_ctx *ctx, const char *sql, int64_t first) {
   return 0;
 }
 
-/* Counts of unlinked GPU work and orphan flows, per new trace. */
+/* Counts of unlinked GPU work and orphan flows, per new trace; the rows'
+** names and descriptions come from profdb/stats.h (ld_put_stat). */
 static int link_stats(ld_ctx *ctx, int64_t first) {
   static const char sql[] =
-    "INSERT OR REPLACE INTO import_stats(artifact_id, artifact, name, severity,"
-    " value, description)"
-    " SELECT trace_id, 'trace', 'gpu_without_launch', 'info', n,"
-    "  'kernels/copies/fills with no runtime call of the same correlation'"
-    " FROM (SELECT g.trace_id, count(*) AS n FROM _gpu g JOIN _gpu_link l ON l.id = g.id"
+    "SELECT trace_id, sum(unlinked), sum(starts), sum(finishes) FROM ("
+    " SELECT g.trace_id, count(*) AS unlinked, 0 AS starts, 0 AS finishes"
+    "  FROM _gpu g JOIN _gpu_link l ON l.id = g.id"
     "  WHERE g.trace_id >= ?1 AND l.launch_id IS NULL"
     "  AND g.kind IN (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'memset'))"
-    "  GROUP BY g.trace_id) WHERE n > 0;"
+    "  GROUP BY g.trace_id"
     /* Unmatched flow starts and finishes, in one grouping of the flows. */
-    "INSERT OR REPLACE INTO import_stats(artifact_id, artifact, name, severity,"
-    " value, description)"
-    " WITH ends AS MATERIALIZED (SELECT trace_id, sum(s AND NOT f) AS starts,"
-    "   sum(f AND NOT s) AS finishes"
+    " UNION ALL"
+    " SELECT trace_id, 0, sum(s AND NOT f), sum(f AND NOT s)"
     "  FROM (SELECT trace_id, max(ph = 's') AS s, max(ph = 'f') AS f FROM _flow"
     "   WHERE trace_id >= ?1 GROUP BY trace_id, cat_id, flow_id) GROUP BY trace_id)"
-    " SELECT trace_id, 'trace', 'flow_start_unmatched', 'info', starts,"
-    "  'flow starts (s) with no finish (f)' FROM ends WHERE starts > 0"
-    " UNION ALL"
-    " SELECT trace_id, 'trace', 'flow_end_unmatched', 'info', finishes,"
-    "  'flow finishes (f) with no start (s)' FROM ends WHERE finishes > 0;";
-  const char *tail = sql;
-  while (tail && *tail) {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(ctx->db, tail, -1, &st, &tail) != SQLITE_OK) return -1;
-    if (!st) break;
-    sqlite3_bind_int64(st, 1, first);
-    int rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) return -1;
+    " GROUP BY trace_id";
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(ctx->db, sql, -1, &st, NULL) != SQLITE_OK) return -1;
+  sqlite3_bind_int64(st, 1, first);
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    int64_t trace_id = sqlite3_column_int64(st, 0);
+    if (ld_put_stat(ctx->db, LD_KIND_TRACE, trace_id, PROFDB_STAT_gpu_without_launch,
+                    sqlite3_column_int64(st, 1)) ||
+        ld_put_stat(ctx->db, LD_KIND_TRACE, trace_id, PROFDB_STAT_flow_start_unmatched,
+                    sqlite3_column_int64(st, 2)) ||
+        ld_put_stat(ctx->db, LD_KIND_TRACE, trace_id, PROFDB_STAT_flow_end_unmatched,
+                    sqlite3_column_int64(st, 3)))
+      break;
   }
-  return 0;
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? 0 : -1;
 }
 
 /* PyTorch 2.0 blocks have no address: it is the segment's address plus the
