@@ -124,6 +124,11 @@ int postpass_run(ld_ctx *ctx, int64_t first_trace_id, int64_t first_snapshot_id)
 ** on failure prints and returns -1. */
 int ld_insert_codes(ld_ctx *ctx);
 
+/* Run every statement of script (an embedded loader/sql/ file, sql.h) with
+** each parameter (?1) bound to id.  Returns 0, or -1 (sqlite3_errmsg says
+** why; nothing printed). */
+int ld_exec_script(sqlite3 *db, const char *script, int64_t id);
+
 /* Exec SQL on the (idle) database; on failure prints and returns -1. */
 int ld_exec(ld_ctx *ctx, const char *sql);
 

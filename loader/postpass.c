@@ -22,6 +22,7 @@
 #include "loader.h"
 #include "extsort.h"
 #include "opstats.h"
+#include "sql.h"
 
 #include "profdb/codes.h"
 
@@ -248,17 +249,6 @@ static int load_steps(ld_ctx *ctx, nest_state *s, int64_t first_trace) {
   return 0;
 }
 
-/* Statements with ?1 = first new trace id, run once the step rows exist. */
-static const char *const step_sql[] = {
-  /* The GPU projection: union of the step's gpu_user_annotation ranges. */
-  "UPDATE step SET (gpu_ts, gpu_dur) = (SELECT min(g.ts), max(g.ts + g.dur) - min(g.ts)"
-  "  FROM _gpu g JOIN _string n ON n.id = g.name_id"
-  "  WHERE g.trace_id = step.trace_id"
-  "  AND g.kind = (SELECT kind FROM _kind WHERE name = 'gpu_annotation')"
-  "  AND n.value = 'ProfilerStep#' || step.step)"
-  " WHERE trace_id >= ?1",
-};
-
 static int exec_with_first(ld_ctx *ctx, const char *sql, int64_t first);
 
 /* ---- the nesting pass: slices of each thread in start order ------------ */
@@ -397,8 +387,7 @@ static int write_steps(ld_ctx *ctx, step_row *rows, size_t n, int64_t first_trac
     sqlite3_reset(st);
   }
   sqlite3_finalize(st);
-  for (size_t i = 0; rc == 0 && i < sizeof step_sql / sizeof step_sql[0]; i++)
-    rc = exec_with_first(ctx, step_sql[i], first_trace);
+  if (rc == 0) rc = exec_with_first(ctx, profdb_sql_postpass_step_gpu, first_trace);
   return rc;
 }
 
@@ -559,94 +548,20 @@ done:
   return rc;
 }
 
-static const char *const index_sql =
-  "CREATE INDEX IF NOT EXISTS _slice_by_correlation ON _slice(trace_id, correlation)"
-  "  WHERE correlation IS NOT NULL;"
-  "CREATE INDEX IF NOT EXISTS _slice_by_external_id ON _slice(trace_id, external_id)"
-  "  WHERE external_id IS NOT NULL;"
-  "CREATE INDEX IF NOT EXISTS _gpu_by_ts ON _gpu(trace_id, kind, ts);"
-  "CREATE INDEX IF NOT EXISTS _alloc_event_by_seq ON _alloc_event(snapshot_id, device, seq);"
-  "CREATE INDEX IF NOT EXISTS _block_by_segment ON _block(segment_id);"
-  "CREATE INDEX IF NOT EXISTS _segment_by_snapshot ON _segment(snapshot_id);";
-
-static const char *const link_sql =
-  "INSERT INTO _gpu_link(id, launch_id, op_id, step)"
-  " SELECT id, launch_id, op_id, coalesce(launch_step,"
-  "  (SELECT st.step FROM step st WHERE st.trace_id = x.trace_id"
-  "    AND st.gpu_ts <= x.ts AND x.ts < st.gpu_ts + st.gpu_dur),"
-  "  (SELECT st.step FROM step st WHERE st.trace_id = x.trace_id"
-  "    AND st.ts <= x.ts AND x.ts < st.ts + st.dur))"
-  " FROM (SELECT g.id AS id, g.trace_id AS trace_id, g.ts AS ts, l.id AS launch_id,"
-  "  (SELECT t.step FROM _slice_tree t WHERE t.id = l.id) AS launch_step,"
-  "  coalesce("
-  "   (SELECT o.id FROM _slice o WHERE o.trace_id = g.trace_id"
-  "     AND o.external_id = g.external_id"
-  "     AND o.kind IN (SELECT kind FROM _kind WHERE name IN ('cpu_op', 'user_annotation'))"
-  "     AND g.external_id <> 0 ORDER BY o.kind, o.id LIMIT 1),"
-  "   (SELECT o.id FROM _slice o WHERE o.trace_id = g.trace_id"
-  "     AND o.external_id = l.external_id"
-  "     AND o.kind IN (SELECT kind FROM _kind WHERE name IN ('cpu_op', 'user_annotation'))"
-  "     AND l.external_id <> 0 ORDER BY o.kind, o.id LIMIT 1),"
-  "   (SELECT o.id FROM _slice_tree t JOIN _slice o ON o.id = t.parent_id"
-  "     WHERE t.id = l.id AND o.kind = (SELECT kind FROM _kind WHERE name = 'cpu_op')))"
-  "   AS op_id"
-  "  FROM _gpu g LEFT JOIN _slice l ON l.id = (SELECT min(r.id) FROM _slice r"
-  "    WHERE r.trace_id = g.trace_id AND r.correlation = g.correlation"
-  "    AND r.kind = (SELECT kind FROM _kind WHERE name = 'runtime'))"
-  "  WHERE g.trace_id >= ?1 AND g.kind IN"
-  "   (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'memset', 'gpu_sync'))) x";
-
-/* Step spans (after the links: a step's GPU work is what it launched). */
-static const char *const span_sql =
-  "WITH dev AS (SELECT g.trace_id, l.step, min(g.ts) AS a, max(g.ts + g.dur) AS b"
-  "  FROM _gpu g JOIN _gpu_link l ON l.id = g.id"
-  "  WHERE g.trace_id >= ?1 AND l.step IS NOT NULL AND g.ts IS NOT NULL"
-  "  AND g.dur IS NOT NULL GROUP BY g.trace_id, l.step),"
-  " raw AS (SELECT s.trace_id, s.step, s.ts,"
-  "  min(s.ts, coalesce(d.a, s.ts)) AS a, max(s.ts + s.dur, coalesce(d.b, s.ts)) AS b"
-  "  FROM step s LEFT JOIN dev d ON d.trace_id = s.trace_id AND d.step = s.step"
-  "  WHERE s.trace_id >= ?1),"
-  " ordered AS (SELECT trace_id, step, a, b, max(b) OVER (PARTITION BY trace_id"
-  "  ORDER BY ts, step ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_b"
-  "  FROM raw),"
-  " span AS (SELECT trace_id, step, max(a, coalesce(prev_b, a)) AS a, b FROM ordered)"
-  " UPDATE step SET span_ts = span.a, span_dur = max(span.b - span.a, 0)"
-  " FROM span WHERE step.trace_id = span.trace_id AND step.step = span.step";
-
+/* Run an embedded script with ?1 = first; prints the error. */
 static int exec_with_first(ld_ctx *ctx, const char *sql, int64_t first) {
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(ctx->db, sql, -1, &st, NULL) != SQLITE_OK) {
-    fprintf(ctx->msg, "profdb: database error: %s\n", sqlite3_errmsg(ctx->db));
-    return -1;
-  }
-  sqlite3_bind_int64(st, 1, first);
-  int rc = sqlite3_step(st);
-  sqlite3_finalize(st);
-  if (rc != SQLITE_DONE) {
-    fprintf(ctx->msg, "profdb: database error: %s\n", sqlite3_errmsg(ctx->db));
-    return -1;
-  }
-  return 0;
+  if (ld_exec_script(ctx->db, sql, first) == 0) return 0;
+  fprintf(ctx->msg, "profdb: database error: %s\n", sqlite3_errmsg(ctx->db));
+  return -1;
 }
 
-/* Counts of unlinked GPU work and orphan flows, per new trace; the rows'
-** names and descriptions come from profdb/stats.h (ld_put_stat). */
+/* Counts of unlinked GPU work and orphan flows, per new trace
+** (sql/postpass_link_stats.sql); the rows' names and descriptions come
+** from profdb/stats.h (ld_put_stat). */
 static int link_stats(ld_ctx *ctx, int64_t first) {
-  static const char sql[] =
-    "SELECT trace_id, sum(unlinked), sum(starts), sum(finishes) FROM ("
-    " SELECT g.trace_id, count(*) AS unlinked, 0 AS starts, 0 AS finishes"
-    "  FROM _gpu g JOIN _gpu_link l ON l.id = g.id"
-    "  WHERE g.trace_id >= ?1 AND l.launch_id IS NULL"
-    "  AND g.kind IN (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'memset'))"
-    "  GROUP BY g.trace_id"
-    /* Unmatched flow starts and finishes, in one grouping of the flows. */
-    " UNION ALL"
-    " SELECT trace_id, 0, sum(s AND NOT f), sum(f AND NOT s)"
-    "  FROM (SELECT trace_id, max(ph = 's') AS s, max(ph = 'f') AS f FROM _flow"
-    "   WHERE trace_id >= ?1 GROUP BY trace_id, cat_id, flow_id) GROUP BY trace_id)"
-    " GROUP BY trace_id";
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(ctx->db, sql, -1, &st, NULL) != SQLITE_OK) return -1;
+  if (sqlite3_prepare_v2(ctx->db, profdb_sql_postpass_link_stats, -1, &st, NULL) != SQLITE_OK)
+    return -1;
   sqlite3_bind_int64(st, 1, first);
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -663,30 +578,18 @@ static int link_stats(ld_ctx *ctx, int64_t first) {
   return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* PyTorch 2.0 blocks have no address: it is the segment's address plus the
-** sizes of the blocks before it (blocks are listed in address order). */
-static const char *const legacy_block_sql =
-  "UPDATE _block SET address = x.address"
-  " FROM (SELECT b.id AS id, s.address + coalesce(sum(b.size) OVER ("
-  "   PARTITION BY b.segment_id ORDER BY b.position"
-  "   ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS address"
-  "  FROM _block b JOIN _segment s ON s.id = b.segment_id"
-  "  WHERE b.snapshot_id >= ?1 AND typeof(s.address) = 'integer'"
-  "  AND b.segment_id IN (SELECT segment_id FROM _block WHERE snapshot_id >= ?1"
-  "   AND address IS NULL)) x"
-  " WHERE _block.id = x.id AND _block.address IS NULL";
-
 int postpass_run(ld_ctx *ctx, int64_t first_trace, int64_t first_snapshot) {
-  if (exec_with_first(ctx, legacy_block_sql, first_snapshot)) return -1;
-  if (ld_exec(ctx, index_sql)) return -1;
+  if (exec_with_first(ctx, profdb_sql_postpass_legacy_blocks, first_snapshot) ||
+      ld_exec(ctx, profdb_sql_postpass_indexes))
+    return -1;
   ld_phase(ctx, "indexes");
   if (build_tree(ctx, first_trace) ||
       ld_exec(ctx, "CREATE INDEX IF NOT EXISTS cpu_busy_by_ts ON cpu_busy(trace_id, class, ts)"))
     return -1;
   ld_phase(ctx, "nesting");
-  if (exec_with_first(ctx, link_sql, first_trace)) return -1;
+  if (exec_with_first(ctx, profdb_sql_postpass_links, first_trace)) return -1;
   ld_phase(ctx, "gpu links");
-  if (exec_with_first(ctx, span_sql, first_trace)) return -1;
+  if (exec_with_first(ctx, profdb_sql_postpass_spans, first_trace)) return -1;
   ld_phase(ctx, "spans");
   if (link_stats(ctx, first_trace)) {
     fprintf(ctx->msg, "profdb: database error: %s\n", sqlite3_errmsg(ctx->db));
