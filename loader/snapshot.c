@@ -26,6 +26,7 @@
 #include "loader.h"
 #include "clock.h"
 #include "numtext.h"
+#include "stream.h"
 
 #include "profdb/codes.h"
 
@@ -401,45 +402,13 @@ static int64_t frames_done(sparser *p) {
 
 /* ---- the token handler -------------------------------------------------- */
 
-typedef enum tok {
-  TK_NULL, TK_TRUE, TK_FALSE, TK_NUMBER, TK_STRING, TK_KEY,
-  TK_START_MAP, TK_END_MAP, TK_START_ARRAY, TK_END_ARRAY
-} tok;
-
 enum { CAPK_DISCARD = 100 };
-
-static int is_scalar(tok t) { return t <= TK_STRING; }
 
 static void push(sparser *p, sctx c) {
   if (p->depth < (int)(sizeof p->stack / sizeof p->stack[0])) p->stack[p->depth] = c;
   p->depth++;
 }
 static sctx top(const sparser *p) { return p->stack[p->depth - 1]; }
-
-static void write_scalar(sparser *p, ld_jw *w, tok t, const char *s, size_t n) {
-  switch (t) {
-  case TK_NULL: jw_raw(w, "null", 4); break;
-  case TK_TRUE: jw_raw(w, "true", 4); break;
-  case TK_FALSE: jw_raw(w, "false", 5); break;
-  case TK_NUMBER: {
-    int64_t v;
-    if (!memchr(s, '.', n) && !memchr(s, 'e', n) && !memchr(s, 'E', n) &&
-        nt_parse_int64(s, n, &v) == NT_OVERFLOW) {
-      ld_note(p->f, PROFDB_STAT_int_beyond_int64, "integer %.*s kept as text",
-              (int)(n > 40 ? 40 : n), s);
-      jw_string(w, s, n);
-    } else {
-      jw_raw(w, s, n);
-    }
-    break;
-  }
-  case TK_STRING:
-    ld_text(p->f, &s, &n);
-    jw_string(w, s, n);
-    break;
-  default: break;
-  }
-}
 
 static void capture_start(sparser *p, ld_jw *w, int kind, tok t) {
   p->cap_w = w;
@@ -559,7 +528,7 @@ static int field_value(sparser *p, sobj *o, tok t, const char *s, size_t n) {
     }
     p->value_buf.n = 0;
     jw_init(&p->value_w, &p->value_buf);
-    write_scalar(p, &p->value_w, t, s, n);
+    ld_write_scalar(p->f, &p->value_w, t, s, n);
     v->type = 'j';
     v->off = (uint32_t)o->text.n;
     v->len = (uint32_t)p->value_buf.n;
@@ -569,7 +538,7 @@ static int field_value(sparser *p, sobj *o, tok t, const char *s, size_t n) {
   if (!ok) { /* unexpected type: keep it in extra under its key */
     ld_note(p->f, PROFDB_STAT_snapshot_bad_value, "'%s' has an unexpected type", fd->key);
     extra_key(o, fd->key, strlen(fd->key));
-    if (is_scalar(t)) write_scalar(p, &o->extra_w, t, s, n);
+    if (is_scalar(t)) ld_write_scalar(p->f, &o->extra_w, t, s, n);
     else capture_start(p, &o->extra_w, CAPK_EXTRA, t);
   }
   return 1;
@@ -614,7 +583,7 @@ static int tok_handle(sparser *p, tok t, const char *s, size_t n) {
       ld_text(p->f, &s, &n);
       jw_key(p->cap_w, s, n);
       break;
-    default: write_scalar(p, p->cap_w, t, s, n);
+    default: ld_write_scalar(p->f, p->cap_w, t, s, n);
     }
     return 1;
   }
@@ -685,7 +654,7 @@ static int tok_handle(sparser *p, tok t, const char *s, size_t n) {
     p->value_buf.n = 0;
     jw_init(&p->value_w, &p->value_buf);
     if (is_scalar(t)) {
-      write_scalar(p, &p->value_w, t, s, n);
+      ld_write_scalar(p->f, &p->value_w, t, s, n);
       meta_value_done(p, p->value_buf.p, p->value_buf.n);
     } else {
       capture_start(p, &p->value_w, CAPK_META, t);
@@ -758,13 +727,13 @@ static int tok_handle(sparser *p, tok t, const char *s, size_t n) {
       const char *k = sk == SK_FRAMES ? "frames" : sk == SK_BLOCKS ? "blocks" : "history";
       ld_note(p->f, PROFDB_STAT_snapshot_bad_value, "'%s' is not a list", k);
       extra_key(o, k, strlen(k));
-      if (is_scalar(t)) write_scalar(p, &o->extra_w, t, s, n);
+      if (is_scalar(t)) ld_write_scalar(p->f, &o->extra_w, t, s, n);
       else capture_start(p, &o->extra_w, CAPK_EXTRA, t);
       return 1;
     }
     if (p->cur_unknown) {
       p->cur_unknown = 0;
-      if (is_scalar(t)) write_scalar(p, &o->extra_w, t, s, n);
+      if (is_scalar(t)) ld_write_scalar(p->f, &o->extra_w, t, s, n);
       else capture_start(p, &o->extra_w, CAPK_EXTRA, t);
       return 1;
     }
@@ -774,23 +743,7 @@ static int tok_handle(sparser *p, tok t, const char *s, size_t n) {
   }
 }
 
-static int cb_null(void *ud) { return tok_handle(ud, TK_NULL, NULL, 0); }
-static int cb_bool(void *ud, int v) { return tok_handle(ud, v ? TK_TRUE : TK_FALSE, NULL, 0); }
-static int cb_number(void *ud, const char *s, size_t n) { return tok_handle(ud, TK_NUMBER, s, n); }
-static int cb_string(void *ud, const unsigned char *s, size_t n) {
-  return tok_handle(ud, TK_STRING, (const char *)s, n);
-}
-static int cb_start_map(void *ud) { return tok_handle(ud, TK_START_MAP, NULL, 0); }
-static int cb_key(void *ud, const unsigned char *s, size_t n) {
-  return tok_handle(ud, TK_KEY, (const char *)s, n);
-}
-static int cb_end_map(void *ud) { return tok_handle(ud, TK_END_MAP, NULL, 0); }
-static int cb_start_array(void *ud) { return tok_handle(ud, TK_START_ARRAY, NULL, 0); }
-static int cb_end_array(void *ud) { return tok_handle(ud, TK_END_ARRAY, NULL, 0); }
-
-static const yajl_callbacks snapshot_callbacks = {
-    cb_null, cb_bool, NULL, NULL, cb_number, cb_string, cb_start_map, cb_key,
-    cb_end_map, cb_start_array, cb_end_array};
+LD_TOKEN_CALLBACKS(snapshot_callbacks, tok_handle);
 
 /* ---- stacks already in the database ------------------------------------- */
 
@@ -877,25 +830,15 @@ done:
 
 static int snapshot_finish(sparser *p, int truncated, double seconds) {
   ld_file *f = p->f;
-  char hash[17];
-  snprintf(hash, sizeof hash, "%016llx", (unsigned long long)hash_final(&f->in.hash));
+  if (ld_finish_artifact(f, truncated, p->layout_list ? "list" : "object", seconds)) return -1;
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(p->ctx->db,
-        "UPDATE snapshot SET status = ?2, truncated_at = ?3, layout = ?4,"
-        " segments = ?5, blocks = ?6, trace_entries = ?7, json_bytes = ?8,"
-        " content_hash = ?9, load_seconds = ?10 WHERE snapshot_id = ?1",
-        -1, &st, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(p->ctx->db, "UPDATE snapshot SET segments = ?2, blocks = ?3,"
+                         " trace_entries = ?4 WHERE snapshot_id = ?1", -1, &st, NULL) != SQLITE_OK)
     return -1;
   sqlite3_bind_int64(st, 1, f->artifact_id);
-  sqlite3_bind_text(st, 2, truncated ? "truncated" : "ok", -1, SQLITE_STATIC);
-  if (truncated) sqlite3_bind_int64(st, 3, (int64_t)f->truncated_at);
-  sqlite3_bind_text(st, 4, p->layout_list ? "list" : "object", -1, SQLITE_STATIC);
-  sqlite3_bind_int64(st, 5, (int64_t)p->segments);
-  sqlite3_bind_int64(st, 6, (int64_t)p->blocks);
-  sqlite3_bind_int64(st, 7, (int64_t)p->entries);
-  sqlite3_bind_int64(st, 8, (int64_t)f->in.delivered);
-  sqlite3_bind_text(st, 9, hash, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_double(st, 10, seconds);
+  sqlite3_bind_int64(st, 2, (int64_t)p->segments);
+  sqlite3_bind_int64(st, 3, (int64_t)p->blocks);
+  sqlite3_bind_int64(st, 4, (int64_t)p->entries);
   int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
   sqlite3_finalize(st);
   if (rc || write_lists(p)) return -1;
@@ -942,14 +885,11 @@ int snapshot_load(ld_file *f) {
     rc = -1;
   }
   if (rc >= 0 && !ctx->opt->quiet) {
-    double mb = (double)f->in.delivered / 1e6;
-    fprintf(ctx->msg, "profdb: loaded %s: snapshot_id=%lld segments=%llu blocks=%llu"
-            " trace_entries=%llu annotations=%llu bytes=%llu seconds=%.2f MB/s=%.1f%s\n",
-            f->path, (long long)f->artifact_id, (unsigned long long)p->segments,
-            (unsigned long long)p->blocks, (unsigned long long)p->entries,
-            (unsigned long long)p->annotations, (unsigned long long)f->in.delivered,
-            seconds, seconds > 0 ? mb / seconds : 0.0,
-            rc == 1 ? " status=truncated" : "");
+    char counts[256];
+    snprintf(counts, sizeof counts, "segments=%llu blocks=%llu trace_entries=%llu annotations=%llu",
+             (unsigned long long)p->segments, (unsigned long long)p->blocks,
+             (unsigned long long)p->entries, (unsigned long long)p->annotations);
+    ld_summary(f, counts, rc == 1, seconds);
   }
   obj_free(&p->seg);
   obj_free(&p->block);

@@ -25,6 +25,7 @@
 #include "loader.h"
 #include "clock.h"
 #include "numtext.h"
+#include "stream.h"
 #include "sql.h"
 
 #include "profdb/codes.h"
@@ -209,11 +210,6 @@ typedef enum capture_end {
   CAP_NONOBJ    /* a traceEvents element that is not an object */
 } capture_end;
 
-typedef enum tok {
-  TK_NULL, TK_TRUE, TK_FALSE, TK_NUMBER, TK_STRING, TK_KEY,
-  TK_START_MAP, TK_END_MAP, TK_START_ARRAY, TK_END_ARRAY
-} tok;
-
 /* One top-level metadata member, texts in tparser.meta. */
 typedef struct tmeta {
   uint32_t key_off, key_len, val_off, val_len;
@@ -282,33 +278,6 @@ static void args_member(tevent *ev, const char *k, size_t n) {
 static void extra_member(tevent *ev, const char *k, size_t n) {
   if (ev->extra.n == 0) jw_open(&ev->extra_w, '{');
   jw_key(&ev->extra_w, k, n);
-}
-
-/* Write a scalar token as JSON into w.  Integers beyond int64 become
-** strings ("kept as text"). */
-static void write_scalar(tparser *p, ld_jw *w, tok t, const char *s, size_t n) {
-  switch (t) {
-  case TK_NULL: jw_raw(w, "null", 4); break;
-  case TK_TRUE: jw_raw(w, "true", 4); break;
-  case TK_FALSE: jw_raw(w, "false", 5); break;
-  case TK_NUMBER: {
-    int64_t v;
-    if (!memchr(s, '.', n) && !memchr(s, 'e', n) && !memchr(s, 'E', n) &&
-        nt_parse_int64(s, n, &v) == NT_OVERFLOW) {
-      ld_note(p->f, PROFDB_STAT_int_beyond_int64, "integer %.*s kept as text",
-              (int)(n > 40 ? 40 : n), s);
-      jw_string(w, s, n);
-    } else {
-      jw_raw(w, s, n);
-    }
-    break;
-  }
-  case TK_STRING:
-    ld_text(p->f, &s, &n);
-    jw_string(w, s, n);
-    break;
-  default: break;
-  }
 }
 
 static void reset_event(tparser *p) {
@@ -871,13 +840,11 @@ static void capture_finish(tparser *p) {
 static const char *const ekey_text[] = {"ph", "cat", "name", "pid", "tid", "ts",
                                         "dur", "args", "id", "bp", "s"};
 
-static int is_scalar(tok t) { return t <= TK_STRING; }
-
 /* A value the event key cannot use: keep it in extra under the key. */
 static void value_to_extra(tparser *p, const char *key, tok t, const char *s, size_t n) {
   tevent *ev = &p->ev;
   extra_member(ev, key, strlen(key));
-  if (is_scalar(t)) write_scalar(p, &ev->extra_w, t, s, n);
+  if (is_scalar(t)) ld_write_scalar(p->f, &ev->extra_w, t, s, n);
   else capture_start(p, &ev->extra_w, CAP_EXTRA, t);
 }
 
@@ -956,7 +923,7 @@ static void event_value(tparser *p, tok t, const char *s, size_t n) {
   p->pos = TP_EVENT; /* unless a capture or args starts below */
   switch (k) {
   case EK_OTHER:
-    if (is_scalar(t)) write_scalar(p, &ev->extra_w, t, s, n);
+    if (is_scalar(t)) ld_write_scalar(p->f, &ev->extra_w, t, s, n);
     else capture_start(p, &ev->extra_w, CAP_EXTRA, t);
     return;
   case EK_ARGS:
@@ -1008,7 +975,7 @@ static void arg_value(tparser *p, tok t, const char *s, size_t n) {
   int k = p->cur_targ_key;
   p->pos = TP_ARGS;
   if (k < 0) { /* residual arg: its key is already written */
-    if (is_scalar(t)) write_scalar(p, &ev->args_w, t, s, n);
+    if (is_scalar(t)) ld_write_scalar(p->f, &ev->args_w, t, s, n);
     else capture_start(p, &ev->args_w, CAP_ARG, t);
     return;
   }
@@ -1051,7 +1018,7 @@ static void arg_value(tparser *p, tok t, const char *s, size_t n) {
     ** the value stays in args exactly as written. */
     if (t != TK_NULL) ld_note(p->f, PROFDB_STAT_typed_arg_kept_raw, NULL);
     args_member(ev, targ_keys[k].key, targ_keys[k].len);
-    if (is_scalar(t)) write_scalar(p, &ev->args_w, t, s, n);
+    if (is_scalar(t)) ld_write_scalar(p->f, &ev->args_w, t, s, n);
     else capture_start(p, &ev->args_w, CAP_ARG, t);
     return;
   }
@@ -1063,7 +1030,7 @@ static void arg_value(tparser *p, tok t, const char *s, size_t n) {
     ld_jw w;
     memset(&w, 0, sizeof w);
     jw_init(&w, &ev->raw);
-    write_scalar(p, &w, t, s, n);
+    ld_write_scalar(p->f, &w, t, s, n);
     jw_free(&w);
   }
   sl->raw_len = (uint32_t)(ev->raw.n - sl->raw_off);
@@ -1109,7 +1076,7 @@ static int tok_handle(tparser *p, tok t, const char *s, size_t n) {
     p->meta_val_off = (uint32_t)p->meta.n;
     jw_init(&p->meta_w, &p->meta);
     if (is_scalar(t)) {
-      write_scalar(p, &p->meta_w, t, s, n);
+      ld_write_scalar(p->f, &p->meta_w, t, s, n);
       push_meta(p, p->cur_key_off, p->cur_key_len);
       p->pos = TP_ROOT;
     } else {
@@ -1131,7 +1098,7 @@ static int tok_handle(tparser *p, tok t, const char *s, size_t n) {
     p->nonobj.n = 0;
     jw_init(&p->nonobj_w, &p->nonobj);
     if (is_scalar(t)) {
-      write_scalar(p, &p->nonobj_w, t, s, n);
+      ld_write_scalar(p->f, &p->nonobj_w, t, s, n);
       emit_nonobject(p, p->nonobj.p, p->nonobj.n);
     } else {
       capture_start(p, &p->nonobj_w, CAP_NONOBJ, t);
@@ -1192,7 +1159,7 @@ static int tok_handle(tparser *p, tok t, const char *s, size_t n) {
       jw_key(p->cap_w, s, n);
       break;
     default:
-      write_scalar(p, p->cap_w, t, s, n);
+      ld_write_scalar(p->f, p->cap_w, t, s, n);
     }
     return 1;
 
@@ -1202,23 +1169,7 @@ static int tok_handle(tparser *p, tok t, const char *s, size_t n) {
   return 1;
 }
 
-static int cb_null(void *ud) { return tok_handle(ud, TK_NULL, NULL, 0); }
-static int cb_bool(void *ud, int v) { return tok_handle(ud, v ? TK_TRUE : TK_FALSE, NULL, 0); }
-static int cb_number(void *ud, const char *s, size_t n) { return tok_handle(ud, TK_NUMBER, s, n); }
-static int cb_string(void *ud, const unsigned char *s, size_t n) {
-  return tok_handle(ud, TK_STRING, (const char *)s, n);
-}
-static int cb_start_map(void *ud) { return tok_handle(ud, TK_START_MAP, NULL, 0); }
-static int cb_key(void *ud, const unsigned char *s, size_t n) {
-  return tok_handle(ud, TK_KEY, (const char *)s, n);
-}
-static int cb_end_map(void *ud) { return tok_handle(ud, TK_END_MAP, NULL, 0); }
-static int cb_start_array(void *ud) { return tok_handle(ud, TK_START_ARRAY, NULL, 0); }
-static int cb_end_array(void *ud) { return tok_handle(ud, TK_END_ARRAY, NULL, 0); }
-
-static const yajl_callbacks trace_callbacks = {
-    cb_null, cb_bool, NULL, NULL, cb_number, cb_string, cb_start_map, cb_key,
-    cb_end_map, cb_start_array, cb_end_array};
+LD_TOKEN_CALLBACKS(trace_callbacks, tok_handle);
 
 /* ---- finishing a trace -------------------------------------------------- */
 
@@ -1329,26 +1280,17 @@ static int write_counts(tparser *p) {
 static int trace_finish(tparser *p, int status, double seconds) {
   ld_file *f = p->f;
   sqlite3 *db = p->ctx->db;
-  char hash[17];
-  snprintf(hash, sizeof hash, "%016llx", (unsigned long long)hash_final(&f->in.hash));
+  if (ld_finish_artifact(f, status, p->layout_array ? "array" : "object", seconds)) return -1;
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(db,
-        "UPDATE trace SET status = ?2, truncated_at = ?3, layout = ?4, events = ?5,"
-        " start_ts = ?6, end_ts = ?7, json_bytes = ?8, content_hash = ?9,"
-        " load_seconds = ?10 WHERE trace_id = ?1", -1, &st, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(db, "UPDATE trace SET events = ?2, start_ts = ?3, end_ts = ?4"
+                         " WHERE trace_id = ?1", -1, &st, NULL) != SQLITE_OK)
     return -1;
   sqlite3_bind_int64(st, 1, f->artifact_id);
-  sqlite3_bind_text(st, 2, status ? "truncated" : "ok", -1, SQLITE_STATIC);
-  if (status) sqlite3_bind_int64(st, 3, (int64_t)f->truncated_at);
-  sqlite3_bind_text(st, 4, p->layout_array ? "array" : "object", -1, SQLITE_STATIC);
-  sqlite3_bind_int64(st, 5, (int64_t)p->events);
+  sqlite3_bind_int64(st, 2, (int64_t)p->events);
   if (p->has_window) {
-    sqlite3_bind_int64(st, 6, p->win_start);
-    sqlite3_bind_int64(st, 7, p->win_end);
+    sqlite3_bind_int64(st, 3, p->win_start);
+    sqlite3_bind_int64(st, 4, p->win_end);
   }
-  sqlite3_bind_int64(st, 8, (int64_t)f->in.delivered);
-  sqlite3_bind_text(st, 9, hash, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_double(st, 10, seconds);
   int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
   sqlite3_finalize(st);
   if (rc || write_metadata(p) || write_threads(p) || write_counts(p)) return -1;
@@ -1359,20 +1301,19 @@ static int trace_finish(tparser *p, int status, double seconds) {
 
 /* One-line summary: events per kind. */
 static void summary(tparser *p, double seconds) {
-  ld_file *f = p->f;
-  FILE *out = p->ctx->msg;
-  double mb = (double)f->in.delivered / 1e6;
-  fprintf(out, "profdb: loaded %s: trace_id=%lld events=%llu", f->path,
-          (long long)f->artifact_id, (unsigned long long)p->events);
+  char counts[1024];
+  size_t n = (size_t)snprintf(counts, sizeof counts, "events=%llu",
+                              (unsigned long long)p->events);
+#define COUNT(label, v)                                                                \
+  if ((v) && n < sizeof counts)                                                        \
+    n += (size_t)snprintf(counts + n, sizeof counts - n, " %s=%llu", label,           \
+                          (unsigned long long)(v))
   for (int k = 0; k < K__MAX; k++)
-    if (p->kind_count[k] && kind_label[k])
-      fprintf(out, " %s=%llu", kind_label[k], (unsigned long long)p->kind_count[k]);
-  if (p->flows) fprintf(out, " flow=%llu", (unsigned long long)p->flows);
-  if (p->metas_count) fprintf(out, " metadata=%llu", (unsigned long long)p->metas_count);
-  fprintf(out, " bytes=%llu seconds=%.2f MB/s=%.1f%s\n",
-          (unsigned long long)f->in.delivered, seconds,
-          seconds > 0 ? mb / seconds : 0.0,
-          f->truncated ? " status=truncated" : "");
+    if (kind_label[k]) COUNT(kind_label[k], p->kind_count[k]);
+  COUNT("flow", p->flows);
+  COUNT("metadata", p->metas_count);
+#undef COUNT
+  ld_summary(p->f, counts, p->f->truncated, seconds);
 }
 
 int trace_load(ld_file *f) {
