@@ -570,176 +570,199 @@ static int object_key(sparser *p, sctx c, const char *k, size_t n) {
   return 1;
 }
 
-static int tok_handle(sparser *p, tok t, const char *s, size_t n) {
-  if (p->depth > 0 && top(p) == C_CAPTURE) {
-    switch (t) {
-    case TK_START_MAP: jw_open(p->cap_w, '{'); p->cap_depth++; break;
-    case TK_START_ARRAY: jw_open(p->cap_w, '['); p->cap_depth++; break;
-    case TK_END_MAP: case TK_END_ARRAY:
-      jw_close(p->cap_w, t == TK_END_MAP ? '}' : ']');
-      if (--p->cap_depth == 0) capture_finish(p);
-      break;
-    case TK_KEY:
-      ld_text(p->f, &s, &n);
-      jw_key(p->cap_w, s, n);
-      break;
-    default: ld_write_scalar(p->f, p->cap_w, t, s, n);
-    }
+/* Start capturing a nested value into value_buf (kind: what to do with it
+** when it closes, see capture_finish). */
+static void capture_value(sparser *p, int kind, tok t) {
+  p->value_buf.n = 0;
+  jw_init(&p->value_w, &p->value_buf);
+  capture_start(p, &p->value_w, kind, t);
+}
+
+/* A token inside a captured value: copied as JSON until it closes. */
+static int captured_token(sparser *p, tok t, const char *s, size_t n) {
+  switch (t) {
+  case TK_START_MAP: jw_open(p->cap_w, '{'); p->cap_depth++; break;
+  case TK_START_ARRAY: jw_open(p->cap_w, '['); p->cap_depth++; break;
+  case TK_END_MAP: case TK_END_ARRAY:
+    jw_close(p->cap_w, t == TK_END_MAP ? '}' : ']');
+    if (--p->cap_depth == 0) capture_finish(p);
+    break;
+  case TK_KEY:
+    ld_text(p->f, &s, &n);
+    jw_key(p->cap_w, s, n);
+    break;
+  default: ld_write_scalar(p->f, p->cap_w, t, s, n);
+  }
+  return 1;
+}
+
+/* The end of context c (already popped): emit what it built. */
+static int close_context(sparser *p, sctx c) {
+  switch (c) {
+  case C_SEGMENT: emit_segment(p); break;
+  case C_BLOCK: emit_block(p); break;
+  case C_HIST: emit_hist(p); break;
+  case C_ENTRY: emit_entry(p); break;
+  case C_FRAME: frame_done(p); break;
+  case C_ANNOTATION: emit_annotation(p); break;
+  case C_FRAMES: {
+    int64_t id = frames_done(p);
+    sobj *owner = p->depth > 0 ? obj_of(p, top(p)) : NULL;
+    if (owner) owner->stack_id = id;
+    break;
+  }
+  default: break;
+  }
+  return 1;
+}
+
+/* A key in context c. */
+static int context_key(sparser *p, sctx c, const char *s, size_t n) {
+  p->key_text.n = 0;
+  if (c == C_TOP) {
+    p->root_keys++;
+    if (n == 8 && !memcmp(s, "segments", 8)) p->cur_key = TK_SEGMENTS;
+    else if (n == 13 && !memcmp(s, "device_traces", 13)) p->cur_key = TK_TRACES;
+    else if (n == 18 && !memcmp(s, "allocator_settings", 18)) p->cur_key = TK_SETTINGS;
+    else if (n == 20 && !memcmp(s, "external_annotations", 20)) p->cur_key = TK_ANNOTATIONS;
+    else p->cur_key = TK_OTHER;
+    ld_text(p->f, &s, &n);
+    ld_buf_put(&p->key_text, s, n);
     return 1;
   }
+  if (c == C_SETTINGS) {
+    ld_text(p->f, &s, &n);
+    ld_buf_put(&p->key_text, s, n);
+    return 1;
+  }
+  return object_key(p, c, s, n);
+}
+
+/* A value of the top-level object: a known list or settings object, else
+** a metadata value (kept as JSON). */
+static int top_value(sparser *p, tok t, const char *s, size_t n) {
+  switch (p->cur_key) {
+  case TK_SEGMENTS:
+    if (t == TK_START_ARRAY) { push(p, C_SEGMENTS); return 1; }
+    return ld_fail(p->f, PROFDB_EXIT_DATA, 1, "segments is not a list");
+  case TK_TRACES:
+    if (t == TK_START_ARRAY) { p->device = -1; push(p, C_TRACES); return 1; }
+    return ld_fail(p->f, PROFDB_EXIT_DATA, 1, "device_traces is not a list");
+  case TK_SETTINGS:
+    if (t == TK_START_MAP) { push(p, C_SETTINGS); return 1; }
+    break; /* kept as metadata */
+  case TK_ANNOTATIONS:
+    if (t == TK_START_ARRAY) { push(p, C_ANNOTATIONS); return 1; }
+    break;
+  }
+  if (is_scalar(t)) {
+    p->value_buf.n = 0;
+    jw_init(&p->value_w, &p->value_buf);
+    ld_write_scalar(p->f, &p->value_w, t, s, n);
+    meta_value_done(p, p->value_buf.p, p->value_buf.n);
+  } else {
+    capture_value(p, CAPK_META, t);
+  }
+  return 1;
+}
+
+/* An element of one of the object lists (segments, blocks, history,
+** a device's trace, frames, annotations): an object opens its item. */
+static int list_element(sparser *p, sctx c, tok t) {
+  static const struct { sctx list, item; } items[] = {
+      {C_SEGMENTS, C_SEGMENT}, {C_BLOCKS, C_BLOCK}, {C_HISTORY, C_HIST},
+      {C_DEVICE, C_ENTRY}, {C_FRAMES, C_FRAME}, {C_ANNOTATIONS, C_ANNOTATION}};
+  sctx item = C_SEGMENT;
+  for (size_t i = 0; i < sizeof items / sizeof items[0]; i++)
+    if (items[i].list == c) item = items[i].item;
+  if (t != TK_START_MAP) {
+    ld_note(p->f, PROFDB_STAT_snapshot_not_object, "a list element is not an object");
+    if (!is_scalar(t)) capture_value(p, CAPK_DISCARD, t);
+    else if (c == C_DEVICE) p->seq++; /* keep seq equal to the position in the list */
+    return 1;
+  }
+  sobj *o = obj_of(p, item);
+  obj_reset(o);
+  if (item == C_SEGMENT) o->id = p->ctx->next_segment_id++;
+  if (item == C_BLOCK) o->id = p->ctx->next_block_id++;
+  push(p, item);
+  return 1;
+}
+
+/* An element of device_traces: one device's list of entries. */
+static int device_list(sparser *p, tok t) {
+  p->device++;
+  if (t == TK_START_ARRAY) {
+    p->seq = 0;
+    push(p, C_DEVICE);
+    return 1;
+  }
+  ld_note(p->f, PROFDB_STAT_snapshot_not_object, "a device_traces element is not a list");
+  if (!is_scalar(t)) capture_value(p, CAPK_DISCARD, t);
+  return 1;
+}
+
+/* The value of the current key of an object context c: a nested list
+** (frames, blocks, history), an unknown key's value (kept in extra), or a
+** known field. */
+static int object_value(sparser *p, sctx c, tok t, const char *s, size_t n) {
+  sobj *o = obj_of(p, c);
+  if (p->special != SK_NONE) {
+    int sk = p->special;
+    p->special = SK_NONE;
+    if (t == TK_START_ARRAY) {
+      if (sk == SK_FRAMES) {
+        p->frames.key.n = 0;
+        p->frames.frames = 0;
+        push(p, C_FRAMES);
+      } else {
+        push(p, sk == SK_BLOCKS ? C_BLOCKS : C_HISTORY);
+      }
+      return 1;
+    }
+    if (t == TK_NULL) return 1;
+    const char *k = sk == SK_FRAMES ? "frames" : sk == SK_BLOCKS ? "blocks" : "history";
+    ld_note(p->f, PROFDB_STAT_snapshot_bad_value, "'%s' is not a list", k);
+    extra_key(o, k, strlen(k));
+    if (is_scalar(t)) ld_write_scalar(p->f, &o->extra_w, t, s, n);
+    else capture_start(p, &o->extra_w, CAPK_EXTRA, t);
+    return 1;
+  }
+  if (p->cur_unknown) {
+    p->cur_unknown = 0;
+    if (is_scalar(t)) ld_write_scalar(p->f, &o->extra_w, t, s, n);
+    else capture_start(p, &o->extra_w, CAPK_EXTRA, t);
+    return 1;
+  }
+  if (p->cur_field) return field_value(p, o, t, s, n);
+  return 1;
+}
+
+/* Every token of the snapshot: dispatched by the context it appears in. */
+static int tok_handle(sparser *p, tok t, const char *s, size_t n) {
+  if (p->depth > 0 && top(p) == C_CAPTURE) return captured_token(p, t, s, n);
   if (p->depth == 0) {
     if (t == TK_START_MAP) { push(p, C_TOP); return 1; }
     if (t == TK_START_ARRAY) { p->layout_list = 1; push(p, C_SEGMENTS); return 1; }
     return ld_fail(p->f, PROFDB_EXIT_DATA, 1, "not a snapshot: unexpected top-level value");
   }
   sctx c = top(p);
-  /* ---- closing the current context ---- */
   if (t == TK_END_MAP || t == TK_END_ARRAY) {
     p->depth--;
-    switch (c) {
-    case C_SEGMENT: emit_segment(p); break;
-    case C_BLOCK: emit_block(p); break;
-    case C_HIST: emit_hist(p); break;
-    case C_ENTRY: emit_entry(p); break;
-    case C_FRAME: frame_done(p); break;
-    case C_ANNOTATION: emit_annotation(p); break;
-    case C_FRAMES: {
-      int64_t id = frames_done(p);
-      sobj *owner = p->depth > 0 ? obj_of(p, top(p)) : NULL;
-      if (owner) owner->stack_id = id;
-      break;
-    }
-    default: break;
-    }
-    return 1;
+    return close_context(p, c);
   }
-  /* ---- keys ---- */
-  if (t == TK_KEY) {
-    p->key_text.n = 0;
-    if (c == C_TOP) {
-      p->root_keys++;
-      if (n == 8 && !memcmp(s, "segments", 8)) p->cur_key = TK_SEGMENTS;
-      else if (n == 13 && !memcmp(s, "device_traces", 13)) p->cur_key = TK_TRACES;
-      else if (n == 18 && !memcmp(s, "allocator_settings", 18)) p->cur_key = TK_SETTINGS;
-      else if (n == 20 && !memcmp(s, "external_annotations", 20)) p->cur_key = TK_ANNOTATIONS;
-      else p->cur_key = TK_OTHER;
-      ld_text(p->f, &s, &n);
-      ld_buf_put(&p->key_text, s, n);
-      return 1;
-    }
-    if (c == C_SETTINGS) {
-      ld_text(p->f, &s, &n);
-      ld_buf_put(&p->key_text, s, n);
-      return 1;
-    }
-    return object_key(p, c, s, n);
-  }
-  /* ---- values ---- */
+  if (t == TK_KEY) return context_key(p, c, s, n);
   switch (c) {
-  case C_TOP:
-    switch (p->cur_key) {
-    case TK_SEGMENTS:
-      if (t == TK_START_ARRAY) { push(p, C_SEGMENTS); return 1; }
-      return ld_fail(p->f, PROFDB_EXIT_DATA, 1, "segments is not a list");
-    case TK_TRACES:
-      if (t == TK_START_ARRAY) { p->device = -1; push(p, C_TRACES); return 1; }
-      return ld_fail(p->f, PROFDB_EXIT_DATA, 1, "device_traces is not a list");
-    case TK_SETTINGS:
-      if (t == TK_START_MAP) { push(p, C_SETTINGS); return 1; }
-      break; /* kept as metadata */
-    case TK_ANNOTATIONS:
-      if (t == TK_START_ARRAY) { push(p, C_ANNOTATIONS); return 1; }
-      break;
-    }
-    p->value_buf.n = 0;
-    jw_init(&p->value_w, &p->value_buf);
-    if (is_scalar(t)) {
-      ld_write_scalar(p->f, &p->value_w, t, s, n);
-      meta_value_done(p, p->value_buf.p, p->value_buf.n);
-    } else {
-      capture_start(p, &p->value_w, CAPK_META, t);
-    }
-    return 1;
+  case C_TOP: return top_value(p, t, s, n);
   case C_SETTINGS:
     if (is_scalar(t)) setting_scalar(p, t, s, n);
-    else {
-      p->value_buf.n = 0;
-      jw_init(&p->value_w, &p->value_buf);
-      capture_start(p, &p->value_w, CAPK_SETTING, t);
-    }
+    else capture_value(p, CAPK_SETTING, t);
     return 1;
   case C_SEGMENTS: case C_BLOCKS: case C_HISTORY: case C_DEVICE: case C_FRAMES:
-  case C_ANNOTATIONS: {
-    static const struct { sctx list, item; } items[] = {
-        {C_SEGMENTS, C_SEGMENT}, {C_BLOCKS, C_BLOCK}, {C_HISTORY, C_HIST},
-        {C_DEVICE, C_ENTRY}, {C_FRAMES, C_FRAME}, {C_ANNOTATIONS, C_ANNOTATION}};
-    sctx item = C_SEGMENT;
-    for (size_t i = 0; i < sizeof items / sizeof items[0]; i++)
-      if (items[i].list == c) item = items[i].item;
-    if (t != TK_START_MAP) {
-      ld_note(p->f, PROFDB_STAT_snapshot_not_object, "a list element is not an object");
-      if (!is_scalar(t)) {
-        p->value_buf.n = 0;
-        jw_init(&p->value_w, &p->value_buf);
-        capture_start(p, &p->value_w, CAPK_DISCARD, t);
-      } else if (c == C_DEVICE) {
-        p->seq++; /* keep seq equal to the position in the list */
-      }
-      return 1;
-    }
-    sobj *o = obj_of(p, item);
-    obj_reset(o);
-    if (item == C_SEGMENT) o->id = p->ctx->next_segment_id++;
-    if (item == C_BLOCK) o->id = p->ctx->next_block_id++;
-    push(p, item);
-    return 1;
-  }
-  case C_TRACES:
-    p->device++;
-    if (t == TK_START_ARRAY) {
-      p->seq = 0;
-      push(p, C_DEVICE);
-      return 1;
-    }
-    ld_note(p->f, PROFDB_STAT_snapshot_not_object, "a device_traces element is not a list");
-    if (!is_scalar(t)) {
-      p->value_buf.n = 0;
-      jw_init(&p->value_w, &p->value_buf);
-      capture_start(p, &p->value_w, CAPK_DISCARD, t);
-    }
-    return 1;
-  default: { /* an object context: the value of the current key */
-    sobj *o = obj_of(p, c);
-    if (p->special != SK_NONE) {
-      int sk = p->special;
-      p->special = SK_NONE;
-      if (t == TK_START_ARRAY) {
-        if (sk == SK_FRAMES) {
-          p->frames.key.n = 0;
-          p->frames.frames = 0;
-          push(p, C_FRAMES);
-        } else {
-          push(p, sk == SK_BLOCKS ? C_BLOCKS : C_HISTORY);
-        }
-        return 1;
-      }
-      if (t == TK_NULL) return 1;
-      const char *k = sk == SK_FRAMES ? "frames" : sk == SK_BLOCKS ? "blocks" : "history";
-      ld_note(p->f, PROFDB_STAT_snapshot_bad_value, "'%s' is not a list", k);
-      extra_key(o, k, strlen(k));
-      if (is_scalar(t)) ld_write_scalar(p->f, &o->extra_w, t, s, n);
-      else capture_start(p, &o->extra_w, CAPK_EXTRA, t);
-      return 1;
-    }
-    if (p->cur_unknown) {
-      p->cur_unknown = 0;
-      if (is_scalar(t)) ld_write_scalar(p->f, &o->extra_w, t, s, n);
-      else capture_start(p, &o->extra_w, CAPK_EXTRA, t);
-      return 1;
-    }
-    if (p->cur_field) return field_value(p, o, t, s, n);
-    return 1;
-  }
+  case C_ANNOTATIONS:
+    return list_element(p, c, t);
+  case C_TRACES: return device_list(p, t);
+  default: return object_value(p, c, t, s, n);
   }
 }
 
