@@ -578,24 +578,6 @@ static void capture_value(sparser *p, int kind, tok t) {
   capture_start(p, &p->value_w, kind, t);
 }
 
-/* A token inside a captured value: copied as JSON until it closes. */
-static int captured_token(sparser *p, tok t, const char *s, size_t n) {
-  switch (t) {
-  case TK_START_MAP: jw_open(p->cap_w, '{'); p->cap_depth++; break;
-  case TK_START_ARRAY: jw_open(p->cap_w, '['); p->cap_depth++; break;
-  case TK_END_MAP: case TK_END_ARRAY:
-    jw_close(p->cap_w, t == TK_END_MAP ? '}' : ']');
-    if (--p->cap_depth == 0) capture_finish(p);
-    break;
-  case TK_KEY:
-    ld_text(p->f, &s, &n);
-    jw_key(p->cap_w, s, n);
-    break;
-  default: ld_write_scalar(p->f, p->cap_w, t, s, n);
-  }
-  return 1;
-}
-
 /* The end of context c (already popped): emit what it built. */
 static int close_context(sparser *p, sctx c) {
   switch (c) {
@@ -740,7 +722,10 @@ static int object_value(sparser *p, sctx c, tok t, const char *s, size_t n) {
 
 /* Every token of the snapshot: dispatched by the context it appears in. */
 static int tok_handle(sparser *p, tok t, const char *s, size_t n) {
-  if (p->depth > 0 && top(p) == C_CAPTURE) return captured_token(p, t, s, n);
+  if (p->depth > 0 && top(p) == C_CAPTURE) {
+    if (ld_capture_token(p->f, p->cap_w, &p->cap_depth, t, s, n)) capture_finish(p);
+    return 1;
+  }
   if (p->depth == 0) {
     if (t == TK_START_MAP) { push(p, C_TOP); return 1; }
     if (t == TK_START_ARRAY) { p->layout_list = 1; push(p, C_SEGMENTS); return 1; }

@@ -33,6 +33,22 @@ void ld_write_scalar(ld_file *f, ld_jw *w, tok t, const char *s, size_t n) {
   }
 }
 
+int ld_capture_token(ld_file *f, ld_jw *w, int *depth, tok t, const char *s, size_t n) {
+  switch (t) {
+  case TK_START_MAP: jw_open(w, '{'); ++*depth; return 0;
+  case TK_START_ARRAY: jw_open(w, '['); ++*depth; return 0;
+  case TK_END_MAP:
+  case TK_END_ARRAY:
+    jw_close(w, t == TK_END_MAP ? '}' : ']');
+    return --*depth == 0;
+  case TK_KEY:
+    ld_text(f, &s, &n);
+    jw_key(w, s, n);
+    return 0;
+  default: ld_write_scalar(f, w, t, s, n); return 0;
+  }
+}
+
 int ld_finish_artifact(ld_file *f, int truncated, const char *layout, double seconds) {
   int trace = f->kind == LD_KIND_TRACE;
   char hash[17], sql[256];

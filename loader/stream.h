@@ -51,6 +51,11 @@ static inline int is_scalar(tok t) { return t <= TK_STRING; }
 ** beyond int64 as strings (counted in int_beyond_int64). */
 void ld_write_scalar(ld_file *f, ld_jw *w, tok t, const char *s, size_t n);
 
+/* A token inside a value being captured as JSON into w (nested maps and
+** arrays, keys, scalars); *depth counts the open brackets.  Returns 1 when
+** the token closed the captured value (depth back to 0), else 0. */
+int ld_capture_token(ld_file *f, ld_jw *w, int *depth, tok t, const char *s, size_t n);
+
 /* Set the columns every artifact row has (trace or snapshot table): status
 ** ('ok' or 'truncated' with truncated_at), layout, json_bytes,
 ** content_hash, load_seconds.  Returns 0 or -1 (sqlite3_errmsg says why). */

@@ -1146,21 +1146,7 @@ static int tok_handle(tparser *p, tok t, const char *s, size_t n) {
     return 1;
 
   case TP_CAPTURE:
-    switch (t) {
-    case TK_START_MAP: jw_open(p->cap_w, '{'); p->cap_depth++; break;
-    case TK_START_ARRAY: jw_open(p->cap_w, '['); p->cap_depth++; break;
-    case TK_END_MAP:
-    case TK_END_ARRAY:
-      jw_close(p->cap_w, t == TK_END_MAP ? '}' : ']');
-      if (--p->cap_depth == 0) capture_finish(p);
-      break;
-    case TK_KEY:
-      ld_text(p->f, &s, &n);
-      jw_key(p->cap_w, s, n);
-      break;
-    default:
-      ld_write_scalar(p->f, p->cap_w, t, s, n);
-    }
+    if (ld_capture_token(p->f, p->cap_w, &p->cap_depth, t, s, n)) capture_finish(p);
     return 1;
 
   case TP_DONE:
