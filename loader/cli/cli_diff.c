@@ -33,7 +33,8 @@ static const char diff_usage[] =
   "                     or 'verdict'\n"
   "  --top N            rows of the top-N tables (default 15)\n"
   "  --include-warmup   compare the first ProfilerStep too (default: excluded)\n"
-  "  --queries DIR      query files to use (default: installed, else source tree)\n";
+  "  --queries DIR      query files to use (default: $PROFDB_QUERIES, else the\n"
+  "                     installed share/profdb/queries next to this profdb)\n";
 
 /* "before: 1 trace, 4 steps analysed, 1 snapshot; after: ..." */
 static char *scope_note(sqlite3 *db) {

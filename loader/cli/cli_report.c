@@ -39,7 +39,8 @@ static const char report_usage[] =
   "                     the trace's deviceProperties\n"
   "  --trace ID         only this trace (default: all)\n"
   "  --snapshot ID      only this snapshot (default: all)\n"
-  "  --queries DIR      query files to use (default: installed, else source tree)\n";
+  "  --queries DIR      query files to use (default: $PROFDB_QUERIES, else the\n"
+  "                     installed share/profdb/queries next to this profdb)\n";
 
 /* "label: steps 3-7 analysed (5), step 2 excluded as warm-up; ..." */
 static char *scope_note(sqlite3 *db) {
