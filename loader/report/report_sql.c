@@ -51,6 +51,9 @@ const rp_kind rp_kind_report = {"profdb report", "report.list", "", "lib", "find
                                  "findings", 0};
 const rp_kind rp_kind_diff = {"profdb diff", "diff/diff.list", "diff/", "diff/lib",
                                "diff/verdict.sql", "verdict", 1};
+/* The trend's tables are filled by loader/cli/cli_trend.c: no prelude. */
+const rp_kind rp_kind_trend = {"profdb diff: trend", "diff/trend/trend.list", "diff/trend/",
+                                NULL, "diff/trend/verdict.sql", "verdict", 1};
 
 static int is_dir(const char *p) {
   struct stat st;
@@ -417,6 +420,7 @@ static int cmp_str(const void *a, const void *b) {
 
 /* Run the prelude (every .sql file under lib/, in name order) on r->db. */
 static int run_lib(rp_report *r) {
+  if (!r->kind->lib) return 0;
   /* The report's TEMP tables hold up to a few hundred MB on GB traces:
   ** keep them in memory rather than spilling to temporary files.  The
   ** database is read-only here, so it is memory-mapped (reads without a
@@ -557,6 +561,7 @@ void rp_free(rp_report *r) {
   for (int i = 0; i < r->nsections; i++) rp_section_free(&r->sections[i]);
   free(r->sections);
   rp_section_free(&r->findings);
+  rp_section_free(&r->gate);
   free(r->scope_note);
 }
 

@@ -6,6 +6,9 @@
 **   <name>.mem_timeline.S_D.svg allocated and reserved bytes over the
 **                               allocator events of snapshot S, device D,
 **                               with the peak marked
+**   <name>.trend.svg            profdb diff with several runs: step time,
+**                               GPU utilization and peak allocated per run,
+**                               one panel each, the first gate failure marked
 **
 ** HOW IT WORKS
 **   Charts are drawn from the sections' rows (step_time,
@@ -256,6 +259,91 @@ static int chart_timeline(rp_report *r, const char *path, int64_t snapshot, int6
   return finish(&b, path) ? -1 : 1;
 }
 
+/* The trend section's runs: one line panel per metric, runs along x. */
+static int chart_trend(const rp_report *r, const char *path) {
+  const rp_section *s = find_section(r, "trend");
+  if (!s || s->nrows < 2) return 0;
+  static const struct { const char *col, *title, *unit; } panel[] = {
+      {"step_time_ns", "mean step time", "ns"},
+      {"gpu_util_pct", "GPU utilization", "%"},
+      {"peak_allocated", "peak allocated", "bytes"}};
+  enum { PANEL_H = 150, GAP = 40 };
+  int height = TOP + 3 * (PANEL_H + GAP) + 20, n = s->nrows;
+  int first_col = rp_col_index(s, "first_failure"), first = -1;
+  for (int i = 0; i < n && first_col >= 0; i++)
+    if (rp_cell(s, i, first_col)->type == SQLITE_TEXT) first = i;
+  ld_buf b = {0};
+  svgf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+       "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n"
+       "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", W, height, W, height);
+  svg_text(&b, LEFT, 22, "start", "Runs in order");
+  double plot_w = W - LEFT - RIGHT;
+#define RUN_X(i) (LEFT + (n > 1 ? plot_w * (i) / (n - 1) : 0))
+  for (int k = 0; k < 3; k++) {
+    double top = TOP + k * (PANEL_H + GAP), bottom = top + PANEL_H, max = 0;
+    int col = rp_col_index(s, panel[k].col), have = 0;
+    for (int i = 0; col >= 0 && i < n; i++) {
+      if (rp_cell(s, i, col)->type != SQLITE_NULL) have = 1;
+      if (num(s, i, panel[k].col) > max) max = num(s, i, panel[k].col);
+    }
+    if (!have) {
+      svg_text(&b, W - RIGHT + 10, top + 14, "start", panel[k].title);
+      svg_text(&b, LEFT + plot_w / 2, top + PANEL_H / 2.0, "middle",
+               "no data in any run (no trace or no memory snapshot)");
+      continue;
+    }
+    if (!strcmp(panel[k].unit, "%")) max = 100;
+    else max = max > 0 ? max * 1.1 : 1;
+    svg_text(&b, W - RIGHT + 10, top + 14, "start", panel[k].title);
+    svgf(&b, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#333\"/>\n", LEFT,
+         top, LEFT, bottom);
+    for (int t = 0; t <= 2; t++) {
+      double v = max * t / 2, y = bottom - PANEL_H * t / 2.0;
+      char label[64];
+      if (!strcmp(panel[k].unit, "%")) snprintf(label, sizeof label, "%.0f%%", v);
+      else axis_label(label, sizeof label, v, panel[k].unit);
+      svgf(&b, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", LEFT,
+           y, W - RIGHT, y);
+      svg_text(&b, LEFT - 6, y + 4, "end", label);
+    }
+    /* The line through the runs that have the metric (a run without, e.g.
+    ** without a snapshot, breaks it). */
+    int open = 0;
+    for (int i = 0; i < n; i++) {
+      if (col < 0 || rp_cell(s, i, col)->type == SQLITE_NULL) {
+        if (open) ld_buf_put(&b, "\"/>\n", 4);
+        open = 0;
+        continue;
+      }
+      double y = bottom - PANEL_H * num(s, i, panel[k].col) / max;
+      if (!open) svgf(&b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
+                      palette[k]);
+      svgf(&b, "%s%.1f,%.1f", open ? " " : "", RUN_X(i), y);
+      open = 1;
+    }
+    if (open) ld_buf_put(&b, "\"/>\n", 4);
+    for (int i = 0; col >= 0 && i < n; i++)
+      if (rp_cell(s, i, col)->type != SQLITE_NULL)
+        svgf(&b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", RUN_X(i),
+             bottom - PANEL_H * num(s, i, panel[k].col) / max, i == first ? "#d62728" : palette[k]);
+  }
+  double axis_y = TOP + 3 * (PANEL_H + GAP) - GAP + 16;
+  for (int i = 0; i < n; i++) {
+    char label[32];
+    snprintf(label, sizeof label, "run %d", i + 1);
+    svg_text(&b, RUN_X(i), axis_y, "middle", label);
+  }
+  if (first >= 0) {
+    svgf(&b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d62728\" "
+         "stroke-dasharray=\"4 3\"/>\n", RUN_X(first), TOP - 8, RUN_X(first), axis_y - 14);
+    char label[64];
+    snprintf(label, sizeof label, "first gate failure (run %d)", first + 1);
+    svg_text(&b, RUN_X(first) + 4, TOP - 12, "start", label);
+  }
+#undef RUN_X
+  return finish(&b, path) ? -1 : 1;
+}
+
 static int name_too_long(const char *path) {
   fprintf(stderr, "profdb: %s: file name too long to reference from the Markdown\n", path);
   return -1;
@@ -271,7 +359,7 @@ int rp_write_charts(rp_report *r, const char *md_path, char names[][256], int ma
   int count = 0;
   char path[4352];
   struct { const char *name; int (*draw)(const rp_report *, const char *); } simple[] = {
-      {"step_time", chart_steps}, {"kernel_category", chart_categories}};
+      {"step_time", chart_steps}, {"kernel_category", chart_categories}, {"trend", chart_trend}};
   for (size_t k = 0; k < sizeof simple / sizeof simple[0] && count < max; k++) {
     snprintf(path, sizeof path, "%s.%s.svg", base, simple[k].name);
     int rc = simple[k].draw(r, path);

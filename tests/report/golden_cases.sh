@@ -2,7 +2,7 @@
 # sourced by run_golden.sh (the test: compare) and update_golden.sh (the
 # command that rewrites tests/report/golden).  tests/CMakeLists.txt reads
 # the case list from the next line.
-golden_cases="full snapshot_only one_section trace_memory cpu_only diff_full diff_files diff_one_sided"
+golden_cases="full snapshot_only one_section trace_memory cpu_only diff_full diff_files diff_one_sided diff_gpus diff_trend"
 
 # render_case PROFDB TESTS_DIR WORK_DIR CASE: writes the case's Markdown,
 # JSON and SVG files twice, into WORK_DIR/a and WORK_DIR/b, and checks
@@ -28,6 +28,12 @@ render_case() {
     diff_files)    dir=$fixtures; cmd=diff
                    args=(train_rank0.json after_rank0.json --section verdict --section kernel --top 5) ;;
     diff_one_sided) dir=$fixtures; cmd=diff; args=(memory_snapshot.json after_rank0.json) ;;
+    diff_gpus)     dir=$fixtures; cmd=diff
+                   args=(gpu_a100.json gpu_h100.json --fail-if 'step_time > +5% significant'
+                         --fail-if 'gpu_util < -15pt' --fail-if 'peak_allocated > +10%') ;;
+    diff_trend)    dir=$fixtures; cmd=diff
+                   args=(train_rank0.json after_rank0.json gpu_a100.json gpu_h100.json
+                         --fail-if 'step_time > +5% significant') ;;
     *) echo "unknown case $case"; return 2 ;;
   esac
 
