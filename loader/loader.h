@@ -40,6 +40,9 @@ typedef struct ld_ctx {
   int64_t next_block_id;            /* next _block.id */
   int64_t next_alloc_id;            /* next _alloc_event.id */
   int64_t next_stack_id;            /* next stack id */
+  int64_t first_trace_id;           /* ids this load's traces and snapshots */
+  int64_t first_snapshot_id;        /* start at: the post-pass covers ids
+                                    ** from there, so none may be lower */
   ld_intern *stacks;                /* stack key -> id (snapshot.c) */
   double phase_start;               /* ld_phase: when the current phase began */
 } ld_ctx;
@@ -114,6 +117,11 @@ uint64_t ld_locate_syntax_error(const char *path);
 /* Write import_stats rows for the file (database idle: after sync). */
 int ld_write_stats(ld_file *f);
 
+/* One import_stats row (nothing when value is 0), its name, severity and
+** description from the one table in profdb/stats.h.  Returns 0 or -1. */
+int ld_put_stat(sqlite3 *db, ld_kind kind, int64_t artifact_id, profdb_stat stat,
+                int64_t value);
+
 /* Parsers (trace.c, snapshot.c): return like ld_parse. */
 int trace_load(ld_file *f);
 int snapshot_load(ld_file *f);
@@ -126,6 +134,15 @@ ld_sniff_result ld_sniff(ld_file *f);
 
 /* Derived tables for the traces/snapshots added by this load. */
 int postpass_run(ld_ctx *ctx, int64_t first_trace_id, int64_t first_snapshot_id);
+
+/* Fill _kind and _alloc_action from include/profdb/codes.h (codes.c);
+** on failure prints and returns -1. */
+int ld_insert_codes(ld_ctx *ctx);
+
+/* Run every statement of script (an embedded loader/sql/ file, sql.h) with
+** each parameter (?1) bound to id.  Returns 0, or -1 (sqlite3_errmsg says
+** why; nothing printed). */
+int ld_exec_script(sqlite3 *db, const char *script, int64_t id);
 
 /* Exec SQL on the (idle) database; on failure prints and returns -1. */
 int ld_exec(ld_ctx *ctx, const char *sql);

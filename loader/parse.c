@@ -8,13 +8,13 @@
 **   (complete events are kept); a syntax error before the end is fatal.
 */
 #include "loader.h"
+#include "clock.h"
 #include "utf8.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 static const struct {
@@ -89,14 +89,8 @@ int ld_fail(ld_file *f, int exit_code, int with_offset, const char *fmt, ...) {
 
 /* ---- progress ----------------------------------------------------------- */
 
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void progress(ld_file *f, double t0, double *last) {
-  double t = now_seconds();
+  double t = ld_seconds();
   if (t - *last < 0.25) return;
   *last = t;
   double pct = f->in.file_size ? 100.0 * (double)f->in.raw_read /
@@ -179,7 +173,7 @@ int ld_parse(ld_file *f, const yajl_callbacks *callbacks, void *ud) {
   const unsigned char *chunk = NULL;
   ssize_t n;
   int show = f->ctx->opt->progress;
-  double t0 = now_seconds(), last = t0;
+  double t0 = ld_seconds(), last = t0;
   f->yajl = ld_yajl_alloc(f, callbacks, ud);
   if (!f->yajl) return ld_fail(f, PROFDB_EXIT_USAGE, 0, "out of memory"), -1;
   /* UTF-8 is checked and repaired per string by ld_text(). */
@@ -247,40 +241,54 @@ int ld_parse(ld_file *f, const yajl_callbacks *callbacks, void *ud) {
   return rc;
 }
 
-int ld_write_stats(ld_file *f) {
+int ld_put_stat(sqlite3 *db, ld_kind kind, int64_t artifact_id, profdb_stat stat,
+                int64_t value) {
   static const char sql[] =
       "INSERT OR REPLACE INTO import_stats(artifact_id, artifact, name,"
       " severity, value, description) VALUES(?,?,?,?,?,?)";
+  if (!value) return 0;
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(f->ctx->db, sql, -1, &st, NULL) != SQLITE_OK) return -1;
-  int rc = 0;
-  for (int i = 0; i < PROFDB_STAT__COUNT && rc == 0; i++) {
-    if (!f->stats[i]) continue;
-    sqlite3_bind_int64(st, 1, f->artifact_id);
-    sqlite3_bind_text(st, 2, f->kind == LD_KIND_TRACE ? "trace" : "snapshot", -1,
-                      SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, stat_info[i].name, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 4, severity_name(stat_info[i].severity), -1,
-                      SQLITE_STATIC);
-    sqlite3_bind_int64(st, 5, (int64_t)f->stats[i]);
-    sqlite3_bind_text(st, 6, stat_info[i].description, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) != SQLITE_DONE) rc = -1;
-    sqlite3_reset(st);
-  }
+  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) return -1;
+  sqlite3_bind_int64(st, 1, artifact_id);
+  sqlite3_bind_text(st, 2, kind == LD_KIND_TRACE ? "trace" : "snapshot", -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 3, stat_info[stat].name, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 4, severity_name(stat_info[stat].severity), -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 5, value);
+  sqlite3_bind_text(st, 6, stat_info[stat].description, -1, SQLITE_STATIC);
+  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
   sqlite3_finalize(st);
   return rc;
+}
+
+int ld_write_stats(ld_file *f) {
+  for (int i = 0; i < PROFDB_STAT__COUNT; i++)
+    if (ld_put_stat(f->ctx->db, f->kind, f->artifact_id, (profdb_stat)i, (int64_t)f->stats[i]))
+      return -1;
+  return 0;
 }
 
 void ld_phase(ld_ctx *ctx, const char *name) {
   static int enabled = -1;
   if (enabled < 0) enabled = getenv("PROFDB_TIMING") != NULL;
   if (!enabled) return;
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  double now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+  double now = ld_seconds();
   if (name && ctx->phase_start > 0)
     fprintf(stderr, "profdb: timing: %-24s %8.3f s\n", name, now - ctx->phase_start);
   ctx->phase_start = now;
+}
+
+int ld_exec_script(sqlite3 *db, const char *script, int64_t id) {
+  const char *tail = script;
+  while (tail && *tail) {
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, tail, -1, &st, &tail) != SQLITE_OK) return -1;
+    if (!st) break; /* only comments or blanks left */
+    for (int i = 1; i <= sqlite3_bind_parameter_count(st); i++) sqlite3_bind_int64(st, i, id);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) return -1;
+  }
+  return 0;
 }
 
 int ld_exec(ld_ctx *ctx, const char *sql) {

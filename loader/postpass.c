@@ -22,6 +22,9 @@
 #include "loader.h"
 #include "extsort.h"
 #include "opstats.h"
+#include "sql.h"
+
+#include "profdb/codes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -246,34 +249,6 @@ static int load_steps(ld_ctx *ctx, nest_state *s, int64_t first_trace) {
   return 0;
 }
 
-static int record_stat(ld_ctx *ctx, int64_t trace_id, const char *name,
-                       const char *desc, int64_t value) {
-  if (!value) return 0;
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(ctx->db,
-        "INSERT OR REPLACE INTO import_stats(artifact_id, artifact, name,"
-        " severity, value, description) VALUES(?, 'trace', ?, 'info', ?, ?)",
-        -1, &st, NULL) != SQLITE_OK)
-    return -1;
-  sqlite3_bind_int64(st, 1, trace_id);
-  sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
-  sqlite3_bind_int64(st, 3, value);
-  sqlite3_bind_text(st, 4, desc, -1, SQLITE_STATIC);
-  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-  sqlite3_finalize(st);
-  return rc;
-}
-
-/* Statements with ?1 = first new trace id, run once the step rows exist. */
-static const char *const step_sql[] = {
-  /* The GPU projection: union of the step's gpu_user_annotation ranges. */
-  "UPDATE step SET (gpu_ts, gpu_dur) = (SELECT min(g.ts), max(g.ts + g.dur) - min(g.ts)"
-  "  FROM _gpu g JOIN _string n ON n.id = g.name_id"
-  "  WHERE g.trace_id = step.trace_id AND g.kind = 13"
-  "  AND n.value = 'ProfilerStep#' || step.step)"
-  " WHERE trace_id >= ?1",
-};
-
 static int exec_with_first(ld_ctx *ctx, const char *sql, int64_t first);
 
 /* ---- the nesting pass: slices of each thread in start order ------------ */
@@ -374,7 +349,11 @@ static int cmp_nest_row(const void *x, const void *y) {
 
 static uint8_t kind_rank(int kind) {
   switch (kind) {
-  case 5: return 0; case 2: return 1; case 3: return 2; case 1: return 3; case 4: return 4;
+  case PROFDB_KIND_TRACE_SPAN: return 0;
+  case PROFDB_KIND_USER_ANNOTATION: return 1;
+  case PROFDB_KIND_PYTHON_FUNCTION: return 2;
+  case PROFDB_KIND_CPU_OP: return 3;
+  case PROFDB_KIND_RUNTIME: return 4;
   default: return 5;
   }
 }
@@ -408,8 +387,7 @@ static int write_steps(ld_ctx *ctx, step_row *rows, size_t n, int64_t first_trac
     sqlite3_reset(st);
   }
   sqlite3_finalize(st);
-  for (size_t i = 0; rc == 0 && i < sizeof step_sql / sizeof step_sql[0]; i++)
-    rc = exec_with_first(ctx, step_sql[i], first_trace);
+  if (rc == 0) rc = exec_with_first(ctx, profdb_sql_postpass_step_gpu, first_trace);
   return rc;
 }
 
@@ -430,7 +408,7 @@ static int read_slices(ld_ctx *ctx, int64_t first_trace, const name_class *names
   while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
     int kind = sqlite3_column_int(sel, 7);
     int k = find_name(names, sqlite3_column_int64(sel, 6));
-    if (k >= 0 && names->step[k] >= 0 && (kind == 1 || kind == 2)) {
+    if (k >= 0 && names->step[k] >= 0 && (kind == PROFDB_KIND_CPU_OP || kind == PROFDB_KIND_USER_ANNOTATION)) {
       if (nsteps == cap) {
         cap = cap ? 2 * cap : 64;
         steps = realloc(steps, cap * sizeof *steps);
@@ -518,9 +496,8 @@ static int build_tree(ld_ctx *ctx, int64_t first_trace) {
       thread = r->thread;
       int64_t trace_id = threads.trace[thread];
       if (trace_id != last_trace && last_trace >= 0) {
-        if (record_stat(ctx, last_trace, "slice_overhang",
-                        "slices that end after their parent (nested by start time)",
-                        (int64_t)(s.overhang - overhang_before)))
+        if (ld_put_stat(ctx->db, LD_KIND_TRACE, last_trace, PROFDB_STAT_slice_overhang,
+                    (int64_t)(s.overhang - overhang_before)))
           goto done;
         overhang_before = s.overhang;
       }
@@ -529,11 +506,16 @@ static int build_tree(ld_ctx *ctx, int64_t first_trace) {
       s.tid = threads.tid[thread];
     }
     int name_class = class_of(&s.names, r->name_id), kind = r->kind;
-    push(&s, r->id, r->ts, r->dur, r->name_id, kind == 1 && name_class != 1, r->shaped);
+    push(&s, r->id, r->ts, r->dur, r->name_id, kind == PROFDB_KIND_CPU_OP && name_class != 1,
+         r->shaped);
     int64_t end = r->ts + r->dur;
-    if (kind >= 1 && kind <= 4 && name_class != 1) busy_add(&s, BUSY_CPU, r->ts, end, s.pid, s.tid);
-    if (kind == 4) busy_add(&s, BUSY_RUNTIME, r->ts, end, s.pid, s.tid);
-    if (name_class == 2 && kind != 4) busy_add(&s, BUSY_DATALOADER, r->ts, end, s.pid, s.tid);
+    /* CPU work: operators, annotations, Python functions, runtime calls. */
+    int cpu_work = kind == PROFDB_KIND_CPU_OP || kind == PROFDB_KIND_USER_ANNOTATION ||
+                   kind == PROFDB_KIND_PYTHON_FUNCTION || kind == PROFDB_KIND_RUNTIME;
+    if (cpu_work && name_class != 1) busy_add(&s, BUSY_CPU, r->ts, end, s.pid, s.tid);
+    if (kind == PROFDB_KIND_RUNTIME) busy_add(&s, BUSY_RUNTIME, r->ts, end, s.pid, s.tid);
+    if (name_class == 2 && kind != PROFDB_KIND_RUNTIME)
+      busy_add(&s, BUSY_DATALOADER, r->ts, end, s.pid, s.tid);
   }
   end_thread(&s);
   if (extsort_failed(sort)) {
@@ -545,9 +527,8 @@ static int build_tree(ld_ctx *ctx, int64_t first_trace) {
   ld_phase(ctx, "nesting: pass");
   if (write_tree(ctx, s.tree)) goto done;
   if (last_trace >= 0 &&
-      record_stat(ctx, last_trace, "slice_overhang",
-                  "slices that end after their parent (nested by start time)",
-                  (int64_t)(s.overhang - overhang_before)))
+      ld_put_stat(ctx->db, LD_KIND_TRACE, last_trace, PROFDB_STAT_slice_overhang,
+                    (int64_t)(s.overhang - overhang_before)))
     goto done;
   rc = s.failed ? -1 : 0;
 done:
@@ -567,157 +548,48 @@ done:
   return rc;
 }
 
-/* The link pass looks slices up by (correlation, kind) and (External id,
-** kind), taking the smallest id: with kind in the index that is one seek
-** even when thousands of events share an id (the older two-column indexes
-** of databases loaded before are replaced).  Steps are found by start. */
-static const char *const index_sql =
-  "DROP INDEX IF EXISTS _slice_by_correlation;"
-  "DROP INDEX IF EXISTS _slice_by_external_id;"
-  "CREATE INDEX IF NOT EXISTS _slice_by_correlation_kind ON _slice(trace_id, correlation, kind)"
-  "  WHERE correlation IS NOT NULL;"
-  "CREATE INDEX IF NOT EXISTS _slice_by_external_id_kind ON _slice(trace_id, external_id, kind)"
-  "  WHERE external_id IS NOT NULL;"
-  "CREATE INDEX IF NOT EXISTS step_by_ts ON step(trace_id, ts);"
-  "CREATE INDEX IF NOT EXISTS step_by_gpu_ts ON step(trace_id, gpu_ts);"
-  "CREATE INDEX IF NOT EXISTS _gpu_by_ts ON _gpu(trace_id, kind, ts);"
-  "CREATE INDEX IF NOT EXISTS _alloc_event_by_seq ON _alloc_event(snapshot_id, device, seq);"
-  "CREATE INDEX IF NOT EXISTS _block_by_segment ON _block(segment_id);"
-  /* By device too: the replay reads one (snapshot, device) at a time, and
-  ** a snapshot may have thousands of devices.  Replaces the older
-  ** snapshot-only index of databases loaded before. */
-  "DROP INDEX IF EXISTS _segment_by_snapshot;"
-  "CREATE INDEX IF NOT EXISTS _segment_by_device ON _segment(snapshot_id, device);";
-
-/* Each GPU row's launch (the first runtime call of its correlation), the
-** op that launched it (by External id of the kernel, then of the launch,
-** then the launch's parent op; ops before user annotations, first id) and
-** its step (the launch's step; else the step whose GPU, then CPU, range
-** holds it: the step that started last before it, when still running).
-** Every lookup is one index seek: linear in the events, whatever ids they
-** share. */
-static const char *const link_sql =
-  "INSERT INTO _gpu_link(id, launch_id, op_id, step)"
-  " SELECT id, launch_id, op_id, coalesce(launch_step,"
-  "  (SELECT st.step FROM (SELECT step, gpu_ts, gpu_dur FROM step"
-  "    WHERE trace_id = x.trace_id AND gpu_ts <= x.ts ORDER BY gpu_ts DESC LIMIT 1) st"
-  "    WHERE x.ts < st.gpu_ts + st.gpu_dur),"
-  "  (SELECT st.step FROM (SELECT step, ts, dur FROM step"
-  "    WHERE trace_id = x.trace_id AND ts <= x.ts ORDER BY ts DESC LIMIT 1) st"
-  "    WHERE x.ts < st.ts + st.dur))"
-  " FROM (SELECT g.id AS id, g.trace_id AS trace_id, g.ts AS ts, l.id AS launch_id,"
-  "  (SELECT t.step FROM _slice_tree t WHERE t.id = l.id) AS launch_step,"
-  "  coalesce("
-  "   (SELECT min(o.id) FROM _slice o WHERE o.trace_id = g.trace_id"
-  "     AND o.external_id = g.external_id AND o.kind = 1 AND g.external_id <> 0),"
-  "   (SELECT min(o.id) FROM _slice o WHERE o.trace_id = g.trace_id"
-  "     AND o.external_id = g.external_id AND o.kind = 2 AND g.external_id <> 0),"
-  "   (SELECT min(o.id) FROM _slice o WHERE o.trace_id = g.trace_id"
-  "     AND o.external_id = l.external_id AND o.kind = 1 AND l.external_id <> 0),"
-  "   (SELECT min(o.id) FROM _slice o WHERE o.trace_id = g.trace_id"
-  "     AND o.external_id = l.external_id AND o.kind = 2 AND l.external_id <> 0),"
-  "   (SELECT o.id FROM _slice_tree t JOIN _slice o ON o.id = t.parent_id"
-  "     WHERE t.id = l.id AND o.kind = 1)) AS op_id"
-  "  FROM _gpu g LEFT JOIN _slice l ON l.id = (SELECT min(r.id) FROM _slice r"
-  "    WHERE r.trace_id = g.trace_id AND r.correlation = g.correlation"
-  "    AND r.kind = 4)"
-  "  WHERE g.trace_id >= ?1 AND g.kind IN (10, 11, 12, 14)) x";
-
-/* Step spans (after the links: a step's GPU work is what it launched). */
-static const char *const span_sql =
-  "WITH dev AS (SELECT g.trace_id, l.step, min(g.ts) AS a, max(g.ts + g.dur) AS b"
-  "  FROM _gpu g JOIN _gpu_link l ON l.id = g.id"
-  "  WHERE g.trace_id >= ?1 AND l.step IS NOT NULL AND g.ts IS NOT NULL"
-  "  AND g.dur IS NOT NULL GROUP BY g.trace_id, l.step),"
-  " raw AS (SELECT s.trace_id, s.step, s.ts,"
-  "  min(s.ts, coalesce(d.a, s.ts)) AS a, max(s.ts + s.dur, coalesce(d.b, s.ts)) AS b"
-  "  FROM step s LEFT JOIN dev d ON d.trace_id = s.trace_id AND d.step = s.step"
-  "  WHERE s.trace_id >= ?1),"
-  " ordered AS (SELECT trace_id, step, a, b, max(b) OVER (PARTITION BY trace_id"
-  "  ORDER BY ts, step ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_b"
-  "  FROM raw),"
-  " span AS (SELECT trace_id, step, max(a, coalesce(prev_b, a)) AS a, b FROM ordered)"
-  " UPDATE step SET span_ts = span.a, span_dur = max(span.b - span.a, 0)"
-  " FROM span WHERE step.trace_id = span.trace_id AND step.step = span.step";
-
+/* Run an embedded script with ?1 = first; prints the error. */
 static int exec_with_first(ld_ctx *ctx, const char *sql, int64_t first) {
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(ctx->db, sql, -1, &st, NULL) != SQLITE_OK) {
-    fprintf(ctx->msg, "profdb: database error: %s\n", sqlite3_errmsg(ctx->db));
-    return -1;
-  }
-  sqlite3_bind_int64(st, 1, first);
-  int rc = sqlite3_step(st);
-  sqlite3_finalize(st);
-  if (rc != SQLITE_DONE) {
-    fprintf(ctx->msg, "profdb: database error: %s\n", sqlite3_errmsg(ctx->db));
-    return -1;
-  }
-  return 0;
+  if (ld_exec_script(ctx->db, sql, first) == 0) return 0;
+  fprintf(ctx->msg, "profdb: database error: %s\n", sqlite3_errmsg(ctx->db));
+  return -1;
 }
 
-/* Counts of unlinked GPU work and orphan flows, per new trace. */
+/* Counts of unlinked GPU work and orphan flows, per new trace
+** (sql/postpass_link_stats.sql); the rows' names and descriptions come
+** from profdb/stats.h (ld_put_stat). */
 static int link_stats(ld_ctx *ctx, int64_t first) {
-  static const char sql[] =
-    "INSERT OR REPLACE INTO import_stats(artifact_id, artifact, name, severity,"
-    " value, description)"
-    " SELECT trace_id, 'trace', 'gpu_without_launch', 'info', n,"
-    "  'kernels/copies/fills with no runtime call of the same correlation'"
-    " FROM (SELECT g.trace_id, count(*) AS n FROM _gpu g JOIN _gpu_link l ON l.id = g.id"
-    "  WHERE g.trace_id >= ?1 AND l.launch_id IS NULL AND g.kind IN (10, 11, 12)"
-    "  GROUP BY g.trace_id) WHERE n > 0;"
-    /* Unmatched flow starts and finishes, in one grouping of the flows. */
-    "INSERT OR REPLACE INTO import_stats(artifact_id, artifact, name, severity,"
-    " value, description)"
-    " WITH ends AS MATERIALIZED (SELECT trace_id, sum(s AND NOT f) AS starts,"
-    "   sum(f AND NOT s) AS finishes"
-    "  FROM (SELECT trace_id, max(ph = 's') AS s, max(ph = 'f') AS f FROM _flow"
-    "   WHERE trace_id >= ?1 GROUP BY trace_id, cat_id, flow_id) GROUP BY trace_id)"
-    " SELECT trace_id, 'trace', 'flow_start_unmatched', 'info', starts,"
-    "  'flow starts (s) with no finish (f)' FROM ends WHERE starts > 0"
-    " UNION ALL"
-    " SELECT trace_id, 'trace', 'flow_end_unmatched', 'info', finishes,"
-    "  'flow finishes (f) with no start (s)' FROM ends WHERE finishes > 0;";
-  const char *tail = sql;
-  while (tail && *tail) {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(ctx->db, tail, -1, &st, &tail) != SQLITE_OK) return -1;
-    if (!st) break;
-    sqlite3_bind_int64(st, 1, first);
-    int rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) return -1;
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(ctx->db, profdb_sql_postpass_link_stats, -1, &st, NULL) != SQLITE_OK)
+    return -1;
+  sqlite3_bind_int64(st, 1, first);
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    int64_t trace_id = sqlite3_column_int64(st, 0);
+    if (ld_put_stat(ctx->db, LD_KIND_TRACE, trace_id, PROFDB_STAT_gpu_without_launch,
+                    sqlite3_column_int64(st, 1)) ||
+        ld_put_stat(ctx->db, LD_KIND_TRACE, trace_id, PROFDB_STAT_flow_start_unmatched,
+                    sqlite3_column_int64(st, 2)) ||
+        ld_put_stat(ctx->db, LD_KIND_TRACE, trace_id, PROFDB_STAT_flow_end_unmatched,
+                    sqlite3_column_int64(st, 3)))
+      break;
   }
-  return 0;
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? 0 : -1;
 }
-
-/* PyTorch 2.0 blocks have no address: it is the segment's address plus the
-** sizes of the blocks before it (blocks are listed in address order).  An
-** address past 2^63 (only in a made-up file: sizes are bounded by the
-** loader) stays NULL rather than overflow. */
-static const char *const legacy_block_sql =
-  "UPDATE _block SET address = x.address"
-  " FROM (SELECT id, CASE WHEN address <= 9223372036854775807 - offset"
-  "   THEN address + offset END AS address FROM (SELECT b.id AS id, s.address AS address,"
-  "   coalesce(sum(b.size) OVER (PARTITION BY b.segment_id ORDER BY b.position"
-  "   ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS offset"
-  "  FROM _block b JOIN _segment s ON s.id = b.segment_id"
-  "  WHERE b.snapshot_id >= ?1 AND typeof(s.address) = 'integer'"
-  "  AND b.segment_id IN (SELECT segment_id FROM _block WHERE snapshot_id >= ?1"
-  "   AND address IS NULL))) x"
-  " WHERE _block.id = x.id AND _block.address IS NULL";
 
 int postpass_run(ld_ctx *ctx, int64_t first_trace, int64_t first_snapshot) {
-  if (exec_with_first(ctx, legacy_block_sql, first_snapshot)) return -1;
-  if (ld_exec(ctx, index_sql)) return -1;
+  if (exec_with_first(ctx, profdb_sql_postpass_legacy_blocks, first_snapshot) ||
+      ld_exec(ctx, profdb_sql_postpass_indexes))
+    return -1;
   ld_phase(ctx, "indexes");
   if (build_tree(ctx, first_trace) ||
       ld_exec(ctx, "CREATE INDEX IF NOT EXISTS cpu_busy_by_ts ON cpu_busy(trace_id, class, ts)"))
     return -1;
   ld_phase(ctx, "nesting");
-  if (exec_with_first(ctx, link_sql, first_trace)) return -1;
+  if (exec_with_first(ctx, profdb_sql_postpass_links, first_trace)) return -1;
   ld_phase(ctx, "gpu links");
-  if (exec_with_first(ctx, span_sql, first_trace)) return -1;
+  if (exec_with_first(ctx, profdb_sql_postpass_spans, first_trace)) return -1;
   ld_phase(ctx, "spans");
   if (link_stats(ctx, first_trace)) {
     fprintf(ctx->msg, "profdb: database error: %s\n", sqlite3_errmsg(ctx->db));

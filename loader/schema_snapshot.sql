@@ -192,17 +192,14 @@ CREATE TABLE IF NOT EXISTS _alloc_event(
   extra TEXT
 );
 
--- Allocator actions.
+-- Allocator actions.  The rows come from the one list in
+-- include/profdb/codes.h (loader/codes.c).
 CREATE TABLE IF NOT EXISTS _alloc_action(
   -- action code stored in _alloc_event.action
   code INTEGER PRIMARY KEY,
   -- action name as written by PyTorch
   name TEXT NOT NULL
 );
-INSERT OR IGNORE INTO _alloc_action(code, name) VALUES
-  (0, 'other'), (1, 'alloc'), (2, 'free_requested'), (3, 'free_completed'),
-  (4, 'segment_alloc'), (5, 'segment_free'), (6, 'segment_map'),
-  (7, 'segment_unmap'), (8, 'snapshot'), (9, 'oom'), (10, 'annotate');
 
 -- Storage: interned stacks, one row per frame.
 CREATE TABLE IF NOT EXISTS _stack_frame(

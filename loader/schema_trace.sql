@@ -27,7 +27,9 @@ CREATE TABLE IF NOT EXISTS _string(
   value TEXT NOT NULL
 );
 
--- Event kinds: the normalized classification of an event's category.
+-- Event kinds: the normalized classification of an event's category.  The
+-- rows come from the one list in include/profdb/codes.h (loader/codes.c);
+-- SQL names a kind, (SELECT kind FROM _kind WHERE name = 'kernel').
 CREATE TABLE IF NOT EXISTS _kind(
   -- kind code stored in the kind column of _slice/_gpu/_instant
   kind INTEGER PRIMARY KEY,
@@ -36,15 +38,6 @@ CREATE TABLE IF NOT EXISTS _kind(
   -- which storage table holds events of this kind
   storage TEXT NOT NULL
 );
-INSERT OR IGNORE INTO _kind(kind, name, storage) VALUES
-  (1, 'cpu_op', '_slice'), (2, 'user_annotation', '_slice'),
-  (3, 'python_function', '_slice'), (4, 'runtime', '_slice'),
-  (5, 'trace_span', '_slice'), (6, 'cpu_other', '_slice'),
-  (10, 'kernel', '_gpu'), (11, 'memcpy', '_gpu'), (12, 'memset', '_gpu'),
-  (13, 'gpu_annotation', '_gpu'), (14, 'gpu_sync', '_gpu'),
-  (20, 'memory', '_instant'), (21, 'out_of_memory', '_instant'),
-  (22, 'instant', '_instant'), (23, 'counter', '_instant'),
-  (24, 'other_phase', '_instant');
 
 -- Copy directions: how the memcpy view (and profdb diff) read a copy's
 -- direction from its name.  The first pattern by priority that the name

@@ -24,12 +24,15 @@
 **   are kept as written; the block view reports one.
 */
 #include "loader.h"
+#include "clock.h"
 #include "numtext.h"
+#include "stream.h"
+
+#include "profdb/codes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* ---- scalar values ------------------------------------------------------ */
 
@@ -290,17 +293,24 @@ static void emit_hist(sparser *p) {
   col_extra(b, o);
 }
 
-static const char *const actions[] = {
-    NULL, "alloc", "free_requested", "free_completed", "segment_alloc",
-    "segment_free", "segment_map", "segment_unmap", "snapshot", "oom", "annotate"};
+/* Action names by code (include/profdb/codes.h); code 0 is "other", an
+** action profdb does not know, which no text maps to. */
+static const char *const actions[PROFDB_ACTION_LIMIT] = {
+#define ACTION_NAME(id, code, name) [code] = name,
+    PROFDB_ALLOC_ACTIONS(ACTION_NAME)
+#undef ACTION_NAME
+};
 
 static void emit_entry(sparser *p) {
   sobj *o = &p->entry;
   ld_buf *b = writer_batch(p->ctx->w);
-  int code = 0;
-  for (int i = 1; i < (int)(sizeof actions / sizeof actions[0]); i++)
-    if (field_is(o, F_ACTION, actions[i])) { code = i; break; }
-  if (!code && o->f[F_ACTION].type == 't') { /* unknown action: keep its text */
+  int code = PROFDB_ACTION_OTHER;
+  for (int i = 0; i < PROFDB_ACTION_LIMIT; i++)
+    if (i != PROFDB_ACTION_OTHER && actions[i] && field_is(o, F_ACTION, actions[i])) {
+      code = i;
+      break;
+    }
+  if (code == PROFDB_ACTION_OTHER && o->f[F_ACTION].type == 't') { /* unknown action: keep its text */
     extra_key(o, "action", 6);
     jw_string(&o->extra_w, o->text.p + o->f[F_ACTION].off, o->f[F_ACTION].len);
   }
@@ -393,45 +403,13 @@ static int64_t frames_done(sparser *p) {
 
 /* ---- the token handler -------------------------------------------------- */
 
-typedef enum tok {
-  TK_NULL, TK_TRUE, TK_FALSE, TK_NUMBER, TK_STRING, TK_KEY,
-  TK_START_MAP, TK_END_MAP, TK_START_ARRAY, TK_END_ARRAY
-} tok;
-
 enum { CAPK_DISCARD = 100 };
-
-static int is_scalar(tok t) { return t <= TK_STRING; }
 
 static void push(sparser *p, sctx c) {
   if (p->depth < (int)(sizeof p->stack / sizeof p->stack[0])) p->stack[p->depth] = c;
   p->depth++;
 }
 static sctx top(const sparser *p) { return p->stack[p->depth - 1]; }
-
-static void write_scalar(sparser *p, ld_jw *w, tok t, const char *s, size_t n) {
-  switch (t) {
-  case TK_NULL: jw_raw(w, "null", 4); break;
-  case TK_TRUE: jw_raw(w, "true", 4); break;
-  case TK_FALSE: jw_raw(w, "false", 5); break;
-  case TK_NUMBER: {
-    int64_t v;
-    if (!memchr(s, '.', n) && !memchr(s, 'e', n) && !memchr(s, 'E', n) &&
-        nt_parse_int64(s, n, &v) == NT_OVERFLOW) {
-      ld_note(p->f, PROFDB_STAT_int_beyond_int64, "integer %.*s kept as text",
-              (int)(n > 40 ? 40 : n), s);
-      jw_string(w, s, n);
-    } else {
-      jw_raw(w, s, n);
-    }
-    break;
-  }
-  case TK_STRING:
-    ld_text(p->f, &s, &n);
-    jw_string(w, s, n);
-    break;
-  default: break;
-  }
-}
 
 static void capture_start(sparser *p, ld_jw *w, int kind, tok t) {
   p->cap_w = w;
@@ -581,7 +559,7 @@ static int field_value(sparser *p, sobj *o, tok t, const char *s, size_t n) {
     }
     p->value_buf.n = 0;
     jw_init(&p->value_w, &p->value_buf);
-    write_scalar(p, &p->value_w, t, s, n);
+    ld_write_scalar(p->f, &p->value_w, t, s, n);
     v->type = 'j';
     v->off = (uint32_t)o->text.n;
     v->len = (uint32_t)p->value_buf.n;
@@ -591,7 +569,7 @@ static int field_value(sparser *p, sobj *o, tok t, const char *s, size_t n) {
   if (!ok) { /* unexpected type: keep it in extra under its key */
     ld_note(p->f, PROFDB_STAT_snapshot_bad_value, "'%s' has an unexpected type", fd->key);
     extra_key(o, fd->key, strlen(fd->key));
-    if (is_scalar(t)) write_scalar(p, &o->extra_w, t, s, n);
+    if (is_scalar(t)) ld_write_scalar(p->f, &o->extra_w, t, s, n);
     else capture_start(p, &o->extra_w, CAPK_EXTRA, t);
   }
   return 1;
@@ -623,21 +601,160 @@ static int object_key(sparser *p, sctx c, const char *k, size_t n) {
   return 1;
 }
 
+/* Start capturing a nested value into value_buf (kind: what to do with it
+** when it closes, see capture_finish). */
+static void capture_value(sparser *p, int kind, tok t) {
+  p->value_buf.n = 0;
+  jw_init(&p->value_w, &p->value_buf);
+  capture_start(p, &p->value_w, kind, t);
+}
+
+/* The end of context c (already popped): emit what it built. */
+static int close_context(sparser *p, sctx c) {
+  switch (c) {
+  case C_SEGMENT: emit_segment(p); break;
+  case C_BLOCK: emit_block(p); break;
+  case C_HIST: emit_hist(p); break;
+  case C_ENTRY: emit_entry(p); break;
+  case C_FRAME: frame_done(p); break;
+  case C_ANNOTATION: emit_annotation(p); break;
+  case C_FRAMES: {
+    int64_t id = frames_done(p);
+    sobj *owner = p->depth > 0 ? obj_of(p, top(p)) : NULL;
+    if (owner) owner->stack_id = id;
+    break;
+  }
+  default: break;
+  }
+  return 1;
+}
+
+/* A key in context c. */
+static int context_key(sparser *p, sctx c, const char *s, size_t n) {
+  p->key_text.n = 0;
+  if (c == C_TOP) {
+    p->root_keys++;
+    if (n == 8 && !memcmp(s, "segments", 8)) p->cur_key = TK_SEGMENTS;
+    else if (n == 13 && !memcmp(s, "device_traces", 13)) p->cur_key = TK_TRACES;
+    else if (n == 18 && !memcmp(s, "allocator_settings", 18)) p->cur_key = TK_SETTINGS;
+    else if (n == 20 && !memcmp(s, "external_annotations", 20)) p->cur_key = TK_ANNOTATIONS;
+    else p->cur_key = TK_OTHER;
+    ld_text(p->f, &s, &n);
+    ld_buf_put(&p->key_text, s, n);
+    return 1;
+  }
+  if (c == C_SETTINGS) {
+    ld_text(p->f, &s, &n);
+    ld_buf_put(&p->key_text, s, n);
+    return 1;
+  }
+  return object_key(p, c, s, n);
+}
+
+/* A value of the top-level object: a known list or settings object, else
+** a metadata value (kept as JSON). */
+static int top_value(sparser *p, tok t, const char *s, size_t n) {
+  switch (p->cur_key) {
+  case TK_SEGMENTS:
+    if (t == TK_START_ARRAY) { push(p, C_SEGMENTS); return 1; }
+    return ld_fail(p->f, PROFDB_EXIT_DATA, 1, "segments is not a list");
+  case TK_TRACES:
+    if (t == TK_START_ARRAY) { p->device = -1; push(p, C_TRACES); return 1; }
+    return ld_fail(p->f, PROFDB_EXIT_DATA, 1, "device_traces is not a list");
+  case TK_SETTINGS:
+    if (t == TK_START_MAP) { push(p, C_SETTINGS); return 1; }
+    break; /* kept as metadata */
+  case TK_ANNOTATIONS:
+    if (t == TK_START_ARRAY) { push(p, C_ANNOTATIONS); return 1; }
+    break;
+  }
+  if (is_scalar(t)) {
+    p->value_buf.n = 0;
+    jw_init(&p->value_w, &p->value_buf);
+    ld_write_scalar(p->f, &p->value_w, t, s, n);
+    meta_value_done(p, p->value_buf.p, p->value_buf.n);
+  } else {
+    capture_value(p, CAPK_META, t);
+  }
+  return 1;
+}
+
+/* An element of one of the object lists (segments, blocks, history,
+** a device's trace, frames, annotations): an object opens its item. */
+static int list_element(sparser *p, sctx c, tok t) {
+  static const struct { sctx list, item; } items[] = {
+      {C_SEGMENTS, C_SEGMENT}, {C_BLOCKS, C_BLOCK}, {C_HISTORY, C_HIST},
+      {C_DEVICE, C_ENTRY}, {C_FRAMES, C_FRAME}, {C_ANNOTATIONS, C_ANNOTATION}};
+  sctx item = C_SEGMENT;
+  for (size_t i = 0; i < sizeof items / sizeof items[0]; i++)
+    if (items[i].list == c) item = items[i].item;
+  if (t != TK_START_MAP) {
+    ld_note(p->f, PROFDB_STAT_snapshot_not_object, "a list element is not an object");
+    if (!is_scalar(t)) capture_value(p, CAPK_DISCARD, t);
+    else if (c == C_DEVICE) p->seq++; /* keep seq equal to the position in the list */
+    return 1;
+  }
+  sobj *o = obj_of(p, item);
+  obj_reset(o);
+  if (item == C_SEGMENT) o->id = p->ctx->next_segment_id++;
+  if (item == C_BLOCK) o->id = p->ctx->next_block_id++;
+  push(p, item);
+  return 1;
+}
+
+/* An element of device_traces: one device's list of entries. */
+static int device_list(sparser *p, tok t) {
+  p->device++;
+  if (t == TK_START_ARRAY) {
+    p->seq = 0;
+    push(p, C_DEVICE);
+    return 1;
+  }
+  ld_note(p->f, PROFDB_STAT_snapshot_not_object, "a device_traces element is not a list");
+  if (!is_scalar(t)) capture_value(p, CAPK_DISCARD, t);
+  return 1;
+}
+
+/* The value of the current key of an object context c: a nested list
+** (frames, blocks, history), an unknown key's value (kept in extra), or a
+** known field. */
+static int object_value(sparser *p, sctx c, tok t, const char *s, size_t n) {
+  sobj *o = obj_of(p, c);
+  if (p->special != SK_NONE) {
+    int sk = p->special;
+    p->special = SK_NONE;
+    if (t == TK_START_ARRAY) {
+      if (sk == SK_FRAMES) {
+        p->frames.key.n = 0;
+        p->frames.frames = 0;
+        push(p, C_FRAMES);
+      } else {
+        push(p, sk == SK_BLOCKS ? C_BLOCKS : C_HISTORY);
+      }
+      return 1;
+    }
+    if (t == TK_NULL) return 1;
+    const char *k = sk == SK_FRAMES ? "frames" : sk == SK_BLOCKS ? "blocks" : "history";
+    ld_note(p->f, PROFDB_STAT_snapshot_bad_value, "'%s' is not a list", k);
+    extra_key(o, k, strlen(k));
+    if (is_scalar(t)) ld_write_scalar(p->f, &o->extra_w, t, s, n);
+    else capture_start(p, &o->extra_w, CAPK_EXTRA, t);
+    return 1;
+  }
+  if (p->cur_unknown) {
+    p->cur_unknown = 0;
+    if (is_scalar(t)) ld_write_scalar(p->f, &o->extra_w, t, s, n);
+    else capture_start(p, &o->extra_w, CAPK_EXTRA, t);
+    return 1;
+  }
+  if (p->cur_field) return field_value(p, o, t, s, n);
+  return 1;
+}
+
+/* Every token of the snapshot: dispatched by the context it appears in. */
 static int tok_handle(sparser *p, tok t, const char *s, size_t n) {
   if (p->depth > 0 && top(p) == C_CAPTURE) {
-    switch (t) {
-    case TK_START_MAP: jw_open(p->cap_w, '{'); p->cap_depth++; break;
-    case TK_START_ARRAY: jw_open(p->cap_w, '['); p->cap_depth++; break;
-    case TK_END_MAP: case TK_END_ARRAY:
-      jw_close(p->cap_w, t == TK_END_MAP ? '}' : ']');
-      if (--p->cap_depth == 0) capture_finish(p);
-      break;
-    case TK_KEY:
-      ld_text(p->f, &s, &n);
-      jw_key(p->cap_w, s, n);
-      break;
-    default: write_scalar(p, p->cap_w, t, s, n);
-    }
+    if (ld_capture_token(p->f, p->cap_w, &p->cap_depth, t, s, n)) capture_finish(p);
     return 1;
   }
   if (p->depth == 0) {
@@ -646,173 +763,26 @@ static int tok_handle(sparser *p, tok t, const char *s, size_t n) {
     return ld_fail(p->f, PROFDB_EXIT_DATA, 1, "not a snapshot: unexpected top-level value");
   }
   sctx c = top(p);
-  /* ---- closing the current context ---- */
   if (t == TK_END_MAP || t == TK_END_ARRAY) {
     p->depth--;
-    switch (c) {
-    case C_SEGMENT: emit_segment(p); break;
-    case C_BLOCK: emit_block(p); break;
-    case C_HIST: emit_hist(p); break;
-    case C_ENTRY: emit_entry(p); break;
-    case C_FRAME: frame_done(p); break;
-    case C_ANNOTATION: emit_annotation(p); break;
-    case C_FRAMES: {
-      int64_t id = frames_done(p);
-      sobj *owner = p->depth > 0 ? obj_of(p, top(p)) : NULL;
-      if (owner) owner->stack_id = id;
-      break;
-    }
-    default: break;
-    }
-    return 1;
+    return close_context(p, c);
   }
-  /* ---- keys ---- */
-  if (t == TK_KEY) {
-    p->key_text.n = 0;
-    if (c == C_TOP) {
-      p->root_keys++;
-      if (n == 8 && !memcmp(s, "segments", 8)) p->cur_key = TK_SEGMENTS;
-      else if (n == 13 && !memcmp(s, "device_traces", 13)) p->cur_key = TK_TRACES;
-      else if (n == 18 && !memcmp(s, "allocator_settings", 18)) p->cur_key = TK_SETTINGS;
-      else if (n == 20 && !memcmp(s, "external_annotations", 20)) p->cur_key = TK_ANNOTATIONS;
-      else p->cur_key = TK_OTHER;
-      ld_text(p->f, &s, &n);
-      ld_buf_put(&p->key_text, s, n);
-      return 1;
-    }
-    if (c == C_SETTINGS) {
-      ld_text(p->f, &s, &n);
-      ld_buf_put(&p->key_text, s, n);
-      return 1;
-    }
-    return object_key(p, c, s, n);
-  }
-  /* ---- values ---- */
+  if (t == TK_KEY) return context_key(p, c, s, n);
   switch (c) {
-  case C_TOP:
-    switch (p->cur_key) {
-    case TK_SEGMENTS:
-      if (t == TK_START_ARRAY) { push(p, C_SEGMENTS); return 1; }
-      return ld_fail(p->f, PROFDB_EXIT_DATA, 1, "segments is not a list");
-    case TK_TRACES:
-      if (t == TK_START_ARRAY) { p->device = -1; push(p, C_TRACES); return 1; }
-      return ld_fail(p->f, PROFDB_EXIT_DATA, 1, "device_traces is not a list");
-    case TK_SETTINGS:
-      if (t == TK_START_MAP) { push(p, C_SETTINGS); return 1; }
-      break; /* kept as metadata */
-    case TK_ANNOTATIONS:
-      if (t == TK_START_ARRAY) { push(p, C_ANNOTATIONS); return 1; }
-      break;
-    }
-    p->value_buf.n = 0;
-    jw_init(&p->value_w, &p->value_buf);
-    if (is_scalar(t)) {
-      write_scalar(p, &p->value_w, t, s, n);
-      meta_value_done(p, p->value_buf.p, p->value_buf.n);
-    } else {
-      capture_start(p, &p->value_w, CAPK_META, t);
-    }
-    return 1;
+  case C_TOP: return top_value(p, t, s, n);
   case C_SETTINGS:
     if (is_scalar(t)) setting_scalar(p, t, s, n);
-    else {
-      p->value_buf.n = 0;
-      jw_init(&p->value_w, &p->value_buf);
-      capture_start(p, &p->value_w, CAPK_SETTING, t);
-    }
+    else capture_value(p, CAPK_SETTING, t);
     return 1;
   case C_SEGMENTS: case C_BLOCKS: case C_HISTORY: case C_DEVICE: case C_FRAMES:
-  case C_ANNOTATIONS: {
-    static const struct { sctx list, item; } items[] = {
-        {C_SEGMENTS, C_SEGMENT}, {C_BLOCKS, C_BLOCK}, {C_HISTORY, C_HIST},
-        {C_DEVICE, C_ENTRY}, {C_FRAMES, C_FRAME}, {C_ANNOTATIONS, C_ANNOTATION}};
-    sctx item = C_SEGMENT;
-    for (size_t i = 0; i < sizeof items / sizeof items[0]; i++)
-      if (items[i].list == c) item = items[i].item;
-    if (t != TK_START_MAP) {
-      ld_note(p->f, PROFDB_STAT_snapshot_not_object, "a list element is not an object");
-      if (!is_scalar(t)) {
-        p->value_buf.n = 0;
-        jw_init(&p->value_w, &p->value_buf);
-        capture_start(p, &p->value_w, CAPK_DISCARD, t);
-      } else if (c == C_DEVICE) {
-        p->seq++; /* keep seq equal to the position in the list */
-      }
-      return 1;
-    }
-    sobj *o = obj_of(p, item);
-    obj_reset(o);
-    if (item == C_SEGMENT) o->id = p->ctx->next_segment_id++;
-    if (item == C_BLOCK) o->id = p->ctx->next_block_id++;
-    push(p, item);
-    return 1;
-  }
-  case C_TRACES:
-    p->device++;
-    if (t == TK_START_ARRAY) {
-      p->seq = 0;
-      push(p, C_DEVICE);
-      return 1;
-    }
-    ld_note(p->f, PROFDB_STAT_snapshot_not_object, "a device_traces element is not a list");
-    if (!is_scalar(t)) {
-      p->value_buf.n = 0;
-      jw_init(&p->value_w, &p->value_buf);
-      capture_start(p, &p->value_w, CAPK_DISCARD, t);
-    }
-    return 1;
-  default: { /* an object context: the value of the current key */
-    sobj *o = obj_of(p, c);
-    if (p->special != SK_NONE) {
-      int sk = p->special;
-      p->special = SK_NONE;
-      if (t == TK_START_ARRAY) {
-        if (sk == SK_FRAMES) {
-          p->frames.key.n = 0;
-          p->frames.frames = 0;
-          push(p, C_FRAMES);
-        } else {
-          push(p, sk == SK_BLOCKS ? C_BLOCKS : C_HISTORY);
-        }
-        return 1;
-      }
-      if (t == TK_NULL) return 1;
-      const char *k = sk == SK_FRAMES ? "frames" : sk == SK_BLOCKS ? "blocks" : "history";
-      ld_note(p->f, PROFDB_STAT_snapshot_bad_value, "'%s' is not a list", k);
-      extra_key(o, k, strlen(k));
-      if (is_scalar(t)) write_scalar(p, &o->extra_w, t, s, n);
-      else capture_start(p, &o->extra_w, CAPK_EXTRA, t);
-      return 1;
-    }
-    if (p->cur_unknown) {
-      p->cur_unknown = 0;
-      if (is_scalar(t)) write_scalar(p, &o->extra_w, t, s, n);
-      else capture_start(p, &o->extra_w, CAPK_EXTRA, t);
-      return 1;
-    }
-    if (p->cur_field) return field_value(p, o, t, s, n);
-    return 1;
-  }
+  case C_ANNOTATIONS:
+    return list_element(p, c, t);
+  case C_TRACES: return device_list(p, t);
+  default: return object_value(p, c, t, s, n);
   }
 }
 
-static int cb_null(void *ud) { return tok_handle(ud, TK_NULL, NULL, 0); }
-static int cb_bool(void *ud, int v) { return tok_handle(ud, v ? TK_TRUE : TK_FALSE, NULL, 0); }
-static int cb_number(void *ud, const char *s, size_t n) { return tok_handle(ud, TK_NUMBER, s, n); }
-static int cb_string(void *ud, const unsigned char *s, size_t n) {
-  return tok_handle(ud, TK_STRING, (const char *)s, n);
-}
-static int cb_start_map(void *ud) { return tok_handle(ud, TK_START_MAP, NULL, 0); }
-static int cb_key(void *ud, const unsigned char *s, size_t n) {
-  return tok_handle(ud, TK_KEY, (const char *)s, n);
-}
-static int cb_end_map(void *ud) { return tok_handle(ud, TK_END_MAP, NULL, 0); }
-static int cb_start_array(void *ud) { return tok_handle(ud, TK_START_ARRAY, NULL, 0); }
-static int cb_end_array(void *ud) { return tok_handle(ud, TK_END_ARRAY, NULL, 0); }
-
-static const yajl_callbacks snapshot_callbacks = {
-    cb_null, cb_bool, NULL, NULL, cb_number, cb_string, cb_start_map, cb_key,
-    cb_end_map, cb_start_array, cb_end_array};
+LD_TOKEN_CALLBACKS(snapshot_callbacks, tok_handle);
 
 /* ---- stacks already in the database ------------------------------------- */
 
@@ -899,25 +869,15 @@ done:
 
 static int snapshot_finish(sparser *p, int truncated, double seconds) {
   ld_file *f = p->f;
-  char hash[17];
-  snprintf(hash, sizeof hash, "%016llx", (unsigned long long)hash_final(&f->in.hash));
+  if (ld_finish_artifact(f, truncated, p->layout_list ? "list" : "object", seconds)) return -1;
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(p->ctx->db,
-        "UPDATE snapshot SET status = ?2, truncated_at = ?3, layout = ?4,"
-        " segments = ?5, blocks = ?6, trace_entries = ?7, json_bytes = ?8,"
-        " content_hash = ?9, load_seconds = ?10 WHERE snapshot_id = ?1",
-        -1, &st, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(p->ctx->db, "UPDATE snapshot SET segments = ?2, blocks = ?3,"
+                         " trace_entries = ?4 WHERE snapshot_id = ?1", -1, &st, NULL) != SQLITE_OK)
     return -1;
   sqlite3_bind_int64(st, 1, f->artifact_id);
-  sqlite3_bind_text(st, 2, truncated ? "truncated" : "ok", -1, SQLITE_STATIC);
-  if (truncated) sqlite3_bind_int64(st, 3, (int64_t)f->truncated_at);
-  sqlite3_bind_text(st, 4, p->layout_list ? "list" : "object", -1, SQLITE_STATIC);
-  sqlite3_bind_int64(st, 5, (int64_t)p->segments);
-  sqlite3_bind_int64(st, 6, (int64_t)p->blocks);
-  sqlite3_bind_int64(st, 7, (int64_t)p->entries);
-  sqlite3_bind_int64(st, 8, (int64_t)f->in.delivered);
-  sqlite3_bind_text(st, 9, hash, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_double(st, 10, seconds);
+  sqlite3_bind_int64(st, 2, (int64_t)p->segments);
+  sqlite3_bind_int64(st, 3, (int64_t)p->blocks);
+  sqlite3_bind_int64(st, 4, (int64_t)p->entries);
   int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
   sqlite3_finalize(st);
   if (rc || write_lists(p)) return -1;
@@ -928,15 +888,9 @@ static int snapshot_finish(sparser *p, int truncated, double seconds) {
   return ld_write_stats(f);
 }
 
-static double wall(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int snapshot_load(ld_file *f) {
   ld_ctx *ctx = f->ctx;
-  double t0 = wall();
+  double t0 = ld_seconds();
   sparser *p = calloc(1, sizeof *p);
   if (!p) return ld_fail(f, PROFDB_EXIT_USAGE, 0, "out of memory"), -1;
   p->f = f;
@@ -964,20 +918,17 @@ int snapshot_load(ld_file *f) {
     ld_fail(f, PROFDB_EXIT_USAGE, 0, "%s", writer_error(ctx->w));
     rc = -1;
   }
-  double seconds = wall() - t0;
+  double seconds = ld_seconds() - t0;
   if (rc >= 0 && snapshot_finish(p, rc == 1, seconds)) {
     ld_fail(f, PROFDB_EXIT_USAGE, 0, "database error: %s", sqlite3_errmsg(ctx->db));
     rc = -1;
   }
   if (rc >= 0 && !ctx->opt->quiet) {
-    double mb = (double)f->in.delivered / 1e6;
-    fprintf(ctx->msg, "profdb: loaded %s: snapshot_id=%lld segments=%llu blocks=%llu"
-            " trace_entries=%llu annotations=%llu bytes=%llu seconds=%.2f MB/s=%.1f%s\n",
-            f->path, (long long)f->artifact_id, (unsigned long long)p->segments,
-            (unsigned long long)p->blocks, (unsigned long long)p->entries,
-            (unsigned long long)p->annotations, (unsigned long long)f->in.delivered,
-            seconds, seconds > 0 ? mb / seconds : 0.0,
-            rc == 1 ? " status=truncated" : "");
+    char counts[256];
+    snprintf(counts, sizeof counts, "segments=%llu blocks=%llu trace_entries=%llu annotations=%llu",
+             (unsigned long long)p->segments, (unsigned long long)p->blocks,
+             (unsigned long long)p->entries, (unsigned long long)p->annotations);
+    ld_summary(f, counts, rc == 1, seconds);
   }
   obj_free(&p->seg);
   obj_free(&p->block);

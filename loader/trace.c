@@ -23,23 +23,25 @@
 **   traceName, ...) and M events (which come last) are bound at the end.
 */
 #include "loader.h"
+#include "clock.h"
 #include "numtext.h"
+#include "stream.h"
+#include "sql.h"
+
+#include "profdb/codes.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-/* ---- event kinds (the _kind table) ------------------------------------- */
+/* ---- event kinds: K_CPU_OP, K_KERNEL, ... (include/profdb/codes.h) ------ */
 
 enum {
-  K_CPU_OP = 1, K_USER_ANNOTATION = 2, K_PYTHON = 3, K_RUNTIME = 4,
-  K_TRACE_SPAN = 5, K_CPU_OTHER = 6,
-  K_KERNEL = 10, K_MEMCPY = 11, K_MEMSET = 12, K_GPU_ANNOTATION = 13,
-  K_GPU_SYNC = 14,
-  K_MEMORY = 20, K_OOM = 21, K_INSTANT = 22, K_COUNTER = 23, K_OTHER_PHASE = 24,
-  K__MAX = 25
+#define KIND_ENUM(id, code, name, storage) K_##id = code,
+  PROFDB_EVENT_KINDS(KIND_ENUM)
+#undef KIND_ENUM
+  K__MAX = PROFDB_KIND_LIMIT
 };
 
 /* ---- typed args --------------------------------------------------------- */
@@ -208,11 +210,6 @@ typedef enum capture_end {
   CAP_NONOBJ    /* a traceEvents element that is not an object */
 } capture_end;
 
-typedef enum tok {
-  TK_NULL, TK_TRUE, TK_FALSE, TK_NUMBER, TK_STRING, TK_KEY,
-  TK_START_MAP, TK_END_MAP, TK_START_ARRAY, TK_END_ARRAY
-} tok;
-
 /* One top-level metadata member, texts in tparser.meta. */
 typedef struct tmeta {
   uint32_t key_off, key_len, val_off, val_len;
@@ -286,33 +283,6 @@ static void extra_member(tevent *ev, const char *k, size_t n) {
   jw_key(&ev->extra_w, k, n);
 }
 
-/* Write a scalar token as JSON into w.  Integers beyond int64 become
-** strings ("kept as text"). */
-static void write_scalar(tparser *p, ld_jw *w, tok t, const char *s, size_t n) {
-  switch (t) {
-  case TK_NULL: jw_raw(w, "null", 4); break;
-  case TK_TRUE: jw_raw(w, "true", 4); break;
-  case TK_FALSE: jw_raw(w, "false", 5); break;
-  case TK_NUMBER: {
-    int64_t v;
-    if (!memchr(s, '.', n) && !memchr(s, 'e', n) && !memchr(s, 'E', n) &&
-        nt_parse_int64(s, n, &v) == NT_OVERFLOW) {
-      ld_note(p->f, PROFDB_STAT_int_beyond_int64, "integer %.*s kept as text",
-              (int)(n > 40 ? 40 : n), s);
-      jw_string(w, s, n);
-    } else {
-      jw_raw(w, s, n);
-    }
-    break;
-  }
-  case TK_STRING:
-    ld_text(p->f, &s, &n);
-    jw_string(w, s, n);
-    break;
-  default: break;
-  }
-}
-
 static void reset_event(tparser *p) {
   tevent *ev = &p->ev;
   ev->offset = ld_offset(p->f);
@@ -377,7 +347,7 @@ static const cat_rule cat_rules[] = {
     {"cpu_op", "cpu_op", K_CPU_OP, 0},
     {"Operator", "cpu_op", K_CPU_OP, 1},
     {"user_annotation", "user_annotation", K_USER_ANNOTATION, 0},
-    {"python_function", "python_function", K_PYTHON, 0},
+    {"python_function", "python_function", K_PYTHON_FUNCTION, 0},
     {"cuda_runtime", "cuda_runtime", K_RUNTIME, 0},
     {"Runtime", "cuda_runtime", K_RUNTIME, 1},
     {"cuda_driver", "cuda_driver", K_RUNTIME, 0},
@@ -681,7 +651,7 @@ static void emit_instant(tparser *p, int64_t id, int kind, const char *ph, size_
   ld_buf *b = writer_batch(p->ctx->w);
   if (ev->ts.state != 'v' && kind != K_OTHER_PHASE)
     ld_note(p->f, PROFDB_STAT_event_missing_ts, "instant without a usable ts");
-  spill_targs(ev, kind == K_MEMORY || kind == K_OOM ? memory_targs : 0);
+  spill_targs(ev, kind == K_MEMORY || kind == K_OUT_OF_MEMORY ? memory_targs : 0);
   spill_id(ev);
   spill_text(ev, "bp", ev->has_bp, ev->bp_off, ev->bp_len);
   p->kind_count[kind]++;
@@ -741,7 +711,7 @@ static void emit_event(tparser *p) {
   tevent *ev = &p->ev;
   int64_t id = p->ctx->next_event_id++;
   p->events++;
-  /* Metadata events name threads through the upserts in finish_sql; their
+  /* Metadata events name threads through the upserts in sql/trace_finish.sql; their
   ** tid is a placeholder (0) for process_* events, so they are not noted. */
   if ((ev->pid.type || ev->tid.type) && ev->ph != 'M') note_pair(p);
   if (ev->raw_cat_id < 0 && ev->ph != 'M')
@@ -764,7 +734,7 @@ static void emit_event(tparser *p) {
     return;
   }
   int kind;
-  if (ev->special == 2) kind = K_OOM;
+  if (ev->special == 2) kind = K_OUT_OF_MEMORY;
   else if (ev->special == 1) kind = K_MEMORY;
   else if (ph == 'C') kind = K_COUNTER;
   else if (ph == 'i' || ph == 'I') kind = K_INSTANT;
@@ -876,13 +846,11 @@ static void capture_finish(tparser *p) {
 static const char *const ekey_text[] = {"ph", "cat", "name", "pid", "tid", "ts",
                                         "dur", "args", "id", "bp", "s"};
 
-static int is_scalar(tok t) { return t <= TK_STRING; }
-
 /* A value the event key cannot use: keep it in extra under the key. */
 static void value_to_extra(tparser *p, const char *key, tok t, const char *s, size_t n) {
   tevent *ev = &p->ev;
   extra_member(ev, key, strlen(key));
-  if (is_scalar(t)) write_scalar(p, &ev->extra_w, t, s, n);
+  if (is_scalar(t)) ld_write_scalar(p->f, &ev->extra_w, t, s, n);
   else capture_start(p, &ev->extra_w, CAP_EXTRA, t);
 }
 
@@ -961,7 +929,7 @@ static void event_value(tparser *p, tok t, const char *s, size_t n) {
   p->pos = TP_EVENT; /* unless a capture or args starts below */
   switch (k) {
   case EK_OTHER:
-    if (is_scalar(t)) write_scalar(p, &ev->extra_w, t, s, n);
+    if (is_scalar(t)) ld_write_scalar(p->f, &ev->extra_w, t, s, n);
     else capture_start(p, &ev->extra_w, CAP_EXTRA, t);
     return;
   case EK_ARGS:
@@ -1013,7 +981,7 @@ static void arg_value(tparser *p, tok t, const char *s, size_t n) {
   int k = p->cur_targ_key;
   p->pos = TP_ARGS;
   if (k < 0) { /* residual arg: its key is already written */
-    if (is_scalar(t)) write_scalar(p, &ev->args_w, t, s, n);
+    if (is_scalar(t)) ld_write_scalar(p->f, &ev->args_w, t, s, n);
     else capture_start(p, &ev->args_w, CAP_ARG, t);
     return;
   }
@@ -1056,7 +1024,7 @@ static void arg_value(tparser *p, tok t, const char *s, size_t n) {
     ** the value stays in args exactly as written. */
     if (t != TK_NULL) ld_note(p->f, PROFDB_STAT_typed_arg_kept_raw, NULL);
     args_member(ev, targ_keys[k].key, targ_keys[k].len);
-    if (is_scalar(t)) write_scalar(p, &ev->args_w, t, s, n);
+    if (is_scalar(t)) ld_write_scalar(p->f, &ev->args_w, t, s, n);
     else capture_start(p, &ev->args_w, CAP_ARG, t);
     return;
   }
@@ -1068,7 +1036,7 @@ static void arg_value(tparser *p, tok t, const char *s, size_t n) {
     ld_jw w;
     memset(&w, 0, sizeof w);
     jw_init(&w, &ev->raw);
-    write_scalar(p, &w, t, s, n);
+    ld_write_scalar(p->f, &w, t, s, n);
     jw_free(&w);
   }
   sl->raw_len = (uint32_t)(ev->raw.n - sl->raw_off);
@@ -1114,7 +1082,7 @@ static int tok_handle(tparser *p, tok t, const char *s, size_t n) {
     p->meta_val_off = (uint32_t)p->meta.n;
     jw_init(&p->meta_w, &p->meta);
     if (is_scalar(t)) {
-      write_scalar(p, &p->meta_w, t, s, n);
+      ld_write_scalar(p->f, &p->meta_w, t, s, n);
       push_meta(p, p->cur_key_off, p->cur_key_len);
       p->pos = TP_ROOT;
     } else {
@@ -1136,7 +1104,7 @@ static int tok_handle(tparser *p, tok t, const char *s, size_t n) {
     p->nonobj.n = 0;
     jw_init(&p->nonobj_w, &p->nonobj);
     if (is_scalar(t)) {
-      write_scalar(p, &p->nonobj_w, t, s, n);
+      ld_write_scalar(p->f, &p->nonobj_w, t, s, n);
       emit_nonobject(p, p->nonobj.p, p->nonobj.n);
     } else {
       capture_start(p, &p->nonobj_w, CAP_NONOBJ, t);
@@ -1184,21 +1152,7 @@ static int tok_handle(tparser *p, tok t, const char *s, size_t n) {
     return 1;
 
   case TP_CAPTURE:
-    switch (t) {
-    case TK_START_MAP: jw_open(p->cap_w, '{'); p->cap_depth++; break;
-    case TK_START_ARRAY: jw_open(p->cap_w, '['); p->cap_depth++; break;
-    case TK_END_MAP:
-    case TK_END_ARRAY:
-      jw_close(p->cap_w, t == TK_END_MAP ? '}' : ']');
-      if (--p->cap_depth == 0) capture_finish(p);
-      break;
-    case TK_KEY:
-      ld_text(p->f, &s, &n);
-      jw_key(p->cap_w, s, n);
-      break;
-    default:
-      write_scalar(p, p->cap_w, t, s, n);
-    }
+    if (ld_capture_token(p->f, p->cap_w, &p->cap_depth, t, s, n)) capture_finish(p);
     return 1;
 
   case TP_DONE:
@@ -1207,23 +1161,7 @@ static int tok_handle(tparser *p, tok t, const char *s, size_t n) {
   return 1;
 }
 
-static int cb_null(void *ud) { return tok_handle(ud, TK_NULL, NULL, 0); }
-static int cb_bool(void *ud, int v) { return tok_handle(ud, v ? TK_TRUE : TK_FALSE, NULL, 0); }
-static int cb_number(void *ud, const char *s, size_t n) { return tok_handle(ud, TK_NUMBER, s, n); }
-static int cb_string(void *ud, const unsigned char *s, size_t n) {
-  return tok_handle(ud, TK_STRING, (const char *)s, n);
-}
-static int cb_start_map(void *ud) { return tok_handle(ud, TK_START_MAP, NULL, 0); }
-static int cb_key(void *ud, const unsigned char *s, size_t n) {
-  return tok_handle(ud, TK_KEY, (const char *)s, n);
-}
-static int cb_end_map(void *ud) { return tok_handle(ud, TK_END_MAP, NULL, 0); }
-static int cb_start_array(void *ud) { return tok_handle(ud, TK_START_ARRAY, NULL, 0); }
-static int cb_end_array(void *ud) { return tok_handle(ud, TK_END_ARRAY, NULL, 0); }
-
-static const yajl_callbacks trace_callbacks = {
-    cb_null, cb_bool, NULL, NULL, cb_number, cb_string, cb_start_map, cb_key,
-    cb_end_map, cb_start_array, cb_end_array};
+LD_TOKEN_CALLBACKS(trace_callbacks, tok_handle);
 
 /* ---- finishing a trace -------------------------------------------------- */
 
@@ -1279,95 +1217,6 @@ done:
   return rc;
 }
 
-static int exec_bound(sqlite3 *db, const char *sql, int64_t trace_id) {
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) return -1;
-  for (int i = 1; i <= sqlite3_bind_parameter_count(st); i++)
-    sqlite3_bind_int64(st, i, trace_id);
-  int rc = sqlite3_step(st);
-  sqlite3_finalize(st);
-  return rc == SQLITE_DONE ? 0 : -1;
-}
-
-/* SQL run after the events of one trace are stored; ?1 is the trace id.
-** Metadata values are JSON text; json_extract(v, '$') turns them into SQL
-** values.  Where a key appears twice the later one wins. */
-static const char *const finish_sql[] = {
-  /* Known top-level keys. */
-  "UPDATE trace SET"
-  " schema_version = (SELECT json_extract(value, '$') FROM trace_metadata"
-  "   WHERE trace_id = ?1 AND key = 'schemaVersion' ORDER BY position DESC LIMIT 1),"
-  " base_time_ns = (SELECT json_extract(value, '$') FROM trace_metadata"
-  "   WHERE trace_id = ?1 AND key = 'baseTimeNanoseconds' ORDER BY position DESC LIMIT 1),"
-  " display_time_unit = (SELECT json_extract(value, '$') FROM trace_metadata"
-  "   WHERE trace_id = ?1 AND key = 'displayTimeUnit' ORDER BY position DESC LIMIT 1),"
-  " trace_name = (SELECT json_extract(value, '$') FROM trace_metadata"
-  "   WHERE trace_id = ?1 AND key = 'traceName' ORDER BY position DESC LIMIT 1)"
-  " WHERE trace_id = ?1",
-  /* distributedInfo (may appear before and after traceEvents): each field
-  ** from the last occurrence that has it; rank defaults to 0. */
-  "UPDATE trace SET"
-  " rank = coalesce((SELECT json_extract(value, '$.rank') FROM trace_metadata"
-  "   WHERE trace_id = ?1 AND key = 'distributedInfo' AND json_valid(value)"
-  "   AND json_type(value, '$.rank') = 'integer' ORDER BY position DESC LIMIT 1), 0),"
-  " world_size = (SELECT json_extract(value, '$.world_size') FROM trace_metadata"
-  "   WHERE trace_id = ?1 AND key = 'distributedInfo' AND json_valid(value)"
-  "   AND json_type(value, '$.world_size') = 'integer' ORDER BY position DESC LIMIT 1),"
-  " backend = (SELECT json_extract(value, '$.backend') FROM trace_metadata"
-  "   WHERE trace_id = ?1 AND key = 'distributedInfo' AND json_valid(value)"
-  "   AND json_type(value, '$.backend') = 'text' ORDER BY position DESC LIMIT 1)"
-  " WHERE trace_id = ?1",
-  /* deviceProperties (computeProperties in a 2021 file). */
-  "INSERT OR REPLACE INTO device(trace_id, device_id, name, total_memory_bytes,"
-  " compute_major, compute_minor, num_sms, properties)"
-  " SELECT ?1, json_extract(d.value, '$.id'), json_extract(d.value, '$.name'),"
-  "  json_extract(d.value, '$.totalGlobalMem'),"
-  "  json_extract(d.value, '$.computeMajor'),"
-  "  json_extract(d.value, '$.computeMinor'), json_extract(d.value, '$.numSms'),"
-  "  d.value"
-  " FROM trace_metadata m, json_each(m.value) d"
-  " WHERE m.trace_id = ?1 AND m.key IN ('deviceProperties', 'computeProperties')"
-  "  AND json_valid(m.value) AND json_type(m.value) = 'array'"
-  "  AND d.type = 'object' AND json_type(d.value, '$.id') = 'integer'"
-  " ORDER BY m.position, d.id",
-  /* Names from M events, last one wins (bare column of max()). */
-  "INSERT INTO process(trace_id, pid, name)"
-  " SELECT ?1, pid, v FROM (SELECT m.pid AS pid,"
-  "  json_extract(m.args, '$.name') AS v, max(m.id)"
-  "  FROM _meta m JOIN _string s ON s.id = m.name_id"
-  "  WHERE m.trace_id = ?1 AND s.value = 'process_name' AND m.pid IS NOT NULL"
-  "  AND json_valid(m.args) GROUP BY m.pid) WHERE true"
-  " ON CONFLICT(trace_id, pid) DO UPDATE SET name = excluded.name",
-  "INSERT INTO process(trace_id, pid, labels)"
-  " SELECT ?1, pid, v FROM (SELECT m.pid AS pid,"
-  "  json_extract(m.args, '$.labels') AS v, max(m.id)"
-  "  FROM _meta m JOIN _string s ON s.id = m.name_id"
-  "  WHERE m.trace_id = ?1 AND s.value = 'process_labels' AND m.pid IS NOT NULL"
-  "  AND json_valid(m.args) GROUP BY m.pid) WHERE true"
-  " ON CONFLICT(trace_id, pid) DO UPDATE SET labels = excluded.labels",
-  "INSERT INTO process(trace_id, pid, sort_index)"
-  " SELECT ?1, pid, v FROM (SELECT m.pid AS pid,"
-  "  json_extract(m.args, '$.sort_index') AS v, max(m.id)"
-  "  FROM _meta m JOIN _string s ON s.id = m.name_id"
-  "  WHERE m.trace_id = ?1 AND s.value = 'process_sort_index' AND m.pid IS NOT NULL"
-  "  AND json_valid(m.args) GROUP BY m.pid) WHERE true"
-  " ON CONFLICT(trace_id, pid) DO UPDATE SET sort_index = excluded.sort_index",
-  "INSERT INTO thread(trace_id, pid, tid, name)"
-  " SELECT ?1, pid, tid, v FROM (SELECT m.pid AS pid, m.tid AS tid,"
-  "  json_extract(m.args, '$.name') AS v, max(m.id)"
-  "  FROM _meta m JOIN _string s ON s.id = m.name_id"
-  "  WHERE m.trace_id = ?1 AND s.value = 'thread_name' AND m.pid IS NOT NULL"
-  "  AND m.tid IS NOT NULL AND json_valid(m.args) GROUP BY m.pid, m.tid) WHERE true"
-  " ON CONFLICT(trace_id, pid, tid) DO UPDATE SET name = excluded.name",
-  "INSERT INTO thread(trace_id, pid, tid, sort_index)"
-  " SELECT ?1, pid, tid, v FROM (SELECT m.pid AS pid, m.tid AS tid,"
-  "  json_extract(m.args, '$.sort_index') AS v, max(m.id)"
-  "  FROM _meta m JOIN _string s ON s.id = m.name_id"
-  "  WHERE m.trace_id = ?1 AND s.value = 'thread_sort_index' AND m.pid IS NOT NULL"
-  "  AND m.tid IS NOT NULL AND json_valid(m.args) GROUP BY m.pid, m.tid) WHERE true"
-  " ON CONFLICT(trace_id, pid, tid) DO UPDATE SET sort_index = excluded.sort_index",
-};
-
 static int write_metadata(tparser *p) {
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(p->ctx->db,
@@ -1388,14 +1237,11 @@ static int write_metadata(tparser *p) {
   return rc;
 }
 
-static const char *kind_label[K__MAX] = {
-    [K_CPU_OP] = "cpu_op", [K_USER_ANNOTATION] = "user_annotation",
-    [K_PYTHON] = "python_function", [K_RUNTIME] = "runtime",
-    [K_TRACE_SPAN] = "trace_span", [K_CPU_OTHER] = "cpu_other",
-    [K_KERNEL] = "kernel", [K_MEMCPY] = "memcpy", [K_MEMSET] = "memset",
-    [K_GPU_ANNOTATION] = "gpu_annotation", [K_GPU_SYNC] = "gpu_sync",
-    [K_MEMORY] = "memory", [K_OOM] = "out_of_memory", [K_INSTANT] = "instant",
-    [K_COUNTER] = "counter", [K_OTHER_PHASE] = "other_phase"};
+static const char *const kind_label[K__MAX] = {
+#define KIND_LABEL(id, code, name, storage) [code] = name,
+    PROFDB_EVENT_KINDS(KIND_LABEL)
+#undef KIND_LABEL
+};
 
 static int put_count(sqlite3_stmt *st, int64_t trace_id, const char *kind, uint64_t n) {
   if (!n) return 0;
@@ -1426,62 +1272,45 @@ static int write_counts(tparser *p) {
 static int trace_finish(tparser *p, int status, double seconds) {
   ld_file *f = p->f;
   sqlite3 *db = p->ctx->db;
-  char hash[17];
-  snprintf(hash, sizeof hash, "%016llx", (unsigned long long)hash_final(&f->in.hash));
+  if (ld_finish_artifact(f, status, p->layout_array ? "array" : "object", seconds)) return -1;
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(db,
-        "UPDATE trace SET status = ?2, truncated_at = ?3, layout = ?4, events = ?5,"
-        " start_ts = ?6, end_ts = ?7, json_bytes = ?8, content_hash = ?9,"
-        " load_seconds = ?10 WHERE trace_id = ?1", -1, &st, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(db, "UPDATE trace SET events = ?2, start_ts = ?3, end_ts = ?4"
+                         " WHERE trace_id = ?1", -1, &st, NULL) != SQLITE_OK)
     return -1;
   sqlite3_bind_int64(st, 1, f->artifact_id);
-  sqlite3_bind_text(st, 2, status ? "truncated" : "ok", -1, SQLITE_STATIC);
-  if (status) sqlite3_bind_int64(st, 3, (int64_t)f->truncated_at);
-  sqlite3_bind_text(st, 4, p->layout_array ? "array" : "object", -1, SQLITE_STATIC);
-  sqlite3_bind_int64(st, 5, (int64_t)p->events);
+  sqlite3_bind_int64(st, 2, (int64_t)p->events);
   if (p->has_window) {
-    sqlite3_bind_int64(st, 6, p->win_start);
-    sqlite3_bind_int64(st, 7, p->win_end);
+    sqlite3_bind_int64(st, 3, p->win_start);
+    sqlite3_bind_int64(st, 4, p->win_end);
   }
-  sqlite3_bind_int64(st, 8, (int64_t)f->in.delivered);
-  sqlite3_bind_text(st, 9, hash, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_double(st, 10, seconds);
   int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
   sqlite3_finalize(st);
   if (rc || write_metadata(p) || write_threads(p) || write_counts(p)) return -1;
-  for (size_t i = 0; i < sizeof finish_sql / sizeof finish_sql[0]; i++)
-    if (exec_bound(db, finish_sql[i], f->artifact_id)) return -1;
+  if (ld_exec_script(db, profdb_sql_trace_finish, f->artifact_id)) return -1;
   f->stats[PROFDB_STAT_trace_events] = p->events;
   return ld_write_stats(f);
 }
 
 /* One-line summary: events per kind. */
 static void summary(tparser *p, double seconds) {
-  ld_file *f = p->f;
-  FILE *out = p->ctx->msg;
-  double mb = (double)f->in.delivered / 1e6;
-  fprintf(out, "profdb: loaded %s: trace_id=%lld events=%llu", f->path,
-          (long long)f->artifact_id, (unsigned long long)p->events);
+  char counts[1024];
+  size_t n = (size_t)snprintf(counts, sizeof counts, "events=%llu",
+                              (unsigned long long)p->events);
+#define COUNT(label, v)                                                                \
+  if ((v) && n < sizeof counts)                                                        \
+    n += (size_t)snprintf(counts + n, sizeof counts - n, " %s=%llu", label,           \
+                          (unsigned long long)(v))
   for (int k = 0; k < K__MAX; k++)
-    if (p->kind_count[k] && kind_label[k])
-      fprintf(out, " %s=%llu", kind_label[k], (unsigned long long)p->kind_count[k]);
-  if (p->flows) fprintf(out, " flow=%llu", (unsigned long long)p->flows);
-  if (p->metas_count) fprintf(out, " metadata=%llu", (unsigned long long)p->metas_count);
-  fprintf(out, " bytes=%llu seconds=%.2f MB/s=%.1f%s\n",
-          (unsigned long long)f->in.delivered, seconds,
-          seconds > 0 ? mb / seconds : 0.0,
-          f->truncated ? " status=truncated" : "");
-}
-
-static double wall(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    if (kind_label[k]) COUNT(kind_label[k], p->kind_count[k]);
+  COUNT("flow", p->flows);
+  COUNT("metadata", p->metas_count);
+#undef COUNT
+  ld_summary(p->f, counts, p->f->truncated, seconds);
 }
 
 int trace_load(ld_file *f) {
   ld_ctx *ctx = f->ctx;
-  double t0 = wall();
+  double t0 = ld_seconds();
   tparser *p = calloc(1, sizeof *p);
   if (!p) return ld_fail(f, PROFDB_EXIT_USAGE, 0, "out of memory"), -1;
   p->f = f;
@@ -1502,7 +1331,7 @@ int trace_load(ld_file *f) {
     ld_fail(f, PROFDB_EXIT_USAGE, 0, "%s", writer_error(ctx->w));
     rc = -1;
   }
-  double seconds = wall() - t0;
+  double seconds = ld_seconds() - t0;
   if (rc >= 0 && trace_finish(p, rc == 1, seconds)) {
     ld_fail(f, PROFDB_EXIT_USAGE, 0, "database error: %s", sqlite3_errmsg(ctx->db));
     rc = -1;

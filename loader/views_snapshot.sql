@@ -108,7 +108,8 @@ CREATE VIEW IF NOT EXISTS alloc_event(
   event_id
 ) AS
 SELECT e.seq, e.snapshot_id, e.device,
-  CASE WHEN e.action = 0 THEN json_extract(e.extra, '$.action')
+  CASE WHEN e.action = (SELECT code FROM _alloc_action WHERE name = 'other')
+    THEN json_extract(e.extra, '$.action')
     ELSE (SELECT name FROM _alloc_action WHERE code = e.action) END,
   e.addr, e.size, e.stream, e.time_us, e.stack_id, e.device_free,
   e.compile_context, e.user_metadata, e.id

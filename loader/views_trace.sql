@@ -146,7 +146,7 @@ SELECT s.id, s.trace_id,
   s.external_id, s.seq_num, s.fwd_tid, s.ev_idx, s.input_dims,
   s.input_types, s.input_strides, s.concrete_inputs, s.record_fn_id, s.args
 FROM _slice s LEFT JOIN _slice_tree t ON t.id = s.id
-WHERE s.kind = 1;
+WHERE s.kind = (SELECT kind FROM _kind WHERE name = 'cpu_op');
 
 -- Operator totals per thread, step and name (ProfilerStep#N ranges are not
 -- operators), summed while loading: a fast way to the operator tables
@@ -203,7 +203,7 @@ SELECT s.id, s.trace_id,
   s.pid, s.tid, s.ts, s.dur, t.self_dur, t.depth, t.parent_id, t.step,
   s.external_id, s.ev_idx, s.record_fn_id, s.args
 FROM _slice s LEFT JOIN _slice_tree t ON t.id = s.id
-WHERE s.kind = 2;
+WHERE s.kind = (SELECT kind FROM _kind WHERE name = 'user_annotation');
 
 -- Python frames and module calls recorded with with_stack=True.
 CREATE VIEW IF NOT EXISTS python_function(
@@ -231,7 +231,7 @@ SELECT s.id, s.trace_id,
   s.pid, s.tid, s.ts, s.dur, t.self_dur, t.depth, t.parent_id, t.step,
   s.python_id, s.python_parent_id, s.args
 FROM _slice s LEFT JOIN _slice_tree t ON t.id = s.id
-WHERE s.kind = 3;
+WHERE s.kind = (SELECT kind FROM _kind WHERE name = 'python_function');
 
 -- CUDA/HIP runtime and driver calls (cat cuda_runtime, cuda_driver;
 -- 'Runtime' in 2021 traces; other backends' *_runtime / *_driver).
@@ -270,7 +270,7 @@ SELECT s.id, s.trace_id,
   s.correlation, s.external_id, s.cbid,
   (SELECT value FROM _string WHERE _string.id = s.kernel_id), s.args
 FROM _slice s LEFT JOIN _slice_tree t ON t.id = s.id
-WHERE s.kind = 4;
+WHERE s.kind = (SELECT kind FROM _kind WHERE name = 'runtime');
 
 -- GPU kernels (cat kernel; 'Kernel' in 2021 traces).
 CREATE VIEW IF NOT EXISTS kernel(
@@ -315,7 +315,7 @@ SELECT g.id, g.trace_id,
   g.registers, g.shared_memory, g.blocks_per_sm, g.warps_per_sm,
   g.occupancy_pct, g.args
 FROM _gpu g LEFT JOIN _gpu_link l ON l.id = g.id
-WHERE g.kind = 10;
+WHERE g.kind = (SELECT kind FROM _kind WHERE name = 'kernel');
 
 -- GPU memory copies (cat gpu_memcpy; 'Memcpy' in 2021 traces).
 CREATE VIEW IF NOT EXISTS memcpy(
@@ -356,7 +356,7 @@ FROM (
     g.correlation AS correlation, g.external_id AS external_id,
     l.launch_id AS launch_id, l.op_id AS op_id, g.args AS args
   FROM _gpu g LEFT JOIN _gpu_link l ON l.id = g.id
-  WHERE g.kind = 11) m;
+  WHERE g.kind = (SELECT kind FROM _kind WHERE name = 'memcpy')) m;
 
 -- GPU memory fills (cat gpu_memset; 'Memset' in 2021 traces).
 CREATE VIEW IF NOT EXISTS memset(
@@ -384,7 +384,7 @@ SELECT g.id, g.trace_id,
   g.device, g.stream, g.ts, g.dur, l.step, g.bytes, g.correlation,
   g.external_id, l.launch_id, l.op_id, g.args
 FROM _gpu g LEFT JOIN _gpu_link l ON l.id = g.id
-WHERE g.kind = 12;
+WHERE g.kind = (SELECT kind FROM _kind WHERE name = 'memset');
 
 -- All GPU work that occupies a stream: kernels, copies and fills.
 CREATE VIEW IF NOT EXISTS gpu_activity(
@@ -406,12 +406,12 @@ CREATE VIEW IF NOT EXISTS gpu_activity(
   correlation, external_id, launch_id, op_id
 ) AS
 SELECT g.id, g.trace_id,
-  CASE g.kind WHEN 10 THEN 'kernel' WHEN 11 THEN 'memcpy' ELSE 'memset' END,
+  (SELECT name FROM _kind WHERE _kind.kind = g.kind),
   (SELECT value FROM _string WHERE _string.id = g.name_id),
   g.device, g.stream, g.ts, g.dur, l.step, g.correlation, g.external_id,
   l.launch_id, l.op_id
 FROM _gpu g LEFT JOIN _gpu_link l ON l.id = g.id
-WHERE g.kind IN (10, 11, 12);
+WHERE g.kind IN (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'memset'));
 
 -- record_function ranges projected on GPU streams (gpu_user_annotation).
 CREATE VIEW IF NOT EXISTS gpu_annotation(
@@ -433,7 +433,7 @@ CREATE VIEW IF NOT EXISTS gpu_annotation(
 SELECT g.id, g.trace_id,
   (SELECT value FROM _string WHERE _string.id = g.name_id),
   g.device, g.stream, g.ts, g.dur, g.external_id, g.args
-FROM _gpu g WHERE g.kind = 13;
+FROM _gpu g WHERE g.kind = (SELECT kind FROM _kind WHERE name = 'gpu_annotation');
 
 -- GPU synchronization events (cat cuda_sync): event/stream/context syncs.
 CREATE VIEW IF NOT EXISTS gpu_sync(
@@ -459,7 +459,7 @@ SELECT g.id, g.trace_id,
   g.device, g.stream, g.ts, g.dur, l.step, g.correlation, g.external_id,
   l.launch_id, g.args
 FROM _gpu g LEFT JOIN _gpu_link l ON l.id = g.id
-WHERE g.kind = 14;
+WHERE g.kind = (SELECT kind FROM _kind WHERE name = 'gpu_sync');
 
 -- profile_memory instants: '[memory]' allocations/frees and
 -- '[OutOfMemory]' (no cat in 2021 traces, cpu_instant_event later).
@@ -489,7 +489,7 @@ SELECT i.id, i.trace_id,
   (SELECT value FROM _string WHERE _string.id = i.name_id),
   i.pid, i.tid, i.ts, i.addr, i.bytes, i.total_allocated, i.total_reserved,
   i.device_type, i.device_id, i.args
-FROM _instant i WHERE i.kind IN (20, 21);
+FROM _instant i WHERE i.kind IN (SELECT kind FROM _kind WHERE name IN ('memory', 'out_of_memory'));
 
 -- Instants and events of other phases that are not [memory] events.
 CREATE VIEW IF NOT EXISTS instant(
@@ -517,7 +517,8 @@ SELECT i.id, i.trace_id, i.ph,
   (SELECT value FROM _string WHERE _string.id = i.raw_cat_id),
   (SELECT value FROM _string WHERE _string.id = i.name_id),
   i.pid, i.tid, i.ts, i.dur, i.scope, i.args, i.extra
-FROM _instant i WHERE i.kind NOT IN (20, 21);
+FROM _instant i
+WHERE i.kind NOT IN (SELECT kind FROM _kind WHERE name IN ('memory', 'out_of_memory'));
 
 -- Flow events as written (ph s, t, f).
 CREATE VIEW IF NOT EXISTS flow_event(

@@ -19,57 +19,25 @@
 #define POOL 4
 #define BATCH_BYTES (512 * 1024)
 
-/* One INSERT per table, in ld_table order.  Column order is the order the
-** parsers encode values in. */
-static const char *const insert_sql[TB__COUNT] = {
-  [TB_STRING] = "INSERT INTO _string(id, value) VALUES(?,?)",
-  [TB_SLICE] = "INSERT INTO _slice(id, trace_id, kind, cat_id, raw_cat_id,"
-               " name_id, pid, tid, ts, dur, external_id, correlation,"
-               " seq_num, fwd_tid, ev_idx, input_dims, input_types, cbid,"
-               " python_id, python_parent_id, record_fn_id, input_strides,"
-               " concrete_inputs, kernel_id, args, extra)"
-               " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-  [TB_GPU] = "INSERT INTO _gpu(id, trace_id, kind, cat_id, raw_cat_id,"
-             " name_id, pid, tid, ts, dur, device, stream, correlation,"
-             " external_id, grid_x, grid_y, grid_z, block_x, block_y,"
-             " block_z, registers, shared_memory, blocks_per_sm,"
-             " warps_per_sm, occupancy_pct, bytes, bandwidth_gbps, args,"
-             " extra) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-             "?,?,?,?,?)",
-  [TB_INSTANT] = "INSERT INTO _instant(id, trace_id, kind, ph, cat_id,"
-                 " raw_cat_id, name_id, pid, tid, ts, dur, scope, addr,"
-                 " bytes, total_allocated, total_reserved, device_type,"
-                 " device_id, args, extra)"
-                 " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-  [TB_FLOW] = "INSERT INTO _flow(id, trace_id, ph, cat_id, raw_cat_id,"
-              " name_id, pid, tid, ts, flow_id, bp, args, extra)"
-              " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
-  [TB_META] = "INSERT INTO _meta(id, trace_id, name_id, pid, tid, ts, args,"
-              " extra) VALUES(?,?,?,?,?,?,?,?)",
-  [TB_LOG] = "INSERT INTO import_log(artifact_id, file, offset, severity,"
-             " code, message) VALUES(?,?,?,?,?,?)",
-  [TB_SEGMENT] = "INSERT INTO _segment(id, snapshot_id, device, address,"
-                 " total_size, allocated_size, active_size, requested_size,"
-                 " stream, segment_type, pool_id, is_expandable, stack_id,"
-                 " extra) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-  [TB_BLOCK] = "INSERT INTO _block(id, segment_id, snapshot_id, position,"
-               " address, size, requested_size, state, stack_id, extra)"
-               " VALUES(?,?,?,?,?,?,?,?,?,?)",
-  [TB_BLOCK_HISTORY] = "INSERT INTO _block_history(block_id, position, addr,"
-                       " real_size, stack_id, extra) VALUES(?,?,?,?,?,?)",
-  [TB_ALLOC_EVENT] = "INSERT INTO _alloc_event(id, snapshot_id, device, seq,"
-                     " action, addr, size, stream, time_us, stack_id,"
-                     " device_free, compile_context, user_metadata, extra)"
-                     " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-  [TB_STACK_FRAME] = "INSERT INTO _stack_frame(stack_id, depth, filename_id,"
-                     " line, name_id, extra) VALUES(?,?,?,?,?,?)",
-  [TB_ANNOTATION] = "INSERT INTO annotation(snapshot_id, seq, device, stage,"
-                    " name, time_us, extra) VALUES(?,?,?,?,?,?,?)",
+/* The storage table of each ld_table.  Its columns, their order and their
+** count are the DDL's (loader/schema_*.sql, the one definition): the INSERT
+** is built from the table as created, and every row must carry exactly as
+** many values as the table has columns, in DDL order. */
+static const char *const table_name[TB__COUNT] = {
+  [TB_STRING] = "_string",         [TB_SLICE] = "_slice",
+  [TB_GPU] = "_gpu",               [TB_INSTANT] = "_instant",
+  [TB_FLOW] = "_flow",             [TB_META] = "_meta",
+  [TB_LOG] = "import_log",         [TB_SEGMENT] = "_segment",
+  [TB_BLOCK] = "_block",           [TB_BLOCK_HISTORY] = "_block_history",
+  [TB_ALLOC_EVENT] = "_alloc_event", [TB_STACK_FRAME] = "_stack_frame",
+  [TB_ANNOTATION] = "annotation",
 };
 
 struct ld_writer {
   sqlite3 *db;                    /* connection (owned by the caller) */
   sqlite3_stmt *stmt[TB__COUNT];  /* prepared lazily, per table */
+  int ncols[TB__COUNT];           /* columns of each table (its statement's
+                                  ** parameters) */
   int threaded;                   /* a writer thread runs */
   pthread_t thread;               /* the writer thread */
   pthread_mutex_t mu;             /* guards everything below */
@@ -87,15 +55,33 @@ struct ld_writer {
   uint64_t rows;                  /* rows written */
 };
 
+/* INSERT INTO table VALUES(?1, ..., ?n), n = the table's column count. */
 static sqlite3_stmt *statement(ld_writer *w, ld_table t) {
-  if (!w->stmt[t]) {
-    if (sqlite3_prepare_v3(w->db, insert_sql[t], -1, SQLITE_PREPARE_PERSISTENT,
-                           &w->stmt[t], NULL) != SQLITE_OK) {
-      snprintf(w->error, sizeof w->error, "cannot prepare insert: %s",
-               sqlite3_errmsg(w->db));
-      return NULL;
-    }
+  if (w->stmt[t]) return w->stmt[t];
+  sqlite3_stmt *info = NULL;
+  int ncols = 0;
+  if (sqlite3_prepare_v2(w->db, "SELECT count(*) FROM pragma_table_info(?1)", -1, &info,
+                         NULL) == SQLITE_OK) {
+    sqlite3_bind_text(info, 1, table_name[t], -1, SQLITE_STATIC);
+    if (sqlite3_step(info) == SQLITE_ROW) ncols = sqlite3_column_int(info, 0);
   }
+  sqlite3_finalize(info);
+  ld_buf sql = {0};
+  char head[128];
+  int n = snprintf(head, sizeof head, "INSERT INTO %s VALUES(", table_name[t]);
+  ld_buf_put(&sql, head, (size_t)n);
+  for (int c = 0; c < ncols; c++) ld_buf_put(&sql, c ? ",?" : "?", c ? 2 : 1);
+  ld_buf_putc(&sql, ')');
+  int rc = ncols > 0 ? sqlite3_prepare_v3(w->db, ld_buf_cstr(&sql), -1,
+                                          SQLITE_PREPARE_PERSISTENT, &w->stmt[t], NULL)
+                     : SQLITE_ERROR;
+  ld_buf_free(&sql);
+  if (rc != SQLITE_OK) {
+    snprintf(w->error, sizeof w->error, "cannot prepare the insert into %s: %s",
+             table_name[t], ncols > 0 ? sqlite3_errmsg(w->db) : "no such table");
+    return NULL;
+  }
+  w->ncols[t] = sqlite3_bind_parameter_count(w->stmt[t]);
   return w->stmt[t];
 }
 
@@ -107,6 +93,12 @@ static int write_batch(ld_writer *w, ld_buf *b) {
     int ncols = (unsigned char)b->p[i++];
     sqlite3_stmt *st = t < TB__COUNT ? statement(w, t) : NULL;
     if (!st) return -1;
+    if (ncols != w->ncols[t]) { /* a parser and the DDL disagree: a bug */
+      snprintf(w->error, sizeof w->error,
+               "internal error: a row for %s has %d values, the table %d columns",
+               table_name[t], ncols, w->ncols[t]);
+      return -1;
+    }
     for (int c = 1; c <= ncols; c++) {
       int tag = b->p[i++];
       switch (tag) {

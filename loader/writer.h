@@ -19,7 +19,9 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
-/* Tables rows can be written to; the INSERT for each is in writer.c. */
+/* Tables rows can be written to (names in writer.c).  A row carries one
+** value per column of the table, in the DDL's column order; the writer
+** checks the count against the table. */
 typedef enum ld_table {
   TB_STRING,       /* _string(id, value) */
   TB_SLICE,        /* _slice */

@@ -24,7 +24,7 @@
 WITH projected AS (
   SELECT n.value AS name, count(*) AS gpu_ranges, sum(g.dur) AS gpu_span_ns
   FROM _gpu g JOIN report_window w ON w.trace_id = g.trace_id JOIN _string n ON n.id = g.name_id
-  WHERE g.kind = 13 AND g.ts >= w.ts AND g.ts < w.end_ts
+  WHERE g.kind = (SELECT kind FROM _kind WHERE name = 'gpu_annotation') AND g.ts >= w.ts AND g.ts < w.end_ts
   GROUP BY n.value
 )
 SELECT replace(hex(zeroblob(r.depth)), '00', char(160, 160)) || r.name AS annotation, r.calls,

@@ -92,7 +92,8 @@ counts AS (
     (SELECT printf('%d ''%s'' events', n, cat) FROM (
        SELECT c.value AS cat, count(*) AS n FROM _slice e JOIN _string c ON c.id = e.cat_id
        WHERE NOT EXISTS (SELECT 1 FROM gpu_activity a JOIN report_trace t USING (trace_id))
-         AND e.kind = 6 AND e.trace_id IN (SELECT trace_id FROM report_trace)
+         AND e.kind = (SELECT kind FROM _kind WHERE name = 'cpu_other')
+         AND e.trace_id IN (SELECT trace_id FROM report_trace)
          AND (c.value GLOB 'mtia*' OR c.value GLOB 'xpu*' OR c.value GLOB 'hpu*'
               OR c.value GLOB 'npu*')
        GROUP BY c.value ORDER BY n DESC, c.value LIMIT 1)) AS other_device,

@@ -48,10 +48,10 @@ WITH aligned AS (
     coalesce(m.step_no, (SELECT s.step FROM step s WHERE s.trace_id = m.trace_id
                          AND s.ts <= m.ts AND s.ts + s.dur > m.ts)) AS step,
     (SELECT s.id FROM _slice s JOIN _slice_tree t ON t.id = s.id
-     WHERE s.trace_id = m.trace_id AND s.kind = 1 AND s.ts <= m.ts AND s.ts + s.dur > m.ts
+     WHERE s.trace_id = m.trace_id AND s.kind = (SELECT kind FROM _kind WHERE name = 'cpu_op') AND s.ts <= m.ts AND s.ts + s.dur > m.ts
      ORDER BY t.depth DESC, s.ts DESC LIMIT 1) AS op_id,
     (SELECT s.id FROM _slice s JOIN _slice_tree t ON t.id = s.id JOIN _string n ON n.id = s.name_id
-     WHERE s.trace_id = m.trace_id AND s.kind = 3 AND n.value LIKE 'nn.Module: %'
+     WHERE s.trace_id = m.trace_id AND s.kind = (SELECT kind FROM _kind WHERE name = 'python_function') AND n.value LIKE 'nn.Module: %'
        AND s.ts <= m.ts AND s.ts + s.dur > m.ts
      ORDER BY t.depth DESC, s.ts DESC LIMIT 1) AS module_id
   FROM moment m

@@ -18,7 +18,7 @@ WITH host AS (
   SELECT s.name_id, s.input_dims, min(s.input_types) AS input_types, count(*) AS calls,
     sum(t.self_dur) AS host_self_ns, sum(s.dur) AS host_total_ns
   FROM _slice s JOIN _slice_tree t ON t.id = s.id
-  WHERE s.kind = 1 AND s.input_dims IS NOT NULL AND s.dur IS NOT NULL
+  WHERE s.kind = (SELECT kind FROM _kind WHERE name = 'cpu_op') AND s.input_dims IS NOT NULL AND s.dur IS NOT NULL
     AND EXISTS (SELECT 1 FROM report_scope k
                 WHERE k.trace_id = s.trace_id AND k.step = coalesce(t.step, -1))
   GROUP BY s.name_id, s.input_dims

@@ -18,13 +18,11 @@
 SQLITE_EXTENSION_INIT3
 
 #include "families.h"
+#include "humanize.h"
+
+#include "profdb/version.h"
 
 #include <math.h>
-#include <stdio.h>
-
-#ifndef PROFDB_VERSION_STRING
-#define PROFDB_VERSION_STRING "unknown"
-#endif
 
 /* The numeric argument, or 0 with *ok = 0 (error or NULL handled). */
 static double number_arg(sqlite3_context *ctx, const char *fn, sqlite3_value *v, int *ok) {
@@ -53,17 +51,8 @@ static void fmt_bytes(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   int ok;
   double n = number_arg(ctx, "profdb_fmt_bytes", argv[0], &ok);
   if (!ok) return;
-  static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-  double a = fabs(n);
-  int u = 0;
-  while (a >= 1024.0 && u < 6) {
-    a /= 1024.0;
-    u++;
-  }
   char buf[64];
-  if (u == 0) snprintf(buf, sizeof buf, "%.0f B", n);
-  else snprintf(buf, sizeof buf, a < 1e15 ? "%s%.2f %s" : "%s%.3e %s", n < 0 ? "-" : "", a,
-                units[u]); /* beyond 2^110 B: an exponent, keeping the unit */
+  profdb_humanize_bytes(buf, sizeof buf, n);
   sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
 }
 
@@ -72,20 +61,15 @@ static void fmt_ns(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   int ok;
   double n = number_arg(ctx, "profdb_fmt_ns", argv[0], &ok);
   if (!ok) return;
-  double a = fabs(n);
-  const char *sign = n < 0 ? "-" : "";
   char buf[64];
-  if (a < 1e3) snprintf(buf, sizeof buf, "%.0f ns", n);
-  else if (a < 1e6) snprintf(buf, sizeof buf, "%s%.2f us", sign, a / 1e3);
-  else if (a < 1e9) snprintf(buf, sizeof buf, "%s%.2f ms", sign, a / 1e6);
-  else snprintf(buf, sizeof buf, a < 1e24 ? "%s%.2f s" : "%s%.3e s", sign, a / 1e9);
+  profdb_humanize_ns(buf, sizeof buf, n);
   sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
 }
 
 static void version_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
   (void)argv;
-  sqlite3_result_text(ctx, PROFDB_VERSION_STRING, -1, SQLITE_STATIC);
+  sqlite3_result_text(ctx, PROFDB_VERSION, -1, SQLITE_STATIC);
 }
 
 int profdb_format_init(sqlite3 *db) {

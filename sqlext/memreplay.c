@@ -54,16 +54,30 @@ SQLITE_EXTENSION_INIT3
 
 #include "families.h"
 
+#include "profdb/codes.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { A_ALLOC = 1, A_FREE_REQUESTED = 2, A_FREE_COMPLETED = 3, A_SEGMENT_ALLOC = 4,
-       A_SEGMENT_FREE = 5, A_SEGMENT_MAP = 6, A_SEGMENT_UNMAP = 7 };
+/* Allocator action codes A_ALLOC, ... and their names, from the one list
+** in include/profdb/codes.h. */
+enum {
+#define ACTION_ENUM(id, code, name) A_##id = code,
+  PROFDB_ALLOC_ACTIONS(ACTION_ENUM)
+#undef ACTION_ENUM
+};
+static const char *const action_names[PROFDB_ACTION_LIMIT] = {
+#define ACTION_NAME(id, code, name) [code] = name,
+    PROFDB_ALLOC_ACTIONS(ACTION_NAME)
+#undef ACTION_NAME
+};
 
-static const char *const action_names[] = {
-    "other", "alloc", "free_requested", "free_completed", "segment_alloc",
-    "segment_free", "segment_map", "segment_unmap", "snapshot", "oom", "annotate"};
+/* The name of a stored action code; "other" for codes profdb does not know. */
+static const char *action_name(int64_t code) {
+  if (code < 0 || code >= PROFDB_ACTION_LIMIT || !action_names[code]) return action_names[A_OTHER];
+  return action_names[code];
+}
 
 /* ---- address -> allocation map (open addressing, backward-shift delete) -- */
 
@@ -491,7 +505,7 @@ static void timeline_row(mem_cursor *c) {
   mem_row *row = &c->cur;
   memset(row, 0, sizeof *row);
   row->v[0] = r->seq;
-  row->text = r->action >= 0 && r->action <= 10 ? action_names[r->action] : "other";
+  row->text = action_name(r->action);
   row->v[2] = r->addr;
   row->v[3] = r->size;
   row->v[4] = r->allocated;
@@ -560,7 +574,8 @@ static int trace_peak_rows(mem_cursor *c, sqlite3 *db, const char *schema, int64
   int empty = 0;
   int rc = prepare_or_empty(db,
       "SELECT device_type, device_id, ts, bytes, total_allocated, total_reserved"
-      " FROM \"%w\"._instant WHERE trace_id = ?1 AND kind = 20"
+      " FROM \"%w\"._instant WHERE trace_id = ?1"
+      "  AND kind = (SELECT kind FROM \"%w\"._kind WHERE name = 'memory')"
       " ORDER BY device_type, device_id, ts, id", schema, &st, &empty);
   if (rc != SQLITE_OK || empty) return rc;
   sqlite3_bind_int64(st, 1, trace_id);

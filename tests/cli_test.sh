@@ -39,6 +39,27 @@ duplicates() {
     "$(printf 'labels\nother_name flows')" "labels"
 }
 
+# --replace leaves no row of the replaced artifacts behind: after reloading
+# a trace and a snapshot with --replace, every table holds as many rows as
+# after loading them once (interned strings and stacks are shared, kept).
+replace_everything() {
+  local data=$cases/../../report/data
+  "$profdb" load -q "$data/train_rank0.json" "$data/memory_snapshot.json" -o once.db ||
+    fail "first load"
+  cp once.db replaced.db
+  "$profdb" load -q --replace "$data/train_rank0.json" "$data/memory_snapshot.json" \
+    -o replaced.db || fail "--replace"
+  local tables t
+  tables=$(q once.db "SELECT name FROM sqlite_schema WHERE type = 'table'
+    AND name NOT GLOB 'sqlite_*' AND name NOT IN ('_string', '_stack_frame') ORDER BY name" |
+    tail -n +2)
+  [ "$(echo "$tables" | wc -l)" -gt 20 ] || fail "too few tables: $tables"
+  for t in $tables; do
+    expect_eq "$(q replaced.db "SELECT count(*) FROM \"$t\"")" \
+      "$(q once.db "SELECT count(*) FROM \"$t\"")" "rows of $t after --replace"
+  done
+}
+
 directory() {
   mkdir ranks
   cp "$cases/flows.json" ranks/rank1.json

@@ -18,11 +18,12 @@
 
 #include <sqlite3.h>
 
+#include "profdb/version.h" /* PROFDB_VERSION, from project(VERSION) */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define PROFDB_VERSION "0.1.0"
 /* Bumped when the database schema changes incompatibly. */
 #define PROFDB_SCHEMA_VERSION 2
 

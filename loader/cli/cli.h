@@ -33,6 +33,7 @@ int cli_print_query(sqlite3 *db, const char *sql, cli_format fmt, FILE *out);
 
 typedef struct rp_cli {
   const char *md, *json, *queries; /* --md, --json, --queries */
+  char *queries_dir;               /* the query files found (rp_cli_queries) */
   const char **only;               /* --section IDs */
   int nonly;
   long long top;                   /* --top */
@@ -49,6 +50,9 @@ int rp_cli_option(rp_cli *o, int argc, char **argv, int *i);
 /* The database to read: inputs[0] when it is one SQLite file, else a
 ** temporary database the inputs were loaded into.  NULL with *rc set. */
 const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int *rc);
+/* Find the query files (rp_find_queries) into o->queries_dir.  Prints
+** where it looked and returns -1 when they are nowhere. */
+int rp_cli_queries(rp_cli *o, const char *command);
 /* Select the sections (--section; the summary by its id) and parse them. */
 int rp_cli_sections(rp_report *r, rp_cli *o);
 /* Write --md (with SVG charts when with_charts) and --json, or Markdown to

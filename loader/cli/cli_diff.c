@@ -41,7 +41,8 @@ static const char diff_usage[] =
   "  --include-warmup   compare the first ProfilerStep too (default: excluded)\n"
   "  --line-tolerance N match allocation sources whose lines are at most N apart\n"
   "                     (default 0: same line; files match by path suffix)\n"
-  "  --queries DIR      query files to use (default: installed, else source tree)\n"
+  "  --queries DIR      query files to use (default: $PROFDB_QUERIES, else the\n"
+  "                     installed share/profdb/queries next to this profdb)\n"
   "\n"
   "gate (exit 10 when a check fails; README, \"Gating a pull request\"):\n"
   "  --fail-if CHECK    fail when CHECK holds (repeatable): METRIC OP LIMIT [significant]\n"
@@ -140,12 +141,8 @@ int cli_diff(int argc, char **argv) {
     } else pos[npos++] = a;
   }
   if (npos < 2) goto bad;
-  const char *qdir = rp_find_queries(o.queries);
-  if (!qdir) {
-    fprintf(stderr, "profdb: diff: cannot find the query files%s%s; give --queries DIR\n",
-            o.queries ? " in " : "", o.queries ? o.queries : "");
-    goto done;
-  }
+  if (rp_cli_queries(&o, "diff")) goto done;
+  const char *qdir = o.queries_dir;
   rp_param params[] = {
       {"top", SQLITE_INTEGER, o.top, 0},
       {"include_warmup", SQLITE_INTEGER, o.include_warmup, 0},

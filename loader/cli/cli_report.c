@@ -43,7 +43,8 @@ static const char report_usage[] =
   "                     the trace's deviceProperties\n"
   "  --trace ID         only this trace (default: all)\n"
   "  --snapshot ID      only this snapshot (default: all)\n"
-  "  --queries DIR      query files to use (default: installed, else source tree)\n";
+  "  --queries DIR      query files to use (default: $PROFDB_QUERIES, else the\n"
+  "                     installed share/profdb/queries next to this profdb)\n";
 
 /* "label: steps 3-7 analysed (5), step 2 excluded as warm-up; ..." */
 static char *scope_note(sqlite3 *db) {
@@ -143,12 +144,7 @@ int cli_report(int argc, char **argv) {
     } else pos[npos++] = a;
   }
   if (npos == 0) goto bad;
-  const char *qdir = rp_find_queries(o.queries);
-  if (!qdir) {
-    fprintf(stderr, "profdb: report: cannot find the query files%s%s; give --queries DIR\n",
-            o.queries ? " in " : "", o.queries ? o.queries : "");
-    goto done;
-  }
+  if (rp_cli_queries(&o, "report")) goto done;
   const char *db_path = rp_cli_database(&o, pos, npos, &rc);
   if (!db_path) goto done;
   rc = PROFDB_EXIT_USAGE;
@@ -172,7 +168,7 @@ int cli_report(int argc, char **argv) {
   r.db = db;
   /* With a second core, a second connection runs half of the sections. */
   if (rp_cli_two_connections(&db_path, 1)) r.db2 = cli_open_db(db_path, 1);
-  r.queries_dir = qdir;
+  r.queries_dir = o.queries_dir;
   r.params = params;
   r.nparams = (int)(sizeof params / sizeof params[0]);
   r.inputs = (char **)pos;

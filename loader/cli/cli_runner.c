@@ -201,6 +201,18 @@ int rp_cli_output(rp_report *r, rp_cli *o, int with_charts) {
   return rc;
 }
 
+int rp_cli_queries(rp_cli *o, const char *command) {
+  char *looked = NULL;
+  o->queries_dir = rp_find_queries(o->queries, &looked);
+  if (o->queries_dir) return 0;
+  fprintf(stderr,
+          "profdb: %s: cannot find the query files; looked in:\n%s"
+          "give --queries DIR or set PROFDB_QUERIES\n",
+          command, looked ? looked : "");
+  free(looked);
+  return -1;
+}
+
 void rp_cli_free(rp_cli *o) {
   if (with_temporaries == o) {
     signal(SIGINT, SIG_DFL);
@@ -210,6 +222,7 @@ void rp_cli_free(rp_cli *o) {
   }
   for (int i = 0; i < o->ntmp; i++) remove_dir(o->tmpdir[i]);
   free(o->only);
+  free(o->queries_dir);
 }
 
 int rp_cli_two_connections(const char *const *db_paths, int n) {

@@ -98,9 +98,14 @@ typedef struct rp_report {
 ** diff. */
 const char *rp_section_scope(const rp_report *r, const rp_section *s);
 
-/* Where the query files are: --queries, $PROFDB_QUERIES, the installed
-** share/profdb/queries, or the source tree.  NULL when none exists. */
-const char *rp_find_queries(const char *option);
+/* Where the query files are: the folder `option` (--queries) when given,
+** else $PROFDB_QUERIES when set, else share/profdb/queries of the install
+** tree the executable runs from (found from /proc/self/exe, so a copied or
+** moved install works), else, for an executable in its build folder only,
+** the source tree's queries/.  Returns the folder (malloc'd), or NULL with
+** *looked (malloc'd, when looked is not NULL) listing the places tried,
+** one per line. */
+char *rp_find_queries(const char *option, char **looked);
 
 /* Read the kind's section list and parse the section files it names
 ** (only those in `only` when only[0] exists).  Prints and returns -1 on

@@ -10,6 +10,7 @@
 ** output keeps every value exact and every name whole.
 */
 #include "report.h"
+#include "humanize.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -18,27 +19,6 @@
 
 #define CELL_MAX 100   /* characters of a text cell */
 #define SYMBOL_MAX 160 /* characters of a symbol cell */
-
-static void fmt_ns(char *out, size_t n, double v) {
-  double a = fabs(v);
-  const char *sign = v < 0 ? "-" : "";
-  if (a < 1e3) snprintf(out, n, "%.0f ns", v);
-  else if (a < 1e6) snprintf(out, n, "%s%.2f us", sign, a / 1e3);
-  else if (a < 1e9) snprintf(out, n, "%s%.2f ms", sign, a / 1e6);
-  else snprintf(out, n, "%s%.2f s", sign, a / 1e9);
-}
-
-static void fmt_bytes(char *out, size_t n, double v) {
-  static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  double a = fabs(v);
-  int u = 0;
-  while (a >= 1024.0 && u < 5) {
-    a /= 1024.0;
-    u++;
-  }
-  if (u == 0) snprintf(out, n, "%.0f B", v);
-  else snprintf(out, n, "%s%.2f %s", v < 0 ? "-" : "", a, units[u]);
-}
 
 /* Whether '(' at p opens an argument list (after a name or a template),
 ** not a parenthesized word like "(anonymous namespace)". */
@@ -183,8 +163,8 @@ static void put_value(FILE *out, const rp_value *v, const char *unit) {
   case SQLITE_TEXT: put_cell_text(out, v->s, unit); return;
   default: break;
   }
-  if (!strcmp(unit, "ns")) fmt_ns(buf, sizeof buf, d);
-  else if (!strcmp(unit, "bytes")) fmt_bytes(buf, sizeof buf, d);
+  if (!strcmp(unit, "ns")) profdb_humanize_ns(buf, sizeof buf, d);
+  else if (!strcmp(unit, "bytes")) profdb_humanize_bytes(buf, sizeof buf, d);
   else if (!strcmp(unit, "%")) snprintf(buf, sizeof buf, "%.2f%%", d);
   else if (v->type == SQLITE_INTEGER) snprintf(buf, sizeof buf, "%lld", v->i);
   else snprintf(buf, sizeof buf, "%.2f", d);

@@ -22,6 +22,7 @@
 **   from the report's parameter list in every statement that uses them.
 */
 #include "report.h"
+#include "clock.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -33,11 +34,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-#ifndef PROFDB_QUERIES_INSTALL_DIR
-#define PROFDB_QUERIES_INSTALL_DIR ""
+/* Set by CMake: the path from the installed executable's folder to the
+** installed queries (bin -> ../share/profdb/queries), the build folder
+** the executable is made in, and the source tree's queries/. */
+#ifndef PROFDB_QUERIES_FROM_BINDIR
+#define PROFDB_QUERIES_FROM_BINDIR "../share/profdb/queries"
+#endif
+#ifndef PROFDB_BUILD_DIR
+#define PROFDB_BUILD_DIR ""
 #endif
 #ifndef PROFDB_QUERIES_SOURCE_DIR
 #define PROFDB_QUERIES_SOURCE_DIR ""
@@ -56,13 +62,65 @@ static int is_dir(const char *p) {
   return p && *p && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-const char *rp_find_queries(const char *option) {
-  if (option) return is_dir(option) ? option : NULL;
-  const char *env = getenv("PROFDB_QUERIES");
-  if (env && *env) return is_dir(env) ? env : NULL;
-  if (is_dir(PROFDB_QUERIES_INSTALL_DIR)) return PROFDB_QUERIES_INSTALL_DIR;
-  if (is_dir(PROFDB_QUERIES_SOURCE_DIR)) return PROFDB_QUERIES_SOURCE_DIR;
+/* The folder of the running executable (from /proc/self/exe, so it holds
+** wherever the install tree was copied or moved), or 0. */
+static int exe_dir(char *out, size_t n) {
+  ssize_t len = readlink("/proc/self/exe", out, n - 1);
+  if (len <= 0) return 0;
+  out[len] = 0;
+  char *slash = strrchr(out, '/');
+  if (!slash) return 0;
+  *slash = 0;
+  return 1;
+}
+
+/* Whether a and b name the same existing folder. */
+static int same_dir(const char *a, const char *b) {
+  struct stat sa, sb;
+  return *a && *b && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
+/* Try one candidate: returns a copy when it is a folder, else adds it to
+** the list of places looked at. */
+static char *try_dir(const char *dir, const char *why, ld_buf *looked) {
+  if (is_dir(dir)) {
+    char *d = strdup(dir);
+    if (!d) abort();
+    return d;
+  }
+  char line[PATH_MAX + 128];
+  int n = snprintf(line, sizeof line, "  %s (%s)\n", dir, why);
+  ld_buf_put(looked, line, n < (int)sizeof line ? (size_t)n : sizeof line - 1);
   return NULL;
+}
+
+char *rp_find_queries(const char *option, char **looked) {
+  ld_buf tried = {0};
+  char *found = NULL;
+  const char *env = getenv("PROFDB_QUERIES");
+  char exe[PATH_MAX], installed[PATH_MAX + 64];
+  if (option) {
+    found = try_dir(option, "--queries", &tried);
+  } else if (env && *env) {
+    found = try_dir(env, "$PROFDB_QUERIES", &tried);
+  } else if (exe_dir(exe, sizeof exe)) {
+    snprintf(installed, sizeof installed, "%s/%s", exe, PROFDB_QUERIES_FROM_BINDIR);
+    found = try_dir(installed, "installed, next to the executable", &tried);
+    /* The source tree only for the executable in its build folder: an
+    ** installed profdb never depends on the checkout it was built from. */
+    if (!found && same_dir(exe, PROFDB_BUILD_DIR))
+      found = try_dir(PROFDB_QUERIES_SOURCE_DIR, "source tree of this build", &tried);
+  }
+  if (!found && !tried.n) {
+    static const char unknown[] = "  (the executable's own path is unknown)\n";
+    ld_buf_put(&tried, unknown, sizeof unknown - 1);
+  }
+  ld_buf_cstr(&tried);
+  if (found) ld_buf_free(&tried);
+  if (looked) *looked = found ? NULL : tried.p;
+  else if (!found) ld_buf_free(&tried);
+  return found;
 }
 
 static char *xstrdup(const char *s) {
@@ -352,16 +410,10 @@ int rp_load_sections(rp_report *r, const char *const *only, int nonly) {
 }
 
 /* With PROFDB_TIMING set, how long each query file took (stderr). */
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void timing(const char *what, double since) {
   static int enabled = -1;
   if (enabled < 0) enabled = getenv("PROFDB_TIMING") != NULL;
-  if (enabled && what) fprintf(stderr, "profdb: timing: %-24s %8.3f s\n", what, now_s() - since);
+  if (enabled && what) fprintf(stderr, "profdb: timing: %-24s %8.3f s\n", what, ld_seconds() - since);
 }
 
 static int cmp_str(const void *a, const void *b) {
@@ -402,7 +454,7 @@ static int run_lib(rp_report *r) {
   for (int i = 0; i < n; i++) {
     char path[8192];
     snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-    double t0 = now_s();
+    double t0 = ld_seconds();
     if (rc == 0 && rp_exec_script(r, path)) rc = -1;
     timing(names[i], t0);
     free(names[i]);
@@ -439,7 +491,7 @@ static void run_sections(section_queue *q, rp_report *on) {
     rp_section *s = q->failed ? NULL : queued(q, q->next++);
     pthread_mutex_unlock(&q->lock);
     if (!s) return;
-    double t0 = now_s();
+    double t0 = ld_seconds();
     if (rp_run_section(on, s)) {
       queue_fail(q);
       return;

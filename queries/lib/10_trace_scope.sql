@@ -40,7 +40,7 @@ WHERE :trace_id IS NULL OR trace_id = :trace_id;
 CREATE TEMP TABLE report_step_all AS
 WITH gpu_steps AS (
   SELECT DISTINCT g.trace_id, l.step FROM _gpu g JOIN _gpu_link l ON l.id = g.id
-  WHERE g.kind IN (10, 11, 12) AND l.step IS NOT NULL
+  WHERE g.kind IN (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'memset')) AND l.step IS NOT NULL
     AND g.trace_id IN (SELECT trace_id FROM report_trace)
 ), steps AS (
   SELECT s.*, coalesce(s.span_dur, s.dur) = 0 AS empty,
@@ -108,19 +108,21 @@ SELECT n.id, n.value, kernel_category(n.value),
   n.value LIKE '%FillFunctor%' OR n.value LIKE '%fill_kernel%' OR n.value LIKE '%zero_kernel%'
     OR n.value LIKE '%memset%'
 FROM _string n
-WHERE n.id IN (SELECT name_id FROM _gpu WHERE kind IN (10, 11, 12));
+WHERE n.id IN (SELECT name_id FROM _gpu
+               WHERE kind IN (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'memset')));
 
 -- GPU work (kernels, copies, fills) launched in the analysed steps (or all
 -- of it for traces without steps).  category: kernel_category() of the
 -- name; launch_ts: start of the launching runtime call.
 CREATE TEMP TABLE report_gpu AS
 SELECT g.id AS event_id, g.trace_id,
-  CASE g.kind WHEN 10 THEN 'kernel' WHEN 11 THEN 'memcpy' ELSE 'memset' END AS kind,
+  (SELECT name FROM _kind WHERE _kind.kind = g.kind) AS kind,
   g.name_id, g.device, g.stream, g.ts, g.dur, l.step, g.correlation,
   l.launch_id, l.op_id, (SELECT r.ts FROM _slice r WHERE r.id = l.launch_id) AS launch_ts,
   g.bytes, n.category, n.is_fill
 FROM _gpu g JOIN _gpu_link l ON l.id = g.id JOIN report_gpu_name n ON n.name_id = g.name_id
-WHERE g.kind IN (10, 11, 12) AND g.dur IS NOT NULL AND g.ts IS NOT NULL
+WHERE g.kind IN (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'memset'))
+  AND g.dur IS NOT NULL AND g.ts IS NOT NULL
   AND EXISTS (SELECT 1 FROM report_scope k
               WHERE k.trace_id = g.trace_id AND k.step = coalesce(l.step, -1))
   AND (NOT coalesce(:scope_hta, 0)
@@ -181,16 +183,17 @@ JOIN report_name n USING (name_id);
 --   kind: 'cpu_op', 'user_annotation', 'python_function' or 'runtime'
 CREATE TEMP TABLE report_marker AS
 SELECT s.id AS event_id, s.trace_id,
-  CASE s.kind WHEN 1 THEN 'cpu_op' WHEN 2 THEN 'user_annotation'
-    WHEN 3 THEN 'python_function' ELSE 'runtime' END AS kind,
+  (SELECT name FROM _kind WHERE _kind.kind = s.kind) AS kind,
   s.name_id, s.pid, s.tid, s.ts, s.dur, t.step, m.name, m.sync, m.recompute, m.backward,
   m.optimizer, m.dataloader
 FROM _slice s CROSS JOIN report_marker_name m CROSS JOIN _slice_tree t
 WHERE m.name_id = s.name_id AND t.id = s.id AND NOT m.step
   -- Python frames (millions with with_stack=True) only when some frame
   -- name is a checkpoint marker
-  AND (s.kind IN (1, 2, 4)
-       OR (s.kind = 3 AND EXISTS (SELECT 1 FROM report_marker_name WHERE recompute))) AND s.ts IS NOT NULL AND s.dur IS NOT NULL
+  AND (s.kind IN (SELECT kind FROM _kind WHERE name IN ('cpu_op', 'user_annotation', 'runtime'))
+       OR (s.kind = (SELECT kind FROM _kind WHERE name = 'python_function')
+           AND EXISTS (SELECT 1 FROM report_marker_name WHERE recompute)))
+  AND s.ts IS NOT NULL AND s.dur IS NOT NULL
   AND EXISTS (SELECT 1 FROM report_scope k
               WHERE k.trace_id = s.trace_id AND k.step = coalesce(t.step, -1));
 

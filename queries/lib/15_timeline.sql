@@ -10,12 +10,14 @@
 -- keeps the spans as the outer loop.
 
 -- The longest interval of each kind per trace, for the scan bounds.
---   kind: 'gpu:10', 'gpu:11', 'gpu:12' (kernel, memcpy, memset), or a
---   cpu_busy class
+--   kind: 'gpu:kernel', 'gpu:memcpy', 'gpu:memset', or a cpu_busy class;
+--   code: the _gpu kind code (NULL for cpu_busy)
 CREATE TEMP TABLE report_longest AS
-SELECT trace_id, 'gpu:' || kind AS kind, kind AS code, max(dur) AS dur FROM _gpu
-WHERE kind IN (10, 11, 12) AND trace_id IN (SELECT trace_id FROM report_trace)
-GROUP BY trace_id, kind
+SELECT g.trace_id, 'gpu:' || k.name AS kind, g.kind AS code, max(g.dur) AS dur
+FROM _gpu g JOIN _kind k ON k.kind = g.kind
+WHERE k.name IN ('kernel', 'memcpy', 'memset')
+  AND g.trace_id IN (SELECT trace_id FROM report_trace)
+GROUP BY g.trace_id, g.kind
 UNION ALL
 SELECT trace_id, class, NULL, max(dur) FROM cpu_busy
 WHERE trace_id IN (SELECT trace_id FROM report_trace)
@@ -29,8 +31,9 @@ GROUP BY trace_id, class;
 --   a, b               clipped start and end (ns)
 CREATE TEMP TABLE report_clip_gpu AS
 SELECT s.k, s.trace_id, s.step,
-  CASE g.kind WHEN 10 THEN 'kernel' WHEN 11 THEN 'memcpy' ELSE 'memset' END AS kind,
-  (g.kind = 10 AND n.category = 'NCCL/communication') AS is_comm,
+  (SELECT name FROM _kind WHERE _kind.kind = g.kind) AS kind,
+  (g.kind = (SELECT kind FROM _kind WHERE name = 'kernel')
+   AND n.category = 'NCCL/communication') AS is_comm,
   g.device, g.stream, max(g.ts, s.ts) AS a, min(g.ts + g.dur, s.end_ts) AS b
 FROM report_span s CROSS JOIN report_longest m CROSS JOIN _gpu g
 JOIN report_gpu_name n ON n.name_id = g.name_id

@@ -35,8 +35,8 @@ WITH snap AS (
 ), pair AS (
   SELECT d.snapshot_id, d.device, tr.trace_id, tr.epoch_offset,
     s.first_us, s.last_us, tr.start_ts + tr.epoch_offset AS t0, tr.end_ts + tr.epoch_offset AS t1,
-    EXISTS (SELECT 1 FROM _gpu g WHERE g.trace_id = tr.trace_id AND g.kind IN (10, 11, 12)) AS has_gpu,
-    EXISTS (SELECT 1 FROM _gpu g WHERE g.trace_id = tr.trace_id AND g.kind IN (10, 11, 12)
+    EXISTS (SELECT 1 FROM _gpu g WHERE g.trace_id = tr.trace_id AND g.kind IN (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'memset'))) AS has_gpu,
+    EXISTS (SELECT 1 FROM _gpu g WHERE g.trace_id = tr.trace_id AND g.kind IN (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'memset'))
             AND g.device = d.device) AS on_device
   FROM report_mem_device d CROSS JOIN tr LEFT JOIN snap s USING (snapshot_id, device)
 )

@@ -13,7 +13,7 @@
 --   activities  how many
 CREATE TEMP TABLE report_launch AS
 SELECT g.op_id, sum(g.dur) AS gpu_ns, count(*) AS activities
-FROM report_gpu g JOIN _slice s ON s.id = g.op_id AND s.kind = 1
+FROM report_gpu g JOIN _slice s ON s.id = g.op_id AND s.kind = (SELECT kind FROM _kind WHERE name = 'cpu_op')
 GROUP BY g.op_id;
 CREATE UNIQUE INDEX temp.report_launch_by_op ON report_launch(op_id);
 
@@ -41,7 +41,7 @@ CREATE INDEX temp.report_launch_anc_by_anc ON report_launch_anc(anc_id);
 CREATE TEMP TABLE report_op_gpu AS
 WITH per_name AS (
   SELECT s.name_id, a.op_id, max(a.distance = 0) AS is_self
-  FROM report_launch_anc a JOIN _slice s ON s.id = a.anc_id AND s.kind = 1
+  FROM report_launch_anc a JOIN _slice s ON s.id = a.anc_id AND s.kind = (SELECT kind FROM _kind WHERE name = 'cpu_op')
   GROUP BY s.name_id, a.op_id
 )
 SELECT p.name_id, sum(CASE WHEN p.is_self THEN l.gpu_ns ELSE 0 END) AS device_self_ns,
@@ -55,7 +55,7 @@ GROUP BY p.name_id;
 CREATE TEMP TABLE report_op_shape_gpu AS
 WITH per_shape AS (
   SELECT s.name_id, s.input_dims, a.op_id, max(a.distance = 0) AS is_self
-  FROM report_launch_anc a JOIN _slice s ON s.id = a.anc_id AND s.kind = 1
+  FROM report_launch_anc a JOIN _slice s ON s.id = a.anc_id AND s.kind = (SELECT kind FROM _kind WHERE name = 'cpu_op')
   WHERE s.input_dims IS NOT NULL
   GROUP BY s.name_id, s.input_dims, a.op_id
 )
@@ -79,11 +79,11 @@ GROUP BY p.name_id, p.input_dims;
 --   dur              duration of this call (ns)
 CREATE TEMP TABLE report_range_call AS
 WITH RECURSIVE range AS (
-  SELECT s.id, s.trace_id, CASE s.kind WHEN 3 THEN 'module' ELSE 'annotation' END AS tree,
-    CASE s.kind WHEN 3 THEN substr(n.value, 12) ELSE n.value END AS name, s.dur
+  SELECT s.id, s.trace_id, CASE s.kind WHEN (SELECT kind FROM _kind WHERE name = 'python_function') THEN 'module' ELSE 'annotation' END AS tree,
+    CASE s.kind WHEN (SELECT kind FROM _kind WHERE name = 'python_function') THEN substr(n.value, 12) ELSE n.value END AS name, s.dur
   FROM _slice s JOIN _string n ON n.id = s.name_id JOIN _slice_tree t ON t.id = s.id
-  WHERE ((s.kind = 3 AND n.value LIKE 'nn.Module: %')
-         OR (s.kind = 2 AND n.value NOT GLOB 'ProfilerStep#*'))
+  WHERE ((s.kind = (SELECT kind FROM _kind WHERE name = 'python_function') AND n.value LIKE 'nn.Module: %')
+         OR (s.kind = (SELECT kind FROM _kind WHERE name = 'user_annotation') AND n.value NOT GLOB 'ProfilerStep#*'))
     AND s.dur IS NOT NULL
     AND EXISTS (SELECT 1 FROM report_scope k
                 WHERE k.trace_id = s.trace_id AND k.step = coalesce(t.step, -1))
@@ -155,7 +155,7 @@ WITH frame_name AS (
   -- the lowest (rank, distance) per operator; SQLite takes the bare column
   -- source from the row holding the min()
   SELECT a.op_id, f.source, min(f.rank * 1000000 + a.distance) AS pick
-  FROM report_launch_anc a JOIN _slice s ON s.id = a.anc_id AND s.kind = 3
+  FROM report_launch_anc a JOIN _slice s ON s.id = a.anc_id AND s.kind = (SELECT kind FROM _kind WHERE name = 'python_function')
   JOIN frame_name f ON f.name_id = s.name_id
   GROUP BY a.op_id
 )

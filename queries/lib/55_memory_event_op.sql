@@ -8,7 +8,7 @@
 CREATE TEMP TABLE report_mem_thread_slice AS
 WITH thread AS (
   SELECT DISTINCT trace_id, pid, tid FROM _instant
-  WHERE kind = 20 AND trace_id IN (SELECT trace_id FROM report_trace)
+  WHERE kind = (SELECT kind FROM _kind WHERE name = 'memory') AND trace_id IN (SELECT trace_id FROM report_trace)
 )
 SELECT s.trace_id, s.pid, s.tid, s.ts, s.id, t.depth
 FROM thread h JOIN _slice s ON s.trace_id = h.trace_id AND s.pid IS h.pid AND s.tid IS h.tid
@@ -28,7 +28,7 @@ WITH RECURSIVE ev AS (
      WHERE x.trace_id = m.trace_id AND x.pid = m.pid AND x.tid = m.tid AND x.ts <= m.ts
      ORDER BY x.ts DESC, x.depth DESC LIMIT 1) AS last_started
   FROM _instant m JOIN report_window w ON w.trace_id = m.trace_id
-  WHERE m.kind = 20 AND m.bytes IS NOT NULL AND m.ts >= w.ts AND m.ts < w.end_ts
+  WHERE m.kind = (SELECT kind FROM _kind WHERE name = 'memory') AND m.bytes IS NOT NULL AND m.ts >= w.ts AND m.ts < w.end_ts
 ), up(event_id, slice_id) AS (
   -- from the last slice started before the event up to the root
   SELECT event_id, last_started FROM ev WHERE last_started IS NOT NULL
@@ -39,7 +39,7 @@ WITH RECURSIVE ev AS (
   SELECT up.event_id, s.id, t.depth
   FROM up JOIN ev USING (event_id) JOIN _slice s ON s.id = up.slice_id
   JOIN _slice_tree t ON t.id = s.id
-  WHERE s.kind = 1 AND s.ts <= ev.ts AND s.ts + s.dur > ev.ts
+  WHERE s.kind = (SELECT kind FROM _kind WHERE name = 'cpu_op') AND s.ts <= ev.ts AND s.ts + s.dur > ev.ts
 )
 SELECT ev.event_id, ev.trace_id, ev.device_type, ev.device_id, ev.bytes,
   (SELECT c.id FROM containing c WHERE c.event_id = ev.event_id ORDER BY c.depth DESC LIMIT 1) AS op_id

@@ -63,7 +63,7 @@ WITH counted AS (
       WHEN 'double' THEN 'fp64' ELSE json_extract(s.input_types, '$[0]') END AS dtype,
     op_flops(n.value, s.input_dims, s.concrete_inputs) AS flops
   FROM _slice s JOIN _string n ON n.id = s.name_id JOIN _slice_tree t ON t.id = s.id
-  WHERE s.kind = 1 AND s.input_dims IS NOT NULL
+  WHERE s.kind = (SELECT kind FROM _kind WHERE name = 'cpu_op') AND s.input_dims IS NOT NULL
     AND n.value IN ('aten::mm', 'aten::addmm', 'aten::bmm', 'aten::baddbmm', 'aten::matmul',
                     'aten::linear', 'aten::convolution', 'aten::convolution_backward',
                     'aten::scaled_dot_product_attention')

@@ -65,7 +65,8 @@ WITH a AS (
   SELECT 'after' AS side, g.kind, g.name_id, count(*) AS instances, sum(g.dur) AS total_dur,
     sum(g.bytes) AS bytes
   FROM main._gpu g JOIN main._gpu_link l ON l.id = g.id
-  WHERE g.kind IN (10, 11, 12) AND g.dur IS NOT NULL
+  WHERE g.kind IN (SELECT kind FROM main._kind WHERE name IN ('kernel', 'memcpy', 'memset'))
+    AND g.dur IS NOT NULL
     AND EXISTS (SELECT 1 FROM diff_scope k WHERE k.side = 'after'
                 AND k.trace_id = g.trace_id AND k.step = coalesce(l.step, -1))
   GROUP BY g.kind, g.name_id
@@ -73,7 +74,8 @@ WITH a AS (
   SELECT 'before' AS side, g.kind, g.name_id, count(*) AS instances, sum(g.dur) AS total_dur,
     sum(g.bytes) AS bytes
   FROM base._gpu g JOIN base._gpu_link l ON l.id = g.id
-  WHERE g.kind IN (10, 11, 12) AND g.dur IS NOT NULL
+  WHERE g.kind IN (SELECT kind FROM base._kind WHERE name IN ('kernel', 'memcpy', 'memset'))
+    AND g.dur IS NOT NULL
     AND EXISTS (SELECT 1 FROM diff_scope k WHERE k.side = 'before'
                 AND k.trace_id = g.trace_id AND k.step = coalesce(l.step, -1))
   GROUP BY g.kind, g.name_id
@@ -82,7 +84,7 @@ WITH a AS (
   UNION ALL
   SELECT b.*, n.value FROM b JOIN base._string n ON n.id = b.name_id
 )
-SELECT side, CASE kind WHEN 10 THEN 'kernel' WHEN 11 THEN 'memcpy' ELSE 'memset' END AS kind,
+SELECT side, (SELECT name FROM main._kind WHERE _kind.kind = named.kind) AS kind,
   name, kernel_base(name) AS base, kernel_category(name) AS category, instances, total_dur,
   bytes
 FROM named;
@@ -93,22 +95,28 @@ FROM named;
 CREATE TEMP TABLE diff_gpu_busy AS
 WITH g AS (
   SELECT 'after' AS side, g.trace_id, g.device, g.kind, g.ts, g.ts + g.dur AS end_ts,
-    g.kind = 10 AND kernel_category(n.value) = 'NCCL/communication' AS comm
+    g.kind = (SELECT kind FROM main._kind WHERE name = 'kernel')
+      AND kernel_category(n.value) = 'NCCL/communication' AS comm
   FROM main._gpu g JOIN main._gpu_link l ON l.id = g.id JOIN main._string n ON n.id = g.name_id
-  WHERE g.kind IN (10, 11, 12) AND g.dur IS NOT NULL
+  WHERE g.kind IN (SELECT kind FROM main._kind WHERE name IN ('kernel', 'memcpy', 'memset'))
+    AND g.dur IS NOT NULL
     AND EXISTS (SELECT 1 FROM diff_scope k WHERE k.side = 'after'
                 AND k.trace_id = g.trace_id AND k.step = coalesce(l.step, -1))
   UNION ALL
   SELECT 'before', g.trace_id, g.device, g.kind, g.ts, g.ts + g.dur,
-    g.kind = 10 AND kernel_category(n.value) = 'NCCL/communication'
+    g.kind = (SELECT kind FROM base._kind WHERE name = 'kernel')
+      AND kernel_category(n.value) = 'NCCL/communication'
   FROM base._gpu g JOIN base._gpu_link l ON l.id = g.id JOIN base._string n ON n.id = g.name_id
-  WHERE g.kind IN (10, 11, 12) AND g.dur IS NOT NULL
+  WHERE g.kind IN (SELECT kind FROM base._kind WHERE name IN ('kernel', 'memcpy', 'memset'))
+    AND g.dur IS NOT NULL
     AND EXISTS (SELECT 1 FROM diff_scope k WHERE k.side = 'before'
                 AND k.trace_id = g.trace_id AND k.step = coalesce(l.step, -1))
 )
 SELECT side, trace_id, device, interval_union(ts, end_ts) AS busy_ns,
   coalesce(interval_union(ts, end_ts) FILTER (WHERE comm), 0) AS comm_ns,
-  coalesce(interval_overlap(ts, end_ts, comm) FILTER (WHERE kind = 10), 0) AS comm_overlap_ns
+  coalesce(interval_overlap(ts, end_ts, comm)
+           FILTER (WHERE kind = (SELECT kind FROM main._kind WHERE name = 'kernel')), 0)
+    AS comm_overlap_ns
 FROM g GROUP BY side, trace_id, device;
 
 -- CPU operators of the analysed steps, per side and name (op_stats).

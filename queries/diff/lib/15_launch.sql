@@ -17,7 +17,7 @@ WITH k AS (
   LEFT JOIN main._slice o ON o.id = l.op_id LEFT JOIN main._string os ON os.id = o.name_id
   LEFT JOIN main._slice_tree t ON t.id = l.op_id LEFT JOIN main._slice p ON p.id = t.parent_id
   LEFT JOIN main._string ps ON ps.id = p.name_id
-  WHERE g.kind = 10 AND g.dur IS NOT NULL
+  WHERE g.kind = (SELECT kind FROM main._kind WHERE name = 'kernel') AND g.dur IS NOT NULL
     AND EXISTS (SELECT 1 FROM diff_scope s WHERE s.side = 'after'
                 AND s.trace_id = g.trace_id AND s.step = coalesce(l.step, -1))
   GROUP BY 1, 2, 3, 4, 5
@@ -28,7 +28,7 @@ WITH k AS (
   LEFT JOIN base._slice o ON o.id = l.op_id LEFT JOIN base._string os ON os.id = o.name_id
   LEFT JOIN base._slice_tree t ON t.id = l.op_id LEFT JOIN base._slice p ON p.id = t.parent_id
   LEFT JOIN base._string ps ON ps.id = p.name_id
-  WHERE g.kind = 10 AND g.dur IS NOT NULL
+  WHERE g.kind = (SELECT kind FROM base._kind WHERE name = 'kernel') AND g.dur IS NOT NULL
     AND EXISTS (SELECT 1 FROM diff_scope s WHERE s.side = 'before'
                 AND s.trace_id = g.trace_id AND s.step = coalesce(l.step, -1))
   GROUP BY 1, 2, 3, 4, 5
@@ -45,14 +45,14 @@ WITH o AS (
   SELECT 'after' AS side, n.value AS name, coalesce(s.input_dims, '') AS shapes,
     count(*) AS calls, sum(s.dur) AS dur
   FROM main._slice s JOIN main._slice_tree t ON t.id = s.id JOIN main._string n ON n.id = s.name_id
-  WHERE s.kind = 1 AND s.dur IS NOT NULL
+  WHERE s.kind = (SELECT kind FROM main._kind WHERE name = 'cpu_op') AND s.dur IS NOT NULL
     AND EXISTS (SELECT 1 FROM diff_scope k WHERE k.side = 'after' AND k.trace_id = s.trace_id
                 AND k.step = coalesce(t.step, -1))
   GROUP BY 2, 3
   UNION ALL
   SELECT 'before', n.value, coalesce(s.input_dims, ''), count(*), sum(s.dur)
   FROM base._slice s JOIN base._slice_tree t ON t.id = s.id JOIN base._string n ON n.id = s.name_id
-  WHERE s.kind = 1 AND s.dur IS NOT NULL
+  WHERE s.kind = (SELECT kind FROM base._kind WHERE name = 'cpu_op') AND s.dur IS NOT NULL
     AND EXISTS (SELECT 1 FROM diff_scope k WHERE k.side = 'before' AND k.trace_id = s.trace_id
                 AND k.step = coalesce(t.step, -1))
   GROUP BY 2, 3

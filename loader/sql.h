@@ -1,0 +1,16 @@
+/*
+** sql.h — the loader's SQL scripts, embedded from loader/sql/NAME.sql by
+** cmake/embed.cmake (each NUL-terminated; run with ld_exec_script).
+*/
+#ifndef PROFDB_SQL_H
+#define PROFDB_SQL_H
+
+extern const char profdb_sql_trace_finish[];           /* trace.c */
+extern const char profdb_sql_postpass_legacy_blocks[]; /* postpass.c, in run order */
+extern const char profdb_sql_postpass_indexes[];
+extern const char profdb_sql_postpass_step_gpu[];
+extern const char profdb_sql_postpass_links[];
+extern const char profdb_sql_postpass_spans[];
+extern const char profdb_sql_postpass_link_stats[];
+
+#endif

@@ -1,0 +1,43 @@
+-- postpass_links.sql — _gpu_link: for each kernel, copy, fill and GPU
+-- sync of the new traces, the runtime call that launched it (the first
+-- runtime call of its correlation), the CPU operator it belongs to (by
+-- External id of the kernel, then of the launch, then the launch's parent
+-- op; cpu_op before user_annotation, first id) and its step (the launch's;
+-- else the step whose GPU, then CPU, range holds it: the step that started
+-- last before it, when still running).  Every lookup is one index seek
+-- (postpass_indexes.sql): linear in the events, whatever ids they share.
+-- ?1 = the first trace id of this load.
+
+INSERT INTO _gpu_link(id, launch_id, op_id, step)
+SELECT id, launch_id, op_id, coalesce(launch_step,
+  (SELECT st.step FROM (SELECT step, gpu_ts, gpu_dur FROM step
+    WHERE trace_id = x.trace_id AND gpu_ts <= x.ts ORDER BY gpu_ts DESC LIMIT 1) st
+    WHERE x.ts < st.gpu_ts + st.gpu_dur),
+  (SELECT st.step FROM (SELECT step, ts, dur FROM step
+    WHERE trace_id = x.trace_id AND ts <= x.ts ORDER BY ts DESC LIMIT 1) st
+    WHERE x.ts < st.ts + st.dur))
+FROM (SELECT g.id AS id, g.trace_id AS trace_id, g.ts AS ts, l.id AS launch_id,
+  (SELECT t.step FROM _slice_tree t WHERE t.id = l.id) AS launch_step,
+  coalesce(
+   (SELECT min(o.id) FROM _slice o WHERE o.trace_id = g.trace_id
+     AND o.external_id = g.external_id AND o.kind = (SELECT kind FROM _kind WHERE name = 'cpu_op')
+     AND g.external_id <> 0),
+   (SELECT min(o.id) FROM _slice o WHERE o.trace_id = g.trace_id
+     AND o.external_id = g.external_id
+     AND o.kind = (SELECT kind FROM _kind WHERE name = 'user_annotation')
+     AND g.external_id <> 0),
+   (SELECT min(o.id) FROM _slice o WHERE o.trace_id = g.trace_id
+     AND o.external_id = l.external_id AND o.kind = (SELECT kind FROM _kind WHERE name = 'cpu_op')
+     AND l.external_id <> 0),
+   (SELECT min(o.id) FROM _slice o WHERE o.trace_id = g.trace_id
+     AND o.external_id = l.external_id
+     AND o.kind = (SELECT kind FROM _kind WHERE name = 'user_annotation')
+     AND l.external_id <> 0),
+   (SELECT o.id FROM _slice_tree t JOIN _slice o ON o.id = t.parent_id
+     WHERE t.id = l.id AND o.kind = (SELECT kind FROM _kind WHERE name = 'cpu_op')))
+   AS op_id
+  FROM _gpu g LEFT JOIN _slice l ON l.id = (SELECT min(r.id) FROM _slice r
+    WHERE r.trace_id = g.trace_id AND r.correlation = g.correlation
+    AND r.kind = (SELECT kind FROM _kind WHERE name = 'runtime'))
+  WHERE g.trace_id >= ?1 AND g.kind IN
+   (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'memset', 'gpu_sync'))) x;
