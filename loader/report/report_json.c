@@ -42,6 +42,12 @@ static void put_value(FILE *out, const rp_value *v) {
   }
 }
 
+/* A column of unit "json" holds JSON text built by SQLite's json
+** functions (a finding's subjects and evidence): written as it is. */
+static int is_json_text(const rp_section *s, int c, const rp_value *v) {
+  return v->type == SQLITE_TEXT && !strcmp(s->cols[c].unit, "json");
+}
+
 static void put_rows(FILE *out, const rp_section *s, const char *indent) {
   fputc('[', out);
   for (int r = 0; r < s->nrows; r++) {
@@ -50,7 +56,9 @@ static void put_rows(FILE *out, const rp_section *s, const char *indent) {
       if (c) fputs(", ", out);
       put_string(out, s->cols[c].name);
       fputs(": ", out);
-      put_value(out, rp_cell(s, r, c));
+      const rp_value *v = rp_cell(s, r, c);
+      if (is_json_text(s, c, v)) fputs(v->s, out);
+      else put_value(out, v);
     }
     fputc('}', out);
   }

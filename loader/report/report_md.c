@@ -228,8 +228,7 @@ static void write_findings(FILE *out, const rp_section *f) {
   }
   for (int r = 0; r < f->nrows; r++) {
     const char *conf = text_of(f, r, "confidence");
-    int low = !strcmp(conf, "low");
-    fprintf(out, "### %d. %s%s\n\n", r + 1, low ? "Hypothesis: " : "", text_of(f, r, "title"));
+    fprintf(out, "### %d. %s\n\n", r + 1, text_of(f, r, "title"));
     fprintf(out, "- **Observation:** %s\n", text_of(f, r, "observation"));
     fprintf(out, "- **Hypothesis:** %s\n", text_of(f, r, "hypothesis"));
     fprintf(out, "- **Action:** %s\n", text_of(f, r, "action"));
