@@ -10,7 +10,8 @@
 --   the GPU has nothing to run: gpu_idle_ns is that part, the bound the
 --   findings use.  Times are clipped to the analysed spans.
 -- Requires: report_sync_idle
--- Empty: no host-blocking calls were recorded in the analysed steps
+-- Empty: no host-blocking calls were recorded in the analysed steps (a
+--   trace without GPU work has none: aten::item then reads a CPU tensor)
 -- Columns:
 --   name            -      call or op (report_sync_name lists them)
 --   calls           count  calls

@@ -4,7 +4,9 @@
 -- and denominator share one scope: calls clipped to the spans, divided by
 -- the spans' wall time.
 
--- Each host-blocking call clipped to each span it overlaps.
+-- Each host-blocking call clipped to each span it overlaps.  Only in
+-- traces with GPU work: without a GPU, aten::item reads a CPU tensor and
+-- waits for nothing.
 --   k, trace_id   the span
 --   event_id      the call (several rows when it crosses spans)
 --   name          call or op name
@@ -14,7 +16,8 @@ CREATE TEMP TABLE report_clip_sync AS
 SELECT s.k, y.trace_id, y.event_id, y.name, y.pid, y.tid,
   max(y.ts, s.ts) AS a, min(y.ts + y.dur, s.end_ts) AS b
 FROM report_sync y JOIN report_span s
-  ON s.trace_id = y.trace_id AND y.ts < s.end_ts AND y.ts + y.dur > s.ts;
+  ON s.trace_id = y.trace_id AND y.ts < s.end_ts AND y.ts + y.dur > s.ts
+WHERE y.trace_id IN (SELECT trace_id FROM report_longest WHERE code IS NOT NULL);
 
 -- Per trace and call name (name NULL: all the calls together):
 --   blocked_ns           time some thread of the process was in such a call

@@ -105,14 +105,14 @@ def fragmented(gap_mib, n_segments=12):
     return snapshot(segs, evs)
 
 
-def one_source(mib):
-    """A 128 MiB segment: mib MiB allocated by one line, the rest in 1 MiB
-    blocks from as many lines."""
+def one_source(mib, function="forward"):
+    """A 128 MiB segment: mib MiB allocated by one line (in function), the
+    rest in 1 MiB blocks from as many lines."""
     a = 0x7F0000000000
     rest = [(a + i * MiB, MiB, MiB, "active_allocated", frames("other%d" % i))
             for i in range(mib, 128)]
     return snapshot([seg(a, 128 * MiB, [
-        (a, mib * MiB, mib * MiB, "active_allocated", frames("forward"))] + rest)])
+        (a, mib * MiB, mib * MiB, "active_allocated", frames(function))] + rest)])
 
 
 def trace_of(per_step, **kw):
@@ -226,6 +226,19 @@ def main():
                 if not 0 <= x["expected_saving_pct"] <= 100 or not isinstance(x["subjects"], list) \
                         or not x["evidence"].get("sections"):
                     problems.append(f"{name}: incomplete contract {x}")
+    # A stack through a module's __init__ holds parameters, not activations.
+    for function, word in (("__init__", "parameters"), ("forward", "activations")):
+        path = os.path.join(work, f"peak_source.{function}.json")
+        with open(path, "w") as f:
+            json.dump(one_source(100, function), f)
+        out = path + ".out.json"
+        subprocess.run([profdb, "report", path, "--section", "findings", "--json", out],
+                       check=True, stdout=subprocess.DEVNULL)
+        with open(out) as f:
+            found = [x for x in json.load(f)["findings"] if x["rule"] == "peak_source"]
+        n += 1
+        if not found or word not in found[0]["hypothesis"]:
+            problems.append(f"peak_source from {function}: hypothesis does not say {word}")
     for p in problems:
         print("FAIL", p)
     print(f"{n} rule cases, {len(problems)} problem(s)")
