@@ -75,9 +75,22 @@ launch_m AS (
   SELECT coalesce(sum(l.dur), 0) AS launch_ns, count(*) AS calls
   FROM _slice l WHERE l.id IN (SELECT launch_id FROM report_gpu WHERE kind = 'kernel')
 ),
-ranks_all AS (
-  SELECT json_group_array(json_object('rank', rank, 'label', label)) AS subjects
-  FROM (SELECT rank, label FROM report_window ORDER BY rank, trace_id)
+-- Per rank, the share of its analysed time the GPU idles and data loading
+-- takes, as subjects (worst first).
+rank_time AS (
+  SELECT w.rank, w.label, 100.0 * (sum(t.wall_ns) - sum(t.u4)) / max(sum(t.wall_ns), 1) AS idle_pct,
+    100.0 * sum(t.u6 - t.u5) / max(sum(t.wall_ns), 1) AS dataloader_pct
+  FROM report_step_time t JOIN report_window w USING (trace_id) GROUP BY t.trace_id
+),
+ranks_idle AS (
+  SELECT json_group_array(json_object('rank', rank, 'label', label, 'gpu_idle_pct', round(idle_pct, 1)))
+    AS subjects
+  FROM (SELECT * FROM rank_time ORDER BY idle_pct DESC, rank)
+),
+ranks_dataloader AS (
+  SELECT json_group_array(json_object('rank', rank, 'label', label,
+    'dataloader_pct', round(dataloader_pct, 1))) AS subjects
+  FROM (SELECT * FROM rank_time WHERE dataloader_pct > 0 ORDER BY dataloader_pct DESC, rank)
 ),
 comm_m AS (
   SELECT coalesce(sum(comm), 0) AS comm, coalesce(sum(overlap), 0) AS overlap,
@@ -177,7 +190,7 @@ SELECT round(100.0 * (t.wall - t.busy) / t.wall, 1) AS priority, 'gpu_idle' AS i
   NULL AS saving_bytes, r.subjects,
   json_object('sections', json_array('step_time_sum', 'gpu_util'),
     'figures', json_object('window_ns', t.wall, 'gpu_busy_ns', t.busy)) AS evidence
-FROM time_m t, gpu_m g, ranks_all r, floor_m f
+FROM time_m t, gpu_m g, ranks_idle r, floor_m f
 WHERE g.activities > 0 AND t.wall > 0 AND (t.wall - t.busy) > 0.3 * t.wall
   AND t.busy >= f.min_pct / 100 * t.wall AND t.busy >= f.min_ns
 UNION ALL
@@ -194,7 +207,7 @@ SELECT round(100.0 * t.dataloader / t.wall, 1), 'data_loading',
   0, round(100.0 * t.dataloader / t.wall, 2), t.dataloader, NULL, r.subjects,
   json_object('sections', json_array('step_time_sum'),
     'figures', json_object('window_ns', t.wall, 'dataloader_ns', t.dataloader))
-FROM time_m t, ranks_all r, floor_m f
+FROM time_m t, ranks_dataloader r, floor_m f
 WHERE t.wall > 0 AND t.dataloader > 0.05 * t.wall AND t.dataloader >= f.min_ns
 UNION ALL
 -- 3. Host-device synchronization.  A wait costs step time only while the
