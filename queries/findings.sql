@@ -56,9 +56,15 @@ top_cat AS (
 sync_m AS (
   SELECT coalesce(sum(blocked_ns), 0) AS sync, coalesce(sum(blocked_gpu_idle_ns), 0) AS idle,
     (SELECT count(DISTINCT event_id) FROM report_clip_sync) AS calls,
-    (SELECT json_group_array(json_object('call', name, 'gpu_idle_ns', ns)) FROM (
-       SELECT name, sum(blocked_gpu_idle_ns) AS ns FROM report_sync_idle WHERE name IS NOT NULL
-       GROUP BY name ORDER BY ns DESC, name LIMIT 3)) AS top_calls,
+    (SELECT json_group_array(json(x)) FROM (
+       SELECT json_object('source', source, 'gpu_idle_ns', ns) AS x, ns, 0 AS o, source AS k FROM (
+         SELECT source, sum(blocked_gpu_idle_ns) AS ns FROM report_sync_source
+         WHERE source <> '(no Python stack)' GROUP BY source ORDER BY ns DESC, source LIMIT 3)
+       UNION ALL
+       SELECT json_object('call', name, 'gpu_idle_ns', ns), ns, 1, name FROM (
+         SELECT name, sum(blocked_gpu_idle_ns) AS ns FROM report_sync_idle WHERE name IS NOT NULL
+         GROUP BY name ORDER BY ns DESC, name LIMIT 3)
+       ORDER BY o, ns DESC, k)) AS top_calls,
     (SELECT json_group_array(json_object('rank', w.rank, 'label', w.label)) FROM (
        SELECT trace_id FROM report_sync_idle WHERE name IS NULL AND blocked_gpu_idle_ns > 0
        ORDER BY blocked_gpu_idle_ns DESC LIMIT 3) x JOIN report_window w USING (trace_id)) AS ranks

@@ -41,3 +41,46 @@ SELECT x.trace_id, x.name,
       SELECT g.a, g.b, 0 FROM report_clip_gpu g WHERE g.trace_id = x.trace_id)), 0)
     AS blocked_gpu_idle_ns
 FROM keys x;
+
+-- Where in the user's code the host blocks: for each outermost
+-- host-blocking call (no host-blocking call around it), the innermost
+-- enclosing Python frame outside PyTorch and the standard library
+-- (with_stack=True traces; '(no Python stack)' without), its blocked time
+-- and the part with the process's GPUs idle, as in report_sync_idle.
+--   trace_id, source     the frame ('file.py(line): function')
+--   calls                outermost calls under it
+--   blocked_ns           time blocked in them
+--   blocked_gpu_idle_ns  the part with no GPU work of the process running
+CREATE TEMP TABLE report_sync_source AS
+WITH up(event_id, id, level) AS (
+  SELECT DISTINCT event_id, event_id, 0 FROM report_clip_sync
+  UNION ALL
+  SELECT up.event_id, t.parent_id, up.level + 1 FROM up JOIN _slice_tree t ON t.id = up.id
+  WHERE t.parent_id IS NOT NULL AND up.level < 200
+), outer_call AS (
+  SELECT DISTINCT c.event_id, c.trace_id FROM report_clip_sync c
+  WHERE NOT EXISTS (SELECT 1 FROM up JOIN report_sync y ON y.event_id = up.id
+                    WHERE up.event_id = c.event_id AND up.level > 0)
+), frame AS (
+  SELECT up.event_id, n.value AS source,
+    row_number() OVER (PARTITION BY up.event_id ORDER BY up.level) AS pick
+  FROM up JOIN _slice s ON s.id = up.id JOIN _string n ON n.id = s.name_id
+  WHERE up.event_id IN (SELECT event_id FROM outer_call)
+    AND s.kind = 3 AND n.value GLOB '*.py(*' AND n.value NOT GLOB '*torch/*'
+    AND n.value NOT GLOB '*python3*/*' AND n.value NOT GLOB '*site-packages/*'
+), sourced AS (
+  SELECT o.trace_id, o.event_id, coalesce(f.source, '(no Python stack)') AS source
+  FROM outer_call o LEFT JOIN frame f ON f.event_id = o.event_id AND f.pick = 1
+)
+SELECT x.trace_id, x.source, x.calls,
+  (SELECT interval_union(c.a, c.b) FROM report_clip_sync c JOIN sourced y USING (event_id)
+   WHERE y.trace_id = x.trace_id AND y.source = x.source) AS blocked_ns,
+  (SELECT interval_union(c.a, c.b) FROM report_clip_sync c JOIN sourced y USING (event_id)
+   WHERE y.trace_id = x.trace_id AND y.source = x.source)
+  - coalesce((SELECT interval_overlap(a, b, is_sync) FROM (
+      SELECT c.a, c.b, 1 AS is_sync FROM report_clip_sync c JOIN sourced y USING (event_id)
+      WHERE y.trace_id = x.trace_id AND y.source = x.source
+      UNION ALL
+      SELECT g.a, g.b, 0 FROM report_clip_gpu g WHERE g.trace_id = x.trace_id)), 0)
+    AS blocked_gpu_idle_ns
+FROM (SELECT trace_id, source, count(*) AS calls FROM sourced GROUP BY trace_id, source) x;

@@ -226,6 +226,24 @@ def main():
                 if not 0 <= x["expected_saving_pct"] <= 100 or not isinstance(x["subjects"], list) \
                         or not x["evidence"].get("sections"):
                     problems.append(f"{name}: incomplete contract {x}")
+    # The synchronization finding names the user's line around the sync.
+    path = os.path.join(work, "synchronization.source.json")
+    with open(path, "w") as f:
+        json.dump(trace_of(lambda t, s: (busy(t, s, 5000), t.x(
+            "python_function", "/home/u/train.py(12): train_step", s + 4990, 3020,
+            **{"Python id": 5, "Python parent id": 1}), t.x(
+            "python_function", "/usr/lib/python3/dist-packages/torch/cuda/__init__.py(800): synchronize",
+            s + 4995, 3010, **{"Python id": 6, "Python parent id": 5}), t.x(
+            "cuda_runtime", "cudaDeviceSynchronize", s + 5000, 3000))), f)
+    out = path + ".out.json"
+    subprocess.run([profdb, "report", path, "--section", "findings", "--json", out],
+                   check=True, stdout=subprocess.DEVNULL)
+    with open(out) as f:
+        found = [x for x in json.load(f)["findings"] if x["rule"] == "synchronization"]
+    n += 1
+    if not found or found[0]["subjects"][0].get("source") != "/home/u/train.py(12): train_step":
+        problems.append(f"synchronization: subjects {found and found[0]['subjects']} do not "
+                        "start with the user's line")
     # A stack through a module's __init__ holds parameters, not activations.
     for function, word in (("__init__", "parameters"), ("forward", "activations")):
         path = os.path.join(work, f"peak_source.{function}.json")
