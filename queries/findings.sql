@@ -64,10 +64,7 @@ sync_m AS (
        SELECT json_object('call', name, 'gpu_idle_ns', ns), ns, 1, name FROM (
          SELECT name, sum(blocked_gpu_idle_ns) AS ns FROM report_sync_idle WHERE name IS NOT NULL
          GROUP BY name ORDER BY ns DESC, name LIMIT 3)
-       ORDER BY o, ns DESC, k)) AS top_calls,
-    (SELECT json_group_array(json_object('rank', w.rank, 'label', w.label)) FROM (
-       SELECT trace_id FROM report_sync_idle WHERE name IS NULL AND blocked_gpu_idle_ns > 0
-       ORDER BY blocked_gpu_idle_ns DESC LIMIT 3) x JOIN report_window w USING (trace_id)) AS ranks
+       ORDER BY o, ns DESC, k)) AS top_calls
   FROM report_sync_idle WHERE name IS NULL
 ),
 -- Top 3 kernels (or copies, fills) of a kind, as subjects.
@@ -82,7 +79,7 @@ launch_m AS (
   FROM _slice l WHERE l.id IN (SELECT launch_id FROM report_gpu WHERE kind = 'kernel')
 ),
 -- Per rank, the share of its analysed time the GPU idles and data loading
--- takes, as subjects (worst first).
+-- takes, as subjects (the worst 3 first).
 rank_time AS (
   SELECT w.rank, w.label, 100.0 * (sum(t.wall_ns) - sum(t.u4)) / max(sum(t.wall_ns), 1) AS idle_pct,
     100.0 * sum(t.u6 - t.u5) / max(sum(t.wall_ns), 1) AS dataloader_pct
@@ -91,12 +88,12 @@ rank_time AS (
 ranks_idle AS (
   SELECT json_group_array(json_object('rank', rank, 'label', label, 'gpu_idle_pct', round(idle_pct, 1)))
     AS subjects
-  FROM (SELECT * FROM rank_time ORDER BY idle_pct DESC, rank)
+  FROM (SELECT * FROM rank_time ORDER BY idle_pct DESC, rank LIMIT 3)
 ),
 ranks_dataloader AS (
   SELECT json_group_array(json_object('rank', rank, 'label', label,
     'dataloader_pct', round(dataloader_pct, 1))) AS subjects
-  FROM (SELECT * FROM rank_time WHERE dataloader_pct > 0 ORDER BY dataloader_pct DESC, rank)
+  FROM (SELECT * FROM rank_time WHERE dataloader_pct > 0 ORDER BY dataloader_pct DESC, rank LIMIT 3)
 ),
 comm_m AS (
   SELECT coalesce(sum(comm), 0) AS comm, coalesce(sum(overlap), 0) AS overlap,
