@@ -8,8 +8,8 @@
 --   denominator per report, so by absolute saving), and a resource rule
 --   fires only when its bound passes the floor (floor_m below): 1% of the
 --   step time and 100 us, or 1% of the reserved memory and 8 MiB.
---   Findings about a failure (oom, oom_risk) come first; those asking for
---   a missing artifact or option come last.  Rules of confidence 'low'
+--   A failure or risk (oom, oom_risk) has a fixed priority (90, 60 or
+--   30); findings asking for a missing artifact or option come last.  Rules of confidence 'low'
 --   are hypotheses.  Edit, remove or add rules here: each is one SELECT of
 --   the UNION ALL.
 -- Columns:

@@ -73,6 +73,25 @@ def check_findings(doc, name, problems):
             problems.append(f"{name}: finding {rule}: title is not a statement")
 
 
+def check_fragmentation(doc, name, problems):
+    """At the peak: reserved - requested = internal + external + free
+    segments, each part >= 0, and no more reserved than the replay's
+    highest reserved."""
+    sections = {s["id"]: s for s in doc["sections"]}
+    peaks = {(r["snapshot"], r["device"]): r
+             for r in sections.get("mem_peak", {}).get("rows", [])}
+    for r in sections.get("mem_fragmentation", {}).get("rows", []):
+        if r["peak_reserved"] is None:
+            continue
+        parts = (r["peak_internal"], r["peak_external"], r["peak_free_segments"])
+        if r["peak_reserved"] - r["peak_requested"] != sum(parts) or min(parts) < 0:
+            problems.append(f"{name}: fragmentation at the peak does not add up: {r}")
+        p = peaks.get((r["snapshot"], r["device"]))
+        if p and r["peak_reserved"] > p["peak_reserved"]:
+            problems.append(f"{name}: peak_reserved {r['peak_reserved']} above the replay's "
+                            f"{p['peak_reserved']}")
+
+
 def main():
     profdb, data, work = sys.argv[1:4]
     if not os.path.isdir(data):
@@ -108,6 +127,7 @@ def main():
         if doc is None:
             continue
         check_findings(doc, name, problems)
+        check_fragmentation(doc, name, problems)
         findings += len(doc["findings"])
         for f in doc["findings"]:
             fired.setdefault(f["rule"], []).append(name)
