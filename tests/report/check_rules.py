@@ -194,6 +194,22 @@ def cases():
     }
 
 
+def findings_of(profdb, work, name, doc, rule, inputs_after=(), extra=()):
+    """Write doc as WORK/name.json, report it (with inputs_after and extra
+    arguments) and return the findings of rule, or an error message."""
+    path = os.path.join(work, name + ".json")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    out = os.path.join(work, name + ".out.json")
+    r = subprocess.run([profdb, "report", path, *inputs_after, *extra, "--section", "findings",
+                        "--json", out], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       text=True)
+    if r.returncode != 0:
+        return f"exit {r.returncode}: {r.stderr.strip()[:300]}"
+    with open(out) as f:
+        return [x for x in json.load(f)["findings"] if x["rule"] == rule]
+
+
 def main():
     profdb, work = sys.argv[1:3]
     os.makedirs(work, exist_ok=True)
@@ -204,19 +220,11 @@ def main():
     for rule, pair in cases().items():
         for must_fire, (kind, doc, *extra) in zip((True, False), pair):
             name = f"{rule}.{'fires' if must_fire else 'quiet'}"
-            path = os.path.join(work, name + ".json")
-            with open(path, "w") as f:
-                json.dump(doc, f)
-            inputs = [path, traced] if kind == "both" else [path]
-            out = os.path.join(work, name + ".out.json")
-            r = subprocess.run([profdb, "report", *inputs, *extra, "--section", "findings",
-                                "--json", out], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True)
-            if r.returncode != 0:
-                problems.append(f"{name}: exit {r.returncode}: {r.stderr.strip()[:300]}")
+            found = findings_of(profdb, work, name, doc, rule,
+                                [traced] if kind == "both" else [], extra)
+            if isinstance(found, str):
+                problems.append(f"{name}: {found}")
                 continue
-            with open(out) as f:
-                found = [x for x in json.load(f)["findings"] if x["rule"] == rule]
             n += 1
             if must_fire and not found:
                 problems.append(f"{name}: rule {rule} does not fire")
@@ -227,35 +235,23 @@ def main():
                         or not x["evidence"].get("sections"):
                     problems.append(f"{name}: incomplete contract {x}")
     # The synchronization finding names the user's line around the sync.
-    path = os.path.join(work, "synchronization.source.json")
-    with open(path, "w") as f:
-        json.dump(trace_of(lambda t, s: (busy(t, s, 5000), t.x(
+    found = findings_of(profdb, work, "synchronization.source", trace_of(lambda t, s: (
+        busy(t, s, 5000), t.x(
             "python_function", "/home/u/train.py(12): train_step", s + 4990, 3020,
             **{"Python id": 5, "Python parent id": 1}), t.x(
             "python_function", "/usr/lib/python3/dist-packages/torch/cuda/__init__.py(800): synchronize",
             s + 4995, 3010, **{"Python id": 6, "Python parent id": 5}), t.x(
-            "cuda_runtime", "cudaDeviceSynchronize", s + 5000, 3000))), f)
-    out = path + ".out.json"
-    subprocess.run([profdb, "report", path, "--section", "findings", "--json", out],
-                   check=True, stdout=subprocess.DEVNULL)
-    with open(out) as f:
-        found = [x for x in json.load(f)["findings"] if x["rule"] == "synchronization"]
+            "cuda_runtime", "cudaDeviceSynchronize", s + 5000, 3000))), "synchronization")
     n += 1
-    if not found or found[0]["subjects"][0].get("source") != "/home/u/train.py(12): train_step":
+    if not found or isinstance(found, str) or found[0]["subjects"][0].get("source") != "/home/u/train.py(12): train_step":
         problems.append(f"synchronization: subjects {found and found[0]['subjects']} do not "
                         "start with the user's line")
     # A stack through a module's __init__ holds parameters, not activations.
     for function, word in (("__init__", "parameters"), ("forward", "activations")):
-        path = os.path.join(work, f"peak_source.{function}.json")
-        with open(path, "w") as f:
-            json.dump(one_source(100, function), f)
-        out = path + ".out.json"
-        subprocess.run([profdb, "report", path, "--section", "findings", "--json", out],
-                       check=True, stdout=subprocess.DEVNULL)
-        with open(out) as f:
-            found = [x for x in json.load(f)["findings"] if x["rule"] == "peak_source"]
+        found = findings_of(profdb, work, f"peak_source.{function}", one_source(100, function),
+                            "peak_source")
         n += 1
-        if not found or word not in found[0]["hypothesis"]:
+        if not found or isinstance(found, str) or word not in found[0]["hypothesis"]:
             problems.append(f"peak_source from {function}: hypothesis does not say {word}")
     for p in problems:
         print("FAIL", p)
