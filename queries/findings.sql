@@ -1,32 +1,43 @@
 -- Title: Findings
 -- Question: What should be done first?  Every rule below looks at the
 --   figures of the report's sections and, when it applies, emits one
---   finding with the numbers behind it.  priority estimates the share of
---   step time (or of memory) a fix could recover, so findings sort by
---   expected impact.  Rules of confidence 'low' are hypotheses.  Edit,
---   remove or add rules here: each is one SELECT of the UNION ALL.
+--   finding with the numbers behind it.  Each finding bounds what its fix
+--   can save: expected_saving_ns of the analysed step time (time rules)
+--   or expected_saving_bytes of the reserved memory (memory rules), and
+--   the same bound as a percentage.  Findings sort by that saving (one
+--   denominator per report, so by absolute saving), and a resource rule
+--   fires only when its bound passes the floor (floor_m below): 1% of the
+--   step time and 100 us, or 1% of the reserved memory and 8 MiB.
+--   A failure or risk (oom, oom_risk) has a fixed priority (90, 60 or
+--   30); findings asking for a missing artifact or option come last.  Rules of confidence 'low'
+--   are hypotheses.  Edit, remove or add rules here: each is one SELECT of
+--   the UNION ALL.
 -- Columns:
---   priority         -      expected impact score (0-100, higher first)
---   id               -      rule id
---   confidence       -      'high', 'medium' or 'low' (a hypothesis)
---   title            -      one-line summary
---   observation      -      the numbers
---   hypothesis       -      what probably causes it
---   action           -      what to change
---   expected_impact  -      what the change could save
---   validation       -      what to re-measure, and the value that means success
---   needs_artifact   -      1 when the finding asks for a missing artifact or option
---   rule                 -      the rule's id (the same as id)
---   expected_saving_pct  %      upper bound of the step time a fix can save (0-100)
---   expected_saving_ns   ns     the same bound in ns, over the analysed time
---   subjects             json   what the finding is about, e.g. [{"rank": 7}]
---   evidence             json   the section ids and figures it rests on
+--   priority               -      sort key: expected_saving_pct for resource rules, 90 / 60 / 30 for oom and oom_risk, under 1 for missing artifacts
+--   id                     -      rule id (same as rule; kept for older scripts)
+--   rule                   -      rule id
+--   confidence             -      'high', 'medium' or 'low' (a hypothesis)
+--   title                  -      one-line statement
+--   observation            -      the numbers
+--   hypothesis             -      what probably causes it
+--   action                 -      what to change
+--   expected_impact        -      what the change could save, in words
+--   validation             -      what to re-measure, and the value that means success
+--   needs_artifact         -      1 when the finding asks for a missing artifact or option
+--   expected_saving_pct    %      upper bound of what the fix saves: share of the analysed step time (time rules) or of the reserved memory (memory rules); 0 when it saves neither
+--   expected_saving_ns     ns     the same bound in ns of step time (time rules; empty otherwise)
+--   expected_saving_bytes  bytes  the same bound in bytes (memory rules; empty otherwise)
+--   subjects               json   what it is about: [{"rank": ...}], [{"kernel": ...}], [{"source": ...}], [{"device": ...}], ...
+--   evidence               json   {"sections": [section ids], "figures": {name: value}}: what it rests on
 WITH
+-- The floor a resource finding's saving must pass.
+floor_m AS (SELECT 1.0 AS min_pct, 100000 AS min_ns, 8388608 AS min_bytes),
 steps AS (SELECT * FROM report_step_time),
 time_m AS (
   SELECT sum(wall_ns) AS wall, sum(u4) AS busy, sum(u1) AS kern,
     sum(u6 - u5) AS dataloader, sum(u5 - u4) AS runtime, sum(u7 - u6) AS cpu,
     sum(wall_ns - u7) AS other, count(*) AS spans,
+    sum(u2 - u1) AS memcpy_exposed,
     sum(step IS NOT NULL) AS steps
   FROM steps
 ),
@@ -43,13 +54,52 @@ top_cat AS (
   GROUP BY category ORDER BY dur DESC, category LIMIT 1
 ),
 sync_m AS (
-  SELECT coalesce(sum(busy), 0) AS sync, coalesce(sum(calls), 0) AS calls,
-    (SELECT name FROM report_sync GROUP BY name ORDER BY sum(dur) DESC, name LIMIT 1) AS top_call
-  FROM (SELECT interval_union(ts, ts + dur) AS busy, count(*) AS calls
-        FROM report_sync GROUP BY trace_id, pid, tid)
+  SELECT coalesce(sum(blocked_ns), 0) AS sync, coalesce(sum(blocked_gpu_idle_ns), 0) AS idle,
+    (SELECT count(DISTINCT event_id) FROM report_clip_sync) AS calls,
+    (SELECT json_group_array(json(x)) FROM (
+       SELECT json_object('source', source, 'gpu_idle_ns', ns) AS x, ns, 0 AS o, source AS k FROM (
+         SELECT source, sum(blocked_gpu_idle_ns) AS ns FROM report_sync_source
+         WHERE source <> '(no Python stack)' GROUP BY source ORDER BY ns DESC, source LIMIT 3)
+       UNION ALL
+       SELECT json_object('call', name, 'gpu_idle_ns', ns), ns, 1, name FROM (
+         SELECT name, sum(blocked_gpu_idle_ns) AS ns FROM report_sync_idle WHERE name IS NOT NULL
+         GROUP BY name ORDER BY ns DESC, name LIMIT 3)
+       ORDER BY o, ns DESC, k)) AS top_calls
+  FROM report_sync_idle WHERE name IS NULL
+),
+-- Top 3 kernels (or copies, fills) of a kind, as subjects.
+kernel_top AS (
+  SELECT g.kind, g.category, g.is_fill, n.name, sum(g.dur) AS dur, count(*) AS n,
+    sum(g.dur < 10000) AS short
+  FROM report_gpu g JOIN report_name n USING (name_id)
+  GROUP BY g.kind, g.category, g.is_fill, n.name
+),
+launch_m AS (
+  SELECT coalesce(sum(l.dur), 0) AS launch_ns, count(*) AS calls
+  FROM _slice l WHERE l.id IN (SELECT launch_id FROM report_gpu WHERE kind = 'kernel')
+),
+-- Per rank, the share of its analysed time the GPU idles and data loading
+-- takes, as subjects (the worst 3 first).
+rank_time AS (
+  SELECT w.rank, w.label, 100.0 * (sum(t.wall_ns) - sum(t.u4)) / max(sum(t.wall_ns), 1) AS idle_pct,
+    100.0 * sum(t.u6 - t.u5) / max(sum(t.wall_ns), 1) AS dataloader_pct
+  FROM report_step_time t JOIN report_window w USING (trace_id) GROUP BY t.trace_id
+),
+ranks_idle AS (
+  SELECT json_group_array(json_object('rank', rank, 'label', label, 'gpu_idle_pct', round(idle_pct, 1)))
+    AS subjects
+  FROM (SELECT * FROM rank_time ORDER BY idle_pct DESC, rank LIMIT 3)
+),
+ranks_dataloader AS (
+  SELECT json_group_array(json_object('rank', rank, 'label', label,
+    'dataloader_pct', round(dataloader_pct, 1))) AS subjects
+  FROM (SELECT * FROM rank_time WHERE dataloader_pct > 0 ORDER BY dataloader_pct DESC, rank LIMIT 3)
 ),
 comm_m AS (
-  SELECT coalesce(sum(comm), 0) AS comm, coalesce(sum(overlap), 0) AS overlap FROM (
+  SELECT coalesce(sum(comm), 0) AS comm, coalesce(sum(overlap), 0) AS overlap,
+    (SELECT n.name FROM report_gpu g JOIN report_name n USING (name_id)
+     WHERE g.category = 'NCCL/communication' GROUP BY n.name ORDER BY sum(g.dur) DESC, n.name
+     LIMIT 1) AS top_name FROM (
     SELECT interval_union(ts, ts + dur) FILTER (WHERE category = 'NCCL/communication') AS comm,
       interval_overlap(ts, ts + dur, category = 'NCCL/communication') AS overlap
     FROM report_gpu WHERE kind = 'kernel' GROUP BY trace_id, device)
@@ -63,8 +113,11 @@ mem_m AS (
     (SELECT count(*) FROM alloc_event e WHERE e.snapshot_id = d.snapshot_id AND e.device = d.device AND e.action = 'oom') AS ooms,
     (SELECT CASE WHEN value IN (1, 'true', 'True') THEN 1 ELSE 0 END FROM allocator_setting a
       WHERE a.snapshot_id = d.snapshot_id AND a.key = 'expandable_segments') AS expandable_on,
-    p.peak_allocated, p.peak_reserved, p.end_allocated, c.bytes AS capacity
-  FROM report_mem_device d LEFT JOIN report_mem_peak p USING (snapshot_id, device), report_capacity c
+    p.peak_allocated, p.peak_reserved, p.end_allocated, c.bytes AS capacity,
+    f.reserved AS frag_reserved, f.requested AS frag_requested, f.internal AS frag_internal,
+    f.external AS frag_external, f.free_segments AS frag_free_segments
+  FROM report_mem_device d LEFT JOIN report_mem_peak p USING (snapshot_id, device)
+  LEFT JOIN report_mem_frag_peak f USING (snapshot_id, device), report_capacity c
 ),
 source_m AS (
   SELECT l.snapshot_id, l.device, coalesce(f.source, '(no stack)') AS source,
@@ -73,7 +126,16 @@ source_m AS (
   GROUP BY l.snapshot_id, l.device, source
 ),
 top_source AS (
-  SELECT s.*, p.peak_allocated FROM source_m s JOIN report_mem_peak p USING (snapshot_id, device)
+  SELECT s.*, p.peak_allocated, p.peak_reserved,
+    -- the stack creates parameters or buffers (a module's __init__, weight
+    -- initialisation), not activations
+    EXISTS (SELECT 1 FROM report_mem_live l JOIN stack_frame f ON f.stack_id = l.stack_id
+            WHERE l.snapshot_id = s.snapshot_id AND l.device = s.device
+              AND coalesce((SELECT u.source FROM report_user_frame u WHERE u.stack_id = l.stack_id), '(no stack)') = s.source
+              AND (f.name IN ('__init__', 'reset_parameters', '_init_weights', 'init_weights',
+                              'to_empty', 'load_state_dict', '_apply')
+                   OR f.filename LIKE '%torch/nn/init.py')) AS init
+  FROM source_m s JOIN report_mem_peak p USING (snapshot_id, device)
   WHERE s.source <> '(no stack)'
   ORDER BY 1.0 * s.bytes / max(p.peak_allocated, 1) DESC, s.source LIMIT 1
 ),
@@ -92,8 +154,7 @@ counts AS (
     (SELECT printf('%d ''%s'' events', n, cat) FROM (
        SELECT c.value AS cat, count(*) AS n FROM _slice e JOIN _string c ON c.id = e.cat_id
        WHERE NOT EXISTS (SELECT 1 FROM gpu_activity a JOIN report_trace t USING (trace_id))
-         AND e.kind = (SELECT kind FROM _kind WHERE name = 'cpu_other')
-         AND e.trace_id IN (SELECT trace_id FROM report_trace)
+         AND e.kind = (SELECT kind FROM _kind WHERE name = 'cpu_other') AND e.trace_id IN (SELECT trace_id FROM report_trace)
          AND (c.value GLOB 'mtia*' OR c.value GLOB 'xpu*' OR c.value GLOB 'hpu*'
               OR c.value GLOB 'npu*')
        GROUP BY c.value ORDER BY n DESC, c.value LIMIT 1)) AS other_device,
@@ -101,7 +162,8 @@ counts AS (
     (SELECT count(*) FROM report_step_all) AS all_steps,
     (SELECT coalesce(sum(calls), 0) FROM report_op_stats) AS ops,
     (SELECT coalesce(sum(shaped), 0) FROM report_op_stats) AS ops_with_shapes
-),
+)
+,
 -- The FLOP-counted operator group (gemm_efficiency: name, shapes, dtype)
 -- with the most GPU time, when the device's peak is known.
 gemm_m AS (
@@ -145,8 +207,10 @@ SELECT round(100.0 * r.saving_ns / r.analysed_ns, 1) AS priority, 'straggler' AS
                 WHERE s.run = r.run AND s.straggler)) AS evidence
 FROM report_straggler_run r WHERE r.analysed_ns > 0
 ),
-found AS (
--- 1. The GPU waits: low utilization.
+rules AS (
+-- 1. The GPU waits: low utilization.  The fix (a host that keeps the GPU
+-- fed) can save at most the idle time; a GPU that barely works (under 1%
+-- of the window or 100 us) is a CPU-bound run, not an idle GPU.
 SELECT round(100.0 * (t.wall - t.busy) / t.wall, 1) AS priority, 'gpu_idle' AS id,
   CASE WHEN (t.wall - t.busy) > 0.5 * t.wall AND t.steps > 0 THEN 'high' ELSE 'medium' END AS confidence,
   printf('The GPU is idle %.0f%% of the analysed time', 100.0 * (t.wall - t.busy) / t.wall) AS title,
@@ -159,13 +223,18 @@ SELECT round(100.0 * (t.wall - t.busy) / t.wall, 1) AS priority, 'gpu_idle' AS i
     100.0 * t.other / t.wall) AS observation,
   'The host does not feed the GPU fast enough: Python and operator dispatch overhead, many small kernels, data loading or synchronization leave the GPU waiting.' AS hypothesis,
   'Look at the launch overhead, synchronization and GPU idle sections; remove host syncs from the loop, fuse small operations (torch.compile), capture repeated steps with CUDA graphs, and overlap data loading with compute.' AS action,
-  printf('Up to %.0f%% of the step time if the GPU were kept busy.', 100.0 * (t.wall - t.busy) / t.wall) AS expected_impact,
+  printf('Up to %s (%.0f%% of the step time) if the GPU were kept busy.', profdb_fmt_ns(t.wall - t.busy), 100.0 * (t.wall - t.busy) / t.wall) AS expected_impact,
   'Re-profile: step_time_sum.mean_gpu_idle_pct below 20% and mean_wall_ns down.' AS validation,
-  0 AS needs_artifact
-FROM time_m t, gpu_m g
+  0 AS needs_artifact,
+  round(100.0 * (t.wall - t.busy) / t.wall, 2) AS saving_pct, t.wall - t.busy AS saving_ns,
+  NULL AS saving_bytes, r.subjects,
+  json_object('sections', json_array('step_time_sum', 'gpu_util'),
+    'figures', json_object('window_ns', t.wall, 'gpu_busy_ns', t.busy)) AS evidence
+FROM time_m t, gpu_m g, ranks_idle r, floor_m f
 WHERE g.activities > 0 AND t.wall > 0 AND (t.wall - t.busy) > 0.3 * t.wall
+  AND t.busy >= f.min_pct / 100 * t.wall AND t.busy >= f.min_ns
 UNION ALL
--- 2. Data loading on the critical path.
+-- 2. Data loading on the critical path: at most the loading time.
 SELECT round(100.0 * t.dataloader / t.wall, 1), 'data_loading',
   CASE WHEN t.dataloader > 0.15 * t.wall THEN 'high' ELSE 'medium' END,
   printf('Data loading takes %.0f%% of the step', 100.0 * t.dataloader / t.wall),
@@ -173,45 +242,67 @@ SELECT round(100.0 * t.dataloader / t.wall, 1), 'data_loading',
     profdb_fmt_ns(t.dataloader), profdb_fmt_ns(t.wall)),
   'The training loop waits for the next batch: too few DataLoader workers, slow preprocessing, or host-to-device copies from pageable memory.',
   'Raise DataLoader num_workers, set pin_memory=True and persistent_workers=True, increase prefetch_factor, and move heavy preprocessing off the critical path.',
-  printf('Up to %.0f%% of the step time.', 100.0 * t.dataloader / t.wall),
+  printf('Up to %s (%.0f%% of the step time).', profdb_fmt_ns(t.dataloader), 100.0 * t.dataloader / t.wall),
   'Re-profile: step_time.dataloader_ns under 2% of wall_ns.',
-  0
-FROM time_m t WHERE t.wall > 0 AND t.dataloader > 0.05 * t.wall
+  0, round(100.0 * t.dataloader / t.wall, 2), t.dataloader, NULL, r.subjects,
+  json_object('sections', json_array('step_time_sum'),
+    'figures', json_object('window_ns', t.wall, 'dataloader_ns', t.dataloader))
+FROM time_m t, ranks_dataloader r, floor_m f
+WHERE t.wall > 0 AND t.dataloader > 0.05 * t.wall AND t.dataloader >= f.min_ns
 UNION ALL
--- 3. Host-device synchronization.
-SELECT round(100.0 * s.sync / t.wall, 1), 'synchronization',
-  CASE WHEN s.sync > 0.1 * t.wall THEN 'high' ELSE 'medium' END,
-  printf('The CPU blocks on the GPU %.0f%% of the time', 100.0 * s.sync / t.wall),
-  printf('Synchronizing calls (%d, nested ones included) block the CPU for %s of %s; most of it in %s (sync_sum).',
-    s.calls, profdb_fmt_ns(s.sync), profdb_fmt_ns(t.wall), s.top_call),
-  'Values are copied to the host inside the loop (.item(), .cpu(), printing or comparing tensors, data-dependent shapes), so the CPU cannot queue work ahead.',
+-- 3. Host-device synchronization.  A wait costs step time only while the
+-- GPU has nothing to run: the bound is the blocked time with the
+-- process's GPUs idle (sync_sum.gpu_idle_ns), not the blocked time.
+SELECT round(100.0 * s.idle / t.wall, 1), 'synchronization',
+  CASE WHEN s.idle > 0.1 * t.wall THEN 'high' ELSE 'medium' END,
+  printf('Host syncs leave the GPU idle %.1f%% of the step time', 100.0 * s.idle / t.wall),
+  printf('Host-blocking calls (%d, nested ones included) block the CPU for %s of %s (%.1f%%); during %s of it (%.1f%%) no GPU work of the process was running (sync_sum).',
+    s.calls, profdb_fmt_ns(s.sync), profdb_fmt_ns(t.wall), 100.0 * s.sync / t.wall,
+    profdb_fmt_ns(s.idle), 100.0 * s.idle / t.wall),
+  'Values are copied to the host inside the loop (.item(), .cpu(), printing or comparing tensors, data-dependent shapes), so the CPU cannot queue work ahead and the GPU drains.',
   'Remove per-step .item()/.cpu() (log every N steps, accumulate on the GPU), use non_blocking=True copies, and find the remaining syncs with torch.cuda.set_sync_debug_mode("warn").',
-  printf('Up to %.0f%% of the step time, plus better CPU/GPU overlap.', 100.0 * s.sync / t.wall),
-  'Re-profile: sync_sum.pct_window under 1%.',
-  0
-FROM sync_m s, time_m t WHERE t.wall > 0 AND s.sync > 0.05 * t.wall
+  printf('Up to %s (%.1f%% of the step time): the blocked time while the GPU was idle.', profdb_fmt_ns(s.idle), 100.0 * s.idle / t.wall),
+  'Re-profile: sync_sum.gpu_idle_pct under 1%.',
+  0, round(100.0 * s.idle / t.wall, 2), s.idle, NULL, s.top_calls,
+  json_object('sections', json_array('sync_sum', 'step_time_sum'),
+    'figures', json_object('window_ns', t.wall, 'blocked_ns', s.sync, 'blocked_gpu_idle_ns', s.idle))
+FROM sync_m s, time_m t, floor_m f
+WHERE t.wall > 0 AND s.idle >= f.min_pct / 100 * t.wall AND s.idle >= f.min_ns
 UNION ALL
--- 4. Many short kernels with an idle GPU: launch-bound.
-SELECT round((100.0 * (t.wall - t.busy) / t.wall) * g.short_kernels / g.kernels * 0.5, 1),
+-- 4. Many short kernels with an idle GPU: launch-bound.  Fusion and CUDA
+-- graphs remove launch calls: they save at most the CPU time in launch
+-- calls (each counted once), and no more than the GPU idle time.
+SELECT round(100.0 * min(l.launch_ns, t.wall - t.busy) / t.wall, 1),
   'launch_bound', 'medium',
   printf('%.0f%% of kernels run under 10 us while the GPU idles %.0f%%',
     100.0 * g.short_kernels / g.kernels, 100.0 * (t.wall - t.busy) / t.wall),
-  printf('%d of %d kernels are shorter than 10 us.', g.short_kernels, g.kernels),
+  printf('%d of %d kernels are shorter than 10 us; %d launch calls take %s of CPU time (launch_overhead).',
+    g.short_kernels, g.kernels, l.calls, profdb_fmt_ns(l.launch_ns)),
   'Kernel launch overhead dominates: the work is split into many tiny kernels.',
   'Fuse operations (torch.compile), use CUDA graphs (torch.compile mode="reduce-overhead" or torch.cuda.graphs) for repeated steps, and increase the work per kernel (larger batch).',
-  'Part of the idle time; fusion also cuts memory traffic.',
+  printf('Up to %s (%.0f%% of the step time): the launch calls'' CPU time, bounded by the GPU idle time.',
+    profdb_fmt_ns(min(l.launch_ns, t.wall - t.busy)), 100.0 * min(l.launch_ns, t.wall - t.busy) / t.wall),
   'Re-profile: launch_overhead.short_kernel_pct and kernels per step down, step_time_sum.mean_gpu_idle_pct down.',
-  0
-FROM gpu_m g, time_m t
+  0, round(100.0 * min(l.launch_ns, t.wall - t.busy) / t.wall, 2), min(l.launch_ns, t.wall - t.busy), NULL,
+  (SELECT json_group_array(json_object('kernel', name, 'short_instances', short)) FROM (
+     SELECT name, short FROM kernel_top WHERE kind = 'kernel' AND short > 0
+     ORDER BY short DESC, name LIMIT 3)),
+  json_object('sections', json_array('launch_overhead', 'step_time_sum'),
+    'figures', json_object('window_ns', t.wall, 'gpu_busy_ns', t.busy, 'kernels', g.kernels,
+      'short_kernels', g.short_kernels, 'launch_call_ns', l.launch_ns))
+FROM gpu_m g, time_m t, launch_m l, floor_m f
 WHERE g.kernels > 100 AND t.wall > 0 AND g.short_kernels > 0.5 * g.kernels
   AND (t.wall - t.busy) > 0.2 * t.wall
+  AND min(l.launch_ns, t.wall - t.busy) >= f.min_pct / 100 * t.wall
+  AND min(l.launch_ns, t.wall - t.busy) >= f.min_ns
 UNION ALL
--- 5. One kind of GPU work dominates.
-SELECT round(0.25 * 100.0 * c.dur / g.gpu_total, 1), 'dominant_category',
+-- 5. One kind of GPU work dominates: a 2x faster category saves at most
+-- half its GPU time.
+SELECT round(50.0 * c.dur / t.wall, 1), 'dominant_category',
   CASE WHEN c.category IN ('GEMM', 'Attention', 'Elementwise', 'Convolution') THEN 'medium' ELSE 'low' END,
   printf('%s kernels take %.0f%% of GPU time', c.category, 100.0 * c.dur / g.gpu_total),
-  printf('%s: %s of %s of GPU activity (kernel_category_sum).', c.category,
-    profdb_fmt_ns(c.dur), profdb_fmt_ns(g.gpu_total)),
+  printf('%s: %s of %s of GPU activity (kernel_category_sum), in %s of analysed time.', c.category,
+    profdb_fmt_ns(c.dur), profdb_fmt_ns(g.gpu_total), profdb_fmt_ns(t.wall)),
   CASE c.category
     WHEN 'GEMM' THEN 'Matrix multiplies dominate: the model is compute-bound in GEMMs, so gains come from doing them faster or doing fewer.'
     WHEN 'Attention' THEN 'Attention dominates: long sequences or an attention implementation without fused kernels.'
@@ -226,54 +317,99 @@ SELECT round(0.25 * 100.0 * c.dur / g.gpu_total, 1), 'dominant_category',
     WHEN 'Elementwise' THEN 'Fuse elementwise chains with torch.compile (or fused kernels such as Liger), and avoid needless copies and casts.'
     WHEN 'Normalization' THEN 'Use fused normalization kernels or torch.compile.'
     ELSE 'Open the top kernels of this category and check their shapes and implementations.' END,
-  printf('A 2x faster %s would save about %.0f%% of GPU time.', c.category, 50.0 * c.dur / g.gpu_total),
+  printf('A 2x faster %s would save at most %s (%.0f%% of the step time).', c.category,
+    profdb_fmt_ns(c.dur / 2), 50.0 * c.dur / t.wall),
   printf('Re-profile: the %s share in kernel_category_sum drops, and step time with it.', c.category),
-  0
-FROM top_cat c, gpu_m g
-WHERE g.gpu_total > 0 AND c.dur > 0.3 * g.gpu_total AND c.category NOT IN ('NCCL/communication', 'Memcpy', 'Other')
+  0, round(min(50.0 * c.dur / t.wall, 100), 2), c.dur / 2, NULL,
+  (SELECT json_group_array(json_object('kernel', name, 'dur_ns', dur)) FROM (
+     SELECT name, sum(dur) AS dur FROM kernel_top WHERE category = c.category
+     GROUP BY name ORDER BY dur DESC, name LIMIT 3)),
+  json_object('sections', json_array('kernel_category_sum', 'gpu_kernel_sum'),
+    'figures', json_object('window_ns', t.wall, 'category', c.category, 'category_ns', c.dur,
+      'gpu_total_ns', g.gpu_total))
+FROM top_cat c, gpu_m g, time_m t, floor_m f
+WHERE g.gpu_total > 0 AND t.wall > 0 AND c.dur > 0.3 * g.gpu_total
+  AND c.category NOT IN ('NCCL/communication', 'Memcpy', 'Other')
+  AND c.dur / 2 >= f.min_pct / 100 * t.wall AND c.dur / 2 >= f.min_ns
 UNION ALL
--- 6. Host-device copies.
-SELECT round(100.0 * g.memcpy / g.gpu_total, 1), 'memcpy', 'medium',
-  printf('Memory copies take %.0f%% of GPU time', 100.0 * g.memcpy / g.gpu_total),
-  printf('Copies: %s of %s of GPU activity (see memcpy_sum for directions and bandwidth).',
-    profdb_fmt_ns(g.memcpy), profdb_fmt_ns(g.gpu_total)),
+-- 6. Host-device copies: at most the copy time with no kernel running
+-- (step_time memcpy_ns); copies behind compute cost no step time.
+SELECT round(100.0 * t.memcpy_exposed / t.wall, 1), 'memcpy', 'medium',
+  printf('Memory copies take %.0f%% of GPU time, %.0f%% of the step time with no kernel running',
+    100.0 * g.memcpy / g.gpu_total, 100.0 * t.memcpy_exposed / t.wall),
+  printf('Copies: %s of %s of GPU activity (see memcpy_sum for directions and bandwidth); %s of the %s analysed time had copies and no kernel running (step_time_sum).',
+    profdb_fmt_ns(g.memcpy), profdb_fmt_ns(g.gpu_total), profdb_fmt_ns(t.memcpy_exposed), profdb_fmt_ns(t.wall)),
   'Data moves between host and device every step (pageable memory, offloading, or results copied back).',
   'Keep tensors on the device, pin host memory (pin_memory=True) and copy with non_blocking=True, and batch small copies.',
-  printf('Up to %.0f%% of GPU time.', 100.0 * g.memcpy / g.gpu_total),
-  'Re-profile: memcpy_sum total_dur_ns down, bandwidth (gbps) up for pinned copies.',
-  0
-FROM gpu_m g WHERE g.gpu_total > 0 AND g.memcpy > 0.1 * g.gpu_total
+  printf('Up to %s (%.0f%% of the step time): the copy time not hidden behind kernels.', profdb_fmt_ns(t.memcpy_exposed), 100.0 * t.memcpy_exposed / t.wall),
+  'Re-profile: step_time_sum memcpy share down, memcpy_sum bandwidth (gbps) up for pinned copies.',
+  0, round(100.0 * t.memcpy_exposed / t.wall, 2), t.memcpy_exposed, NULL,
+  (SELECT json_group_array(json_object('copy', name, 'dur_ns', dur)) FROM (
+     SELECT name, sum(dur) AS dur FROM kernel_top WHERE kind = 'memcpy'
+     GROUP BY name ORDER BY dur DESC, name LIMIT 3)),
+  json_object('sections', json_array('memcpy_sum', 'step_time_sum'),
+    'figures', json_object('window_ns', t.wall, 'memcpy_ns', g.memcpy,
+      'memcpy_exposed_ns', t.memcpy_exposed, 'gpu_total_ns', g.gpu_total))
+FROM gpu_m g, time_m t, floor_m f
+WHERE g.gpu_total > 0 AND t.wall > 0 AND g.memcpy > 0.1 * g.gpu_total
+  AND t.memcpy_exposed >= f.min_pct / 100 * t.wall AND t.memcpy_exposed >= f.min_ns
 UNION ALL
--- 7. Fill/zero kernels.
-SELECT round(100.0 * g.fill / g.gpu_total, 1), 'fill_kernels', 'medium',
+-- 7. Fill/zero kernels: at most their GPU time.
+SELECT round(100.0 * g.fill / t.wall, 1), 'fill_kernels', 'medium',
   printf('Fill and zero kernels take %.0f%% of GPU time', 100.0 * g.fill / g.gpu_total),
-  printf('FillFunctor/zero kernels: %s of %s (fill_kernel_sum shows the launching ops and shapes).',
-    profdb_fmt_ns(g.fill), profdb_fmt_ns(g.gpu_total)),
+  printf('FillFunctor/zero kernels: %s of %s of GPU activity (fill_kernel_sum shows the launching ops and shapes), in %s of analysed time.',
+    profdb_fmt_ns(g.fill), profdb_fmt_ns(g.gpu_total), profdb_fmt_ns(t.wall)),
   'Large tensors are allocated and zeroed every step (torch.zeros, zero_grad without set_to_none, padding buffers).',
   'Reuse buffers across steps, use torch.empty where the values are overwritten, and zero_grad(set_to_none=True).',
-  printf('Up to %.0f%% of GPU time.', 100.0 * g.fill / g.gpu_total),
+  printf('Up to %s (%.0f%% of the step time).', profdb_fmt_ns(g.fill), 100.0 * g.fill / t.wall),
   'Re-profile: fill_kernel_sum total_dur_ns down.',
-  0
-FROM gpu_m g WHERE g.gpu_total > 0 AND g.fill > 0.05 * g.gpu_total
+  0, round(min(100.0 * g.fill / t.wall, 100), 2), g.fill, NULL,
+  (SELECT json_group_array(json_object('kernel', name, 'dur_ns', dur)) FROM (
+     SELECT name, sum(dur) AS dur FROM kernel_top WHERE kind = 'kernel' AND is_fill
+     GROUP BY name ORDER BY dur DESC, name LIMIT 3)),
+  json_object('sections', json_array('fill_kernel_sum'),
+    'figures', json_object('window_ns', t.wall, 'fill_ns', g.fill, 'gpu_total_ns', g.gpu_total))
+FROM gpu_m g, time_m t, floor_m f
+WHERE g.gpu_total > 0 AND t.wall > 0 AND g.fill > 0.05 * g.gpu_total
+  AND g.fill >= f.min_pct / 100 * t.wall AND g.fill >= f.min_ns
 UNION ALL
--- 8. Communication not hidden behind compute.
+-- 8. Communication not hidden behind compute; the advice follows the
+-- collective that takes most of the time.
 SELECT round(100.0 * (c.comm - c.overlap) / t.wall, 1), 'exposed_communication', 'medium',
   printf('Communication on the critical path: %.0f%% of the time', 100.0 * (c.comm - c.overlap) / t.wall),
-  printf('Collectives cover %s, %s of it overlapped with compute (%.0f%%).',
-    profdb_fmt_ns(c.comm), profdb_fmt_ns(c.overlap), 100.0 * c.overlap / max(c.comm, 1)),
-  'Gradient synchronization waits instead of running behind the backward pass.',
-  'Overlap communication: tune DDP bucket_cap_mb, use FSDP backward/forward prefetch, and avoid synchronizing collectives between compute.',
-  printf('Up to %.0f%% of the step time.', 100.0 * (c.comm - c.overlap) / t.wall),
+  printf('Collectives cover %s, %s of it overlapped with compute (%.0f%%); most of the time in %s (communication).',
+    profdb_fmt_ns(c.comm), profdb_fmt_ns(c.overlap), 100.0 * c.overlap / max(c.comm, 1), c.top_name),
+  CASE WHEN lower(c.top_name) GLOB '*alltoall*' OR lower(c.top_name) GLOB '*all_to_all*'
+         OR lower(c.top_name) GLOB '*sendrecv*'
+       THEN 'All-to-all exchanges (embedding or expert sharding) wait for every peer: imbalanced shards or a slow peer, with nothing scheduled behind them.'
+       WHEN lower(c.top_name) GLOB '*allgather*' OR lower(c.top_name) GLOB '*reducescatter*'
+       THEN 'Parameter all-gathers and gradient reduce-scatters (FSDP / ZeRO) run without compute behind them.'
+       ELSE 'Gradient all-reduces wait instead of running behind the backward pass.' END,
+  CASE WHEN lower(c.top_name) GLOB '*alltoall*' OR lower(c.top_name) GLOB '*all_to_all*'
+         OR lower(c.top_name) GLOB '*sendrecv*'
+       THEN 'Balance the shards across ranks (rank_sum), pipeline the exchange with compute (split the batch, overlap the next input''s all-to-all with this one''s compute), and check for a late rank.'
+       WHEN lower(c.top_name) GLOB '*allgather*' OR lower(c.top_name) GLOB '*reducescatter*'
+       THEN 'Enable FSDP forward/backward prefetch, tune the wrap granularity, and keep limit_all_gathers so compute overlaps the next gather.'
+       ELSE 'Overlap the all-reduces with backward: tune DDP bucket_cap_mb, avoid synchronizing the stream between buckets, and check for a late rank.' END,
+  printf('Up to %s (%.0f%% of the step time).', profdb_fmt_ns(c.comm - c.overlap), 100.0 * (c.comm - c.overlap) / t.wall),
   'Re-profile: communication.overlap_pct above 80%.',
-  0
-FROM comm_m c, time_m t WHERE t.wall > 0 AND c.comm > 0 AND (c.comm - c.overlap) > 0.1 * t.wall
+  0, round(min(100.0 * (c.comm - c.overlap) / t.wall, 100), 2), c.comm - c.overlap, NULL,
+  (SELECT json_group_array(json_object('kernel', name, 'dur_ns', dur)) FROM (
+     SELECT name, sum(dur) AS dur FROM kernel_top WHERE category = 'NCCL/communication'
+     GROUP BY name ORDER BY dur DESC, name LIMIT 3)),
+  json_object('sections', json_array('communication'),
+    'figures', json_object('window_ns', t.wall, 'comm_ns', c.comm, 'overlapped_ns', c.overlap))
+FROM comm_m c, time_m t, floor_m f
+WHERE t.wall > 0 AND c.comm > 0 AND (c.comm - c.overlap) > 0.1 * t.wall
+  AND (c.comm - c.overlap) >= f.min_ns
 UNION ALL
--- 9. Straggler ranks.
+-- 9. Straggler ranks: late arrival at collectives (straggler_f above);
+-- the saving is the wait of the ranks that were on time.
 SELECT priority, id, confidence, title, observation, hypothesis, action, expected_impact,
-  validation, needs_artifact
+  validation, needs_artifact, expected_saving_pct, expected_saving_ns, NULL, subjects, evidence
 FROM straggler_f
 UNION ALL
--- 10. OOMs recorded.
+-- 10. OOMs recorded: a failure, not a saving.
 SELECT 90.0, 'oom', 'high',
   printf('%d out-of-memory event(s) on device %d', m.ooms, m.device),
   printf('Snapshot %d records %d allocation failure(s) (mem_oom has their sizes and sources).', m.snapshot_id, m.ooms),
@@ -281,52 +417,77 @@ SELECT 90.0, 'oom', 'high',
   'Lower the peak (activation checkpointing, smaller micro-batches, freeing tensors earlier) and set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True.',
   'Runs that do not fail.',
   'Record a new snapshot: no oom entries in mem_action_sum.',
-  0
+  0, 0, NULL, NULL, json_array(json_object('snapshot', m.snapshot_id, 'device', m.device)),
+  json_object('sections', json_array('mem_oom', 'mem_action_sum'), 'figures', json_object('ooms', m.ooms))
 FROM mem_m m WHERE m.ooms > 0
 UNION ALL
--- 11. Fragmentation.
-SELECT round(100.0 * m.inactive / m.reserved / 2, 1), 'fragmentation',
-  CASE WHEN m.inactive > 0.3 * m.reserved THEN 'high' ELSE 'medium' END,
-  printf('%.0f%% of reserved memory is cached but unused (device %d)', 100.0 * m.inactive / m.reserved, m.device),
-  printf('%s inactive of %s reserved in %d segments; expandable segments are %s.',
-    profdb_fmt_bytes(m.inactive), profdb_fmt_bytes(m.reserved), m.segments,
+-- 11. Fragmentation at the peak.  Expandable segments can give back at
+-- most the free space inside partly used segments at the peak
+-- (mem_fragmentation.peak_external); whole free segments are cached, not
+-- fragmented, and the end-of-run state does not matter for an OOM.
+SELECT round(100.0 * m.frag_external / m.frag_reserved, 1), 'fragmentation',
+  CASE WHEN m.frag_external > 0.2 * m.frag_reserved THEN 'high' ELSE 'medium' END,
+  printf('%.0f%% of the memory reserved at the peak is free space inside used segments (device %d)',
+    100.0 * m.frag_external / m.frag_reserved, m.device),
+  printf('At the allocation peak: %s reserved, %s requested; the %s difference is %s free inside segments that hold allocations, %s of rounding inside blocks, %s in segments holding nothing; expandable segments are %s (mem_fragmentation).',
+    profdb_fmt_bytes(m.frag_reserved), profdb_fmt_bytes(m.frag_requested),
+    profdb_fmt_bytes(m.frag_reserved - m.frag_requested), profdb_fmt_bytes(m.frag_external),
+    profdb_fmt_bytes(m.frag_internal), profdb_fmt_bytes(m.frag_free_segments),
     CASE m.expandable_on WHEN 1 THEN 'on' WHEN 0 THEN 'off' ELSE 'not recorded' END),
   'Allocations of varying sizes leave free gaps inside segments that larger requests cannot use.',
   CASE WHEN coalesce(m.expandable_on, 0) = 1 THEN 'Reduce size variation (pad to fixed shapes), or set max_split_size_mb in PYTORCH_CUDA_ALLOC_CONF.'
        ELSE 'Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (segments grow in place), or max_split_size_mb to limit splitting.' END,
-  printf('Up to %s of reserved memory returned to use.', profdb_fmt_bytes(m.inactive)),
-  'New snapshot: mem_fragmentation.inactive_pct under 10%.',
-  0
-FROM mem_m m WHERE m.reserved > 0 AND m.segments > 10 AND m.inactive > 0.2 * m.reserved
+  printf('Up to %s (%.1f%% of the memory reserved at the peak) returned to use.',
+    profdb_fmt_bytes(m.frag_external), 100.0 * m.frag_external / m.frag_reserved),
+  'New snapshot: mem_fragmentation.peak_external under 3% of peak_reserved.',
+  0, round(100.0 * m.frag_external / m.frag_reserved, 2), NULL, m.frag_external,
+  json_array(json_object('snapshot', m.snapshot_id, 'device', m.device)),
+  json_object('sections', json_array('mem_fragmentation', 'mem_peak'),
+    'figures', json_object('peak_reserved', m.frag_reserved, 'peak_requested', m.frag_requested,
+      'peak_internal', m.frag_internal, 'peak_external', m.frag_external,
+      'peak_free_segments', m.frag_free_segments))
+FROM mem_m m, floor_m f
+WHERE m.frag_reserved > 0 AND m.segments > 10 AND m.frag_external > 0.03 * m.frag_reserved
+  AND m.frag_external >= f.min_bytes
 UNION ALL
--- 12. Little headroom on the device.
+-- 12. Little headroom on the device: a risk, not a saving.
 SELECT CASE WHEN m.capacity - m.peak_reserved < 1073741824 THEN 60.0 ELSE 30.0 END, 'oom_risk',
   CASE WHEN m.capacity - m.peak_reserved < 1073741824 THEN 'high' ELSE 'medium' END,
   printf('Only %s of headroom on device %d', profdb_fmt_bytes(m.capacity - m.peak_reserved), m.device),
-  printf('Peak reserved %s of %s device memory; peak allocated %s.', profdb_fmt_bytes(m.peak_reserved),
+  printf('Peak reserved %s of %s device memory; peak allocated %s (requested sizes).', profdb_fmt_bytes(m.peak_reserved),
     profdb_fmt_bytes(m.capacity), profdb_fmt_bytes(m.peak_allocated)),
   'A longer sequence, a larger batch or more fragmentation will run out of memory.',
   'Lower the peak (checkpointing, smaller micro-batches) or the reserve (expandable_segments:True) before scaling up.',
   'Headroom for growth without OOMs.',
   'New snapshot: capacity - peak_reserved above 2 GiB.',
-  0
+  0, 0, NULL, NULL, json_array(json_object('snapshot', m.snapshot_id, 'device', m.device)),
+  json_object('sections', json_array('mem_fragmentation', 'mem_peak'),
+    'figures', json_object('capacity', m.capacity, 'peak_reserved', m.peak_reserved))
 FROM mem_m m WHERE m.capacity IS NOT NULL AND m.peak_reserved IS NOT NULL
   AND m.capacity - m.peak_reserved < 2147483648
 UNION ALL
--- 13. One source holds much of the peak.
-SELECT round(100.0 * s.bytes / s.peak_allocated / 3, 1), 'peak_source', 'low',
+-- 13. One source holds much of the peak: freeing all of it earlier saves
+-- at most its bytes.  A stack that creates parameters is not activations.
+SELECT round(100.0 * s.bytes / max(s.peak_reserved, s.peak_allocated), 1), 'peak_source', 'low',
   printf('%s holds %.0f%% of the peak', s.source, 100.0 * s.bytes / s.peak_allocated),
-  printf('%d allocation(s), %s of the %s peak on device %d (mem_peak_sources).', s.n,
+  printf('%d allocation(s), %s of the %s peak (requested sizes) on device %d (mem_peak_sources).', s.n,
     profdb_fmt_bytes(s.bytes), profdb_fmt_bytes(s.peak_allocated), s.device),
-  'This line creates the tensors that define the peak (activations saved for backward, a large buffer, or a cache).',
-  'Check whether they must all be alive at once: activation checkpointing, freeing (del) earlier, smaller chunks, or lower precision.',
+  CASE WHEN s.init THEN 'This line creates model parameters or buffers (the stack passes through a module''s __init__ or weight initialisation): they live for the whole run.'
+       ELSE 'This line creates the tensors that define the peak (activations saved for backward, a large buffer, or a cache).' END,
+  CASE WHEN s.init THEN 'Shard the parameters (FSDP, ZeRO), keep them in lower precision, or offload them; activation checkpointing does not help here.'
+       ELSE 'Check whether they must all be alive at once: activation checkpointing, freeing (del) earlier, smaller chunks, or lower precision.' END,
   printf('Up to %s off the peak.', profdb_fmt_bytes(s.bytes)),
   'New snapshot: mem_peak.peak_allocated down, this source smaller in mem_peak_sources.',
-  0
-FROM top_source s WHERE s.peak_allocated > 0 AND s.bytes > 0.3 * s.peak_allocated
+  0, round(min(100.0 * s.bytes / max(s.peak_reserved, s.peak_allocated), 100), 2), NULL, s.bytes,
+  json_array(json_object('source', s.source, 'device', s.device)),
+  json_object('sections', json_array('mem_peak_sources', 'mem_peak'),
+    'figures', json_object('source_bytes', s.bytes, 'peak_allocated', s.peak_allocated,
+      'peak_reserved', s.peak_reserved))
+FROM top_source s, floor_m f WHERE s.peak_allocated > 0 AND s.bytes > 0.3 * s.peak_allocated
+  AND s.bytes >= f.min_bytes
 UNION ALL
--- 14. Allocation churn.
-SELECT 5.0, 'allocation_churn', 'low',
+-- 14. Allocation churn: allocator overhead, no bound in time or memory.
+SELECT 0.5, 'allocation_churn', 'low',
   printf('%s allocations are made %d times', profdb_fmt_bytes(c.size), c.allocs),
   printf('%d allocations of %s: %s allocated in total (mem_churn has their sources).', c.allocs,
     profdb_fmt_bytes(c.size), profdb_fmt_bytes(c.churn)),
@@ -334,64 +495,16 @@ SELECT 5.0, 'allocation_churn', 'low',
   'Preallocate and reuse these buffers, or use out= variants and in-place operations.',
   'Less allocator overhead and fragmentation.',
   'New snapshot: mem_churn.allocs for this size down.',
-  0
+  0, 0, NULL, NULL, json_array(json_object('size', c.size, 'device', c.device)),
+  json_object('sections', json_array('mem_churn'),
+    'figures', json_object('allocs', c.allocs, 'churn_bytes', c.churn, 'peak_allocated', m.peak_allocated))
 FROM churn_m c, mem_m m
 WHERE c.snapshot_id = m.snapshot_id AND c.device = m.device AND c.allocs >= 100
   AND c.churn > 10 * max(coalesce(m.peak_allocated, 0), 1)
 UNION ALL
--- 15-19. Missing artifacts and options.
-SELECT 3.0, 'need_snapshot', 'high', 'Load a memory snapshot to see where GPU memory goes',
-  'The database has a profiler trace but no memory snapshot.',
-  'Memory questions (peak, fragmentation, OOM risk) need the caching allocator''s snapshot.',
-  'In the training process: torch.cuda.memory._record_memory_history(max_entries=100000); run a few steps; json.dump(torch.cuda.memory._snapshot(), open("memory_snapshot.json", "w")); then profdb load memory_snapshot.json -o run.db (same database).',
-  'The memory sections and findings.', 'Re-run profdb report: the memory sections are filled.', 1
-FROM counts WHERE traces > 0 AND mem_devices = 0
-UNION ALL
-SELECT 3.0, 'need_trace', 'high', 'Load a profiler trace to see where time goes',
-  'The database has a memory snapshot but no profiler trace.',
-  'Time questions (step time, GPU utilization, kernels, CPU ops) need a torch.profiler trace.',
-  'Profile a few steps with torch.profiler.profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], schedule=torch.profiler.schedule(wait=1, warmup=1, active=3)) and prof.export_chrome_trace("trace.json.gz"), then profdb load trace.json.gz -o run.db.',
-  'The time sections and findings.', 'Re-run profdb report: the time sections are filled.', 1
-FROM counts WHERE traces = 0 AND mem_devices > 0
-UNION ALL
-SELECT 2.0, 'need_gpu_activity', 'high', 'The trace has no GPU activity',
-  'No CUDA/ROCm kernels, copies or fills anywhere in the trace.',
-  'The profiler recorded the CPU only (or the run did not use a GPU).',
-  'Profile with activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA] to see GPU time, utilization and launch overhead.',
-  'The GPU sections.', 'Re-profile: kernels appear in run_summary.', 1
-FROM counts WHERE traces > 0 AND gpu_all = 0 AND other_device IS NULL
-UNION ALL
-SELECT 2.0, 'unanalysed_device', 'high', 'The device events are not CUDA/ROCm kernels',
-  printf('The trace has no CUDA/ROCm GPU events; its %s are kept (event table, kind cpu_other) but not analysed as GPU work.', other_device),
-  'The run used another accelerator (e.g. MTIA), whose events the GPU sections do not model.',
-  'Query them directly: SELECT name, count(*), sum(dur) FROM event WHERE cat = ''<category>'' GROUP BY name ORDER BY 3 DESC.',
-  'The device side of the run.', 'None: the CPU sections still apply.', 0
-FROM counts WHERE traces > 0 AND gpu_all = 0 AND other_device IS NOT NULL
-UNION ALL
-SELECT 2.0, 'gpu_outside_steps', 'high', 'No GPU work in the analysed steps',
-  printf('%d kernels, copies or fills ran, all outside the analysed steps (in the warm-up step or outside ProfilerStep ranges).', gpu_all),
-  'The profiled window holds too few steps, or the last step was cut short when profiling stopped.',
-  'Re-run profdb report with --include-warmup, or profile more steps (schedule(wait=1, warmup=1, active=3)).',
-  'The GPU sections.', 'Re-run: kernels in gpu_kernel_sum.', 1
-FROM counts WHERE traces > 0 AND gpu = 0 AND gpu_all > 0
-UNION ALL
-SELECT 2.0, 'need_steps', 'high', 'The trace has no ProfilerStep ranges',
-  'Steps cannot be told apart, so warm-up is included and per-step figures cover the whole trace.',
-  'prof.step() was not called, or the profiler was used without a schedule.',
-  'Use torch.profiler.schedule(wait=1, warmup=1, active=3) and call prof.step() at the end of every iteration.',
-  'Per-step figures and warm-up exclusion.', 'Re-profile: steps > 0 in run_summary.', 1
-FROM counts WHERE traces > 0 AND all_steps = 0
-UNION ALL
-SELECT 1.0, 'need_shapes', 'high', 'Input shapes were not recorded',
-  'CPU operators carry no Input Dims, so fill kernels and ops cannot be related to tensor shapes.',
-  'The profiler ran with record_shapes=False, or its exporter does not write shapes (the legacy, pre-Kineto one).',
-  'Re-profile with record_shapes=True.',
-  'Shapes in fill_kernel_sum and in the op tables.', 'Re-profile: fill_kernel_sum.input_dims filled.', 1
-FROM counts WHERE traces > 0 AND ops > 0 AND ops_with_shapes = 0
-UNION ALL
--- The heaviest GEMM / convolution / attention shape runs far below the
--- GPU's peak.  Saving bounded by bringing it to 60% of peak, a level tuned
--- large GEMMs reach; only GPU time is promised, as a share of the steps.
+-- 14b. The heaviest GEMM / convolution / attention shape runs far below
+-- the GPU's peak.  Saving bounded by bringing it to 60% of peak, a level
+-- tuned large GEMMs reach; only its GPU time is promised.
 SELECT round(100.0 * m.device_ns * (1 - m.peak_pct / 60) / t.wall, 1), 'low_gemm_efficiency', 'medium',
   printf('%s%s runs at %.1f%% of the %s''s %s peak', m.name,
     CASE WHEN m.source IS NOT NULL THEN ' in ' || m.source ELSE '' END, m.peak_pct, m.device_name, m.dtype),
@@ -403,10 +516,81 @@ SELECT round(100.0 * m.device_ns * (1 - m.peak_pct / 60) / t.wall, 1), 'low_gemm
   printf('Up to %s of GPU time (%.1f%% of the step time) if it reached 60%% of peak; the step saves less where the GPU is not the bottleneck.',
     profdb_fmt_ns(CAST(m.device_ns * (1 - m.peak_pct / 60) AS INTEGER)),
     100.0 * m.device_ns * (1 - m.peak_pct / 60) / t.wall),
-  printf('Re-profile: gemm_efficiency.peak_pct of %s above %.0f%%.', m.name, min(60, 2 * m.peak_pct)), 0
-FROM gemm_m m, time_m t
+  printf('Re-profile: gemm_efficiency.peak_pct of %s above %.0f%%.', m.name, min(60, 2 * m.peak_pct)), 0,
+  round(100.0 * m.device_ns * (1 - m.peak_pct / 60) / t.wall, 2),
+  CAST(m.device_ns * (1 - m.peak_pct / 60) AS INTEGER), NULL,
+  json_array(CASE WHEN m.source IS NULL
+    THEN json_object('operator', m.name, 'input_dims', m.input_dims, 'dtype', m.dtype)
+    ELSE json_object('operator', m.name, 'input_dims', m.input_dims, 'dtype', m.dtype,
+      'source', m.source) END),
+  json_object('sections', json_array('gemm_efficiency', 'op_shape_sum'),
+    'figures', json_object('device_ns', m.device_ns, 'peak_pct', round(m.peak_pct, 2),
+      'peak_tflops', m.peak_tflops, 'device', m.device_name))
+FROM gemm_m m, time_m t, floor_m f
 WHERE t.wall > 0 AND m.peak_pct < 30 AND m.device_ns >= 0.05 * m.gpu_ns
+  AND m.device_ns * (1 - m.peak_pct / 60) >= f.min_ns
+  AND 100.0 * m.device_ns * (1 - m.peak_pct / 60) / t.wall >= f.min_pct
+UNION ALL
+-- 15-21. Missing artifacts and options: they save nothing themselves.
+-- A memory snapshot is asked for only when the trace used a CUDA/ROCm GPU.
+SELECT 0.3, 'need_snapshot', 'high', 'A memory snapshot would show where GPU memory goes',
+  'The database has a profiler trace with GPU work but no memory snapshot.',
+  'Memory questions (peak, fragmentation, OOM risk) need the caching allocator''s snapshot.',
+  'In the training process: torch.cuda.memory._record_memory_history(max_entries=100000); run a few steps; json.dump(torch.cuda.memory._snapshot(), open("memory_snapshot.json", "w")); then profdb load memory_snapshot.json -o run.db (same database).',
+  'The memory sections and findings.', 'Re-run profdb report: the memory sections are filled.', 1,
+  0, NULL, NULL, json_array(), json_object('sections', json_array('mem_summary'), 'figures', json_object('gpu_activities', gpu_all))
+FROM counts WHERE traces > 0 AND mem_devices = 0 AND gpu_all > 0
+UNION ALL
+SELECT 0.3, 'need_trace', 'high', 'A profiler trace would show where time goes',
+  'The database has a memory snapshot but no profiler trace.',
+  'Time questions (step time, GPU utilization, kernels, CPU ops) need a torch.profiler trace.',
+  'Profile a few steps with torch.profiler.profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], schedule=torch.profiler.schedule(wait=1, warmup=1, active=3)) and prof.export_chrome_trace("trace.json.gz"), then profdb load trace.json.gz -o run.db.',
+  'The time sections and findings.', 'Re-run profdb report: the time sections are filled.', 1,
+  0, NULL, NULL, json_array(), json_object('sections', json_array('run_summary'), 'figures', json_object('traces', 0))
+FROM counts WHERE traces = 0 AND mem_devices > 0
+UNION ALL
+SELECT 0.2, 'need_gpu_activity', 'high', 'The trace has no GPU activity',
+  'No CUDA/ROCm kernels, copies or fills anywhere in the trace.',
+  'The profiler recorded the CPU only (or the run did not use a GPU).',
+  'Profile with activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA] to see GPU time, utilization and launch overhead.',
+  'The GPU sections.', 'Re-profile: kernels appear in run_summary.', 1,
+  0, NULL, NULL, json_array(), json_object('sections', json_array('run_summary'), 'figures', json_object('gpu_activities', 0))
+FROM counts WHERE traces > 0 AND gpu_all = 0 AND other_device IS NULL
+UNION ALL
+SELECT 0.2, 'unanalysed_device', 'high', 'The device events are not CUDA/ROCm kernels',
+  printf('The trace has no CUDA/ROCm GPU events; its %s are kept (event table, kind cpu_other) but not analysed as GPU work.', other_device),
+  'The run used another accelerator (e.g. MTIA), whose events the GPU sections do not model.',
+  'Query them directly: SELECT name, count(*), sum(dur) FROM event WHERE cat = ''<category>'' GROUP BY name ORDER BY 3 DESC.',
+  'The device side of the run.', 'None: the CPU sections still apply.', 0,
+  0, NULL, NULL, json_array(), json_object('sections', json_array('run_summary'), 'figures', json_object('other_device', other_device))
+FROM counts WHERE traces > 0 AND gpu_all = 0 AND other_device IS NOT NULL
+UNION ALL
+SELECT 0.2, 'gpu_outside_steps', 'high', 'No GPU work in the analysed steps',
+  printf('%d kernels, copies or fills ran, all outside the analysed steps (in the warm-up step or outside ProfilerStep ranges).', gpu_all),
+  'The profiled window holds too few steps, or the last step was cut short when profiling stopped.',
+  'Re-run profdb report with --include-warmup, or profile more steps (schedule(wait=1, warmup=1, active=3)).',
+  'The GPU sections.', 'Re-run: kernels in gpu_kernel_sum.', 1,
+  0, NULL, NULL, json_array(), json_object('sections', json_array('run_summary'), 'figures', json_object('gpu_activities', gpu_all, 'analysed', gpu))
+FROM counts WHERE traces > 0 AND gpu = 0 AND gpu_all > 0
+UNION ALL
+SELECT 0.2, 'need_steps', 'high', 'The trace has no ProfilerStep ranges',
+  'Steps cannot be told apart, so warm-up is included and per-step figures cover the whole trace.',
+  'prof.step() was not called, or the profiler was used without a schedule.',
+  'Use torch.profiler.schedule(wait=1, warmup=1, active=3) and call prof.step() at the end of every iteration.',
+  'Per-step figures and warm-up exclusion.', 'Re-profile: steps > 0 in run_summary.', 1,
+  0, NULL, NULL, json_array(), json_object('sections', json_array('run_summary'), 'figures', json_object('steps', 0))
+FROM counts WHERE traces > 0 AND all_steps = 0
+UNION ALL
+SELECT 0.1, 'need_shapes', 'high', 'Input shapes were not recorded',
+  'CPU operators carry no Input Dims, so fill kernels and ops cannot be related to tensor shapes.',
+  'The profiler ran with record_shapes=False, or its exporter does not write shapes (the legacy, pre-Kineto one).',
+  'Re-profile with record_shapes=True.',
+  'Shapes in fill_kernel_sum and in the op tables.', 'Re-profile: fill_kernel_sum.input_dims filled.', 1,
+  0, NULL, NULL, json_array(), json_object('sections', json_array('cpu_op_self_sum'), 'figures', json_object('ops', ops, 'ops_with_shapes', 0))
+FROM counts WHERE traces > 0 AND ops > 0 AND ops_with_shapes = 0
 )
-SELECT f.*, f.id AS rule, c.expected_saving_pct, c.expected_saving_ns, c.subjects, c.evidence
-FROM found f LEFT JOIN straggler_f c USING (id, title, observation)
-ORDER BY f.priority DESC, f.id;
+SELECT priority, id, id AS rule, confidence, title, observation, hypothesis, action,
+  expected_impact, validation, needs_artifact, saving_pct AS expected_saving_pct,
+  saving_ns AS expected_saving_ns, saving_bytes AS expected_saving_bytes, subjects, evidence
+FROM rules
+ORDER BY priority DESC, coalesce(saving_ns, saving_bytes, 0) DESC, id;

@@ -22,7 +22,8 @@
 --   graph_queue_ns        ns     median of kernel start - graph launch call end: queueing inside the graph
 --   short_kernel_pct      %      kernels shorter than 10 us
 --   median_kernel_ns      ns     median kernel duration
---   launch_call_ns        ns     total time in launch calls on the CPU
+--   launch_calls          count  distinct launch calls (one cudaGraphLaunch launches many kernels)
+--   launch_call_ns        ns     total time in those launch calls on the CPU, each call counted once
 WITH k AS (
   SELECT g.trace_id, g.dur, g.ts - l.ts AS delay, max(0, g.ts - l.ts - l.dur) AS queue,
     l.dur AS launch_dur, l.id AS launch,
@@ -40,6 +41,8 @@ SELECT w.label, count(*) AS kernels, count(k.launch) AS launched,
   CAST(round(profdb_median(k.queue) FILTER (WHERE k.graph)) AS INTEGER) AS graph_queue_ns,
   round(100.0 * sum(k.dur < 10000) / count(*), 2) AS short_kernel_pct,
   CAST(round(profdb_median(k.dur)) AS INTEGER) AS median_kernel_ns,
-  sum(k.launch_dur) AS launch_call_ns
+  count(DISTINCT k.launch) AS launch_calls,
+  (SELECT sum(l.dur) FROM _slice l WHERE l.id IN (SELECT x.launch FROM k x WHERE x.trace_id = k.trace_id))
+    AS launch_call_ns
 FROM k JOIN report_window w USING (trace_id)
 GROUP BY k.trace_id ORDER BY w.rank, k.trace_id;

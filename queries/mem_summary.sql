@@ -11,10 +11,10 @@
 --   label           -      snapshot label
 --   device          -      device ordinal
 --   reserved        bytes  bytes in segments (cudaMalloc'd)
---   allocated       bytes  bytes in active_allocated blocks
+--   allocated       bytes  bytes in active_allocated blocks (block sizes, as torch.cuda.memory_allocated() counts)
 --   active          bytes  allocated + pending-free bytes
 --   inactive        bytes  reserved - active: cached, free for reuse
---   requested       bytes  bytes callers asked for (before rounding)
+--   requested       bytes  bytes callers asked for (before rounding; the memory viewer's unit)
 --   utilization_pct %      allocated / reserved
 --   segments        count  segments
 --   blocks          count  blocks

@@ -8,7 +8,7 @@
 --   label           -      trace
 --   device_type     -      CPU, CUDA, ... (the c10 DeviceType of the events)
 --   device_id       -      device ordinal (-1 for CPU)
---   peak_allocated  bytes  highest Total Allocated
+--   peak_allocated  bytes  highest Total Allocated (block sizes, as torch.cuda.memory_allocated() counts)
 --   peak_at_ns      ns     time of the first event at that peak, from the trace start (the first [memory] event in a trace of instants only)
 --   peak_reserved   bytes  highest Total Reserved
 --   baseline        bytes  allocated before the first event

@@ -42,6 +42,12 @@ static void put_value(FILE *out, const rp_value *v) {
   }
 }
 
+/* A column of unit "json" holds JSON text built by SQLite's json
+** functions (a finding's subjects and evidence): written as it is. */
+static int is_json_text(const rp_section *s, int c, const rp_value *v) {
+  return v->type == SQLITE_TEXT && !strcmp(s->cols[c].unit, "json");
+}
+
 static void put_rows(FILE *out, const rp_section *s, const char *indent) {
   fputc('[', out);
   for (int r = 0; r < s->nrows; r++) {
@@ -51,9 +57,7 @@ static void put_rows(FILE *out, const rp_section *s, const char *indent) {
       put_string(out, s->cols[c].name);
       fputs(": ", out);
       const rp_value *v = rp_cell(s, r, c);
-      /* a column of unit json holds JSON text, written as JSON (the query
-      ** builds it with json_object/json_array, so it is valid) */
-      if (v->type == SQLITE_TEXT && !strcmp(s->cols[c].unit, "json")) fputs(v->s, out);
+      if (is_json_text(s, c, v)) fputs(v->s, out);
       else put_value(out, v);
     }
     fputc('}', out);

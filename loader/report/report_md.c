@@ -14,6 +14,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <yajl/yajl_tree.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -200,6 +201,45 @@ static const char *text_of(const rp_section *s, int row, const char *col) {
   return v->type == SQLITE_TEXT ? v->s : "";
 }
 
+/* A finding's subjects (a JSON array of flat objects, from findings.sql)
+** as one line: "rank 7, label worker7, gpu_idle_pct 78.7%; rank 2, ...".
+** Names are shortened as in tables, *_ns keys shown as durations. */
+static void put_subjects(FILE *out, const char *json) {
+  char err[128];
+  yajl_val doc = yajl_tree_parse(json, err, sizeof err);
+  if (!doc || !YAJL_IS_ARRAY(doc) || doc->u.array.len == 0) {
+    yajl_tree_free(doc);
+    return;
+  }
+  fputs("- **Subjects:** ", out);
+  for (size_t i = 0; i < doc->u.array.len; i++) {
+    yajl_val o = doc->u.array.values[i];
+    if (i) fputs("; ", out);
+    if (!YAJL_IS_OBJECT(o)) continue;
+    for (size_t k = 0; k < o->u.object.len; k++) {
+      const char *key = o->u.object.keys[k];
+      yajl_val v = o->u.object.values[k];
+      size_t n = strlen(key);
+      char buf[64];
+      fprintf(out, "%s%s ", k ? ", " : "", key);
+      if (YAJL_IS_STRING(v)) {
+        put_cell_text(out, v->u.string,
+                      !strcmp(key, "source") ? "source"
+                      : !strcmp(key, "label") ? "" : "symbol");
+      } else if (YAJL_IS_NUMBER(v)) {
+        double d = YAJL_IS_INTEGER(v) ? (double)YAJL_GET_INTEGER(v) : YAJL_GET_DOUBLE(v);
+        if (n > 3 && !strcmp(key + n - 3, "_ns")) profdb_humanize_ns(buf, sizeof buf, d);
+        else if (!strcmp(key, "size")) profdb_humanize_bytes(buf, sizeof buf, d);
+        else if (n > 4 && !strcmp(key + n - 4, "_pct")) snprintf(buf, sizeof buf, "%.1f%%", d);
+        else snprintf(buf, sizeof buf, "%.15g", d);
+        fputs(buf, out);
+      }
+    }
+  }
+  fputc('\n', out);
+  yajl_tree_free(doc);
+}
+
 static void write_findings(FILE *out, const rp_section *f) {
   fputs("## Findings, by expected impact\n\n", out);
   if (f->skipped || f->nrows == 0) {
@@ -208,9 +248,9 @@ static void write_findings(FILE *out, const rp_section *f) {
   }
   for (int r = 0; r < f->nrows; r++) {
     const char *conf = text_of(f, r, "confidence");
-    int low = !strcmp(conf, "low");
-    fprintf(out, "### %d. %s%s\n\n", r + 1, low ? "Hypothesis: " : "", text_of(f, r, "title"));
+    fprintf(out, "### %d. %s\n\n", r + 1, text_of(f, r, "title"));
     fprintf(out, "- **Observation:** %s\n", text_of(f, r, "observation"));
+    put_subjects(out, text_of(f, r, "subjects"));
     fprintf(out, "- **Hypothesis:** %s\n", text_of(f, r, "hypothesis"));
     fprintf(out, "- **Action:** %s\n", text_of(f, r, "action"));
     fprintf(out, "- **Expected impact:** %s\n", text_of(f, r, "expected_impact"));

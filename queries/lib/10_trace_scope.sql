@@ -131,11 +131,17 @@ WHERE g.kind IN (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'mems
           < (SELECT max(s.ts) FROM report_step_all s WHERE s.trace_id = g.trace_id));
 CREATE INDEX temp.report_gpu_by_stream ON report_gpu(trace_id, device, stream, ts);
 
--- Calls and ops that make the CPU wait for the GPU (sync_sum, findings).
+-- Calls and ops that block the host until the GPU has done some work
+-- (sync_sum, findings): the synchronize calls, the synchronous cudaMemcpy,
+-- and the ops that read a device value on the host (they end in one of
+-- those).  Not cudaStreamWaitEvent / hipStreamWaitEvent: they make a
+-- stream wait and return at once; not cudaMemcpyAsync / cudaMemset, which
+-- return before the copy is done (docs/definitions.md, "Host blocked on
+-- the GPU").
 CREATE TEMP TABLE report_sync_name(name TEXT PRIMARY KEY);
 INSERT INTO report_sync_name(name) VALUES
   ('cudaStreamSynchronize'), ('cudaDeviceSynchronize'), ('cudaEventSynchronize'),
-  ('cudaStreamWaitEvent'), ('cudaMemcpy'),
+  ('cudaMemcpy'),
   ('hipStreamSynchronize'), ('hipDeviceSynchronize'), ('hipEventSynchronize'),
   ('hipMemcpy'), ('aten::item'), ('aten::_local_scalar_dense'),
   ('aten::is_nonzero'), ('aten::equal');

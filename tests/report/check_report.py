@@ -40,7 +40,7 @@ GPU_CATS = {"kernel": "kernel", "Kernel": "kernel", "gpu_memcpy": "memcpy",
 RUNTIME_CATS = {"cuda_runtime", "Runtime", "cuda_driver", "Driver"}
 CPU_CATS = {"cpu_op", "Operator", "user_annotation", "python_function"}
 SYNC_NAMES = {"cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize",
-              "cudaStreamWaitEvent", "cudaMemcpy", "hipStreamSynchronize",
+              "cudaMemcpy", "hipStreamSynchronize",
               "hipDeviceSynchronize", "hipEventSynchronize", "hipMemcpy", "aten::item",
               "aten::_local_scalar_dense", "aten::is_nonzero", "aten::equal"}
 failures = []
@@ -282,17 +282,27 @@ def check_traces(sections, models, tag):
         r = rows.get(kind, {})
         check(f"{tag} memcpy {kind}", (r.get("copies"), r.get("bytes"), r.get("total_dur_ns")),
               (n, nbytes, dur))
-    # Host sync time: nested calls counted once, per thread.
-    sync = 0
+    # Host-blocking time: calls of the analysed steps clipped to the spans,
+    # nested and concurrent calls counted once per trace; and the part of
+    # it with no GPU work of that trace running (cudaStreamWaitEvent never
+    # blocks the host, so it is not one of them).
+    sync = idle = 0
     for m in models.values():
-        per_thread = {}
-        for c in m.cpu:
-            if c["name"] in SYNC_NAMES and c["step"] in (m.analysed or [None]):
-                per_thread.setdefault(c["tid"], []).append((c["ts"], c["end"]))
-        sync += sum(union(v) for v in per_thread.values())
+        if not m.gpu:  # no GPU: aten::item waits for nothing
+            continue
+        for n in m.analysed or []:
+            a, b = m.spans[n]
+            calls = [(max(c["ts"], a), min(c["end"], b)) for c in m.cpu
+                     if c["name"] in SYNC_NAMES and c["step"] in m.analysed
+                     and c["ts"] < b and c["end"] > a]
+            gpu = [(max(g["ts"], a), min(g["end"], b)) for g in m.gpu
+                   if g["ts"] < b and g["end"] > a]
+            sync += union(calls)
+            idle += union(calls) - intersect(calls, gpu)
     total = [r for r in sections.get("sync_sum", {}).get("rows", []) if r["name"].startswith("(all")]
     if sync:
         check(f"{tag} sync total", total[0]["total_dur_ns"] if total else None, sync)
+        check(f"{tag} sync while GPU idle", total[0]["gpu_idle_ns"] if total else None, idle)
     # Collectives and their overlap with compute kernels, per trace and device.
     comm_rows = {(r["label"], r["device"]): r for r in sections.get("communication", {}).get("rows", [])}
     for tid, m in models.items():
