@@ -31,6 +31,7 @@ static const char report_usage[] =
   "options:\n"
   "  --md FILE          write Markdown to FILE, and SVG charts next to it\n"
   "  --json FILE        write JSON to FILE ('-' for stdout)\n"
+  "  --html FILE        write one self-contained HTML file (charts inline)\n"
   "  --section ID       only this section (repeatable): an ID of queries/report.list,\n"
   "                     or 'findings'\n"
   "  --top N            rows of the top-N tables (default 15)\n"

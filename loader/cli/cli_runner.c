@@ -30,6 +30,7 @@ int rp_cli_option(rp_cli *o, int argc, char **argv, int *i) {
   char *end = NULL;
   if (!strcmp(a, "--md") && more) o->md = argv[++*i];
   else if (!strcmp(a, "--json") && more) o->json = argv[++*i];
+  else if (!strcmp(a, "--html") && more) o->html = argv[++*i];
   else if (!strcmp(a, "--section") && more) o->only[o->nonly++] = argv[++*i];
   else if (!strcmp(a, "--queries") && more) o->queries = argv[++*i];
   else if (!strcmp(a, "--include-warmup")) o->include_warmup = 1;
@@ -107,14 +108,16 @@ int rp_cli_sections(rp_report *r, rp_cli *o) {
   return rp_load_sections(r, o->only, o->nonly);
 }
 
-/* Render with a writer into memory, then write the file atomically. */
+/* Render with a writer ('m'arkdown, 'j'son, 'h'tml) into memory, then
+** write the file atomically. */
 static int write_to(const char *path, rp_report *r, const char *const *charts, int n,
-                    int json) {
+                    int format) {
   char *data = NULL;
   size_t size = 0;
   FILE *m = open_memstream(&data, &size);
   if (!m) return -1;
-  if (json) rp_write_json(r, m);
+  if (format == 'j') rp_write_json(r, m);
+  else if (format == 'h') rp_write_html(r, m);
   else rp_write_markdown(r, m, charts, n);
   fclose(m);
   int rc = rp_write_file(path, data, size);
@@ -130,14 +133,15 @@ int rp_cli_output(rp_report *r, rp_cli *o, int with_charts) {
     int n = with_charts ? rp_write_charts(r, o->md, names, 16) : 0;
     if (n < 0) return PROFDB_EXIT_USAGE;
     for (int i = 0; i < n; i++) charts[i] = names[i];
-    if (write_to(o->md, r, charts, n, 0)) rc = PROFDB_EXIT_USAGE;
-  } else if (!o->json || strcmp(o->json, "-")) {
+    if (write_to(o->md, r, charts, n, 'm')) rc = PROFDB_EXIT_USAGE;
+  } else if ((!o->json || strcmp(o->json, "-")) && !o->html) {
     rp_write_markdown(r, stdout, NULL, 0);
   }
   if (o->json) {
     if (!strcmp(o->json, "-")) rp_write_json(r, stdout);
-    else if (write_to(o->json, r, NULL, 0, 1)) rc = PROFDB_EXIT_USAGE;
+    else if (write_to(o->json, r, NULL, 0, 'j')) rc = PROFDB_EXIT_USAGE;
   }
+  if (o->html && write_to(o->html, r, NULL, 0, 'h')) rc = PROFDB_EXIT_USAGE;
   return rc;
 }
 

@@ -12,12 +12,19 @@
 **   -- Columns:
 **   --   total_dur_ns  ns     total time of the kernel
 **   --   name          -      kernel name
+**   -- Brief: name total_dur_ns       (optional: the Markdown table's columns)
+**   -- Chart: bars x=name y=total_dur_ns   (optional: report_svg.c)
 **   SELECT ...
 **
 ** Requirement 1: a section whose required tables are empty, or whose query
 **   returns no rows, is reported as skipped with its Empty text.
 ** Requirement 2: the columns the query returns must be the ones declared,
 **   in order; a mismatch is an error, so the documentation cannot drift.
+** Requirement 4: a skipped section's reason is the Empty text, unless the
+**   prelude's report_unavailable table (requirement, reason) names a
+**   reason for one of its required tables (no trace loaded at all, ...).
+** Requirement 5: a Chart with data=FILE runs FILE (relative to the queries
+**   folder) after the section; its rows are the chart's, whatever columns.
 ** Requirement 3: named parameters (:top, :include_warmup, ...) are bound
 **   from the report's parameter list in every statement that uses them.
 */
@@ -139,6 +146,8 @@ int rp_parse_file(const char *path, const char *id, rp_section *s) {
       else if (!strcmp(line, "Question")) current = &s->question;
       else if (!strcmp(line, "Requires")) current = &s->requires;
       else if (!strcmp(line, "Empty")) current = &s->empty;
+      else if (!strcmp(line, "Brief")) current = &s->brief;
+      else if (!strcmp(line, "Chart")) current = &s->chart;
       else if (!strcmp(line, "Columns")) in_columns = 1;
       if (current && *value) field_append(current, value);
     } else if (in_columns && *line) {
@@ -228,6 +237,64 @@ static void skip(rp_section *s, const char *why) {
   s->note = xstrdup(why);
 }
 
+/* Requirement 4: the prelude's reason for a required table, if any. */
+static char *unavailable_reason(rp_report *r, const rp_section *s) {
+  if (!s->requires) return NULL;
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(r->db, "SELECT reason FROM temp.report_unavailable"
+                         " WHERE instr(' ' || ?1 || ' ', ' ' || requirement || ' ')"
+                         " ORDER BY rowid LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+    return NULL; /* no such table: the Empty texts hold */
+  sqlite3_bind_text(st, 1, s->requires, -1, SQLITE_STATIC);
+  char *why = NULL;
+  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+    why = xstrdup((const char *)sqlite3_column_text(st, 0));
+  sqlite3_finalize(st);
+  return why;
+}
+
+static void skip_section(rp_report *r, rp_section *s, const char *fallback) {
+  char *why = unavailable_reason(r, s);
+  skip(s, why ? why : s->empty ? s->empty : fallback);
+  free(why);
+}
+
+/* Rows of one statement into s (columns as the statement names them). */
+static int fetch_rows(rp_report *r, sqlite3_stmt *st, rp_section *s, const char *path);
+
+/* Requirement 5: the chart's own rows. */
+static int run_chart_data(rp_report *r, rp_section *s) {
+  char file[512];
+  if (!rp_chart_key(s, "data", file, sizeof file)) return 0;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", r->queries_dir, file);
+  rp_section *d = calloc(1, sizeof *d);
+  if (!d) abort();
+  s->chart_data = d;
+  if (rp_parse_file(path, file, d)) return -1;
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(r->db, d->sql, -1, &st, NULL) != SQLITE_OK || !st) {
+    fprintf(stderr, "profdb: %s: %s\n", path, st ? sqlite3_errmsg(r->db) : "no SQL statement");
+    sqlite3_finalize(st);
+    return -1;
+  }
+  for (int c = 0; c < d->ncols; c++) {
+    free(d->cols[c].name);
+    free(d->cols[c].unit);
+    free(d->cols[c].doc);
+  }
+  d->ncols = sqlite3_column_count(st);
+  d->cols = realloc(d->cols, (size_t)(d->ncols + 1) * sizeof *d->cols);
+  if (!d->cols) abort();
+  for (int c = 0; c < d->ncols; c++) {
+    d->cols[c].name = xstrdup(sqlite3_column_name(st, c));
+    d->cols[c].unit = xstrdup("");
+    d->cols[c].doc = xstrdup("");
+  }
+  bind_params(r, st);
+  return fetch_rows(r, st, d, path);
+}
+
 int rp_run_section(rp_report *r, rp_section *s) {
   if (s->requires) {
     char *req = xstrdup(s->requires), *save;
@@ -240,7 +307,7 @@ int rp_run_section(rp_report *r, rp_section *s) {
         return -1;
       }
       if (empty) {
-        skip(s, s->empty ? s->empty : "no data");
+        skip_section(r, s, "no data");
         free(req);
         return 0;
       }
@@ -269,11 +336,20 @@ int rp_run_section(rp_report *r, rp_section *s) {
     return -1;
   }
   bind_params(r, st);
-  int rc, cap = 0;
+  if (fetch_rows(r, st, s, s->path)) return -1;
+  if (s->nrows == 0) {
+    skip_section(r, s, "no rows");
+    return 0;
+  }
+  return run_chart_data(r, s);
+}
+
+static int fetch_rows(rp_report *r, sqlite3_stmt *st, rp_section *s, const char *path) {
+  int ncol = s->ncols, rc, cap = 0;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     if (s->nrows == cap) {
       cap = cap ? cap * 2 : 16;
-      s->cells = realloc(s->cells, (size_t)cap * (size_t)ncol * sizeof *s->cells);
+      s->cells = realloc(s->cells, (size_t)cap * (size_t)(ncol ? ncol : 1) * sizeof *s->cells);
       if (!s->cells) abort();
     }
     rp_value *row = &s->cells[(size_t)s->nrows * (size_t)ncol];
@@ -291,12 +367,11 @@ int rp_run_section(rp_report *r, rp_section *s) {
     s->nrows++;
   }
   if (rc != SQLITE_DONE) {
-    fprintf(stderr, "profdb: %s: %s\n", s->path, sqlite3_errmsg(r->db));
+    fprintf(stderr, "profdb: %s: %s\n", path, sqlite3_errmsg(r->db));
     sqlite3_finalize(st);
     return -1;
   }
   sqlite3_finalize(st);
-  if (s->nrows == 0) skip(s, s->empty ? s->empty : "no rows");
   return 0;
 }
 
@@ -496,6 +571,12 @@ void rp_section_free(rp_section *s) {
   free(s->question);
   free(s->requires);
   free(s->empty);
+  free(s->brief);
+  free(s->chart);
+  if (s->chart_data) {
+    rp_section_free(s->chart_data);
+    free(s->chart_data);
+  }
   free(s->sql);
   free(s->note);
   memset(s, 0, sizeof *s);

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Golden test of `profdb report` and `profdb diff`: Markdown, JSON and SVG
+# Golden test of `profdb report` and `profdb diff`: Markdown, JSON, HTML and SVG
 # charts of a case must match tests/report/golden/<case>.* byte for byte,
 # and a second run must give identical files (the output is deterministic).
 #
@@ -40,7 +40,8 @@ for s in "${setup[@]}"; do
 done
 for run in a b; do
   (cd "$dir" && "$profdb" $cmd "${args[@]}" --md "$work/$run/$case.md" \
-      --json "$work/$run/$case.json") || { echo "profdb $cmd failed (run $run)"; exit 1; }
+      --json "$work/$run/$case.json" --html "$work/$run/$case.html") ||
+      { echo "profdb $cmd failed (run $run)"; exit 1; }
 done
 
 status=0

@@ -1,0 +1,28 @@
+-- Title: Memory timeline (chart data of mem_peak)
+-- Question: How do allocated and reserved bytes move over the allocator
+--   events of each device?  The events are cut into at most 600 buckets
+--   per device; each bucket keeps its lowest and highest allocated bytes,
+--   so the peak is never averaged away.
+-- Requires: report_mem_peak
+-- Columns:
+--   part       -      chart part: snapshot_device
+--   title      -      what the part shows
+--   seq        -      first allocator event of the bucket
+--   time_us    -      its time (microseconds; empty when the snapshot has none)
+--   low        bytes  lowest allocated bytes in the bucket
+--   high       bytes  highest allocated bytes in the bucket
+--   reserved   bytes  highest reserved bytes in the bucket
+--   peak       bytes  the device's peak allocated bytes (report_mem_peak)
+--   peak_seq   -      first event at the peak
+WITH ev AS (
+  SELECT p.snapshot_id, p.device, p.peak_allocated, p.peak_seq, t.seq, t.time_us,
+    t.allocated, t.reserved,
+    ntile(600) OVER (PARTITION BY p.snapshot_id, p.device ORDER BY t.seq) AS bucket
+  FROM report_mem_peak p, mem_timeline(p.snapshot_id, p.device) t)
+SELECT printf('%d_%d', snapshot_id, device) AS part,
+  printf('snapshot %d, device %d', snapshot_id, device) AS title,
+  min(seq) AS seq, min(time_us) AS time_us, min(allocated) AS low, max(allocated) AS high,
+  max(reserved) AS reserved, peak_allocated AS peak, peak_seq
+FROM ev
+GROUP BY snapshot_id, device, bucket
+ORDER BY snapshot_id, device, bucket;
