@@ -36,24 +36,6 @@ static const char diff_usage[] =
   "  --include-warmup   compare the first ProfilerStep too (default: excluded)\n"
   "  --queries DIR      query files to use (default: installed, else source tree)\n";
 
-/* "before: 1 trace, 4 steps analysed, 1 snapshot; after: ..." */
-static char *scope_note(sqlite3 *db) {
-  sqlite3_stmt *st;
-  char *note = NULL;
-  if (sqlite3_prepare_v2(db,
-        "SELECT group_concat(printf('%s: %d trace(s), %d step(s) analysed, %d snapshot(s)',"
-        "  d.side, coalesce(r.traces, 0), coalesce(r.steps, 0),"
-        "  CASE d.side WHEN 'after' THEN (SELECT count(*) FROM main.snapshot)"
-        "  ELSE (SELECT count(*) FROM base.snapshot) END), '; ')"
-        " FROM (SELECT * FROM diff_sides ORDER BY ord) d LEFT JOIN diff_run r USING (side)",
-        -1, &st, NULL) != SQLITE_OK)
-    return NULL;
-  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-    note = strdup((const char *)sqlite3_column_text(st, 0));
-  sqlite3_finalize(st);
-  return note;
-}
-
 /* ATTACH the older database as base (read-only, like main). */
 static int attach_base(sqlite3 *db, const char *path) {
   sqlite3_stmt *st;
@@ -94,7 +76,10 @@ int cli_diff(int argc, char **argv) {
       goto bad;
     } else pos[npos++] = a;
   }
-  if (npos != 2) goto bad;
+  if (npos != 2) {
+    fprintf(stderr, "profdb: diff: give two runs, BEFORE and AFTER (got %d)\n", npos);
+    goto bad;
+  }
   const char *qdir = rp_find_queries(o.queries);
   if (!qdir) {
     fprintf(stderr, "profdb: diff: cannot find the query files%s%s; give --queries DIR\n",
@@ -139,7 +124,6 @@ int cli_diff(int argc, char **argv) {
   r.inputs = (char **)pos;
   r.ninputs = 2;
   if (rp_cli_sections(&r, &o) || rp_run(&r)) goto done;
-  r.scope_note = scope_note(db);
   rc = rp_cli_output(&r, &o, 0);
   goto done;
 bad:

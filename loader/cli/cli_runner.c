@@ -28,6 +28,13 @@ int rp_cli_option(rp_cli *o, int argc, char **argv, int *i) {
   const char *a = argv[*i];
   int more = *i + 1 < argc;
   char *end = NULL;
+  static const char *const with_value[] = {"--md", "--json", "--html", "--section", "--queries",
+                                           "--top", "--trace", "--snapshot", "--gpu-gb", NULL};
+  for (const char *const *w = with_value; *w && !more; w++)
+    if (!strcmp(a, *w)) {
+      fprintf(stderr, "profdb: %s needs a value\n", a);
+      return -1;
+    }
   if (!strcmp(a, "--md") && more) o->md = argv[++*i];
   else if (!strcmp(a, "--json") && more) o->json = argv[++*i];
   else if (!strcmp(a, "--html") && more) o->html = argv[++*i];
@@ -36,7 +43,10 @@ int rp_cli_option(rp_cli *o, int argc, char **argv, int *i) {
   else if (!strcmp(a, "--include-warmup")) o->include_warmup = 1;
   else if (!strcmp(a, "--top") && more) {
     o->top = strtoll(argv[++*i], &end, 10);
-    if (*end || o->top < 1) return -1;
+    if (!*argv[*i] || *end || o->top < 1) {
+      fprintf(stderr, "profdb: --top needs a whole number of rows >= 1, got '%s'\n", argv[*i]);
+      return -1;
+    }
   } else return 0;
   return 1;
 }

@@ -71,6 +71,7 @@ typedef struct rp_kind {
   const char *lib;          /* folder of the prelude: "lib" */
   const char *summary;      /* the summary query: "findings.sql" */
   const char *summary_key;  /* its JSON key and id: "findings" or "verdict" */
+  const char *scope;        /* the scope query (rows of one note): "scope.sql" */
   int bullets;              /* 1: summary rows (topic, statement) as bullets;
                             ** 0: findings (observation, hypothesis, ...) */
 } rp_kind;

@@ -49,9 +49,9 @@
 #endif
 
 const rp_kind rp_kind_report = {"profdb report", "report.list", "", "lib", "findings.sql",
-                                 "findings", 0};
+                                 "findings", "scope.sql", 0};
 const rp_kind rp_kind_diff = {"profdb diff", "diff/diff.list", "diff/", "diff/lib",
-                               "diff/verdict.sql", "verdict", 1};
+                               "diff/verdict.sql", "verdict", "diff/scope.sql", 1};
 
 static int is_dir(const char *p) {
   struct stat st;
@@ -412,8 +412,13 @@ int rp_load_sections(rp_report *r, const char *const *only, int nonly) {
   }
   for (int k = 0; rc == 0 && k < nonly && k < 64; k++)
     if (!found[k]) {
-      fprintf(stderr, "profdb: no section '%s' in %s/%s\n", only[k], r->queries_dir,
-              r->kind->list);
+      fprintf(stderr, "profdb: no section '%s'; sections: %s", only[k], r->kind->summary_key);
+      snprintf(path, sizeof path, "%s/%s", r->queries_dir, r->kind->list);
+      char *again = read_file(path), *save2;
+      for (char *l = again ? strtok_r(again, "\n", &save2) : NULL; l; l = strtok_r(NULL, "\n", &save2))
+        if (*trim(l) && *trim(l) != '#') fprintf(stderr, ", %s", trim(l));
+      fputc('\n', stderr);
+      free(again);
       rc = -1;
     }
   free(group);
@@ -525,6 +530,29 @@ static void *helper_main(void *arg) {
   return NULL;
 }
 
+/* The scope note: the rows of the kind's scope query, joined by "; ". */
+static int run_scope(rp_report *r) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", r->queries_dir, r->kind->scope);
+  if (access(path, R_OK) != 0) return 0;
+  rp_section s;
+  if (rp_parse_file(path, "scope", &s)) return -1;
+  int rc = rp_run_section(r, &s);
+  ld_buf b = {0};
+  for (int i = 0; rc == 0 && !s.skipped && i < s.nrows; i++) {
+    const rp_value *v = rp_cell(&s, i, 0);
+    if (v->type != SQLITE_TEXT) continue;
+    if (b.n) ld_buf_put(&b, "; ", 2);
+    ld_buf_put(&b, v->s, strlen(v->s));
+  }
+  if (b.n) {
+    ld_buf_cstr(&b);
+    r->scope_note = b.p;
+  }
+  rp_section_free(&s);
+  return rc;
+}
+
 int rp_run(rp_report *r) {
   timing(NULL, 0); /* read PROFDB_TIMING before a second thread could */
   section_queue q = {.r = r, .lock = PTHREAD_MUTEX_INITIALIZER};
@@ -542,7 +570,8 @@ int rp_run(rp_report *r) {
   if (run_lib(r)) queue_fail(&q);
   else run_sections(&q, r);
   if (threaded) pthread_join(thread, NULL);
-  return q.failed ? -1 : 0;
+  if (q.failed) return -1;
+  return run_scope(r);
 }
 
 const rp_value *rp_cell(const rp_section *s, int row, int col) {

@@ -291,19 +291,24 @@ static int chart_bars(const rp_section *s, ld_buf *b, int inline_svg) {
   if (max <= 0) return 0;
   axis a = make_axis(max, s->cols[yc].unit);
   svg_begin(b, s->title, inline_svg);
-  double label_w = 190, bar_h = (double)(H - TOP - 20) / n, plot_w = W - LEFT - label_w - 90;
+  /* One colour: the bars are one quantity, the labels say what each is. */
+  double left = 20, label_w = 190, bar_h = (double)(H - TOP - 20) / n;
+  double plot_w = W - left - label_w - 90;
   for (int i = 0; i < n; i++) {
     double y = TOP + bar_h * i, w = plot_w * num(s, i, yc) / a.scale / a.top;
     char label[256], value[64];
     cell_text(label, sizeof label, s, i, xc);
     fit(label, 28);
-    svg_text(b, LEFT + label_w - 8, y + bar_h * 0.62, "end", label);
+    svg_text(b, left + label_w - 8, y + bar_h * 0.62, "end", label);
     svgf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
-         LEFT + label_w, y + bar_h * 0.15, w, bar_h * 0.7, palette[i % 10]);
-    snprintf(value, sizeof value, "%.1f%s%s", num(s, i, yc) / a.scale, *a.unit ? " " : "",
+         left + label_w, y + bar_h * 0.15, w, bar_h * 0.7, palette[0]);
+    double shown = num(s, i, yc) / a.scale;
+    if (shown > 0 && shown < 0.05) snprintf(value, sizeof value, "<0.1");
+    else snprintf(value, sizeof value, "%.1f", shown);
+    size_t len = strlen(value);
+    snprintf(value + len, sizeof value - len, "%s%s", *a.unit && strcmp(a.unit, "%") ? " " : "",
              a.unit);
-    if (!strcmp(a.unit, "%")) snprintf(value, sizeof value, "%.1f%%", num(s, i, yc));
-    svg_text(b, LEFT + label_w + w + 6, y + bar_h * 0.62, "start", value);
+    svg_text(b, left + label_w + w + 6, y + bar_h * 0.62, "start", value);
   }
   return 1;
 }
