@@ -164,8 +164,9 @@ void rp_write_markdown(const rp_report *r, FILE *out, const char *const *charts,
     fputc('\n', out);
   }
   if (r->scope_note) fprintf(out, "- Scope: %s\n", r->scope_note);
-  fprintf(out, "- Times are durations on the traces' clocks; sizes in binary units (GiB = 2^30 bytes).\n"
-               "  The JSON output has every figure exact (ns, bytes).\n\n");
+  fprintf(out, "- Each column's unit is in its header. Times are durations on the traces' clocks;\n"
+               "  sizes in binary units (GiB = 2^30 bytes). The HTML and JSON outputs have every\n"
+               "  column, the JSON every figure exact (ns, bytes).\n\n");
   if (r->with_findings) {
     if (r->kind->bullets) write_bullets(out, &r->findings);
     else write_findings(out, r, &r->findings);
