@@ -71,12 +71,16 @@ static void view_of(const rp_section *s, int c, rp_colview *v) {
   char base[96];
   base_name(base, sizeof base, col->name, col->unit);
   double max = 0;
-  int fractional = 0;
+  int fractional = 0, numbers = 0, texts = 0;
   for (int r = 0; r < s->nrows; r++) {
     const rp_value *x = rp_cell(s, r, c);
     if (x->type == SQLITE_FLOAT) fractional = 1;
+    if (x->type == SQLITE_TEXT) texts++;
+    else if (x->type != SQLITE_NULL) numbers++;
     if (fabs(number(x)) > max) max = fabs(number(x));
   }
+  /* A column of plain numbers (ids, ratios) is right-aligned too. */
+  if (!v->numeric && !*col->unit && numbers && !texts) v->numeric = 1;
   const char *unit = "";
   if (!strcmp(col->unit, "ns")) {
     static const struct { double scale; const char *name; } t[] = {
