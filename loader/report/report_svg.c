@@ -39,6 +39,7 @@
 #define BOTTOM 64
 #define BARS_MAX 12
 #define STACK_MAX 64
+#define BAR_MAX 90
 #define PARTS_MAX 16
 
 static const char *const palette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
@@ -101,7 +102,7 @@ static double num(const rp_section *s, int row, int col) {
 
 static void cell_text(char *out, size_t n, const rp_section *s, int row, int col) {
   const rp_value *v = col >= 0 ? rp_cell(s, row, col) : NULL;
-  if (!v || v->type == SQLITE_NULL) snprintf(out, n, "all");
+  if (!v || v->type == SQLITE_NULL) snprintf(out, n, "whole trace"); /* a step of NULL */
   else if (v->type == SQLITE_TEXT) snprintf(out, n, "%s", v->s);
   else if (v->type == SQLITE_INTEGER) snprintf(out, n, "%lld", v->i);
   else snprintf(out, n, "%g", v->d);
@@ -249,17 +250,19 @@ static int chart_stack(const rp_section *s, ld_buf *b, int inline_svg) {
       group_start = i;
     }
     if (i == n) break;
-    double y = H - BOTTOM, bx = LEFT + slot * i + slot * 0.15;
+    /* Bars at most BAR_MAX wide, centred in their slot. */
+    double bw = slot * 0.7 < BAR_MAX ? slot * 0.7 : BAR_MAX;
+    double y = H - BOTTOM, bx = LEFT + slot * i + (slot - bw) / 2;
     for (int p = 0; p < np; p++) {
       double h = plot_h * num(s, i, parts[p]) / a.scale / a.top;
       if (h <= 0) continue;
       y -= h;
       svgf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n", bx, y,
-           slot * 0.7, h, palette[p % 10]);
+           bw, h, palette[p % 10]);
     }
     cell_text(label, sizeof label, s, i, x[nx - 1]);
     fit(label, label_chars);
-    svg_text(b, bx + slot * 0.35, H - BOTTOM + 16, "middle", label);
+    svg_text(b, bx + bw / 2, H - BOTTOM + 16, "middle", label);
   }
   char axis_name[160];
   snprintf(axis_name, sizeof axis_name, "%s%s%s", nx == 2 && x[0] >= 0 ? s->cols[x[0]].name : "",
@@ -341,6 +344,7 @@ static int chart_timeline(const rp_section *s, int part, ld_buf *b, int inline_s
   int sc = rp_col_index(d, "seq"), uc = rp_col_index(d, "time_us");
   int lc = rp_col_index(d, "low"), hc = rp_col_index(d, "high"), rc = rp_col_index(d, "reserved");
   int kc = rp_col_index(d, "peak"), qc = rp_col_index(d, "peak_seq");
+  int ec = rp_col_index(d, "last");
   int from = 0, to = 0;
   if (pc < 0 || lc < 0 || hc < 0 || !part_rows(d, pc, part, &from, &to) || to - from < 2) return 0;
   cell_text(part_name, part_n, d, from, pc);
@@ -382,13 +386,19 @@ static int chart_timeline(const rp_section *s, int part, ld_buf *b, int inline_s
   }
   svg_text(b, LEFT + plot_w / 2, H - 8, "middle",
            timed ? "time since the first allocator event" : "allocator event");
+  /* Steps, not slopes: a level holds until the next event.  Allocated
+  ** goes through each bucket's low and high (the peak is never averaged
+  ** away) and leaves it at its last value. */
   for (int pass = 0; pass < 2; pass++) {
     svgf(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.2\" points=\"",
          pass ? palette[0] : palette[1]);
     for (int i = from; i < to; i++) {
       double px = PX(num(d, i, xcol));
-      if (pass) /* allocated: low then high of the bucket, so the peak is drawn */
-        svgf(b, "%.1f,%.1f %.1f,%.1f ", px, PY(num(d, i, lc)), px, PY(num(d, i, hc)));
+      if (i > from) /* the previous level, up to here */
+        svgf(b, "%.1f,%.1f ", px, PY(pass ? num(d, i - 1, ec >= 0 ? ec : hc) : num(d, i - 1, rc)));
+      if (pass)
+        svgf(b, "%.1f,%.1f %.1f,%.1f %.1f,%.1f ", px, PY(num(d, i, lc)), px, PY(num(d, i, hc)),
+             px, PY(num(d, i, ec >= 0 ? ec : hc)));
       else
         svgf(b, "%.1f,%.1f ", px, PY(num(d, i, rc)));
     }

@@ -11,6 +11,8 @@
 --   time_us    -      its time (microseconds; empty when the snapshot has none)
 --   low        bytes  lowest allocated bytes in the bucket
 --   high       bytes  highest allocated bytes in the bucket
+--   last       bytes  allocated bytes after the bucket's last event (the
+--                     level until the next bucket: the chart draws steps)
 --   reserved   bytes  highest reserved bytes in the bucket
 --   peak       bytes  the device's peak allocated bytes (report_mem_peak)
 --   peak_seq   -      first event at the peak
@@ -18,11 +20,15 @@ WITH ev AS (
   SELECT p.snapshot_id, p.device, p.peak_allocated, p.peak_seq, t.seq, t.time_us,
     t.allocated, t.reserved,
     ntile(600) OVER (PARTITION BY p.snapshot_id, p.device ORDER BY t.seq) AS bucket
-  FROM report_mem_peak p, mem_timeline(p.snapshot_id, p.device) t)
+  FROM report_mem_peak p, mem_timeline(p.snapshot_id, p.device) t),
+ended AS (
+  SELECT *, last_value(allocated) OVER (PARTITION BY snapshot_id, device, bucket ORDER BY seq
+    ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS last
+  FROM ev)
 SELECT printf('%d_%d', snapshot_id, device) AS part,
   printf('snapshot %d, device %d', snapshot_id, device) AS title,
   min(seq) AS seq, min(time_us) AS time_us, min(allocated) AS low, max(allocated) AS high,
-  max(reserved) AS reserved, peak_allocated AS peak, peak_seq
-FROM ev
+  max(last) AS last, max(reserved) AS reserved, peak_allocated AS peak, peak_seq
+FROM ended
 GROUP BY snapshot_id, device, bucket
 ORDER BY snapshot_id, device, bucket;
