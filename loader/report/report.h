@@ -160,6 +160,12 @@ typedef struct rp_colview {
 int rp_column_views(const rp_section *s, rp_colview *views, int max);
 /* A cell as text by its column's view (no unit: the header names it). */
 void rp_format_cell(char *out, size_t n, const rp_colview *v, const rp_value *x);
+/* "Not available", one entry per reason: rp_reason_group(r, i, group)
+** fills group with the skipped sections sharing section i's reason when i
+** is the first of them, and returns their number (0 otherwise). */
+const char *rp_skip_reason(const rp_section *s);
+int rp_reason_group(const rp_report *r, int i, const rp_section **group);
+
 /* Whether row is a difference row (its first cell reads "change" or
 ** "delta"): its numbers are signed. */
 int rp_row_is_delta(const rp_section *s, int row);

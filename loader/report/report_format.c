@@ -133,6 +133,21 @@ int rp_column_views(const rp_section *s, rp_colview *views, int max) {
   return n;
 }
 
+const char *rp_skip_reason(const rp_section *s) { return s->note ? s->note : "no data"; }
+
+int rp_reason_group(const rp_report *r, int i, const rp_section **group) {
+  const rp_section *s = &r->sections[i];
+  if (!s->skipped) return 0;
+  for (int j = 0; j < i; j++)
+    if (r->sections[j].skipped && !strcmp(rp_skip_reason(&r->sections[j]), rp_skip_reason(s)))
+      return 0; /* listed with an earlier section */
+  int n = 0;
+  for (int j = i; j < r->nsections; j++)
+    if (r->sections[j].skipped && !strcmp(rp_skip_reason(&r->sections[j]), rp_skip_reason(s)))
+      group[n++] = &r->sections[j];
+  return n;
+}
+
 int rp_row_is_delta(const rp_section *s, int row) {
   if (s->ncols == 0) return 0;
   const rp_value *v = rp_cell(s, row, 0);

@@ -321,26 +321,23 @@ void rp_write_html(const rp_report *r, FILE *out) {
   }
   /* One item per reason, naming the sections it applies to. */
   int skipped = 0;
+  const rp_section **same = calloc((size_t)r->nsections + 1, sizeof *same);
+  if (!same) abort();
   for (int i = 0; i < r->nsections; i++) {
-    const rp_section *s = &r->sections[i];
-    const char *why = s->note ? s->note : "no data";
-    int seen = 0;
-    for (int j = 0; j < i && !seen; j++)
-      seen = r->sections[j].skipped && !strcmp(r->sections[j].note ? r->sections[j].note : "no data", why);
-    if (!s->skipped || seen) continue;
+    int n = rp_reason_group(r, i, same);
+    if (n == 0) continue;
     if (!skipped++) fputs("<section id=\"not-available\"><h2>Not available</h2>\n<ul>\n", out);
     fputs("<li><strong>", out);
-    esc(out, why);
+    esc(out, rp_skip_reason(same[0]));
     fputs(":</strong> ", out);
-    for (int j = i, n = 0; j < r->nsections; j++) {
-      const rp_section *t = &r->sections[j];
-      if (!t->skipped || strcmp(t->note ? t->note : "no data", why)) continue;
-      fprintf(out, "%s<span id=\"%s\">", n++ ? ", " : "", t->id);
-      esc(out, t->title);
-      fprintf(out, " <code>%s</code></span>", t->id);
+    for (int k = 0; k < n; k++) {
+      fprintf(out, "%s<span id=\"%s\">", k ? ", " : "", same[k]->id);
+      esc(out, same[k]->title);
+      fprintf(out, " <code>%s</code></span>", same[k]->id);
     }
     fputs("</li>\n", out);
   }
+  free(same);
   if (skipped) fputs("</ul>\n</section>\n", out);
   fprintf(out, "</main>\n<script>\n%s</script>\n</body>\n</html>\n", script);
 }

@@ -191,21 +191,18 @@ void rp_write_markdown(const rp_report *r, FILE *out, const char *const *charts,
   }
   /* One line per reason, naming the sections it applies to. */
   int skipped = 0;
+  const rp_section **same = calloc((size_t)r->nsections + 1, sizeof *same);
+  if (!same) abort();
   for (int i = 0; i < r->nsections; i++) {
-    const rp_section *s = &r->sections[i];
-    const char *why = s->note ? s->note : "no data";
-    int seen = 0;
-    for (int j = 0; j < i && !seen; j++)
-      seen = r->sections[j].skipped && !strcmp(r->sections[j].note ? r->sections[j].note : "no data", why);
-    if (!s->skipped || seen) continue;
+    int n = rp_reason_group(r, i, same);
+    if (n == 0) continue;
     if (!skipped++) fputs("## Not available\n\n", out);
     fputs("- ", out);
-    for (int j = i, n = 0; j < r->nsections; j++) {
-      const rp_section *t = &r->sections[j];
-      if (!t->skipped || strcmp(t->note ? t->note : "no data", why)) continue;
-      fprintf(out, "%s<a id=\"%s\"></a>%s (`%s`)", n++ ? ", " : "", t->id, t->title, t->id);
-    }
-    fprintf(out, ": %s\n", why);
+    for (int k = 0; k < n; k++)
+      fprintf(out, "%s<a id=\"%s\"></a>%s (`%s`)", k ? ", " : "", same[k]->id, same[k]->title,
+              same[k]->id);
+    fprintf(out, ": %s\n", rp_skip_reason(same[0]));
   }
+  free(same);
   if (skipped) fputc('\n', out);
 }
