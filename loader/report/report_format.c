@@ -344,7 +344,7 @@ static char *cut(const char *s, size_t max, int source, long keep_from) {
     ld_buf_put(&b, s, hb);
     ld_buf_put(&b, ELLIPSIS, 3);
     size_t from = (size_t)keep_from;
-    while (from > hb && from + 24 > (size_t)keep_from && !strchr("<(, ", s[from - 1])) from--;
+    while (from > hb && from + 24 > (size_t)keep_from && !strchr("<(, _", s[from - 1])) from--;
     if (from < hb) from = hb;
     while (from > hb && ((unsigned char)s[from] & 0xC0) == 0x80) from--;
     const char *w = s + from;
