@@ -29,6 +29,7 @@ case $case in
   diff_files)    dir=$fixtures; cmd=diff
                  args=(train_rank0.json after_rank0.json --section verdict --section kernel --top 5) ;;
   diff_one_sided) dir=$fixtures; cmd=diff; args=(memory_snapshot.json after_rank0.json) ;;
+  diff_memory_only) dir=$fixtures; cmd=diff; args=(memory_snapshot.json after_memory_snapshot.json) ;;
   *) echo "unknown case $case"; exit 2 ;;
 esac
 
