@@ -2,7 +2,8 @@
 # Render every golden HTML report, and the HTML report of the public DLRM
 # traces (8 ranks) when ../shared/data/public exists, in headless Chromium:
 # no console error, the sorting script ran (every header became
-# focusable), and a screenshot of each (WORK_DIR/*.png, for people).
+# focusable), and a screenshot of each (WORK_DIR/*.png, for people); then
+# clicking headers sorts the rows by their exact values, both ways.
 #
 #   render_chromium.sh PROFDB TESTS_DIR WORK_DIR PUBLIC_DATA_DIR
 #
@@ -45,4 +46,40 @@ for page in "${pages[@]}"; do
     { echo "FAIL: $name: no screenshot"; status=1; }
   echo "rendered $name: $headers sortable headers"
 done
+# Sorting works: in a copy of a report, click the first numeric header of
+# every table (ascending), then again (descending), and check the order of
+# the exact values; the verdict goes into the page title.
+page=$tests/report/golden/full.html
+cp "$page" "$work/sort.html"
+cat >> "$work/sort.html" <<'JS'
+<script>
+var bad = 0, tables = 0;
+document.querySelectorAll('table.sortable').forEach(function (t) {
+  var th = t.querySelector('th.num');
+  if (!th) return;
+  tables++;
+  var values = function () {
+    return Array.prototype.map.call(t.tBodies[0].rows, function (r) {
+      var v = r.cells[th.cellIndex].getAttribute('data-v');
+      return v === '' ? -Infinity : parseFloat(v);
+    });
+  };
+  th.click();
+  var up = values();
+  th.click();
+  var down = values();
+  for (var i = 1; i < up.length; i++) {
+    if (up[i - 1] > up[i] || down[i - 1] < down[i]) bad++;
+  }
+});
+document.title = 'sorted ' + tables + ' tables, ' + bad + ' out of order';
+</script>
+JS
+timeout 120 "$browser" --headless --no-sandbox --disable-gpu --dump-dom "file://$work/sort.html" \
+  >"$work/sort.dom" 2>/dev/null
+verdict=$(grep -o '<title>[^<]*</title>' "$work/sort.dom")
+case $verdict in
+  "<title>sorted "*" tables, 0 out of order</title>") echo "sorting: $verdict" ;;
+  *) echo "FAIL: sorting: $verdict"; status=1 ;;
+esac
 exit $status
