@@ -274,6 +274,11 @@ refusals() {
   expect_refusal 2 "profdb: run.db: no trace 99; traces: 1 (flows)" "$profdb" report run.db --trace 99
   expect_refusal 2 "profdb: run.db: no snapshot 3; snapshots: none" "$profdb" report run.db --snapshot 3
   [ -s out.txt ] && fail "a report was written for a missing snapshot"
+  # A query file whose Brief or Chart names a column it does not have.
+  cp -r "$(dirname "$cases")/../../queries" q
+  sed -i 's/^-- Brief: label step/-- Brief: label stpe/' q/step_time.sql
+  expect_refusal 2 "profdb: q/step_time.sql: Brief names 'stpe', which is not one of its Columns" \
+    "$profdb" report run.db --queries q
   true
 }
 

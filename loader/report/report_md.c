@@ -197,11 +197,22 @@ void rp_write_markdown(const rp_report *r, FILE *out, const char *const *charts,
     int n = rp_reason_group(r, i, same);
     if (n == 0) continue;
     if (!skipped++) fputs("## Not available\n\n", out);
-    fputs("- ", out);
-    for (int k = 0; k < n; k++)
-      fprintf(out, "%s<a id=\"%s\"></a>%s (`%s`)", k ? ", " : "", same[k]->id, same[k]->title,
-              same[k]->id);
-    fprintf(out, ": %s\n", rp_skip_reason(same[0]));
+    /* The reason, then its sections, wrapped (continuation lines of the
+    ** same list item) so that no line runs off the screen. */
+    fprintf(out, "- %s:\n ", rp_skip_reason(same[0]));
+    int width = 1;
+    for (int k = 0; k < n; k++) {
+      char item[600];
+      int len = snprintf(item, sizeof item, " <a id=\"%s\"></a>%s (`%s`)%s", same[k]->id,
+                         same[k]->title, same[k]->id, k + 1 < n ? "," : "");
+      if (width > 1 && width + len > 100) {
+        fputs("\n ", out);
+        width = 1;
+      }
+      fputs(item, out);
+      width += len;
+    }
+    fputc('\n', out);
   }
   free(same);
   if (skipped) fputc('\n', out);

@@ -106,6 +106,30 @@ static void field_append(char **field, const char *text) {
   *field = n;
 }
 
+/* Requirement 2 for the Brief list and the chart's columns: each names a
+** declared column (a typo would silently drop it). */
+static int check_column_names(const rp_section *s) {
+  char lists[3][1024] = {"", "", ""};
+  if (s->brief) snprintf(lists[0], sizeof lists[0], "%s", s->brief);
+  char data[512];
+  if (s->chart && !rp_chart_key(s, "data", data, sizeof data)) { /* data= rows: free form */
+    rp_chart_key(s, "x", lists[1], sizeof lists[1]);
+    char more[1024] = "";
+    if (rp_chart_key(s, "parts", more, sizeof more) || rp_chart_key(s, "y", more, sizeof more))
+      snprintf(lists[2], sizeof lists[2], "%s", more);
+  }
+  for (int k = 0; k < 3; k++) {
+    char *save;
+    for (char *name = strtok_r(lists[k], " ,", &save); name; name = strtok_r(NULL, " ,", &save))
+      if (rp_col_index(s, name) < 0) {
+        fprintf(stderr, "profdb: %s: %s names '%s', which is not one of its Columns\n", s->path,
+                k ? "Chart" : "Brief", name);
+        return -1;
+      }
+  }
+  return 0;
+}
+
 int rp_parse_file(const char *path, const char *id, rp_section *s) {
   memset(s, 0, sizeof *s);
   s->id = xstrdup(id);
@@ -170,7 +194,7 @@ int rp_parse_file(const char *path, const char *id, rp_section *s) {
   s->sql = xstrdup(p);
   free(text);
   if (!s->title) s->title = xstrdup(id);
-  return 0;
+  return check_column_names(s);
 }
 
 /* ---- parameters --------------------------------------------------------- */
