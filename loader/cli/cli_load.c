@@ -11,10 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The first bytes of path: what kind of file it is, for messages. */
 static const char *file_kind(const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return NULL; /* never read a FIFO */
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
   unsigned char head[16] = {0};
