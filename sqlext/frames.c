@@ -23,6 +23,13 @@
 **   Parenthesized words such as "(anonymous namespace)" are kept.  NULL
 **   for NULL.
 **
+** SQL Function: path_common_suffix(PATH_A, PATH_B)
+**   How many trailing path components two file names share ('/' or '\'
+**   separators), so that the same file in two checkouts matches:
+**     '/home/u/FlexGen/flexgen/pytorch_backend.py',
+**     '/home/u/origin_git_Flex/flexgen/pytorch_backend.py'  -> 2
+**   0 when the file names differ; NULL when either is NULL.
+**
 ** Flags: DETERMINISTIC | INNOCUOUS (pure functions of their arguments).
 */
 #include <sqlite3ext.h>
@@ -97,10 +104,47 @@ static void kernel_base_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   sqlite3_result_text(ctx, s, (int)(end - s), SQLITE_TRANSIENT);
 }
 
+static int is_sep(char c) { return c == '/' || c == '\\'; }
+
+static void path_common_suffix_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL)
+    return;
+  const char *a = (const char *)sqlite3_value_text(argv[0]);
+  int na = sqlite3_value_bytes(argv[0]);
+  const char *b = (const char *)sqlite3_value_text(argv[1]);
+  int nb = sqlite3_value_bytes(argv[1]);
+  if (!a || !b) { sqlite3_result_error_nomem(ctx); return; }
+  /* Walk back from the ends while the characters agree (a separator of
+  ** either kind agrees with the other kind); count the components that
+  ** agree whole. */
+  int parts = 0, in_part = 0, mismatch = 0;
+  while (na > 0 && nb > 0) {
+    char x = a[na - 1], y = b[nb - 1];
+    if (is_sep(x) && is_sep(y)) {
+      parts += in_part;
+      in_part = 0;
+    } else if (x != y) {
+      mismatch = 1;
+      break;
+    } else {
+      in_part = 1;
+    }
+    na--, nb--;
+  }
+  /* The first component counts when it is whole on both sides. */
+  if (!mismatch && in_part && (na == 0 || is_sep(a[na - 1])) && (nb == 0 || is_sep(b[nb - 1])))
+    parts++;
+  sqlite3_result_int(ctx, parts);
+}
+
 int profdb_frames_init(sqlite3 *db) {
   int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
   int rc = sqlite3_create_function(db, "frame_rank", 1, flags, NULL, frame_rank_fn, NULL, NULL);
   if (rc == SQLITE_OK)
     rc = sqlite3_create_function(db, "kernel_base", 1, flags, NULL, kernel_base_fn, NULL, NULL);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(db, "path_common_suffix", 2, flags, NULL, path_common_suffix_fn,
+                                 NULL, NULL);
   return rc;
 }

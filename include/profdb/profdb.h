@@ -35,8 +35,10 @@ typedef enum profdb_exit {
                              ** I/O or database error; nothing was written */
   PROFDB_EXIT_TRUNCATED = 3, /* an input ended early: its complete events
                              ** were loaded and it is marked 'truncated' */
-  PROFDB_EXIT_REFUSED = 4    /* an input is a Python pickle, which profdb
+  PROFDB_EXIT_REFUSED = 4,   /* an input is a Python pickle, which profdb
                              ** never deserializes; nothing was written */
+  PROFDB_EXIT_GATE_FAILED = 10 /* profdb diff: a --fail-if / --gate check
+                             ** failed (the outputs were written) */
 } profdb_exit;
 
 typedef struct profdb_load_options {

@@ -37,8 +37,8 @@ typedef struct rp_cli {
   int nonly;
   long long top;                   /* --top */
   int include_warmup;              /* --include-warmup */
-  char tmpdir[2][4096];            /* temporary databases made from inputs */
-  char tmpdb[2][4200];
+  char tmpdir[16][4096];           /* temporary databases made from inputs */
+  char tmpdb[16][4200];
   int ntmp;
 } rp_cli;
 
@@ -59,5 +59,50 @@ void rp_cli_free(rp_cli *o);
 /* Whether to run the sections on two connections (rp_report.db2): two
 ** cores or more and free memory above 4x the databases' size. */
 int rp_cli_two_connections(const char *const *db_paths, int n);
+
+/* ATTACH the older database as base, as profdb diff reads it.  Prints
+** why and returns -1 on failure. */
+int cli_attach_base(sqlite3 *db, const char *path);
+/* The after database with the before one attached as base, both checked to
+** be profdb databases of this schema version; NULL with *rc set (and why
+** printed) when not. */
+sqlite3 *cli_open_pair(const char *before, const char *after, int *rc);
+
+/* profdb diff with more than two runs (cli_trend.c): each run diffed with
+** the one before; the per-run table, verdict and chart.  An exit code. */
+struct cli_gate;
+int cli_trend(rp_cli *o, const char **runs, int nruns, const struct cli_gate *gate,
+              const char *qdir, rp_param *params, int nparams);
+
+/* ---- the regression gate of `profdb diff` (cli_gate.c) ------------- */
+
+/* One check: METRIC OP LIMIT [significant], parsed. */
+typedef struct cli_gate_rule {
+  char *text;          /* as written */
+  const char *metric;  /* step_time, gpu_util, category, kernel, ... */
+  char *arg;           /* category or kernel name, or NULL */
+  const char *op;      /* ">", ">=", "<", "<=" */
+  const char *mode;    /* "relative", "change" or "value" (gate_rule.mode) */
+  double limit;        /* in the metric's unit (%, points, ns, bytes, count) */
+  const char *unit;    /* the metric's unit */
+  int significant;     /* fail only beyond the step-to-step spread */
+} cli_gate_rule;
+
+typedef struct cli_gate {
+  cli_gate_rule *rules;
+  int n, cap;
+} cli_gate;
+
+/* Add a --fail-if check; prints "profdb: diff: --fail-if 'TEXT': why" and
+** returns -1 when malformed. */
+int cli_gate_add(cli_gate *g, const char *text);
+/* Add the checks of a rules file (one a line, '#' comments); returns an
+** exit code (1 with "profdb: FILE:LINE: why" for a malformed line). */
+int cli_gate_read_file(cli_gate *g, const char *path);
+/* After rp_run: judge the checks with queries/diff/gate.sql into r->gate. */
+int cli_gate_run(const cli_gate *g, rp_report *r);
+/* 1 when no check failed (checks without data do not fail). */
+int cli_gate_passed(const rp_report *r);
+void cli_gate_free(cli_gate *g);
 
 #endif

@@ -4,6 +4,8 @@
 **   profdb diff before.db after.db                   Markdown to stdout
 **   profdb diff before.db after.db --md d.md --json d.json
 **   profdb diff before.json.gz after.json.gz         load each first
+**   profdb diff before.db after.db --fail-if 'step_time > +5%'   gate (cli_gate.c)
+**   profdb diff run1.db run2.db run3.db --md trend.md  a series (cli_trend.c)
 **
 ** The newer run is the main database and the older one is ATTACHed as
 ** base; the files of queries/diff/lib build side-by-side tables, the sections of
@@ -20,11 +22,16 @@
 
 static const char diff_usage[] =
   "usage: profdb diff BEFORE AFTER [options]\n"
+  "       profdb diff RUN1 RUN2 RUN3... [options]     a series in order (trend)\n"
   "\n"
   "Compare two runs: BEFORE and AFTER are profdb databases, or a trace /\n"
   "memory snapshot file (or a folder of them) each, loaded into a temporary\n"
   "database first.  The verdict comes first, then one section per file of\n"
-  "queries/diff/diff.list.  Markdown goes to stdout unless --md, --json or --html is given.\n"
+  "queries/diff/diff.list.  Markdown goes to stdout unless --md, --json or --html\n"
+  "is given.  With more than two runs: one row per run (step time, GPU\n"
+  "utilization, peak memory), each run gated against the one before it, and\n"
+  "with --md an SVG line chart (FILE.trend.svg); the first run failing a check\n"
+  "is flagged.\n"
   "\n"
   "options:\n"
   "  --md FILE          write Markdown to FILE\n"
@@ -34,10 +41,22 @@ static const char diff_usage[] =
   "                     or 'verdict'\n"
   "  --top N            rows of the top-N tables (default 15)\n"
   "  --include-warmup   compare the first ProfilerStep too (default: excluded)\n"
-  "  --queries DIR      query files to use (default: installed, else source tree)\n";
+  "  --line-tolerance N match allocation sources whose lines are at most N apart\n"
+  "                     (default 0: same line; files match by path suffix)\n"
+  "  --queries DIR      query files to use (default: installed, else source tree)\n"
+  "\n"
+  "gate (exit 10 when a check fails; README, \"Gating a pull request\"):\n"
+  "  --fail-if CHECK    fail when CHECK holds (repeatable): METRIC OP LIMIT [significant]\n"
+  "                       'step_time > +5%'        mean step time grew by more than 5%\n"
+  "                       'gpu_util < -3pt'        utilization fell by more than 3 points\n"
+  "                       'peak_allocated > +10%'  'ooms > 0'  'step_time_p95 > +20ms'\n"
+  "                       'kernel[NAME] > +10% significant' (step_time* only: beyond noise)\n"
+  "                     metrics: step_time step_time_median step_time_p95 gpu_util\n"
+  "                     category[NAME] kernel[NAME] memcpy_bytes comm_exposed\n"
+  "                     peak_allocated peak_reserved ooms\n"
+  "  --gate FILE        the checks of FILE, one a line ('#' comments)\n";
 
-/* ATTACH the older database as base (read-only, like main). */
-static int attach_base(sqlite3 *db, const char *path) {
+int cli_attach_base(sqlite3 *db, const char *path) {
   sqlite3_stmt *st;
   int rc = sqlite3_prepare_v2(db, "ATTACH ?1 AS base", -1, &st, NULL);
   if (rc == SQLITE_OK) {
@@ -52,31 +71,59 @@ static int attach_base(sqlite3 *db, const char *path) {
   return 0;
 }
 
+sqlite3 *cli_open_pair(const char *before, const char *after, int *rc) {
+  *rc = PROFDB_EXIT_USAGE;
+  /* Both must be databases of this schema version. */
+  sqlite3 *check = cli_open_db(before, 1), *db = NULL;
+  if (!check) return NULL;
+  if (cli_check_schema(check, before)) *rc = PROFDB_EXIT_DATA;
+  else if ((db = cli_open_db(after, 1)) && cli_check_schema(db, after)) *rc = PROFDB_EXIT_DATA;
+  else if (db && cli_attach_base(db, before) == 0) *rc = PROFDB_EXIT_OK;
+  sqlite3_close(check);
+  if (*rc != PROFDB_EXIT_OK && db) {
+    sqlite3_close(db);
+    db = NULL;
+  }
+  return db;
+}
+
 int cli_diff(int argc, char **argv) {
   rp_cli o;
-  const char *pos[2] = {NULL, NULL};
+  const char **pos = calloc((size_t)argc, sizeof *pos);
   int npos = 0, rc = PROFDB_EXIT_USAGE;
-  sqlite3 *db = NULL, *check = NULL;
+  sqlite3 *db = NULL;
   rp_report r = {0};
+  cli_gate gate = {0};
+  long long line_tolerance = 0;
   if (rp_cli_init(&o, argc)) goto done;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     int common = rp_cli_option(&o, argc, argv, &i);
     if (common < 0) goto bad;
     if (common) continue;
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+    if (!strcmp(a, "--fail-if") && i + 1 < argc) {
+      if (cli_gate_add(&gate, argv[++i])) goto done;
+    } else if (!strcmp(a, "--gate") && i + 1 < argc) {
+      if ((rc = cli_gate_read_file(&gate, argv[++i])) != PROFDB_EXIT_OK) goto done;
+      rc = PROFDB_EXIT_USAGE;
+    } else if (!strcmp(a, "--line-tolerance") && i + 1 < argc) {
+      char *end;
+      line_tolerance = strtoll(argv[++i], &end, 10);
+      if (*end || end == argv[i] || line_tolerance < 0) {
+        fprintf(stderr, "profdb: diff: --line-tolerance '%s': give a number of lines >= 0\n",
+                argv[i]);
+        goto done;
+      }
+    } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       fputs(diff_usage, stdout);
       rc = PROFDB_EXIT_OK;
       goto done;
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "profdb: diff: unknown option '%s'\n", a);
       goto bad;
-    } else if (npos == 2) {
-      fprintf(stderr, "profdb: diff: give exactly two runs, BEFORE and AFTER\n");
-      goto bad;
     } else pos[npos++] = a;
   }
-  if (npos != 2) {
+  if (npos < 2) {
     fprintf(stderr, "profdb: diff: give two runs, BEFORE and AFTER (got %d)\n", npos);
     goto bad;
   }
@@ -86,54 +133,51 @@ int cli_diff(int argc, char **argv) {
             o.queries ? " in " : "", o.queries ? o.queries : "");
     goto done;
   }
+  rp_param params[] = {
+      {"top", SQLITE_INTEGER, o.top, 0},
+      {"include_warmup", SQLITE_INTEGER, o.include_warmup, 0},
+      {"line_tolerance", SQLITE_INTEGER, line_tolerance, 0},
+  };
+  int nparams = (int)(sizeof params / sizeof params[0]);
+  if (npos > 2) {
+    rc = cli_trend(&o, pos, npos, &gate, qdir, params, nparams);
+    goto done;
+  }
   const char *before = rp_cli_database(&o, &pos[0], 1, &rc);
   if (!before) goto done;
   const char *after = rp_cli_database(&o, &pos[1], 1, &rc);
   if (!after) goto done;
-  rc = PROFDB_EXIT_USAGE;
-  /* Both must be databases of this schema version. */
-  check = cli_open_db(before, 1);
-  if (!check) goto done;
-  if (cli_check_schema(check, before)) {
-    rc = PROFDB_EXIT_DATA;
-    goto done;
-  }
-  db = cli_open_db(after, 1);
+  db = cli_open_pair(before, after, &rc);
   if (!db) goto done;
-  if (cli_check_schema(db, after)) {
-    rc = PROFDB_EXIT_DATA;
-    goto done;
-  }
-  if (attach_base(db, before)) goto done;
-  rp_param params[] = {
-      {"top", SQLITE_INTEGER, o.top, 0},
-      {"include_warmup", SQLITE_INTEGER, o.include_warmup, 0},
-  };
+  rc = PROFDB_EXIT_USAGE;
   r.kind = &rp_kind_diff;
   r.db = db;
   /* With a second core, a second connection runs half of the sections. */
   const char *both[2] = {before, after};
   if (rp_cli_two_connections(both, 2) && (r.db2 = cli_open_db(after, 1)) &&
-      attach_base(r.db2, before)) {
+      cli_attach_base(r.db2, before)) {
     sqlite3_close(r.db2);
     r.db2 = NULL;
   }
   r.queries_dir = qdir;
   r.params = params;
-  r.nparams = (int)(sizeof params / sizeof params[0]);
+  r.nparams = nparams;
   r.inputs = (char **)pos;
   r.ninputs = 2;
   if (rp_cli_sections(&r, &o) || rp_run(&r)) goto done;
+  if (gate.n && cli_gate_run(&gate, &r)) goto done;
   rc = rp_cli_output(&r, &o, 0);
+  if (rc == PROFDB_EXIT_OK && gate.n && !cli_gate_passed(&r)) rc = PROFDB_EXIT_GATE_FAILED;
   goto done;
 bad:
   fputs(diff_usage, stderr);
   rc = PROFDB_EXIT_USAGE;
 done:
   rp_free(&r);
+  cli_gate_free(&gate);
   if (r.db2) sqlite3_close(r.db2);
   if (db) sqlite3_close(db);
-  if (check) sqlite3_close(check);
   rp_cli_free(&o);
+  free(pos);
   return rc;
 }

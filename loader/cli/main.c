@@ -7,7 +7,8 @@
 **   profdb diff BEFORE.db AFTER.db [--md FILE] [--json FILE]
 **
 ** Exit codes (profdb_exit): 0 ok, 1 invalid input, 2 usage or system
-** error, 3 truncated input loaded partially, 4 pickle refused.
+** error, 3 truncated input loaded partially, 4 pickle refused, 10 a
+** `profdb diff` gate check failed.
 */
 #include "cli.h"
 
@@ -31,7 +32,8 @@ static const char usage[] =
   "\n"
   "run 'profdb <command> --help' for the options of a command.\n"
   "exit codes: 0 ok, 1 invalid input, 2 usage/system error,\n"
-  "            3 truncated input loaded partially, 4 pickle refused\n";
+  "            3 truncated input loaded partially, 4 pickle refused,\n"
+  "            10 a 'profdb diff' gate check (--fail-if, --gate) failed\n";
 
 int main(int argc, char **argv) {
   /* No global allocation statistics: their mutex serializes every malloc

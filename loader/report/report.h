@@ -68,7 +68,7 @@ typedef struct rp_kind {
   const char *title;        /* Markdown title: "profdb report" */
   const char *list;         /* the section list: "report.list" */
   const char *sections;     /* folder of the section files: "" or "diff/" */
-  const char *lib;          /* folder of the prelude: "lib" */
+  const char *lib;          /* folder of the prelude: "lib", or NULL */
   const char *summary;      /* the summary query: "findings.sql" */
   const char *summary_key;  /* its JSON key and id: "findings" or "verdict" */
   const char *scope;        /* the scope query (rows of one note): "scope.sql" */
@@ -76,7 +76,7 @@ typedef struct rp_kind {
                             ** 0: findings (observation, hypothesis, ...) */
 } rp_kind;
 
-extern const rp_kind rp_kind_report, rp_kind_diff;
+extern const rp_kind rp_kind_report, rp_kind_diff, rp_kind_trend;
 
 typedef struct rp_report {
   const rp_kind *kind;
@@ -91,6 +91,8 @@ typedef struct rp_report {
   int nsections;
   rp_section findings;  /* the summary query (findings or verdict), run last */
   int with_findings;    /* run and write it */
+  rp_section gate;      /* profdb diff --fail-if: the checks (queries/diff/gate.sql) */
+  int with_gate;        /* write the gate: PASS/FAIL first, and JSON "gate" */
   char **inputs;        /* what was reported on (paths) */
   int ninputs;
   char *scope_note;     /* one line on steps analysed / warm-up */

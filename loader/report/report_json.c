@@ -58,6 +58,30 @@ static void put_rows(FILE *out, const rp_section *s, const char *indent) {
   fputc(']', out);
 }
 
+/* "gate": {"passed": true|false, "checks": [...]}: passed as a boolean
+** (null: not evaluated), the other columns as in sections. */
+static void write_gate(FILE *out, const rp_section *g) {
+  int passed_col = rp_col_index(g, "passed"), all = 1;
+  for (int r = 0; r < g->nrows; r++) {
+    const rp_value *v = rp_cell(g, r, passed_col);
+    if (v->type == SQLITE_INTEGER && v->i == 0) all = 0;
+  }
+  fprintf(out, ",\n  \"gate\": {\"passed\": %s, \"checks\": [", all ? "true" : "false");
+  for (int r = 0; r < g->nrows; r++) {
+    fprintf(out, "%s\n    {", r ? "," : "");
+    for (int c = 0; c < g->ncols; c++) {
+      const rp_value *v = rp_cell(g, r, c);
+      if (c) fputs(", ", out);
+      put_string(out, g->cols[c].name);
+      fputs(": ", out);
+      if (c == passed_col && v->type == SQLITE_INTEGER) fputs(v->i ? "true" : "false", out);
+      else put_value(out, v);
+    }
+    fputc('}', out);
+  }
+  fputs(g->nrows ? "\n  ]}" : "]}", out);
+}
+
 void rp_write_json(const rp_report *r, FILE *out) {
   fputs("{\n  \"profdb_version\": \"" PROFDB_VERSION "\",\n  \"inputs\": [", out);
   for (int i = 0; i < r->ninputs; i++) {
@@ -67,6 +91,7 @@ void rp_write_json(const rp_report *r, FILE *out) {
   fputs("],\n  \"scope\": ", out);
   if (r->scope_note) put_string(out, r->scope_note);
   else fputs("null", out);
+  if (r->with_gate) write_gate(out, &r->gate);
   fputs(",\n  \"sections\": [", out);
   for (int i = 0; i < r->nsections; i++) {
     const rp_section *s = &r->sections[i];

@@ -153,7 +153,25 @@ static void write_bullets(FILE *out, const rp_section *f) {
   fputc('\n', out);
 }
 
+/* The gate's verdict, the first line of the diff: PASS, or FAIL with the
+** failing checks and what they measured. */
+static void write_gate_line(FILE *out, const rp_section *g) {
+  int passed = rp_col_index(g, "passed");
+  int failed = 0, unjudged = 0;
+  for (int i = 0; i < g->nrows; i++) {
+    const rp_value *v = rp_cell(g, i, passed);
+    if (v->type == SQLITE_NULL) unjudged++;
+    else if (v->i == 0)
+      fprintf(out, "%s`%s` (measured %s)", failed++ ? "; " : "**FAIL:** ", text_of(g, i, "rule"),
+              text_of(g, i, "measured"));
+  }
+  if (!failed) fprintf(out, "**PASS:** %d of %d checks passed", g->nrows - unjudged, g->nrows);
+  if (unjudged) fprintf(out, " (%d not evaluated: no data)", unjudged);
+  fputs("\n\n", out);
+}
+
 void rp_write_markdown(const rp_report *r, FILE *out, const char *const *charts, int ncharts) {
+  if (r->with_gate) write_gate_line(out, &r->gate);
   fprintf(out, "# %s\n\n", r->kind->title);
   if (r->kind == &rp_kind_diff && r->ninputs == 2) {
     fprintf(out, "- Before: `%s` (attached as base)\n- After: `%s` (main)\n", r->inputs[0],
@@ -170,6 +188,11 @@ void rp_write_markdown(const rp_report *r, FILE *out, const char *const *charts,
   if (r->with_findings) {
     if (r->kind->bullets) write_bullets(out, &r->findings);
     else write_findings(out, r, &r->findings);
+  }
+  if (r->with_gate) {
+    fputs("## Gate\n\n", out);
+    write_table(out, &r->gate);
+    fputc('\n', out);
   }
   const char *group = NULL;
   for (int i = 0; i < r->nsections; i++) {

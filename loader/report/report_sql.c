@@ -52,6 +52,9 @@ const rp_kind rp_kind_report = {"profdb report", "report.list", "", "lib", "find
                                  "findings", "scope.sql", 0};
 const rp_kind rp_kind_diff = {"profdb diff", "diff/diff.list", "diff/", "diff/lib",
                                "diff/verdict.sql", "verdict", "diff/scope.sql", 1};
+/* The trend's tables are filled by loader/cli/cli_trend.c: no prelude. */
+const rp_kind rp_kind_trend = {"profdb diff: trend", "diff/trend/trend.list", "diff/trend/",
+                                NULL, "diff/trend/verdict.sql", "verdict", NULL, 1};
 
 static int is_dir(const char *p) {
   struct stat st;
@@ -115,7 +118,8 @@ static int check_column_names(const rp_section *s) {
   if (s->chart && !rp_chart_key(s, "data", data, sizeof data)) { /* data= rows: free form */
     rp_chart_key(s, "x", lists[1], sizeof lists[1]);
     char more[1024] = "";
-    if (rp_chart_key(s, "parts", more, sizeof more) || rp_chart_key(s, "y", more, sizeof more))
+    if (rp_chart_key(s, "parts", more, sizeof more) || rp_chart_key(s, "y", more, sizeof more) ||
+        rp_chart_key(s, "lines", more, sizeof more))
       snprintf(lists[2], sizeof lists[2], "%s", more);
   }
   for (int k = 0; k < 3; k++) {
@@ -469,6 +473,7 @@ static int cmp_str(const void *a, const void *b) {
 
 /* Run the prelude (every .sql file under lib/, in name order) on r->db. */
 static int run_lib(rp_report *r) {
+  if (!r->kind->lib) return 0;
   /* The report's TEMP tables hold up to a few hundred MB on GB traces:
   ** keep them in memory rather than spilling to temporary files.  The
   ** database is read-only here, so it is memory-mapped (reads without a
@@ -557,6 +562,7 @@ static void *helper_main(void *arg) {
 /* The scope note: the rows of the kind's scope query, joined by "; ". */
 static int run_scope(rp_report *r) {
   char path[4096];
+  if (!r->kind->scope) return 0;
   snprintf(path, sizeof path, "%s/%s", r->queries_dir, r->kind->scope);
   if (access(path, R_OK) != 0) return 0;
   rp_section s;
@@ -639,6 +645,7 @@ void rp_free(rp_report *r) {
   for (int i = 0; i < r->nsections; i++) rp_section_free(&r->sections[i]);
   free(r->sections);
   rp_section_free(&r->findings);
+  rp_section_free(&r->gate);
   free(r->scope_note);
 }
 

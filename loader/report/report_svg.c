@@ -9,6 +9,10 @@
 **        first (when there are two) each group of bars (a rank)
 **   -- Chart: bars x=category y=pct
 **        horizontal bars, one per row (at most BARS_MAX)
+**   -- Chart: panels x=run lines=step_time_ns,gpu_util_pct mark=first_failure
+**        one line panel per `lines` column, rows along x (a series of
+**        runs); a NULL breaks the line; the first row with a text in the
+**        `mark` column is marked
 **   -- Chart: timeline data=charts/mem_timeline.sql
 **        lines over time (or over events): one chart per `part` of the
 **        data rows (part, title, seq, time_us, low, high, reserved,
@@ -424,6 +428,98 @@ static int chart_timeline(const rp_section *s, int part, ld_buf *b, int inline_s
   return 1;
 }
 
+/* ---- panels (a series of runs) --------------------------------------------- */
+
+#define PANEL_H 150
+#define PANEL_GAP 40
+
+static int chart_panels(const rp_section *s, ld_buf *b, int inline_svg) {
+  char xs[128], ls[512], ms[128] = "";
+  if (!rp_chart_key(s, "x", xs, sizeof xs) || !rp_chart_key(s, "lines", ls, sizeof ls)) return 0;
+  rp_chart_key(s, "mark", ms, sizeof ms);
+  int lines[PARTS_MAX], np = columns_of(s, ls, lines, PARTS_MAX), n = s->nrows;
+  int xc = rp_col_index(s, xs), mc = *ms ? rp_col_index(s, ms) : -1, first = -1;
+  if (n < 2 || np == 0) return 0;
+  for (int i = 0; i < n && mc >= 0 && first < 0; i++)
+    if (rp_cell(s, i, mc)->type == SQLITE_TEXT) first = i;
+  int height = TOP + np * (PANEL_H + PANEL_GAP) + 20;
+  svgf(b, "<svg %swidth=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" class=\"chart\" role=\"img\" "
+          "font-family=\"sans-serif\" font-size=\"12\">\n",
+       inline_svg ? "" : "xmlns=\"http://www.w3.org/2000/svg\" ", W, height, W, height);
+  if (!inline_svg) svgf(b, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+  svgf(b, "<text x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">", LEFT);
+  put_text(b, s->title);
+  ld_buf_put(b, "</text>\n", 8);
+  double plot_w = W - LEFT - RIGHT;
+#define RUN_X(i) (LEFT + plot_w * (i) / (n - 1))
+  for (int k = 0; k < np; k++) {
+    int col = lines[k];
+    double top = TOP + k * (PANEL_H + PANEL_GAP), bottom = top + PANEL_H, max = 0;
+    int have = 0;
+    for (int i = 0; col >= 0 && i < n; i++) {
+      if (rp_cell(s, i, col)->type != SQLITE_NULL) have = 1;
+      if (num(s, i, col) > max) max = num(s, i, col);
+    }
+    char name[96];
+    snprintf(name, sizeof name, "%s", col >= 0 ? s->cols[col].name : "?");
+    svg_text(b, W - RIGHT + 10, top + 14, "start", name);
+    if (!have) {
+      svg_text(b, LEFT + plot_w / 2, top + PANEL_H / 2.0, "middle", "no data in any row");
+      continue;
+    }
+    axis a = make_axis(max > 0 ? max : 1, s->cols[col].unit);
+    svgf(b, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#888\"/>\n", LEFT, top,
+         LEFT, bottom);
+    for (int t = 0; t * a.step <= a.top + 1e-9; t++) {
+      double v = t * a.step, y = bottom - PANEL_H * v / a.top;
+      char label[64];
+      tick_label(label, sizeof label, v, &a);
+      svgf(b, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#888\" "
+              "stroke-opacity=\"0.3\"/>\n", LEFT, y, W - RIGHT, y);
+      svg_text(b, LEFT - 6, y + 4, "end", label);
+    }
+    /* The line through the rows that have the value (a NULL breaks it). */
+    int open = 0;
+    for (int i = 0; i < n; i++) {
+      if (rp_cell(s, i, col)->type == SQLITE_NULL) {
+        if (open) ld_buf_put(b, "\"/>\n", 4);
+        open = 0;
+        continue;
+      }
+      double y = bottom - PANEL_H * num(s, i, col) / a.scale / a.top;
+      if (!open)
+        svgf(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
+             palette[k % 10]);
+      svgf(b, "%s%.1f,%.1f", open ? " " : "", RUN_X(i), y);
+      open = 1;
+    }
+    if (open) ld_buf_put(b, "\"/>\n", 4);
+    for (int i = 0; i < n; i++)
+      if (rp_cell(s, i, col)->type != SQLITE_NULL)
+        svgf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", RUN_X(i),
+             bottom - PANEL_H * num(s, i, col) / a.scale / a.top,
+             i == first ? "#d62728" : palette[k % 10]);
+  }
+  double axis_y = TOP + np * (PANEL_H + PANEL_GAP) - PANEL_GAP + 16;
+  for (int i = 0; i < n; i++) {
+    char label[64];
+    cell_text(label, sizeof label, s, i, xc);
+    char named[200];
+    snprintf(named, sizeof named, "%s %s", xs, label);
+    svg_text(b, RUN_X(i), axis_y, "middle", named);
+  }
+  if (first >= 0) {
+    svgf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d62728\" "
+            "stroke-dasharray=\"4 3\"/>\n", RUN_X(first), TOP - 8, RUN_X(first), axis_y - 14);
+    char label[256], at[64];
+    cell_text(at, sizeof at, s, first, mc);
+    snprintf(label, sizeof label, "%s (%s %d)", at, xs, first + 1);
+    svg_text(b, RUN_X(first) + 4, TOP - 12, "start", label);
+  }
+#undef RUN_X
+  return 1;
+}
+
 int rp_chart_svg_part(const rp_section *s, int part, ld_buf *b, int inline_svg,
                       char *part_name, size_t part_n) {
   if (!s->chart || s->skipped) return 0;
@@ -431,6 +527,7 @@ int rp_chart_svg_part(const rp_section *s, int part, ld_buf *b, int inline_svg,
   int drawn = 0;
   if (!strncmp(s->chart, "stack", 5)) drawn = part == 0 && chart_stack(s, b, inline_svg);
   else if (!strncmp(s->chart, "bars", 4)) drawn = part == 0 && chart_bars(s, b, inline_svg);
+  else if (!strncmp(s->chart, "panels", 6)) drawn = part == 0 && chart_panels(s, b, inline_svg);
   else if (!strncmp(s->chart, "timeline", 8))
     drawn = chart_timeline(s, part, b, inline_svg, part_name, part_n);
   if (drawn) ld_buf_put(b, "</svg>\n", 7);

@@ -4,6 +4,8 @@
 --   faster and slower kinds of GPU work, the kernels that moved most, GPU
 --   utilization, memory, caveats.  Lines without data are left out, and
 --   changes under 0.5% of the before step time are not worth a mention.
+--   The step time line says whether the change exceeds the step-to-step
+--   spread (diff_noise: a Mann-Whitney U test of the steps' times).
 -- Parameters: :include_warmup
 -- Columns:
 --   topic      -      what the line is about
@@ -49,7 +51,8 @@ WITH r AS (
                   100.0 * (r.aw - r.bw) / r.bw,
                   CASE WHEN r.aw < r.bw THEN r.bw / r.aw ELSE r.aw / r.bw END,
                   CASE WHEN r.aw < r.bw THEN 'faster' ELSE 'slower' END)
-    END
+    END || coalesce((SELECT ' ' || upper(substr(verdict, 1, 1)) || substr(verdict, 2) || '.'
+                     FROM diff_noise WHERE r.bs > 0 AND r.as_ > 0), '')
   FROM r
   UNION ALL
   -- 2-3. GPU work that got faster / slower (per step)
@@ -96,9 +99,20 @@ WITH r AS (
     UNION ALL
     SELECT printf('different ranks (%d traces before, %d after)', bt, at_) FROM r WHERE bt <> at_
     UNION ALL
-    SELECT printf('different GPUs (%s before, %s after)', coalesce(bd, 'none recorded'),
-                  coalesce(ad, 'none recorded'))
-    FROM r WHERE coalesce(bd, '') <> coalesce(ad, '')
+    SELECT printf('different %s (%s before, %s after)', f.fact, coalesce(b.value, 'none recorded'),
+                  coalesce(a.value, 'none recorded'))
+    FROM (SELECT DISTINCT fact FROM diff_env) f
+    LEFT JOIN diff_env b ON b.fact = f.fact AND b.side = 'before'
+    LEFT JOIN diff_env a ON a.fact = f.fact AND a.side = 'after'
+    WHERE b.value IS NOT a.value AND EXISTS (SELECT 1 FROM r WHERE r.bt > 0 AND r.at_ > 0)
+    UNION ALL
+    SELECT printf('only the %s run has a profiler trace', CASE WHEN bt > 0 THEN 'before' ELSE 'after' END)
+    FROM r WHERE (bt > 0) <> (at_ > 0)
+    UNION ALL
+    SELECT printf('kernel names differ: %.0f%% of the after kernel time matched by operator, %.0f%% is new (see How the kernels were matched)',
+                  100.0 * sum(after_per_step) FILTER (WHERE matched_by LIKE 'operator%') / sum(after_per_step),
+                  100.0 * coalesce(sum(after_per_step) FILTER (WHERE matched_by = 'new'), 0) / sum(after_per_step))
+    FROM diff_kernel HAVING sum(after_per_step) FILTER (WHERE matched_by LIKE 'operator%') > 0
     UNION ALL
     SELECT 'the warm-up steps are included (--include-warmup)' WHERE :include_warmup)
   HAVING count(*) > 0

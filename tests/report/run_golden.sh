@@ -30,6 +30,12 @@ case $case in
                  args=(train_rank0.json after_rank0.json --section verdict --section kernel --top 5) ;;
   diff_one_sided) dir=$fixtures; cmd=diff; args=(memory_snapshot.json after_rank0.json) ;;
   diff_memory_only) dir=$fixtures; cmd=diff; args=(memory_snapshot.json after_memory_snapshot.json) ;;
+  diff_gpus)     dir=$fixtures; cmd=diff
+                 args=(gpu_a100.json gpu_h100.json --fail-if 'step_time > +5% significant'
+                       --fail-if 'gpu_util < -15pt' --fail-if 'peak_allocated > +10%') ;;
+  diff_trend)    dir=$fixtures; cmd=diff
+                 args=(train_rank0.json after_rank0.json gpu_a100.json gpu_h100.json
+                       --fail-if 'step_time > +5% significant') ;;
   *) echo "unknown case $case"; exit 2 ;;
 esac
 

@@ -139,42 +139,6 @@ FROM b JOIN base._string n ON n.id = b.name_id;
 CREATE TEMP VIEW diff_per_step(side, steps) AS
 SELECT side, max(steps, 1) FROM diff_run;
 
--- Kernels matched across the runs: by name when both have it, else by
--- kernel_base() (template instantiations that differ), else new (after
--- only) or vanished (before only).  Times per step (ns), instances total.
---   kernel: the name, or the base name for base-name matches and for the
---   unmatched (which are grouped by base name)
-CREATE TEMP TABLE diff_kernel AS
-WITH per AS (
-  SELECT side, name, base, category, sum(instances) AS n, sum(total_dur) AS t
-  FROM diff_gpu_name WHERE kind = 'kernel' GROUP BY side, name
-), both_names AS (
-  SELECT name FROM per GROUP BY name HAVING count(DISTINCT side) = 2
-), rest AS (
-  SELECT side, base, min(category) AS category, sum(n) AS n, sum(t) AS t FROM per
-  WHERE name NOT IN (SELECT name FROM both_names) GROUP BY side, base
-), both_bases AS (
-  SELECT base FROM rest GROUP BY base HAVING count(DISTINCT side) = 2
-), matched(kernel, matched_by, category, side, n, t) AS (
-  SELECT name, 'name', category, side, n, t FROM per
-  WHERE name IN (SELECT name FROM both_names)
-  UNION ALL
-  SELECT base, CASE WHEN base IN (SELECT base FROM both_bases) THEN 'base name'
-                    WHEN side = 'after' THEN 'new' ELSE 'vanished' END, category, side, n, t
-  FROM rest
-), steps AS (
-  SELECT (SELECT steps FROM diff_per_step WHERE side = 'before') AS sb,
-    (SELECT steps FROM diff_per_step WHERE side = 'after') AS sa
-)
-SELECT m.kernel, m.matched_by, min(m.category) AS category,
-  coalesce(sum(m.n) FILTER (WHERE m.side = 'before'), 0) AS before_instances,
-  coalesce(sum(m.n) FILTER (WHERE m.side = 'after'), 0) AS after_instances,
-  coalesce(sum(m.t) FILTER (WHERE m.side = 'before'), 0) / (SELECT 1.0 * sb FROM steps)
-    AS before_per_step,
-  coalesce(sum(m.t) FILTER (WHERE m.side = 'after'), 0) / (SELECT 1.0 * sa FROM steps)
-    AS after_per_step
-FROM matched m GROUP BY m.kernel, m.matched_by;
-
 -- CPU operators per step on each side, matched by name.
 CREATE TEMP TABLE diff_op_step AS
 WITH steps AS (

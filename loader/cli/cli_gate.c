@@ -1,0 +1,315 @@
+/*
+** cli_gate.c — the regression gate of `profdb diff`: parse the checks of
+** --fail-if and --gate FILE, hand them to queries/diff/gate.sql (through
+** the TEMP table gate_rule of queries/diff/lib/40_gate_rule.sql) and say
+** whether all passed.
+**
+** A check states when to FAIL (README, "Gating a pull request"):
+**
+**   METRIC OP LIMIT [significant]
+**     step_time > +5%           the mean step time grew by more than 5%
+**     gpu_util < -3pt           GPU utilization fell by more than 3 points
+**     peak_allocated > +512MiB  the peak grew by more than 512 MiB
+**     ooms > 0                  the after run has an OOM (no sign: the after value)
+**     kernel[ampere_sgemm_128x64_tn] > +10% significant
+**
+** The judging is SQL (gate.sql), so every verdict can be reproduced with
+** plain SQL; this file only checks the syntax and converts units.
+*/
+#include "cli.h"
+
+#include "profdb/profdb.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The metrics a check can name, their unit, and whether the noise test
+** (queries/diff/lib/30_noise.sql, step times) applies. */
+static const struct gate_metric {
+  const char *name, *unit;
+  int takes_arg, noise_tested;
+} metrics[] = {
+  {"step_time", "ns", 0, 1},      {"step_time_median", "ns", 0, 1},
+  {"step_time_p95", "ns", 0, 1},  {"gpu_util", "%", 0, 0},
+  {"category", "ns", 1, 0},       {"kernel", "ns", 1, 0},
+  {"memcpy_bytes", "bytes", 0, 0}, {"comm_exposed", "ns", 0, 0},
+  {"peak_allocated", "bytes", 0, 0}, {"peak_reserved", "bytes", 0, 0},
+  {"ooms", "count", 0, 0},
+};
+
+/* Units a limit may carry, per metric unit, with their factor to it. */
+static const struct gate_unit {
+  const char *metric_unit, *suffix;
+  double factor;
+} units[] = {
+  {"ns", "ns", 1},       {"ns", "us", 1e3},        {"ns", "ms", 1e6},
+  {"ns", "s", 1e9},      {"bytes", "B", 1},        {"bytes", "KB", 1e3},
+  {"bytes", "MB", 1e6},  {"bytes", "GB", 1e9},     {"bytes", "KiB", 1024.0},
+  {"bytes", "MiB", 1048576.0}, {"bytes", "GiB", 1073741824.0},
+  {"count", "", 1},
+};
+
+static const char *skip_space(const char *p) {
+  while (*p == ' ' || *p == '\t') p++;
+  return p;
+}
+
+void cli_gate_free(cli_gate *g) {
+  for (int i = 0; i < g->n; i++) {
+    free(g->rules[i].text);
+    free(g->rules[i].arg);
+  }
+  free(g->rules);
+  memset(g, 0, sizeof *g);
+}
+
+/* Parse one check into r (text and arg owned).  On error writes why into
+** err and returns -1. */
+static int parse_rule(const char *text, cli_gate_rule *r, char *err, size_t errlen) {
+  memset(r, 0, sizeof *r);
+  const char *p = skip_space(text);
+  const char *name = p;
+  while (isalnum((unsigned char)*p) || *p == '_') p++;
+  size_t nlen = (size_t)(p - name);
+  const struct gate_metric *m = NULL;
+  for (size_t i = 0; i < sizeof metrics / sizeof metrics[0]; i++)
+    if (strlen(metrics[i].name) == nlen && !strncmp(metrics[i].name, name, nlen)) m = &metrics[i];
+  if (!m && nlen == 14 && !strncmp(name, "step_time_mean", 14)) m = &metrics[0];
+  if (!m) {
+    snprintf(err, errlen, "unknown metric '%.*s' (metrics: step_time, step_time_median, "
+             "step_time_p95, gpu_util, category[NAME], kernel[NAME], memcpy_bytes, "
+             "comm_exposed, peak_allocated, peak_reserved, ooms)", (int)nlen, name);
+    return -1;
+  }
+  const char *arg = NULL;
+  size_t alen = 0;
+  if (m->takes_arg) {
+    if (*p != '[') {
+      snprintf(err, errlen, "%s needs a name in brackets: %s[NAME]", m->name, m->name);
+      return -1;
+    }
+    /* The argument runs to the first ']' followed by the operator, so
+    ** kernel names may hold brackets. */
+    arg = p + 1;
+    const char *close = NULL;
+    for (const char *q = arg; *q && !close; q++) {
+      const char *after = skip_space(q + 1);
+      if (*q == ']' && (*after == '<' || *after == '>')) close = q;
+    }
+    if (!close || close == arg) {
+      snprintf(err, errlen, "%s[NAME] needs a name and a closing ']' before the operator",
+               m->name);
+      return -1;
+    }
+    alen = (size_t)(close - arg);
+    p = close + 1;
+  } else if (*p == '[') {
+    snprintf(err, errlen, "%s takes no [argument]", m->name);
+    return -1;
+  }
+  p = skip_space(p);
+  const char *op;
+  if (!strncmp(p, ">=", 2)) op = ">=", p += 2;
+  else if (!strncmp(p, "<=", 2)) op = "<=", p += 2;
+  else if (*p == '>') op = ">", p++;
+  else if (*p == '<') op = "<", p++;
+  else {
+    snprintf(err, errlen, "expected an operator (>, >=, <, <=) after %s", m->name);
+    return -1;
+  }
+  p = skip_space(p);
+  int sign = *p == '+' || *p == '-';
+  const char *num = p;
+  if (sign) p++;
+  if (!isdigit((unsigned char)*p) && *p != '.') {
+    snprintf(err, errlen, "expected a number after '%s' (e.g. +5%%, -3pt, 250ms, 0)", op);
+    return -1;
+  }
+  char *end;
+  errno = 0;
+  double v = strtod(num, &end);
+  int plain = 1; /* decimal digits, a point, an exponent: no hex floats */
+  for (const char *q = num + sign; q < end; q++)
+    if (!isdigit((unsigned char)*q) && !strchr(".eE+-", *q)) plain = 0;
+  if (end == num || errno || !isfinite(v) || !plain) {
+    snprintf(err, errlen, "'%.*s' is not a number", (int)(end - num), num);
+    return -1;
+  }
+  p = end;
+  const char *suffix = p;
+  while (isalpha((unsigned char)*p) || *p == '%') p++;
+  size_t slen = (size_t)(p - suffix);
+  const char *mode = NULL;
+  double factor = 0;
+  if (slen == 1 && *suffix == '%') {
+    if (sign) mode = "relative", factor = 1;
+    else if (!strcmp(m->unit, "%")) mode = "value", factor = 1;
+    else {
+      snprintf(err, errlen, "a %% limit needs a sign: +%g%% (grew by more than %g%%) or -%g%%",
+               v, v, v);
+      return -1;
+    }
+  } else if (slen == 2 && !strncmp(suffix, "pt", 2)) {
+    if (strcmp(m->unit, "%")) {
+      snprintf(err, errlen, "'pt' (percentage points) applies to gpu_util only; "
+               "use %% for a relative change of %s", m->name);
+      return -1;
+    }
+    if (!sign) {
+      snprintf(err, errlen, "a change in points needs a sign: -%gpt or +%gpt", v, v);
+      return -1;
+    }
+    mode = "change", factor = 1;
+  } else {
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+      if (!strcmp(units[i].metric_unit, m->unit) && strlen(units[i].suffix) == slen &&
+          !strncmp(units[i].suffix, suffix, slen))
+        factor = units[i].factor;
+    if (!factor && !strcmp(m->unit, "%") && slen == 0) {
+      if (sign) {
+        snprintf(err, errlen, "say what the %g is: %+gpt (points) or %+g%% (relative)", v, v, v);
+        return -1;
+      }
+      factor = 1;
+    }
+    if (!factor) {
+      snprintf(err, errlen, "%s is in %s: '%.*s' is not a unit of it (%s)", m->name, m->unit,
+               (int)slen, suffix,
+               !strcmp(m->unit, "ns") ? "ns, us, ms, s, or % with a sign"
+               : !strcmp(m->unit, "bytes") ? "B, KB, MB, GB, KiB, MiB, GiB, or % with a sign"
+               : !strcmp(m->unit, "%") ? "pt with a sign, or %"
+               : "no unit, or % with a sign");
+      return -1;
+    }
+    mode = sign ? "change" : "value";
+  }
+  p = skip_space(p);
+  int significant = 0;
+  if (!strncmp(p, "significant", 11)) {
+    if (!m->noise_tested) {
+      snprintf(err, errlen, "'significant' applies to step_time metrics only (the noise test "
+               "compares the steps' times)");
+      return -1;
+    }
+    significant = 1;
+    p = skip_space(p + 11);
+  }
+  if (*p) {
+    snprintf(err, errlen, "unexpected '%s' after the limit", p);
+    return -1;
+  }
+  r->text = strdup(text);
+  r->arg = arg ? strndup(arg, alen) : NULL;
+  if (!r->text || (arg && !r->arg)) abort();
+  r->metric = m->name;
+  r->unit = m->unit;
+  r->op = op;
+  r->mode = mode;
+  r->limit = v * factor;
+  r->significant = significant;
+  return 0;
+}
+
+static int add_rule(cli_gate *g, const char *text, char *err, size_t errlen) {
+  cli_gate_rule r;
+  if (parse_rule(text, &r, err, errlen)) return -1;
+  if (g->n == g->cap) {
+    g->cap = g->cap ? 2 * g->cap : 8;
+    g->rules = realloc(g->rules, (size_t)g->cap * sizeof *g->rules);
+    if (!g->rules) abort();
+  }
+  g->rules[g->n++] = r;
+  return 0;
+}
+
+int cli_gate_add(cli_gate *g, const char *text) {
+  char err[512];
+  if (add_rule(g, text, err, sizeof err) == 0) return 0;
+  fprintf(stderr, "profdb: diff: --fail-if '%s': %s\n", text, err);
+  return -1;
+}
+
+int cli_gate_read_file(cli_gate *g, const char *path) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "profdb: %s: cannot read the gate file: %s\n", path, strerror(errno));
+    return PROFDB_EXIT_USAGE;
+  }
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t len;
+  int lineno = 0, rc = PROFDB_EXIT_OK;
+  while (rc == PROFDB_EXIT_OK && (len = getline(&line, &cap, f)) >= 0) {
+    lineno++;
+    if (memchr(line, 0, (size_t)len)) {
+      fprintf(stderr, "profdb: %s:%d: a NUL byte: not a text file of checks\n", path, lineno);
+      rc = PROFDB_EXIT_DATA;
+      break;
+    }
+    char *hash = strchr(line, '#'); /* comments; kernel names hold no '#' */
+    if (hash) *hash = 0;
+    size_t n = strlen(line);
+    while (n && isspace((unsigned char)line[n - 1])) line[--n] = 0;
+    const char *text = skip_space(line);
+    if (!*text) continue;
+    char err[512];
+    if (add_rule(g, text, err, sizeof err)) {
+      fprintf(stderr, "profdb: %s:%d: '%s': %s\n", path, lineno, text, err);
+      rc = PROFDB_EXIT_DATA;
+    }
+  }
+  if (rc == PROFDB_EXIT_OK && ferror(f)) {
+    fprintf(stderr, "profdb: %s: cannot read the gate file: %s\n", path, strerror(errno));
+    rc = PROFDB_EXIT_USAGE;
+  }
+  free(line);
+  fclose(f);
+  return rc;
+}
+
+int cli_gate_run(const cli_gate *g, rp_report *r) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(r->db, "INSERT INTO gate_rule VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                         -1, &st, NULL) != SQLITE_OK) {
+    fprintf(stderr, "profdb: diff: gate: %s\n", sqlite3_errmsg(r->db));
+    return -1;
+  }
+  for (int i = 0; i < g->n; i++) {
+    const cli_gate_rule *x = &g->rules[i];
+    sqlite3_reset(st);
+    sqlite3_bind_int(st, 1, i + 1);
+    sqlite3_bind_text(st, 2, x->text, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, x->metric, -1, SQLITE_STATIC);
+    if (x->arg) sqlite3_bind_text(st, 4, x->arg, -1, SQLITE_STATIC);
+    else sqlite3_bind_null(st, 4);
+    sqlite3_bind_text(st, 5, x->op, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 6, x->mode, -1, SQLITE_STATIC);
+    sqlite3_bind_double(st, 7, x->limit);
+    sqlite3_bind_text(st, 8, x->unit, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 9, x->significant);
+    if (sqlite3_step(st) != SQLITE_DONE) {
+      fprintf(stderr, "profdb: diff: gate: %s\n", sqlite3_errmsg(r->db));
+      sqlite3_finalize(st);
+      return -1;
+    }
+  }
+  sqlite3_finalize(st);
+  char path[4200];
+  snprintf(path, sizeof path, "%s/%sgate.sql", r->queries_dir, r->kind->sections);
+  if (rp_parse_file(path, "gate", &r->gate) || rp_run_section(r, &r->gate)) return -1;
+  r->with_gate = 1;
+  return 0;
+}
+
+int cli_gate_passed(const rp_report *r) {
+  int col = rp_col_index(&r->gate, "passed");
+  for (int i = 0; col >= 0 && i < r->gate.nrows; i++) {
+    const rp_value *v = rp_cell(&r->gate, i, col);
+    if (v->type == SQLITE_INTEGER && v->i == 0) return 0;
+  }
+  return 1;
+}
