@@ -181,7 +181,8 @@ void rp_free_names(char **names, int n);
 ** "(communication)"; a plain word like "communication" is no citation), or NULL. */
 const rp_section *rp_cited_section(const rp_report *r, const char *text, const char *p);
 
-/* Cell accessors. */
+/* Cell accessors.  rp_text_of: the text in column `col` of a row, or "". */
+const char *rp_text_of(const rp_section *s, int row, const char *col);
 const rp_value *rp_cell(const rp_section *s, int row, int col);
 int rp_col_index(const rp_section *s, const char *name);
 

@@ -92,13 +92,6 @@ static void esc(FILE *out, const char *s) {
   }
 }
 
-static const char *text_of(const rp_section *s, int row, const char *col) {
-  int c = rp_col_index(s, col);
-  if (c < 0) return "";
-  const rp_value *v = rp_cell(s, row, c);
-  return v->type == SQLITE_TEXT ? v->s : "";
-}
-
 /* Text with the section ids it cites linked to their sections. */
 static void put_linked(FILE *out, const rp_report *r, const char *text) {
   const char *p = text ? text : "";
@@ -123,19 +116,19 @@ static void write_findings(FILE *out, const rp_report *r) {
       {"Observation", "observation"}, {"Hypothesis", "hypothesis"}, {"Action", "action"},
       {"Expected impact", "expected_impact"}, {"Validation", "validation"}};
   for (int i = 0; i < f->nrows; i++) {
-    const char *conf = text_of(f, i, "confidence");
+    const char *conf = rp_text_of(f, i, "confidence");
     fputs("<article class=\"finding ", out);
     esc(out, conf);
     fprintf(out, "\"><h3>%d. %s", i + 1, !strcmp(conf, "low") ? "Hypothesis: " : "");
-    esc(out, text_of(f, i, "title"));
+    esc(out, rp_text_of(f, i, "title"));
     fputs("</h3><span class=\"badge\">", out);
     esc(out, conf);
     fputs(" confidence</span> <code>", out);
-    esc(out, text_of(f, i, "id"));
+    esc(out, rp_text_of(f, i, "id"));
     fputs("</code>\n<dl>", out);
     for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++) {
       fprintf(out, "<dt>%s</dt><dd>", parts[k][0]);
-      put_linked(out, r, text_of(f, i, parts[k][1]));
+      put_linked(out, r, rp_text_of(f, i, parts[k][1]));
       fputs("</dd>", out);
     }
     fputs("</dl></article>\n", out);
@@ -154,9 +147,9 @@ static void write_verdict(FILE *out, const rp_report *r) {
     fputs("<ul>\n", out);
     for (int i = 0; i < f->nrows; i++) {
       fputs("<li><strong>", out);
-      esc(out, text_of(f, i, "topic"));
+      esc(out, rp_text_of(f, i, "topic"));
       fputs(":</strong> ", out);
-      put_linked(out, r, text_of(f, i, "statement"));
+      put_linked(out, r, rp_text_of(f, i, "statement"));
       fputs("</li>\n", out);
     }
     fputs("</ul>\n", out);

@@ -112,13 +112,6 @@ static void put_linked(FILE *out, const rp_report *r, const char *text) {
   }
 }
 
-static const char *text_of(const rp_section *s, int row, const char *col) {
-  int c = rp_col_index(s, col);
-  if (c < 0) return "";
-  const rp_value *v = rp_cell(s, row, c);
-  return v->type == SQLITE_TEXT ? v->s : "";
-}
-
 static void write_findings(FILE *out, const rp_report *rep, const rp_section *f) {
   fputs("## Findings, by expected impact\n\n", out);
   if (f->skipped || f->nrows == 0) {
@@ -126,18 +119,18 @@ static void write_findings(FILE *out, const rp_report *rep, const rp_section *f)
     return;
   }
   for (int r = 0; r < f->nrows; r++) {
-    const char *conf = text_of(f, r, "confidence");
+    const char *conf = rp_text_of(f, r, "confidence");
     int low = !strcmp(conf, "low");
-    fprintf(out, "### %d. %s%s\n\n", r + 1, low ? "Hypothesis: " : "", text_of(f, r, "title"));
+    fprintf(out, "### %d. %s%s\n\n", r + 1, low ? "Hypothesis: " : "", rp_text_of(f, r, "title"));
     static const char *const parts[][2] = {
         {"Observation", "observation"}, {"Hypothesis", "hypothesis"}, {"Action", "action"},
         {"Expected impact", "expected_impact"}, {"Validation", "validation"}};
     for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++) {
       fprintf(out, "- **%s:** ", parts[k][0]);
-      put_linked(out, rep, text_of(f, r, parts[k][1]));
+      put_linked(out, rep, rp_text_of(f, r, parts[k][1]));
       fputc('\n', out);
     }
-    fprintf(out, "- **Confidence:** %s (rule `%s`)\n\n", conf, text_of(f, r, "id"));
+    fprintf(out, "- **Confidence:** %s (rule `%s`)\n\n", conf, rp_text_of(f, r, "id"));
   }
 }
 
@@ -149,7 +142,7 @@ static void write_bullets(FILE *out, const rp_section *f) {
     return;
   }
   for (int r = 0; r < f->nrows; r++)
-    fprintf(out, "- **%s:** %s\n", text_of(f, r, "topic"), text_of(f, r, "statement"));
+    fprintf(out, "- **%s:** %s\n", rp_text_of(f, r, "topic"), rp_text_of(f, r, "statement"));
   fputc('\n', out);
 }
 
@@ -162,8 +155,8 @@ static void write_gate_line(FILE *out, const rp_section *g) {
     const rp_value *v = rp_cell(g, i, passed);
     if (v->type == SQLITE_NULL) unjudged++;
     else if (v->i == 0)
-      fprintf(out, "%s`%s` (measured %s)", failed++ ? "; " : "**FAIL:** ", text_of(g, i, "rule"),
-              text_of(g, i, "measured"));
+      fprintf(out, "%s`%s` (measured %s)", failed++ ? "; " : "**FAIL:** ", rp_text_of(g, i, "rule"),
+              rp_text_of(g, i, "measured"));
   }
   if (!failed) fprintf(out, "**PASS:** %d of %d checks passed", g->nrows - unjudged, g->nrows);
   if (unjudged) fprintf(out, " (%d not evaluated: no data)", unjudged);

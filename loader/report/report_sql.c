@@ -608,6 +608,13 @@ const rp_value *rp_cell(const rp_section *s, int row, int col) {
   return &s->cells[(size_t)row * (size_t)s->ncols + (size_t)col];
 }
 
+const char *rp_text_of(const rp_section *s, int row, const char *col) {
+  int c = rp_col_index(s, col);
+  if (c < 0) return "";
+  const rp_value *v = rp_cell(s, row, c);
+  return v->type == SQLITE_TEXT ? v->s : "";
+}
+
 int rp_col_index(const rp_section *s, const char *name) {
   for (int c = 0; c < s->ncols; c++)
     if (!strcmp(s->cols[c].name, name)) return c;
