@@ -105,16 +105,26 @@ static void report_file_error(FILE *out, const ld_file *f) {
 
 typedef struct path_list {
   char **v;
+  unsigned char *found; /* 1: found in a directory (not named by the user) */
   int n, cap;
 } path_list;
 
-static void path_add(path_list *l, const char *p) {
+static void path_add_from(path_list *l, const char *p, int found) {
   if (l->n == l->cap) {
     l->cap = l->cap ? l->cap * 2 : 16;
     l->v = realloc(l->v, (size_t)l->cap * sizeof *l->v);
-    if (!l->v) abort();
+    l->found = realloc(l->found, (size_t)l->cap);
+    if (!l->v || !l->found) abort();
   }
+  l->found[l->n] = (unsigned char)found;
   l->v[l->n++] = strdup(p);
+}
+
+static void path_add(path_list *l, const char *p) { path_add_from(l, p, 0); }
+
+static int is_pickle_name(const char *name) {
+  size_t n = strlen(name);
+  return (n > 7 && !strcmp(name + n - 7, ".pickle")) || (n > 4 && !strcmp(name + n - 4, ".pkl"));
 }
 
 static int cmp_str(const void *a, const void *b) {
@@ -140,9 +150,12 @@ static int expand_inputs(FILE *out, const char *const *paths, int n, path_list *
       path_list found = {0};
       struct dirent *e;
       while ((e = readdir(d))) {
-        if (e->d_name[0] == '.' || !is_trace_name(e->d_name)) continue;
         char full[4096];
         snprintf(full, sizeof full, "%s/%s", paths[i], e->d_name);
+        if (e->d_name[0] != '.' && is_pickle_name(e->d_name))
+          say(out, "%s: warning: skipping a pickle (profdb never unpickles files; save"
+              " the snapshot as JSON: json.dump(torch.cuda.memory._snapshot(), f))", full);
+        if (e->d_name[0] == '.' || !is_trace_name(e->d_name)) continue;
         struct stat lst;
         if (lstat(full, &lst) != 0) continue;
         if (S_ISLNK(lst.st_mode)) {
@@ -155,10 +168,11 @@ static int expand_inputs(FILE *out, const char *const *paths, int n, path_list *
       if (found.n == 0) say(out, "%s: warning: no *.json or *.json.gz files in directory", paths[i]);
       if (found.n) qsort(found.v, (size_t)found.n, sizeof *found.v, cmp_str);
       for (int k = 0; k < found.n; k++) {
-        path_add(l, found.v[k]);
+        path_add_from(l, found.v[k], 1);
         free(found.v[k]);
       }
       free(found.v);
+      free(found.found);
     } else {
       path_add(l, paths[i]); /* errors are reported when it is opened */
     }
@@ -369,7 +383,8 @@ static int insert_artifact_row(ld_ctx *ctx, ld_file *f, const char *label) {
 
 /* Load one file.  Returns a profdb_exit code; 0 also for a skipped
 ** duplicate (then *loaded stays 0). */
-static int load_one(ld_ctx *ctx, const char *path, const char *label_opt, int *loaded) {
+static int load_one(ld_ctx *ctx, const char *path, int found_in_dir, const char *label_opt,
+                    int *loaded) {
   FILE *out = ctx->msg;
   ld_file *f = calloc(1, sizeof *f);
   if (!f) return PROFDB_EXIT_USAGE;
@@ -382,6 +397,11 @@ static int load_one(ld_ctx *ctx, const char *path, const char *label_opt, int *l
     goto done;
   }
   ld_sniff_result kind = ld_sniff(f);
+  if (kind == SNIFF_ERROR && found_in_dir && !strncmp(f->message, "not a trace or snapshot", 23)) {
+    /* Other JSON in a trace folder (config.json, metrics): not an input. */
+    say(out, "%s: warning: skipping: %s", path, f->message);
+    goto done;
+  }
   if (kind == SNIFF_ERROR) {
     report_file_error(out, f);
     code = f->exit_code;
@@ -691,7 +711,8 @@ static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, 
   }
   ld_phase(ctx, NULL);
   for (int i = 0; i < inputs->n; i++) {
-    int rc = load_one(ctx, inputs->v[i], inputs->n == 1 ? opt->label : NULL, loaded);
+    int rc = load_one(ctx, inputs->v[i], inputs->found[i], inputs->n == 1 ? opt->label : NULL,
+                      loaded);
     if (rc == PROFDB_EXIT_TRUNCATED) { code = rc; continue; }
     if (rc != PROFDB_EXIT_OK) { code = rc; goto done; }
   }
@@ -737,6 +758,7 @@ int profdb_load_db(sqlite3 *db, const char *const *paths, int n,
   intern_free(ctx.stacks);
   for (int i = 0; i < inputs.n; i++) free(inputs.v[i]);
   free(inputs.v);
+  free(inputs.found);
   return code;
 }
 
@@ -864,5 +886,6 @@ done:
   if (lock_fd >= 0) close(lock_fd);
   for (int i = 0; i < inputs.n; i++) free(inputs.v[i]);
   free(inputs.v);
+  free(inputs.found);
   return code;
 }

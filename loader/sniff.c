@@ -166,6 +166,14 @@ ld_sniff_result ld_sniff(ld_file *f) {
         failed = 1;
         break;
       }
+      if ((size_t)n >= 16 && !memcmp(chunk, "SQLite format 3", 16)) {
+        /* Most often a profdb database given where a trace belongs. */
+        ld_fail(f, PROFDB_EXIT_USAGE, 0,
+                "a SQLite database (a profdb database?), not a trace or memory snapshot;"
+                " report on it with: profdb report %s", f->path);
+        failed = 1;
+        break;
+      }
       if (foreign) {
         ld_fail(f, PROFDB_EXIT_DATA, 0, "not JSON: the file is %s", foreign);
         failed = 1;

@@ -4,6 +4,7 @@
 -- Requires: report_gpu
 -- Empty: the trace has no GPU activity; profile with
 --   activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]
+-- Chart: bars x=category y=pct
 -- Columns:
 --   category      -      kernel_category() of the kernel (copies and fills are Memcpy/Memset)
 --   total_dur_ns  ns     total GPU time (sum of durations)

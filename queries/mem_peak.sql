@@ -7,6 +7,8 @@
 --   the peak in that unit too.
 -- Requires: report_mem_peak
 -- Empty: no memory snapshot is loaded (see the memory summary)
+-- Brief: snapshot device peak_allocated peak_seq baseline transient peak_reserved headroom
+-- Chart: timeline data=charts/mem_timeline.sql
 -- Columns:
 --   snapshot          -      snapshot id
 --   device            -      device ordinal

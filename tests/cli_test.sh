@@ -253,4 +253,99 @@ usage_errors() {
   "$profdb" load -q "$cases/flows.json" -o dir.db 2>err.txt; expect_eq "$?" 2 "load into a directory"
 }
 
+# expect_refusal WANT_RC WANT_MESSAGE COMMAND...: the command fails with
+# exit code WANT_RC, and the first line of stderr is WANT_MESSAGE (the
+# usage text, if any, comes after it).
+expect_refusal() {
+  local want_rc=$1 want=$2; shift 2
+  "$@" >out.txt 2>err.txt; local rc=$?
+  expect_eq "$rc" "$want_rc" "exit code of: $*"
+  expect_eq "$(head -1 err.txt)" "$want" "first line of stderr of: $*"
+}
+
+refusals() {
+  "$profdb" load -q "$cases/flows.json" -o run.db || fail "load"
+  cp "$cases/flows.json" t.json
+  gzip -c "$cases/flows.json" > t.json.gz
+  # Arguments swapped: the database given as input, a trace after -o.
+  expect_refusal 2 "profdb: t.json.gz: not a database but a gzip file (a trace?); -o names the database to write: profdb load TRACE... -o DB" \
+    "$profdb" load run.db -o t.json.gz
+  cmp -s t.json.gz <(gzip -c "$cases/flows.json") || fail "the trace after -o was modified"
+  # A profdb database given where a trace belongs is named as such.
+  expect_refusal 2 "profdb: run.db: a SQLite database (a profdb database?), not a trace or memory snapshot; report on it with: profdb report run.db" \
+    "$profdb" load run.db -o new.db
+  [ -e new.db ] && fail "new.db created by a refused load"
+  expect_refusal 2 "profdb: --top needs a whole number of rows >= 1, got '0'" "$profdb" report run.db --top 0
+  grep -q "^usage: profdb report" err.txt || fail "no usage after the message"
+  expect_refusal 2 "profdb: --top needs a whole number of rows >= 1, got 'abc'" "$profdb" report run.db --top abc
+  expect_refusal 2 "profdb: --top needs a whole number of rows >= 1, got '0'" "$profdb" diff run.db run.db --top 0
+  expect_refusal 2 "profdb: diff: give two runs, BEFORE and AFTER (got 1)" "$profdb" diff run.db
+  grep -q "^usage: profdb diff" err.txt || fail "no diff usage after the message"
+  expect_refusal 2 "profdb: --md needs a value" "$profdb" report run.db --md
+  expect_refusal 2 "profdb: report: give a profdb database, or trace / snapshot files" "$profdb" report
+  expect_refusal 2 "profdb: report: --trace needs a trace_id >= 1, got 'x'" "$profdb" report run.db --trace x
+  # A bad --section lists the valid ids.
+  "$profdb" report run.db --section nope >out.txt 2>err.txt; expect_eq "$?" 2 "bad --section exit code"
+  [[ "$(head -1 err.txt)" == "profdb: no section 'nope'; sections: findings, run_summary, "*", gpu_kernel_sum, "* ]] ||
+    fail "bad --section message: $(head -1 err.txt)"
+  "$profdb" diff run.db run.db --section nope >out.txt 2>err.txt; expect_eq "$?" 2 "bad diff --section exit code"
+  [[ "$(head -1 err.txt)" == "profdb: no section 'nope'; sections: verdict, "* ]] ||
+    fail "bad diff --section message: $(head -1 err.txt)"
+  # --trace / --snapshot that do not exist: what exists, and a failure.
+  expect_refusal 2 "profdb: run.db: no trace 99; traces: 1 (flows)" "$profdb" report run.db --trace 99
+  expect_refusal 2 "profdb: run.db: no snapshot 3; snapshots: none" "$profdb" report run.db --snapshot 3
+  [ -s out.txt ] && fail "a report was written for a missing snapshot"
+  # A query file whose Brief or Chart names a column it does not have.
+  cp -r "$(dirname "$cases")/../../queries" q
+  sed -i 's/^-- Brief: label step/-- Brief: label stpe/' q/step_time.sql
+  expect_refusal 2 "profdb: q/step_time.sql: Brief names 'stpe', which is not one of its Columns" \
+    "$profdb" report run.db --queries q
+  true
+}
+
+folder_skips() {
+  # Non-trace JSON and pickles in a trace folder: one warning each, the
+  # traces load; a broken trace still fails the whole folder.
+  mkdir run
+  cp "$cases/flows.json" run/rank0.json
+  cp "$cases/keys_after.json" run/rank1.json
+  echo '{"lr": 0.1, "batch_size": 32}' > run/config.json
+  cp "$cases/bad_pickle.pickle" run/snapshot.pickle
+  "$profdb" load run -o f.db 2>err.txt; rc=$?
+  expect_eq "$rc" 0 "folder with config.json and a pickle: exit code"
+  expect_eq "$(grep -c 'run/config.json: warning: skipping: not a trace or snapshot' err.txt)" 1 "config.json warning"
+  expect_eq "$(grep -c 'run/snapshot.pickle: warning: skipping a pickle' err.txt)" 1 "pickle warning"
+  expect_eq "$(q f.db "SELECT count(*) FROM trace")" "$(printf 'count(*)\n2')" "traces of the folder"
+  cp f.db before.db
+  cp "$cases/bad_invalid.json" run/rank2.json
+  "$profdb" load -q run -o f.db 2>/dev/null; expect_eq "$?" 1 "folder with a broken trace"
+  cmp -s f.db before.db || fail "a failed folder load changed the database"
+  # Named explicitly, a non-trace JSON is an error, not a warning.
+  "$profdb" load -q run/config.json -o g.db 2>err.txt; expect_eq "$?" 1 "config.json named explicitly"
+}
+
+load_summary() {
+  # The closing line in words; the per-file key=value figures behind -v.
+  mkdir ranks
+  python3 - "$cases/flows.json" <<'PY'
+import json, sys
+src = json.load(open(sys.argv[1]))
+for r in range(4):
+    t = dict(src)
+    t["distributedInfo"] = {"rank": r, "world_size": 4, "backend": "nccl"}
+    t["deviceProperties"] = [{"id": 0, "name": "NVIDIA H100 80GB HBM3", "totalGlobalMem": 85000000000}]
+    t["traceEvents"] = src["traceEvents"] + [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#7",
+                                              "pid": 1, "tid": 1, "ts": 0, "dur": 1}]
+    json.dump(t, open("ranks/rank%d.json" % r, "w"))
+PY
+  "$profdb" load ranks -o run.db 2>err.txt || fail "load: $(cat err.txt)"
+  expect_eq "$(cat err.txt)" "profdb: run.db: 4 traces: ranks 0-3 of 4, 1x NVIDIA H100 80GB HBM3, step 7 — next: profdb report run.db" "summary line"
+  "$profdb" load -v --replace ranks -o run.db 2>err.txt || fail "load -v"
+  expect_eq "$(grep -c 'trace_id=' err.txt)" 4 "per-file figures with -v"
+  grep -q "— next: profdb report run.db" err.txt || fail "summary line with -v"
+  "$profdb" load -q --replace ranks -o run.db 2>err.txt || fail "load -q"
+  [ -s err.txt ] && fail "-q printed: $(cat err.txt)"
+  true
+}
+
 "$check" && echo "ok: $check"

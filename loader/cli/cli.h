@@ -32,7 +32,7 @@ int cli_print_query(sqlite3 *db, const char *sql, cli_format fmt, FILE *out);
 /* ---- what `profdb report` and `profdb diff` share (cli_runner.c) ------ */
 
 typedef struct rp_cli {
-  const char *md, *json, *queries; /* --md, --json, --queries */
+  const char *md, *json, *html, *queries; /* --md, --json, --html, --queries */
   char *queries_dir;               /* the query files found (rp_cli_queries) */
   const char **only;               /* --section IDs */
   int nonly;

@@ -27,14 +27,16 @@ static const char diff_usage[] =
   "Compare two runs: BEFORE and AFTER are profdb databases, or a trace /\n"
   "memory snapshot file (or a folder of them) each, loaded into a temporary\n"
   "database first.  The verdict comes first, then one section per file of\n"
-  "queries/diff/diff.list.  Markdown goes to stdout unless --md is given.\n"
-  "With more than two runs: one row per run (step time, GPU utilization, peak\n"
-  "memory), each run gated against the one before it, and with --md an SVG\n"
-  "line chart (FILE.trend.svg); the first run failing a check is flagged.\n"
+  "queries/diff/diff.list.  Markdown goes to stdout unless --md, --json or --html\n"
+  "is given.  With more than two runs: one row per run (step time, GPU\n"
+  "utilization, peak memory), each run gated against the one before it, and\n"
+  "with --md an SVG line chart (FILE.trend.svg); the first run failing a check\n"
+  "is flagged.\n"
   "\n"
   "options:\n"
   "  --md FILE          write Markdown to FILE\n"
   "  --json FILE        write JSON to FILE ('-' for stdout)\n"
+  "  --html FILE        write one self-contained HTML file\n"
   "  --section ID       only this section (repeatable): an ID of queries/diff/diff.list,\n"
   "                     or 'verdict'\n"
   "  --top N            rows of the top-N tables (default 15)\n"
@@ -54,24 +56,6 @@ static const char diff_usage[] =
   "                     category[NAME] kernel[NAME] memcpy_bytes comm_exposed\n"
   "                     peak_allocated peak_reserved ooms\n"
   "  --gate FILE        the checks of FILE, one a line ('#' comments)\n";
-
-/* "before: 1 trace, 4 steps analysed, 1 snapshot; after: ..." */
-static char *scope_note(sqlite3 *db) {
-  sqlite3_stmt *st;
-  char *note = NULL;
-  if (sqlite3_prepare_v2(db,
-        "SELECT group_concat(printf('%s: %d trace(s), %d step(s) analysed, %d snapshot(s)',"
-        "  d.side, coalesce(r.traces, 0), coalesce(r.steps, 0),"
-        "  CASE d.side WHEN 'after' THEN (SELECT count(*) FROM main.snapshot)"
-        "  ELSE (SELECT count(*) FROM base.snapshot) END), '; ')"
-        " FROM (SELECT * FROM diff_sides ORDER BY ord) d LEFT JOIN diff_run r USING (side)",
-        -1, &st, NULL) != SQLITE_OK)
-    return NULL;
-  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-    note = strdup((const char *)sqlite3_column_text(st, 0));
-  sqlite3_finalize(st);
-  return note;
-}
 
 int cli_attach_base(sqlite3 *db, const char *path) {
   sqlite3_stmt *st;
@@ -140,7 +124,10 @@ int cli_diff(int argc, char **argv) {
       goto bad;
     } else pos[npos++] = a;
   }
-  if (npos < 2) goto bad;
+  if (npos < 2) {
+    fprintf(stderr, "profdb: diff: give two runs, BEFORE and AFTER (got %d)\n", npos);
+    goto bad;
+  }
   if (rp_cli_queries(&o, "diff")) goto done;
   const char *qdir = o.queries_dir;
   rp_param params[] = {
@@ -176,7 +163,6 @@ int cli_diff(int argc, char **argv) {
   r.ninputs = 2;
   if (rp_cli_sections(&r, &o) || rp_run(&r)) goto done;
   if (gate.n && cli_gate_run(&gate, &r)) goto done;
-  r.scope_note = scope_note(db);
   rc = rp_cli_output(&r, &o, 0);
   if (rc == PROFDB_EXIT_OK && gate.n && !cli_gate_passed(&r)) rc = PROFDB_EXIT_GATE_FAILED;
   goto done;

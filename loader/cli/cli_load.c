@@ -1,5 +1,8 @@
 /*
-** cli_load.c — profdb load: option parsing for the loading library.
+** cli_load.c — profdb load: option parsing for the loading library, and
+** the closing line in words ("8 traces: ranks 0-7 of 8, 8x Tesla
+** V100-SXM2-32GB, step 10 - next: profdb report run.db", from
+** queries/load_summary.sql); each file's key=value figures with --verbose.
 */
 #include "cli.h"
 
@@ -10,7 +13,50 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/* The first bytes of path: what kind of file it is, for messages. */
+static const char *file_kind(const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return NULL; /* never read a FIFO */
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  unsigned char head[16] = {0};
+  size_t n = fread(head, 1, sizeof head, f);
+  fclose(f);
+  if (n == 0) return "empty";
+  if (n == 16 && !memcmp(head, "SQLite format 3", 16)) return "sqlite";
+  if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b) return "a gzip file (a trace?)";
+  if (head[0] == '{' || head[0] == '[') return "a JSON file (a trace or snapshot?)";
+  if (head[0] == 0x80) return "a pickle";
+  return "not a SQLite database";
+}
+
+/* "profdb: run.db: 8 traces: ... - next: profdb report run.db" */
+static void summary_line(const char *db_path) {
+  char *qdir = rp_find_queries(NULL, NULL);
+  if (!qdir) return;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/load_summary.sql", qdir);
+  free(qdir);
+  FILE *f = fopen(path, "rb");
+  if (!f) return;
+  ld_buf sql = {0};
+  char chunk[4096];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) ld_buf_put(&sql, chunk, n);
+  fclose(f);
+  sqlite3 *db = cli_open_db(db_path, 1);
+  sqlite3_stmt *st = NULL;
+  if (db && sqlite3_prepare_v2(db, ld_buf_cstr(&sql), -1, &st, NULL) == SQLITE_OK &&
+      sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+    fprintf(stderr, "profdb: %s: %s \xE2\x80\x94 next: profdb report %s\n", db_path,
+            (const char *)sqlite3_column_text(st, 0), db_path);
+  sqlite3_finalize(st);
+  if (db) sqlite3_close(db);
+  ld_buf_free(&sql);
+}
 
 static const char load_usage[] =
   "usage: profdb load INPUT... -o DB [options]\n"
@@ -30,6 +76,7 @@ static const char load_usage[] =
   "  --strict           refuse truncated inputs instead of keeping their\n"
   "                     complete events\n"
   "  -q, --quiet        print warnings and errors only\n"
+  "  -v, --verbose      also each file's figures (events per kind, ...)\n"
   "  --progress         show progress even when stderr is not a terminal\n"
   "  --no-progress      never show progress\n"
   "  --threads N        1 = parse and write on one thread (default 2)\n"
@@ -53,7 +100,7 @@ int cli_load(int argc, char **argv) {
   profdb_load_options opt = {0};
   const char *db = NULL;
   const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
-  int n = 0, progress = -1;
+  int n = 0, progress = -1, verbose = 0;
   if (!inputs) return PROFDB_EXIT_USAGE;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -73,6 +120,8 @@ int cli_load(int argc, char **argv) {
       opt.strict = 1;
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
       opt.quiet = 1;
+    } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+      verbose = 1;
     } else if (!strcmp(a, "--progress")) {
       progress = 1;
     } else if (!strcmp(a, "--no-progress")) {
@@ -83,6 +132,10 @@ int cli_load(int argc, char **argv) {
       opt.threads = (int)t;
     } else if (!strcmp(a, "--chunk-size") && i + 1 < argc) {
       if (parse_size(argv[++i], &opt.chunk_size, 1ULL << 30)) goto bad;
+    } else if (a[0] == '-' && a[1] && i + 1 == argc && strcmp(a, "--progress") &&
+               strcmp(a, "--no-progress") && strcmp(a, "--replace") && strcmp(a, "--strict")) {
+      fprintf(stderr, "profdb: load: %s needs a value\n", a);
+      goto bad;
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "profdb: load: unknown option '%s'\n", a);
       goto bad;
@@ -98,11 +151,23 @@ int cli_load(int argc, char **argv) {
     fprintf(stderr, "profdb: load: --label needs exactly one input\n");
     goto bad;
   }
-  opt.progress = progress >= 0 ? progress : (!opt.quiet && isatty(2));
+  /* The file after -o is written: refuse one that is no database (most
+  ** often a trace, with the arguments swapped). */
+  const char *kind = file_kind(db);
+  if (kind && strcmp(kind, "sqlite") && strcmp(kind, "empty")) {
+    fprintf(stderr, "profdb: %s: not a database but %s; -o names the database to write:"
+            " profdb load TRACE... -o DB\n", db, kind);
+    free(inputs);
+    return PROFDB_EXIT_USAGE;
+  }
+  int quiet = opt.quiet;
+  opt.quiet = quiet || !verbose; /* per-file figures only with --verbose */
+  opt.progress = progress >= 0 ? progress : (!quiet && isatty(2));
   /* A closed pipe on stderr (`2>&1 | head`) must not kill the load between
   ** its messages and the rename: a failed write of a message is harmless. */
   signal(SIGPIPE, SIG_IGN);
   int rc = profdb_load(db, inputs, n, &opt);
+  if (!quiet && (rc == PROFDB_EXIT_OK || rc == PROFDB_EXIT_TRUNCATED)) summary_line(db);
   free(inputs);
   return rc;
 bad:

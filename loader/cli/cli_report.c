@@ -31,6 +31,7 @@ static const char report_usage[] =
   "options:\n"
   "  --md FILE          write Markdown to FILE, and SVG charts next to it\n"
   "  --json FILE        write JSON to FILE ('-' for stdout)\n"
+  "  --html FILE        write one self-contained HTML file (charts inline)\n"
   "  --section ID       only this section (repeatable): an ID of queries/report.list,\n"
   "                     or 'findings'\n"
   "  --top N            rows of the top-N tables (default 15)\n"
@@ -46,60 +47,28 @@ static const char report_usage[] =
   "  --queries DIR      query files to use (default: $PROFDB_QUERIES, else the\n"
   "                     installed share/profdb/queries next to this profdb)\n";
 
-/* "label: steps 3-7 analysed (5), step 2 excluded as warm-up; ..." */
-static char *scope_note(sqlite3 *db) {
+/* Whether trace (or snapshot) id exists; if not, says which do. */
+static int artifact_exists(sqlite3 *db, const char *path, const char *table, long long id) {
+  char *sql = sqlite3_mprintf("SELECT %s_id, label FROM %s ORDER BY 1", table, table);
   sqlite3_stmt *st;
-  ld_buf b = {0};
-  const char *sql =
-      "SELECT w.label, w.steps, w.warmup_excluded,"
-      " (SELECT min(step) FROM report_step s WHERE s.trace_id = w.trace_id),"
-      " (SELECT max(step) FROM report_step s WHERE s.trace_id = w.trace_id),"
-      " (SELECT group_concat(step, ', ') FROM report_step_all s WHERE s.trace_id = w.trace_id"
-      "   AND s.warmup AND NOT s.empty),"
-      " (SELECT group_concat(step, ', ') FROM report_step_all s WHERE s.trace_id = w.trace_id"
-      "   AND s.empty), w.all_steps, w.whole AND w.all_steps > 0"
-      " FROM report_window w ORDER BY w.rank, w.trace_id";
-  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) return NULL;
-  while (sqlite3_step(st) == SQLITE_ROW) {
-    char line[1024];
-    const char *label = (const char *)sqlite3_column_text(st, 0);
-    int steps = sqlite3_column_int(st, 1), excluded = sqlite3_column_int(st, 2);
-    const char *warm = (const char *)sqlite3_column_text(st, 5);
-    const char *empty = (const char *)sqlite3_column_text(st, 6);
-    int n = 0;
-    if (sqlite3_column_int(st, 8))
-      n = snprintf(line, sizeof line, "%s: the whole trace is analysed (--scope trace)", label);
-    else if (sqlite3_column_int(st, 7) == 0)
-      n = snprintf(line, sizeof line, "%s: no ProfilerStep ranges, the whole trace is analysed", label);
-    else if (steps == 0)
-      n = snprintf(line, sizeof line, "%s: no step analysed", label);
-    else
-      n = snprintf(line, sizeof line, "%s: steps %d-%d analysed (%d)", label,
-                   sqlite3_column_int(st, 3), sqlite3_column_int(st, 4), steps);
-    if (excluded && warm && n < (int)sizeof line)
-      n += snprintf(line + n, sizeof line - (size_t)n, ", step %s excluded as warm-up", warm);
-    if (empty && n < (int)sizeof line)
-      snprintf(line + n, sizeof line - (size_t)n,
-               ", step %s skipped (no time of its own: cut short while earlier GPU work ran)", empty);
-    if (b.n) ld_buf_put(&b, "; ", 2);
-    ld_buf_put(&b, line, strlen(line));
-  }
-  sqlite3_finalize(st);
-  if (sqlite3_prepare_v2(db, "SELECT s.label, group_concat(d.device, ', ') FROM report_mem_device d"
-                         " JOIN snapshot s USING (snapshot_id) GROUP BY d.snapshot_id"
-                         " ORDER BY d.snapshot_id", -1, &st, NULL) == SQLITE_OK) {
+  int found = 0;
+  ld_buf known = {0};
+  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
     while (sqlite3_step(st) == SQLITE_ROW) {
-      char line[512];
-      snprintf(line, sizeof line, "snapshot %s: device(s) %s",
-               (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1));
-      if (b.n) ld_buf_put(&b, "; ", 2);
-      ld_buf_put(&b, line, strlen(line));
+      char item[320];
+      found |= sqlite3_column_int64(st, 0) == id;
+      snprintf(item, sizeof item, "%s%lld (%s)", known.n ? ", " : "",
+               (long long)sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1));
+      ld_buf_put(&known, item, strlen(item));
     }
     sqlite3_finalize(st);
   }
-  if (!b.n) return NULL;
-  ld_buf_cstr(&b);
-  return b.p;
+  sqlite3_free(sql);
+  if (!found)
+    fprintf(stderr, "profdb: %s: no %s %lld; %ss: %s\n", path, table, id, table,
+            known.n ? ld_buf_cstr(&known) : "none");
+  ld_buf_free(&known);
+  return found;
 }
 
 int cli_report(int argc, char **argv) {
@@ -125,25 +94,41 @@ int cli_report(int argc, char **argv) {
       goto done;
     } else if (!strcmp(a, "--trace") && more) {
       trace_id = strtoll(argv[++i], &end, 10);
-      if (*end || trace_id < 1) goto bad;
+      if (!*argv[i] || *end || trace_id < 1) {
+        fprintf(stderr, "profdb: report: --trace needs a trace_id >= 1, got '%s'\n", argv[i]);
+        goto bad;
+      }
     } else if (!strcmp(a, "--snapshot") && more) {
       snapshot_id = strtoll(argv[++i], &end, 10);
-      if (*end || snapshot_id < 1) goto bad;
+      if (!*argv[i] || *end || snapshot_id < 1) {
+        fprintf(stderr, "profdb: report: --snapshot needs a snapshot_id >= 1, got '%s'\n",
+                argv[i]);
+        goto bad;
+      }
     } else if (!strcmp(a, "--scope") && more) {
       const char *v = argv[++i];
       scope_hta = !strcmp(v, "hta");
       if (!strcmp(v, "trace") || scope_hta) scope_trace = 1;
       else if (!strcmp(v, "steps")) scope_trace = 0;
-      else goto bad;
+      else {
+        fprintf(stderr, "profdb: report: --scope is steps, trace or hta, got '%s'\n", v);
+        goto bad;
+      }
     } else if (!strcmp(a, "--gpu-gb") && more) {
       gpu_gb = strtod(argv[++i], &end);
-      if (*end || !(gpu_gb > 0)) goto bad;
+      if (!*argv[i] || *end || !(gpu_gb > 0)) {
+        fprintf(stderr, "profdb: report: --gpu-gb needs a size in GB > 0, got '%s'\n", argv[i]);
+        goto bad;
+      }
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "profdb: report: unknown option '%s'\n", a);
       goto bad;
     } else pos[npos++] = a;
   }
-  if (npos == 0) goto bad;
+  if (npos == 0) {
+    fprintf(stderr, "profdb: report: give a profdb database, or trace / snapshot files\n");
+    goto bad;
+  }
   if (rp_cli_queries(&o, "report")) goto done;
   const char *db_path = rp_cli_database(&o, pos, npos, &rc);
   if (!db_path) goto done;
@@ -154,6 +139,9 @@ int cli_report(int argc, char **argv) {
     rc = PROFDB_EXIT_DATA;
     goto done;
   }
+  if ((trace_id > 0 && !artifact_exists(db, db_path, "trace", trace_id)) ||
+      (snapshot_id > 0 && !artifact_exists(db, db_path, "snapshot", snapshot_id)))
+    goto done;
   rp_param params[] = {
       {"top", SQLITE_INTEGER, o.top, 0},
       {"include_warmup", SQLITE_INTEGER, o.include_warmup, 0},
@@ -174,11 +162,6 @@ int cli_report(int argc, char **argv) {
   r.inputs = (char **)pos;
   r.ninputs = npos;
   if (rp_cli_sections(&r, &o) || rp_run(&r)) goto done;
-  r.scope_note = scope_hta ? strdup("HolisticTraceAnalysis' scope (--scope hta): the whole trace,"
-                                    " GPU work launched before the last ProfilerStep starts")
-                 : scope_trace ? strdup("the whole trace of every input: every event, inside or"
-                                        " outside ProfilerSteps (--scope trace)")
-                               : scope_note(db);
   rc = rp_cli_output(&r, &o, 1);
   goto done;
 bad:

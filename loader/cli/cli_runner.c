@@ -30,14 +30,25 @@ int rp_cli_option(rp_cli *o, int argc, char **argv, int *i) {
   const char *a = argv[*i];
   int more = *i + 1 < argc;
   char *end = NULL;
+  static const char *const with_value[] = {"--md", "--json", "--html", "--section", "--queries",
+                                           "--top", "--trace", "--snapshot", "--gpu-gb", NULL};
+  for (const char *const *w = with_value; *w && !more; w++)
+    if (!strcmp(a, *w)) {
+      fprintf(stderr, "profdb: %s needs a value\n", a);
+      return -1;
+    }
   if (!strcmp(a, "--md") && more) o->md = argv[++*i];
   else if (!strcmp(a, "--json") && more) o->json = argv[++*i];
+  else if (!strcmp(a, "--html") && more) o->html = argv[++*i];
   else if (!strcmp(a, "--section") && more) o->only[o->nonly++] = argv[++*i];
   else if (!strcmp(a, "--queries") && more) o->queries = argv[++*i];
   else if (!strcmp(a, "--include-warmup")) o->include_warmup = 1;
   else if (!strcmp(a, "--top") && more) {
     o->top = strtoll(argv[++*i], &end, 10);
-    if (*end || o->top < 1) return -1;
+    if (!*argv[*i] || *end || o->top < 1) {
+      fprintf(stderr, "profdb: --top needs a whole number of rows >= 1, got '%s'\n", argv[*i]);
+      return -1;
+    }
   } else return 0;
   return 1;
 }
@@ -159,22 +170,27 @@ int rp_cli_sections(rp_report *r, rp_cli *o) {
   return rp_load_sections(r, o->only, o->nonly);
 }
 
-/* Render with a writer into memory, then write the file atomically, or
-** to stdout when path is NULL.  Markdown goes through utf8_put_visible():
-** names from a trace must not reach a terminal as escape sequences. */
+/* Render with a writer ('m'arkdown, 'j'son, 'h'tml) into memory, then
+** write the file atomically, or to stdout when path is NULL.  Markdown and
+** HTML go through utf8_put_visible(): names from a trace must not reach a
+** terminal as escape sequences. */
 static int write_to(const char *path, rp_report *r, const char *const *charts, int n,
-                    int json) {
+                    int format) {
   char *data = NULL;
   size_t size = 0;
   FILE *m = open_memstream(&data, &size);
   if (!m) return -1;
-  if (json) rp_write_json(r, m);
+  if (format == 'j') rp_write_json(r, m);
+  else if (format == 'h') rp_write_html(r, m);
   else rp_write_markdown(r, m, charts, n);
   fclose(m);
+  /* Markdown and HTML may be printed to a terminal; JSON escapes control
+  ** characters itself. */
+  int raw = format == 'j';
   ld_buf visible = {0};
-  if (!json) utf8_put_visible(&visible, data, size);
-  const char *text = json ? data : visible.p;
-  size_t len = json ? size : visible.n;
+  if (!raw) utf8_put_visible(&visible, data, size);
+  const char *text = raw ? data : visible.p;
+  size_t len = raw ? size : visible.n;
   int rc = path ? rp_write_file(path, text, len)
                 : (fwrite(text, 1, len, stdout) == len ? 0 : -1);
   ld_buf_free(&visible);
@@ -190,14 +206,15 @@ int rp_cli_output(rp_report *r, rp_cli *o, int with_charts) {
     int n = with_charts ? rp_write_charts(r, o->md, names, 16) : 0;
     if (n < 0) return PROFDB_EXIT_USAGE;
     for (int i = 0; i < n; i++) charts[i] = names[i];
-    if (write_to(o->md, r, charts, n, 0)) rc = PROFDB_EXIT_USAGE;
-  } else if (!o->json || strcmp(o->json, "-")) {
-    write_to(NULL, r, NULL, 0, 0);
+    if (write_to(o->md, r, charts, n, 'm')) rc = PROFDB_EXIT_USAGE;
+  } else if ((!o->json || strcmp(o->json, "-")) && !o->html) {
+    write_to(NULL, r, NULL, 0, 'm');
   }
   if (o->json) {
     if (!strcmp(o->json, "-")) rp_write_json(r, stdout);
-    else if (write_to(o->json, r, NULL, 0, 1)) rc = PROFDB_EXIT_USAGE;
+    else if (write_to(o->json, r, NULL, 0, 'j')) rc = PROFDB_EXIT_USAGE;
   }
+  if (o->html && write_to(o->html, r, NULL, 0, 'h')) rc = PROFDB_EXIT_USAGE;
   return rc;
 }
 

@@ -3,9 +3,11 @@
 ** diff): running the query files, and writing their results (internal).
 **
 **   report_sql.c   find and parse query files, bind parameters, run them
+**   report_format.c  column order, units, headers, short names (for people)
 **   report_md.c    Markdown output
+**   report_html.c  one self-contained HTML file
 **   report_json.c  JSON output (docs/report-schema.md)
-**   report_svg.c   SVG charts next to the Markdown
+**   report_svg.c   SVG charts (files next to the Markdown, inline in HTML)
 */
 #ifndef PROFDB_REPORT_H
 #define PROFDB_REPORT_H
@@ -39,6 +41,10 @@ typedef struct rp_section {
   char *question;  /* -- Question: */
   char *requires;  /* -- Requires: table names, space separated */
   char *empty;     /* -- Empty: why it can be empty and what fills it */
+  char *brief;     /* -- Brief: the columns the Markdown table shows (the
+                   ** others are in the HTML and JSON); NULL: all */
+  char *chart;     /* -- Chart: KIND key=value... (report_svg.c), or NULL */
+  struct rp_section *chart_data; /* rows of the chart's data= query file */
   char *sql;       /* the statement(s) after the header */
   rp_column *cols; /* declared columns, in result order */
   int ncols;
@@ -65,6 +71,7 @@ typedef struct rp_kind {
   const char *lib;          /* folder of the prelude: "lib", or NULL */
   const char *summary;      /* the summary query: "findings.sql" */
   const char *summary_key;  /* its JSON key and id: "findings" or "verdict" */
+  const char *scope;        /* the scope query (rows of one note): "scope.sql" */
   int bullets;              /* 1: summary rows (topic, statement) as bullets;
                             ** 0: findings (observation, hypothesis, ...) */
 } rp_kind;
@@ -140,7 +147,58 @@ void rp_write_json(const rp_report *r, FILE *out);
 ** number written and their file names (relative to the .md) in names. */
 int rp_write_charts(rp_report *r, const char *md_path, char names[][256], int max);
 
-/* Cell accessors. */
+/* The HTML report: findings, contents, sections with inline charts. */
+void rp_write_html(const rp_report *r, FILE *out);
+
+/* Part `part` (0, 1, ...) of a section's chart as SVG into b (inline: no
+** background, colours from the page's CSS); part_name gets the part's
+** name ("" for a chart of one part).  Returns 1 when drawn, 0 when the
+** section has no chart, no data or no such part. */
+int rp_chart_svg_part(const rp_section *s, int part, ld_buf *b, int inline_svg,
+                      char *part_name, size_t part_n);
+
+/* A chart spec's value for key ("x=label,step" -> "label,step"), copied
+** into out; 0 when absent. */
+int rp_chart_key(const rp_section *s, const char *key, char *out, size_t n);
+
+/* ---- presentation (report_format.c) ------------------------------------ */
+
+/* How one column is shown: unit chosen from the column's values. */
+typedef struct rp_colview {
+  int col;           /* index in the section's columns */
+  int numeric;       /* right-aligned number */
+  int delta;         /* signed: '+' on positive values */
+  int decimals;
+  double scale;      /* value / scale is shown */
+  const char *unit;  /* "ms", "MiB", "%", ... or "" */
+  char header[112];  /* "wall (ms)" */
+} rp_colview;
+
+/* Every column, the naming one first.  Returns how many. */
+int rp_column_views(const rp_section *s, rp_colview *views, int max);
+/* A cell as text by its column's view (no unit: the header names it). */
+void rp_format_cell(char *out, size_t n, const rp_colview *v, const rp_value *x);
+/* "Not available", one entry per reason: rp_reason_group(r, i, group)
+** fills group with the skipped sections sharing section i's reason when i
+** is the first of them, and returns their number (0 otherwise). */
+const char *rp_skip_reason(const rp_section *s);
+int rp_reason_group(const rp_report *r, int i, const rp_section **group);
+
+/* Whether row is a difference row (its first cell reads "change" or
+** "delta"): its numbers are signed. */
+int rp_row_is_delta(const rp_section *s, int row);
+/* 'symbol' or 'source': a column that names rows. */
+int rp_is_name_unit(const char *unit);
+/* Short names of a column's rows, at most max characters each, told apart
+** where the full names differ.  Free with rp_free_names(names, nrows). */
+char **rp_short_names(const rp_section *s, int col, size_t max);
+void rp_free_names(char **names, int n);
+/* The section that text cites at p ("mem_peak_sources", "sync_sum.pct_window",
+** "(communication)"; a plain word like "communication" is no citation), or NULL. */
+const rp_section *rp_cited_section(const rp_report *r, const char *text, const char *p);
+
+/* Cell accessors.  rp_text_of: the text in column `col` of a row, or "". */
+const char *rp_text_of(const rp_section *s, int row, const char *col);
 const rp_value *rp_cell(const rp_section *s, int row, int col);
 int rp_col_index(const rp_section *s, const char *name);
 

@@ -1,150 +1,31 @@
 /*
-** report_md.c — the report as Markdown.
+** report_md.c — the report as Markdown that fits a screen.
 **
-** Values are shown by the unit their query file declares: ns as a duration
-** ('12.35 ms'), bytes with binary units ('1.50 GiB'), % with two decimals.
-** Text cells are escaped for GitHub tables ('|' and backticks, newlines)
-** and shortened by their unit: a 'symbol' (kernel or operator name, 160
-** characters) loses its deepest template/argument levels first, a
-** 'source' (file:line function, 100) its start, other text its end.  The JSON
-** output keeps every value exact and every name whole.
+** Tables show at most MD_COLUMNS columns (the query's Brief list when it
+** has one), the naming column first, each time or size column in one unit
+** named by its header (report_format.c); the HTML and JSON outputs have
+** every column.  Names are shortened so that rows stay distinguishable
+** (report_format.c), and escaped for GitHub tables ('|', backticks,
+** newlines, '<').  Each section heading carries its id as an anchor, so
+** the ids that findings cite resolve; sections without data are listed
+** once, with their reason, under "Not available" at the end.
 */
 #include "report.h"
 #include "humanize.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <yajl/yajl_tree.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define CELL_MAX 100   /* characters of a text cell */
-#define SYMBOL_MAX 160 /* characters of a symbol cell */
+#define MD_COLUMNS 8     /* columns of a Markdown table */
+#define SYMBOL_MAX 60    /* characters of a kernel or operator name */
+#define SOURCE_MAX 48    /* characters of a file:line function */
+#define TEXT_MAX 40      /* characters of other text cells */
 
-/* Whether '(' at p opens an argument list (after a name or a template),
-** not a parenthesized word like "(anonymous namespace)". */
-static int opens_args(const char *start, const char *p) {
-  if (*p != '(') return 1;
-  if (p == start) return 0;
-  char b = p[-1];
-  return b == '>' || b == '_' || (b >= '0' && b <= '9') || (b >= 'a' && b <= 'z') ||
-         (b >= 'A' && b <= 'Z');
-}
-
-#define NEST_MAX 64
-
-/* Bracket matching for C++ symbols: '<' and argument-list '(' nest; a ')'
-** or '>' closes only the bracket it matches, so "operator>", "->" and
-** "(anonymous namespace)" are text.  Calls visit(c, depth_before, kind)
-** with kind 1 = opens a level, -1 = closes one, 0 = text. */
-typedef struct nest {
-  char open[NEST_MAX]; /* '<', '(' or 't' (a '(' that is text) */
-  int n;               /* stack size */
-  int depth;           /* levels opened ('<' and argument '(') */
-} nest;
-
-static int nest_step(nest *st, const char *start, const char *p) {
-  char c = *p;
-  if ((c == '<' || c == '(') && st->n < NEST_MAX) {
-    int level = opens_args(start, p);
-    st->open[st->n++] = level ? c : 't';
-    if (level) st->depth++;
-    return level;
-  }
-  if ((c == '>' || c == ')') && st->n > 0) {
-    char top = st->open[st->n - 1];
-    if (c == ')' && top == 't') {
-      st->n--;
-      return 0;
-    }
-    if ((c == '>' && top == '<') || (c == ')' && top == '(')) {
-      st->n--;
-      st->depth--;
-      return -1;
-    }
-  }
-  return 0;
-}
-
-/* Write s with template/argument lists nested deeper than max_depth
-** replaced by an ellipsis ("f<a<b>>(int)" gives "f<...>(...)" at depth 0
-** and "f<a<...>>(int)" at depth 1); with flat_args, the top-level argument
-** list is always collapsed. */
-static void collapse_deeper(const char *s, int max_depth, int flat_args, ld_buf *out) {
-  nest st = {{0}, 0, 0};
-  int limit = max_depth; /* the depth shown at this point */
+static void put_escaped(FILE *out, const char *s) {
   for (const char *p = s; *p; p++) {
-    int before = st.depth;
-    int kind = nest_step(&st, s, p);
-    if (kind == 1) {
-      if (before == 0) limit = flat_args && *p == '(' ? 0 : max_depth;
-      if (before <= limit) ld_buf_putc(out, *p);
-      if (before == limit) ld_buf_put(out, "\xE2\x80\xA6", 3);
-    } else if (kind == -1) {
-      if (st.depth <= limit) ld_buf_putc(out, *p);
-    } else if (before <= limit) {
-      ld_buf_putc(out, *p);
-    }
-  }
-}
-
-/* A symbol (kernel or operator name) in at most SYMBOL_MAX bytes where it
-** can be: drop a "void " return type, collapse the argument list (it
-** repeats the template arguments), then the deepest template levels first,
-** so the outer names that tell kernels apart survive
-** ("elementwise_kernel<4, BinaryFunctor<...>, Array<...>>(...)"). */
-static void shorten_symbol(const char *s, ld_buf *out) {
-  if (!strncmp(s, "void ", 5)) s += 5;
-  nest st = {{0}, 0, 0};
-  int deepest = 0;
-  for (const char *p = s; *p; p++)
-    if (nest_step(&st, s, p) == 1 && st.depth > deepest) deepest = st.depth;
-  for (int d = deepest; d >= 0; d--) {
-    out->n = 0;
-    collapse_deeper(s, d, 1, out);
-    if (out->n <= SYMBOL_MAX) return;
-  }
-  if (deepest == 0) ld_buf_put(out, s, strlen(s));
-}
-
-static size_t utf8_chars(const char *p, size_t n) {
-  size_t chars = 0;
-  for (size_t i = 0; i < n; i++) chars += ((unsigned char)p[i] & 0xC0) != 0x80;
-  return chars;
-}
-
-/* Escape for a table cell and shorten to CELL_MAX characters: symbols by
-** collapsing template levels, sources (file:line function) by keeping
-** their end, other text by cutting its end. */
-static void put_cell_text(FILE *out, const char *s, const char *unit) {
-  ld_buf tmp = {0};
-  size_t len = strlen(s);
-  int symbol = !strcmp(unit, "symbol");
-  size_t max = symbol ? SYMBOL_MAX : CELL_MAX;
-  if (len > max && symbol) shorten_symbol(s, &tmp);
-  else ld_buf_put(&tmp, s, len);
-  ld_buf_cstr(&tmp);
-  size_t from = 0, to = tmp.n;
-  if (utf8_chars(tmp.p, tmp.n) > max) {
-    if (!strcmp(unit, "source")) {
-      size_t drop = utf8_chars(tmp.p, tmp.n) - (max - 1);
-      while (drop > 0 && from < tmp.n) { /* skip whole characters */
-        from++;
-        while (from < tmp.n && ((unsigned char)tmp.p[from] & 0xC0) == 0x80) from++;
-        drop--;
-      }
-      fputs("\xE2\x80\xA6", out);
-    } else {
-      size_t seen = 0;
-      for (size_t i = 0; i < tmp.n; i++)
-        if (((unsigned char)tmp.p[i] & 0xC0) != 0x80 && seen++ == max - 1) {
-          to = i;
-          break;
-        }
-    }
-  }
-  for (size_t i = from; i < to; i++) {
-    char c = tmp.p[i];
+    char c = *p;
     if (c == '|') fputs("\\|", out);
     else if (c == '`') fputs("\\`", out);
     else if (c == '\n' || c == '\r' || c == '\t') fputc(' ', out);
@@ -152,58 +33,90 @@ static void put_cell_text(FILE *out, const char *s, const char *unit) {
     else if (c == '>') fputs("&gt;", out);
     else fputc(c, out);
   }
-  if (to < tmp.n) fputs("\xE2\x80\xA6", out);
-  ld_buf_free(&tmp);
 }
 
-static void put_value(FILE *out, const rp_value *v, const char *unit) {
-  char buf[64];
-  double d = v->type == SQLITE_INTEGER ? (double)v->i : v->d;
-  switch (v->type) {
-  case SQLITE_NULL: return;
-  case SQLITE_TEXT: put_cell_text(out, v->s, unit); return;
-  default: break;
-  }
-  if (!strcmp(unit, "ns")) profdb_humanize_ns(buf, sizeof buf, d);
-  else if (!strcmp(unit, "bytes")) profdb_humanize_bytes(buf, sizeof buf, d);
-  else if (!strcmp(unit, "%")) snprintf(buf, sizeof buf, "%.2f%%", d);
-  else if (v->type == SQLITE_INTEGER) snprintf(buf, sizeof buf, "%lld", v->i);
-  else snprintf(buf, sizeof buf, "%.2f", d);
-  fputs(buf, out);
-}
-
-static int numeric_unit(const char *unit) {
-  return !strcmp(unit, "ns") || !strcmp(unit, "bytes") || !strcmp(unit, "%") ||
-         !strcmp(unit, "count") || !strcmp(unit, "GB/s");
+/* Whether column name is in the space-separated list. */
+static int listed(const char *list, const char *name) {
+  size_t n = strlen(name);
+  for (const char *p = list; (p = strstr(p, name)); p += n)
+    if ((p == list || p[-1] == ' ') && (p[n] == 0 || p[n] == ' ')) return 1;
+  return 0;
 }
 
 static void write_table(FILE *out, const rp_section *s) {
+  rp_colview *all = calloc((size_t)s->ncols + 1, sizeof *all);
+  int *shown = calloc((size_t)s->ncols + 1, sizeof *shown);
+  char ***names = calloc((size_t)s->ncols + 1, sizeof *names);
+  if (!all || !shown || !names) abort();
+  int nall = rp_column_views(s, all, s->ncols), n = 0;
+  for (int k = 0; k < nall; k++)
+    if (n < MD_COLUMNS && (!s->brief || listed(s->brief, s->cols[all[k].col].name)))
+      shown[n++] = k;
+  for (int k = 0; k < n; k++) {
+    const rp_colview *v = &all[shown[k]];
+    const char *unit = s->cols[v->col].unit;
+    if (v->numeric) continue;
+    size_t max = !strcmp(unit, "symbol") ? SYMBOL_MAX : !strcmp(unit, "source") ? SOURCE_MAX
+                                                                                 : TEXT_MAX;
+    names[k] = rp_short_names(s, v->col, max);
+  }
   fputc('|', out);
-  for (int c = 0; c < s->ncols; c++) fprintf(out, " %s |", s->cols[c].name);
+  for (int k = 0; k < n; k++) fprintf(out, " %s |", all[shown[k]].header);
   fputs("\n|", out);
-  for (int c = 0; c < s->ncols; c++) fputs(numeric_unit(s->cols[c].unit) ? "---:|" : "---|", out);
+  for (int k = 0; k < n; k++) fputs(all[shown[k]].numeric ? "---:|" : "---|", out);
   fputc('\n', out);
   for (int r = 0; r < s->nrows; r++) {
     fputc('|', out);
-    for (int c = 0; c < s->ncols; c++) {
+    for (int k = 0; k < n; k++) {
+      char cell[128];
       fputc(' ', out);
-      put_value(out, rp_cell(s, r, c), s->cols[c].unit);
+      if (names[k]) put_escaped(out, names[k][r]);
+      else {
+        rp_colview v = all[shown[k]];
+        v.delta |= v.numeric && rp_row_is_delta(s, r);
+        rp_format_cell(cell, sizeof cell, &v, rp_cell(s, r, v.col));
+        put_escaped(out, cell);
+      }
       fputs(" |", out);
     }
     fputc('\n', out);
   }
+  if (n < nall) {
+    fputs("\nMore columns in the HTML and JSON output:", out);
+    int first = 1;
+    for (int k = 0; k < nall; k++) {
+      int in = 0;
+      for (int j = 0; j < n; j++) in |= shown[j] == k;
+      if (in) continue;
+      fprintf(out, "%s %s", first ? "" : ",", s->cols[all[k].col].name);
+      first = 0;
+    }
+    fputs(".\n", out);
+  }
+  for (int k = 0; k < n; k++) rp_free_names(names[k], s->nrows);
+  free(names);
+  free(shown);
+  free(all);
 }
 
-static const char *text_of(const rp_section *s, int row, const char *col) {
-  int c = rp_col_index(s, col);
-  if (c < 0) return "";
-  const rp_value *v = rp_cell(s, row, c);
-  return v->type == SQLITE_TEXT ? v->s : "";
+/* Text with the section ids it cites ("(kernel_category_sum)",
+** "sync_sum.pct_window") linked to their headings. */
+static void put_linked(FILE *out, const rp_report *r, const char *text) {
+  const char *p = text;
+  while (*p) {
+    const rp_section *hit = rp_cited_section(r, text, p);
+    if (!hit) {
+      fputc(*p++, out);
+      continue;
+    }
+    fprintf(out, "[%s](#%s)", hit->id, hit->id);
+    p += strlen(hit->id);
+  }
 }
 
 /* A finding's subjects (a JSON array of flat objects, from findings.sql)
 ** as one line: "rank 7, label worker7, gpu_idle_pct 78.7%; rank 2, ...".
-** Names are shortened as in tables, *_ns keys shown as durations. */
+** Names in full (escaped), *_ns keys shown as durations. */
 static void put_subjects(FILE *out, const char *json) {
   char err[128];
   yajl_val doc = yajl_tree_parse(json, err, sizeof err);
@@ -223,9 +136,7 @@ static void put_subjects(FILE *out, const char *json) {
       char buf[64];
       fprintf(out, "%s%s ", k ? ", " : "", key);
       if (YAJL_IS_STRING(v)) {
-        put_cell_text(out, v->u.string,
-                      !strcmp(key, "source") ? "source"
-                      : !strcmp(key, "label") ? "" : "symbol");
+        put_escaped(out, v->u.string);
       } else if (YAJL_IS_NUMBER(v)) {
         double d = YAJL_IS_INTEGER(v) ? (double)YAJL_GET_INTEGER(v) : YAJL_GET_DOUBLE(v);
         if (n > 3 && !strcmp(key + n - 3, "_ns")) profdb_humanize_ns(buf, sizeof buf, d);
@@ -240,22 +151,25 @@ static void put_subjects(FILE *out, const char *json) {
   yajl_tree_free(doc);
 }
 
-static void write_findings(FILE *out, const rp_section *f) {
+static void write_findings(FILE *out, const rp_report *rep, const rp_section *f) {
   fputs("## Findings, by expected impact\n\n", out);
   if (f->skipped || f->nrows == 0) {
     fputs("No finding: no rule of queries/findings.sql applies to this data.\n\n", out);
     return;
   }
   for (int r = 0; r < f->nrows; r++) {
-    const char *conf = text_of(f, r, "confidence");
-    fprintf(out, "### %d. %s\n\n", r + 1, text_of(f, r, "title"));
-    fprintf(out, "- **Observation:** %s\n", text_of(f, r, "observation"));
-    put_subjects(out, text_of(f, r, "subjects"));
-    fprintf(out, "- **Hypothesis:** %s\n", text_of(f, r, "hypothesis"));
-    fprintf(out, "- **Action:** %s\n", text_of(f, r, "action"));
-    fprintf(out, "- **Expected impact:** %s\n", text_of(f, r, "expected_impact"));
-    fprintf(out, "- **Validation:** %s\n", text_of(f, r, "validation"));
-    fprintf(out, "- **Confidence:** %s (rule `%s`)\n\n", conf, text_of(f, r, "id"));
+    const char *conf = rp_text_of(f, r, "confidence");
+    fprintf(out, "### %d. %s\n\n", r + 1, rp_text_of(f, r, "title"));
+    static const char *const parts[][2] = {
+        {"Observation", "observation"}, {"Hypothesis", "hypothesis"}, {"Action", "action"},
+        {"Expected impact", "expected_impact"}, {"Validation", "validation"}};
+    for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++) {
+      fprintf(out, "- **%s:** ", parts[k][0]);
+      put_linked(out, rep, rp_text_of(f, r, parts[k][1]));
+      fputc('\n', out);
+      if (k == 0) put_subjects(out, rp_text_of(f, r, "subjects"));
+    }
+    fprintf(out, "- **Confidence:** %s (rule `%s`)\n\n", conf, rp_text_of(f, r, "id"));
   }
 }
 
@@ -267,17 +181,8 @@ static void write_bullets(FILE *out, const rp_section *f) {
     return;
   }
   for (int r = 0; r < f->nrows; r++)
-    fprintf(out, "- **%s:** %s\n", text_of(f, r, "topic"), text_of(f, r, "statement"));
+    fprintf(out, "- **%s:** %s\n", rp_text_of(f, r, "topic"), rp_text_of(f, r, "statement"));
   fputc('\n', out);
-}
-
-/* The charts drawn from a section, shown after it. */
-static const char *chart_key(const char *section) {
-  if (!strcmp(section, "step_time")) return ".step_time.";
-  if (!strcmp(section, "kernel_category_sum")) return ".kernel_category.";
-  if (!strcmp(section, "mem_peak")) return ".mem_timeline.";
-  if (!strcmp(section, "trend")) return ".trend.";
-  return NULL;
 }
 
 /* The gate's verdict, the first line of the diff: PASS, or FAIL with the
@@ -289,8 +194,8 @@ static void write_gate_line(FILE *out, const rp_section *g) {
     const rp_value *v = rp_cell(g, i, passed);
     if (v->type == SQLITE_NULL) unjudged++;
     else if (v->i == 0)
-      fprintf(out, "%s`%s` (measured %s)", failed++ ? "; " : "**FAIL:** ", text_of(g, i, "rule"),
-              text_of(g, i, "measured"));
+      fprintf(out, "%s`%s` (measured %s)", failed++ ? "; " : "**FAIL:** ", rp_text_of(g, i, "rule"),
+              rp_text_of(g, i, "measured"));
   }
   if (!failed) fprintf(out, "**PASS:** %d of %d checks passed", g->nrows - unjudged, g->nrows);
   if (unjudged) fprintf(out, " (%d not evaluated: no data)", unjudged);
@@ -309,11 +214,12 @@ void rp_write_markdown(const rp_report *r, FILE *out, const char *const *charts,
     fputc('\n', out);
   }
   if (r->scope_note) fprintf(out, "- Scope: %s\n", r->scope_note);
-  fprintf(out, "- Times are durations on the traces' clocks; sizes in binary units (GiB = 2^30 bytes).\n"
-               "  The JSON output has every figure exact (ns, bytes).\n\n");
+  fprintf(out, "- Each column's unit is in its header. Times are durations on the traces' clocks;\n"
+               "  sizes in binary units (GiB = 2^30 bytes). The HTML and JSON outputs have every\n"
+               "  column, the JSON every figure exact (ns, bytes).\n\n");
   if (r->with_findings) {
     if (r->kind->bullets) write_bullets(out, &r->findings);
-    else write_findings(out, &r->findings);
+    else write_findings(out, r, &r->findings);
   }
   if (r->with_gate) {
     fputs("## Gate\n\n", out);
@@ -323,11 +229,12 @@ void rp_write_markdown(const rp_report *r, FILE *out, const char *const *charts,
   const char *group = NULL;
   for (int i = 0; i < r->nsections; i++) {
     const rp_section *s = &r->sections[i];
+    if (s->skipped) continue; /* listed under "Not available" */
     if (!group || strcmp(group, s->group)) {
       group = s->group;
       if (*group) fprintf(out, "## %s\n\n", group);
     }
-    fprintf(out, "### %s\n\n", s->title);
+    fprintf(out, "<a id=\"%s\"></a>\n\n### %s \xC2\xB7 `%s`\n\n", s->id, s->title, s->id);
     if (s->question) fprintf(out, "_%s_\n\n", s->question);
     const char *scope = rp_section_scope(r, s);
     if (scope)
@@ -337,14 +244,39 @@ void rp_write_markdown(const rp_report *r, FILE *out, const char *const *charts,
               : !strcmp(scope, "hta")    ? "the whole trace, GPU work launched before the last"
                                            " ProfilerStep (--scope hta)"
                                          : "the analysed steps (--scope steps)");
-    if (s->skipped) {
-      fprintf(out, "SKIPPED: %s\n\n", s->note ? s->note : "no data");
-      continue;
-    }
     write_table(out, s);
     fputc('\n', out);
-    const char *key = chart_key(s->id);
-    for (int k = 0; key && k < ncharts; k++)
+    /* Chart files are named <report>.<section id>[.<part>].svg. */
+    char key[300];
+    snprintf(key, sizeof key, ".%s.", s->id);
+    for (int k = 0; k < ncharts; k++)
       if (strstr(charts[k], key)) fprintf(out, "![%s](%s)\n\n", s->title, charts[k]);
   }
+  /* One line per reason, naming the sections it applies to. */
+  int skipped = 0;
+  const rp_section **same = calloc((size_t)r->nsections + 1, sizeof *same);
+  if (!same) abort();
+  for (int i = 0; i < r->nsections; i++) {
+    int n = rp_reason_group(r, i, same);
+    if (n == 0) continue;
+    if (!skipped++) fputs("## Not available\n\n", out);
+    /* The reason, then its sections, wrapped (continuation lines of the
+    ** same list item) so that no line runs off the screen. */
+    fprintf(out, "- %s:\n ", rp_skip_reason(same[0]));
+    int width = 1;
+    for (int k = 0; k < n; k++) {
+      char item[600];
+      int len = snprintf(item, sizeof item, " <a id=\"%s\"></a>%s (`%s`)%s", same[k]->id,
+                         same[k]->title, same[k]->id, k + 1 < n ? "," : "");
+      if (width > 1 && width + len > 100) {
+        fputs("\n ", out);
+        width = 1;
+      }
+      fputs(item, out);
+      width += len;
+    }
+    fputc('\n', out);
+  }
+  free(same);
+  if (skipped) fputc('\n', out);
 }

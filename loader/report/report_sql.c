@@ -12,12 +12,19 @@
 **   -- Columns:
 **   --   total_dur_ns  ns     total time of the kernel
 **   --   name          -      kernel name
+**   -- Brief: name total_dur_ns       (optional: the Markdown table's columns)
+**   -- Chart: bars x=name y=total_dur_ns   (optional: report_svg.c)
 **   SELECT ...
 **
 ** Requirement 1: a section whose required tables are empty, or whose query
 **   returns no rows, is reported as skipped with its Empty text.
 ** Requirement 2: the columns the query returns must be the ones declared,
 **   in order; a mismatch is an error, so the documentation cannot drift.
+** Requirement 4: a skipped section's reason is the Empty text, unless the
+**   prelude's report_unavailable table (requirement, reason) names a
+**   reason for one of its required tables (no trace loaded at all, ...).
+** Requirement 5: a Chart with data=FILE runs FILE (relative to the queries
+**   folder) after the section; its rows are the chart's, whatever columns.
 ** Requirement 3: named parameters (:top, :include_warmup, ...) are bound
 **   from the report's parameter list in every statement that uses them.
 */
@@ -50,12 +57,12 @@
 #endif
 
 const rp_kind rp_kind_report = {"profdb report", "report.list", "", "lib", "findings.sql",
-                                 "findings", 0};
+                                 "findings", "scope.sql", 0};
 const rp_kind rp_kind_diff = {"profdb diff", "diff/diff.list", "diff/", "diff/lib",
-                               "diff/verdict.sql", "verdict", 1};
+                               "diff/verdict.sql", "verdict", "diff/scope.sql", 1};
 /* The trend's tables are filled by loader/cli/cli_trend.c: no prelude. */
 const rp_kind rp_kind_trend = {"profdb diff: trend", "diff/trend/trend.list", "diff/trend/",
-                                NULL, "diff/trend/verdict.sql", "verdict", 1};
+                                NULL, "diff/trend/verdict.sql", "verdict", NULL, 1};
 
 static int is_dir(const char *p) {
   struct stat st;
@@ -162,6 +169,31 @@ static void field_append(char **field, const char *text) {
   *field = n;
 }
 
+/* Requirement 2 for the Brief list and the chart's columns: each names a
+** declared column (a typo would silently drop it). */
+static int check_column_names(const rp_section *s) {
+  char lists[3][1024] = {"", "", ""};
+  if (s->brief) snprintf(lists[0], sizeof lists[0], "%s", s->brief);
+  char data[512];
+  if (s->chart && !rp_chart_key(s, "data", data, sizeof data)) { /* data= rows: free form */
+    rp_chart_key(s, "x", lists[1], sizeof lists[1]);
+    char more[1024] = "";
+    if (rp_chart_key(s, "parts", more, sizeof more) || rp_chart_key(s, "y", more, sizeof more) ||
+        rp_chart_key(s, "lines", more, sizeof more))
+      snprintf(lists[2], sizeof lists[2], "%s", more);
+  }
+  for (int k = 0; k < 3; k++) {
+    char *save;
+    for (char *name = strtok_r(lists[k], " ,", &save); name; name = strtok_r(NULL, " ,", &save))
+      if (rp_col_index(s, name) < 0) {
+        fprintf(stderr, "profdb: %s: %s names '%s', which is not one of its Columns\n", s->path,
+                k ? "Chart" : "Brief", name);
+        return -1;
+      }
+  }
+  return 0;
+}
+
 int rp_parse_file(const char *path, const char *id, rp_section *s) {
   memset(s, 0, sizeof *s);
   s->id = xstrdup(id);
@@ -202,6 +234,8 @@ int rp_parse_file(const char *path, const char *id, rp_section *s) {
       else if (!strcmp(line, "Question")) current = &s->question;
       else if (!strcmp(line, "Requires")) current = &s->requires;
       else if (!strcmp(line, "Empty")) current = &s->empty;
+      else if (!strcmp(line, "Brief")) current = &s->brief;
+      else if (!strcmp(line, "Chart")) current = &s->chart;
       else if (!strcmp(line, "Columns")) in_columns = 1;
       if (current && *value) field_append(current, value);
     } else if (in_columns && *line) {
@@ -224,7 +258,7 @@ int rp_parse_file(const char *path, const char *id, rp_section *s) {
   s->sql = xstrdup(p);
   free(text);
   if (!s->title) s->title = xstrdup(id);
-  return 0;
+  return check_column_names(s);
 }
 
 /* ---- parameters --------------------------------------------------------- */
@@ -291,6 +325,64 @@ static void skip(rp_section *s, const char *why) {
   s->note = xstrdup(why);
 }
 
+/* Requirement 4: the prelude's reason for a required table, if any. */
+static char *unavailable_reason(rp_report *r, const rp_section *s) {
+  if (!s->requires) return NULL;
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(r->db, "SELECT reason FROM temp.report_unavailable"
+                         " WHERE instr(' ' || ?1 || ' ', ' ' || requirement || ' ')"
+                         " ORDER BY rowid LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+    return NULL; /* no such table: the Empty texts hold */
+  sqlite3_bind_text(st, 1, s->requires, -1, SQLITE_STATIC);
+  char *why = NULL;
+  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+    why = xstrdup((const char *)sqlite3_column_text(st, 0));
+  sqlite3_finalize(st);
+  return why;
+}
+
+static void skip_section(rp_report *r, rp_section *s, const char *fallback) {
+  char *why = unavailable_reason(r, s);
+  skip(s, why ? why : s->empty ? s->empty : fallback);
+  free(why);
+}
+
+/* Rows of one statement into s (columns as the statement names them). */
+static int fetch_rows(rp_report *r, sqlite3_stmt *st, rp_section *s, const char *path);
+
+/* Requirement 5: the chart's own rows. */
+static int run_chart_data(rp_report *r, rp_section *s) {
+  char file[512];
+  if (!rp_chart_key(s, "data", file, sizeof file)) return 0;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", r->queries_dir, file);
+  rp_section *d = calloc(1, sizeof *d);
+  if (!d) abort();
+  s->chart_data = d;
+  if (rp_parse_file(path, file, d)) return -1;
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(r->db, d->sql, -1, &st, NULL) != SQLITE_OK || !st) {
+    fprintf(stderr, "profdb: %s: %s\n", path, st ? sqlite3_errmsg(r->db) : "no SQL statement");
+    sqlite3_finalize(st);
+    return -1;
+  }
+  for (int c = 0; c < d->ncols; c++) {
+    free(d->cols[c].name);
+    free(d->cols[c].unit);
+    free(d->cols[c].doc);
+  }
+  d->ncols = sqlite3_column_count(st);
+  d->cols = realloc(d->cols, (size_t)(d->ncols + 1) * sizeof *d->cols);
+  if (!d->cols) abort();
+  for (int c = 0; c < d->ncols; c++) {
+    d->cols[c].name = xstrdup(sqlite3_column_name(st, c));
+    d->cols[c].unit = xstrdup("");
+    d->cols[c].doc = xstrdup("");
+  }
+  bind_params(r, st);
+  return fetch_rows(r, st, d, path);
+}
+
 int rp_run_section(rp_report *r, rp_section *s) {
   if (s->requires) {
     char *req = xstrdup(s->requires), *save;
@@ -303,7 +395,7 @@ int rp_run_section(rp_report *r, rp_section *s) {
         return -1;
       }
       if (empty) {
-        skip(s, s->empty ? s->empty : "no data");
+        skip_section(r, s, "no data");
         free(req);
         return 0;
       }
@@ -332,11 +424,20 @@ int rp_run_section(rp_report *r, rp_section *s) {
     return -1;
   }
   bind_params(r, st);
-  int rc, cap = 0;
+  if (fetch_rows(r, st, s, s->path)) return -1;
+  if (s->nrows == 0) {
+    skip_section(r, s, "no rows");
+    return 0;
+  }
+  return run_chart_data(r, s);
+}
+
+static int fetch_rows(rp_report *r, sqlite3_stmt *st, rp_section *s, const char *path) {
+  int ncol = s->ncols, rc, cap = 0;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     if (s->nrows == cap) {
       cap = cap ? cap * 2 : 16;
-      s->cells = realloc(s->cells, (size_t)cap * (size_t)ncol * sizeof *s->cells);
+      s->cells = realloc(s->cells, (size_t)cap * (size_t)(ncol ? ncol : 1) * sizeof *s->cells);
       if (!s->cells) abort();
     }
     rp_value *row = &s->cells[(size_t)s->nrows * (size_t)ncol];
@@ -354,12 +455,11 @@ int rp_run_section(rp_report *r, rp_section *s) {
     s->nrows++;
   }
   if (rc != SQLITE_DONE) {
-    fprintf(stderr, "profdb: %s: %s\n", s->path, sqlite3_errmsg(r->db));
+    fprintf(stderr, "profdb: %s: %s\n", path, sqlite3_errmsg(r->db));
     sqlite3_finalize(st);
     return -1;
   }
   sqlite3_finalize(st);
-  if (s->nrows == 0) skip(s, s->empty ? s->empty : "no rows");
   return 0;
 }
 
@@ -400,8 +500,13 @@ int rp_load_sections(rp_report *r, const char *const *only, int nonly) {
   }
   for (int k = 0; rc == 0 && k < nonly && k < 64; k++)
     if (!found[k]) {
-      fprintf(stderr, "profdb: no section '%s' in %s/%s\n", only[k], r->queries_dir,
-              r->kind->list);
+      fprintf(stderr, "profdb: no section '%s'; sections: %s", only[k], r->kind->summary_key);
+      snprintf(path, sizeof path, "%s/%s", r->queries_dir, r->kind->list);
+      char *again = read_file(path), *save2;
+      for (char *l = again ? strtok_r(again, "\n", &save2) : NULL; l; l = strtok_r(NULL, "\n", &save2))
+        if (*trim(l) && *trim(l) != '#') fprintf(stderr, ", %s", trim(l));
+      fputc('\n', stderr);
+      free(again);
       rc = -1;
     }
   free(group);
@@ -514,6 +619,30 @@ static void *helper_main(void *arg) {
   return NULL;
 }
 
+/* The scope note: the rows of the kind's scope query, joined by "; ". */
+static int run_scope(rp_report *r) {
+  char path[4096];
+  if (!r->kind->scope) return 0;
+  snprintf(path, sizeof path, "%s/%s", r->queries_dir, r->kind->scope);
+  if (access(path, R_OK) != 0) return 0;
+  rp_section s;
+  if (rp_parse_file(path, "scope", &s)) return -1;
+  int rc = rp_run_section(r, &s);
+  ld_buf b = {0};
+  for (int i = 0; rc == 0 && !s.skipped && i < s.nrows; i++) {
+    const rp_value *v = rp_cell(&s, i, 0);
+    if (v->type != SQLITE_TEXT) continue;
+    if (b.n) ld_buf_put(&b, "; ", 2);
+    ld_buf_put(&b, v->s, strlen(v->s));
+  }
+  if (b.n) {
+    ld_buf_cstr(&b);
+    r->scope_note = b.p;
+  }
+  rp_section_free(&s);
+  return rc;
+}
+
 int rp_run(rp_report *r) {
   timing(NULL, 0); /* read PROFDB_TIMING before a second thread could */
   if (rp_sandbox(r->db) || (r->db2 && rp_sandbox(r->db2))) {
@@ -536,11 +665,19 @@ int rp_run(rp_report *r) {
   if (run_lib(r)) queue_fail(&q);
   else run_sections(&q, r);
   if (threaded) pthread_join(thread, NULL);
-  return q.failed ? -1 : 0;
+  if (q.failed) return -1;
+  return run_scope(r);
 }
 
 const rp_value *rp_cell(const rp_section *s, int row, int col) {
   return &s->cells[(size_t)row * (size_t)s->ncols + (size_t)col];
+}
+
+const char *rp_text_of(const rp_section *s, int row, const char *col) {
+  int c = rp_col_index(s, col);
+  if (c < 0) return "";
+  const rp_value *v = rp_cell(s, row, c);
+  return v->type == SQLITE_TEXT ? v->s : "";
 }
 
 int rp_col_index(const rp_section *s, const char *name) {
@@ -565,6 +702,12 @@ void rp_section_free(rp_section *s) {
   free(s->question);
   free(s->requires);
   free(s->empty);
+  free(s->brief);
+  free(s->chart);
+  if (s->chart_data) {
+    rp_section_free(s->chart_data);
+    free(s->chart_data);
+  }
   free(s->sql);
   free(s->note);
   memset(s, 0, sizeof *s);

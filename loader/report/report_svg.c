@@ -1,58 +1,54 @@
 /*
-** report_svg.c — plain SVG charts written next to the Markdown report.
+** report_svg.c — plain SVG charts of sections that declare one.
 **
-**   <name>.step_time.svg        stacked bars: each step's time by component
-**   <name>.kernel_category.svg  horizontal bars: GPU time share by category
-**   <name>.mem_timeline.S_D.svg allocated and reserved bytes over the
-**                               allocator events of snapshot S, device D,
-**                               with the peak marked, and the steps when a
-**                               trace of the same run is loaded
-**   <name>.trend.svg            profdb diff with several runs: step time,
-**                               GPU utilization and peak allocated per run,
-**                               one panel each, the first gate failure marked
+** A query file's header names its chart; the data are the section's rows,
+** or the rows of a chart query file (data=), never SQL of this file:
 **
-** HOW IT WORKS
-**   Charts are drawn from the sections' rows (step_time,
-**   kernel_category_sum) or, for the timeline, from mem_timeline() reduced
-**   to at most TIMELINE_BUCKETS buckets of events, each drawn with its
-**   minimum and maximum so the peak is never averaged away.  Coordinates
-**   are printed with fixed decimals, so the files are deterministic.
+**   -- Chart: stack x=label,step parts=kernel_ns,memcpy_ns,...
+**        stacked bars, one per row; the last x column labels each bar, the
+**        first (when there are two) each group of bars (a rank)
+**   -- Chart: bars x=category y=pct
+**        horizontal bars, one per row (at most BARS_MAX)
+**   -- Chart: panels x=run lines=step_time_ns,gpu_util_pct mark=first_failure
+**        one line panel per `lines` column, rows along x (a series of
+**        runs); a NULL breaks the line; the first row with a text in the
+**        `mark` column is marked
+**   -- Chart: timeline data=charts/mem_timeline.sql
+**        lines over time (or over events): one chart per `part` of the
+**        data rows (part, title, seq, time_us, low, high, reserved,
+**        peak, peak_seq, step), with the peak marked and a dashed line
+**        where a row names a step (a trace of the same run)
+**
+** Requirement 1: value axes have round ticks (1, 2 or 5 times a power of
+**   ten of the unit shown) and start at zero.
+** Requirement 2: the legend lists the parts top to bottom as they are
+**   stacked, without the parts that are zero in every bar.
+** Requirement 3: text never overlaps the plot's data: bar labels are cut
+**   to their slot, the peak is named in the legend, not next to its mark.
+** Coordinates have fixed decimals, so the files are deterministic.  Inline
+** charts (in the HTML) take their colours from the page (dark mode).
 */
 #include "report.h"
 
+#include <math.h>
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define W 860
-#define H 360
+#define H 380
 #define LEFT 80
-#define RIGHT 170
+#define RIGHT 190
 #define TOP 40
-#define BOTTOM 50
-#define TIMELINE_BUCKETS 600
+#define BOTTOM 64
+#define BARS_MAX 12
+#define STACK_MAX 64
+#define BAR_MAX 90
+#define PARTS_MAX 16
 
 static const char *const palette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
                                       "#edc948", "#b07aa1", "#bab0ac", "#ff9da7", "#9c755f"};
-
-static void svg_begin(ld_buf *b, const char *title) {
-  char tmp[512];
-  snprintf(tmp, sizeof tmp,
-           "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-           "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n"
-           "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
-           "<text x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">",
-           W, H, W, H, LEFT);
-  ld_buf_put(b, tmp, strlen(tmp));
-  for (const char *p = title; *p; p++) {
-    if (*p == '<') ld_buf_put(b, "&lt;", 4);
-    else if (*p == '&') ld_buf_put(b, "&amp;", 5);
-    else ld_buf_putc(b, *p);
-  }
-  ld_buf_put(b, "</text>\n", 8);
-}
 
 static void svgf(ld_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void svgf(ld_buf *b, const char *fmt, ...) {
@@ -64,304 +60,488 @@ static void svgf(ld_buf *b, const char *fmt, ...) {
   if (n > 0) ld_buf_put(b, tmp, (size_t)(n < (int)sizeof tmp ? n : (int)sizeof tmp - 1));
 }
 
-static void svg_text(ld_buf *b, double x, double y, const char *anchor, const char *text) {
-  svgf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">", x, y, anchor);
+static void put_text(ld_buf *b, const char *text) {
   for (const char *p = text; *p; p++) {
     if (*p == '<') ld_buf_put(b, "&lt;", 4);
+    else if (*p == '>') ld_buf_put(b, "&gt;", 4);
     else if (*p == '&') ld_buf_put(b, "&amp;", 5);
     else ld_buf_putc(b, *p);
   }
+}
+
+static void svg_text(ld_buf *b, double x, double y, const char *anchor, const char *text) {
+  svgf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">", x, y, anchor);
+  put_text(b, text);
   ld_buf_put(b, "</text>\n", 8);
 }
 
-/* A value axis label: ms for ns, GiB/MiB for bytes. */
-static void axis_label(char *out, size_t n, double v, const char *unit) {
-  if (!strcmp(unit, "ns")) snprintf(out, n, "%.1f ms", v / 1e6);
-  else if (v >= 1073741824.0) snprintf(out, n, "%.2f GiB", v / 1073741824.0);
-  else snprintf(out, n, "%.0f MiB", v / 1048576.0);
+static void svg_begin(ld_buf *b, const char *title, int inline_svg) {
+  /* A file needs the namespace; HTML does not (and then names no URL). */
+  svgf(b, "<svg %swidth=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" class=\"chart\" role=\"img\" "
+          "font-family=\"sans-serif\" font-size=\"12\">\n",
+       inline_svg ? "" : "xmlns=\"http://www.w3.org/2000/svg\" ", W, H, W, H);
+  if (!inline_svg) svgf(b, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+  svgf(b, "<text x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">", LEFT);
+  put_text(b, title);
+  ld_buf_put(b, "</text>\n", 8);
 }
 
-static void y_axis(ld_buf *b, double max, const char *unit) {
+int rp_chart_key(const rp_section *s, const char *key, char *out, size_t n) {
+  if (!s->chart) return 0;
+  size_t k = strlen(key);
+  for (const char *p = s->chart; (p = strstr(p, key)); p += k)
+    if ((p == s->chart || p[-1] == ' ') && p[k] == '=') {
+      const char *v = p + k + 1;
+      size_t len = strcspn(v, " ");
+      snprintf(out, n, "%.*s", (int)len, v);
+      return 1;
+    }
+  return 0;
+}
+
+static double num(const rp_section *s, int row, int col) {
+  if (col < 0) return 0;
+  const rp_value *v = rp_cell(s, row, col);
+  return v->type == SQLITE_INTEGER ? (double)v->i : v->type == SQLITE_FLOAT ? v->d : 0;
+}
+
+static void cell_text(char *out, size_t n, const rp_section *s, int row, int col) {
+  const rp_value *v = col >= 0 ? rp_cell(s, row, col) : NULL;
+  if (!v || v->type == SQLITE_NULL) snprintf(out, n, "whole trace"); /* a step of NULL */
+  else if (v->type == SQLITE_TEXT) snprintf(out, n, "%s", v->s);
+  else if (v->type == SQLITE_INTEGER) snprintf(out, n, "%lld", v->i);
+  else snprintf(out, n, "%g", v->d);
+}
+
+/* A group's caption: "rank 3" for a rank column, else the value. */
+static void group_text(char *out, size_t n, const rp_section *s, int row, int col) {
+  const rp_value *v = col >= 0 ? rp_cell(s, row, col) : NULL;
+  if (!v || v->type == SQLITE_NULL) out[0] = 0;
+  else if (v->type == SQLITE_INTEGER && !strcmp(s->cols[col].name, "rank"))
+    snprintf(out, n, "rank %lld", v->i);
+  else cell_text(out, n, s, row, col);
+}
+
+/* Text cut to fit `chars` characters (an ellipsis marks the cut). */
+static void fit(char *text, size_t chars) {
+  size_t seen = 0;
+  for (size_t i = 0; text[i]; i++)
+    if (((unsigned char)text[i] & 0xC0) != 0x80 && seen++ == chars) {
+      if (chars < 1) {
+        text[0] = 0;
+        return;
+      }
+      size_t cut = i;
+      do cut--; while (cut > 0 && ((unsigned char)text[cut] & 0xC0) == 0x80);
+      memcpy(text + cut, "\xE2\x80\xA6", 4);
+      return;
+    }
+}
+
+/* ---- value axes (Requirement 1) ----------------------------------------- */
+
+typedef struct axis {
+  double scale;     /* value / scale is shown */
+  const char *unit; /* "ms", "MiB", "%", "" */
+  double step, top; /* in shown units */
+} axis;
+
+static double nice_step(double raw) {
+  if (raw <= 0) return 1;
+  double p = pow(10, floor(log10(raw))), f = raw / p;
+  return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * p;
+}
+
+static axis make_axis(double max, const char *unit) {
+  axis a = {1, "", 1, 1};
+  if (!strcmp(unit, "ns")) {
+    int k = max >= 1e9 ? 3 : max >= 1e6 ? 2 : max >= 1e3 ? 1 : 0;
+    static const char *const names[] = {"ns", "us", "ms", "s"};
+    a.scale = pow(1e3, k);
+    a.unit = names[k];
+  } else if (!strcmp(unit, "bytes")) {
+    static const char *const names[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    int k = 0;
+    while (k < 5 && max >= pow(1024.0, k + 1)) k++;
+    a.scale = pow(1024.0, k);
+    a.unit = names[k];
+  } else if (!strcmp(unit, "%")) {
+    a.unit = "%";
+  }
+  double shown = max / a.scale;
+  a.step = nice_step(shown / 4);
+  a.top = ceil(shown / a.step - 1e-9) * a.step;
+  if (a.top <= 0) a.top = a.step;
+  return a;
+}
+
+static void tick_label(char *out, size_t n, double v, const axis *a) {
+  int decimals = a->step >= 1 ? 0 : (int)ceil(-log10(a->step) - 1e-9);
+  snprintf(out, n, "%.*f%s%s", decimals, v, *a->unit ? " " : "", a->unit);
+}
+
+static void y_axis(ld_buf *b, const axis *a) {
   double plot_h = H - TOP - BOTTOM;
-  svgf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n", LEFT, TOP, LEFT,
+  svgf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888\"/>\n", LEFT, TOP, LEFT,
        H - BOTTOM);
-  for (int i = 0; i <= 4; i++) {
-    double v = max * i / 4, y = H - BOTTOM - plot_h * i / 4;
+  for (int i = 0; i * a->step <= a->top + 1e-9; i++) {
+    double v = i * a->step, y = H - BOTTOM - plot_h * v / a->top;
     char label[64];
-    axis_label(label, sizeof label, v, unit);
-    svgf(b, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", LEFT, y,
-         W - RIGHT, y);
+    tick_label(label, sizeof label, v, a);
+    svgf(b, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#888\" "
+            "stroke-opacity=\"0.3\"/>\n", LEFT, y, W - RIGHT, y);
     svg_text(b, LEFT - 6, y + 4, "end", label);
   }
 }
 
-static int finish(ld_buf *b, const char *path) {
-  ld_buf_put(b, "</svg>\n", 7);
-  int rc = rp_write_file(path, b->p, b->n);
-  ld_buf_free(b);
-  return rc;
+static void legend_entry(ld_buf *b, int slot, const char *colour, const char *label) {
+  double y = TOP + 10 + slot * 20;
+  svgf(b, "<rect x=\"%d\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>\n", W - RIGHT + 15,
+       y - 10, colour);
+  svg_text(b, W - RIGHT + 32, y, "start", label);
 }
 
-static const rp_section *find_section(const rp_report *r, const char *id) {
-  for (int i = 0; i < r->nsections; i++)
-    if (!strcmp(r->sections[i].id, id) && !r->sections[i].skipped) return &r->sections[i];
-  return NULL;
+/* Comma-separated column names into indexes; returns how many. */
+static int columns_of(const rp_section *s, const char *list, int *out, int max) {
+  char copy[1024], *save;
+  snprintf(copy, sizeof copy, "%s", list);
+  int n = 0;
+  for (char *t = strtok_r(copy, ",", &save); t && n < max; t = strtok_r(NULL, ",", &save))
+    out[n++] = rp_col_index(s, t);
+  return n;
 }
 
-static double num(const rp_section *s, int row, const char *col) {
-  int c = rp_col_index(s, col);
-  if (c < 0) return 0;
-  const rp_value *v = rp_cell(s, row, c);
-  return v->type == SQLITE_INTEGER ? (double)v->i : v->type == SQLITE_FLOAT ? v->d : 0;
-}
+/* ---- stacked bars ---------------------------------------------------------- */
 
-/* Stacked bars of the step_time section (first trace's steps). */
-static int chart_steps(const rp_report *r, const char *path) {
-  const rp_section *s = find_section(r, "step_time");
-  if (!s) return 0;
-  static const char *const parts[] = {"kernel_ns", "memcpy_ns", "memset_ns", "communication_ns",
-                                      "runtime_ns", "dataloader_ns", "cpu_ns", "other_ns"};
-  int n = s->nrows > 64 ? 64 : s->nrows;
+static int chart_stack(const rp_section *s, ld_buf *b, int inline_svg) {
+  char xs[256], ps[1024];
+  int x[2] = {-1, -1}, parts[PARTS_MAX];
+  if (!rp_chart_key(s, "x", xs, sizeof xs) || !rp_chart_key(s, "parts", ps, sizeof ps)) return 0;
+  int nx = columns_of(s, xs, x, 2), np = columns_of(s, ps, parts, PARTS_MAX);
+  int n = s->nrows > STACK_MAX ? STACK_MAX : s->nrows;
   double max = 0;
-  for (int i = 0; i < n; i++) if (num(s, i, "wall_ns") > max) max = num(s, i, "wall_ns");
-  if (max <= 0) return 0;
-  ld_buf b = {0};
-  svg_begin(&b, "Step time breakdown");
-  y_axis(&b, max, "ns");
-  double plot_w = W - LEFT - RIGHT, plot_h = H - TOP - BOTTOM, slot = plot_w / n;
+  int used[PARTS_MAX] = {0};
   for (int i = 0; i < n; i++) {
-    double y = H - BOTTOM, x = LEFT + slot * i + slot * 0.15;
-    for (int p = 0; p < 8; p++) {
-      double h = plot_h * num(s, i, parts[p]) / max;
+    double total = 0;
+    for (int p = 0; p < np; p++) {
+      total += num(s, i, parts[p]);
+      if (num(s, i, parts[p]) > 0) used[p] = 1;
+    }
+    if (total > max) max = total;
+  }
+  if (max <= 0 || np == 0) return 0;
+  const char *unit = parts[0] >= 0 ? s->cols[parts[0]].unit : "";
+  axis a = make_axis(max, unit);
+  svg_begin(b, s->title, inline_svg);
+  y_axis(b, &a);
+  double plot_w = W - LEFT - RIGHT, plot_h = H - TOP - BOTTOM, slot = plot_w / n;
+  size_t label_chars = (size_t)(slot / 7.0);
+  int group_start = 0;
+  char group[256] = "", label[256];
+  for (int i = 0; i <= n; i++) {
+    /* A group (the first x column, e.g. the rank) is named once, under its bars. */
+    char this_group[256] = "";
+    if (nx == 2 && i < n) group_text(this_group, sizeof this_group, s, i, x[0]);
+    if (nx == 2 && (i == n || strcmp(this_group, group))) {
+      if (i > 0) {
+        double x0 = LEFT + slot * group_start, x1 = LEFT + slot * i;
+        fit(group, (size_t)((x1 - x0) / 7.0));
+        svg_text(b, (x0 + x1) / 2, H - BOTTOM + 34, "middle", group);
+        if (i < n)
+          svgf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888\"/>\n", x1,
+               H - BOTTOM, x1, H - BOTTOM + 38);
+      }
+      snprintf(group, sizeof group, "%s", this_group);
+      group_start = i;
+    }
+    if (i == n) break;
+    /* Bars at most BAR_MAX wide, centred in their slot. */
+    double bw = slot * 0.7 < BAR_MAX ? slot * 0.7 : BAR_MAX;
+    double y = H - BOTTOM, bx = LEFT + slot * i + (slot - bw) / 2;
+    for (int p = 0; p < np; p++) {
+      double h = plot_h * num(s, i, parts[p]) / a.scale / a.top;
       if (h <= 0) continue;
       y -= h;
-      svgf(&b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n", x, y,
-           slot * 0.7, h, palette[p]);
+      svgf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n", bx, y,
+           bw, h, palette[p % 10]);
     }
-    int sc = rp_col_index(s, "step");
-    const rp_value *step = rp_cell(s, i, sc);
-    char label[32];
-    if (step->type == SQLITE_INTEGER) snprintf(label, sizeof label, "%lld", step->i);
-    else snprintf(label, sizeof label, "all");
-    svg_text(&b, x + slot * 0.35, H - BOTTOM + 16, "middle", label);
+    cell_text(label, sizeof label, s, i, x[nx - 1]);
+    fit(label, label_chars);
+    svg_text(b, bx + bw / 2, H - BOTTOM + 16, "middle", label);
   }
-  svg_text(&b, LEFT + plot_w / 2, H - 12, "middle", "step");
-  for (int p = 0; p < 8; p++) {
-    double y = TOP + 10 + p * 20;
-    svgf(&b, "<rect x=\"%d\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>\n", W - RIGHT + 15,
-         y - 10, palette[p]);
-    char label[32];
-    snprintf(label, sizeof label, "%.*s", (int)(strlen(parts[p]) - 3), parts[p]);
-    svg_text(&b, W - RIGHT + 32, y, "start", label);
+  char axis_name[160];
+  snprintf(axis_name, sizeof axis_name, "%s%s%s", nx == 2 && x[0] >= 0 ? s->cols[x[0]].name : "",
+           nx == 2 ? " / " : "", x[nx - 1] >= 0 ? s->cols[x[nx - 1]].name : "");
+  svg_text(b, LEFT + plot_w / 2, H - 8, "middle", axis_name);
+  /* Requirement 2: top of the stack first, zero parts left out. */
+  int slot_no = 0;
+  for (int p = np - 1; p >= 0; p--) {
+    if (!used[p] || parts[p] < 0) continue;
+    char name[96];
+    snprintf(name, sizeof name, "%s", s->cols[parts[p]].name);
+    size_t len = strlen(name);
+    if (len > 3 && !strcmp(name + len - 3, "_ns")) name[len - 3] = 0;
+    legend_entry(b, slot_no++, palette[p % 10], name);
   }
-  return finish(&b, path) ? -1 : 1;
+  return 1;
 }
 
-/* Horizontal bars of kernel_category_sum (top 12). */
-static int chart_categories(const rp_report *r, const char *path) {
-  const rp_section *s = find_section(r, "kernel_category_sum");
-  if (!s) return 0;
-  int n = s->nrows > 12 ? 12 : s->nrows;
-  ld_buf b = {0};
-  svg_begin(&b, "GPU time by kernel category");
-  double bar_h = (double)(H - TOP - BOTTOM) / n, label_w = 170, plot_w = W - LEFT - label_w - 60;
+/* ---- horizontal bars -------------------------------------------------------- */
+
+static int chart_bars(const rp_section *s, ld_buf *b, int inline_svg) {
+  char xs[128], ys[128];
+  if (!rp_chart_key(s, "x", xs, sizeof xs) || !rp_chart_key(s, "y", ys, sizeof ys)) return 0;
+  int xc = rp_col_index(s, xs), yc = rp_col_index(s, ys);
+  int n = s->nrows > BARS_MAX ? BARS_MAX : s->nrows;
+  if (n == 0 || yc < 0) return 0;
   double max = 0;
-  for (int i = 0; i < n; i++) if (num(s, i, "pct") > max) max = num(s, i, "pct");
-  if (max <= 0) max = 1;
-  int cc = rp_col_index(s, "category");
+  for (int i = 0; i < n; i++) if (num(s, i, yc) > max) max = num(s, i, yc);
+  if (max <= 0) return 0;
+  axis a = make_axis(max, s->cols[yc].unit);
+  svg_begin(b, s->title, inline_svg);
+  /* One colour: the bars are one quantity, the labels say what each is. */
+  double left = 20, label_w = 190, bar_h = (double)(H - TOP - 20) / n;
+  double plot_w = W - left - label_w - 90;
   for (int i = 0; i < n; i++) {
-    double y = TOP + bar_h * i, w = plot_w * num(s, i, "pct") / max;
-    const rp_value *cat = rp_cell(s, i, cc);
-    svg_text(&b, LEFT + label_w - 8, y + bar_h * 0.65, "end", cat->type == SQLITE_TEXT ? cat->s : "");
-    svgf(&b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
-         LEFT + label_w, y + bar_h * 0.15, w, bar_h * 0.7, palette[i % 10]);
-    char pct[32];
-    snprintf(pct, sizeof pct, "%.1f%%", num(s, i, "pct"));
-    svg_text(&b, LEFT + label_w + w + 6, y + bar_h * 0.65, "start", pct);
+    double y = TOP + bar_h * i, w = plot_w * num(s, i, yc) / a.scale / a.top;
+    char label[256], value[64];
+    cell_text(label, sizeof label, s, i, xc);
+    fit(label, 28);
+    svg_text(b, left + label_w - 8, y + bar_h * 0.62, "end", label);
+    svgf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
+         left + label_w, y + bar_h * 0.15, w, bar_h * 0.7, palette[0]);
+    double shown = num(s, i, yc) / a.scale;
+    if (shown > 0 && shown < 0.05) snprintf(value, sizeof value, "<0.1");
+    else snprintf(value, sizeof value, "%.1f", shown);
+    size_t len = strlen(value);
+    snprintf(value + len, sizeof value - len, "%s%s", *a.unit && strcmp(a.unit, "%") ? " " : "",
+             a.unit);
+    svg_text(b, left + label_w + w + 6, y + bar_h * 0.62, "start", value);
   }
-  return finish(&b, path) ? -1 : 1;
+  return 1;
 }
 
-/* Allocated and reserved bytes over the allocator events of one device. */
-static int chart_timeline(rp_report *r, const char *path, int64_t snapshot, int64_t device) {
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(r->db, "SELECT count(*) FROM alloc_event WHERE snapshot_id = ?1"
-                         " AND device = ?2", -1, &st, NULL) != SQLITE_OK)
-    return 0;
-  sqlite3_bind_int64(st, 1, snapshot);
-  sqlite3_bind_int64(st, 2, device);
-  int64_t events = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-  sqlite3_finalize(st);
-  if (events < 2) return 0;
-  int nb = events < TIMELINE_BUCKETS ? (int)events : TIMELINE_BUCKETS;
-  double *lo = calloc((size_t)nb, sizeof *lo), *hi = calloc((size_t)nb, sizeof *hi);
-  double *res = calloc((size_t)nb, sizeof *res);
-  if (!lo || !hi || !res) abort();
-  for (int i = 0; i < nb; i++) lo[i] = -1;
-  if (sqlite3_prepare_v2(r->db, "SELECT seq, allocated, reserved FROM mem_timeline(?1, ?2)",
-                         -1, &st, NULL) != SQLITE_OK) {
-    free(lo); free(hi); free(res);
-    return 0;
-  }
-  sqlite3_bind_int64(st, 1, snapshot);
-  sqlite3_bind_int64(st, 2, device);
-  double max = 0, peak = -1;
-  int64_t peak_seq = 0, i = 0;
-  while (sqlite3_step(st) == SQLITE_ROW) {
-    int bucket = (int)(i * nb / events);
-    double a = (double)sqlite3_column_int64(st, 1), rv = (double)sqlite3_column_int64(st, 2);
-    if (lo[bucket] < 0 || a < lo[bucket]) lo[bucket] = a;
-    if (a > hi[bucket]) hi[bucket] = a;
-    if (rv > res[bucket]) res[bucket] = rv;
-    if (a > peak) { peak = a; peak_seq = sqlite3_column_int64(st, 0); }
-    if (a > max) max = a;
-    if (rv > max) max = rv;
-    i++;
-  }
-  sqlite3_finalize(st);
-  if (max <= 0) max = 1;
-  ld_buf b = {0};
-  char title[128];
-  snprintf(title, sizeof title, "Memory timeline: snapshot %lld, device %lld",
-           (long long)snapshot, (long long)device);
-  svg_begin(&b, title);
-  y_axis(&b, max, "bytes");
-  double plot_w = W - LEFT - RIGHT, plot_h = H - TOP - BOTTOM;
-  for (int pass = 0; pass < 2; pass++) {
-    svgf(&b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.2\" points=\"",
-         pass ? palette[0] : palette[1]);
-    for (int k = 0; k < nb; k++) {
-      double x = LEFT + plot_w * k / (nb > 1 ? nb - 1 : 1);
-      if (pass) { /* allocated: min then max of the bucket */
-        if (lo[k] < 0) continue;
-        svgf(&b, "%.1f,%.1f %.1f,%.1f ", x, H - BOTTOM - plot_h * lo[k] / max, x,
-             H - BOTTOM - plot_h * hi[k] / max);
-      } else {
-        svgf(&b, "%.1f,%.1f ", x, H - BOTTOM - plot_h * res[k] / max);
+/* ---- memory timeline ---------------------------------------------------------- */
+
+/* Rows [*from, *to) of the data belonging to part number `part`. */
+static int part_rows(const rp_section *d, int pc, int part, int *from, int *to) {
+  int k = -1;
+  for (int i = 0; i < d->nrows; i++) {
+    if (i == 0 || strcmp(rp_cell(d, i, pc)->s ? rp_cell(d, i, pc)->s : "",
+                         rp_cell(d, i - 1, pc)->s ? rp_cell(d, i - 1, pc)->s : "")) {
+      if (k == part) {
+        *to = i;
+        return 1;
       }
+      k++;
+      *from = i;
     }
-    ld_buf_put(&b, "\"/>\n", 4);
   }
-  /* Steps of an aligned trace (lib/45_trace_snapshot_clock.sql): a dashed
-  ** line at each step's first allocator event. */
-  if (sqlite3_prepare_v2(r->db, "SELECT step, first_seq FROM report_clock_step"
-                         " WHERE snapshot_id = ?1 AND device = ?2 AND trace_id ="
-                         " (SELECT min(trace_id) FROM report_clock_step WHERE snapshot_id = ?1"
-                         " AND device = ?2) ORDER BY first_seq", -1, &st, NULL) == SQLITE_OK) {
-    sqlite3_bind_int64(st, 1, snapshot);
-    sqlite3_bind_int64(st, 2, device);
-    while (sqlite3_step(st) == SQLITE_ROW) {
-      int64_t seq = sqlite3_column_int64(st, 1);
-      double x = LEFT + plot_w * (double)(seq * nb / events) / (nb > 1 ? nb - 1 : 1);
-      char step[48];
-      snprintf(step, sizeof step, "step %lld", (long long)sqlite3_column_int64(st, 0));
-      svgf(&b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888\""
-           " stroke-dasharray=\"4 3\"/>\n", x, TOP, x, H - BOTTOM);
-      svg_text(&b, x + 3, TOP + 10, "start", step);
-    }
-    sqlite3_finalize(st);
-  }
-  double px = LEFT + plot_w * (double)(peak_seq * nb / events) / (nb > 1 ? nb - 1 : 1);
-  double py = H - BOTTOM - plot_h * peak / max;
-  char label[96], amount[32];
-  axis_label(amount, sizeof amount, peak, "bytes");
-  snprintf(label, sizeof label, "peak %s at event %lld", amount, (long long)peak_seq);
-  svgf(&b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>\n", px, py, palette[2]);
-  svg_text(&b, px, py - 8, px > W / 2 ? "end" : "start", label);
-  svg_text(&b, LEFT + plot_w / 2, H - 12, "middle", "allocator event");
-  svgf(&b, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>\n", W - RIGHT + 15,
-       TOP, palette[0]);
-  svg_text(&b, W - RIGHT + 32, TOP + 10, "start", "allocated");
-  svgf(&b, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>\n", W - RIGHT + 15,
-       TOP + 20, palette[1]);
-  svg_text(&b, W - RIGHT + 32, TOP + 30, "start", "reserved");
-  free(lo); free(hi); free(res);
-  return finish(&b, path) ? -1 : 1;
+  *to = d->nrows;
+  return k == part && d->nrows > 0;
 }
 
-/* The trend section's runs: one line panel per metric, runs along x. */
-static int chart_trend(const rp_report *r, const char *path) {
-  const rp_section *s = find_section(r, "trend");
-  if (!s || s->nrows < 2) return 0;
-  static const struct { const char *col, *title, *unit; } panel[] = {
-      {"step_time_ns", "mean step time", "ns"},
-      {"gpu_util_pct", "GPU utilization", "%"},
-      {"peak_allocated", "peak allocated", "bytes"}};
-  enum { PANEL_H = 150, GAP = 40 };
-  int height = TOP + 3 * (PANEL_H + GAP) + 20, n = s->nrows;
-  int first_col = rp_col_index(s, "first_failure"), first = -1;
-  for (int i = 0; i < n && first_col >= 0; i++)
-    if (rp_cell(s, i, first_col)->type == SQLITE_TEXT) first = i;
-  ld_buf b = {0};
-  svgf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-       "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n"
-       "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", W, height, W, height);
-  svg_text(&b, LEFT, 22, "start", "Runs in order");
+static int chart_timeline(const rp_section *s, int part, ld_buf *b, int inline_svg,
+                          char *part_name, size_t part_n) {
+  const rp_section *d = s->chart_data;
+  if (!d) return 0;
+  int pc = rp_col_index(d, "part"), tc = rp_col_index(d, "title");
+  int sc = rp_col_index(d, "seq"), uc = rp_col_index(d, "time_us");
+  int lc = rp_col_index(d, "low"), hc = rp_col_index(d, "high"), rc = rp_col_index(d, "reserved");
+  int kc = rp_col_index(d, "peak"), qc = rp_col_index(d, "peak_seq");
+  int ec = rp_col_index(d, "last"), stc = rp_col_index(d, "step");
+  int from = 0, to = 0;
+  if (pc < 0 || lc < 0 || hc < 0 || !part_rows(d, pc, part, &from, &to) || to - from < 2) return 0;
+  cell_text(part_name, part_n, d, from, pc);
+  /* Time axis when every row has a time; else events. */
+  int timed = uc >= 0;
+  for (int i = from; i < to && timed; i++) timed = rp_cell(d, i, uc)->type != SQLITE_NULL;
+  int xcol = timed ? uc : sc;
+  double x0 = num(d, from, xcol), x1 = num(d, to - 1, xcol), max = 0, peak = -1, peak_x = x0;
+  for (int i = from; i < to; i++) {
+    if (num(d, i, hc) > max) max = num(d, i, hc);
+    if (num(d, i, rc) > max) max = num(d, i, rc);
+    if (num(d, i, hc) > peak) {
+      peak = num(d, i, hc);
+      peak_x = num(d, i, xcol);
+    }
+  }
+  if (kc >= 0 && num(d, from, kc) > 0) peak = num(d, from, kc);
+  if (x1 <= x0) x1 = x0 + 1;
+  if (max <= 0) max = 1;
+  axis ya = make_axis(max, "bytes");
+  double span = timed ? (x1 - x0) * 1e3 : x1 - x0; /* ns or events */
+  axis xa = make_axis(span, timed ? "ns" : "");
+  char title[256], sub[200];
+  cell_text(sub, sizeof sub, d, from, tc >= 0 ? tc : pc);
+  snprintf(title, sizeof title, "Memory timeline: %s", sub);
+  svg_begin(b, title, inline_svg);
+  y_axis(b, &ya);
+  double plot_w = W - LEFT - RIGHT, plot_h = H - TOP - BOTTOM;
+  double xscale = plot_w / (xa.top * xa.scale / (timed ? 1e3 : 1));
+#define PX(v) (LEFT + ((v) - x0) * xscale)
+#define PY(v) (H - BOTTOM - plot_h * (v) / ya.scale / ya.top)
+  for (int i = 0; i * xa.step <= xa.top + 1e-9; i++) { /* x ticks */
+    double v = i * xa.step, px = LEFT + plot_w * v / xa.top;
+    char label[64];
+    tick_label(label, sizeof label, v, &xa);
+    svgf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888\"/>\n", px,
+         H - BOTTOM, px, H - BOTTOM + 5);
+    svg_text(b, px, H - BOTTOM + 18, "middle", label);
+  }
+  svg_text(b, LEFT + plot_w / 2, H - 8, "middle",
+           timed ? "time since the first allocator event" : "allocator event");
+  /* Steps, not slopes: a level holds until the next event.  Allocated
+  ** goes through each bucket's low and high (the peak is never averaged
+  ** away) and leaves it at its last value. */
+  for (int pass = 0; pass < 2; pass++) {
+    svgf(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.2\" points=\"",
+         pass ? palette[0] : palette[1]);
+    for (int i = from; i < to; i++) {
+      double px = PX(num(d, i, xcol));
+      if (i > from) /* the previous level, up to here */
+        svgf(b, "%.1f,%.1f ", px, PY(pass ? num(d, i - 1, ec >= 0 ? ec : hc) : num(d, i - 1, rc)));
+      if (pass)
+        svgf(b, "%.1f,%.1f %.1f,%.1f %.1f,%.1f ", px, PY(num(d, i, lc)), px, PY(num(d, i, hc)),
+             px, PY(num(d, i, ec >= 0 ? ec : hc)));
+      else
+        svgf(b, "%.1f,%.1f ", px, PY(num(d, i, rc)));
+    }
+    ld_buf_put(b, "\"/>\n", 4);
+  }
+  /* Steps of an aligned trace: a dashed line where each starts. */
+  for (int i = from; stc >= 0 && i < to; i++) {
+    const rp_value *v = rp_cell(d, i, stc);
+    if (v->type != SQLITE_TEXT) continue;
+    double sx = PX(num(d, i, xcol));
+    svgf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888\""
+            " stroke-dasharray=\"4 3\"/>\n", sx, TOP, sx, H - BOTTOM);
+    svg_text(b, sx + 3, TOP + 10, "start", v->s);
+  }
+  /* Requirement 3: the peak is marked on the line and named in the legend. */
+  double px = PX(peak_x), py = PY(peak);
+  svgf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" "
+          "stroke-dasharray=\"3 3\"/>\n", px, py, px, H - BOTTOM, palette[2]);
+  svgf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>\n", px, py, palette[2]);
+#undef PX
+#undef PY
+  legend_entry(b, 0, palette[1], "reserved");
+  legend_entry(b, 1, palette[0], "allocated");
+  char amount[64], where[96];
+  axis pa = make_axis(peak, "bytes");
+  snprintf(amount, sizeof amount, "peak %.2f %s", peak / pa.scale, pa.unit);
+  legend_entry(b, 2, palette[2], amount);
+  if (qc >= 0 && rp_cell(d, from, qc)->type != SQLITE_NULL) {
+    snprintf(where, sizeof where, "at event %lld", (long long)num(d, from, qc));
+    svg_text(b, W - RIGHT + 32, TOP + 10 + 3 * 20 - 4, "start", where);
+  }
+  return 1;
+}
+
+/* ---- panels (a series of runs) --------------------------------------------- */
+
+#define PANEL_H 150
+#define PANEL_GAP 40
+
+static int chart_panels(const rp_section *s, ld_buf *b, int inline_svg) {
+  char xs[128], ls[512], ms[128] = "";
+  if (!rp_chart_key(s, "x", xs, sizeof xs) || !rp_chart_key(s, "lines", ls, sizeof ls)) return 0;
+  rp_chart_key(s, "mark", ms, sizeof ms);
+  int lines[PARTS_MAX], np = columns_of(s, ls, lines, PARTS_MAX), n = s->nrows;
+  int xc = rp_col_index(s, xs), mc = *ms ? rp_col_index(s, ms) : -1, first = -1;
+  if (n < 2 || np == 0) return 0;
+  for (int i = 0; i < n && mc >= 0 && first < 0; i++)
+    if (rp_cell(s, i, mc)->type == SQLITE_TEXT) first = i;
+  int height = TOP + np * (PANEL_H + PANEL_GAP) + 20;
+  svgf(b, "<svg %swidth=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" class=\"chart\" role=\"img\" "
+          "font-family=\"sans-serif\" font-size=\"12\">\n",
+       inline_svg ? "" : "xmlns=\"http://www.w3.org/2000/svg\" ", W, height, W, height);
+  if (!inline_svg) svgf(b, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+  svgf(b, "<text x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">", LEFT);
+  put_text(b, s->title);
+  ld_buf_put(b, "</text>\n", 8);
   double plot_w = W - LEFT - RIGHT;
-#define RUN_X(i) (LEFT + (n > 1 ? plot_w * (i) / (n - 1) : 0))
-  for (int k = 0; k < 3; k++) {
-    double top = TOP + k * (PANEL_H + GAP), bottom = top + PANEL_H, max = 0;
-    int col = rp_col_index(s, panel[k].col), have = 0;
+#define RUN_X(i) (LEFT + plot_w * (i) / (n - 1))
+  for (int k = 0; k < np; k++) {
+    int col = lines[k];
+    double top = TOP + k * (PANEL_H + PANEL_GAP), bottom = top + PANEL_H, max = 0;
+    int have = 0;
     for (int i = 0; col >= 0 && i < n; i++) {
       if (rp_cell(s, i, col)->type != SQLITE_NULL) have = 1;
-      if (num(s, i, panel[k].col) > max) max = num(s, i, panel[k].col);
+      if (num(s, i, col) > max) max = num(s, i, col);
     }
+    char name[96];
+    snprintf(name, sizeof name, "%s", col >= 0 ? s->cols[col].name : "?");
+    svg_text(b, W - RIGHT + 10, top + 14, "start", name);
     if (!have) {
-      svg_text(&b, W - RIGHT + 10, top + 14, "start", panel[k].title);
-      svg_text(&b, LEFT + plot_w / 2, top + PANEL_H / 2.0, "middle",
-               "no data in any run (no trace or no memory snapshot)");
+      svg_text(b, LEFT + plot_w / 2, top + PANEL_H / 2.0, "middle", "no data in any row");
       continue;
     }
-    if (!strcmp(panel[k].unit, "%")) max = 100;
-    else max = max > 0 ? max * 1.1 : 1;
-    svg_text(&b, W - RIGHT + 10, top + 14, "start", panel[k].title);
-    svgf(&b, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#333\"/>\n", LEFT,
-         top, LEFT, bottom);
-    for (int t = 0; t <= 2; t++) {
-      double v = max * t / 2, y = bottom - PANEL_H * t / 2.0;
+    axis a = make_axis(max > 0 ? max : 1, s->cols[col].unit);
+    svgf(b, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#888\"/>\n", LEFT, top,
+         LEFT, bottom);
+    for (int t = 0; t * a.step <= a.top + 1e-9; t++) {
+      double v = t * a.step, y = bottom - PANEL_H * v / a.top;
       char label[64];
-      if (!strcmp(panel[k].unit, "%")) snprintf(label, sizeof label, "%.0f%%", v);
-      else axis_label(label, sizeof label, v, panel[k].unit);
-      svgf(&b, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", LEFT,
-           y, W - RIGHT, y);
-      svg_text(&b, LEFT - 6, y + 4, "end", label);
+      tick_label(label, sizeof label, v, &a);
+      svgf(b, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#888\" "
+              "stroke-opacity=\"0.3\"/>\n", LEFT, y, W - RIGHT, y);
+      svg_text(b, LEFT - 6, y + 4, "end", label);
     }
-    /* The line through the runs that have the metric (a run without, e.g.
-    ** without a snapshot, breaks it). */
+    /* The line through the rows that have the value (a NULL breaks it). */
     int open = 0;
     for (int i = 0; i < n; i++) {
-      if (col < 0 || rp_cell(s, i, col)->type == SQLITE_NULL) {
-        if (open) ld_buf_put(&b, "\"/>\n", 4);
+      if (rp_cell(s, i, col)->type == SQLITE_NULL) {
+        if (open) ld_buf_put(b, "\"/>\n", 4);
         open = 0;
         continue;
       }
-      double y = bottom - PANEL_H * num(s, i, panel[k].col) / max;
-      if (!open) svgf(&b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
-                      palette[k]);
-      svgf(&b, "%s%.1f,%.1f", open ? " " : "", RUN_X(i), y);
+      double y = bottom - PANEL_H * num(s, i, col) / a.scale / a.top;
+      if (!open)
+        svgf(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
+             palette[k % 10]);
+      svgf(b, "%s%.1f,%.1f", open ? " " : "", RUN_X(i), y);
       open = 1;
     }
-    if (open) ld_buf_put(&b, "\"/>\n", 4);
-    for (int i = 0; col >= 0 && i < n; i++)
+    if (open) ld_buf_put(b, "\"/>\n", 4);
+    for (int i = 0; i < n; i++)
       if (rp_cell(s, i, col)->type != SQLITE_NULL)
-        svgf(&b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", RUN_X(i),
-             bottom - PANEL_H * num(s, i, panel[k].col) / max, i == first ? "#d62728" : palette[k]);
+        svgf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", RUN_X(i),
+             bottom - PANEL_H * num(s, i, col) / a.scale / a.top,
+             i == first ? "#d62728" : palette[k % 10]);
   }
-  double axis_y = TOP + 3 * (PANEL_H + GAP) - GAP + 16;
+  double axis_y = TOP + np * (PANEL_H + PANEL_GAP) - PANEL_GAP + 16;
   for (int i = 0; i < n; i++) {
-    char label[32];
-    snprintf(label, sizeof label, "run %d", i + 1);
-    svg_text(&b, RUN_X(i), axis_y, "middle", label);
+    char label[64];
+    cell_text(label, sizeof label, s, i, xc);
+    char named[200];
+    snprintf(named, sizeof named, "%s %s", xs, label);
+    svg_text(b, RUN_X(i), axis_y, "middle", named);
   }
   if (first >= 0) {
-    svgf(&b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d62728\" "
-         "stroke-dasharray=\"4 3\"/>\n", RUN_X(first), TOP - 8, RUN_X(first), axis_y - 14);
-    char label[64];
-    snprintf(label, sizeof label, "first gate failure (run %d)", first + 1);
-    svg_text(&b, RUN_X(first) + 4, TOP - 12, "start", label);
+    svgf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d62728\" "
+            "stroke-dasharray=\"4 3\"/>\n", RUN_X(first), TOP - 8, RUN_X(first), axis_y - 14);
+    char label[256], at[64];
+    cell_text(at, sizeof at, s, first, mc);
+    snprintf(label, sizeof label, "%s (%s %d)", at, xs, first + 1);
+    svg_text(b, RUN_X(first) + 4, TOP - 12, "start", label);
   }
 #undef RUN_X
-  return finish(&b, path) ? -1 : 1;
+  return 1;
+}
+
+int rp_chart_svg_part(const rp_section *s, int part, ld_buf *b, int inline_svg,
+                      char *part_name, size_t part_n) {
+  if (!s->chart || s->skipped) return 0;
+  part_name[0] = 0;
+  int drawn = 0;
+  if (!strncmp(s->chart, "stack", 5)) drawn = part == 0 && chart_stack(s, b, inline_svg);
+  else if (!strncmp(s->chart, "bars", 4)) drawn = part == 0 && chart_bars(s, b, inline_svg);
+  else if (!strncmp(s->chart, "panels", 6)) drawn = part == 0 && chart_panels(s, b, inline_svg);
+  else if (!strncmp(s->chart, "timeline", 8))
+    drawn = chart_timeline(s, part, b, inline_svg, part_name, part_n);
+  if (drawn) ld_buf_put(b, "</svg>\n", 7);
+  return drawn;
 }
 
 static int name_too_long(const char *path) {
@@ -377,31 +557,22 @@ int rp_write_charts(rp_report *r, const char *md_path, char names[][256], int ma
   const char *slash = strrchr(base, '/');
   const char *file = slash ? slash + 1 : base;
   int count = 0;
-  char path[4352];
-  struct { const char *name; int (*draw)(const rp_report *, const char *); } simple[] = {
-      {"step_time", chart_steps}, {"kernel_category", chart_categories}, {"trend", chart_trend}};
-  for (size_t k = 0; k < sizeof simple / sizeof simple[0] && count < max; k++) {
-    snprintf(path, sizeof path, "%s.%s.svg", base, simple[k].name);
-    int rc = simple[k].draw(r, path);
-    if (rc < 0) return -1;
-    if (rc > 0 && snprintf(names[count++], 256, "%s.%s.svg", file, simple[k].name) >= 256)
-      return name_too_long(path);
-  }
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(r->db, "SELECT snapshot_id, device FROM report_mem_peak"
-                         " ORDER BY snapshot_id, device", -1, &st, NULL) == SQLITE_OK) {
-    while (count < max && sqlite3_step(st) == SQLITE_ROW) {
-      int64_t s = sqlite3_column_int64(st, 0), d = sqlite3_column_int64(st, 1);
-      snprintf(path, sizeof path, "%s.mem_timeline.%lld_%lld.svg", base, (long long)s, (long long)d);
-      int rc = chart_timeline(r, path, s, d);
-      if (rc < 0) { sqlite3_finalize(st); return -1; }
-      if (rc > 0 && snprintf(names[count++], 256, "%s.mem_timeline.%lld_%lld.svg", file,
-                             (long long)s, (long long)d) >= 256) {
-        sqlite3_finalize(st);
-        return name_too_long(path);
+  for (int i = 0; i < r->nsections && count < max; i++) {
+    const rp_section *s = &r->sections[i];
+    for (int part = 0; count < max; part++) {
+      ld_buf b = {0};
+      char part_name[128], suffix[400], path[4608];
+      if (!rp_chart_svg_part(s, part, &b, 0, part_name, sizeof part_name)) {
+        ld_buf_free(&b);
+        break;
       }
+      snprintf(suffix, sizeof suffix, ".%s%s%s.svg", s->id, *part_name ? "." : "", part_name);
+      snprintf(path, sizeof path, "%s%s", base, suffix);
+      int rc = rp_write_file(path, b.p, b.n);
+      ld_buf_free(&b);
+      if (rc) return -1;
+      if (snprintf(names[count++], 256, "%s%s", file, suffix) >= 256) return name_too_long(path);
     }
-    sqlite3_finalize(st);
   }
   return count;
 }

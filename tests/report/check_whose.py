@@ -120,7 +120,7 @@ def main():
           and steps.get(1, {}).get("at_ns") == 180_000, f"mem_peak_context: step 1 {steps.get(1)}")
     check(steps.get(2, {}).get("step_start_bytes") == MiB, f"mem_peak_context: step 2 {steps.get(2)}")
 
-    with open(os.path.join(work, "out.mem_timeline.1_0.svg")) as f:
+    with open(os.path.join(work, "out.mem_peak.1_0.svg")) as f:
         svg = f.read()
     check(">step 1<" in svg and ">step 2<" in svg, "the memory timeline chart does not mark the steps")
 

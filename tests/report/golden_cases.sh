@@ -2,10 +2,10 @@
 # sourced by run_golden.sh (the test: compare) and update_golden.sh (the
 # command that rewrites tests/report/golden).  tests/CMakeLists.txt reads
 # the case list from the next line.
-golden_cases="full snapshot_only one_section trace_memory cpu_only diff_full diff_files diff_one_sided diff_gpus diff_trend"
+golden_cases="full snapshot_only one_section trace_memory cpu_only diff_full diff_files diff_one_sided diff_memory_only diff_gpus diff_trend"
 
 # render_case PROFDB TESTS_DIR WORK_DIR CASE: writes the case's Markdown,
-# JSON and SVG files twice, into WORK_DIR/a and WORK_DIR/b, and checks
+# JSON, HTML and SVG files twice, into WORK_DIR/a and WORK_DIR/b, and checks
 # that both runs gave identical files (the output is deterministic).
 # Returns 2 when the command failed, 1 when the runs differ.
 render_case() {
@@ -28,6 +28,7 @@ render_case() {
     diff_files)    dir=$fixtures; cmd=diff
                    args=(train_rank0.json after_rank0.json --section verdict --section kernel --top 5) ;;
     diff_one_sided) dir=$fixtures; cmd=diff; args=(memory_snapshot.json after_rank0.json) ;;
+    diff_memory_only) dir=$fixtures; cmd=diff; args=(memory_snapshot.json after_memory_snapshot.json) ;;
     diff_gpus)     dir=$fixtures; cmd=diff
                    args=(gpu_a100.json gpu_h100.json --fail-if 'step_time > +5% significant'
                          --fail-if 'gpu_util < -15pt' --fail-if 'peak_allocated > +10%') ;;
@@ -47,7 +48,8 @@ render_case() {
   done
   for run in a b; do
     (cd "$dir" && "$profdb" $cmd "${args[@]}" --md "$work/$run/$case.md" \
-        --json "$work/$run/$case.json") || { echo "profdb $cmd failed (run $run)"; return 2; }
+        --json "$work/$run/$case.json" --html "$work/$run/$case.html") ||
+      { echo "profdb $cmd failed (run $run)"; return 2; }
   done
   for f in "$work"/a/*; do
     name=$(basename "$f")

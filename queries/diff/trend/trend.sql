@@ -4,6 +4,7 @@
 --   run in the order given; each run's checks are against the run before
 --   it (as a nightly CI job would run them).
 -- Requires: trend_input
+-- Chart: panels x=run lines=step_time_ns,gpu_util_pct,peak_allocated mark=first_failure
 -- Columns:
 --   run                -      position in the series
 --   input              -      the database or file

@@ -1,0 +1,11 @@
+-- Title: Scope
+-- Question: What does each side of the diff hold: traces, analysed steps,
+--   memory snapshots?
+-- Columns:
+--   note  -  one line of the scope (the report joins them with '; ')
+SELECT printf('%s: %d trace(s), %d step(s) analysed, %d snapshot(s)', d.side,
+  coalesce(r.traces, 0), coalesce(r.steps, 0),
+  CASE d.side WHEN 'after' THEN (SELECT count(*) FROM main.snapshot)
+  ELSE (SELECT count(*) FROM base.snapshot) END) AS note
+FROM diff_sides d LEFT JOIN diff_run r USING (side)
+ORDER BY d.ord;
