@@ -268,7 +268,7 @@ refusals() {
   cp "$cases/flows.json" t.json
   gzip -c "$cases/flows.json" > t.json.gz
   # Arguments swapped: the database given as input, a trace after -o.
-  expect_refusal 2 "profdb: t.json.gz: not a database but a gzip file (a trace?); -o names the database to write: profdb load TRACE... -o DB" \
+  expect_refusal 2 "profdb: t.json.gz: not an SQLite database but a gzip file (a trace?) (refusing to replace it); -o names the database to write: profdb load TRACE... -o DB" \
     "$profdb" load run.db -o t.json.gz
   cmp -s t.json.gz <(gzip -c "$cases/flows.json") || fail "the trace after -o was modified"
   # A profdb database given where a trace belongs is named as such.

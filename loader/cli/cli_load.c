@@ -30,7 +30,7 @@ static const char *file_kind(const char *path) {
   if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b) return "a gzip file (a trace?)";
   if (head[0] == '{' || head[0] == '[') return "a JSON file (a trace or snapshot?)";
   if (head[0] == 0x80) return "a pickle";
-  return "not a SQLite database";
+  return "another kind of file";
 }
 
 /* "profdb: run.db: 8 traces: ... - next: profdb report run.db" */
@@ -155,8 +155,8 @@ int cli_load(int argc, char **argv) {
   ** often a trace, with the arguments swapped). */
   const char *kind = file_kind(db);
   if (kind && strcmp(kind, "sqlite") && strcmp(kind, "empty")) {
-    fprintf(stderr, "profdb: %s: not a database but %s; -o names the database to write:"
-            " profdb load TRACE... -o DB\n", db, kind);
+    fprintf(stderr, "profdb: %s: not an SQLite database but %s (refusing to replace it);"
+            " -o names the database to write: profdb load TRACE... -o DB\n", db, kind);
     free(inputs);
     return PROFDB_EXIT_USAGE;
   }
