@@ -24,13 +24,22 @@ CREATE INDEX temp.report_mem_live_key ON report_mem_live(snapshot_id, device);
 -- at all) the final snapshot has it.
 --   snapshot_id, device  the replay
 --   address, size        the segment (bytes)
+-- The segment events of the replayed devices, indexed: the rebuild looks
+-- each segment's events up (a CTE here would be scanned once per segment:
+-- quadratic in a snapshot with thousands of devices).
+--   snapshot_id, device, seq, addr, size  the event
+--   maps      1 for segment_alloc / segment_map, 0 for a free / unmap
+--   peak_seq  the device's peak event
+CREATE TEMP TABLE report_mem_segment_event AS
+SELECT p.snapshot_id, p.device, e.seq, e.addr, e.size,
+  e.action IN ('segment_alloc', 'segment_map') AS maps, p.peak_seq
+FROM report_mem_peak p JOIN alloc_event e USING (snapshot_id, device)
+WHERE e.action IN ('segment_alloc', 'segment_free', 'segment_map', 'segment_unmap');
+CREATE INDEX temp.report_mem_segment_event_key
+  ON report_mem_segment_event(snapshot_id, device, addr, seq);
+
 CREATE TEMP TABLE report_mem_peak_segment AS
-WITH ev AS (
-  SELECT p.snapshot_id, p.device, e.seq, e.addr, e.size,
-    e.action IN ('segment_alloc', 'segment_map') AS maps, p.peak_seq
-  FROM report_mem_peak p JOIN alloc_event e USING (snapshot_id, device)
-  WHERE e.action IN ('segment_alloc', 'segment_free', 'segment_map', 'segment_unmap')
-), known AS (
+WITH ev AS (SELECT * FROM report_mem_segment_event), known AS (
   SELECT p.snapshot_id, p.device, s.address AS addr, s.total_size AS size, 1 AS in_final,
     p.peak_seq
   FROM report_mem_peak p JOIN segment s USING (snapshot_id, device)
@@ -38,9 +47,9 @@ WITH ev AS (
   SELECT snapshot_id, device, addr, size, 0, peak_seq FROM ev
 ), judged AS (
   SELECT k.snapshot_id, k.device, k.addr, k.size, max(k.in_final) AS in_final,
-    (SELECT e.maps FROM ev e WHERE e.snapshot_id = k.snapshot_id AND e.device = k.device
+    (SELECT e.maps FROM report_mem_segment_event e WHERE e.snapshot_id = k.snapshot_id AND e.device = k.device
        AND e.addr = k.addr AND e.seq <= coalesce(k.peak_seq, -1) ORDER BY e.seq DESC LIMIT 1) AS before,
-    (SELECT e.maps FROM ev e WHERE e.snapshot_id = k.snapshot_id AND e.device = k.device
+    (SELECT e.maps FROM report_mem_segment_event e WHERE e.snapshot_id = k.snapshot_id AND e.device = k.device
        AND e.addr = k.addr AND e.seq > coalesce(k.peak_seq, -1) ORDER BY e.seq LIMIT 1) AS after
   FROM known k GROUP BY k.snapshot_id, k.device, k.addr, k.size
 )
@@ -74,8 +83,9 @@ CREATE INDEX temp.report_mem_final_block_by_addr
 --                   release them)
 --   unplaced        live allocations in no rebuilt segment (0 when the
 --                   rebuild is consistent)
-CREATE TEMP TABLE report_mem_frag_peak AS
-WITH blk AS (
+-- Each live allocation at the peak: its block size and its segment.
+-- Tables with an index, not CTEs: the sums below look them up per device.
+CREATE TEMP TABLE report_mem_peak_block AS
   SELECT l.snapshot_id, l.device, l.addr, l.size AS requested,
     coalesce((SELECT b.size FROM report_mem_final_block b WHERE b.snapshot_id = l.snapshot_id
                 AND b.device = l.device AND b.address = l.addr AND b.requested_size = l.size),
@@ -84,25 +94,30 @@ WITH blk AS (
      WHERE s.snapshot_id = l.snapshot_id AND s.device = l.device AND s.address <= l.addr
        AND s.address + s.size > l.addr
      ORDER BY s.address DESC LIMIT 1) AS segment
-  FROM report_mem_live l
-), used AS (
-  SELECT snapshot_id, device, segment, sum(block_size) AS blocks FROM blk
-  WHERE segment IS NOT NULL GROUP BY snapshot_id, device, segment
-)
+  FROM report_mem_live l;
+CREATE INDEX temp.report_mem_peak_block_key ON report_mem_peak_block(snapshot_id, device);
+-- Bytes of blocks per segment that holds a live allocation.
+CREATE TEMP TABLE report_mem_peak_used AS
+  SELECT snapshot_id, device, segment, sum(block_size) AS blocks FROM report_mem_peak_block
+  WHERE segment IS NOT NULL GROUP BY snapshot_id, device, segment;
+CREATE INDEX temp.report_mem_peak_used_key ON report_mem_peak_used(snapshot_id, device, segment);
+
+CREATE TEMP TABLE report_mem_frag_peak AS
+
 SELECT p.snapshot_id, p.device,
   (SELECT coalesce(sum(size), 0) FROM report_mem_peak_segment s
    WHERE s.snapshot_id = p.snapshot_id AND s.device = p.device) AS reserved,
-  (SELECT coalesce(sum(requested), 0) FROM blk b
+  (SELECT coalesce(sum(requested), 0) FROM report_mem_peak_block b
    WHERE b.snapshot_id = p.snapshot_id AND b.device = p.device) AS requested,
-  (SELECT coalesce(sum(block_size - requested), 0) FROM blk b
+  (SELECT coalesce(sum(block_size - requested), 0) FROM report_mem_peak_block b
    WHERE b.snapshot_id = p.snapshot_id AND b.device = p.device) AS internal,
   (SELECT coalesce(sum(s.size - u.blocks), 0) FROM report_mem_peak_segment s
-   JOIN used u ON u.snapshot_id = s.snapshot_id AND u.device = s.device AND u.segment = s.address
+   JOIN report_mem_peak_used u ON u.snapshot_id = s.snapshot_id AND u.device = s.device AND u.segment = s.address
    WHERE s.snapshot_id = p.snapshot_id AND s.device = p.device) AS external,
   (SELECT coalesce(sum(s.size), 0) FROM report_mem_peak_segment s
    WHERE s.snapshot_id = p.snapshot_id AND s.device = p.device
-     AND NOT EXISTS (SELECT 1 FROM used u WHERE u.snapshot_id = s.snapshot_id
+     AND NOT EXISTS (SELECT 1 FROM report_mem_peak_used u WHERE u.snapshot_id = s.snapshot_id
                        AND u.device = s.device AND u.segment = s.address)) AS free_segments,
-  (SELECT count(*) FROM blk b WHERE b.snapshot_id = p.snapshot_id AND b.device = p.device
+  (SELECT count(*) FROM report_mem_peak_block b WHERE b.snapshot_id = p.snapshot_id AND b.device = p.device
      AND b.segment IS NULL) AS unplaced
 FROM report_mem_peak p;
