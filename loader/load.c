@@ -27,6 +27,7 @@
 */
 #include "loader.h"
 #include "clock.h"
+#include "sql.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -681,9 +682,7 @@ static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, 
   int code = PROFDB_EXIT_OK, begun = 0;
   *loaded = 0;
   /* Speed: nothing is journaled; the rename is the commit. */
-  if (ld_exec(ctx, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-                   " PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-32768;"
-                   " PRAGMA temp_store=FILE;") ||
+  if (ld_exec(ctx, profdb_sql_writer_settings) ||
       prepare_schema(ctx, out, db_name))
     return PROFDB_EXIT_USAGE;
   ctx->strings = intern_new();
