@@ -265,6 +265,9 @@ def main():
     ap.add_argument("--floor", help="profdb-floor (default: next to PROFDB)")
     a = ap.parse_args()
     floor = a.floor or os.path.join(os.path.dirname(os.path.abspath(a.profdb)), "profdb-floor")
+    if not os.access(floor, os.X_OK):
+        sys.exit(f"bench: {floor} not found (built with profdb: cmake --build build;"
+                 " or give --floor PATH)")
     os.makedirs(a.work, exist_ok=True)
     for tool in ("json_verify", "zcat", "sqlite3"):
         if not shutil.which(tool):
