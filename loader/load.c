@@ -26,6 +26,7 @@
 **   them), so a directory never leads profdb outside itself.
 */
 #include "loader.h"
+#include "nest.h"
 #include "clock.h"
 #include "progress.h"
 #include "sql.h"
@@ -695,6 +696,7 @@ static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, 
       prepare_schema(ctx, out, db_name))
     return PROFDB_EXIT_USAGE;
   ctx->strings = intern_new();
+  ctx->nest = nest_new();
   if (seed_strings(ctx) || ld_exec(ctx, "BEGIN")) { code = PROFDB_EXIT_USAGE; goto done; }
   begun = 1;
   ctx->next_event_id = 1 + query_int(ctx->db,
@@ -775,6 +777,7 @@ int profdb_load_db(sqlite3 *db, const char *const *paths, int n,
   progress_stop();
   intern_free(ctx.strings);
   intern_free(ctx.stacks);
+  nest_free(ctx.nest);
   for (int i = 0; i < inputs.n; i++) free(inputs.v[i]);
   free(inputs.v);
   free(inputs.found);
@@ -899,6 +902,7 @@ done:
   if (orig.db) sqlite3_close(orig.db);
   intern_free(ctx.strings);
   intern_free(ctx.stacks);
+  nest_free(ctx.nest);
   if (temp[0]) unlink(temp);
   if (created) {
     struct stat pst;
