@@ -26,6 +26,7 @@
 **   them), so a directory never leads profdb outside itself.
 */
 #include "loader.h"
+#include "flows.h"
 #include "nest.h"
 #include "clock.h"
 
@@ -689,6 +690,7 @@ static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, 
     return PROFDB_EXIT_USAGE;
   ctx->strings = intern_new();
   ctx->nest = nest_new();
+  ctx->flows = flows_new();
   if (seed_strings(ctx) || ld_exec(ctx, "BEGIN")) { code = PROFDB_EXIT_USAGE; goto done; }
   begun = 1;
   ctx->next_event_id = 1 + query_int(ctx->db,
@@ -713,6 +715,8 @@ static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, 
   }
   writer_sink(ctx->w, TB_NEST, nest_sink, ctx->nest,
               "cannot write a temporary file to sort slices");
+  writer_sink(ctx->w, TB_FLOW_END, flows_sink, ctx->flows,
+              "cannot write a temporary file to sort flows");
   ld_phase(ctx, NULL);
   for (int i = 0; i < inputs->n; i++) {
     int rc = load_one(ctx, inputs->v[i], inputs->found[i], inputs->n == 1 ? opt->label : NULL,
@@ -767,6 +771,7 @@ int profdb_load_db(sqlite3 *db, const char *const *paths, int n,
   intern_free(ctx.strings);
   intern_free(ctx.stacks);
   nest_free(ctx.nest);
+  flows_free(ctx.flows);
   for (int i = 0; i < inputs.n; i++) free(inputs.v[i]);
   free(inputs.v);
   free(inputs.found);
@@ -888,6 +893,7 @@ done:
   intern_free(ctx.strings);
   intern_free(ctx.stacks);
   nest_free(ctx.nest);
+  flows_free(ctx.flows);
   if (temp[0]) unlink(temp);
   if (created) {
     struct stat pst;
