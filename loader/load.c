@@ -26,6 +26,7 @@
 **   them), so a directory never leads profdb outside itself.
 */
 #include "loader.h"
+#include "flows.h"
 #include "nest.h"
 #include "clock.h"
 #include "progress.h"
@@ -697,6 +698,7 @@ static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, 
     return PROFDB_EXIT_USAGE;
   ctx->strings = intern_new();
   ctx->nest = nest_new();
+  ctx->flows = flows_new();
   if (seed_strings(ctx) || ld_exec(ctx, "BEGIN")) { code = PROFDB_EXIT_USAGE; goto done; }
   begun = 1;
   ctx->next_event_id = 1 + query_int(ctx->db,
@@ -719,6 +721,10 @@ static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, 
     code = PROFDB_EXIT_USAGE;
     goto done;
   }
+  writer_sink(ctx->w, TB_NEST, nest_sink, ctx->nest,
+              "cannot write a temporary file to sort slices");
+  writer_sink(ctx->w, TB_FLOW_END, flows_sink, ctx->flows,
+              "cannot write a temporary file to sort flows");
   ld_phase(ctx, NULL);
   for (int i = 0; i < inputs->n; i++) {
     progress_file(i + 1, inputs->n);
@@ -728,6 +734,12 @@ static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, 
     if (rc != PROFDB_EXIT_OK) { code = rc; goto done; }
   }
   ld_phase(ctx, "parse");
+  if (ld_timing()) {
+    double producer_wait, writer_idle;
+    writer_waits(ctx->w, &producer_wait, &writer_idle);
+    fprintf(stderr, "profdb: timing:   parser waited for the writer %.3f s, writer idle %.3f s\n",
+            producer_wait, writer_idle);
+  }
   if (!*loaded) goto done;
   progress_phase("writing the last rows");
   if (writer_sync(ctx->w)) {
@@ -778,6 +790,7 @@ int profdb_load_db(sqlite3 *db, const char *const *paths, int n,
   intern_free(ctx.strings);
   intern_free(ctx.stacks);
   nest_free(ctx.nest);
+  flows_free(ctx.flows);
   for (int i = 0; i < inputs.n; i++) free(inputs.v[i]);
   free(inputs.v);
   free(inputs.found);
@@ -903,6 +916,7 @@ done:
   intern_free(ctx.strings);
   intern_free(ctx.stacks);
   nest_free(ctx.nest);
+  flows_free(ctx.flows);
   if (temp[0]) unlink(temp);
   if (created) {
     struct stat pst;

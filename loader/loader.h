@@ -45,12 +45,16 @@ typedef struct ld_ctx {
                                     ** from there, so none may be lower */
   ld_intern *stacks;                /* stack key -> id (snapshot.c) */
   struct ld_nest *nest;             /* CPU slices for the nesting pass */
+  struct ld_flows *flows;           /* flow starts and finishes, for link stats */
   double phase_start;               /* ld_phase: when the current phase began */
 } ld_ctx;
 
 /* With PROFDB_TIMING set, print how long the phase that just ended took
 ** ("profdb: timing: NAME 1.234 s") for the benchmark's notes. */
 void ld_phase(ld_ctx *ctx, const char *name);
+
+/* PROFDB_TIMING is set. */
+int ld_timing(void);
 
 /* State of one input file being loaded. */
 typedef struct ld_file {

@@ -13,5 +13,6 @@ extern const char profdb_sql_postpass_step_gpu[];
 extern const char profdb_sql_postpass_links[];
 extern const char profdb_sql_postpass_spans[];
 extern const char profdb_sql_postpass_link_stats[];
+extern const char profdb_sql_postpass_flow_stats[];
 
 #endif

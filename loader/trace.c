@@ -24,6 +24,7 @@
 */
 #include "loader.h"
 #include "clock.h"
+#include "flows.h"
 #include "nest.h"
 #include "numtext.h"
 #include "stream.h"
@@ -31,7 +32,6 @@
 
 #include "profdb/codes.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -502,16 +502,16 @@ static ld_value nest_value(const tevent *ev, const tval *v) {
   return (ld_value){v->type, v->i, v->type == 't' ? ev->raw.p + v->off : NULL, v->len};
 }
 
-/* Hand a CPU slice with usable times to the nesting pass (nest.h). */
+/* Send a CPU slice with usable times to the nesting pass (nest.h), through
+** the writer thread. */
 static void gather_slice(tparser *p, int64_t id, int kind) {
   const tevent *ev = &p->ev;
   ld_value pid = nest_value(ev, &ev->pid), tid = nest_value(ev, &ev->tid);
-  if (nest_add(p->ctx->nest, p->f->artifact_id, &pid, &tid, id, ev->ts.ns, ev->dur.ns,
-               ev->name_id, kind, has_targ(ev, TA_INPUT_DIMS))) {
-    ld_fail(p->f, PROFDB_EXIT_USAGE, 0, "cannot write a temporary file to sort slices: %s",
-            strerror(errno));
-    return;
-  }
+  nest_row r = nest_row_of(p->ctx->nest, p->f->artifact_id, &pid, &tid, id, ev->ts.ns,
+                           ev->dur.ns, ev->name_id, kind, has_targ(ev, TA_INPUT_DIMS));
+  ld_buf *b = writer_batch(p->ctx->w);
+  row_begin(b, TB_NEST, 1);
+  row_text(b, (const char *)&r, sizeof r);
   if (ev->step_number >= 0 && (kind == K_CPU_OP || kind == K_USER_ANNOTATION))
     nest_add_step(p->ctx->nest, &(step_row){p->f->artifact_id, ev->step_number, id,
                                             ev->ts.ns, ev->dur.ns});
@@ -613,6 +613,23 @@ static void emit_x(tparser *p, int64_t id) {
   }
 }
 
+/* Send a flow start or finish to the unmatched-flow count (flows.h),
+** through the writer thread; a text id leaves the trace to SQL. */
+static void gather_flow_end(tparser *p) {
+  const tevent *ev = &p->ev;
+  if (ev->id.type == 't') { flows_by_sql(p->ctx->flows, p->f->artifact_id); return; }
+  flow_end e;
+  memset(&e, 0, sizeof e); /* the padding too: the record is copied as bytes */
+  e.trace_id = p->f->artifact_id;
+  e.cat_id = ev->raw_cat_id >= 0 ? ev->cat_id : -1;
+  e.has_id = ev->id.type == 'i';
+  e.id = e.has_id ? ev->id.i : 0;
+  e.ph = (uint8_t)ev->ph;
+  ld_buf *b = writer_batch(p->ctx->w);
+  row_begin(b, TB_FLOW_END, 1);
+  row_text(b, (const char *)&e, sizeof e);
+}
+
 static void emit_flow(tparser *p, int64_t id) {
   tevent *ev = &p->ev;
   ld_buf *b = writer_batch(p->ctx->w);
@@ -626,6 +643,7 @@ static void emit_flow(tparser *p, int64_t id) {
     jw_raw(&ev->extra_w, tmp, (size_t)n);
   }
   p->flows++;
+  if (ev->ph == 's' || ev->ph == 'f') gather_flow_end(p);
   char ph[1] = {ev->ph};
   row_begin(b, TB_FLOW, 13);
   row_int(b, id);
