@@ -8,7 +8,10 @@
 **   _op_stats   per thread, step and operator name: calls and times
 **   _gpu_link   kernel/memcpy/memset/sync -> launching runtime call (same
 **               correlation) -> CPU op (same External id) and step
-**   indexes     built after the rows exist (cheaper than maintaining them)
+**   indexes     created before the rows (postpass_prepare): the writer
+**               thread maintains them while the parser, the busier
+**               thread, parses; built after the rows, they were a serial
+**               phase of their own
 **
 ** HOW IT WORKS (nesting)
 **   The parser gathered every slice's sort key (nest.c): slices of each
@@ -444,16 +447,17 @@ static int link_stats(ld_ctx *ctx, int64_t first) {
   return rc == SQLITE_DONE ? 0 : -1;
 }
 
+int postpass_prepare(ld_ctx *ctx) {
+  return ld_exec(ctx, profdb_sql_postpass_indexes);
+}
+
 int postpass_run(ld_ctx *ctx, int64_t first_trace, int64_t first_snapshot) {
   if (flow_stats(ctx)) {
     fprintf(ctx->msg, "profdb: cannot count the flows: %s\n", sqlite3_errmsg(ctx->db));
     return -1;
   }
   ld_phase(ctx, "flow stats");
-  if (exec_with_first(ctx, profdb_sql_postpass_legacy_blocks, first_snapshot) ||
-      ld_exec(ctx, profdb_sql_postpass_indexes))
-    return -1;
-  ld_phase(ctx, "indexes");
+  if (exec_with_first(ctx, profdb_sql_postpass_legacy_blocks, first_snapshot)) return -1;
   if (build_tree(ctx, first_trace) ||
       ld_exec(ctx, "CREATE INDEX IF NOT EXISTS cpu_busy_by_ts ON cpu_busy(trace_id, class, ts)"))
     return -1;
