@@ -6,6 +6,8 @@
 **   parse.c     the yajl read loop shared by both parsers; diagnostics
 **   trace.c     Kineto trace events -> _slice/_gpu/_instant/_flow/_meta
 **   snapshot.c  memory snapshots -> _segment/_block/_alloc_event/...
+**   nest.c      CPU slices' sort keys for the nesting, gathered while parsing
+**   flows.c     flow starts and finishes, for the unmatched-flow counts
 **   postpass.c  derived tables (nesting, steps, links) and indexes
 */
 #ifndef PROFDB_LOADER_H
