@@ -1,6 +1,7 @@
 /*
 ** extsort.h — external merge sort of fixed-size records in bounded memory
-** (internal; used by the nesting pass, postpass.c).
+** (internal; the nesting and flow keys of nest.c and flows.c, the
+** _slice_tree rows of postpass.c).
 **
 **   ld_extsort *s = extsort_new(sizeof(rec), cmp, 32 << 20);
 **   for (...) extsort_add(s, &rec);

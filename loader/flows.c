@@ -102,3 +102,8 @@ int flows_count(ld_flows *fl, int (*each)(void *arg, int64_t trace_id, int64_t s
   }
   return extsort_failed(fl->sort) ? -1 : 0;
 }
+
+void flows_release(ld_flows *fl) {
+  extsort_free(fl->sort);
+  fl->sort = NULL;
+}

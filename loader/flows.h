@@ -47,4 +47,7 @@ int flows_sql_traces(const ld_flows *fl, const int64_t **ids);
 int flows_count(ld_flows *fl, int (*each)(void *arg, int64_t trace_id, int64_t starts,
                                            int64_t finishes), void *arg);
 
+/* Free the sort (after flows_count). */
+void flows_release(ld_flows *fl);
+
 #endif

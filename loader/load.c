@@ -696,6 +696,7 @@ static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, 
   if (ld_exec(ctx, profdb_sql_writer_settings) ||
       prepare_schema(ctx, out, db_name))
     return PROFDB_EXIT_USAGE;
+  if (postpass_prepare(ctx)) return PROFDB_EXIT_USAGE;
   ctx->strings = intern_new();
   ctx->nest = nest_new();
   ctx->flows = flows_new();

@@ -6,6 +6,8 @@
 **   parse.c     the yajl read loop shared by both parsers; diagnostics
 **   trace.c     Kineto trace events -> _slice/_gpu/_instant/_flow/_meta
 **   snapshot.c  memory snapshots -> _segment/_block/_alloc_event/...
+**   nest.c      CPU slices' sort keys for the nesting, gathered while parsing
+**   flows.c     flow starts and finishes, for the unmatched-flow counts
 **   postpass.c  derived tables (nesting, steps, links) and indexes
 */
 #ifndef PROFDB_LOADER_H
@@ -139,6 +141,9 @@ ld_sniff_result ld_sniff(ld_file *f);
 
 /* Derived tables for the traces/snapshots added by this load. */
 int postpass_run(ld_ctx *ctx, int64_t first_trace_id, int64_t first_snapshot_id);
+
+/* Before the first row: the indexes the post-pass and the views need. */
+int postpass_prepare(ld_ctx *ctx);
 
 /* Fill _kind and _alloc_action from include/profdb/codes.h (codes.c);
 ** on failure prints and returns -1. */

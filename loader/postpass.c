@@ -8,7 +8,10 @@
 **   _op_stats   per thread, step and operator name: calls and times
 **   _gpu_link   kernel/memcpy/memset/sync -> launching runtime call (same
 **               correlation) -> CPU op (same External id) and step
-**   indexes     built after the rows exist (cheaper than maintaining them)
+**   indexes     created before the rows (postpass_prepare): the writer
+**               thread maintains them while the parser, the busier
+**               thread, parses; built after the rows, they were a serial
+**               phase of their own
 **
 ** HOW IT WORKS (nesting)
 **   The parser gathered every slice's sort key (nest.c): slices of each
@@ -407,27 +410,17 @@ static int put_flow_stats(void *arg, int64_t trace_id, int64_t starts, int64_t f
                      finishes);
 }
 
-/* Counts of unlinked GPU work (sql/postpass_link_stats.sql) and of orphan
-** flows (flows.c; sql/postpass_flow_stats.sql for traces with text flow
-** ids), per new trace; the rows' names and descriptions come from
-** profdb/stats.h (ld_put_stat). */
-static int link_stats(ld_ctx *ctx, int64_t first) {
+/* Counts of orphan flows, per new trace (flows.c; postpass_flow_stats.sql
+** for traces with text flow ids).  First in the post-pass: the sort's
+** memory is given back before the nesting takes its own. */
+static int flow_stats(ld_ctx *ctx) {
+  if (flows_count(ctx->flows, put_flow_stats, ctx)) return -1;
+  flows_release(ctx->flows);
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(ctx->db, profdb_sql_postpass_link_stats, -1, &st, NULL) != SQLITE_OK)
-    return -1;
-  sqlite3_bind_int64(st, 1, first);
-  int rc;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-    if (ld_put_stat(ctx->db, LD_KIND_TRACE, sqlite3_column_int64(st, 0),
-                    PROFDB_STAT_gpu_without_launch, sqlite3_column_int64(st, 1)))
-      break;
-  sqlite3_finalize(st);
-  if (rc != SQLITE_DONE || flows_count(ctx->flows, put_flow_stats, ctx)) return -1;
   if (sqlite3_prepare_v2(ctx->db, profdb_sql_postpass_flow_stats, -1, &st, NULL) != SQLITE_OK)
     return -1;
   const int64_t *traces;
-  int n = flows_sql_traces(ctx->flows, &traces);
-  rc = 0;
+  int n = flows_sql_traces(ctx->flows, &traces), rc = 0;
   for (int i = 0; i < n && rc == 0; i++) {
     sqlite3_bind_int64(st, 1, traces[i]);
     rc = sqlite3_step(st) == SQLITE_ROW ? put_flow_stats(ctx, traces[i], sqlite3_column_int64(st, 0),
@@ -439,13 +432,35 @@ static int link_stats(ld_ctx *ctx, int64_t first) {
   return rc;
 }
 
-int postpass_run(ld_ctx *ctx, int64_t first_trace, int64_t first_snapshot) {
-  progress_phase("building indexes");
-  if (exec_with_first(ctx, profdb_sql_postpass_legacy_blocks, first_snapshot) ||
-      ld_exec(ctx, profdb_sql_postpass_indexes))
+/* Counts of unlinked GPU work, per new trace (sql/postpass_link_stats.sql);
+** the rows' names and descriptions come from profdb/stats.h (ld_put_stat). */
+static int link_stats(ld_ctx *ctx, int64_t first) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(ctx->db, profdb_sql_postpass_link_stats, -1, &st, NULL) != SQLITE_OK)
     return -1;
-  ld_phase(ctx, "indexes");
+  sqlite3_bind_int64(st, 1, first);
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+    if (ld_put_stat(ctx->db, LD_KIND_TRACE, sqlite3_column_int64(st, 0),
+                    PROFDB_STAT_gpu_without_launch, sqlite3_column_int64(st, 1)))
+      break;
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int postpass_prepare(ld_ctx *ctx) {
+  return ld_exec(ctx, profdb_sql_postpass_indexes);
+}
+
+int postpass_run(ld_ctx *ctx, int64_t first_trace, int64_t first_snapshot) {
+  progress_phase("counting unmatched flows");
+  if (flow_stats(ctx)) {
+    fprintf(ctx->msg, "profdb: cannot count the flows: %s\n", sqlite3_errmsg(ctx->db));
+    return -1;
+  }
+  ld_phase(ctx, "flow stats");
   progress_phase("nesting CPU slices");
+  if (exec_with_first(ctx, profdb_sql_postpass_legacy_blocks, first_snapshot)) return -1;
   if (build_tree(ctx, first_trace) ||
       ld_exec(ctx, "CREATE INDEX IF NOT EXISTS cpu_busy_by_ts ON cpu_busy(trace_id, class, ts)"))
     return -1;
