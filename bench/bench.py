@@ -14,6 +14,10 @@ would not fit in memory), and `ijson` (yajl2_c backend) doing the same sum;
 then `profdb report` and `profdb diff` (the database against itself) on the
 loaded database.  Also: the peak replay on 1M allocator events, and a
 64-file multi-rank folder load (64 copies of FOLDER_SOURCE, one per rank).
+The floor (bench/floor.c, --floor, default: profdb-floor next to PROFDB)
+writes the rows of each loaded database again from memory, with the
+loader's writer settings and indexes and no JSON: `load / floor` is what
+parsing and deriving cost on top of SQLite's own writing.
 Ratios are against baselines measured in
 the same run, since these machines are shared and noisy; every figure is
 the best of --repeat runs.  Prints the tables and writes them with the
@@ -169,6 +173,38 @@ def bench_folder(profdb, source, work, repeat):
     return {"bytes": total, "load": best(repeat, run)}
 
 
+def bench_floor(floor, db, work, repeat):
+    """SQLite's own time to write db's rows and indexes (bench/floor.c):
+    the figures of the fastest of `repeat` runs."""
+    out = os.path.join(work, "floor.db")
+    runs = []
+    for _ in range(repeat):
+        r = subprocess.run([floor, db, out], capture_output=True, text=True, check=True)
+        runs.append({k: float(v) for k, v in (kv.split("=") for kv in r.stdout.split())})
+    os.unlink(out)
+    return min(runs, key=lambda f: f["floor_s"])
+
+
+def floor_cells(r):
+    """The main table's `floor` and `load / floor` cells."""
+    return f"{fmt_s(r['floor']['floor_s'])} | {r['load'][0] / r['floor']['floor_s']:.2f}x"
+
+
+def floor_table(results):
+    """Where the floor's time goes, per size."""
+    lines = ["| JSON | rows written | floor: insert | indexes | commit, fsync | floor "
+             "| without indexes | `profdb load` | load / floor |",
+             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in results:
+        f = r["floor"]
+        lines.append(
+            f"| {r['json_bytes'] / 1e6:.0f} MB | {f['rows'] / 1e6:.2f} M "
+            f"| {fmt_s(f['insert_s'])} | {fmt_s(f['index_s'])} | {fmt_s(f['commit_s'])} "
+            f"| {fmt_s(f['floor_s'])} | {fmt_s(f['floor_rows_s'])} | {fmt_s(r['load'][0])} "
+            f"| {r['load'][0] / f['floor_s']:.2f}x |")
+    return lines
+
+
 def fmt_s(x):
     return f"{x:.2f} s"
 
@@ -176,9 +212,10 @@ def fmt_s(x):
 def tables(results, replay, folder, mach):
     lines = [f"Machine: {mach}.", "",
              "| JSON | events | `profdb load` | MB/s | Mevents/s | CPU | peak RSS | DB / JSON "
-             "| `json_verify -q` | load / json_verify | gzip: `profdb load` | `zcat \\| json_verify` "
+             "| `json_verify -q` | load / json_verify | floor | load / floor "
+             "| gzip: `profdb load` | `zcat \\| json_verify` "
              "| gz load / (zcat\\|verify) | `zcat` |",
-             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in results:
         w, c, rss = r["load"]
         lines.append(
@@ -186,8 +223,9 @@ def tables(results, replay, folder, mach):
             f"| {r['json_bytes'] / 1e6 / w:.0f} | {r['events'] / 1e6 / w:.2f} | {fmt_s(c)} "
             f"| {rss / 1024:.0f} MB | {r['db_bytes'] / r['json_bytes']:.2f} "
             f"| {fmt_s(r['json_verify'][0])} | {w / r['json_verify'][0]:.2f}x "
-            f"| {fmt_s(r['load_gz'][0])} | {fmt_s(r['zcat_verify'][0])} "
+            f"| {floor_cells(r)} | {fmt_s(r['load_gz'][0])} | {fmt_s(r['zcat_verify'][0])} "
             f"| {r['load_gz'][0] / r['zcat_verify'][0]:.2f}x | {fmt_s(r['zcat'][0])} |")
+    lines += [""] + floor_table(results)
     lines += ["", "| JSON | Python `json.load` + sum | its RSS | vs `profdb load` (time, RSS) "
               "| `ijson` + sum | its RSS | vs `profdb load` | `profdb report` | its RSS "
               "| `profdb diff` (self) |",
@@ -224,7 +262,12 @@ def main():
     ap.add_argument("--sizes", default="100,1000,3000")
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--out")
+    ap.add_argument("--floor", help="profdb-floor (default: next to PROFDB)")
     a = ap.parse_args()
+    floor = a.floor or os.path.join(os.path.dirname(os.path.abspath(a.profdb)), "profdb-floor")
+    if not os.access(floor, os.X_OK):
+        sys.exit(f"bench: {floor} not found (built with profdb: cmake --build build;"
+                 " or give --floor PATH)")
     os.makedirs(a.work, exist_ok=True)
     for tool in ("json_verify", "zcat", "sqlite3"):
         if not shutil.which(tool):
@@ -236,6 +279,8 @@ def main():
     for mb in (int(x) for x in a.sizes.split(",")):
         print(f"bench: {mb} MB ...", file=sys.stderr, flush=True)
         results.append(bench_size(a.profdb, a.source, a.work, mb, a.repeat, mem_gib))
+        results[-1]["floor"] = bench_floor(floor, os.path.join(a.work, f"trace_{mb}.db"),
+                                           a.work, a.repeat)
     print("bench: peak replay, folder ...", file=sys.stderr, flush=True)
     replay = bench_replay(a.profdb, a.work, a.repeat)
     folder = bench_folder(a.profdb, a.folder_source, a.work, a.repeat)

@@ -29,6 +29,8 @@
 #include "flows.h"
 #include "nest.h"
 #include "clock.h"
+#include "progress.h"
+#include "sql.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -88,6 +90,7 @@ static void release_signals(void) {
 static void say(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void say(FILE *out, const char *fmt, ...) {
   va_list ap;
+  progress_clear();
   fputs("profdb: ", out);
   va_start(ap, fmt);
   vfprintf(out, fmt, ap);
@@ -96,6 +99,7 @@ static void say(FILE *out, const char *fmt, ...) {
 }
 
 static void report_file_error(FILE *out, const ld_file *f) {
+  progress_clear();
   if (f->has_offset)
     fprintf(out, "profdb: %s:%llu: %s\n", f->path,
             (unsigned long long)f->err_offset, f->message);
@@ -677,15 +681,19 @@ static int match_original(int tfd, int lock_fd, int created) {
 ** profdb_exit code (TRUNCATED: some input was cut short and loaded in
 ** part); *loaded is 0 when every input was a duplicate.  On failure the
 ** transaction is rolled back. */
+static int redraw_progress(void *unused) {
+  (void)unused;
+  progress_tick();
+  return 0; /* go on */
+}
+
 static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, int *loaded) {
   FILE *out = ctx->msg;
   const profdb_load_options *opt = ctx->opt;
   int code = PROFDB_EXIT_OK, begun = 0;
   *loaded = 0;
   /* Speed: nothing is journaled; the rename is the commit. */
-  if (ld_exec(ctx, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-                   " PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-32768;"
-                   " PRAGMA temp_store=FILE;") ||
+  if (ld_exec(ctx, profdb_sql_writer_settings) ||
       prepare_schema(ctx, out, db_name))
     return PROFDB_EXIT_USAGE;
   if (postpass_prepare(ctx)) return PROFDB_EXIT_USAGE;
@@ -720,6 +728,7 @@ static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, 
               "cannot write a temporary file to sort flows");
   ld_phase(ctx, NULL);
   for (int i = 0; i < inputs->n; i++) {
+    progress_file(i + 1, inputs->n);
     int rc = load_one(ctx, inputs->v[i], inputs->found[i], inputs->n == 1 ? opt->label : NULL,
                       loaded);
     if (rc == PROFDB_EXIT_TRUNCATED) { code = rc; continue; }
@@ -733,19 +742,27 @@ static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, 
             producer_wait, writer_idle);
   }
   if (!*loaded) goto done;
+  progress_phase("writing the last rows");
   if (writer_sync(ctx->w)) {
     say(out, "%s: %s", db_name, writer_error(ctx->w));
     code = PROFDB_EXIT_USAGE;
     goto done;
   }
   ld_phase(ctx, "writer drain");
-  if (postpass_run(ctx, first_trace, first_snapshot) ||
-      record_runs(ctx, first_trace, first_snapshot) || ld_exec(ctx, "COMMIT")) {
+  /* The post-pass phases show their seconds while SQLite works. */
+  if (opt->progress) sqlite3_progress_handler(ctx->db, 100000, redraw_progress, NULL);
+  if (postpass_run(ctx, first_trace, first_snapshot)) {
+    code = PROFDB_EXIT_USAGE;
+    goto done;
+  }
+  progress_phase("committing");
+  if (record_runs(ctx, first_trace, first_snapshot) || ld_exec(ctx, "COMMIT")) {
     code = PROFDB_EXIT_USAGE;
     goto done;
   }
   begun = 0;
 done:
+  if (opt->progress) sqlite3_progress_handler(ctx->db, 0, NULL, NULL);
   if (ctx->w) writer_stop(ctx->w);
   ctx->w = NULL;
   {
@@ -767,8 +784,10 @@ int profdb_load_db(sqlite3 *db, const char *const *paths, int n,
   path_list inputs = {0};
   ld_ctx ctx = {.opt = opt, .msg = out, .db = db};
   int loaded = 0, code;
+  progress_start(out, opt->progress);
   if (expand_inputs(out, paths, n, &inputs)) code = PROFDB_EXIT_USAGE;
   else code = load_into(&ctx, sqlite3_db_filename(db, "main"), &inputs, &loaded);
+  progress_stop();
   intern_free(ctx.strings);
   intern_free(ctx.stacks);
   nest_free(ctx.nest);
@@ -789,6 +808,7 @@ int profdb_load(const char *db_path, const char *const *paths, int n,
   original orig = {0};
   int signals_caught = 0;
   double t0 = ld_seconds();
+  progress_start(out, opt->progress);
 
   /* A symbolic link as the database: load into what it points to, and
   ** keep the link (the rename at the end would replace it). */
@@ -867,6 +887,7 @@ int profdb_load(const char *db_path, const char *const *paths, int n,
   }
   ctx.db = NULL;
   ld_phase(&ctx, "commit, close");
+  progress_phase("putting the database in place");
   /* Durability of the new file, then the atomic switch. */
   {
     int fd = open(temp, O_RDONLY | O_CLOEXEC);
@@ -882,10 +903,12 @@ int profdb_load(const char *db_path, const char *const *paths, int n,
   cleanup_temp[0] = 0;
   cleanup_placeholder[0] = 0;
   created = 0;
+  progress_stop();
   if (!opt->quiet && inputs.n > 1)
     say(out, "loaded %d files into %s in %.2f s", inputs.n, db_path, ld_seconds() - t0);
 
 done:
+  progress_stop();
   if (ctx.w) writer_stop(ctx.w);
   if (ctx.db) sqlite3_close(ctx.db);
   /* Before lock_fd is closed: closing any descriptor of the file drops

@@ -9,6 +9,7 @@
 */
 #include "loader.h"
 #include "clock.h"
+#include "progress.h"
 #include "utf8.h"
 
 #include <stdarg.h>
@@ -89,16 +90,12 @@ int ld_fail(ld_file *f, int exit_code, int with_offset, const char *fmt, ...) {
 
 /* ---- progress ----------------------------------------------------------- */
 
-static void progress(ld_file *f, double t0, double *last) {
+static void progress(ld_file *f, double t0) {
   double t = ld_seconds();
-  if (t - *last < 0.25) return;
-  *last = t;
   double pct = f->in.file_size ? 100.0 * (double)f->in.raw_read /
                                      (double)f->in.file_size : 100.0;
   double mb = (double)f->in.delivered / 1e6;
-  fprintf(f->ctx->msg, "\r%s: %.0f MB read, %.0f%%, %.0f MB/s   ", f->path, mb,
-          pct, t > t0 ? mb / (t - t0) : 0.0);
-  fflush(f->ctx->msg);
+  progress_read(f->path, mb, pct, t > t0 ? mb / (t - t0) : 0.0);
 }
 
 /* ---- the parse loop ----------------------------------------------------- */
@@ -172,8 +169,7 @@ static void yajl_message(ld_file *f, const unsigned char *chunk, size_t len,
 int ld_parse(ld_file *f, const yajl_callbacks *callbacks, void *ud) {
   const unsigned char *chunk = NULL;
   ssize_t n;
-  int show = f->ctx->opt->progress;
-  double t0 = ld_seconds(), last = t0;
+  double t0 = ld_seconds();
   f->yajl = ld_yajl_alloc(f, callbacks, ud);
   if (!f->yajl) return ld_fail(f, PROFDB_EXIT_USAGE, 0, "out of memory"), -1;
   /* UTF-8 is checked and repaired per string by ld_text(). */
@@ -209,7 +205,7 @@ int ld_parse(ld_file *f, const yajl_callbacks *callbacks, void *ud) {
       rc = -1;
       break;
     }
-    if (show) progress(f, t0, &last);
+    progress(f, t0);
   }
   if (rc == 0) {
     f->in.offset = f->in.delivered; /* offsets now count from the end */
@@ -235,7 +231,7 @@ int ld_parse(ld_file *f, const yajl_callbacks *callbacks, void *ud) {
     ld_note(f, PROFDB_STAT_gzip_trailing_bytes,
             "%llu bytes after the last gzip member ignored",
             (unsigned long long)f->in.trailing_bytes);
-  if (show) fprintf(f->ctx->msg, "\r\033[K");
+  progress_clear();
   yajl_free(f->yajl);
   f->yajl = NULL;
   return rc;
@@ -276,8 +272,10 @@ int ld_timing(void) {
 void ld_phase(ld_ctx *ctx, const char *name) {
   if (!ld_timing()) return;
   double now = ld_seconds();
-  if (name && ctx->phase_start > 0)
+  if (name && ctx->phase_start > 0) {
+    progress_clear();
     fprintf(stderr, "profdb: timing: %-24s %8.3f s\n", name, now - ctx->phase_start);
+  }
   ctx->phase_start = now;
 }
 
@@ -298,6 +296,7 @@ int ld_exec_script(sqlite3 *db, const char *script, int64_t id) {
 int ld_exec(ld_ctx *ctx, const char *sql) {
   char *err = NULL;
   if (sqlite3_exec(ctx->db, sql, NULL, NULL, &err) != SQLITE_OK) {
+    progress_clear();
     fprintf(ctx->msg, "profdb: database error: %s\n", err ? err : "?");
     sqlite3_free(err);
     return -1;

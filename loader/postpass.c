@@ -28,6 +28,7 @@
 #include "flows.h"
 #include "nest.h"
 #include "opstats.h"
+#include "progress.h"
 #include "sql.h"
 
 #include "profdb/codes.h"
@@ -452,25 +453,31 @@ int postpass_prepare(ld_ctx *ctx) {
 }
 
 int postpass_run(ld_ctx *ctx, int64_t first_trace, int64_t first_snapshot) {
+  progress_phase("counting unmatched flows");
   if (flow_stats(ctx)) {
     fprintf(ctx->msg, "profdb: cannot count the flows: %s\n", sqlite3_errmsg(ctx->db));
     return -1;
   }
   ld_phase(ctx, "flow stats");
+  progress_phase("nesting CPU slices");
   if (exec_with_first(ctx, profdb_sql_postpass_legacy_blocks, first_snapshot)) return -1;
   if (build_tree(ctx, first_trace) ||
       ld_exec(ctx, "CREATE INDEX IF NOT EXISTS cpu_busy_by_ts ON cpu_busy(trace_id, class, ts)"))
     return -1;
   ld_phase(ctx, "nesting");
+  progress_phase("linking GPU work to CPU ops");
   if (exec_with_first(ctx, profdb_sql_postpass_links, first_trace)) return -1;
   ld_phase(ctx, "gpu links");
+  progress_phase("step spans");
   if (exec_with_first(ctx, profdb_sql_postpass_spans, first_trace)) return -1;
   ld_phase(ctx, "spans");
+  progress_phase("counting unlinked events");
   if (link_stats(ctx, first_trace)) {
     fprintf(ctx->msg, "profdb: database error: %s\n", sqlite3_errmsg(ctx->db));
     return -1;
   }
   ld_phase(ctx, "link stats");
+  progress_phase("analyzing");
   int rc = ld_exec(ctx, "PRAGMA analysis_limit=400; ANALYZE;");
   ld_phase(ctx, "analyze");
   return rc;

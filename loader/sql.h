@@ -5,6 +5,7 @@
 #ifndef PROFDB_SQL_H
 #define PROFDB_SQL_H
 
+extern const char profdb_sql_writer_settings[];       /* load.c, bench/floor.c */
 extern const char profdb_sql_trace_finish[];           /* trace.c */
 extern const char profdb_sql_postpass_legacy_blocks[]; /* postpass.c, in run order */
 extern const char profdb_sql_postpass_indexes[];

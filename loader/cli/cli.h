@@ -38,6 +38,9 @@ typedef struct rp_cli {
   int nonly;
   long long top;                   /* --top */
   int include_warmup;              /* --include-warmup */
+  int progress;                    /* --progress 1, --no-progress 0, else -1:
+                                   ** a load's progress when stderr is a
+                                   ** terminal */
   char tmpdir[16][4096];           /* temporary databases made from inputs */
   char tmpdb[16][4200];
   int ntmp;

@@ -45,7 +45,10 @@ static const char report_usage[] =
   "  --trace ID         only this trace (default: all)\n"
   "  --snapshot ID      only this snapshot (default: all)\n"
   "  --queries DIR      query files to use (default: $PROFDB_QUERIES, else the\n"
-  "                     installed share/profdb/queries next to this profdb)\n";
+  "                     installed share/profdb/queries next to this profdb)\n"
+  "  --progress         show the progress of loading INPUTs even when stderr is\n"
+  "                     not a terminal\n"
+  "  --no-progress      never show progress\n";
 
 /* Whether trace (or snapshot) id exists; if not, says which do. */
 static int artifact_exists(sqlite3 *db, const char *path, const char *table, long long id) {

@@ -22,6 +22,7 @@
 int rp_cli_init(rp_cli *o, int argc) {
   memset(o, 0, sizeof *o);
   o->top = 15;
+  o->progress = -1;
   o->only = calloc((size_t)argc + 1, sizeof *o->only);
   return o->only ? 0 : -1;
 }
@@ -43,6 +44,8 @@ int rp_cli_option(rp_cli *o, int argc, char **argv, int *i) {
   else if (!strcmp(a, "--section") && more) o->only[o->nonly++] = argv[++*i];
   else if (!strcmp(a, "--queries") && more) o->queries = argv[++*i];
   else if (!strcmp(a, "--include-warmup")) o->include_warmup = 1;
+  else if (!strcmp(a, "--progress")) o->progress = 1;
+  else if (!strcmp(a, "--no-progress")) o->progress = 0;
   else if (!strcmp(a, "--top") && more) {
     o->top = strtoll(argv[++*i], &end, 10);
     if (!*argv[*i] || *end || o->top < 1) {
@@ -147,7 +150,8 @@ const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int *rc
     signal(SIGTERM, remove_temporaries);
     signal(SIGHUP, remove_temporaries);
   }
-  profdb_load_options opt = {.quiet = 1};
+  /* The load of a large trace takes seconds: show it as `profdb load` does. */
+  profdb_load_options opt = {.quiet = 1, .progress = o->progress >= 0 ? o->progress : isatty(2)};
   int lrc = profdb_load(db, inputs, n, &opt);
   if (lrc != PROFDB_EXIT_OK && lrc != PROFDB_EXIT_TRUNCATED) {
     *rc = lrc;
