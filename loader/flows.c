@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FLOW_SORT_MEMORY (16 << 20) /* bytes of flow keys sorted in memory at once */
+#define FLOW_SORT_MEMORY (8 << 20) /* bytes of flow keys sorted in memory at once */
 
 struct ld_flows {
   ld_extsort *sort;

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NEST_SORT_MEMORY (24 << 20) /* bytes of slices sorted in memory at once */
+#define NEST_SORT_MEMORY (16 << 20) /* bytes of slices sorted in memory at once */
 
 typedef struct thread_info {
   int64_t trace_id;

@@ -248,7 +248,7 @@ static int load_steps(ld_ctx *ctx, nest_state *s, int64_t first_trace) {
 
 static int exec_with_first(ld_ctx *ctx, const char *sql, int64_t first);
 
-#define TREE_SORT_MEMORY (24 << 20) /* bytes of _slice_tree rows sorted in memory at once */
+#define TREE_SORT_MEMORY (16 << 20) /* bytes of _slice_tree rows sorted in memory at once */
 
 static int cmp_step_row(const void *x, const void *y) {
   const step_row *a = x, *b = y;
