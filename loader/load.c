@@ -1,15 +1,29 @@
 /*
 ** load.c — profdb_load(): everything around the parsers.
 **
-** Requirement 1 (atomic): all inputs of one call go into a temporary copy
-**   of the database, in the same directory, written with journal_mode=OFF
-**   (fast) and renamed over the original only after every input loaded and
-**   the derived tables were built.  A failure, a signal or SIGKILL at any
-**   point leaves the original file byte for byte as it was.
+** Requirement 1 (atomic): all inputs of one call go into a temporary
+**   database in the same directory, written with journal_mode=OFF (fast);
+**   the original changes only after every input loaded and the derived
+**   tables were built, in one step:
+**   - a new or empty database: the temporary one is renamed over it;
+**   - one that holds artifacts (an append): the temporary one is a side
+**     database, never a copy (a 1 MB trace added to a 3 GB database costs
+**     about what loading it alone does).  It continues the original's ids
+**     and holds a copy of its _string rows; merge_side() then moves its
+**     rows into the original in one transaction of the original's own
+**     rollback journal or WAL (merge.c), so readers see all of the load or
+**     none, and a crash leaves a hot journal that the next opener of the
+**     database rolls back;
+**   - one whose tables differ from this profdb's (an older schema): it is
+**     copied into the temporary database first, which then replaces it.
+**   A failure, a signal or SIGKILL at any point leaves the original as it
+**   was, byte for byte once SQLite has opened it.
 ** Requirement 2 (one writer): the database file is locked with flock()
 **   while loading; a second profdb load waits for the first, then loads on
-**   top of its result.  Readers are never blocked: they keep reading the
-**   file they opened, which rename() does not modify.
+**   top of its result.  Readers are not blocked by a rename: they keep
+**   reading the file they opened, which rename() does not modify.  An
+**   append's commit takes SQLite's write lock like any writer: in rollback
+**   journal mode it waits (up to 60 s) for open read transactions to end.
 ** Requirement 2b (other programs): another SQLite client may have the
 **   database open, even in WAL mode.  The original is read and replaced
 **   through SQLite's own locks (replace_database()): a rename only while
@@ -17,7 +31,8 @@
 **   new file; otherwise (WAL mode, an owner we cannot give the new file,
 **   hard links) the new content is copied into the live file with the
 **   backup API, which readers see as one commit.  A database that another
-**   program changed during the load is left alone (exit 2).
+**   program changed during the load is left alone (exit 2); an append
+**   checks it under the lock of its merge transaction.
 ** Requirement 3 (duplicates): a file whose decompressed content is already
 **   in the database is skipped, or replaced with --replace.
 ** Requirement 4 (directories): a directory loads the *.json and *.json.gz
