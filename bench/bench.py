@@ -187,7 +187,8 @@ def bench_append(profdb, work, small, base_mb, repeat):
         return timed([profdb, "load", "-q", small, "-o", alone])
 
     def append():
-        shutil.copy(base, appended)  # not timed: a fresh copy of the base each run
+        shutil.copy(base, appended)  # not timed: a fresh copy of the base each run,
+        os.sync()                    # on disk (else the append's fsync writes the copy)
         return timed([profdb, "load", "-q", small, "-o", appended])
     opener = gzip.open if open(small, "rb").read(2) == b"\x1f\x8b" else open
     with opener(small, "rb") as f:

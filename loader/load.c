@@ -735,6 +735,12 @@ static int merge_side(ld_ctx *ctx, ld_side *side, const char *side_path, const c
     rc = sqlite3_step(attach) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(db);
     sqlite3_finalize(attach);
   }
+  /* The side is only read, but BEGIN IMMEDIATE opens a write transaction
+  ** on it too: with its journal and syncs off it takes no part in the
+  ** commit, which stays the original's own (no super-journal). */
+  if (rc == SQLITE_OK)
+    rc = sqlite3_exec(db, "PRAGMA side.journal_mode=OFF; PRAGMA side.synchronous=OFF", NULL,
+                      NULL, NULL);
   if (rc != SQLITE_OK || sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
     say(out, "%s: cannot lock the database: %s", db_path, sqlite3_errmsg(db));
     sqlite3_exec(db, "DETACH side", NULL, NULL, NULL);
