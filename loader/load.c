@@ -41,6 +41,7 @@
 **   them), so a directory never leads profdb outside itself.
 */
 #include "loader.h"
+#include "nest.h"
 #include "clock.h"
 #include "merge.h"
 #include "sql.h"
@@ -822,6 +823,7 @@ static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, 
   if (fast_settings(ctx) || prepare_schema(ctx, out, db_name)) return PROFDB_EXIT_USAGE;
   sqlite3 *existing = ctx->existing = side ? side->original : ctx->db;
   ctx->strings = intern_new();
+  ctx->nest = nest_new();
   if (ld_exec(ctx, "BEGIN")) { code = PROFDB_EXIT_USAGE; goto done; }
   begun = 1;
   if ((side && sqlite3_exec(existing, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) ||
@@ -906,6 +908,7 @@ int profdb_load_db(sqlite3 *db, const char *const *paths, int n,
   else code = load_into(&ctx, sqlite3_db_filename(db, "main"), &inputs, &loaded, NULL);
   intern_free(ctx.strings);
   intern_free(ctx.stacks);
+  nest_free(ctx.nest);
   for (int i = 0; i < inputs.n; i++) free(inputs.v[i]);
   free(inputs.v);
   free(inputs.found);
@@ -1046,6 +1049,7 @@ done:
   side_free(&side_state);
   intern_free(ctx.strings);
   intern_free(ctx.stacks);
+  nest_free(ctx.nest);
   if (temp[0]) unlink(temp);
   if (created) {
     struct stat pst;

@@ -49,6 +49,7 @@ typedef struct ld_ctx {
   int64_t first_snapshot_id;        /* start at: the post-pass covers ids
                                     ** from there, so none may be lower */
   ld_intern *stacks;                /* stack key -> id (snapshot.c) */
+  struct ld_nest *nest;             /* CPU slices for the nesting pass */
   double phase_start;               /* ld_phase: when the current phase began */
 } ld_ctx;
 

@@ -48,15 +48,15 @@ static size_t slot_of(const ld_opstats *o, int64_t step, int64_t name_id) {
   return (size_t)(h >> 17) & (o->cap - 1);
 }
 
-int opstats_flush(ld_opstats *o, sqlite3_stmt *ins, int64_t trace_id, sqlite3_value *pid,
-                  sqlite3_value *tid) {
+int opstats_flush(ld_opstats *o, sqlite3_stmt *ins, int64_t trace_id, const ld_value *pid,
+                  const ld_value *tid) {
   int rc = 0;
   for (size_t i = 0; i < o->cap && o->n; i++) {
     op_total *t = &o->slot[i];
     if (!t->used) continue;
     sqlite3_bind_int64(ins, 1, trace_id);
-    sqlite3_bind_value(ins, 2, pid);
-    sqlite3_bind_value(ins, 3, tid);
+    ld_bind_value(ins, 2, pid);
+    ld_bind_value(ins, 3, tid);
     if (t->step >= 0) sqlite3_bind_int64(ins, 4, t->step);
     else sqlite3_bind_null(ins, 4);
     sqlite3_bind_int64(ins, 5, t->name_id);
@@ -75,8 +75,8 @@ int opstats_flush(ld_opstats *o, sqlite3_stmt *ins, int64_t trace_id, sqlite3_va
 }
 
 int opstats_add(ld_opstats *o, int64_t step, int64_t name_id, int64_t dur, int64_t self,
-                int shaped, sqlite3_stmt *ins, int64_t trace_id, sqlite3_value *pid,
-                sqlite3_value *tid) {
+                int shaped, sqlite3_stmt *ins, int64_t trace_id, const ld_value *pid,
+                const ld_value *tid) {
   size_t i = slot_of(o, step, name_id);
   while (o->slot[i].used && (o->slot[i].step != step || o->slot[i].name_id != name_id))
     i = (i + 1) & (o->cap - 1);

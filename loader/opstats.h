@@ -5,6 +5,8 @@
 #ifndef PROFDB_OPSTATS_H
 #define PROFDB_OPSTATS_H
 
+#include "nest.h"
+
 #include <sqlite3.h>
 #include <stdint.h>
 
@@ -17,13 +19,13 @@ void opstats_free(ld_opstats *o);
 ** so far through ins (see opstats_flush) to bound memory.  -1 on a
 ** database error. */
 int opstats_add(ld_opstats *o, int64_t step, int64_t name_id, int64_t dur, int64_t self,
-                int shaped, sqlite3_stmt *ins, int64_t trace_id, sqlite3_value *pid,
-                sqlite3_value *tid);
+                int shaped, sqlite3_stmt *ins, int64_t trace_id, const ld_value *pid,
+                const ld_value *tid);
 
 /* Write the totals held (one row per key) with ins, bound as
 ** (trace_id, pid, tid, step, name_id, calls, total_dur, self_dur, max_dur,
 ** shaped), and empty the table.  -1 on a database error. */
-int opstats_flush(ld_opstats *o, sqlite3_stmt *ins, int64_t trace_id, sqlite3_value *pid,
-                  sqlite3_value *tid);
+int opstats_flush(ld_opstats *o, sqlite3_stmt *ins, int64_t trace_id, const ld_value *pid,
+                  const ld_value *tid);
 
 #endif

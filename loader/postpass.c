@@ -11,7 +11,8 @@
 **   indexes     built after the rows exist (cheaper than maintaining them)
 **
 ** HOW IT WORKS (nesting)
-**   Slices of each thread are read sorted by (ts, dur DESC, kind rank); a
+**   The parser gathered every slice's sort key (nest.c): slices of each
+**   thread come sorted by (ts, dur DESC, kind rank); a
 **   stack holds the open ancestors.  A slice whose start is at or after the
 **   top's end closes the top.  Children may overhang their parent by a few
 **   ns in fractional-ns traces (PyTorch PR #122425): they are nested by
@@ -21,6 +22,7 @@
 */
 #include "loader.h"
 #include "extsort.h"
+#include "nest.h"
 #include "opstats.h"
 #include "sql.h"
 
@@ -58,14 +60,8 @@ typedef struct busy_run {
 typedef struct name_class {
   int64_t *id;
   int *cls;
-  int64_t *step;   /* N of ProfilerStep#N, -1 when the name has no number */
   int n;
 } name_class;
-
-/* A ProfilerStep#N slice, gathered while reading the slices. */
-typedef struct step_row {
-  int64_t trace_id, step, id, ts, dur;
-} step_row;
 
 /* A _slice_tree row, sorted by id before insertion so that the table's
 ** pages fill up (rows come out of the pass in thread order). */
@@ -86,7 +82,7 @@ typedef struct nest_state {
   sqlite3_stmt *busy_ins;
   ld_opstats *ops;            /* operator totals of the current thread */
   sqlite3_stmt *ops_ins;
-  sqlite3_value *pid, *tid;   /* the current thread */
+  const ld_value *pid, *tid;  /* the current thread */
   open_slice *stack;
   int n, cap;
   step_win *steps;  /* sorted by (trace_id, ts) */
@@ -154,13 +150,13 @@ static void push(nest_state *s, int64_t id, int64_t ts, int64_t dur, int64_t nam
   s->n++;
 }
 
-static void busy_flush(nest_state *s, int c, sqlite3_value *pid, sqlite3_value *tid) {
+static void busy_flush(nest_state *s, int c, const ld_value *pid, const ld_value *tid) {
   busy_run *r = &s->busy[c];
   if (!r->open) return;
   r->open = 0;
   sqlite3_bind_int64(s->busy_ins, 1, s->trace_id);
-  sqlite3_bind_value(s->busy_ins, 2, pid);
-  sqlite3_bind_value(s->busy_ins, 3, tid);
+  ld_bind_value(s->busy_ins, 2, pid);
+  ld_bind_value(s->busy_ins, 3, tid);
   sqlite3_bind_text(s->busy_ins, 4, busy_class[c], -1, SQLITE_STATIC);
   sqlite3_bind_int64(s->busy_ins, 5, r->a);
   sqlite3_bind_int64(s->busy_ins, 6, r->b - r->a);
@@ -170,8 +166,8 @@ static void busy_flush(nest_state *s, int c, sqlite3_value *pid, sqlite3_value *
 
 /* Extend class c's current interval with [a, b), or start a new one: the
 ** slices of a thread come sorted by start. */
-static void busy_add(nest_state *s, int c, int64_t a, int64_t b, sqlite3_value *pid,
-                     sqlite3_value *tid) {
+static void busy_add(nest_state *s, int c, int64_t a, int64_t b, const ld_value *pid,
+                     const ld_value *tid) {
   busy_run *r = &s->busy[c];
   if (r->open && a <= r->b) {
     if (b > r->b) r->b = b;
@@ -186,9 +182,7 @@ static void busy_add(nest_state *s, int c, int64_t a, int64_t b, sqlite3_value *
 static int load_name_classes(ld_ctx *ctx, name_class *nc) {
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(ctx->db,
-        "SELECT id, CASE WHEN value GLOB 'ProfilerStep#*' THEN 1 ELSE 2 END,"
-        "  CASE WHEN value GLOB 'ProfilerStep#[0-9]*' THEN CAST(substr(value, 14) AS INTEGER)"
-        "  ELSE -1 END FROM _string"
+        "SELECT id, CASE WHEN value GLOB 'ProfilerStep#*' THEN 1 ELSE 2 END FROM _string"
         " WHERE value GLOB 'ProfilerStep#*' OR value GLOB 'enumerate(DataLoader)*'"
         " ORDER BY id", -1, &st, NULL) != SQLITE_OK)
     return -1;
@@ -198,12 +192,10 @@ static int load_name_classes(ld_ctx *ctx, name_class *nc) {
       cap = cap ? cap * 2 : 64;
       nc->id = realloc(nc->id, (size_t)cap * sizeof *nc->id);
       nc->cls = realloc(nc->cls, (size_t)cap * sizeof *nc->cls);
-      nc->step = realloc(nc->step, (size_t)cap * sizeof *nc->step);
-      if (!nc->id || !nc->cls || !nc->step) abort();
+      if (!nc->id || !nc->cls) abort();
     }
     nc->id[nc->n] = sqlite3_column_int64(st, 0);
-    nc->cls[nc->n] = sqlite3_column_int(st, 1);
-    nc->step[nc->n++] = sqlite3_column_int64(st, 2);
+    nc->cls[nc->n++] = sqlite3_column_int(st, 1);
   }
   return sqlite3_finalize(st) == SQLITE_OK ? 0 : -1;
 }
@@ -251,114 +243,7 @@ static int load_steps(ld_ctx *ctx, nest_state *s, int64_t first_trace) {
 
 static int exec_with_first(ld_ctx *ctx, const char *sql, int64_t first);
 
-/* ---- the nesting pass: slices of each thread in start order ------------ */
-
-/* Threads (trace_id, pid, tid) numbered in the order first seen; pid and
-** tid are kept as SQL values (integers and texts never equal). */
-typedef struct thread_table {
-  int64_t *trace;
-  sqlite3_value **pid, **tid;
-  int n, cap;
-  int *slot;           /* open addressing: index + 1, 0 = empty */
-  int nslot;           /* a power of two */
-} thread_table;
-
-static uint64_t value_hash(sqlite3_value *v) {
-  uint64_t h = (uint64_t)sqlite3_value_type(v) * 0x9E3779B97F4A7C15u;
-  if (sqlite3_value_type(v) == SQLITE_INTEGER) return h ^ (uint64_t)sqlite3_value_int64(v);
-  const unsigned char *p = sqlite3_value_blob(v);
-  int n = sqlite3_value_bytes(v);
-  for (int i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001B3u;
-  return h;
-}
-
-static int value_equal(sqlite3_value *a, sqlite3_value *b) {
-  if (sqlite3_value_type(a) != sqlite3_value_type(b)) return 0;
-  if (sqlite3_value_type(a) == SQLITE_INTEGER)
-    return sqlite3_value_int64(a) == sqlite3_value_int64(b);
-  int n = sqlite3_value_bytes(a);
-  return n == sqlite3_value_bytes(b) &&
-         (n == 0 || !memcmp(sqlite3_value_blob(a), sqlite3_value_blob(b), (size_t)n));
-}
-
-static int thread_index(thread_table *t, int64_t trace, sqlite3_value *pid, sqlite3_value *tid) {
-  if (2 * (t->n + 1) > t->nslot) { /* grow and rehash */
-    int nslot = t->nslot ? t->nslot * 2 : 256;
-    int *slot = calloc((size_t)nslot, sizeof *slot);
-    if (!slot) abort();
-    for (int k = 0; k < t->n; k++) {
-      uint64_t h = (uint64_t)t->trace[k] ^ value_hash(t->pid[k]) * 31 ^ value_hash(t->tid[k]);
-      size_t i = (size_t)h & (size_t)(nslot - 1);
-      while (slot[i]) i = (i + 1) & (size_t)(nslot - 1);
-      slot[i] = k + 1;
-    }
-    free(t->slot);
-    t->slot = slot;
-    t->nslot = nslot;
-  }
-  uint64_t h = (uint64_t)trace ^ value_hash(pid) * 31 ^ value_hash(tid);
-  size_t i = (size_t)h & (size_t)(t->nslot - 1);
-  for (; t->slot[i]; i = (i + 1) & (size_t)(t->nslot - 1)) {
-    int k = t->slot[i] - 1;
-    if (t->trace[k] == trace && value_equal(t->pid[k], pid) && value_equal(t->tid[k], tid))
-      return k;
-  }
-  if (t->n == t->cap) {
-    t->cap = t->cap ? t->cap * 2 : 64;
-    t->trace = realloc(t->trace, (size_t)t->cap * sizeof *t->trace);
-    t->pid = realloc(t->pid, (size_t)t->cap * sizeof *t->pid);
-    t->tid = realloc(t->tid, (size_t)t->cap * sizeof *t->tid);
-    if (!t->trace || !t->pid || !t->tid) abort();
-  }
-  t->trace[t->n] = trace;
-  t->pid[t->n] = sqlite3_value_dup(pid);
-  t->tid[t->n] = sqlite3_value_dup(tid);
-  if (!t->pid[t->n] || !t->tid[t->n]) abort();
-  t->slot[i] = t->n + 1;
-  return t->n++;
-}
-
-static void thread_table_free(thread_table *t) {
-  for (int k = 0; k < t->n; k++) {
-    sqlite3_value_free(t->pid[k]);
-    sqlite3_value_free(t->tid[k]);
-  }
-  free(t->trace);
-  free(t->pid);
-  free(t->tid);
-  free(t->slot);
-}
-
-/* One slice, as the external sort orders it: by thread, start, longer
-** first, then the outer kinds first (spans, annotations, Python frames
-** enclose ops, which enclose runtime calls), then id. */
-typedef struct nest_row {
-  int64_t ts, dur, id, name_id;
-  int32_t thread;
-  uint8_t rank, kind, shaped;
-} nest_row;
-
-static int cmp_nest_row(const void *x, const void *y) {
-  const nest_row *a = x, *b = y;
-  if (a->thread != b->thread) return a->thread < b->thread ? -1 : 1;
-  if (a->ts != b->ts) return a->ts < b->ts ? -1 : 1;
-  if (a->dur != b->dur) return a->dur > b->dur ? -1 : 1;
-  if (a->rank != b->rank) return a->rank < b->rank ? -1 : 1;
-  return a->id < b->id ? -1 : a->id > b->id;
-}
-
-static uint8_t kind_rank(int kind) {
-  switch (kind) {
-  case PROFDB_KIND_TRACE_SPAN: return 0;
-  case PROFDB_KIND_USER_ANNOTATION: return 1;
-  case PROFDB_KIND_PYTHON_FUNCTION: return 2;
-  case PROFDB_KIND_CPU_OP: return 3;
-  case PROFDB_KIND_RUNTIME: return 4;
-  default: return 5;
-  }
-}
-
-#define NEST_SORT_MEMORY (24 << 20) /* bytes of slices sorted in memory at once */
+#define TREE_SORT_MEMORY (24 << 20) /* bytes of _slice_tree rows sorted in memory at once */
 
 static int cmp_step_row(const void *x, const void *y) {
   const step_row *a = x, *b = y;
@@ -389,51 +274,6 @@ static int write_steps(ld_ctx *ctx, step_row *rows, size_t n, int64_t first_trac
   sqlite3_finalize(st);
   if (rc == 0) rc = exec_with_first(ctx, profdb_sql_postpass_step_gpu, first_trace);
   return rc;
-}
-
-/* Read the slices of traces >= first_trace into the external sort, and the
-** ProfilerStep#N ranges into the step table. */
-static int read_slices(ld_ctx *ctx, int64_t first_trace, const name_class *names,
-                       thread_table *threads, ld_extsort *sort) {
-  sqlite3_stmt *sel;
-  if (sqlite3_prepare_v2(ctx->db,
-        "SELECT id, trace_id, pid, tid, ts, dur, name_id, kind, input_dims IS NOT NULL"
-        " FROM _slice WHERE trace_id >= ?1 AND ts IS NOT NULL AND dur IS NOT NULL",
-        -1, &sel, NULL) != SQLITE_OK)
-    return -1;
-  sqlite3_bind_int64(sel, 1, first_trace);
-  step_row *steps = NULL;
-  size_t nsteps = 0, cap = 0;
-  int rc;
-  while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
-    int kind = sqlite3_column_int(sel, 7);
-    int k = find_name(names, sqlite3_column_int64(sel, 6));
-    if (k >= 0 && names->step[k] >= 0 && (kind == PROFDB_KIND_CPU_OP || kind == PROFDB_KIND_USER_ANNOTATION)) {
-      if (nsteps == cap) {
-        cap = cap ? 2 * cap : 64;
-        steps = realloc(steps, cap * sizeof *steps);
-        if (!steps) abort();
-      }
-      steps[nsteps++] = (step_row){sqlite3_column_int64(sel, 1), names->step[k],
-                                   sqlite3_column_int64(sel, 0), sqlite3_column_int64(sel, 4),
-                                   sqlite3_column_int64(sel, 5)};
-    }
-    nest_row r = {sqlite3_column_int64(sel, 4), sqlite3_column_int64(sel, 5),
-                  sqlite3_column_int64(sel, 0), sqlite3_column_int64(sel, 6),
-                  thread_index(threads, sqlite3_column_int64(sel, 1),
-                               sqlite3_column_value(sel, 2), sqlite3_column_value(sel, 3)),
-                  kind_rank(kind), (uint8_t)kind, (uint8_t)sqlite3_column_int(sel, 8)};
-    if (extsort_add(sort, &r)) {
-      sqlite3_finalize(sel);
-      free(steps);
-      fprintf(ctx->msg, "profdb: cannot write a temporary file to sort slices\n");
-      return -1;
-    }
-  }
-  sqlite3_finalize(sel);
-  if (rc == SQLITE_DONE) rc = write_steps(ctx, steps, nsteps, first_trace);
-  free(steps);
-  return rc == SQLITE_OK ? extsort_finish(sort) : -1;
 }
 
 /* Insert the _slice_tree rows in id order. */
@@ -467,14 +307,18 @@ static void end_thread(nest_state *s) {
   if (s->pid && opstats_flush(s->ops, s->ops_ins, s->trace_id, s->pid, s->tid)) s->failed = 1;
 }
 
-/* Nesting of CPU slices for traces >= first_trace. */
+/* Nesting of the CPU slices the parser gathered (traces >= first_trace):
+** the step table first (the pass gives each slice its step), then one pass
+** over the sorted slices. */
 static int build_tree(ld_ctx *ctx, int64_t first_trace) {
   nest_state s = {0};
-  thread_table threads = {0};
-  ld_extsort *sort = extsort_new(sizeof(nest_row), cmp_nest_row, NEST_SORT_MEMORY);
+  ld_nest *nest = ctx->nest;
   int rc = -1;
-  if (load_name_classes(ctx, &s.names)) goto done;
-  s.tree = extsort_new(sizeof(tree_row), cmp_tree_row, NEST_SORT_MEMORY);
+  size_t nsteps;
+  step_row *steps = nest_steps(nest, &nsteps);
+  if (load_name_classes(ctx, &s.names) || write_steps(ctx, steps, nsteps, first_trace))
+    goto done;
+  s.tree = extsort_new(sizeof(tree_row), cmp_tree_row, TREE_SORT_MEMORY);
   if (sqlite3_prepare_v2(ctx->db,
         "INSERT INTO cpu_busy(trace_id, pid, tid, class, ts, dur) VALUES(?,?,?,?,?,?)",
         -1, &s.busy_ins, NULL) != SQLITE_OK ||
@@ -483,18 +327,20 @@ static int build_tree(ld_ctx *ctx, int64_t first_trace) {
         " max_dur, shaped) VALUES(?,?,?,?,?,?,?,?,?,?)", -1, &s.ops_ins, NULL) != SQLITE_OK)
     goto done;
   s.ops = opstats_new();
-  if (read_slices(ctx, first_trace, &s.names, &threads, sort) ||
-      load_steps(ctx, &s, first_trace))
+  if (load_steps(ctx, &s, first_trace)) goto done;
+  if (nest_finish(nest)) {
+    fprintf(ctx->msg, "profdb: cannot write a temporary file to sort slices\n");
     goto done;
-  ld_phase(ctx, "nesting: read, sort");
+  }
+  ld_phase(ctx, "nesting: sort");
   int thread = -1;
   int64_t last_trace = -1;
   uint64_t overhang_before = 0;
-  for (const nest_row *r; (r = extsort_next(sort)) && !s.failed;) {
+  for (const nest_row *r; (r = nest_next(nest)) && !s.failed;) {
     if (r->thread != thread) {
       end_thread(&s);
       thread = r->thread;
-      int64_t trace_id = threads.trace[thread];
+      int64_t trace_id = nest_thread_trace(nest, thread);
       if (trace_id != last_trace && last_trace >= 0) {
         if (ld_put_stat(ctx->db, LD_KIND_TRACE, last_trace, PROFDB_STAT_slice_overhang,
                     (int64_t)(s.overhang - overhang_before)))
@@ -502,8 +348,8 @@ static int build_tree(ld_ctx *ctx, int64_t first_trace) {
         overhang_before = s.overhang;
       }
       s.trace_id = last_trace = trace_id;
-      s.pid = threads.pid[thread];
-      s.tid = threads.tid[thread];
+      s.pid = nest_thread_pid(nest, thread);
+      s.tid = nest_thread_tid(nest, thread);
     }
     int name_class = class_of(&s.names, r->name_id), kind = r->kind;
     push(&s, r->id, r->ts, r->dur, r->name_id, kind == PROFDB_KIND_CPU_OP && name_class != 1,
@@ -518,12 +364,10 @@ static int build_tree(ld_ctx *ctx, int64_t first_trace) {
       busy_add(&s, BUSY_DATALOADER, r->ts, end, s.pid, s.tid);
   }
   end_thread(&s);
-  if (extsort_failed(sort)) {
+  if (nest_failed(nest)) {
     fprintf(ctx->msg, "profdb: cannot read back a temporary file of sorted slices\n");
     goto done;
   }
-  extsort_free(sort);
-  sort = NULL;
   ld_phase(ctx, "nesting: pass");
   if (write_tree(ctx, s.tree)) goto done;
   if (last_trace >= 0 &&
@@ -534,9 +378,7 @@ static int build_tree(ld_ctx *ctx, int64_t first_trace) {
 done:
   if (rc) fprintf(ctx->msg, "profdb: database error while nesting slices: %s\n",
                   sqlite3_errmsg(ctx->db));
-  extsort_free(sort);
   extsort_free(s.tree);
-  thread_table_free(&threads);
   sqlite3_finalize(s.busy_ins);
   sqlite3_finalize(s.ops_ins);
   opstats_free(s.ops);
@@ -544,7 +386,6 @@ done:
   free(s.steps);
   free(s.names.id);
   free(s.names.cls);
-  free(s.names.step);
   return rc;
 }
 

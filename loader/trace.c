@@ -24,12 +24,14 @@
 */
 #include "loader.h"
 #include "clock.h"
+#include "nest.h"
 #include "numtext.h"
 #include "stream.h"
 #include "sql.h"
 
 #include "profdb/codes.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,6 +173,7 @@ typedef struct tevent {
   int64_t cat_id;         /* normalized category id, -1 if absent */
   int cat_kind;           /* kind an X event of this category has */
   int64_t name_id;        /* interned name, -1 if absent */
+  int64_t step_number;    /* N when the name is ProfilerStep#N, else -1 */
   tval pid, tid, id;      /* pid, tid, flow id */
   ttime ts, dur;          /* times */
   uint32_t bp_off, bp_len;/* "bp" text in raw (len 0 = absent) */
@@ -290,7 +293,7 @@ static void reset_event(tparser *p) {
   ev->ph_odd = 0;
   ev->ph_off = ev->ph_len = 0;
   ev->special = 0;
-  ev->raw_cat_id = ev->name_id = -1;
+  ev->raw_cat_id = ev->name_id = ev->step_number = -1;
   ev->pid.type = ev->tid.type = ev->id.type = 0;
   ev->ts.state = ev->dur.state = 0;
   ev->has_bp = ev->has_s = 0;
@@ -495,6 +498,25 @@ static void drop_dur(tparser *p, profdb_stat stat, const char *why) {
   jw_string(&ev->extra_w, text, (size_t)n);
 }
 
+static ld_value nest_value(const tevent *ev, const tval *v) {
+  return (ld_value){v->type, v->i, v->type == 't' ? ev->raw.p + v->off : NULL, v->len};
+}
+
+/* Hand a CPU slice with usable times to the nesting pass (nest.h). */
+static void gather_slice(tparser *p, int64_t id, int kind) {
+  const tevent *ev = &p->ev;
+  ld_value pid = nest_value(ev, &ev->pid), tid = nest_value(ev, &ev->tid);
+  if (nest_add(p->ctx->nest, p->f->artifact_id, &pid, &tid, id, ev->ts.ns, ev->dur.ns,
+               ev->name_id, kind, has_targ(ev, TA_INPUT_DIMS))) {
+    ld_fail(p->f, PROFDB_EXIT_USAGE, 0, "cannot write a temporary file to sort slices: %s",
+            strerror(errno));
+    return;
+  }
+  if (ev->step_number >= 0 && (kind == K_CPU_OP || kind == K_USER_ANNOTATION))
+    nest_add_step(p->ctx->nest, &(step_row){p->f->artifact_id, ev->step_number, id,
+                                            ev->ts.ns, ev->dur.ns});
+}
+
 static void emit_x(tparser *p, int64_t id) {
   tevent *ev = &p->ev;
   ld_buf *b = writer_batch(p->ctx->w);
@@ -560,6 +582,7 @@ static void emit_x(tparser *p, int64_t id) {
     col_obj(b, &ev->extra, &ev->extra_w);
   } else {
     spill_targs(ev, slice_targs);
+    if (ev->ts.state == 'v' && ev->dur.state == 'v') gather_slice(p, id, kind);
     row_begin(b, TB_SLICE, 26);
     row_int(b, id);
     row_int(b, p->f->artifact_id);
@@ -957,6 +980,7 @@ static void event_value(tparser *p, tok t, const char *s, size_t n) {
     if (t == TK_STRING) {
       ld_text(p->f, &s, &n);
       ev->name_id = ld_string(p->f, s, n);
+      ev->step_number = nest_step_number(s, n);
       ev->special = n == 8 && !memcmp(s, "[memory]", 8)         ? 1
                     : n == 13 && !memcmp(s, "[OutOfMemory]", 13) ? 2
                                                                  : 0;

@@ -365,6 +365,18 @@ static size_t first_difference(const char *a, const char *b) {
   return i;
 }
 
+/* A row's short and full name, sorted by short, then full. */
+typedef struct name_pair {
+  const char *short_name, *full;
+  int row;
+} name_pair;
+
+static int cmp_name_pair(const void *x, const void *y) {
+  const name_pair *a = x, *b = y;
+  int c = strcmp(a->short_name, b->short_name);
+  return c ? c : strcmp(a->full, b->full);
+}
+
 char **rp_short_names(const rp_section *s, int col, size_t max) {
   char **out = calloc((size_t)s->nrows + 1, sizeof *out);
   char **full = calloc((size_t)s->nrows + 1, sizeof *full);
@@ -388,17 +400,29 @@ char **rp_short_names(const rp_section *s, int col, size_t max) {
     free(structured);
   }
   /* Rows whose short names collide, though their names differ, keep the
-  ** part where they differ. */
+  ** part where they differ: as far as the longest common prefix with
+  ** another such row.  Sorted by (short, full) name, that row is the
+  ** nearest one before or after the run of rows with the same full name
+  ** (linear after the sort: a section may have tens of thousands of rows). */
   long *diff = malloc(((size_t)s->nrows + 1) * sizeof *diff);
-  if (!diff) abort();
-  for (int r = 0; r < s->nrows; r++) {
-    diff[r] = -1;
-    for (int o = 0; o < s->nrows; o++) {
-      if (o == r || strcmp(out[r], out[o]) || !strcmp(full[r], full[o])) continue;
-      size_t d = first_difference(full[r], full[o]);
-      if ((long)d > diff[r]) diff[r] = (long)d;
+  name_pair *o = malloc(((size_t)s->nrows + 1) * sizeof *o);
+  if (!diff || !o) abort();
+  for (int r = 0; r < s->nrows; r++) o[r] = (name_pair){out[r], full[r], r};
+  qsort(o, (size_t)s->nrows, sizeof *o, cmp_name_pair);
+  for (int i = 0; i < s->nrows;) {
+    int j = i + 1; /* [i, j): rows with the same short and full name */
+    while (j < s->nrows && !cmp_name_pair(&o[j], &o[i])) j++;
+    long d = -1;
+    if (i > 0 && !strcmp(o[i - 1].short_name, o[i].short_name))
+      d = (long)first_difference(o[i - 1].full, o[i].full);
+    if (j < s->nrows && !strcmp(o[j].short_name, o[i].short_name)) {
+      long e = (long)first_difference(o[j].full, o[i].full);
+      if (e > d) d = e;
     }
+    for (int k = i; k < j; k++) diff[o[k].row] = d;
+    i = j;
   }
+  free(o);
   for (int r = 0; r < s->nrows; r++) {
     if (diff[r] < 0) continue;
     free(out[r]);

@@ -1,0 +1,82 @@
+/*
+** nest.h — CPU slices gathered while parsing, for the nesting pass
+** (internal; filled by trace.c, read by postpass.c).
+**
+** The nesting pass needs every CPU slice of a thread in start order.
+** Kineto writes a thread's operators, then its Python frames, then its
+** runtime calls, each in its own stretch of the file, so the order can only
+** be had by sorting.  The parser hands each slice's sort key to an external
+** sort as it goes: the sorting of full buffers runs on the parser's core
+** while the writer thread inserts rows, and nothing has to be read back
+** from SQLite.  ProfilerStep#N slices are kept aside for the step table.
+*/
+#ifndef PROFDB_NEST_H
+#define PROFDB_NEST_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A pid or tid as written: NULL, an integer or a text. */
+typedef struct ld_value {
+  char type;        /* 0 NULL, 'i' integer, 't' text */
+  int64_t i;        /* integer value */
+  const char *s;    /* text (not terminated) */
+  uint32_t n;       /* its length */
+} ld_value;
+
+/* One slice, as the nesting pass reads it: sorted by thread, start, longer
+** first, then the outer kinds first (spans, annotations, Python frames
+** enclose ops, which enclose runtime calls), then id. */
+typedef struct nest_row {
+  int64_t ts, dur, id, name_id;
+  int32_t thread;           /* nest_thread() index */
+  uint8_t rank, kind, shaped;
+} nest_row;
+
+/* A ProfilerStep#N slice (cpu_op or user_annotation). */
+typedef struct step_row {
+  int64_t trace_id, step, id, ts, dur;
+} step_row;
+
+/* Bind v to parameter col of st. */
+int ld_bind_value(sqlite3_stmt *st, int col, const ld_value *v);
+
+typedef struct ld_nest ld_nest;
+
+ld_nest *nest_new(void);
+void nest_free(ld_nest *n);
+
+/* Add a CPU slice whose ts and dur are usable.  Returns 0, or -1 when the
+** sort cannot write a temporary file. */
+int nest_add(ld_nest *n, int64_t trace_id, const ld_value *pid, const ld_value *tid, int64_t id,
+             int64_t ts, int64_t dur, int64_t name_id, int kind, int shaped);
+
+/* Add a ProfilerStep#N slice (also added with nest_add). */
+void nest_add_step(ld_nest *n, const step_row *s);
+
+/* N of a name "ProfilerStep#N" (digits right after '#', as SQLite's CAST
+** reads them), or -1 when the name is not one. */
+int64_t nest_step_number(const char *name, size_t len);
+
+/* Slices added so far. */
+uint64_t nest_count(const ld_nest *n);
+
+/* ---- reading (postpass.c), after the parse ---- */
+
+/* Sort what was added; 0 or -1 (temporary file). */
+int nest_finish(ld_nest *n);
+/* The next slice in order, NULL at the end or on a read error
+** (nest_failed). */
+const nest_row *nest_next(ld_nest *n);
+int nest_failed(const ld_nest *n);
+
+/* The thread of a row: its trace and its pid and tid as written. */
+int64_t nest_thread_trace(const ld_nest *n, int thread);
+const ld_value *nest_thread_pid(const ld_nest *n, int thread);
+const ld_value *nest_thread_tid(const ld_nest *n, int thread);
+
+/* The ProfilerStep#N slices, in the order added. */
+step_row *nest_steps(ld_nest *n, size_t *count);
+
+#endif
