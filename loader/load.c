@@ -722,7 +722,7 @@ static int side_possible(ld_ctx *ctx, original *o, const char *side_path) {
 ** its own journal (or WAL), under its write lock, if no other program
 ** committed to it since the load read its ids: the schema applied as a
 ** copy's load would, the artifacts --replace removes deleted, the rows
-** moved (merge.c), the run checks made, statistics refreshed.  Other
+** moved (merge.c), the run checks made, statistics refreshed (merge.h).  Other
 ** connections see all of it or none; a crash leaves a hot journal that
 ** the next opener rolls back. */
 static int merge_side(ld_ctx *ctx, ld_side *side, const char *side_path, const char *db_path) {

@@ -146,11 +146,13 @@ int side_move_rows(ld_side *s) {
 int side_analyze(ld_side *s, int all_tables) {
   sqlite3 *db = s->original;
   if (sqlite3_exec(db, "PRAGMA analysis_limit=400", NULL, NULL, NULL) != SQLITE_OK) return -1;
-  sqlite3_stmt *stale = NULL;
+  sqlite3_stmt *stale = NULL, *add = NULL;
   if (all_tables ||
       sqlite3_prepare_v2(db, profdb_sql_merge_stale_stats, -1, &stale, NULL) != SQLITE_OK)
     /* Never analyzed (no sqlite_stat1), or rows removed by --replace. */
     return sqlite3_exec(db, "ANALYZE main", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+  /* Without statistics in the side (no ANALYZE there) nothing is added. */
+  if (sqlite3_prepare_v2(db, profdb_sql_merge_stats_add, -1, &add, NULL) != SQLITE_OK) add = NULL;
   int rc = 0;
   for (int i = 0; i < s->nmarks && rc == 0; i++) {
     if (!s->marks[i].moved) continue;
@@ -158,12 +160,19 @@ int side_analyze(ld_side *s, int all_tables) {
     sqlite3_bind_int64(stale, 2, s->marks[i].moved);
     int is_stale = sqlite3_step(stale) == SQLITE_ROW && sqlite3_column_int(stale, 0);
     sqlite3_reset(stale);
-    if (!is_stale) continue;
+    if (!is_stale) {
+      if (!add) continue;
+      sqlite3_bind_text(add, 1, s->marks[i].table, -1, SQLITE_STATIC);
+      rc = sqlite3_step(add) == SQLITE_DONE ? 0 : -1;
+      sqlite3_reset(add);
+      continue;
+    }
     char *sql = sqlite3_mprintf("ANALYZE main.\"%w\"", s->marks[i].table);
     rc = sql && sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
     sqlite3_free(sql);
   }
   sqlite3_finalize(stale);
+  sqlite3_finalize(add);
   return rc;
 }
 

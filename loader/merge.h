@@ -60,9 +60,9 @@ int side_replacing(const ld_side *s, ld_kind kind, int64_t id);
 ** (sqlite3_errmsg(original) says why). */
 int side_move_rows(ld_side *s);
 
-/* Refresh the original's statistics where the moved rows made them stale:
-** ANALYZE each table that grew by more than a tenth (all tables when
-** all_tables).  Returns 0 or -1. */
+/* Refresh the original's statistics after the move: ANALYZE each table
+** that grew by more than a tenth (all tables when all_tables); in the
+** others' statistics, count the rows added.  Returns 0 or -1. */
 int side_analyze(ld_side *s, int all_tables);
 
 void side_free(ld_side *s);

@@ -502,6 +502,45 @@ def case_append_matches_one_shot():
     check(not leftovers(WORK), "temporary files left: %s" % leftovers(WORK))
 
 
+def one_thread_trace(name, events):
+    """events cpu_op slices one after another on one thread."""
+    path = os.path.join(WORK, name)
+    with open(path, "w") as f:
+        f.write('{"traceEvents": [')
+        for i in range(events):
+            f.write('%s{"ph":"X","cat":"cpu_op","name":"op%d","pid":1,"tid":1,"ts":%d,"dur":1}'
+                    % ("," if i else "", i % 100, i * 2))
+        f.write(']}')
+    return path
+
+
+def case_append_statistics():
+    """A small append to a large database does not re-ANALYZE its large
+    tables (that reads them whole) but counts its rows in their statistics;
+    a table that grows by more than a tenth is analyzed again."""
+    db = os.path.join(WORK, "s.db")
+    check(run("load", "-q", one_thread_trace("base.json", 300000), "-o", db).returncode == 0,
+          "base load")
+    stat = "SELECT stat FROM sqlite_stat1 WHERE tbl = ? AND idx IS NULL"
+    check(rows(db, stat.replace("?", "'_slice'")) == [("300000",)],
+          "base statistics: %s" % rows(db, stat.replace("?", "'_slice'")))
+    # A mark an ANALYZE of _slice would remove (SQLite reads and keeps it).
+    con = sqlite3.connect(db)
+    con.execute("UPDATE sqlite_stat1 SET stat = stat || ' unordered'"
+                " WHERE tbl = '_slice' AND idx IS NULL")
+    con.commit()
+    con.close()
+    r = run("load", "-q", TRACE_A, "-o", db)
+    check(r.returncode == 0, "append: exit %d %s" % (r.returncode, r.stderr))
+    count = rows(db, "SELECT count(*) FROM _slice")[0][0]
+    check(count > 300000, "the append added no slice")
+    check(rows(db, stat.replace("?", "'_slice'")) == [("%d unordered" % count,)],
+          "_slice statistics after a small append: %s, %d rows"
+          % (rows(db, stat.replace("?", "'_slice'")), count))
+    check(rows(db, stat.replace("?", "'trace'")) == [("2",)],
+          "trace (1 -> 2 rows) not analyzed again: %s" % rows(db, stat.replace("?", "'trace'")))
+
+
 def start_append(db, trace):
     return subprocess.Popen([PROFDB, "load", "-q", trace, "-o", db], stderr=subprocess.PIPE)
 
@@ -512,13 +551,7 @@ def case_append_killed_in_merge():
     byte for byte what it was, and the next load works."""
     # 500,000 events on one thread: a merge of about 50 MB, more than the
     # 32 MB page cache, so that WAL frames are written before the commit.
-    big = os.path.join(WORK, "big.json")
-    with open(big, "w") as f:
-        f.write('{"traceEvents": [')
-        for i in range(500000):
-            f.write('%s{"ph":"X","cat":"cpu_op","name":"op%d","pid":1,"tid":1,"ts":%d,"dur":1}'
-                    % ("," if i else "", i % 100, i * 2))
-        f.write(']}')
+    big = one_thread_trace("big.json", 500000)
     for mode in ("delete", "wal"):
         db = os.path.join(WORK, "k_%s.db" % mode)
         check(run("load", "-q", TRACE_A, "-o", db).returncode == 0, "%s: first load" % mode)
