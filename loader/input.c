@@ -1,7 +1,20 @@
 /*
 ** input.c — decompressing chunk reader (see input.h).
+**
+** HOW IT WORKS
+**   The reader proper (engine_*: read, inflate, hash) runs on a read-ahead
+**   thread of its own, filling SLOTS chunk buffers in turn: reading and
+**   inflating a gzip file costs about what parsing its JSON does, and the
+**   parser's thread is the busier one while loading.  Each filled chunk
+**   carries the reader's state after it (offsets, hash, end, error), which
+**   input_read() copies into the caller's ld_input, so what the caller sees
+**   is exactly what a reader without the thread would show after that
+**   chunk.  The caller holds one chunk at a time: the slot it was given is
+**   returned to the thread at the next input_read().
 */
 #include "input.h"
+
+#include <pthread.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +25,9 @@
 #include <unistd.h>
 
 #define RAW_CAP (256 * 1024)
+#define SLOTS 3 /* chunks: one the caller holds, two read ahead */
+
+static int engine_rewind(ld_input *in);
 
 static int fail(ld_input *in, ld_input_error e, const char *fmt, const char *arg) {
   in->error = e;
@@ -44,7 +60,7 @@ static int start_inflate(ld_input *in) {
   return 0;
 }
 
-int input_open(ld_input *in, const char *path, size_t chunk) {
+static int engine_open(ld_input *in, const char *path, size_t chunk) {
   struct stat st;
   memset(in, 0, sizeof *in);
   in->path = path;
@@ -64,10 +80,10 @@ int input_open(ld_input *in, const char *path, size_t chunk) {
   in->file_size = (uint64_t)st.st_size;
   in->out = malloc(in->chunk);
   if (!in->out) return fail(in, IN_EIO, "%s", "out of memory");
-  return input_rewind(in);
+  return engine_rewind(in);
 }
 
-int input_rewind(ld_input *in) {
+static int engine_rewind(ld_input *in) {
   unsigned char magic[2];
   if (lseek(in->fd, 0, SEEK_SET) != 0)
     return fail(in, IN_EIO, "cannot seek: %s", strerror(errno));
@@ -152,7 +168,7 @@ static ssize_t read_gzip(ld_input *in) {
   return (ssize_t)(in->chunk - in->z.avail_out);
 }
 
-ssize_t input_read(ld_input *in, const unsigned char **data) {
+static ssize_t engine_read(ld_input *in, const unsigned char **data) {
   ssize_t n;
   in->offset = in->delivered;
   if (in->eof) return 0;
@@ -181,7 +197,7 @@ ssize_t input_read(ld_input *in, const unsigned char **data) {
   return n;
 }
 
-void input_close(ld_input *in) {
+static void engine_close(ld_input *in) {
   if (in->z_ready) inflateEnd(&in->z);
   if (in->fd >= 0) close(in->fd);
   free(in->out);
@@ -189,4 +205,161 @@ void input_close(ld_input *in) {
   in->out = in->raw = NULL;
   in->fd = -1;
   in->z_ready = 0;
+}
+
+/* ---- the read-ahead thread ----------------------------------------------- */
+
+enum { SLOT_FREE, SLOT_FILLED, SLOT_HELD };
+
+typedef struct slot {
+  int state;
+  unsigned char *buf;          /* chunk bytes */
+  const unsigned char *data;   /* where they start (after a BOM) */
+  ssize_t n;                   /* engine_read()'s result */
+  ld_input after;              /* the reader's state after this chunk */
+} slot;
+
+struct ld_prefetch {
+  ld_input e;                  /* the reader, driven by the thread */
+  unsigned char *e_out;        /* its own chunk buffer, for engine_close */
+  pthread_t thread;
+  int running;                 /* the thread was started */
+  int stop;                    /* the thread must end */
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  slot slots[SLOTS];
+  int fill_next;               /* slot the thread fills next */
+  int read_next;               /* slot the caller gets next */
+  int held;                    /* slot the caller holds, -1 none */
+};
+
+/* The caller-visible fields of e, copied into in (buffers and zlib stay
+** the engine's). */
+static void publish(ld_input *in, const ld_input *e) {
+  in->path = e->path;
+  in->fd = e->fd;
+  in->gzip = e->gzip;
+  in->file_size = e->file_size;
+  in->raw_read = e->raw_read;
+  in->offset = e->offset;
+  in->delivered = e->delivered;
+  in->chunk = e->chunk;
+  in->gzip_truncated = e->gzip_truncated;
+  in->trailing_bytes = e->trailing_bytes;
+  in->eof = e->eof;
+  in->hash = e->hash;
+  in->error = e->error;
+  in->error_offset = e->error_offset;
+  memcpy(in->message, e->message, sizeof in->message);
+}
+
+static void *read_ahead(void *arg) {
+  ld_prefetch *pf = arg;
+  pthread_mutex_lock(&pf->mu);
+  for (;;) {
+    slot *sl = &pf->slots[pf->fill_next];
+    while (!pf->stop && sl->state != SLOT_FREE) pthread_cond_wait(&pf->cv, &pf->mu);
+    if (pf->stop) break;
+    pthread_mutex_unlock(&pf->mu);
+    pf->e.out = sl->buf;
+    sl->n = engine_read(&pf->e, &sl->data);
+    publish(&sl->after, &pf->e);
+    pthread_mutex_lock(&pf->mu);
+    sl->state = SLOT_FILLED;
+    pf->fill_next = (pf->fill_next + 1) % SLOTS;
+    pthread_cond_broadcast(&pf->cv);
+    if (sl->n <= 0) break; /* the end, or an error: nothing more to read */
+  }
+  pthread_mutex_unlock(&pf->mu);
+  return NULL;
+}
+
+static void stop_reading(ld_prefetch *pf) {
+  if (!pf->running) return;
+  pthread_mutex_lock(&pf->mu);
+  pf->stop = 1;
+  pthread_cond_broadcast(&pf->cv);
+  pthread_mutex_unlock(&pf->mu);
+  pthread_join(pf->thread, NULL);
+  pf->running = pf->stop = 0;
+  for (int i = 0; i < SLOTS; i++) pf->slots[i].state = SLOT_FREE;
+  pf->fill_next = pf->read_next = 0;
+  pf->held = -1;
+}
+
+static int start_reading(ld_prefetch *pf) {
+  for (int i = 0; i < SLOTS; i++)
+    if (!pf->slots[i].buf && !(pf->slots[i].buf = malloc(pf->e.chunk))) return -1;
+  if (pthread_create(&pf->thread, NULL, read_ahead, pf) != 0) return -1;
+  pf->running = 1;
+  return 0;
+}
+
+int input_open(ld_input *in, const char *path, size_t chunk) {
+  memset(in, 0, sizeof *in);
+  in->fd = -1;
+  in->pf = calloc(1, sizeof *in->pf);
+  if (!in->pf) return fail(in, IN_EIO, "%s", "out of memory");
+  ld_prefetch *pf = in->pf;
+  pthread_mutex_init(&pf->mu, NULL);
+  pthread_cond_init(&pf->cv, NULL);
+  pf->held = -1;
+  int rc = engine_open(&pf->e, path, chunk);
+  pf->e_out = pf->e.out;
+  publish(in, &pf->e);
+  return rc;
+}
+
+int input_rewind(ld_input *in) {
+  ld_prefetch *pf = in->pf;
+  stop_reading(pf);
+  pf->e.out = pf->e_out;
+  int rc = engine_rewind(&pf->e);
+  publish(in, &pf->e);
+  return rc;
+}
+
+ssize_t input_read(ld_input *in, const unsigned char **data) {
+  ld_prefetch *pf = in->pf;
+  if (in->eof) { in->offset = in->delivered; return 0; }
+  if (in->error != IN_OK) return -1;
+  if (!pf->running) {
+    if (start_reading(pf)) {
+      /* No thread: read on this one. */
+      in->offset = in->delivered;
+      pf->e.out = pf->e_out;
+      ssize_t n = engine_read(&pf->e, data);
+      publish(in, &pf->e);
+      return n;
+    }
+  }
+  pthread_mutex_lock(&pf->mu);
+  if (pf->held >= 0) {
+    pf->slots[pf->held].state = SLOT_FREE;
+    pf->held = -1;
+    pthread_cond_broadcast(&pf->cv);
+  }
+  slot *sl = &pf->slots[pf->read_next];
+  while (sl->state != SLOT_FILLED) pthread_cond_wait(&pf->cv, &pf->mu);
+  sl->state = SLOT_HELD;
+  pf->held = pf->read_next;
+  pf->read_next = (pf->read_next + 1) % SLOTS;
+  pthread_mutex_unlock(&pf->mu);
+  publish(in, &sl->after);
+  *data = sl->data;
+  return sl->n;
+}
+
+void input_close(ld_input *in) {
+  ld_prefetch *pf = in->pf;
+  if (!pf) return;
+  stop_reading(pf);
+  pf->e.out = pf->e_out;
+  engine_close(&pf->e);
+  for (int i = 0; i < SLOTS; i++) free(pf->slots[i].buf);
+  pthread_mutex_destroy(&pf->mu);
+  pthread_cond_destroy(&pf->cv);
+  free(pf);
+  in->pf = NULL;
+  in->fd = -1;
 }

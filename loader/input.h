@@ -5,7 +5,8 @@
 ** bytes, never by the file name) is inflated chunk by chunk, including
 ** files of several concatenated gzip members.  Offsets reported to users
 ** are positions in the decompressed stream.  The decompressed bytes are
-** hashed as they pass, for duplicate-load detection.
+** hashed as they pass, for duplicate-load detection.  Reading and
+** inflating run on a read-ahead thread (input.c), a few chunks ahead.
 */
 #ifndef PROFDB_INPUT_H
 #define PROFDB_INPUT_H
@@ -25,6 +26,8 @@ typedef enum ld_input_error {
   IN_EGZIP,     /* corrupt gzip data */
   IN_EIO        /* read error */
 } ld_input_error;
+
+typedef struct ld_prefetch ld_prefetch;
 
 typedef struct ld_input {
   const char *path;        /* as given by the user (not owned) */
@@ -49,6 +52,9 @@ typedef struct ld_input {
   ld_input_error error;    /* why the last call failed */
   uint64_t error_offset;   /* decompressed bytes produced before it */
   char message[256];       /* human-readable reason, lower case */
+  ld_prefetch *pf;         /* the read-ahead thread and the reader it runs
+                           ** (input.c); the fields above are the reader's
+                           ** state after the chunk last returned */
 } ld_input;
 
 /* Open path.  On failure returns -1 with in->error/in->message set. */

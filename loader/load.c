@@ -859,6 +859,8 @@ static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, 
     code = PROFDB_EXIT_USAGE;
     goto done;
   }
+  writer_sink(ctx->w, TB_NEST, nest_sink, ctx->nest,
+              "cannot write a temporary file to sort slices");
   ld_phase(ctx, NULL);
   for (int i = 0; i < inputs->n; i++) {
     int rc = load_one(ctx, inputs->v[i], inputs->found[i], inputs->n == 1 ? opt->label : NULL,
@@ -867,6 +869,12 @@ static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, 
     if (rc != PROFDB_EXIT_OK) { code = rc; goto done; }
   }
   ld_phase(ctx, "parse");
+  if (ld_timing()) {
+    double producer_wait, writer_idle;
+    writer_waits(ctx->w, &producer_wait, &writer_idle);
+    fprintf(stderr, "profdb: timing:   parser waited for the writer %.3f s, writer idle %.3f s\n",
+            producer_wait, writer_idle);
+  }
   if (!*loaded) goto done;
   if (writer_sync(ctx->w)) {
     say(out, "%s: %s", db_name, writer_error(ctx->w));

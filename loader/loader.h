@@ -57,6 +57,9 @@ typedef struct ld_ctx {
 ** ("profdb: timing: NAME 1.234 s") for the benchmark's notes. */
 void ld_phase(ld_ctx *ctx, const char *name);
 
+/* PROFDB_TIMING is set. */
+int ld_timing(void);
+
 /* State of one input file being loaded. */
 typedef struct ld_file {
   ld_ctx *ctx;                          /* owning load */

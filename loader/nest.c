@@ -122,12 +122,25 @@ static int thread_of(ld_nest *n, int64_t trace_id, const ld_value *pid, const ld
   return (int)(id - 1); /* the interner numbers from 1, in order */
 }
 
-int nest_add(ld_nest *n, int64_t trace_id, const ld_value *pid, const ld_value *tid, int64_t id,
-             int64_t ts, int64_t dur, int64_t name_id, int kind, int shaped) {
-  nest_row r = {ts, dur, id, name_id, thread_of(n, trace_id, pid, tid), kind_rank(kind),
-                (uint8_t)kind, (uint8_t)(shaped != 0)};
+nest_row nest_row_of(ld_nest *n, int64_t trace_id, const ld_value *pid, const ld_value *tid,
+                     int64_t id, int64_t ts, int64_t dur, int64_t name_id, int kind, int shaped) {
+  return (nest_row){ts, dur, id, name_id, thread_of(n, trace_id, pid, tid), kind_rank(kind),
+                    (uint8_t)kind, (uint8_t)(shaped != 0)};
+}
+
+int nest_sink(void *arg, const void *bytes, size_t len) {
+  ld_nest *n = arg;
+  if (len != sizeof(nest_row)) return -1;
+  nest_row r;
+  memcpy(&r, bytes, sizeof r); /* batches are not aligned */
   n->count++;
   return extsort_add(n->sort, &r);
+}
+
+int nest_add(ld_nest *n, int64_t trace_id, const ld_value *pid, const ld_value *tid, int64_t id,
+             int64_t ts, int64_t dur, int64_t name_id, int kind, int shaped) {
+  nest_row r = nest_row_of(n, trace_id, pid, tid, id, ts, dur, name_id, kind, shaped);
+  return nest_sink(n, &r, sizeof r);
 }
 
 void nest_add_step(ld_nest *n, const step_row *s) {

@@ -5,10 +5,11 @@
 ** The nesting pass needs every CPU slice of a thread in start order.
 ** Kineto writes a thread's operators, then its Python frames, then its
 ** runtime calls, each in its own stretch of the file, so the order can only
-** be had by sorting.  The parser hands each slice's sort key to an external
-** sort as it goes: the sorting of full buffers runs on the parser's core
-** while the writer thread inserts rows, and nothing has to be read back
-** from SQLite.  ProfilerStep#N slices are kept aside for the step table.
+** be had by sorting.  The parser makes each slice's sort key and sends it
+** with the rows to the writer thread, which adds it to an external sort
+** (the parser is the busier thread while loading); nothing has to be read
+** back from SQLite.  ProfilerStep#N slices are kept aside for the step
+** table.
 */
 #ifndef PROFDB_NEST_H
 #define PROFDB_NEST_H
@@ -47,8 +48,17 @@ typedef struct ld_nest ld_nest;
 ld_nest *nest_new(void);
 void nest_free(ld_nest *n);
 
-/* Add a CPU slice whose ts and dur are usable.  Returns 0, or -1 when the
-** sort cannot write a temporary file. */
+/* The record of a CPU slice whose ts and dur are usable (on the parser's
+** thread: it numbers the slice's thread). */
+nest_row nest_row_of(ld_nest *n, int64_t trace_id, const ld_value *pid, const ld_value *tid,
+                     int64_t id, int64_t ts, int64_t dur, int64_t name_id, int kind, int shaped);
+
+/* Add a record (bytes: one nest_row) to the sort: the writer thread's sink
+** for TB_NEST rows (writer_sink), so the sorting runs beside the parser.
+** Returns 0, or -1 when the sort cannot write a temporary file. */
+int nest_sink(void *n, const void *bytes, size_t len);
+
+/* nest_row_of, then nest_sink, on one thread. */
 int nest_add(ld_nest *n, int64_t trace_id, const ld_value *pid, const ld_value *tid, int64_t id,
              int64_t ts, int64_t dur, int64_t name_id, int kind, int shaped);
 

@@ -267,10 +267,14 @@ int ld_write_stats(ld_file *f) {
   return 0;
 }
 
-void ld_phase(ld_ctx *ctx, const char *name) {
+int ld_timing(void) {
   static int enabled = -1;
   if (enabled < 0) enabled = getenv("PROFDB_TIMING") != NULL;
-  if (!enabled) return;
+  return enabled;
+}
+
+void ld_phase(ld_ctx *ctx, const char *name) {
+  if (!ld_timing()) return;
   double now = ld_seconds();
   if (name && ctx->phase_start > 0)
     fprintf(stderr, "profdb: timing: %-24s %8.3f s\n", name, now - ctx->phase_start);

@@ -31,7 +31,6 @@
 
 #include "profdb/codes.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -502,16 +501,16 @@ static ld_value nest_value(const tevent *ev, const tval *v) {
   return (ld_value){v->type, v->i, v->type == 't' ? ev->raw.p + v->off : NULL, v->len};
 }
 
-/* Hand a CPU slice with usable times to the nesting pass (nest.h). */
+/* Send a CPU slice with usable times to the nesting pass (nest.h), through
+** the writer thread. */
 static void gather_slice(tparser *p, int64_t id, int kind) {
   const tevent *ev = &p->ev;
   ld_value pid = nest_value(ev, &ev->pid), tid = nest_value(ev, &ev->tid);
-  if (nest_add(p->ctx->nest, p->f->artifact_id, &pid, &tid, id, ev->ts.ns, ev->dur.ns,
-               ev->name_id, kind, has_targ(ev, TA_INPUT_DIMS))) {
-    ld_fail(p->f, PROFDB_EXIT_USAGE, 0, "cannot write a temporary file to sort slices: %s",
-            strerror(errno));
-    return;
-  }
+  nest_row r = nest_row_of(p->ctx->nest, p->f->artifact_id, &pid, &tid, id, ev->ts.ns,
+                           ev->dur.ns, ev->name_id, kind, has_targ(ev, TA_INPUT_DIMS));
+  ld_buf *b = writer_batch(p->ctx->w);
+  row_begin(b, TB_NEST, 1);
+  row_text(b, (const char *)&r, sizeof r);
   if (ev->step_number >= 0 && (kind == K_CPU_OP || kind == K_USER_ANNOTATION))
     nest_add_step(p->ctx->nest, &(step_row){p->f->artifact_id, ev->step_number, id,
                                             ev->ts.ns, ev->dur.ns});

@@ -11,6 +11,8 @@
 */
 #include "writer.h"
 
+#include "clock.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +32,7 @@ static const char *const table_name[TB__COUNT] = {
   [TB_LOG] = "import_log",         [TB_SEGMENT] = "_segment",
   [TB_BLOCK] = "_block",           [TB_BLOCK_HISTORY] = "_block_history",
   [TB_ALLOC_EVENT] = "_alloc_event", [TB_STACK_FRAME] = "_stack_frame",
-  [TB_ANNOTATION] = "annotation",
+  [TB_ANNOTATION] = "annotation", [TB_NEST] = "(nesting sort)",
 };
 
 struct ld_writer {
@@ -38,6 +40,9 @@ struct ld_writer {
   sqlite3_stmt *stmt[TB__COUNT];  /* prepared lazily, per table */
   int ncols[TB__COUNT];           /* columns of each table (its statement's
                                   ** parameters) */
+  ld_sink_fn sink[TB__COUNT];     /* tables whose rows go to a function */
+  void *sink_arg[TB__COUNT];
+  const char *sink_why[TB__COUNT];/* its failure, in words */
   int threaded;                   /* a writer thread runs */
   pthread_t thread;               /* the writer thread */
   pthread_mutex_t mu;             /* guards everything below */
@@ -53,6 +58,10 @@ struct ld_writer {
   int failed;                     /* an insert failed */
   char error[512];                /* why */
   uint64_t rows;                  /* rows written */
+  double producer_wait;           /* seconds the producer waited for a free
+                                  ** batch (the writer was behind) */
+  double writer_idle;             /* seconds the thread waited for a batch
+                                  ** (the producer was behind) */
 };
 
 /* INSERT INTO table VALUES(?1, ..., ?n), n = the table's column count. */
@@ -91,6 +100,16 @@ static int write_batch(ld_writer *w, ld_buf *b) {
   while (i < b->n) {
     ld_table t = (ld_table)(unsigned char)b->p[i++];
     int ncols = (unsigned char)b->p[i++];
+    if (t < TB__COUNT && w->sink[t]) { /* one text value */
+      uint32_t len;
+      memcpy(&len, b->p + i + 1, 4);
+      if (w->sink[t](w->sink_arg[t], b->p + i + 5, len)) {
+        snprintf(w->error, sizeof w->error, "%s", w->sink_why[t]);
+        return -1;
+      }
+      i += 5 + len;
+      continue;
+    }
     sqlite3_stmt *st = t < TB__COUNT ? statement(w, t) : NULL;
     if (!st) return -1;
     if (ncols != w->ncols[t]) { /* a parser and the DDL disagree: a bug */
@@ -143,7 +162,11 @@ static void *writer_main(void *arg) {
   ld_writer *w = arg;
   pthread_mutex_lock(&w->mu);
   for (;;) {
-    while (!w->queued && !w->stopping) pthread_cond_wait(&w->cv, &w->mu);
+    if (!w->queued && !w->stopping) {
+      double t0 = ld_seconds();
+      while (!w->queued && !w->stopping) pthread_cond_wait(&w->cv, &w->mu);
+      w->writer_idle += ld_seconds() - t0;
+    }
     if (!w->queued && w->stopping) break;
     ld_buf *b = w->queue[0];
     memmove(w->queue, w->queue + 1, (size_t)(w->queued - 1) * sizeof *w->queue);
@@ -180,6 +203,12 @@ ld_writer *writer_start(sqlite3 *db, int threads, char **err) {
   return w;
 }
 
+void writer_sink(ld_writer *w, ld_table t, ld_sink_fn fn, void *arg, const char *why) {
+  w->sink[t] = fn;
+  w->sink_arg[t] = arg;
+  w->sink_why[t] = why;
+}
+
 ld_buf *writer_batch(ld_writer *w) { return w->cur; }
 
 /* Queue cur and take a free batch (threaded), or write cur inline. */
@@ -195,7 +224,11 @@ static int submit(ld_writer *w) {
   pthread_mutex_lock(&w->mu);
   w->queue[w->queued++] = w->cur;
   pthread_cond_broadcast(&w->cv);
-  while (!w->nfree) pthread_cond_wait(&w->cv, &w->mu);
+  if (!w->nfree) {
+    double t0 = ld_seconds();
+    while (!w->nfree) pthread_cond_wait(&w->cv, &w->mu);
+    w->producer_wait += ld_seconds() - t0;
+  }
   w->cur = w->free_list[--w->nfree];
   int failed = w->failed;
   pthread_mutex_unlock(&w->mu);
@@ -238,3 +271,10 @@ const char *writer_error(const ld_writer *w) {
 }
 
 uint64_t writer_rows(const ld_writer *w) { return w->rows; }
+
+void writer_waits(ld_writer *w, double *producer_wait, double *writer_idle) {
+  pthread_mutex_lock(&w->mu);
+  *producer_wait = w->producer_wait;
+  *writer_idle = w->writer_idle;
+  pthread_mutex_unlock(&w->mu);
+}

@@ -36,6 +36,8 @@ typedef enum ld_table {
   TB_ALLOC_EVENT,  /* _alloc_event */
   TB_STACK_FRAME,  /* _stack_frame */
   TB_ANNOTATION,   /* annotation */
+  TB_NEST,         /* not a table: nest_row records for the nesting pass's
+                   ** sort (writer_sink), one text value each */
   TB__COUNT
 } ld_table;
 
@@ -47,6 +49,13 @@ typedef struct ld_writer ld_writer;
 /* Prepare the INSERT statements and start the thread (threads > 1).
 ** Returns NULL with *err set (sqlite3_malloc'd) on failure. */
 ld_writer *writer_start(sqlite3 *db, int threads, char **err);
+
+/* Hand the rows of t to fn (on the writer thread, in order with the
+** inserts) instead of SQLite: each row is one text value, given as bytes.
+** fn returns 0, or -1 to fail the writer with the message why.  Set before
+** the first row of t. */
+typedef int (*ld_sink_fn)(void *arg, const void *bytes, size_t n);
+void writer_sink(ld_writer *w, ld_table t, ld_sink_fn fn, void *arg, const char *why);
 
 /* The batch rows are appended to; valid until the next writer_* call. */
 ld_buf *writer_batch(ld_writer *w);
@@ -66,6 +75,11 @@ const char *writer_error(const ld_writer *w);
 
 /* Rows written so far (all tables). */
 uint64_t writer_rows(const ld_writer *w);
+
+/* Seconds so far that the producer waited for the writer thread (it was
+** the bottleneck) and that the thread waited for rows (the producer was),
+** for PROFDB_TIMING. */
+void writer_waits(ld_writer *w, double *producer_wait, double *writer_idle);
 
 /* ---- encoding rows (inline: this is the hot path) ---------------------- */
 
