@@ -8,9 +8,12 @@
 **   higher rowid, since ids continue the original's counters and SQLite
 **   gives other rows max(rowid) + 1.  A WITHOUT ROWID table must be empty
 **   then.  The merge, on the original with the side attached, inserts for
-**   every side table (taken from the schema, sqlite/merge_tables.sql) the
-**   rows above its mark, column by column: the cost is the rows added,
-**   plus B-tree seeks into the original's tables and indexes.
+**   every side table (taken from the schema: loader/sql/merge_tables.sql)
+**   the rows above its mark, column by column: the cost is the rows
+**   added, plus B-tree seeks into the original's tables and indexes.
+**   Tables and indexes the original lacks are created from the side's
+**   definitions first (merge_missing.sql); statistics are refreshed only
+**   where the append made them stale (side_analyze).
 */
 #include "merge.h"
 #include "sql.h"
