@@ -41,6 +41,7 @@
 **   them), so a directory never leads profdb outside itself.
 */
 #include "loader.h"
+#include "flows.h"
 #include "nest.h"
 #include "clock.h"
 #include "merge.h"
@@ -824,6 +825,7 @@ static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, 
   sqlite3 *existing = ctx->existing = side ? side->original : ctx->db;
   ctx->strings = intern_new();
   ctx->nest = nest_new();
+  ctx->flows = flows_new();
   if (ld_exec(ctx, "BEGIN")) { code = PROFDB_EXIT_USAGE; goto done; }
   begun = 1;
   if ((side && sqlite3_exec(existing, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) ||
@@ -861,6 +863,8 @@ static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, 
   }
   writer_sink(ctx->w, TB_NEST, nest_sink, ctx->nest,
               "cannot write a temporary file to sort slices");
+  writer_sink(ctx->w, TB_FLOW_END, flows_sink, ctx->flows,
+              "cannot write a temporary file to sort flows");
   ld_phase(ctx, NULL);
   for (int i = 0; i < inputs->n; i++) {
     int rc = load_one(ctx, inputs->v[i], inputs->found[i], inputs->n == 1 ? opt->label : NULL,
@@ -917,6 +921,7 @@ int profdb_load_db(sqlite3 *db, const char *const *paths, int n,
   intern_free(ctx.strings);
   intern_free(ctx.stacks);
   nest_free(ctx.nest);
+  flows_free(ctx.flows);
   for (int i = 0; i < inputs.n; i++) free(inputs.v[i]);
   free(inputs.v);
   free(inputs.found);
@@ -1058,6 +1063,7 @@ done:
   intern_free(ctx.strings);
   intern_free(ctx.stacks);
   nest_free(ctx.nest);
+  flows_free(ctx.flows);
   if (temp[0]) unlink(temp);
   if (created) {
     struct stat pst;

@@ -50,6 +50,7 @@ typedef struct ld_ctx {
                                     ** from there, so none may be lower */
   ld_intern *stacks;                /* stack key -> id (snapshot.c) */
   struct ld_nest *nest;             /* CPU slices for the nesting pass */
+  struct ld_flows *flows;           /* flow starts and finishes, for link stats */
   double phase_start;               /* ld_phase: when the current phase began */
 } ld_ctx;
 

@@ -124,8 +124,17 @@ static int thread_of(ld_nest *n, int64_t trace_id, const ld_value *pid, const ld
 
 nest_row nest_row_of(ld_nest *n, int64_t trace_id, const ld_value *pid, const ld_value *tid,
                      int64_t id, int64_t ts, int64_t dur, int64_t name_id, int kind, int shaped) {
-  return (nest_row){ts, dur, id, name_id, thread_of(n, trace_id, pid, tid), kind_rank(kind),
-                    (uint8_t)kind, (uint8_t)(shaped != 0)};
+  nest_row r;
+  memset(&r, 0, sizeof r); /* the padding too: the record is copied as bytes */
+  r.ts = ts;
+  r.dur = dur;
+  r.id = id;
+  r.name_id = name_id;
+  r.thread = thread_of(n, trace_id, pid, tid);
+  r.rank = kind_rank(kind);
+  r.kind = (uint8_t)kind;
+  r.shaped = (uint8_t)(shaped != 0);
+  return r;
 }
 
 int nest_sink(void *arg, const void *bytes, size_t len) {

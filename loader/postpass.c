@@ -22,6 +22,7 @@
 */
 #include "loader.h"
 #include "extsort.h"
+#include "flows.h"
 #include "nest.h"
 #include "opstats.h"
 #include "sql.h"
@@ -396,30 +397,59 @@ static int exec_with_first(ld_ctx *ctx, const char *sql, int64_t first) {
   return -1;
 }
 
-/* Counts of unlinked GPU work and orphan flows, per new trace
-** (sql/postpass_link_stats.sql); the rows' names and descriptions come
-** from profdb/stats.h (ld_put_stat). */
+/* import_stats rows of one trace's unmatched flows. */
+static int put_flow_stats(void *arg, int64_t trace_id, int64_t starts, int64_t finishes) {
+  ld_ctx *ctx = arg;
+  return ld_put_stat(ctx->db, LD_KIND_TRACE, trace_id, PROFDB_STAT_flow_start_unmatched,
+                     starts) ||
+         ld_put_stat(ctx->db, LD_KIND_TRACE, trace_id, PROFDB_STAT_flow_end_unmatched,
+                     finishes);
+}
+
+/* Counts of orphan flows, per new trace (flows.c; postpass_flow_stats.sql
+** for traces with text flow ids).  First in the post-pass: the sort's
+** memory is given back before the nesting takes its own. */
+static int flow_stats(ld_ctx *ctx) {
+  if (flows_count(ctx->flows, put_flow_stats, ctx)) return -1;
+  flows_release(ctx->flows);
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(ctx->db, profdb_sql_postpass_flow_stats, -1, &st, NULL) != SQLITE_OK)
+    return -1;
+  const int64_t *traces;
+  int n = flows_sql_traces(ctx->flows, &traces), rc = 0;
+  for (int i = 0; i < n && rc == 0; i++) {
+    sqlite3_bind_int64(st, 1, traces[i]);
+    rc = sqlite3_step(st) == SQLITE_ROW ? put_flow_stats(ctx, traces[i], sqlite3_column_int64(st, 0),
+                                                         sqlite3_column_int64(st, 1))
+                                        : -1;
+    sqlite3_reset(st);
+  }
+  sqlite3_finalize(st);
+  return rc;
+}
+
+/* Counts of unlinked GPU work, per new trace (sql/postpass_link_stats.sql);
+** the rows' names and descriptions come from profdb/stats.h (ld_put_stat). */
 static int link_stats(ld_ctx *ctx, int64_t first) {
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(ctx->db, profdb_sql_postpass_link_stats, -1, &st, NULL) != SQLITE_OK)
     return -1;
   sqlite3_bind_int64(st, 1, first);
   int rc;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    int64_t trace_id = sqlite3_column_int64(st, 0);
-    if (ld_put_stat(ctx->db, LD_KIND_TRACE, trace_id, PROFDB_STAT_gpu_without_launch,
-                    sqlite3_column_int64(st, 1)) ||
-        ld_put_stat(ctx->db, LD_KIND_TRACE, trace_id, PROFDB_STAT_flow_start_unmatched,
-                    sqlite3_column_int64(st, 2)) ||
-        ld_put_stat(ctx->db, LD_KIND_TRACE, trace_id, PROFDB_STAT_flow_end_unmatched,
-                    sqlite3_column_int64(st, 3)))
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+    if (ld_put_stat(ctx->db, LD_KIND_TRACE, sqlite3_column_int64(st, 0),
+                    PROFDB_STAT_gpu_without_launch, sqlite3_column_int64(st, 1)))
       break;
-  }
   sqlite3_finalize(st);
   return rc == SQLITE_DONE ? 0 : -1;
 }
 
 int postpass_run(ld_ctx *ctx, int64_t first_trace, int64_t first_snapshot) {
+  if (flow_stats(ctx)) {
+    fprintf(ctx->msg, "profdb: cannot count the flows: %s\n", sqlite3_errmsg(ctx->db));
+    return -1;
+  }
+  ld_phase(ctx, "flow stats");
   if (exec_with_first(ctx, profdb_sql_postpass_legacy_blocks, first_snapshot) ||
       ld_exec(ctx, profdb_sql_postpass_indexes))
     return -1;

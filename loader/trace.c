@@ -24,6 +24,7 @@
 */
 #include "loader.h"
 #include "clock.h"
+#include "flows.h"
 #include "nest.h"
 #include "numtext.h"
 #include "stream.h"
@@ -612,6 +613,23 @@ static void emit_x(tparser *p, int64_t id) {
   }
 }
 
+/* Send a flow start or finish to the unmatched-flow count (flows.h),
+** through the writer thread; a text id leaves the trace to SQL. */
+static void gather_flow_end(tparser *p) {
+  const tevent *ev = &p->ev;
+  if (ev->id.type == 't') { flows_by_sql(p->ctx->flows, p->f->artifact_id); return; }
+  flow_end e;
+  memset(&e, 0, sizeof e); /* the padding too: the record is copied as bytes */
+  e.trace_id = p->f->artifact_id;
+  e.cat_id = ev->raw_cat_id >= 0 ? ev->cat_id : -1;
+  e.has_id = ev->id.type == 'i';
+  e.id = e.has_id ? ev->id.i : 0;
+  e.ph = (uint8_t)ev->ph;
+  ld_buf *b = writer_batch(p->ctx->w);
+  row_begin(b, TB_FLOW_END, 1);
+  row_text(b, (const char *)&e, sizeof e);
+}
+
 static void emit_flow(tparser *p, int64_t id) {
   tevent *ev = &p->ev;
   ld_buf *b = writer_batch(p->ctx->w);
@@ -625,6 +643,7 @@ static void emit_flow(tparser *p, int64_t id) {
     jw_raw(&ev->extra_w, tmp, (size_t)n);
   }
   p->flows++;
+  if (ev->ph == 's' || ev->ph == 'f') gather_flow_end(p);
   char ph[1] = {ev->ph};
   row_begin(b, TB_FLOW, 13);
   row_int(b, id);

@@ -33,6 +33,7 @@ static const char *const table_name[TB__COUNT] = {
   [TB_BLOCK] = "_block",           [TB_BLOCK_HISTORY] = "_block_history",
   [TB_ALLOC_EVENT] = "_alloc_event", [TB_STACK_FRAME] = "_stack_frame",
   [TB_ANNOTATION] = "annotation", [TB_NEST] = "(nesting sort)",
+  [TB_FLOW_END] = "(flow sort)",
 };
 
 struct ld_writer {

@@ -36,8 +36,8 @@ typedef enum ld_table {
   TB_ALLOC_EVENT,  /* _alloc_event */
   TB_STACK_FRAME,  /* _stack_frame */
   TB_ANNOTATION,   /* annotation */
-  TB_NEST,         /* not a table: nest_row records for the nesting pass's
-                   ** sort (writer_sink), one text value each */
+  TB_NEST,         /* not tables: records for a sort (writer_sink), one text */
+  TB_FLOW_END,     /* value each: nest_row (nest.c), flow_end (flows.c) */
   TB__COUNT
 } ld_table;
 
