@@ -13,7 +13,9 @@ reading: `json_verify -q` (yajl's bare parse), `zcat`, `zcat | json_verify
 would not fit in memory), and `ijson` (yajl2_c backend) doing the same sum;
 then `profdb report` and `profdb diff` (the database against itself) on the
 loaded database.  Also: the peak replay on 1M allocator events, and a
-64-file multi-rank folder load (64 copies of FOLDER_SOURCE, one per rank).
+64-file multi-rank folder load (64 copies of FOLDER_SOURCE, one per rank),
+and appending --append-trace (a real ~1 MB trace) to the database of the
+first size >= 1000 MB against loading it alone.
 The floor (bench/floor.c, --floor, default: profdb-floor next to PROFDB)
 writes the rows of each loaded database again from memory, with the
 loader's writer settings and indexes and no JSON: `load / floor` is what
@@ -205,11 +207,48 @@ def floor_table(results):
     return lines
 
 
+def bench_append(profdb, work, small, base_mb, repeat):
+    """Appending a small trace (about 1 MB) to the database of the base_mb
+    trace (bench_size's, made here if missing) against loading it alone:
+    an append must cost what is added, not the size of the database."""
+    base = os.path.join(work, f"trace_{base_mb}.db")
+    if not os.path.exists(base):
+        plain = os.path.join(work, f"trace_{base_mb}.json")
+        subprocess.run([profdb, "load", "-q", plain, "-o", base], check=True)
+    alone, appended = os.path.join(work, "append_alone.db"), os.path.join(work, "append.db")
+
+    def load_alone():
+        if os.path.exists(alone):
+            os.unlink(alone)
+        return timed([profdb, "load", "-q", small, "-o", alone])
+
+    def append():
+        shutil.copy(base, appended)  # not timed: a fresh copy of the base each run,
+        os.sync()                    # on disk (else the append's fsync writes the copy)
+        return timed([profdb, "load", "-q", small, "-o", appended])
+    opener = gzip.open if open(small, "rb").read(2) == b"\x1f\x8b" else open
+    with opener(small, "rb") as f:
+        small_json = len(f.read())
+    r = {"small_bytes": small_json, "base_mb": base_mb,
+         "base_db_bytes": os.path.getsize(base), "alone": best(repeat, load_alone),
+         "append": best(repeat, append)}
+    os.unlink(appended)
+    return r
+
+
+def append_line(a):
+    return (f"Append: a {a['small_bytes'] / 1e6:.1f} MB trace (JSON; "
+            f"{os.path.basename(a['small'])}) "
+            f"loaded alone {fmt_s(a['alone'][0])}, appended to the {a['base_mb']} MB trace's "
+            f"database ({a['base_db_bytes'] / 1e6:.0f} MB) {fmt_s(a['append'][0])}: "
+            f"{a['append'][0] / a['alone'][0]:.1f}x.")
+
+
 def fmt_s(x):
     return f"{x:.2f} s"
 
 
-def tables(results, replay, folder, mach):
+def tables(results, replay, folder, mach, append=None):
     lines = [f"Machine: {mach}.", "",
              "| JSON | events | `profdb load` | MB/s | Mevents/s | CPU | peak RSS | DB / JSON "
              "| `json_verify -q` | load / json_verify | floor | load / floor "
@@ -250,6 +289,8 @@ def tables(results, replay, folder, mach):
               f"{fmt_s(folder['load'][0])} wall, {fmt_s(folder['load'][1])} CPU "
               f"({folder['load'][1] / folder['load'][0]:.2f} cores busy on average), peak RSS "
               f"{folder['load'][2] / 1024:.0f} MB."]
+    if append:
+        lines += ["", append_line(append)]
     return "\n".join(lines)
 
 
@@ -263,6 +304,10 @@ def main():
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--out")
     ap.add_argument("--floor", help="profdb-floor (default: next to PROFDB)")
+    ap.add_argument("--append-trace", default=os.path.join(
+        HERE, "..", "..", "shared", "data", "public", "AMD-AGI__TraceLens",
+        "gaunernst_bert-small-uncased__1016001.json.gz"),
+        help="the ~1 MB trace appended to the largest size's database")
     a = ap.parse_args()
     floor = a.floor or os.path.join(os.path.dirname(os.path.abspath(a.profdb)), "profdb-floor")
     if not os.access(floor, os.X_OK):
@@ -284,7 +329,14 @@ def main():
     print("bench: peak replay, folder ...", file=sys.stderr, flush=True)
     replay = bench_replay(a.profdb, a.work, a.repeat)
     folder = bench_folder(a.profdb, a.folder_source, a.work, a.repeat)
-    text = tables(results, replay, folder, machine())
+    append = None
+    if os.path.exists(a.append_trace):
+        print("bench: append ...", file=sys.stderr, flush=True)
+        base_mb = min((mb for mb in (r["mb"] for r in results) if mb >= 1000),
+                      default=max(r["mb"] for r in results))
+        append = dict(bench_append(a.profdb, a.work, a.append_trace, base_mb, a.repeat),
+                      small=a.append_trace)
+    text = tables(results, replay, folder, machine(), append)
     print(text)
     print(f"bench: {time.time() - t0:.0f} s", file=sys.stderr)
     if a.out:

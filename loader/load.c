@@ -1,15 +1,29 @@
 /*
 ** load.c — profdb_load(): everything around the parsers.
 **
-** Requirement 1 (atomic): all inputs of one call go into a temporary copy
-**   of the database, in the same directory, written with journal_mode=OFF
-**   (fast) and renamed over the original only after every input loaded and
-**   the derived tables were built.  A failure, a signal or SIGKILL at any
-**   point leaves the original file byte for byte as it was.
+** Requirement 1 (atomic): all inputs of one call go into a temporary
+**   database in the same directory, written with journal_mode=OFF (fast);
+**   the original changes only after every input loaded and the derived
+**   tables were built, in one step:
+**   - a new or empty database: the temporary one is renamed over it;
+**   - one that holds artifacts (an append): the temporary one is a side
+**     database, never a copy (a 1 MB trace added to a 3 GB database costs
+**     about what loading it alone does).  It continues the original's ids
+**     and holds a copy of its _string rows; merge_side() then moves its
+**     rows into the original in one transaction of the original's own
+**     rollback journal or WAL (merge.c), so readers see all of the load or
+**     none, and a crash leaves a hot journal that the next opener of the
+**     database rolls back;
+**   - one whose tables differ from this profdb's (an older schema): it is
+**     copied into the temporary database first, which then replaces it.
+**   A failure, a signal or SIGKILL at any point leaves the original as it
+**   was, byte for byte once SQLite has opened it.
 ** Requirement 2 (one writer): the database file is locked with flock()
 **   while loading; a second profdb load waits for the first, then loads on
-**   top of its result.  Readers are never blocked: they keep reading the
-**   file they opened, which rename() does not modify.
+**   top of its result.  Readers are not blocked by a rename: they keep
+**   reading the file they opened, which rename() does not modify.  An
+**   append's commit takes SQLite's write lock like any writer: in rollback
+**   journal mode it waits (up to 60 s) for open read transactions to end.
 ** Requirement 2b (other programs): another SQLite client may have the
 **   database open, even in WAL mode.  The original is read and replaced
 **   through SQLite's own locks (replace_database()): a rename only while
@@ -17,7 +31,8 @@
 **   new file; otherwise (WAL mode, an owner we cannot give the new file,
 **   hard links) the new content is copied into the live file with the
 **   backup API, which readers see as one commit.  A database that another
-**   program changed during the load is left alone (exit 2).
+**   program changed during the load is left alone (exit 2); an append
+**   checks it under the lock of its merge transaction.
 ** Requirement 3 (duplicates): a file whose decompressed content is already
 **   in the database is skipped, or replaced with --replace.
 ** Requirement 4 (directories): a directory loads the *.json and *.json.gz
@@ -29,6 +44,7 @@
 #include "flows.h"
 #include "nest.h"
 #include "clock.h"
+#include "merge.h"
 #include "progress.h"
 #include "sql.h"
 
@@ -198,16 +214,34 @@ static int64_t query_int(sqlite3 *db, const char *sql, int64_t dflt) {
   return v;
 }
 
+/* Intern the strings already stored.  A side database gets a copy of the
+** original's _string rows as well: the post-pass SQL reads names by id
+** (ProfilerStep#N, process_name, ...), old ids included. */
 static int seed_strings(ld_ctx *ctx) {
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(ctx->db, "SELECT id, value FROM _string", -1, &st, NULL) != SQLITE_OK)
+  sqlite3_stmt *st, *copy = NULL;
+  if (sqlite3_prepare_v2(ctx->existing, "SELECT id, value FROM _string", -1, &st, NULL) !=
+      SQLITE_OK)
     return -1;
-  while (sqlite3_step(st) == SQLITE_ROW)
+  if (ctx->existing != ctx->db &&
+      sqlite3_prepare_v2(ctx->db, "INSERT INTO _string(id, value) VALUES(?1, ?2)", -1, &copy,
+                         NULL) != SQLITE_OK) {
+    sqlite3_finalize(st);
+    return -1;
+  }
+  int rc = 0;
+  while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
     intern_seed(ctx->strings, sqlite3_column_int64(st, 0),
                 (const char *)sqlite3_column_text(st, 1),
                 (size_t)sqlite3_column_bytes(st, 1));
+    if (!copy) continue;
+    sqlite3_bind_value(copy, 1, sqlite3_column_value(st, 0));
+    sqlite3_bind_value(copy, 2, sqlite3_column_value(st, 1));
+    rc = sqlite3_step(copy) == SQLITE_DONE ? 0 : -1;
+    sqlite3_reset(copy);
+  }
   sqlite3_finalize(st);
-  return 0;
+  sqlite3_finalize(copy);
+  return rc;
 }
 
 /* Copy the existing database, through the connection that watches it
@@ -226,10 +260,18 @@ static int copy_database(const char *from, sqlite3 *src, sqlite3 *to, FILE *out)
   return 0;
 }
 
+/* The profdb schema version of db; -1 when it is not a profdb database. */
+static int64_t schema_version(sqlite3 *db) {
+  return query_int(db, "SELECT value FROM sqlite_schema s, _profdb p WHERE s.name = '_profdb'"
+                       " AND p.key = 'schema_version'", -1);
+}
+
+/* The journal and locking settings of a database profdb fills alone
+** (temporary or side): nothing is journaled, the rename or merge commits. */
+static int fast_settings(ld_ctx *ctx) { return ld_exec(ctx, profdb_sql_writer_settings); }
+
 static int prepare_schema(ld_ctx *ctx, FILE *out, const char *db_path) {
-  int64_t version = query_int(ctx->db,
-      "SELECT value FROM sqlite_schema s, _profdb p WHERE s.name = '_profdb'"
-      " AND p.key = 'schema_version'", -1);
+  int64_t version = schema_version(ctx->db);
   int64_t tables = query_int(ctx->db, "SELECT count(*) FROM sqlite_schema", 0);
   if (tables > 0 && version < 0) {
     say(out, "%s: not a profdb database (no _profdb table); refusing to modify it", db_path);
@@ -275,7 +317,7 @@ static int64_t gzip_isize(const ld_input *in) {
 
 /* Return the id of an already-loaded artifact with the same content, 0 if
 ** none.  Candidates are found by size; only then is the file hashed. */
-static int64_t find_duplicate(ld_ctx *ctx, ld_file *f, const char *table,
+static int64_t find_duplicate(sqlite3 *db, ld_file *f, const char *table,
                               const char *id_col) {
   char sql[512];
   int64_t isize = f->in.gzip ? gzip_isize(&f->in) : -1;
@@ -285,7 +327,7 @@ static int64_t find_duplicate(ld_ctx *ctx, ld_file *f, const char *table,
            " (?1 = 1 AND (json_bytes %% 4294967296 = ?3 OR file_bytes = ?2))",
            id_col, table);
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(ctx->db, sql, -1, &st, NULL) != SQLITE_OK) return 0;
+  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) return 0;
   sqlite3_bind_int(st, 1, f->in.gzip);
   sqlite3_bind_int64(st, 2, (int64_t)f->in.file_size);
   sqlite3_bind_int64(st, 3, isize);
@@ -388,9 +430,9 @@ static int insert_artifact_row(ld_ctx *ctx, ld_file *f, const char *label) {
 }
 
 /* Load one file.  Returns a profdb_exit code; 0 also for a skipped
-** duplicate (then *loaded stays 0). */
+** duplicate (then *loaded stays 0).  side: see load_into. */
 static int load_one(ld_ctx *ctx, const char *path, int found_in_dir, const char *label_opt,
-                    int *loaded) {
+                    int *loaded, ld_side *side) {
   FILE *out = ctx->msg;
   ld_file *f = calloc(1, sizeof *f);
   if (!f) return PROFDB_EXIT_USAGE;
@@ -416,13 +458,22 @@ static int load_one(ld_ctx *ctx, const char *path, int found_in_dir, const char 
   f->kind = kind == SNIFF_TRACE ? LD_KIND_TRACE : LD_KIND_SNAPSHOT;
   const char *table = f->kind == LD_KIND_TRACE ? "trace" : "snapshot";
   const char *id_col = f->kind == LD_KIND_TRACE ? "trace_id" : "snapshot_id";
-  int64_t dup = find_duplicate(ctx, f, table, id_col);
+  /* Loaded earlier in this call (in ctx->db), or before it (in the
+  ** original, when loading into a side database). */
+  int64_t dup = find_duplicate(ctx->db, f, table, id_col), in_original = 0;
+  if (!dup && side) {
+    in_original = find_duplicate(side->original, f, table, id_col);
+    if (side_replacing(side, f->kind, in_original)) in_original = 0;
+    dup = in_original;
+  }
   if (dup && !ctx->opt->replace) {
     say(out, "%s: already loaded as %s %lld (same content); skipped"
         " (use --replace to load it again)", path, table, (long long)dup);
     goto done;
   }
-  if (dup && delete_artifact(ctx, f->kind, dup)) {
+  if (in_original) {
+    side_replace(side, f->kind, in_original); /* deleted in the merge */
+  } else if (dup && delete_artifact(ctx, f->kind, dup)) {
     say(out, "%s: cannot remove the earlier copy: %s", path, sqlite3_errmsg(ctx->db));
     code = PROFDB_EXIT_USAGE;
     goto done;
@@ -656,6 +707,83 @@ static int replace_database(original *o, const char *temp, const char *path, int
   return rc;
 }
 
+/* ---- appending through a side database ------------------------------ */
+
+/* Whether this load can go into a side database of the original (merge.h):
+** a profdb database of this schema version whose tables have the columns
+** of the side's, just created in ctx->db.  Otherwise the original is
+** copied, and the copy's load says what is wrong with it. */
+static int side_possible(ld_ctx *ctx, original *o, const char *side_path) {
+  return schema_version(o->db) == PROFDB_SCHEMA_VERSION && fast_settings(ctx) == 0 &&
+         prepare_schema(ctx, ctx->msg, side_path) == 0 && side_tables_match(ctx->db, o->db);
+}
+
+/* Move the side database's rows into the original in one transaction of
+** its own journal (or WAL), under its write lock, if no other program
+** committed to it since the load read its ids: the schema applied as a
+** copy's load would, the artifacts --replace removes deleted, the rows
+** moved (merge.c), the run checks made, statistics refreshed (merge.h).  Other
+** connections see all of it or none; a crash leaves a hot journal that
+** the next opener rolls back. */
+static int merge_side(ld_ctx *ctx, ld_side *side, const char *side_path, const char *db_path) {
+  FILE *out = ctx->msg;
+  sqlite3 *db = side->original;
+  ld_ctx on = {.db = db, .existing = db, .opt = ctx->opt, .msg = out};
+  sqlite3_stmt *attach;
+  int rc = sqlite3_prepare_v2(db, "ATTACH ?1 AS side", -1, &attach, NULL);
+  if (rc == SQLITE_OK) {
+    sqlite3_bind_text(attach, 1, side_path, -1, SQLITE_STATIC);
+    rc = sqlite3_step(attach) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(db);
+    sqlite3_finalize(attach);
+  }
+  /* The side is only read, but BEGIN IMMEDIATE opens a write transaction
+  ** on it too: with its journal and syncs off it takes no part in the
+  ** commit, which stays the original's own (no super-journal). */
+  if (rc == SQLITE_OK)
+    rc = sqlite3_exec(db, "PRAGMA side.journal_mode=OFF; PRAGMA side.synchronous=OFF", NULL,
+                      NULL, NULL);
+  if (rc != SQLITE_OK || sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+    say(out, "%s: cannot lock the database: %s", db_path, sqlite3_errmsg(db));
+    sqlite3_exec(db, "DETACH side", NULL, NULL, NULL);
+    return -1;
+  }
+  int failed = 1;
+  original o = {.db = db};
+  if (original_version(&o) != side->version) {
+    say(out, "%s: changed by another program during the load; nothing written (load again)",
+        db_path);
+    goto done;
+  }
+  sqlite3_exec(db, "PRAGMA cache_size=-32768", NULL, NULL, NULL);
+  if (prepare_schema(&on, out, db_path)) goto done;
+  for (int i = 0; i < side->nreplaced; i++)
+    if (delete_artifact(&on, side->replaced[i].kind, side->replaced[i].id)) goto database_error;
+  ld_phase(ctx, "merge: schema, --replace");
+  if (side_move_rows(side)) goto database_error;
+  ld_phase(ctx, "merge: rows");
+  if (record_runs(&on, side->first_trace, side->first_snapshot) ||
+      side_analyze(side, side->nreplaced > 0))
+    goto database_error;
+  ld_phase(ctx, "merge: runs, analyze");
+  if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) goto database_error;
+  failed = 0;
+  goto done;
+database_error: {
+    int e = sqlite3_extended_errcode(db) & 0xff;
+    if (e == SQLITE_FULL || e == SQLITE_IOERR)
+      say(out, "%s: cannot write the database (%s): nothing changed in it", db_path,
+          sqlite3_errstr(e));
+    else
+      say(out, "%s: database error: %s", db_path, sqlite3_errmsg(db));
+  }
+done:
+  if (failed) sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+  sqlite3_exec(db, "DETACH side", NULL, NULL, NULL);
+  if (!failed) sqlite3_exec(db, "PRAGMA main.wal_checkpoint(PASSIVE)", NULL, NULL, NULL);
+  ld_phase(ctx, "merge: commit");
+  return failed ? -1 : 0;
+}
+
 /* Give the temporary file the original's mode, owner and group.  Returns 1
 ** when the owner or group cannot be given (another user's database) or the
 ** original has other hard links: then it is written in place. */
@@ -676,44 +804,62 @@ static int match_original(int tfd, int lock_fd, int created) {
   return 0;
 }
 
-/* Load the inputs into the open database ctx->db: schema created or
-** checked, every file parsed, derived tables built, committed.  Returns a
-** profdb_exit code (TRUNCATED: some input was cut short and loaded in
-** part); *loaded is 0 when every input was a duplicate.  On failure the
-** transaction is rolled back. */
+/* SQLite progress handler: keep the progress line's seconds moving. */
 static int redraw_progress(void *unused) {
   (void)unused;
   progress_tick();
   return 0; /* go on */
 }
 
-static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, int *loaded) {
+/* Load the inputs into the open database ctx->db: schema created or
+** checked, every file parsed, derived tables built, committed.  Returns a
+** profdb_exit code (TRUNCATED: some input was cut short and loaded in
+** part); *loaded is 0 when every input was a duplicate.  On failure the
+** transaction is rolled back.
+** With side, ctx->db is an empty side database of side->original: the ids
+** continue the original's, read with its strings in one read transaction
+** (whose data_version goes to side->version), duplicates are looked up in
+** both, and the run checks wait for the merge (they compare with the
+** original's traces). */
+static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, int *loaded,
+                     ld_side *side) {
   FILE *out = ctx->msg;
   const profdb_load_options *opt = ctx->opt;
   int code = PROFDB_EXIT_OK, begun = 0;
   *loaded = 0;
-  /* Speed: nothing is journaled; the rename is the commit. */
-  if (ld_exec(ctx, profdb_sql_writer_settings) ||
-      prepare_schema(ctx, out, db_name))
-    return PROFDB_EXIT_USAGE;
-  if (postpass_prepare(ctx)) return PROFDB_EXIT_USAGE;
+  if (fast_settings(ctx) || prepare_schema(ctx, out, db_name)) return PROFDB_EXIT_USAGE;
+  sqlite3 *existing = ctx->existing = side ? side->original : ctx->db;
   ctx->strings = intern_new();
   ctx->nest = nest_new();
   ctx->flows = flows_new();
-  if (seed_strings(ctx) || ld_exec(ctx, "BEGIN")) { code = PROFDB_EXIT_USAGE; goto done; }
+  if (ld_exec(ctx, "BEGIN")) { code = PROFDB_EXIT_USAGE; goto done; }
   begun = 1;
-  ctx->next_event_id = 1 + query_int(ctx->db,
+  if (postpass_prepare(ctx)) { code = PROFDB_EXIT_USAGE; goto done; }
+  if ((side && sqlite3_exec(existing, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) ||
+      seed_strings(ctx)) {
+    say(out, "%s: cannot read the database: %s", db_name, sqlite3_errmsg(existing));
+    code = PROFDB_EXIT_USAGE;
+    goto done;
+  }
+  ctx->next_event_id = 1 + query_int(existing,
       "SELECT max(m) FROM (SELECT max(id) AS m FROM _slice UNION ALL"
       " SELECT max(id) FROM _gpu UNION ALL SELECT max(id) FROM _instant UNION ALL"
       " SELECT max(id) FROM _flow UNION ALL SELECT max(id) FROM _meta)", 0);
-  ctx->next_segment_id = 1 + query_int(ctx->db, "SELECT max(id) FROM _segment", 0);
-  ctx->next_block_id = 1 + query_int(ctx->db, "SELECT max(id) FROM _block", 0);
-  ctx->next_alloc_id = 1 + query_int(ctx->db, "SELECT max(id) FROM _alloc_event", 0);
-  ctx->next_stack_id = 1 + query_int(ctx->db, "SELECT max(stack_id) FROM _stack_frame", 0);
-  int64_t first_trace = 1 + query_int(ctx->db, "SELECT max(trace_id) FROM trace", 0);
-  int64_t first_snapshot = 1 + query_int(ctx->db, "SELECT max(snapshot_id) FROM snapshot", 0);
+  ctx->next_segment_id = 1 + query_int(existing, "SELECT max(id) FROM _segment", 0);
+  ctx->next_block_id = 1 + query_int(existing, "SELECT max(id) FROM _block", 0);
+  ctx->next_alloc_id = 1 + query_int(existing, "SELECT max(id) FROM _alloc_event", 0);
+  ctx->next_stack_id = 1 + query_int(existing, "SELECT max(stack_id) FROM _stack_frame", 0);
+  int64_t first_trace = 1 + query_int(existing, "SELECT max(trace_id) FROM trace", 0);
+  int64_t first_snapshot = 1 + query_int(existing, "SELECT max(snapshot_id) FROM snapshot", 0);
   ctx->first_trace_id = first_trace;
   ctx->first_snapshot_id = first_snapshot;
+  if (side) {
+    side->version = query_int(existing, "PRAGMA data_version", -1);
+    side->first_trace = first_trace;
+    side->first_snapshot = first_snapshot;
+    sqlite3_exec(existing, "COMMIT", NULL, NULL, NULL); /* a read: nothing to fail */
+    if (side_mark(side, ctx->db, out)) { code = PROFDB_EXIT_USAGE; goto done; }
+  }
   char *err = NULL;
   ctx->w = writer_start(ctx->db, opt->threads ? opt->threads : 2, &err);
   if (!ctx->w) {
@@ -730,7 +876,7 @@ static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, 
   for (int i = 0; i < inputs->n; i++) {
     progress_file(i + 1, inputs->n);
     int rc = load_one(ctx, inputs->v[i], inputs->found[i], inputs->n == 1 ? opt->label : NULL,
-                      loaded);
+                      loaded, side);
     if (rc == PROFDB_EXIT_TRUNCATED) { code = rc; continue; }
     if (rc != PROFDB_EXIT_OK) { code = rc; goto done; }
   }
@@ -756,7 +902,7 @@ static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, 
     goto done;
   }
   progress_phase("committing");
-  if (record_runs(ctx, first_trace, first_snapshot) || ld_exec(ctx, "COMMIT")) {
+  if ((!side && record_runs(ctx, first_trace, first_snapshot)) || ld_exec(ctx, "COMMIT")) {
     code = PROFDB_EXIT_USAGE;
     goto done;
   }
@@ -775,6 +921,8 @@ done:
           sqlite3_errstr(e));
   }
   if (begun) sqlite3_exec(ctx->db, "ROLLBACK", NULL, NULL, NULL);
+  if (side && !sqlite3_get_autocommit(side->original))
+    sqlite3_exec(side->original, "ROLLBACK", NULL, NULL, NULL);
   return code;
 }
 
@@ -786,7 +934,7 @@ int profdb_load_db(sqlite3 *db, const char *const *paths, int n,
   int loaded = 0, code;
   progress_start(out, opt->progress);
   if (expand_inputs(out, paths, n, &inputs)) code = PROFDB_EXIT_USAGE;
-  else code = load_into(&ctx, sqlite3_db_filename(db, "main"), &inputs, &loaded);
+  else code = load_into(&ctx, sqlite3_db_filename(db, "main"), &inputs, &loaded, NULL);
   progress_stop();
   intern_free(ctx.strings);
   intern_free(ctx.stacks);
@@ -806,6 +954,7 @@ int profdb_load(const char *db_path, const char *const *paths, int n,
   char temp[4096] = "";
   ld_ctx ctx = {.opt = opt, .msg = out};
   original orig = {0};
+  ld_side side_state = {0}, *side = NULL;
   int signals_caught = 0;
   double t0 = ld_seconds();
   progress_start(out, opt->progress);
@@ -862,24 +1011,41 @@ int profdb_load(const char *db_path, const char *const *paths, int n,
     goto done;
   }
   if (open_original(db_path, &orig, out)) { code = PROFDB_EXIT_USAGE; goto done; }
+  /* An empty original: load into the temporary database, rename it over.
+  ** One with content: append through a side database (the temporary one)
+  ** when its schema allows, else copy it first. */
   {
     char wal[PATH_MAX + 8];
     snprintf(wal, sizeof wal, "%s-wal", db_path);
     struct stat st;
-    if (((stat(db_path, &st) == 0 && st.st_size > 0) || access(wal, F_OK) == 0) &&
-        copy_database(db_path, orig.db, ctx.db, out)) {
-      code = PROFDB_EXIT_USAGE;
-      goto done;
+    if ((stat(db_path, &st) == 0 && st.st_size > 0) || access(wal, F_OK) == 0) {
+      if (side_possible(&ctx, &orig, temp)) {
+        side = &side_state;
+        side->original = orig.db;
+      } else if (copy_database(db_path, orig.db, ctx.db, out)) {
+        code = PROFDB_EXIT_USAGE;
+        goto done;
+      }
     }
     orig.version = original_version(&orig);
   }
   int loaded = 0;
   {
-    int rc = load_into(&ctx, db_path, &inputs, &loaded);
+    int rc = load_into(&ctx, db_path, &inputs, &loaded, side);
     if (rc != PROFDB_EXIT_OK && rc != PROFDB_EXIT_TRUNCATED) { code = rc; goto done; }
     code = rc;
   }
   if (!loaded) goto done; /* only duplicates: the database stays untouched */
+  if (side) {
+    sqlite3_close(ctx.db); /* a side database is only read from now on */
+    ctx.db = NULL;
+    ld_phase(&ctx, "side: close");
+    if (merge_side(&ctx, side, temp, db_path)) {
+      code = PROFDB_EXIT_USAGE;
+      goto done;
+    }
+    goto loaded;
+  }
   if (sqlite3_close(ctx.db) != SQLITE_OK) {
     say(out, "%s: cannot close: %s", temp, sqlite3_errmsg(ctx.db));
     code = PROFDB_EXIT_USAGE;
@@ -898,7 +1064,8 @@ int profdb_load(const char *db_path, const char *const *paths, int n,
     goto done;
   }
   ld_phase(&ctx, "fsync, rename");
-  unlink(temp); /* left after a copy in place; already gone after a rename */
+loaded:
+  unlink(temp); /* left after a merge or a copy in place; already gone after a rename */
   temp[0] = 0;
   cleanup_temp[0] = 0;
   cleanup_placeholder[0] = 0;
@@ -914,6 +1081,7 @@ done:
   /* Before lock_fd is closed: closing any descriptor of the file drops
   ** the process's POSIX locks, SQLite's included. */
   if (orig.db) sqlite3_close(orig.db);
+  side_free(&side_state);
   intern_free(ctx.strings);
   intern_free(ctx.stacks);
   nest_free(ctx.nest);

@@ -2,6 +2,7 @@
 ** loader.h — state shared by the loader's parts (internal).
 **
 **   load.c      orchestration: locking, temporary database, per-file loop
+**   merge.c     an append's side database moved into the original
 **   sniff.c     is this file a trace, a snapshot, a pickle, or neither?
 **   parse.c     the yajl read loop shared by both parsers; diagnostics
 **   trace.c     Kineto trace events -> _slice/_gpu/_instant/_flow/_meta
@@ -32,7 +33,11 @@ typedef enum ld_kind { LD_KIND_TRACE, LD_KIND_SNAPSHOT } ld_kind;
 
 /* State of one profdb_load() call. */
 typedef struct ld_ctx {
-  sqlite3 *db;                      /* the temporary database */
+  sqlite3 *db;                      /* the database rows are written to */
+  sqlite3 *existing;                /* the rows before this load, read for the
+                                    ** ids, strings and stacks in use: db, or
+                                    ** the original when db is a side database
+                                    ** (load.c, merge.h) */
   ld_writer *w;                     /* row writer */
   ld_intern *strings;               /* _string interner */
   const profdb_load_options *opt;   /* caller's options */

@@ -790,7 +790,7 @@ LD_TOKEN_CALLBACKS(snapshot_callbacks, tok_handle);
 ** reuse their ids. */
 static int seed_stacks(ld_ctx *ctx, ld_intern *stacks) {
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(ctx->db,
+  if (sqlite3_prepare_v2(ctx->existing,
         "SELECT stack_id, filename_id, line, name_id, extra FROM _stack_frame"
         " ORDER BY stack_id, depth", -1, &st, NULL) != SQLITE_OK)
     return -1;
@@ -900,7 +900,7 @@ int snapshot_load(ld_file *f) {
     if (seed_stacks(ctx, ctx->stacks)) {
       free(p);
       return ld_fail(f, PROFDB_EXIT_USAGE, 0, "database error: %s",
-                     sqlite3_errmsg(ctx->db)), -1;
+                     sqlite3_errmsg(ctx->existing)), -1;
     }
   }
   p->stacks = ctx->stacks;

@@ -10,6 +10,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* A load killed inside its append's transaction leaves a hot journal,
+** which a read-only connection cannot roll back (it fails with "attempt
+** to write a readonly database").  When there is a journal and the file is
+** writable, a read through a read-write connection first rolls it back, as
+** any SQLite client does on open: the database is then as it was before
+** that load.  (A live writer's journal is not hot: the read changes
+** nothing.) */
+static void roll_back(const char *path) {
+  char journal[4096];
+  snprintf(journal, sizeof journal, "%s-journal", path);
+  if (access(journal, F_OK) != 0 || access(path, W_OK) != 0) return;
+  sqlite3 *db = NULL;
+  if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK) {
+    sqlite3_busy_timeout(db, 10000);
+    sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL);
+  }
+  sqlite3_close(db);
+}
+
 sqlite3 *cli_open_db(const char *path, int readonly) {
   sqlite3 *db;
   if (access(path, F_OK) != 0) {
@@ -23,6 +42,7 @@ sqlite3 *cli_open_db(const char *path, int readonly) {
             " load leaves one; load again)\n", path);
     return NULL;
   }
+  if (readonly) roll_back(path);
   int flags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
   if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
     fprintf(stderr, "profdb: %s: cannot open: %s\n", path, sqlite3_errmsg(db));

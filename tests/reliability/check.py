@@ -406,6 +406,244 @@ def case_ext_values():
     check(r.stdout.split(b"\r\n")[1] == b"8.674e+289 EiB,-1.000e+299 s", "fmt: %s" % r.stdout)
 
 
+
+# ---- 4. appends (issue 14): a side database merged in one transaction --------
+
+SNAPSHOT = os.path.join(ROOT, "tests", "report", "data", "memory_snapshot.json")
+
+
+def table_rows(db):
+    """Every table's rows, sorted (load_seconds, a timing, left out), and the
+    schema: what an append must leave equal to a one-shot load."""
+    con = sqlite3.connect(db)
+    try:
+        out = {"schema": sorted(con.execute(
+            "SELECT type, name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'"))}
+        for (t,) in con.execute("SELECT name FROM sqlite_schema WHERE type = 'table'"
+                                " AND name NOT LIKE 'sqlite_%'").fetchall():
+            cols = [c[1] for c in con.execute("SELECT * FROM pragma_table_info(?)", (t,))
+                    if c[1] != "load_seconds"]
+            out[t] = sorted(con.execute('SELECT %s FROM "%s"' % (
+                ", ".join('"%s"' % c for c in cols), t)).fetchall(), key=repr)
+        return out
+    finally:
+        con.close()
+
+
+def dump(db):
+    con = sqlite3.connect(db)
+    try:
+        return list(con.iterdump())
+    finally:
+        con.close()
+
+
+def same_rows(a, b, what):
+    ra, rb = table_rows(a), table_rows(b)
+    diff = sorted(t for t in set(ra) | set(rb) if ra.get(t) != rb.get(t))
+    return check(not diff, "%s: tables differ from a one-shot load: %s" % (what, diff))
+
+
+def modified_copy(path, name):
+    """The same trace with other bytes (so not a duplicate): one more space."""
+    out = os.path.join(WORK, name)
+    with open(path, "rb") as f, open(out, "wb") as g:
+        g.write(f.read() + b" ")
+    return out
+
+
+def case_append_matches_one_shot():
+    """Appending traces and a snapshot to a database (written in place, not
+    copied) gives the rows of loading them all at once, in every table;
+    also with --replace and --run, whose checks see the earlier traces."""
+    once, appended = os.path.join(WORK, "once.db"), os.path.join(WORK, "appended.db")
+    check(run("load", "-q", TRACE_A, TRACE_B, SNAPSHOT, "-o", once).returncode == 0, "one shot")
+    check(run("load", "-q", TRACE_A, "-o", appended).returncode == 0, "first load")
+    inode = os.stat(appended).st_ino
+    r = run("load", "-q", TRACE_B, SNAPSHOT, "-o", appended)
+    check(r.returncode == 0, "append: exit %d %s" % (r.returncode, r.stderr))
+    check(os.stat(appended).st_ino == inode, "the append replaced the file (a copy, not a merge)")
+    same_rows(once, appended, "append")
+    check(integrity(appended), "integrity_check after the append")
+    # --replace of both (the newest artifacts among them) in an append, next
+    # to the same on a copy: a database missing a table of the schema (as
+    # one from an older profdb) is copied first, then renamed over.
+    copied = os.path.join(WORK, "copied.db")
+    shutil.copy(once, copied)
+    con = sqlite3.connect(copied)
+    con.execute("DROP TABLE _copy_kind")
+    con.close()
+    copied_inode = os.stat(copied).st_ino
+    for db in (appended, copied):
+        r = run("load", "-q", "--replace", TRACE_B, SNAPSHOT, "-o", db)
+        check(r.returncode == 0, "--replace: exit %d %s" % (r.returncode, r.stderr))
+    check(os.stat(appended).st_ino == inode, "--replace replaced the file")
+    check(os.stat(copied).st_ino != copied_inode, "the older database was not copied")
+    same_rows(copied, appended, "append --replace")
+    check(rows(appended, "SELECT group_concat(trace_id) FROM trace") == [("1,3",)],
+          "ids after --replace: %s" % rows(appended, "SELECT trace_id FROM trace"))
+    # A duplicate of the original's content is found and skipped: nothing changes.
+    before = open(appended, "rb").read()
+    r = run("load", TRACE_A, "-o", appended)
+    check(r.returncode == 0 and b"already loaded as trace 1" in r.stderr,
+          "duplicate of the original: %d %s" % (r.returncode, r.stderr))
+    check(open(appended, "rb").read() == before, "a skipped duplicate changed the database")
+    # --run: the check of the appended trace compares with the original's.
+    run_once, run_app = os.path.join(WORK, "run_once.db"), os.path.join(WORK, "run_app.db")
+    again = modified_copy(TRACE_A, "rank0_again.json")
+    r1 = run("load", "-q", "--run", "r", TRACE_A, again, "-o", run_once)
+    check(run("load", "-q", "--run", "r", TRACE_A, "-o", run_app).returncode == 0, "run load")
+    r2 = run("load", "-q", "--run", "r", again, "-o", run_app)
+    check(r1.returncode == r2.returncode == 0, "--run loads: %d %d" % (r1.returncode, r2.returncode))
+    check(b"rank 0 is already in run r (trace 1)" in r2.stderr,
+          "the append's run check did not see the original's trace: %s" % r2.stderr)
+    check(r1.stderr == r2.stderr, "warnings differ: %s / %s" % (r1.stderr, r2.stderr))
+    same_rows(run_once, run_app, "append --run")
+    check(not leftovers(WORK), "temporary files left: %s" % leftovers(WORK))
+
+
+def one_thread_trace(name, events):
+    """events cpu_op slices one after another on one thread."""
+    path = os.path.join(WORK, name)
+    with open(path, "w") as f:
+        f.write('{"traceEvents": [')
+        for i in range(events):
+            f.write('%s{"ph":"X","cat":"cpu_op","name":"op%d","pid":1,"tid":1,"ts":%d,"dur":1}'
+                    % ("," if i else "", i % 100, i * 2))
+        f.write(']}')
+    return path
+
+
+def case_append_statistics():
+    """A small append to a large database does not re-ANALYZE its large
+    tables (that reads them whole) but counts its rows in their statistics;
+    a table that grows by more than a tenth is analyzed again."""
+    db = os.path.join(WORK, "s.db")
+    check(run("load", "-q", one_thread_trace("base.json", 300000), "-o", db).returncode == 0,
+          "base load")
+    stat = "SELECT stat FROM sqlite_stat1 WHERE tbl = ? AND idx IS NULL"
+    check(rows(db, stat.replace("?", "'_slice'")) == [("300000",)],
+          "base statistics: %s" % rows(db, stat.replace("?", "'_slice'")))
+    # A mark an ANALYZE of _slice would remove (SQLite reads and keeps it).
+    con = sqlite3.connect(db)
+    con.execute("UPDATE sqlite_stat1 SET stat = stat || ' unordered'"
+                " WHERE tbl = '_slice' AND idx IS NULL")
+    con.commit()
+    con.close()
+    r = run("load", "-q", TRACE_A, "-o", db)
+    check(r.returncode == 0, "append: exit %d %s" % (r.returncode, r.stderr))
+    count = rows(db, "SELECT count(*) FROM _slice")[0][0]
+    check(count > 300000, "the append added no slice")
+    check(rows(db, stat.replace("?", "'_slice'")) == [("%d unordered" % count,)],
+          "_slice statistics after a small append: %s, %d rows"
+          % (rows(db, stat.replace("?", "'_slice'")), count))
+    check(rows(db, stat.replace("?", "'trace'")) == [("2",)],
+          "trace (1 -> 2 rows) not analyzed again: %s" % rows(db, stat.replace("?", "'trace'")))
+
+
+def start_append(db, trace):
+    return subprocess.Popen([PROFDB, "load", "-q", trace, "-o", db], stderr=subprocess.PIPE)
+
+
+def case_append_killed_in_merge():
+    """SIGKILL while an append moves its rows into the original (its journal
+    or WAL holding part of them): once SQLite opens the file again, it is
+    byte for byte what it was, and the next load works."""
+    # 500,000 events on one thread: a merge of about 50 MB, more than the
+    # 32 MB page cache, so that WAL frames are written before the commit.
+    big = one_thread_trace("big.json", 500000)
+    for mode in ("delete", "wal"):
+        db = os.path.join(WORK, "k_%s.db" % mode)
+        check(run("load", "-q", TRACE_A, "-o", db).returncode == 0, "%s: first load" % mode)
+        con = sqlite3.connect(db)
+        con.execute("PRAGMA journal_mode=%s" % mode)
+        con.close()
+        before, before_dump = open(db, "rb").read(), dump(db)
+        journal = db + ("-wal" if mode == "wal" else "-journal")
+        p = start_append(db, big)
+        deadline = time.time() + 300
+        # The journal exists (WAL: holds frames) only inside the merge's transaction.
+        while p.poll() is None and time.time() < deadline:
+            try:
+                if os.path.getsize(journal) > 0:
+                    break
+            except OSError:
+                pass
+        p.kill()
+        p.wait()
+        if not check(os.path.exists(journal) and os.path.getsize(journal) > 0,
+                     "%s: the load was not killed inside its merge" % mode):
+            continue
+        # profdb's read-only commands first: they roll a hot journal back.
+        r = run("query", "--csv", db, "SELECT count(*) FROM trace")
+        check(r.returncode == 0 and r.stdout.split()[-1] == b"1",
+              "%s: query after the kill: %d %s %s" % (mode, r.returncode, r.stdout, r.stderr))
+        check(dump(db) == before_dump, "%s: the content changed" % mode)
+        check(integrity(db), "%s: integrity_check" % mode)
+        check(open(db, "rb").read() == before, "%s: the file is not byte-identical" % mode)
+        r = run("load", "-q", TRACE_B, "-o", db)
+        check(r.returncode == 0, "%s: the next load: %d %s" % (mode, r.returncode, r.stderr))
+        check(rows(db, "SELECT count(*) FROM trace") == [(2,)], "%s: traces after" % mode)
+        check(not leftovers(WORK), "%s: temporary files left: %s" % (mode, leftovers(WORK)))
+
+
+def case_append_failures():
+    """An append that fails changes nothing: an invalid file among the
+    inputs, a truncated one with --strict, a full disk during the merge."""
+    db = os.path.join(WORK, "f.db")
+    check(run("load", "-q", TRACE_A, "-o", db).returncode == 0, "first load")
+    before = open(db, "rb").read()
+    bad = os.path.join(WORK, "bad.json")
+    with open(bad, "w") as f:
+        f.write('{"traceEvents": [{"ph": "X", "name": "a", "ts": 1, "dur": }]}')
+    cut = os.path.join(WORK, "cut.json")
+    with open(TRACE_B, "rb") as f, open(cut, "wb") as g:
+        g.write(f.read()[:20000])
+    for args, code in (([TRACE_B, bad], 1), (["--strict", TRACE_B, cut], 1)):
+        r = run("load", "-q", *args, "-o", db)
+        check(r.returncode == code, "%s: exit %d %s" % (args, r.returncode, r.stderr[-300:]))
+        check(open(db, "rb").read() == before, "%s: the database changed" % args)
+        check(not leftovers(WORK), "%s: temporary files left" % args)
+    # A file size limit just above the database: the merge's writes fail
+    # (the side database, small, fits).
+    big = gen("big_trace", 100000, "big.json")
+    limit_kb = len(before) // 1024 + 200
+    r = subprocess.run("trap '' XFSZ; ulimit -f %d; exec '%s' load -q '%s' -o '%s'"
+                       % (limit_kb, PROFDB, big, db), shell=True, capture_output=True)
+    check(r.returncode == 2 and ("%s: cannot write the database" % db).encode() in r.stderr,
+          "full disk in the merge: %d %s" % (r.returncode, r.stderr[-300:]))
+    check(not os.path.exists(db + "-journal"), "a journal was left")
+    check(open(db, "rb").read() == before, "full disk: the database changed")
+    check(not leftovers(WORK), "full disk: temporary files left: %s" % leftovers(WORK))
+
+
+def case_append_reader():
+    """A reader holding a transaction on a rollback-journal database sees
+    the database as it was until it ends its transaction; the append
+    commits after that (SQLite's lock), and new readers see all of it."""
+    db = os.path.join(WORK, "r.db")
+    check(run("load", "-q", TRACE_A, "-o", db).returncode == 0, "first load")
+    reader = sqlite3.connect(db, isolation_level=None)
+    reader.execute("BEGIN")
+    view = reader.execute("SELECT count(*), sum(events) FROM trace").fetchone()
+    p = start_append(db, TRACE_B)
+    time.sleep(2)  # the append is done parsing and waits on the reader's lock
+    check(p.poll() is None, "the append committed under a reader's transaction")
+    check(reader.execute("SELECT count(*), sum(events) FROM trace").fetchone() == view,
+          "the reader saw the append mid-way")
+    other = sqlite3.connect(db, timeout=0.1)
+    try:
+        seen = other.execute("SELECT count(*) FROM trace").fetchone()
+        check(seen == (1,), "a new reader saw a partial load: %s" % (seen,))
+    except sqlite3.OperationalError:
+        pass  # locked out while the commit waits: it sees nothing partial either
+    other.close()
+    reader.execute("COMMIT")
+    reader.close()
+    check(p.wait() == 0, "append: exit %d %s" % (p.returncode, p.stderr.read()))
+    check(rows(db, "SELECT count(*) FROM trace WHERE status = 'ok'") == [(2,)], "both traces")
+    check(integrity(db), "integrity_check")
+
 # ---- 3. time that grows with the square of the input -----------------------
 
 def case_huge_token():
