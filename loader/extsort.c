@@ -84,6 +84,11 @@ int extsort_add(ld_extsort *s, const void *rec) {
   return 0;
 }
 
+int extsort_add_bytes(void *arg, const void *bytes, size_t len) {
+  ld_extsort *s = arg;
+  return len == s->rec ? extsort_add(s, bytes) : -1; /* extsort_add copies bytewise */
+}
+
 /* Refill a run's buffer; 0 when it is exhausted. */
 static int refill(ld_extsort *s, run *r) {
   r->n = fread(r->buf, s->rec, READ_RECORDS, r->f);

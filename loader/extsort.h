@@ -27,6 +27,10 @@ ld_extsort *extsort_new(size_t rec_size, int (*cmp)(const void *, const void *),
                         size_t mem_bytes);
 /* 0, or -1 when a run cannot be written (errno tells why). */
 int extsort_add(ld_extsort *s, const void *rec);
+/* extsort_add of a record given as len bytes, at any alignment (records
+** that travel in the writer's batches: a writer_sink).  -1 also when len
+** is not the record size. */
+int extsort_add_bytes(void *s, const void *bytes, size_t len);
 int extsort_finish(ld_extsort *s);
 /* The next record in order, NULL at the end (or on a read error:
 ** extsort_failed then says so).  Valid until the next call. */

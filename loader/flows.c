@@ -42,10 +42,7 @@ void flows_free(ld_flows *fl) {
 
 int flows_sink(void *arg, const void *bytes, size_t len) {
   ld_flows *fl = arg;
-  if (len != sizeof(flow_end)) return -1;
-  flow_end e;
-  memcpy(&e, bytes, sizeof e); /* batches are not aligned */
-  return extsort_add(fl->sort, &e);
+  return extsort_add_bytes(fl->sort, bytes, len);
 }
 
 static int flows_counted_by_sql(const ld_flows *fl, int64_t trace_id);

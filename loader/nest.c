@@ -139,11 +139,8 @@ nest_row nest_row_of(ld_nest *n, int64_t trace_id, const ld_value *pid, const ld
 
 int nest_sink(void *arg, const void *bytes, size_t len) {
   ld_nest *n = arg;
-  if (len != sizeof(nest_row)) return -1;
-  nest_row r;
-  memcpy(&r, bytes, sizeof r); /* batches are not aligned */
   n->count++;
-  return extsort_add(n->sort, &r);
+  return extsort_add_bytes(n->sort, bytes, len);
 }
 
 int nest_add(ld_nest *n, int64_t trace_id, const ld_value *pid, const ld_value *tid, int64_t id,
