@@ -108,15 +108,19 @@ static void write_table(sqlite3 *db, const table_rows *t) {
       } else if (tag == V_INT || tag == V_REAL) {
         int64_t i;
         double d;
-        if (tag == V_INT) memcpy(&i, p, 8), sqlite3_bind_int64(st, c, i);
-        else memcpy(&d, p, 8), sqlite3_bind_double(st, c, d);
+        if (tag == V_INT)
+          memcpy(&i, p, 8), sqlite3_bind_int64(st, c, i);
+        else
+          memcpy(&d, p, 8), sqlite3_bind_double(st, c, d);
         p += 8;
       } else {
         uint32_t len;
         memcpy(&len, p, 4);
         p += 4;
-        if (tag == V_TEXT) sqlite3_bind_text(st, c, p, (int)len, SQLITE_STATIC);
-        else sqlite3_bind_blob(st, c, p, (int)len, SQLITE_STATIC);
+        if (tag == V_TEXT)
+          sqlite3_bind_text(st, c, p, (int)len, SQLITE_STATIC);
+        else
+          sqlite3_bind_blob(st, c, p, (int)len, SQLITE_STATIC);
         p += len;
       }
     }
@@ -144,10 +148,12 @@ int main(int argc, char **argv) {
   ** loader builds them.  sqlite_stat1 (ANALYZE) and other internal tables
   ** are SQLite's own; views cost nothing to write. */
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(src,
-        "SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL"
-        " AND type IN ('table', 'index') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
-        " ORDER BY rowid", -1, &st, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(
+          src,
+          "SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL"
+          " AND type IN ('table', 'index') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+          " ORDER BY rowid",
+          -1, &st, NULL) != SQLITE_OK)
     die(src, "reading the schema");
   ld_buf tables_sql = {0}, index_sql = {0};
   table_rows *tables = NULL;
@@ -161,7 +167,8 @@ int main(int argc, char **argv) {
     if (into == &tables_sql) {
       tables = realloc(tables, (size_t)(ntables + 1) * sizeof *tables);
       if (!tables) die(NULL, "out of memory");
-      tables[ntables++] = (table_rows){.name = strdup((const char *)sqlite3_column_text(st, 1))};
+      tables[ntables++] =
+          (table_rows){.name = strdup((const char *)sqlite3_column_text(st, 1))};
     }
   }
   sqlite3_finalize(st);
@@ -202,9 +209,11 @@ int main(int argc, char **argv) {
     close(fd);
   }
   double t3 = ld_seconds();
-  printf("tables=%d rows=%llu insert_s=%.3f index_s=%.3f commit_s=%.3f floor_s=%.3f"
-         " floor_rows_s=%.3f\n", ntables, (unsigned long long)nrows, t1 - t0, t2 - t1,
-         t3 - t2, t3 - t0, (t1 - t0) + (t3 - t2));
+  printf(
+      "tables=%d rows=%llu insert_s=%.3f index_s=%.3f commit_s=%.3f floor_s=%.3f"
+      " floor_rows_s=%.3f\n",
+      ntables, (unsigned long long)nrows, t1 - t0, t2 - t1, t3 - t2, t3 - t0,
+      (t1 - t0) + (t3 - t2));
   for (int i = 0; i < ntables; i++) {
     free(tables[i].name);
     free(tables[i].insert);

@@ -11,11 +11,17 @@ void ld_buf_reserve(ld_buf *b, size_t more) {
   if (b->cap - b->n >= more) return;
   size_t cap = b->cap ? b->cap : 256;
   while (cap - b->n < more) {
-    if (cap > SIZE_MAX / 2) { fputs("profdb: out of memory\n", stderr); abort(); }
+    if (cap > SIZE_MAX / 2) {
+      fputs("profdb: out of memory\n", stderr);
+      abort();
+    }
     cap *= 2;
   }
   char *p = realloc(b->p, cap);
-  if (!p) { fputs("profdb: out of memory\n", stderr); abort(); }
+  if (!p) {
+    fputs("profdb: out of memory\n", stderr);
+    abort();
+  }
   b->p = p;
   b->cap = cap;
 }
@@ -47,7 +53,10 @@ void ld_buf_put_json_string(ld_buf *b, const char *s, size_t n) {
     unsigned char c = (unsigned char)s[i];
     if (c >= 0x80) { /* JSON is UTF-8: an invalid byte becomes U+FFFD */
       size_t l = utf8_seq_len((const unsigned char *)s, i, n);
-      if (l) { i += l - 1; continue; }
+      if (l) {
+        i += l - 1;
+        continue;
+      }
       ld_buf_put(b, s + start, i - start);
       ld_buf_put(b, "\xEF\xBF\xBD", 3);
       start = i + 1;
@@ -57,15 +66,15 @@ void ld_buf_put_json_string(ld_buf *b, const char *s, size_t n) {
     ld_buf_put(b, s + start, i - start);
     start = i + 1;
     switch (c) {
-    case '"': ld_buf_put(b, "\\\"", 2); break;
-    case '\\': ld_buf_put(b, "\\\\", 2); break;
-    case '\n': ld_buf_put(b, "\\n", 2); break;
-    case '\r': ld_buf_put(b, "\\r", 2); break;
-    case '\t': ld_buf_put(b, "\\t", 2); break;
-    default: {
-      char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-      ld_buf_put(b, esc, 6);
-    }
+      case '"': ld_buf_put(b, "\\\"", 2); break;
+      case '\\': ld_buf_put(b, "\\\\", 2); break;
+      case '\n': ld_buf_put(b, "\\n", 2); break;
+      case '\r': ld_buf_put(b, "\\r", 2); break;
+      case '\t': ld_buf_put(b, "\\t", 2); break;
+      default: {
+        char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+        ld_buf_put(b, esc, 6);
+      }
     }
   }
   ld_buf_put(b, s + start, n - start);
@@ -80,11 +89,16 @@ void jw_init(ld_jw *w, ld_buf *out) {
   w->after_key = 0;
 }
 
-void jw_free(ld_jw *w) { ld_buf_free(&w->levels); }
+void jw_free(ld_jw *w) {
+  ld_buf_free(&w->levels);
+}
 
 /* Write the separator a new value needs at the current level. */
 static void jw_sep(ld_jw *w) {
-  if (w->after_key) { w->after_key = 0; return; }
+  if (w->after_key) {
+    w->after_key = 0;
+    return;
+  }
   if (w->levels.n > 0) {
     char *has_elem = &w->levels.p[w->levels.n - 1];
     if (*has_elem) ld_buf_putc(w->out, ',');

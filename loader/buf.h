@@ -53,8 +53,8 @@ typedef struct ld_jw {
 /* Start writing a new value into out; keeps the level stack's memory. */
 void jw_init(ld_jw *w, ld_buf *out);
 void jw_free(ld_jw *w);
-void jw_open(ld_jw *w, char bracket);   /* '{' or '[' */
-void jw_close(ld_jw *w, char bracket);  /* '}' or ']' */
+void jw_open(ld_jw *w, char bracket);  /* '{' or '[' */
+void jw_close(ld_jw *w, char bracket); /* '}' or ']' */
 void jw_key(ld_jw *w, const char *k, size_t n);
 void jw_raw(ld_jw *w, const char *text, size_t n); /* number/true/false/null */
 void jw_string(ld_jw *w, const char *s, size_t n);

@@ -19,10 +19,14 @@ static int put(sqlite3_stmt *st, int code, const char *a, const char *b) {
 int ld_insert_codes(ld_ctx *ctx) {
   sqlite3_stmt *kind = NULL, *action = NULL;
   int rc = -1;
-  if (sqlite3_prepare_v2(ctx->db, "INSERT OR IGNORE INTO _kind(kind, name, storage)"
-                         " VALUES(?1, ?2, ?3)", -1, &kind, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2(ctx->db, "INSERT OR IGNORE INTO _alloc_action(code, name)"
-                         " VALUES(?1, ?2)", -1, &action, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(ctx->db,
+                         "INSERT OR IGNORE INTO _kind(kind, name, storage)"
+                         " VALUES(?1, ?2, ?3)",
+                         -1, &kind, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2(ctx->db,
+                         "INSERT OR IGNORE INTO _alloc_action(code, name)"
+                         " VALUES(?1, ?2)",
+                         -1, &action, NULL) != SQLITE_OK)
     goto done;
 #define PUT_KIND(id, code, name, storage) \
   if (put(kind, code, name, storage)) goto done;

@@ -12,24 +12,24 @@
 
 typedef struct run {
   FILE *f;
-  char *buf;        /* READ_RECORDS records */
-  size_t n, pos;    /* records in buf, next one */
+  char *buf;     /* READ_RECORDS records */
+  size_t n, pos; /* records in buf, next one */
 } run;
 
 struct ld_extsort {
-  size_t rec;       /* record size */
-  size_t cap;       /* records the in-memory buffer holds now */
-  size_t max_cap;   /* records it may grow to before runs are spilled */
+  size_t rec;     /* record size */
+  size_t cap;     /* records the in-memory buffer holds now */
+  size_t max_cap; /* records it may grow to before runs are spilled */
   int (*cmp)(const void *, const void *);
-  char *mem;        /* the in-memory buffer */
-  size_t n;         /* records in it */
+  char *mem; /* the in-memory buffer */
+  size_t n;  /* records in it */
   run *runs;
   int nruns;
-  int *heap;        /* run indexes, smallest current record first */
+  int *heap; /* run indexes, smallest current record first */
   int nheap;
-  size_t next;      /* single in-memory run: next record */
-  int merging;      /* runs were written: merge them */
-  int pending;      /* the run at heap[0] must advance before the next record */
+  size_t next; /* single in-memory run: next record */
+  int merging; /* runs were written: merge them */
+  int pending; /* the run at heap[0] must advance before the next record */
   int failed;
 };
 
@@ -200,7 +200,9 @@ static const void *merge_next(ld_extsort *s) {
   return head(s, s->heap[0]);
 }
 
-int extsort_failed(const ld_extsort *s) { return s->failed; }
+int extsort_failed(const ld_extsort *s) {
+  return s->failed;
+}
 
 void extsort_free(ld_extsort *s) {
   if (!s) return;

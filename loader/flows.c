@@ -12,7 +12,7 @@
 
 struct ld_flows {
   ld_extsort *sort;
-  int64_t *sql_traces;   /* traces counted by SQL */
+  int64_t *sql_traces; /* traces counted by SQL */
   int nsql, capsql;
 };
 
@@ -73,13 +73,14 @@ static int same_key(const flow_end *a, const flow_end *b) {
          a->id == b->id;
 }
 
-int flows_count(ld_flows *fl, int (*each)(void *arg, int64_t trace_id, int64_t starts,
-                                           int64_t finishes), void *arg) {
+int flows_count(ld_flows *fl,
+                int (*each)(void *arg, int64_t trace_id, int64_t starts, int64_t finishes),
+                void *arg) {
   if (extsort_finish(fl->sort)) return -1;
   flow_end key = {0};
   int have = 0, s = 0, f = 0, rc = 0;
   int64_t starts = 0, finishes = 0;
-  for (const flow_end *e;; ) {
+  for (const flow_end *e;;) {
     e = extsort_next(fl->sort);
     if (have && (!e || !same_key(e, &key))) { /* the key's group ended */
       starts += s && !f;
@@ -93,7 +94,11 @@ int flows_count(ld_flows *fl, int (*each)(void *arg, int64_t trace_id, int64_t s
       have = 0;
     }
     if (!e) break;
-    if (!have) { key = *e; have = 1; s = f = 0; }
+    if (!have) {
+      key = *e;
+      have = 1;
+      s = f = 0;
+    }
     s |= e->ph == 's';
     f |= e->ph == 'f';
   }

@@ -20,10 +20,10 @@
 /* One flow start or finish. */
 typedef struct flow_end {
   int64_t trace_id;
-  int64_t cat_id;   /* normalized category id, -1 when none */
-  int64_t id;       /* integer flow id (0 when absent: see has_id) */
-  uint8_t has_id;   /* 0 when the event had no id */
-  uint8_t ph;       /* 's' or 'f' */
+  int64_t cat_id; /* normalized category id, -1 when none */
+  int64_t id;     /* integer flow id (0 when absent: see has_id) */
+  uint8_t has_id; /* 0 when the event had no id */
+  uint8_t ph;     /* 's' or 'f' */
 } flow_end;
 
 typedef struct ld_flows ld_flows;
@@ -44,8 +44,9 @@ int flows_sql_traces(const ld_flows *fl, const int64_t **ids);
 /* Sort, then call each(arg, trace_id, starts, finishes) for every trace
 ** with flows (other than those counted by SQL), in trace order.  Returns
 ** 0, -1 on a temporary-file error, or each's non-zero result. */
-int flows_count(ld_flows *fl, int (*each)(void *arg, int64_t trace_id, int64_t starts,
-                                           int64_t finishes), void *arg);
+int flows_count(ld_flows *fl,
+                int (*each)(void *arg, int64_t trace_id, int64_t starts, int64_t finishes),
+                void *arg);
 
 /* Free the sort (after flows_count). */
 void flows_release(ld_flows *fl);

@@ -12,7 +12,9 @@
 #define P4 0x85EBCA77C2B2AE63ULL
 #define P5 0x27D4EB2F165667C5ULL
 
-static inline uint64_t rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+static inline uint64_t rotl(uint64_t x, int r) {
+  return (x << r) | (x >> (64 - r));
+}
 
 static inline uint64_t read64(const unsigned char *p) {
   uint64_t v;
@@ -79,8 +81,8 @@ void hash_update(ld_hash *h, const void *data, size_t n) {
 uint64_t hash_final(const ld_hash *h) {
   uint64_t acc;
   if (h->total >= 32) {
-    acc = rotl(h->lane[0], 1) + rotl(h->lane[1], 7) + rotl(h->lane[2], 12) +
-          rotl(h->lane[3], 18);
+    acc =
+        rotl(h->lane[0], 1) + rotl(h->lane[1], 7) + rotl(h->lane[2], 12) + rotl(h->lane[3], 18);
     for (int i = 0; i < 4; i++) acc = merge_round(acc, h->lane[i]);
   } else {
     acc = P5; /* seed 0 */

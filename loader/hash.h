@@ -13,10 +13,10 @@
 #include <stdint.h>
 
 typedef struct ld_hash {
-  uint64_t total;     /* bytes fed so far */
-  uint64_t lane[4];   /* accumulators, valid once total >= 32 */
+  uint64_t total;         /* bytes fed so far */
+  uint64_t lane[4];       /* accumulators, valid once total >= 32 */
   unsigned char tail[32]; /* bytes not yet forming a whole stripe */
-  unsigned tail_n;    /* bytes in tail */
+  unsigned tail_n;        /* bytes in tail */
 } ld_hash;
 
 void hash_init(ld_hash *h);

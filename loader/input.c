@@ -213,24 +213,24 @@ enum { SLOT_FREE, SLOT_FILLED, SLOT_HELD };
 
 typedef struct slot {
   int state;
-  unsigned char *buf;          /* chunk bytes */
-  const unsigned char *data;   /* where they start (after a BOM) */
-  ssize_t n;                   /* engine_read()'s result */
-  ld_input after;              /* the reader's state after this chunk */
+  unsigned char *buf;        /* chunk bytes */
+  const unsigned char *data; /* where they start (after a BOM) */
+  ssize_t n;                 /* engine_read()'s result */
+  ld_input after;            /* the reader's state after this chunk */
 } slot;
 
 struct ld_prefetch {
-  ld_input e;                  /* the reader, driven by the thread */
-  unsigned char *e_out;        /* its own chunk buffer, for engine_close */
+  ld_input e;           /* the reader, driven by the thread */
+  unsigned char *e_out; /* its own chunk buffer, for engine_close */
   pthread_t thread;
-  int running;                 /* the thread was started */
-  int stop;                    /* the thread must end */
+  int running; /* the thread was started */
+  int stop;    /* the thread must end */
   pthread_mutex_t mu;
   pthread_cond_t cv;
   slot slots[SLOTS];
-  int fill_next;               /* slot the thread fills next */
-  int read_next;               /* slot the caller gets next */
-  int held;                    /* slot the caller holds, -1 none */
+  int fill_next; /* slot the thread fills next */
+  int read_next; /* slot the caller gets next */
+  int held;      /* slot the caller holds, -1 none */
 };
 
 /* The caller-visible fields of e, copied into in (buffers and zlib stay
@@ -321,7 +321,10 @@ int input_rewind(ld_input *in) {
 
 ssize_t input_read(ld_input *in, const unsigned char **data) {
   ld_prefetch *pf = in->pf;
-  if (in->eof) { in->offset = in->delivered; return 0; }
+  if (in->eof) {
+    in->offset = in->delivered;
+    return 0;
+  }
   if (in->error != IN_OK) return -1;
   if (!pf->running) {
     if (start_reading(pf)) {

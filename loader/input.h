@@ -20,11 +20,11 @@
 
 typedef enum ld_input_error {
   IN_OK = 0,
-  IN_ENOENT,    /* no such file */
-  IN_EACCES,    /* cannot open or read it (message says why) */
-  IN_ENOTREG,   /* not a regular file */
-  IN_EGZIP,     /* corrupt gzip data */
-  IN_EIO        /* read error */
+  IN_ENOENT,  /* no such file */
+  IN_EACCES,  /* cannot open or read it (message says why) */
+  IN_ENOTREG, /* not a regular file */
+  IN_EGZIP,   /* corrupt gzip data */
+  IN_EIO      /* read error */
 } ld_input_error;
 
 typedef struct ld_prefetch ld_prefetch;

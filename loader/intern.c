@@ -15,10 +15,10 @@
 #include <string.h>
 
 typedef struct slot {
-  uint64_t hash;   /* full hash; 0 marks an empty slot (hash 0 remapped to 1) */
-  int64_t id;      /* string id */
-  const char *s;   /* bytes in the arena */
-  size_t n;        /* length */
+  uint64_t hash; /* full hash; 0 marks an empty slot (hash 0 remapped to 1) */
+  int64_t id;    /* string id */
+  const char *s; /* bytes in the arena */
+  size_t n;      /* length */
 } slot;
 
 typedef struct arena_block {
@@ -28,17 +28,20 @@ typedef struct arena_block {
 } arena_block;
 
 struct ld_intern {
-  slot *slots;         /* table, power-of-two size */
-  size_t mask;         /* size - 1 */
-  size_t count;        /* occupied slots */
-  int64_t next_id;     /* id for the next new string */
-  arena_block *arena;  /* newest block first */
-  size_t arena_bytes;  /* total arena capacity */
+  slot *slots;        /* table, power-of-two size */
+  size_t mask;        /* size - 1 */
+  size_t count;       /* occupied slots */
+  int64_t next_id;    /* id for the next new string */
+  arena_block *arena; /* newest block first */
+  size_t arena_bytes; /* total arena capacity */
 };
 
 static void *xmalloc(size_t n) {
   void *p = calloc(1, n);
-  if (!p) { fputs("profdb: out of memory\n", stderr); abort(); }
+  if (!p) {
+    fputs("profdb: out of memory\n", stderr);
+    abort();
+  }
   return p;
 }
 
@@ -143,4 +146,6 @@ size_t intern_bytes(const ld_intern *in) {
   return in->arena_bytes + (in->mask + 1) * sizeof(slot);
 }
 
-size_t intern_count(const ld_intern *in) { return in->count; }
+size_t intern_count(const ld_intern *in) {
+  return in->count;
+}

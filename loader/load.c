@@ -82,8 +82,7 @@ static void on_signal(int sig) {
   if (cleanup_temp[0]) unlink(cleanup_temp);
   if (cleanup_placeholder[0]) {
     struct stat st;
-    if (stat(cleanup_placeholder, &st) == 0 && st.st_size == 0)
-      unlink(cleanup_placeholder);
+    if (stat(cleanup_placeholder, &st) == 0 && st.st_size == 0) unlink(cleanup_placeholder);
   }
   for (int i = 0; i < 3; i++)
     if (caught_signals[i] == sig) sigaction(sig, &previous_action[i], NULL);
@@ -117,8 +116,8 @@ static void say(FILE *out, const char *fmt, ...) {
 static void report_file_error(FILE *out, const ld_file *f) {
   progress_clear();
   if (f->has_offset)
-    fprintf(out, "profdb: %s:%llu: %s\n", f->path,
-            (unsigned long long)f->err_offset, f->message);
+    fprintf(out, "profdb: %s:%llu: %s\n", f->path, (unsigned long long)f->err_offset,
+            f->message);
   else
     fprintf(out, "profdb: %s: %s\n", f->path, f->message);
 }
@@ -142,11 +141,14 @@ static void path_add_from(path_list *l, const char *p, int found) {
   l->v[l->n++] = strdup(p);
 }
 
-static void path_add(path_list *l, const char *p) { path_add_from(l, p, 0); }
+static void path_add(path_list *l, const char *p) {
+  path_add_from(l, p, 0);
+}
 
 static int is_pickle_name(const char *name) {
   size_t n = strlen(name);
-  return (n > 7 && !strcmp(name + n - 7, ".pickle")) || (n > 4 && !strcmp(name + n - 4, ".pkl"));
+  return (n > 7 && !strcmp(name + n - 7, ".pickle")) ||
+         (n > 4 && !strcmp(name + n - 4, ".pkl"));
 }
 
 static int cmp_str(const void *a, const void *b) {
@@ -175,8 +177,10 @@ static int expand_inputs(FILE *out, const char *const *paths, int n, path_list *
         char full[4096];
         snprintf(full, sizeof full, "%s/%s", paths[i], e->d_name);
         if (e->d_name[0] != '.' && is_pickle_name(e->d_name))
-          say(out, "%s: warning: skipping a pickle (profdb never unpickles files; save"
-              " the snapshot as JSON: json.dump(torch.cuda.memory._snapshot(), f))", full);
+          say(out,
+              "%s: warning: skipping a pickle (profdb never unpickles files; save"
+              " the snapshot as JSON: json.dump(torch.cuda.memory._snapshot(), f))",
+              full);
         if (e->d_name[0] == '.' || !is_trace_name(e->d_name)) continue;
         struct stat lst;
         if (lstat(full, &lst) != 0) continue;
@@ -187,7 +191,8 @@ static int expand_inputs(FILE *out, const char *const *paths, int n, path_list *
         if (S_ISREG(lst.st_mode)) path_add(&found, full);
       }
       closedir(d);
-      if (found.n == 0) say(out, "%s: warning: no *.json or *.json.gz files in directory", paths[i]);
+      if (found.n == 0)
+        say(out, "%s: warning: no *.json or *.json.gz files in directory", paths[i]);
       if (found.n) qsort(found.v, (size_t)found.n, sizeof *found.v, cmp_str);
       for (int k = 0; k < found.n; k++) {
         path_add_from(l, found.v[k], 1);
@@ -231,8 +236,7 @@ static int seed_strings(ld_ctx *ctx) {
   int rc = 0;
   while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
     intern_seed(ctx->strings, sqlite3_column_int64(st, 0),
-                (const char *)sqlite3_column_text(st, 1),
-                (size_t)sqlite3_column_bytes(st, 1));
+                (const char *)sqlite3_column_text(st, 1), (size_t)sqlite3_column_bytes(st, 1));
     if (!copy) continue;
     sqlite3_bind_value(copy, 1, sqlite3_column_value(st, 0));
     sqlite3_bind_value(copy, 2, sqlite3_column_value(st, 1));
@@ -262,13 +266,17 @@ static int copy_database(const char *from, sqlite3 *src, sqlite3 *to, FILE *out)
 
 /* The profdb schema version of db; -1 when it is not a profdb database. */
 static int64_t schema_version(sqlite3 *db) {
-  return query_int(db, "SELECT value FROM sqlite_schema s, _profdb p WHERE s.name = '_profdb'"
-                       " AND p.key = 'schema_version'", -1);
+  return query_int(db,
+                   "SELECT value FROM sqlite_schema s, _profdb p WHERE s.name = '_profdb'"
+                   " AND p.key = 'schema_version'",
+                   -1);
 }
 
 /* The journal and locking settings of a database profdb fills alone
 ** (temporary or side): nothing is journaled, the rename or merge commits. */
-static int fast_settings(ld_ctx *ctx) { return ld_exec(ctx, profdb_sql_writer_settings); }
+static int fast_settings(ld_ctx *ctx) {
+  return ld_exec(ctx, profdb_sql_writer_settings);
+}
 
 static int prepare_schema(ld_ctx *ctx, FILE *out, const char *db_path) {
   int64_t version = schema_version(ctx->db);
@@ -278,8 +286,10 @@ static int prepare_schema(ld_ctx *ctx, FILE *out, const char *db_path) {
     return -1;
   }
   if (version >= 0 && version != PROFDB_SCHEMA_VERSION) {
-    say(out, "%s: database schema version %lld, this profdb writes version %d;"
-        " load into a new database", db_path, (long long)version, PROFDB_SCHEMA_VERSION);
+    say(out,
+        "%s: database schema version %lld, this profdb writes version %d;"
+        " load into a new database",
+        db_path, (long long)version, PROFDB_SCHEMA_VERSION);
     return -1;
   }
   if (ld_exec(ctx, profdb_schema_sql) || ld_insert_codes(ctx)) return -1;
@@ -298,7 +308,10 @@ static int full_hash(const char *path, char out[17]) {
   ld_input in;
   const unsigned char *p;
   ssize_t n;
-  if (input_open(&in, path, 1 << 20)) { input_close(&in); return -1; }
+  if (input_open(&in, path, 1 << 20)) {
+    input_close(&in);
+    return -1;
+  }
   while ((n = input_read(&in, &p)) > 0) {}
   int rc = n < 0 ? -1 : 0;
   snprintf(out, 17, "%016llx", (unsigned long long)hash_final(&in.hash));
@@ -317,8 +330,7 @@ static int64_t gzip_isize(const ld_input *in) {
 
 /* Return the id of an already-loaded artifact with the same content, 0 if
 ** none.  Candidates are found by size; only then is the file hashed. */
-static int64_t find_duplicate(sqlite3 *db, ld_file *f, const char *table,
-                              const char *id_col) {
+static int64_t find_duplicate(sqlite3 *db, ld_file *f, const char *table, const char *id_col) {
   char sql[512];
   int64_t isize = f->in.gzip ? gzip_isize(&f->in) : -1;
   snprintf(sql, sizeof sql,
@@ -378,7 +390,8 @@ static int delete_artifact(ld_ctx *ctx, ld_kind kind, int64_t id) {
   if (sqlite3_prepare_v2(ctx->db,
                          "SELECT m.name FROM sqlite_schema m, pragma_table_info(m.name) c"
                          " WHERE m.type = 'table' AND c.name = ?1 AND m.name <> ?2"
-                         " ORDER BY m.name", -1, &st, NULL) != SQLITE_OK)
+                         " ORDER BY m.name",
+                         -1, &st, NULL) != SQLITE_OK)
     return -1;
   sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 2, artifact, -1, SQLITE_STATIC);
@@ -410,12 +423,12 @@ static void label_from_path(const char *path, char *out, size_t outlen) {
 
 static int insert_artifact_row(ld_ctx *ctx, ld_file *f, const char *label) {
   const char *sql = f->kind == LD_KIND_TRACE
-      ? "INSERT INTO trace(trace_id, path, label, status, layout, gzip,"
-        " file_bytes, json_bytes, content_hash, loaded_by)"
-        " VALUES(?1, ?2, ?3, 'loading', 'object', ?4, ?5, 0, '', ?6)"
-      : "INSERT INTO snapshot(snapshot_id, path, label, status, layout, gzip,"
-        " file_bytes, json_bytes, content_hash, loaded_by)"
-        " VALUES(?1, ?2, ?3, 'loading', 'object', ?4, ?5, 0, '', ?6)";
+                        ? "INSERT INTO trace(trace_id, path, label, status, layout, gzip,"
+                          " file_bytes, json_bytes, content_hash, loaded_by)"
+                          " VALUES(?1, ?2, ?3, 'loading', 'object', ?4, ?5, 0, '', ?6)"
+                        : "INSERT INTO snapshot(snapshot_id, path, label, status, layout, gzip,"
+                          " file_bytes, json_bytes, content_hash, loaded_by)"
+                          " VALUES(?1, ?2, ?3, 'loading', 'object', ?4, ?5, 0, '', ?6)";
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(ctx->db, sql, -1, &st, NULL) != SQLITE_OK) return -1;
   sqlite3_bind_int64(st, 1, f->artifact_id);
@@ -445,7 +458,8 @@ static int load_one(ld_ctx *ctx, const char *path, int found_in_dir, const char 
     goto done;
   }
   ld_sniff_result kind = ld_sniff(f);
-  if (kind == SNIFF_ERROR && found_in_dir && !strncmp(f->message, "not a trace or snapshot", 23)) {
+  if (kind == SNIFF_ERROR && found_in_dir &&
+      !strncmp(f->message, "not a trace or snapshot", 23)) {
     /* Other JSON in a trace folder (config.json, metrics): not an input. */
     say(out, "%s: warning: skipping: %s", path, f->message);
     goto done;
@@ -467,8 +481,10 @@ static int load_one(ld_ctx *ctx, const char *path, int found_in_dir, const char 
     dup = in_original;
   }
   if (dup && !ctx->opt->replace) {
-    say(out, "%s: already loaded as %s %lld (same content); skipped"
-        " (use --replace to load it again)", path, table, (long long)dup);
+    say(out,
+        "%s: already loaded as %s %lld (same content); skipped"
+        " (use --replace to load it again)",
+        path, table, (long long)dup);
     goto done;
   }
   if (in_original) {
@@ -479,8 +495,10 @@ static int load_one(ld_ctx *ctx, const char *path, int found_in_dir, const char 
     goto done;
   }
   char label[256], sql[128];
-  if (label_opt) snprintf(label, sizeof label, "%s", label_opt);
-  else label_from_path(path, label, sizeof label);
+  if (label_opt)
+    snprintf(label, sizeof label, "%s", label_opt);
+  else
+    label_from_path(path, label, sizeof label);
   snprintf(sql, sizeof sql, "SELECT max(%s) FROM %s", id_col, table);
   /* Never below this load's first id, even when --replace just removed
   ** the newest artifact: the post-pass derives tables from there on. */
@@ -499,11 +517,12 @@ static int load_one(ld_ctx *ctx, const char *path, int found_in_dir, const char 
     code = f->exit_code ? f->exit_code : PROFDB_EXIT_USAGE;
   } else if (rc == 1) {
     if (ctx->opt->strict) {
-      fprintf(out, "profdb: %s:%llu: file ends early (truncated); refused (--strict)\n",
-              path, (unsigned long long)f->truncated_at);
+      fprintf(out, "profdb: %s:%llu: file ends early (truncated); refused (--strict)\n", path,
+              (unsigned long long)f->truncated_at);
       code = PROFDB_EXIT_DATA;
     } else {
-      fprintf(out, "profdb: %s:%llu: warning: file ends early (truncated); kept the"
+      fprintf(out,
+              "profdb: %s:%llu: warning: file ends early (truncated); kept the"
               " complete %s read before that point, marked status='truncated'\n",
               path, (unsigned long long)f->truncated_at,
               f->kind == LD_KIND_TRACE ? "events" : "entries");
@@ -691,7 +710,10 @@ static int replace_database(original *o, const char *temp, const char *path, int
       "%s: changed by another program during the load; nothing written (load again)";
   int wal = original_uses_wal(o, path);
   if (wal || in_place) {
-    if (original_version(o) != o->version) { say(out, changed, path); return -1; }
+    if (original_version(o) != o->version) {
+      say(out, changed, path);
+      return -1;
+    }
     return copy_into_original(o, temp, path, out);
   }
   if (sqlite3_exec(o->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
@@ -699,10 +721,14 @@ static int replace_database(original *o, const char *temp, const char *path, int
     return -1;
   }
   int rc = -1;
-  if (original_version(o) != o->version) say(out, changed, path);
-  else if (original_uses_wal(o, path)) say(out, changed, path); /* switched to WAL meanwhile */
-  else if (rename(temp, path) != 0) say(out, "%s: cannot replace: %s", path, strerror(errno));
-  else rc = 0;
+  if (original_version(o) != o->version)
+    say(out, changed, path);
+  else if (original_uses_wal(o, path))
+    say(out, changed, path); /* switched to WAL meanwhile */
+  else if (rename(temp, path) != 0)
+    say(out, "%s: cannot replace: %s", path, strerror(errno));
+  else
+    rc = 0;
   sqlite3_exec(o->db, "ROLLBACK", NULL, NULL, NULL);
   return rc;
 }
@@ -768,14 +794,14 @@ static int merge_side(ld_ctx *ctx, ld_side *side, const char *side_path, const c
   if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) goto database_error;
   failed = 0;
   goto done;
-database_error: {
-    int e = sqlite3_extended_errcode(db) & 0xff;
-    if (e == SQLITE_FULL || e == SQLITE_IOERR)
-      say(out, "%s: cannot write the database (%s): nothing changed in it", db_path,
-          sqlite3_errstr(e));
-    else
-      say(out, "%s: database error: %s", db_path, sqlite3_errmsg(db));
-  }
+database_error : {
+  int e = sqlite3_extended_errcode(db) & 0xff;
+  if (e == SQLITE_FULL || e == SQLITE_IOERR)
+    say(out, "%s: cannot write the database (%s): nothing changed in it", db_path,
+        sqlite3_errstr(e));
+  else
+    say(out, "%s: database error: %s", db_path, sqlite3_errmsg(db));
+}
 done:
   if (failed) sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
   sqlite3_exec(db, "DETACH side", NULL, NULL, NULL);
@@ -792,10 +818,12 @@ static int match_original(int tfd, int lock_fd, int created) {
   mode_t mask = umask(0);
   umask(mask);
   if (created || fstat(lock_fd, &ost) != 0) {
-    if (fchmod(tfd, 0666 & ~mask) != 0) { /* not fatal: the data is what matters */ }
+    if (fchmod(tfd, 0666 & ~mask) != 0) { /* not fatal: the data is what matters */
+    }
     return 0;
   }
-  if (fchmod(tfd, ost.st_mode & 07777) != 0) { /* as above */ }
+  if (fchmod(tfd, ost.st_mode & 07777) != 0) { /* as above */
+  }
   if (ost.st_nlink > 1) return 1;
   struct stat tst;
   if (fstat(tfd, &tst) == 0 && (tst.st_uid != ost.st_uid || tst.st_gid != ost.st_gid) &&
@@ -832,19 +860,27 @@ static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, 
   ctx->strings = intern_new();
   ctx->nest = nest_new();
   ctx->flows = flows_new();
-  if (ld_exec(ctx, "BEGIN")) { code = PROFDB_EXIT_USAGE; goto done; }
+  if (ld_exec(ctx, "BEGIN")) {
+    code = PROFDB_EXIT_USAGE;
+    goto done;
+  }
   begun = 1;
-  if (postpass_prepare(ctx)) { code = PROFDB_EXIT_USAGE; goto done; }
+  if (postpass_prepare(ctx)) {
+    code = PROFDB_EXIT_USAGE;
+    goto done;
+  }
   if ((side && sqlite3_exec(existing, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) ||
       seed_strings(ctx)) {
     say(out, "%s: cannot read the database: %s", db_name, sqlite3_errmsg(existing));
     code = PROFDB_EXIT_USAGE;
     goto done;
   }
-  ctx->next_event_id = 1 + query_int(existing,
-      "SELECT max(m) FROM (SELECT max(id) AS m FROM _slice UNION ALL"
-      " SELECT max(id) FROM _gpu UNION ALL SELECT max(id) FROM _instant UNION ALL"
-      " SELECT max(id) FROM _flow UNION ALL SELECT max(id) FROM _meta)", 0);
+  ctx->next_event_id =
+      1 + query_int(existing,
+                    "SELECT max(m) FROM (SELECT max(id) AS m FROM _slice UNION ALL"
+                    " SELECT max(id) FROM _gpu UNION ALL SELECT max(id) FROM _instant UNION ALL"
+                    " SELECT max(id) FROM _flow UNION ALL SELECT max(id) FROM _meta)",
+                    0);
   ctx->next_segment_id = 1 + query_int(existing, "SELECT max(id) FROM _segment", 0);
   ctx->next_block_id = 1 + query_int(existing, "SELECT max(id) FROM _block", 0);
   ctx->next_alloc_id = 1 + query_int(existing, "SELECT max(id) FROM _alloc_event", 0);
@@ -858,7 +894,10 @@ static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, 
     side->first_trace = first_trace;
     side->first_snapshot = first_snapshot;
     sqlite3_exec(existing, "COMMIT", NULL, NULL, NULL); /* a read: nothing to fail */
-    if (side_mark(side, ctx->db, out)) { code = PROFDB_EXIT_USAGE; goto done; }
+    if (side_mark(side, ctx->db, out)) {
+      code = PROFDB_EXIT_USAGE;
+      goto done;
+    }
   }
   char *err = NULL;
   ctx->w = writer_start(ctx->db, opt->threads ? opt->threads : 2, &err);
@@ -877,14 +916,21 @@ static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, 
     progress_file(i + 1, inputs->n);
     int rc = load_one(ctx, inputs->v[i], inputs->found[i], inputs->n == 1 ? opt->label : NULL,
                       loaded, side);
-    if (rc == PROFDB_EXIT_TRUNCATED) { code = rc; continue; }
-    if (rc != PROFDB_EXIT_OK) { code = rc; goto done; }
+    if (rc == PROFDB_EXIT_TRUNCATED) {
+      code = rc;
+      continue;
+    }
+    if (rc != PROFDB_EXIT_OK) {
+      code = rc;
+      goto done;
+    }
   }
   ld_phase(ctx, "parse");
   if (ld_timing()) {
     double producer_wait, writer_idle;
     writer_waits(ctx->w, &producer_wait, &writer_idle);
-    fprintf(stderr, "profdb: timing:   parser waited for the writer %.3f s, writer idle %.3f s\n",
+    fprintf(stderr,
+            "profdb: timing:   parser waited for the writer %.3f s, writer idle %.3f s\n",
             producer_wait, writer_idle);
   }
   if (!*loaded) goto done;
@@ -933,8 +979,10 @@ int profdb_load_db(sqlite3 *db, const char *const *paths, int n,
   ld_ctx ctx = {.opt = opt, .msg = out, .db = db};
   int loaded = 0, code;
   progress_start(out, opt->progress);
-  if (expand_inputs(out, paths, n, &inputs)) code = PROFDB_EXIT_USAGE;
-  else code = load_into(&ctx, sqlite3_db_filename(db, "main"), &inputs, &loaded, NULL);
+  if (expand_inputs(out, paths, n, &inputs))
+    code = PROFDB_EXIT_USAGE;
+  else
+    code = load_into(&ctx, sqlite3_db_filename(db, "main"), &inputs, &loaded, NULL);
   progress_stop();
   intern_free(ctx.strings);
   intern_free(ctx.stacks);
@@ -970,14 +1018,20 @@ int profdb_load(const char *db_path, const char *const *paths, int n,
     }
     db_path = real_db;
   }
-  if (expand_inputs(out, paths, n, &inputs)) { code = PROFDB_EXIT_USAGE; goto done; }
+  if (expand_inputs(out, paths, n, &inputs)) {
+    code = PROFDB_EXIT_USAGE;
+    goto done;
+  }
   if (inputs.n == 0) {
     say(out, "nothing to load");
     code = PROFDB_EXIT_USAGE;
     goto done;
   }
   lock_fd = lock_database(db_path, out, &created);
-  if (lock_fd < 0) { code = PROFDB_EXIT_USAGE; goto done; }
+  if (lock_fd < 0) {
+    code = PROFDB_EXIT_USAGE;
+    goto done;
+  }
   if (created) snprintf(cleanup_placeholder, sizeof cleanup_placeholder, "%s", db_path);
   remove_stale_temps(db_path);
 
@@ -1010,7 +1064,10 @@ int profdb_load(const char *db_path, const char *const *paths, int n,
     code = PROFDB_EXIT_USAGE;
     goto done;
   }
-  if (open_original(db_path, &orig, out)) { code = PROFDB_EXIT_USAGE; goto done; }
+  if (open_original(db_path, &orig, out)) {
+    code = PROFDB_EXIT_USAGE;
+    goto done;
+  }
   /* An empty original: load into the temporary database, rename it over.
   ** One with content: append through a side database (the temporary one)
   ** when its schema allows, else copy it first. */
@@ -1032,7 +1089,10 @@ int profdb_load(const char *db_path, const char *const *paths, int n,
   int loaded = 0;
   {
     int rc = load_into(&ctx, db_path, &inputs, &loaded, side);
-    if (rc != PROFDB_EXIT_OK && rc != PROFDB_EXIT_TRUNCATED) { code = rc; goto done; }
+    if (rc != PROFDB_EXIT_OK && rc != PROFDB_EXIT_TRUNCATED) {
+      code = rc;
+      goto done;
+    }
     code = rc;
   }
   if (!loaded) goto done; /* only duplicates: the database stays untouched */
@@ -1057,7 +1117,10 @@ int profdb_load(const char *db_path, const char *const *paths, int n,
   /* Durability of the new file, then the atomic switch. */
   {
     int fd = open(temp, O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) { fsync(fd); close(fd); }
+    if (fd >= 0) {
+      fsync(fd);
+      close(fd);
+    }
   }
   if (replace_database(&orig, temp, db_path, in_place, out)) {
     code = PROFDB_EXIT_USAGE;

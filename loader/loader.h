@@ -33,27 +33,27 @@ typedef enum ld_kind { LD_KIND_TRACE, LD_KIND_SNAPSHOT } ld_kind;
 
 /* State of one profdb_load() call. */
 typedef struct ld_ctx {
-  sqlite3 *db;                      /* the database rows are written to */
-  sqlite3 *existing;                /* the rows before this load, read for the
+  sqlite3 *db;                    /* the database rows are written to */
+  sqlite3 *existing;              /* the rows before this load, read for the
                                     ** ids, strings and stacks in use: db, or
                                     ** the original when db is a side database
                                     ** (load.c, merge.h) */
-  ld_writer *w;                     /* row writer */
-  ld_intern *strings;               /* _string interner */
-  const profdb_load_options *opt;   /* caller's options */
-  FILE *msg;                        /* diagnostics stream */
-  int64_t next_event_id;            /* next id for any trace event table */
-  int64_t next_segment_id;          /* next _segment.id */
-  int64_t next_block_id;            /* next _block.id */
-  int64_t next_alloc_id;            /* next _alloc_event.id */
-  int64_t next_stack_id;            /* next stack id */
-  int64_t first_trace_id;           /* ids this load's traces and snapshots */
-  int64_t first_snapshot_id;        /* start at: the post-pass covers ids
+  ld_writer *w;                   /* row writer */
+  ld_intern *strings;             /* _string interner */
+  const profdb_load_options *opt; /* caller's options */
+  FILE *msg;                      /* diagnostics stream */
+  int64_t next_event_id;          /* next id for any trace event table */
+  int64_t next_segment_id;        /* next _segment.id */
+  int64_t next_block_id;          /* next _block.id */
+  int64_t next_alloc_id;          /* next _alloc_event.id */
+  int64_t next_stack_id;          /* next stack id */
+  int64_t first_trace_id;         /* ids this load's traces and snapshots */
+  int64_t first_snapshot_id;      /* start at: the post-pass covers ids
                                     ** from there, so none may be lower */
-  ld_intern *stacks;                /* stack key -> id (snapshot.c) */
-  struct ld_nest *nest;             /* CPU slices for the nesting pass */
-  struct ld_flows *flows;           /* flow starts and finishes, for link stats */
-  double phase_start;               /* ld_phase: when the current phase began */
+  ld_intern *stacks;              /* stack key -> id (snapshot.c) */
+  struct ld_nest *nest;           /* CPU slices for the nesting pass */
+  struct ld_flows *flows;         /* flow starts and finishes, for link stats */
+  double phase_start;             /* ld_phase: when the current phase began */
 } ld_ctx;
 
 /* With PROFDB_TIMING set, print how long the phase that just ended took
@@ -65,22 +65,22 @@ int ld_timing(void);
 
 /* State of one input file being loaded. */
 typedef struct ld_file {
-  ld_ctx *ctx;                          /* owning load */
-  const char *path;                     /* as given */
-  ld_input in;                          /* decompressing reader */
-  ld_kind kind;                         /* trace or snapshot */
-  int64_t artifact_id;                  /* trace_id or snapshot_id */
-  yajl_handle yajl;                     /* parser in use, for offsets */
-  uint64_t stats[PROFDB_STAT__COUNT];   /* import_stats counters */
-  uint32_t logged[PROFDB_STAT__COUNT];  /* import_log rows per counter */
-  int exit_code;                        /* PROFDB_EXIT_* of a fatal error */
-  char message[512];                    /* its message (no prefix) */
-  int has_offset;                       /* message is tied to err_offset */
-  uint64_t err_offset;                  /* decompressed offset */
-  int truncated;                        /* input ended inside the JSON */
-  uint64_t truncated_at;                /* decompressed bytes read */
-  ld_buf scratch;                       /* UTF-8 repair buffer */
-  int token_too_long;                   /* yajl buffered > LD_MAX_TOKEN */
+  ld_ctx *ctx;                         /* owning load */
+  const char *path;                    /* as given */
+  ld_input in;                         /* decompressing reader */
+  ld_kind kind;                        /* trace or snapshot */
+  int64_t artifact_id;                 /* trace_id or snapshot_id */
+  yajl_handle yajl;                    /* parser in use, for offsets */
+  uint64_t stats[PROFDB_STAT__COUNT];  /* import_stats counters */
+  uint32_t logged[PROFDB_STAT__COUNT]; /* import_log rows per counter */
+  int exit_code;                       /* PROFDB_EXIT_* of a fatal error */
+  char message[512];                   /* its message (no prefix) */
+  int has_offset;                      /* message is tied to err_offset */
+  uint64_t err_offset;                 /* decompressed offset */
+  int truncated;                       /* input ended inside the JSON */
+  uint64_t truncated_at;               /* decompressed bytes read */
+  ld_buf scratch;                      /* UTF-8 repair buffer */
+  int token_too_long;                  /* yajl buffered > LD_MAX_TOKEN */
 } ld_file;
 
 /* The longest JSON token (one string or number) profdb reads.  yajl
@@ -139,9 +139,7 @@ int trace_load(ld_file *f);
 int snapshot_load(ld_file *f);
 
 /* Sniffing (sniff.c). */
-typedef enum ld_sniff_result {
-  SNIFF_TRACE, SNIFF_SNAPSHOT, SNIFF_ERROR
-} ld_sniff_result;
+typedef enum ld_sniff_result { SNIFF_TRACE, SNIFF_SNAPSHOT, SNIFF_ERROR } ld_sniff_result;
 ld_sniff_result ld_sniff(ld_file *f);
 
 /* Derived tables for the traces/snapshots added by this load. */

@@ -27,9 +27,10 @@ int side_tables_match(sqlite3 *side, sqlite3 *original) {
       "SELECT group_concat(name || ' ' || type || ' ' || pk, ', ')"
       " FROM pragma_table_info(?1, 'main')";
   sqlite3_stmt *tables = NULL, *a = NULL, *b = NULL;
-  int match = sqlite3_prepare_v2(side, profdb_sql_merge_tables, -1, &tables, NULL) == SQLITE_OK &&
-              sqlite3_prepare_v2(side, columns, -1, &a, NULL) == SQLITE_OK &&
-              sqlite3_prepare_v2(original, columns, -1, &b, NULL) == SQLITE_OK;
+  int match =
+      sqlite3_prepare_v2(side, profdb_sql_merge_tables, -1, &tables, NULL) == SQLITE_OK &&
+      sqlite3_prepare_v2(side, columns, -1, &a, NULL) == SQLITE_OK &&
+      sqlite3_prepare_v2(original, columns, -1, &b, NULL) == SQLITE_OK;
   if (match) sqlite3_bind_text(tables, 1, "main", -1, SQLITE_STATIC);
   while (match && sqlite3_step(tables) == SQLITE_ROW) {
     const char *name = (const char *)sqlite3_column_text(tables, 0);
@@ -59,8 +60,8 @@ int side_mark(ld_side *s, sqlite3 *side, FILE *out) {
   while (rc == 0 && sqlite3_step(tables) == SQLITE_ROW) {
     const char *name = (const char *)sqlite3_column_text(tables, 0);
     int without_rowid = sqlite3_column_int(tables, 2);
-    char *sql = sqlite3_mprintf(without_rowid ? "SELECT count(*) FROM \"%w\""
-                                              : "SELECT max(rowid) FROM \"%w\"", name);
+    char *sql = sqlite3_mprintf(
+        without_rowid ? "SELECT count(*) FROM \"%w\"" : "SELECT max(rowid) FROM \"%w\"", name);
     sqlite3_stmt *st;
     int64_t mark = -1;
     if (sql && sqlite3_prepare_v2(side, sql, -1, &st, NULL) == SQLITE_OK) {
@@ -119,7 +120,8 @@ int side_move_rows(ld_side *s) {
   sqlite3 *db = s->original;
   if (run_each(db, profdb_sql_merge_missing)) return -1;
   sqlite3_stmt *tables;
-  if (sqlite3_prepare_v2(db, profdb_sql_merge_tables, -1, &tables, NULL) != SQLITE_OK) return -1;
+  if (sqlite3_prepare_v2(db, profdb_sql_merge_tables, -1, &tables, NULL) != SQLITE_OK)
+    return -1;
   sqlite3_bind_text(tables, 1, "side", -1, SQLITE_STATIC);
   int rc = 0;
   while (rc == 0 && sqlite3_step(tables) == SQLITE_ROW) {
@@ -133,11 +135,12 @@ int side_move_rows(ld_side *s) {
       m = &s->marks[s->nmarks++];
     }
     char *sql = sqlite3_column_int(tables, 2)
-        ? sqlite3_mprintf("INSERT INTO main.\"%w\"(%s) SELECT %s FROM side.\"%w\"", name,
-                          columns, columns, name)
-        : sqlite3_mprintf("INSERT INTO main.\"%w\"(%s) SELECT %s FROM side.\"%w\""
-                          " WHERE rowid > %lld ORDER BY rowid", name, columns, columns, name,
-                          (long long)m->mark);
+                    ? sqlite3_mprintf("INSERT INTO main.\"%w\"(%s) SELECT %s FROM side.\"%w\"",
+                                      name, columns, columns, name)
+                    : sqlite3_mprintf(
+                          "INSERT INTO main.\"%w\"(%s) SELECT %s FROM side.\"%w\""
+                          " WHERE rowid > %lld ORDER BY rowid",
+                          name, columns, columns, name, (long long)m->mark);
     rc = sql && sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
     if (rc == 0) m->moved = sqlite3_changes64(db);
     sqlite3_free(sql);
@@ -155,7 +158,8 @@ int side_analyze(ld_side *s, int all_tables) {
     /* Never analyzed (no sqlite_stat1), or rows removed by --replace. */
     return sqlite3_exec(db, "ANALYZE main", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
   /* Without statistics in the side (no ANALYZE there) nothing is added. */
-  if (sqlite3_prepare_v2(db, profdb_sql_merge_stats_add, -1, &add, NULL) != SQLITE_OK) add = NULL;
+  if (sqlite3_prepare_v2(db, profdb_sql_merge_stats_add, -1, &add, NULL) != SQLITE_OK)
+    add = NULL;
   int rc = 0;
   for (int i = 0; i < s->nmarks && rc == 0; i++) {
     if (!s->marks[i].moved) continue;

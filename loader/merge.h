@@ -19,8 +19,8 @@
 ** written by the schema): only rowids above the mark are new. */
 typedef struct ld_side_mark {
   char *table;
-  int64_t mark;      /* max(rowid) then; 0 when the table was empty */
-  int64_t moved;     /* rows moved into the original */
+  int64_t mark;  /* max(rowid) then; 0 when the table was empty */
+  int64_t moved; /* rows moved into the original */
 } ld_side_mark;
 
 /* An artifact of the original that --replace removes in the merge. */
@@ -30,11 +30,11 @@ typedef struct ld_side_replaced {
 } ld_side_replaced;
 
 typedef struct ld_side {
-  sqlite3 *original;          /* the database appended to (main) */
-  int64_t version;            /* its data_version when its ids and strings were read */
-  int64_t first_trace;        /* this load's first trace and snapshot ids */
+  sqlite3 *original;   /* the database appended to (main) */
+  int64_t version;     /* its data_version when its ids and strings were read */
+  int64_t first_trace; /* this load's first trace and snapshot ids */
   int64_t first_snapshot;
-  ld_side_mark *marks;        /* one per table of the side database */
+  ld_side_mark *marks; /* one per table of the side database */
   int nmarks;
   ld_side_replaced *replaced; /* artifacts of the original to delete */
   int nreplaced;

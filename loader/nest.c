@@ -25,10 +25,10 @@ typedef struct thread_info {
 
 struct ld_nest {
   ld_extsort *sort;
-  ld_intern *keys;       /* encoded (trace, pid, tid) -> thread + 1 */
+  ld_intern *keys; /* encoded (trace, pid, tid) -> thread + 1 */
   thread_info *threads;
   int nthreads, cap;
-  char *key;             /* scratch for the encoding */
+  char *key; /* scratch for the encoding */
   size_t key_cap;
   step_row *steps;
   size_t nsteps, steps_cap;
@@ -46,12 +46,12 @@ static int cmp_nest_row(const void *x, const void *y) {
 
 static uint8_t kind_rank(int kind) {
   switch (kind) {
-  case PROFDB_KIND_TRACE_SPAN: return 0;
-  case PROFDB_KIND_USER_ANNOTATION: return 1;
-  case PROFDB_KIND_PYTHON_FUNCTION: return 2;
-  case PROFDB_KIND_CPU_OP: return 3;
-  case PROFDB_KIND_RUNTIME: return 4;
-  default: return 5;
+    case PROFDB_KIND_TRACE_SPAN: return 0;
+    case PROFDB_KIND_USER_ANNOTATION: return 1;
+    case PROFDB_KIND_PYTHON_FUNCTION: return 2;
+    case PROFDB_KIND_CPU_OP: return 3;
+    case PROFDB_KIND_RUNTIME: return 4;
+    default: return 5;
   }
 }
 
@@ -79,7 +79,10 @@ void nest_free(ld_nest *n) {
 
 static size_t encode_value(char *p, const ld_value *v) {
   p[0] = v->type ? v->type : '0';
-  if (v->type == 'i') { memcpy(p + 1, &v->i, 8); return 9; }
+  if (v->type == 'i') {
+    memcpy(p + 1, &v->i, 8);
+    return 9;
+  }
   if (v->type != 't') return 1;
   memcpy(p + 1, &v->n, 4);
   memcpy(p + 5, v->s, v->n);
@@ -123,7 +126,8 @@ static int thread_of(ld_nest *n, int64_t trace_id, const ld_value *pid, const ld
 }
 
 nest_row nest_row_of(ld_nest *n, int64_t trace_id, const ld_value *pid, const ld_value *tid,
-                     int64_t id, int64_t ts, int64_t dur, int64_t name_id, int kind, int shaped) {
+                     int64_t id, int64_t ts, int64_t dur, int64_t name_id, int kind,
+                     int shaped) {
   nest_row r;
   memset(&r, 0, sizeof r); /* the padding too: the record is copied as bytes */
   r.ts = ts;
@@ -177,15 +181,29 @@ int ld_bind_value(sqlite3_stmt *st, int col, const ld_value *v) {
   return sqlite3_bind_null(st, col);
 }
 
-uint64_t nest_count(const ld_nest *n) { return n->count; }
+uint64_t nest_count(const ld_nest *n) {
+  return n->count;
+}
 
-int nest_finish(ld_nest *n) { return extsort_finish(n->sort); }
-const nest_row *nest_next(ld_nest *n) { return extsort_next(n->sort); }
-int nest_failed(const ld_nest *n) { return extsort_failed(n->sort); }
+int nest_finish(ld_nest *n) {
+  return extsort_finish(n->sort);
+}
+const nest_row *nest_next(ld_nest *n) {
+  return extsort_next(n->sort);
+}
+int nest_failed(const ld_nest *n) {
+  return extsort_failed(n->sort);
+}
 
-int64_t nest_thread_trace(const ld_nest *n, int thread) { return n->threads[thread].trace_id; }
-const ld_value *nest_thread_pid(const ld_nest *n, int thread) { return &n->threads[thread].pid; }
-const ld_value *nest_thread_tid(const ld_nest *n, int thread) { return &n->threads[thread].tid; }
+int64_t nest_thread_trace(const ld_nest *n, int thread) {
+  return n->threads[thread].trace_id;
+}
+const ld_value *nest_thread_pid(const ld_nest *n, int thread) {
+  return &n->threads[thread].pid;
+}
+const ld_value *nest_thread_tid(const ld_nest *n, int thread) {
+  return &n->threads[thread].tid;
+}
 
 step_row *nest_steps(ld_nest *n, size_t *count) {
   *count = n->nsteps;

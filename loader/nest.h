@@ -20,10 +20,10 @@
 
 /* A pid or tid as written: NULL, an integer or a text. */
 typedef struct ld_value {
-  char type;        /* 0 NULL, 'i' integer, 't' text */
-  int64_t i;        /* integer value */
-  const char *s;    /* text (not terminated) */
-  uint32_t n;       /* its length */
+  char type;     /* 0 NULL, 'i' integer, 't' text */
+  int64_t i;     /* integer value */
+  const char *s; /* text (not terminated) */
+  uint32_t n;    /* its length */
 } ld_value;
 
 /* One slice, as the nesting pass reads it: sorted by thread, start, longer
@@ -31,7 +31,7 @@ typedef struct ld_value {
 ** enclose ops, which enclose runtime calls), then id. */
 typedef struct nest_row {
   int64_t ts, dur, id, name_id;
-  int32_t thread;           /* nest_thread() index */
+  int32_t thread; /* nest_thread() index */
   uint8_t rank, kind, shaped;
 } nest_row;
 
@@ -51,7 +51,8 @@ void nest_free(ld_nest *n);
 /* The record of a CPU slice whose ts and dur are usable (on the parser's
 ** thread: it numbers the slice's thread). */
 nest_row nest_row_of(ld_nest *n, int64_t trace_id, const ld_value *pid, const ld_value *tid,
-                     int64_t id, int64_t ts, int64_t dur, int64_t name_id, int kind, int shaped);
+                     int64_t id, int64_t ts, int64_t dur, int64_t name_id, int kind,
+                     int shaped);
 
 /* Add a record (bytes: one nest_row) to the sort: the writer thread's sink
 ** for TB_NEST rows (writer_sink), so the sorting runs beside the parser.

@@ -37,21 +37,34 @@ static int split_numeral(const char *s, size_t n, nt_digits *out) {
   long long frac_digits = 0; /* digits after '.', kept or dropped */
   long long dropped_int = 0; /* integer-part digits dropped past the limit */
   memset(out, 0, sizeof *out);
-  if (i < n && s[i] == '-') { out->negative = 1; i++; }
+  if (i < n && s[i] == '-') {
+    out->negative = 1;
+    i++;
+  }
   for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
     seen_digit = 1;
     if (out->n == 0 && s[i] == '0') continue; /* leading zero */
-    if (out->n < NT_MAX_DIGITS) out->d[out->n++] = s[i];
-    else { dropped_int++; if (s[i] != '0') out->sticky = 1; }
+    if (out->n < NT_MAX_DIGITS)
+      out->d[out->n++] = s[i];
+    else {
+      dropped_int++;
+      if (s[i] != '0') out->sticky = 1;
+    }
   }
   if (i < n && s[i] == '.') {
     i++;
     int frac_seen = 0;
     for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
       frac_seen = 1;
-      if (out->n == 0 && s[i] == '0') { frac_digits++; continue; }
-      if (out->n < NT_MAX_DIGITS) { out->d[out->n++] = s[i]; frac_digits++; }
-      else if (s[i] != '0') out->sticky = 1;
+      if (out->n == 0 && s[i] == '0') {
+        frac_digits++;
+        continue;
+      }
+      if (out->n < NT_MAX_DIGITS) {
+        out->d[out->n++] = s[i];
+        frac_digits++;
+      } else if (s[i] != '0')
+        out->sticky = 1;
     }
     if (!frac_seen) return -1;
   }
@@ -60,10 +73,14 @@ static int split_numeral(const char *s, size_t n, nt_digits *out) {
   if (i < n && (s[i] == 'e' || s[i] == 'E')) {
     int eneg = 0, eseen = 0;
     i++;
-    if (i < n && (s[i] == '+' || s[i] == '-')) { eneg = s[i] == '-'; i++; }
+    if (i < n && (s[i] == '+' || s[i] == '-')) {
+      eneg = s[i] == '-';
+      i++;
+    }
     for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
       eseen = 1;
-      if (e < 100000) e = e * 10 + (s[i] - '0'); /* saturate: 1e100000 is
+      if (e < 100000)
+        e = e * 10 + (s[i] - '0'); /* saturate: 1e100000 is
                                                  ** already far out of range */
     }
     if (!eseen) return -1;
@@ -81,7 +98,7 @@ nt_status nt_parse_scaled(const char *s, size_t n, int scale, int64_t *out) {
   if (nd.n == 0) return nd.sticky ? NT_ROUNDED : NT_OK; /* zero */
 
   long long k = nd.exp10 + scale;
-  int keep = nd.n;         /* digits of d[] that form the integer part */
+  int keep = nd.n; /* digits of d[] that form the integer part */
   int round_up = 0;
   int inexact = nd.sticky; /* sticky digits are always below the kept part */
   if (k < 0) {
@@ -98,9 +115,11 @@ nt_status nt_parse_scaled(const char *s, size_t n, int scale, int64_t *out) {
       for (int j = keep + 1; j < nd.n && !rest_nonzero; j++)
         if (nd.d[j] != '0') rest_nonzero = 1;
       if (first != '0' || rest_nonzero) inexact = 1;
-      if (first > '5') round_up = 1;
+      if (first > '5')
+        round_up = 1;
       else if (first == '5') {
-        if (rest_nonzero) round_up = 1;
+        if (rest_nonzero)
+          round_up = 1;
         else {
           int last = keep > 0 ? nd.d[keep - 1] - '0' : 0;
           round_up = last & 1; /* ties to even */
@@ -115,8 +134,7 @@ nt_status nt_parse_scaled(const char *s, size_t n, int scale, int64_t *out) {
   uint64_t mag = 0;
   for (int j = 0; j < keep; j++) {
     if (__builtin_mul_overflow(mag, 10u, &mag)) return NT_OVERFLOW;
-    if (__builtin_add_overflow(mag, (uint64_t)(nd.d[j] - '0'), &mag))
-      return NT_OVERFLOW;
+    if (__builtin_add_overflow(mag, (uint64_t)(nd.d[j] - '0'), &mag)) return NT_OVERFLOW;
   }
   for (long long j = 0; j < k; j++)
     if (__builtin_mul_overflow(mag, 10u, &mag)) return NT_OVERFLOW;

@@ -13,11 +13,11 @@
 #include <stdint.h>
 
 typedef enum nt_status {
-  NT_OK = 0,        /* *out holds the exact (or correctly rounded) value */
-  NT_ROUNDED,       /* *out holds the value rounded half-to-even: digits
+  NT_OK = 0,   /* *out holds the exact (or correctly rounded) value */
+  NT_ROUNDED,  /* *out holds the value rounded half-to-even: digits
                     ** beyond the target precision were dropped */
-  NT_OVERFLOW,      /* the value does not fit a signed 64-bit integer */
-  NT_INVALID        /* the text is not a JSON number */
+  NT_OVERFLOW, /* the value does not fit a signed 64-bit integer */
+  NT_INVALID   /* the text is not a JSON number */
 } nt_status;
 
 /*

@@ -57,8 +57,10 @@ int opstats_flush(ld_opstats *o, sqlite3_stmt *ins, int64_t trace_id, const ld_v
     sqlite3_bind_int64(ins, 1, trace_id);
     ld_bind_value(ins, 2, pid);
     ld_bind_value(ins, 3, tid);
-    if (t->step >= 0) sqlite3_bind_int64(ins, 4, t->step);
-    else sqlite3_bind_null(ins, 4);
+    if (t->step >= 0)
+      sqlite3_bind_int64(ins, 4, t->step);
+    else
+      sqlite3_bind_null(ins, 4);
     sqlite3_bind_int64(ins, 5, t->name_id);
     sqlite3_bind_int64(ins, 6, t->calls);
     sqlite3_bind_int64(ins, 7, t->total_dur);

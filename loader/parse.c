@@ -92,8 +92,8 @@ int ld_fail(ld_file *f, int exit_code, int with_offset, const char *fmt, ...) {
 
 static void progress(ld_file *f, double t0) {
   double t = ld_seconds();
-  double pct = f->in.file_size ? 100.0 * (double)f->in.raw_read /
-                                     (double)f->in.file_size : 100.0;
+  double pct =
+      f->in.file_size ? 100.0 * (double)f->in.raw_read / (double)f->in.file_size : 100.0;
   double mb = (double)f->in.delivered / 1e6;
   progress_read(f->path, mb, pct, t > t0 ? mb / (t - t0) : 0.0);
 }
@@ -124,7 +124,8 @@ int ld_check_token_length(ld_file *f) {
   if (!f->token_too_long) return 0;
   ld_fail(f, PROFDB_EXIT_DATA, 1,
           "a JSON string or number longer than %zu MiB reaches this offset; profdb"
-          " refuses tokens that long (real names are far shorter)", LD_MAX_TOKEN >> 20);
+          " refuses tokens that long (real names are far shorter)",
+          LD_MAX_TOKEN >> 20);
   return 1;
 }
 
@@ -157,8 +158,8 @@ uint64_t ld_locate_syntax_error(const char *path) {
 }
 
 /* yajl's message for the current error, without its trailing newline. */
-static void yajl_message(ld_file *f, const unsigned char *chunk, size_t len,
-                         char *out, size_t outlen) {
+static void yajl_message(ld_file *f, const unsigned char *chunk, size_t len, char *out,
+                         size_t outlen) {
   unsigned char *e = yajl_get_error(f->yajl, 0, chunk, len);
   snprintf(out, outlen, "%s", e ? (const char *)e : "parse error");
   yajl_free_error(f->yajl, e);
@@ -210,7 +211,8 @@ int ld_parse(ld_file *f, const yajl_callbacks *callbacks, void *ud) {
   if (rc == 0) {
     f->in.offset = f->in.delivered; /* offsets now count from the end */
     yajl_status st = yajl_complete_parse(f->yajl);
-    if (st == yajl_status_client_canceled || f->exit_code) rc = -1;
+    if (st == yajl_status_client_canceled || f->exit_code)
+      rc = -1;
     else if (st == yajl_status_error) {
       /* Every chunk parsed cleanly, so the text is a valid prefix that ended
       ** too soon: a truncated file, unless it was empty. */
@@ -228,8 +230,7 @@ int ld_parse(ld_file *f, const yajl_callbacks *callbacks, void *ud) {
     }
   }
   if (rc >= 0 && f->in.trailing_bytes)
-    ld_note(f, PROFDB_STAT_gzip_trailing_bytes,
-            "%llu bytes after the last gzip member ignored",
+    ld_note(f, PROFDB_STAT_gzip_trailing_bytes, "%llu bytes after the last gzip member ignored",
             (unsigned long long)f->in.trailing_bytes);
   progress_clear();
   yajl_free(f->yajl);

@@ -39,12 +39,12 @@
 
 typedef struct open_slice {
   int64_t id, ts, end, dur;
-  int64_t parent;   /* -1: none */
+  int64_t parent; /* -1: none */
   int depth;
   int64_t children; /* ns covered by direct children */
   int64_t name_id;
-  int op;           /* an operator (cpu_op, not ProfilerStep#N): counted in _op_stats */
-  int shaped;       /* it recorded Input Dims */
+  int op;     /* an operator (cpu_op, not ProfilerStep#N): counted in _op_stats */
+  int shaped; /* it recorded Input Dims */
 } open_slice;
 
 typedef struct step_win {
@@ -82,15 +82,15 @@ static int cmp_tree_row(const void *x, const void *y) {
 
 typedef struct nest_state {
   name_class names;
-  ld_extsort *tree;  /* the _slice_tree rows, by id */
+  ld_extsort *tree; /* the _slice_tree rows, by id */
   busy_run busy[BUSY__N];
   sqlite3_stmt *busy_ins;
-  ld_opstats *ops;            /* operator totals of the current thread */
+  ld_opstats *ops; /* operator totals of the current thread */
   sqlite3_stmt *ops_ins;
-  const ld_value *pid, *tid;  /* the current thread */
+  const ld_value *pid, *tid; /* the current thread */
   open_slice *stack;
   int n, cap;
-  step_win *steps;  /* sorted by (trace_id, ts) */
+  step_win *steps; /* sorted by (trace_id, ts) */
   int nsteps;
   int64_t trace_id;
   uint64_t overhang;
@@ -186,10 +186,12 @@ static void busy_add(nest_state *s, int c, int64_t a, int64_t b, const ld_value 
 
 static int load_name_classes(ld_ctx *ctx, name_class *nc) {
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(ctx->db,
-        "SELECT id, CASE WHEN value GLOB 'ProfilerStep#*' THEN 1 ELSE 2 END FROM _string"
-        " WHERE value GLOB 'ProfilerStep#*' OR value GLOB 'enumerate(DataLoader)*'"
-        " ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(
+          ctx->db,
+          "SELECT id, CASE WHEN value GLOB 'ProfilerStep#*' THEN 1 ELSE 2 END FROM _string"
+          " WHERE value GLOB 'ProfilerStep#*' OR value GLOB 'enumerate(DataLoader)*'"
+          " ORDER BY id",
+          -1, &st, NULL) != SQLITE_OK)
     return -1;
   int cap = 0;
   while (sqlite3_step(st) == SQLITE_ROW) {
@@ -211,8 +213,10 @@ static int find_name(const name_class *nc, int64_t id) {
   while (lo <= hi) {
     int mid = (lo + hi) / 2;
     if (nc->id[mid] == id) return mid;
-    if (nc->id[mid] < id) lo = mid + 1;
-    else hi = mid - 1;
+    if (nc->id[mid] < id)
+      lo = mid + 1;
+    else
+      hi = mid - 1;
   }
   return -1;
 }
@@ -225,8 +229,9 @@ static int class_of(const name_class *nc, int64_t id) {
 static int load_steps(ld_ctx *ctx, nest_state *s, int64_t first_trace) {
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(ctx->db,
-        "SELECT trace_id, step, ts, ts + dur FROM step WHERE trace_id >= ?"
-        " ORDER BY trace_id, ts", -1, &st, NULL) != SQLITE_OK)
+                         "SELECT trace_id, step, ts, ts + dur FROM step WHERE trace_id >= ?"
+                         " ORDER BY trace_id, ts",
+                         -1, &st, NULL) != SQLITE_OK)
     return -1;
   sqlite3_bind_int64(st, 1, first_trace);
   int cap = 0;
@@ -263,8 +268,10 @@ static int cmp_step_row(const void *x, const void *y) {
 static int write_steps(ld_ctx *ctx, step_row *rows, size_t n, int64_t first_trace) {
   if (n) qsort(rows, n, sizeof *rows, cmp_step_row);
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(ctx->db, "INSERT OR IGNORE INTO step(trace_id, step, event_id, ts, dur)"
-                         " VALUES(?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(ctx->db,
+                         "INSERT OR IGNORE INTO step(trace_id, step, event_id, ts, dur)"
+                         " VALUES(?,?,?,?,?)",
+                         -1, &st, NULL) != SQLITE_OK)
     return -1;
   int rc = 0;
   for (size_t i = 0; i < n && rc == 0; i++) {
@@ -285,18 +292,24 @@ static int write_steps(ld_ctx *ctx, step_row *rows, size_t n, int64_t first_trac
 static int write_tree(ld_ctx *ctx, ld_extsort *tree) {
   sqlite3_stmt *ins;
   if (extsort_finish(tree) ||
-      sqlite3_prepare_v2(ctx->db, "INSERT INTO _slice_tree(id, parent_id, depth, self_dur, step)"
-                         " VALUES(?,?,?,?,?)", -1, &ins, NULL) != SQLITE_OK)
+      sqlite3_prepare_v2(ctx->db,
+                         "INSERT INTO _slice_tree(id, parent_id, depth, self_dur, step)"
+                         " VALUES(?,?,?,?,?)",
+                         -1, &ins, NULL) != SQLITE_OK)
     return -1;
   int rc = 0;
   for (const tree_row *t; rc == 0 && (t = extsort_next(tree));) {
     sqlite3_bind_int64(ins, 1, t->id);
-    if (t->parent >= 0) sqlite3_bind_int64(ins, 2, t->parent);
-    else sqlite3_bind_null(ins, 2);
+    if (t->parent >= 0)
+      sqlite3_bind_int64(ins, 2, t->parent);
+    else
+      sqlite3_bind_null(ins, 2);
     sqlite3_bind_int(ins, 3, t->depth);
     sqlite3_bind_int64(ins, 4, t->self);
-    if (t->step >= 0) sqlite3_bind_int64(ins, 5, t->step);
-    else sqlite3_bind_null(ins, 5);
+    if (t->step >= 0)
+      sqlite3_bind_int64(ins, 5, t->step);
+    else
+      sqlite3_bind_null(ins, 5);
     rc = sqlite3_step(ins) == SQLITE_DONE ? 0 : -1;
     sqlite3_reset(ins);
   }
@@ -324,12 +337,15 @@ static int build_tree(ld_ctx *ctx, int64_t first_trace) {
   if (load_name_classes(ctx, &s.names) || write_steps(ctx, steps, nsteps, first_trace))
     goto done;
   s.tree = extsort_new(sizeof(tree_row), cmp_tree_row, TREE_SORT_MEMORY);
-  if (sqlite3_prepare_v2(ctx->db,
-        "INSERT INTO cpu_busy(trace_id, pid, tid, class, ts, dur) VALUES(?,?,?,?,?,?)",
-        -1, &s.busy_ins, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2(ctx->db,
-        "INSERT INTO _op_stats(trace_id, pid, tid, step, name_id, calls, total_dur, self_dur,"
-        " max_dur, shaped) VALUES(?,?,?,?,?,?,?,?,?,?)", -1, &s.ops_ins, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(
+          ctx->db,
+          "INSERT INTO cpu_busy(trace_id, pid, tid, class, ts, dur) VALUES(?,?,?,?,?,?)", -1,
+          &s.busy_ins, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2(
+          ctx->db,
+          "INSERT INTO _op_stats(trace_id, pid, tid, step, name_id, calls, total_dur, self_dur,"
+          " max_dur, shaped) VALUES(?,?,?,?,?,?,?,?,?,?)",
+          -1, &s.ops_ins, NULL) != SQLITE_OK)
     goto done;
   s.ops = opstats_new();
   if (load_steps(ctx, &s, first_trace)) goto done;
@@ -348,7 +364,7 @@ static int build_tree(ld_ctx *ctx, int64_t first_trace) {
       int64_t trace_id = nest_thread_trace(nest, thread);
       if (trace_id != last_trace && last_trace >= 0) {
         if (ld_put_stat(ctx->db, LD_KIND_TRACE, last_trace, PROFDB_STAT_slice_overhang,
-                    (int64_t)(s.overhang - overhang_before)))
+                        (int64_t)(s.overhang - overhang_before)))
           goto done;
         overhang_before = s.overhang;
       }
@@ -377,12 +393,13 @@ static int build_tree(ld_ctx *ctx, int64_t first_trace) {
   if (write_tree(ctx, s.tree)) goto done;
   if (last_trace >= 0 &&
       ld_put_stat(ctx->db, LD_KIND_TRACE, last_trace, PROFDB_STAT_slice_overhang,
-                    (int64_t)(s.overhang - overhang_before)))
+                  (int64_t)(s.overhang - overhang_before)))
     goto done;
   rc = s.failed ? -1 : 0;
 done:
-  if (rc) fprintf(ctx->msg, "profdb: database error while nesting slices: %s\n",
-                  sqlite3_errmsg(ctx->db));
+  if (rc)
+    fprintf(ctx->msg, "profdb: database error while nesting slices: %s\n",
+            sqlite3_errmsg(ctx->db));
   extsort_free(s.tree);
   sqlite3_finalize(s.busy_ins);
   sqlite3_finalize(s.ops_ins);
@@ -423,9 +440,10 @@ static int flow_stats(ld_ctx *ctx) {
   int n = flows_sql_traces(ctx->flows, &traces), rc = 0;
   for (int i = 0; i < n && rc == 0; i++) {
     sqlite3_bind_int64(st, 1, traces[i]);
-    rc = sqlite3_step(st) == SQLITE_ROW ? put_flow_stats(ctx, traces[i], sqlite3_column_int64(st, 0),
-                                                         sqlite3_column_int64(st, 1))
-                                        : -1;
+    rc = sqlite3_step(st) == SQLITE_ROW
+             ? put_flow_stats(ctx, traces[i], sqlite3_column_int64(st, 0),
+                              sqlite3_column_int64(st, 1))
+             : -1;
     sqlite3_reset(st);
   }
   sqlite3_finalize(st);
@@ -462,7 +480,8 @@ int postpass_run(ld_ctx *ctx, int64_t first_trace, int64_t first_snapshot) {
   progress_phase("nesting CPU slices");
   if (exec_with_first(ctx, profdb_sql_postpass_legacy_blocks, first_snapshot)) return -1;
   if (build_tree(ctx, first_trace) ||
-      ld_exec(ctx, "CREATE INDEX IF NOT EXISTS cpu_busy_by_ts ON cpu_busy(trace_id, class, ts)"))
+      ld_exec(ctx,
+              "CREATE INDEX IF NOT EXISTS cpu_busy_by_ts ON cpu_busy(trace_id, class, ts)"))
     return -1;
   ld_phase(ctx, "nesting");
   progress_phase("linking GPU work to CPU ops");

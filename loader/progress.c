@@ -15,13 +15,13 @@
 #define LINE_BYTES (4 * 4096 + 64)
 
 static struct {
-  FILE *out;           /* where the line goes; NULL: progress is off */
-  int drawn;           /* a line is on the screen */
-  double last;         /* when it was drawn */
-  int file, files;     /* file being read, of how many */
-  char path[4096];     /* file being read ("" in a phase) */
-  char phase[128];     /* the phase after the parse ("" while reading) */
-  double phase_start;  /* when that phase began */
+  FILE *out;          /* where the line goes; NULL: progress is off */
+  int drawn;          /* a line is on the screen */
+  double last;        /* when it was drawn */
+  int file, files;    /* file being read, of how many */
+  char path[4096];    /* file being read ("" in a phase) */
+  char phase[128];    /* the phase after the parse ("" while reading) */
+  double phase_start; /* when that phase began */
 } pg;
 
 int progress_width(FILE *out) {
@@ -64,8 +64,9 @@ static int visible(const char *s, char *out, size_t cap, int *widths, int max_gl
 static size_t glyph_bytes(const char *s, int glyphs) {
   const unsigned char *u = (const unsigned char *)s;
   size_t i = 0;
-  for (int g = 0; g < glyphs && u[i]; g++)
-    do i++; while ((u[i] & 0xc0) == 0x80);
+  for (int g = 0; g < glyphs && u[i]; g++) do
+      i++;
+    while ((u[i] & 0xc0) == 0x80);
   return i;
 }
 

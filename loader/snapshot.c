@@ -67,10 +67,29 @@ typedef enum sctx {
 
 /* Field ids of each object kind (values in sobj.f[]). */
 enum {
-  F_DEVICE, F_ADDRESS, F_TOTAL_SIZE, F_ALLOCATED_SIZE, F_ACTIVE_SIZE,
-  F_REQUESTED_SIZE, F_STREAM, F_SEGMENT_TYPE, F_POOL_ID, F_IS_EXPANDABLE,
-  F_SIZE, F_STATE, F_ADDR, F_REAL_SIZE, F_ACTION, F_TIME_US, F_DEVICE_FREE,
-  F_COMPILE_CONTEXT, F_USER_METADATA, F_STAGE, F_NAME, F_FILENAME, F_LINE,
+  F_DEVICE,
+  F_ADDRESS,
+  F_TOTAL_SIZE,
+  F_ALLOCATED_SIZE,
+  F_ACTIVE_SIZE,
+  F_REQUESTED_SIZE,
+  F_STREAM,
+  F_SEGMENT_TYPE,
+  F_POOL_ID,
+  F_IS_EXPANDABLE,
+  F_SIZE,
+  F_STATE,
+  F_ADDR,
+  F_REAL_SIZE,
+  F_ACTION,
+  F_TIME_US,
+  F_DEVICE_FREE,
+  F_COMPILE_CONTEXT,
+  F_USER_METADATA,
+  F_STAGE,
+  F_NAME,
+  F_FILENAME,
+  F_LINE,
   F__COUNT
 };
 
@@ -83,31 +102,42 @@ typedef struct fdef {
   fshape shape;
 } fdef;
 
-static const fdef segment_fields[] = {
-    {"device", F_DEVICE, FS_INT}, {"address", F_ADDRESS, FS_INT},
-    {"total_size", F_TOTAL_SIZE, FS_INT}, {"allocated_size", F_ALLOCATED_SIZE, FS_INT},
-    {"active_size", F_ACTIVE_SIZE, FS_INT}, {"requested_size", F_REQUESTED_SIZE, FS_INT},
-    {"stream", F_STREAM, FS_INT}, {"segment_type", F_SEGMENT_TYPE, FS_TEXT},
-    {"segment_pool_id", F_POOL_ID, FS_JSON}, {"is_expandable", F_IS_EXPANDABLE, FS_BOOL},
-    {NULL, 0, 0}};
-static const fdef block_fields[] = {
-    {"address", F_ADDRESS, FS_INT}, {"size", F_SIZE, FS_INT},
-    {"requested_size", F_REQUESTED_SIZE, FS_INT}, {"state", F_STATE, FS_TEXT},
-    {NULL, 0, 0}};
+static const fdef segment_fields[] = {{"device", F_DEVICE, FS_INT},
+                                      {"address", F_ADDRESS, FS_INT},
+                                      {"total_size", F_TOTAL_SIZE, FS_INT},
+                                      {"allocated_size", F_ALLOCATED_SIZE, FS_INT},
+                                      {"active_size", F_ACTIVE_SIZE, FS_INT},
+                                      {"requested_size", F_REQUESTED_SIZE, FS_INT},
+                                      {"stream", F_STREAM, FS_INT},
+                                      {"segment_type", F_SEGMENT_TYPE, FS_TEXT},
+                                      {"segment_pool_id", F_POOL_ID, FS_JSON},
+                                      {"is_expandable", F_IS_EXPANDABLE, FS_BOOL},
+                                      {NULL, 0, 0}};
+static const fdef block_fields[] = {{"address", F_ADDRESS, FS_INT},
+                                    {"size", F_SIZE, FS_INT},
+                                    {"requested_size", F_REQUESTED_SIZE, FS_INT},
+                                    {"state", F_STATE, FS_TEXT},
+                                    {NULL, 0, 0}};
 static const fdef hist_fields[] = {
     {"addr", F_ADDR, FS_INT}, {"real_size", F_REAL_SIZE, FS_INT}, {NULL, 0, 0}};
-static const fdef entry_fields[] = {
-    {"action", F_ACTION, FS_TEXT}, {"addr", F_ADDR, FS_INT}, {"size", F_SIZE, FS_INT},
-    {"stream", F_STREAM, FS_INT}, {"time_us", F_TIME_US, FS_INT},
-    {"device_free", F_DEVICE_FREE, FS_INT},
-    {"compile_context", F_COMPILE_CONTEXT, FS_TEXT},
-    {"user_metadata", F_USER_METADATA, FS_TEXT}, {NULL, 0, 0}};
-static const fdef annotation_fields[] = {
-    {"device", F_DEVICE, FS_INT}, {"stage", F_STAGE, FS_TEXT},
-    {"name", F_NAME, FS_TEXT}, {"time_us", F_TIME_US, FS_INT}, {NULL, 0, 0}};
-static const fdef frame_fields[] = {
-    {"name", F_NAME, FS_TEXT}, {"filename", F_FILENAME, FS_TEXT},
-    {"line", F_LINE, FS_INT}, {NULL, 0, 0}};
+static const fdef entry_fields[] = {{"action", F_ACTION, FS_TEXT},
+                                    {"addr", F_ADDR, FS_INT},
+                                    {"size", F_SIZE, FS_INT},
+                                    {"stream", F_STREAM, FS_INT},
+                                    {"time_us", F_TIME_US, FS_INT},
+                                    {"device_free", F_DEVICE_FREE, FS_INT},
+                                    {"compile_context", F_COMPILE_CONTEXT, FS_TEXT},
+                                    {"user_metadata", F_USER_METADATA, FS_TEXT},
+                                    {NULL, 0, 0}};
+static const fdef annotation_fields[] = {{"device", F_DEVICE, FS_INT},
+                                         {"stage", F_STAGE, FS_TEXT},
+                                         {"name", F_NAME, FS_TEXT},
+                                         {"time_us", F_TIME_US, FS_INT},
+                                         {NULL, 0, 0}};
+static const fdef frame_fields[] = {{"name", F_NAME, FS_TEXT},
+                                    {"filename", F_FILENAME, FS_TEXT},
+                                    {"line", F_LINE, FS_INT},
+                                    {NULL, 0, 0}};
 
 /* An object being read: its fields, texts and unknown keys. */
 typedef struct sobj {
@@ -124,39 +154,39 @@ typedef struct sobj {
 
 /* What a frames list belongs to. */
 typedef struct sframe_list {
-  ld_buf key;         /* (filename id, line, name id, extra id) per frame */
-  int frames;         /* frames in key */
+  ld_buf key; /* (filename id, line, name id, extra id) per frame */
+  int frames; /* frames in key */
 } sframe_list;
 
 typedef struct sparser {
   ld_file *f;
   ld_ctx *ctx;
-  sctx stack[16];       /* open contexts (the format is at most 7 deep) */
+  sctx stack[16]; /* open contexts (the format is at most 7 deep) */
   int depth;
-  const fdef *cur_field;/* known field whose value comes next, or NULL */
-  int cur_unknown;      /* an unknown key was written to extra */
-  int special;          /* SK_*: the current key is a list to descend into */
-  uint64_t size_total;  /* |sizes| read so far, bounded by SNAPSHOT_MAX_BYTES */
-  int cur_key;          /* for C_TOP and C_SETTINGS: which key (below) */
-  ld_buf key_text;      /* current key (settings, top-level metadata) */
+  const fdef *cur_field; /* known field whose value comes next, or NULL */
+  int cur_unknown;       /* an unknown key was written to extra */
+  int special;           /* SK_*: the current key is a list to descend into */
+  uint64_t size_total;   /* |sizes| read so far, bounded by SNAPSHOT_MAX_BYTES */
+  int cur_key;           /* for C_TOP and C_SETTINGS: which key (below) */
+  ld_buf key_text;       /* current key (settings, top-level metadata) */
   /* capture */
   ld_jw *cap_w;
   int cap_depth;
-  int cap_kind;         /* what the captured value is for (CAPK_*) */
-  ld_jw value_w;        /* writer for settings/metadata/json field values */
+  int cap_kind;  /* what the captured value is for (CAPK_*) */
+  ld_jw value_w; /* writer for settings/metadata/json field values */
   ld_buf value_buf;
   /* objects, one per kind: the format never nests a kind in itself */
   sobj seg, block, hist, entry, frame, ann;
   sframe_list frames;
-  int64_t device;       /* index of the current device_traces list */
-  int64_t seq;          /* index in it */
+  int64_t device; /* index of the current device_traces list */
+  int64_t seq;    /* index in it */
   int64_t ann_seq;
   /* top level */
   int layout_list;
   int root_keys;
-  ld_buf meta;          /* top-level metadata (list_add records) */
-  ld_buf settings;      /* allocator settings (list_add records) */
-  ld_intern *stacks;    /* stack key -> stack id */
+  ld_buf meta;       /* top-level metadata (list_add records) */
+  ld_buf settings;   /* allocator settings (list_add records) */
+  ld_intern *stacks; /* stack key -> stack id */
   /* totals */
   uint64_t segments, blocks, entries, annotations, legacy_blocks;
 } sparser;
@@ -168,25 +198,25 @@ enum { TK_SEGMENTS = 1, TK_TRACES, TK_SETTINGS, TK_ANNOTATIONS, TK_OTHER };
 
 static sobj *obj_of(sparser *p, sctx c) {
   switch (c) {
-  case C_SEGMENT: return &p->seg;
-  case C_BLOCK: return &p->block;
-  case C_HIST: return &p->hist;
-  case C_ENTRY: return &p->entry;
-  case C_FRAME: return &p->frame;
-  case C_ANNOTATION: return &p->ann;
-  default: return NULL;
+    case C_SEGMENT: return &p->seg;
+    case C_BLOCK: return &p->block;
+    case C_HIST: return &p->hist;
+    case C_ENTRY: return &p->entry;
+    case C_FRAME: return &p->frame;
+    case C_ANNOTATION: return &p->ann;
+    default: return NULL;
   }
 }
 
 static const fdef *fields_of(sctx c) {
   switch (c) {
-  case C_SEGMENT: return segment_fields;
-  case C_BLOCK: return block_fields;
-  case C_HIST: return hist_fields;
-  case C_ENTRY: return entry_fields;
-  case C_FRAME: return frame_fields;
-  case C_ANNOTATION: return annotation_fields;
-  default: return NULL;
+    case C_SEGMENT: return segment_fields;
+    case C_BLOCK: return block_fields;
+    case C_HIST: return hist_fields;
+    case C_ENTRY: return entry_fields;
+    case C_FRAME: return frame_fields;
+    case C_ANNOTATION: return annotation_fields;
+    default: return NULL;
   }
 }
 
@@ -215,17 +245,25 @@ static void extra_key(sobj *o, const char *k, size_t n) {
 static void col(ld_buf *b, const sobj *o, int field) {
   const sval *v = &o->f[field];
   switch (v->type) {
-  case 'i': case 'b': row_int(b, v->i); break;
-  case 'r': row_real(b, v->d); break;
-  case 't': case 'j': row_text(b, o->text.p + v->off, v->len); break;
-  default: row_null(b);
+    case 'i':
+    case 'b': row_int(b, v->i); break;
+    case 'r': row_real(b, v->d); break;
+    case 't':
+    case 'j': row_text(b, o->text.p + v->off, v->len); break;
+    default: row_null(b);
   }
 }
 static void col_stack(ld_buf *b, int64_t stack) {
-  if (stack >= 0) row_int(b, stack); else row_null(b);
+  if (stack >= 0)
+    row_int(b, stack);
+  else
+    row_null(b);
 }
 static void col_extra(ld_buf *b, sobj *o) {
-  if (!o->extra.n) { row_null(b); return; }
+  if (!o->extra.n) {
+    row_null(b);
+    return;
+  }
   jw_close(&o->extra_w, '}');
   row_text(b, o->extra.p, o->extra.n);
 }
@@ -269,9 +307,12 @@ static void emit_block(sparser *p) {
   row_int(b, p->seg.count++);
   col(b, o, F_ADDRESS);
   col(b, o, F_SIZE);
-  if (o->f[F_REQUESTED_SIZE].type) col(b, o, F_REQUESTED_SIZE);
-  else if (o->hist_size.type == 'i') row_int(b, o->hist_size.i); /* 2.0 */
-  else row_null(b);
+  if (o->f[F_REQUESTED_SIZE].type)
+    col(b, o, F_REQUESTED_SIZE);
+  else if (o->hist_size.type == 'i')
+    row_int(b, o->hist_size.i); /* 2.0 */
+  else
+    row_null(b);
   col(b, o, F_STATE);
   col_stack(b, o->stack_id >= 0 ? o->stack_id : o->hist_stack);
   col_extra(b, o);
@@ -310,7 +351,8 @@ static void emit_entry(sparser *p) {
       code = i;
       break;
     }
-  if (code == PROFDB_ACTION_OTHER && o->f[F_ACTION].type == 't') { /* unknown action: keep its text */
+  if (code == PROFDB_ACTION_OTHER &&
+      o->f[F_ACTION].type == 't') { /* unknown action: keep its text */
     extra_key(o, "action", 6);
     jw_string(&o->extra_w, o->text.p + o->f[F_ACTION].off, o->f[F_ACTION].len);
   }
@@ -394,8 +436,10 @@ static int64_t frames_done(sparser *p) {
       row_int_opt(b, k[0] >= 0, k[0]);
       row_int_opt(b, k[1] != NO_LINE, k[1]);
       row_int_opt(b, k[2] >= 0, k[2]);
-      if (extra_len) row_text(b, extra, extra_len);
-      else row_null(b);
+      if (extra_len)
+        row_text(b, extra, extra_len);
+      else
+        row_null(b);
     }
   }
   return id;
@@ -409,7 +453,9 @@ static void push(sparser *p, sctx c) {
   if (p->depth < (int)(sizeof p->stack / sizeof p->stack[0])) p->stack[p->depth] = c;
   p->depth++;
 }
-static sctx top(const sparser *p) { return p->stack[p->depth - 1]; }
+static sctx top(const sparser *p) {
+  return p->stack[p->depth - 1];
+}
 
 static void capture_start(sparser *p, ld_jw *w, int kind, tok t) {
   p->cap_w = w;
@@ -421,8 +467,8 @@ static void capture_start(sparser *p, ld_jw *w, int kind, tok t) {
 
 /* Store a value of the top-level metadata or allocator settings list:
 ** position, key length, key, type, value length, value. */
-static void list_add(ld_buf *list, int position, const ld_buf *key, char type,
-                     const char *v, size_t n) {
+static void list_add(ld_buf *list, int position, const ld_buf *key, char type, const char *v,
+                     size_t n) {
   uint32_t kl = (uint32_t)key->n, vl = (uint32_t)n;
   ld_buf_put(list, &position, sizeof position);
   ld_buf_put(list, &kl, 4);
@@ -435,20 +481,21 @@ static void list_add(ld_buf *list, int position, const ld_buf *key, char type,
 /* A scalar setting keeps its SQL type: integer, real, text, 0/1, NULL. */
 static void setting_scalar(sparser *p, tok t, const char *s, size_t n) {
   switch (t) {
-  case TK_NULL: list_add(&p->settings, 0, &p->key_text, 'n', "", 0); break;
-  case TK_TRUE: list_add(&p->settings, 0, &p->key_text, 'b', "1", 1); break;
-  case TK_FALSE: list_add(&p->settings, 0, &p->key_text, 'b', "0", 1); break;
-  case TK_NUMBER: {
-    /* "0.0" stays a real (garbage_collection_threshold is a float). */
-    int64_t v;
-    int fractional = memchr(s, '.', n) || memchr(s, 'e', n) || memchr(s, 'E', n);
-    list_add(&p->settings, 0, &p->key_text,
-             fractional ? 'r' : nt_parse_int64(s, n, &v) == NT_OK ? 'i' : 't', s, n);
-    break;
-  }
-  default:
-    ld_text(p->f, &s, &n);
-    list_add(&p->settings, 0, &p->key_text, 't', s, n);
+    case TK_NULL: list_add(&p->settings, 0, &p->key_text, 'n', "", 0); break;
+    case TK_TRUE: list_add(&p->settings, 0, &p->key_text, 'b', "1", 1); break;
+    case TK_FALSE: list_add(&p->settings, 0, &p->key_text, 'b', "0", 1); break;
+    case TK_NUMBER: {
+      /* "0.0" stays a real (garbage_collection_threshold is a float). */
+      int64_t v;
+      int fractional = memchr(s, '.', n) || memchr(s, 'e', n) || memchr(s, 'E', n);
+      list_add(&p->settings, 0, &p->key_text,
+               fractional                          ? 'r'
+               : nt_parse_int64(s, n, &v) == NT_OK ? 'i'
+                                                   : 't',
+               s, n);
+      break;
+    }
+    default: ld_text(p->f, &s, &n); list_add(&p->settings, 0, &p->key_text, 't', s, n);
   }
 }
 
@@ -459,22 +506,20 @@ static void meta_value_done(sparser *p, const char *json, size_t n) {
 static void capture_finish(sparser *p) {
   p->depth--; /* pop C_CAPTURE */
   switch (p->cap_kind) {
-  case CAPK_FIELD_JSON: {
-    sobj *o = obj_of(p, top(p));
-    sval *v = &o->f[p->cur_field->field];
-    v->type = 'j';
-    v->off = (uint32_t)o->text.n;
-    v->len = (uint32_t)p->value_buf.n;
-    ld_buf_put(&o->text, p->value_buf.p, p->value_buf.n);
-    break;
-  }
-  case CAPK_SETTING:
-    list_add(&p->settings, 0, &p->key_text, 'j', p->value_buf.p, p->value_buf.n);
-    break;
-  case CAPK_META:
-    meta_value_done(p, p->value_buf.p, p->value_buf.n);
-    break;
-  default: break;
+    case CAPK_FIELD_JSON: {
+      sobj *o = obj_of(p, top(p));
+      sval *v = &o->f[p->cur_field->field];
+      v->type = 'j';
+      v->off = (uint32_t)o->text.n;
+      v->len = (uint32_t)p->value_buf.n;
+      ld_buf_put(&o->text, p->value_buf.p, p->value_buf.n);
+      break;
+    }
+    case CAPK_SETTING:
+      list_add(&p->settings, 0, &p->key_text, 'j', p->value_buf.p, p->value_buf.n);
+      break;
+    case CAPK_META: meta_value_done(p, p->value_buf.p, p->value_buf.n); break;
+    default: break;
   }
 }
 
@@ -497,7 +542,8 @@ static int plausible_int(sparser *p, const fdef *fd, int64_t v) {
   if (p->size_total <= SNAPSHOT_MAX_BYTES) return 1;
   return ld_fail(p->f, PROFDB_EXIT_DATA, 1,
                  "%s %lld: the sizes in this snapshot add up to more than 2^60 bytes"
-                 " (1 EiB); not a real memory snapshot", fd->key, (long long)v);
+                 " (1 EiB); not a real memory snapshot",
+                 fd->key, (long long)v);
 }
 
 /* The value of a known field (or a special key) of an object. */
@@ -510,67 +556,68 @@ static int field_value(sparser *p, sobj *o, tok t, const char *s, size_t n) {
     return 1;
   }
   switch (fd->shape) {
-  case FS_INT:
-    if (t == TK_NUMBER) {
-      nt_status st = nt_parse_int64(s, n, &v->i);
-      if (st == NT_OK) {
-        if (!plausible_int(p, fd, v->i)) return 0;
-        v->type = 'i';
-        ok = 1;
+    case FS_INT:
+      if (t == TK_NUMBER) {
+        nt_status st = nt_parse_int64(s, n, &v->i);
+        if (st == NT_OK) {
+          if (!plausible_int(p, fd, v->i)) return 0;
+          v->type = 'i';
+          ok = 1;
+        } else if (st == NT_OVERFLOW) { /* a 64-bit handle beyond int64: text */
+          ld_note(p->f, PROFDB_STAT_int_beyond_int64, "%s %.*s kept as text", fd->key,
+                  (int)(n > 40 ? 40 : n), s);
+          v->type = 't';
+          v->off = (uint32_t)o->text.n;
+          v->len = (uint32_t)n;
+          ld_buf_put(&o->text, s, n);
+          ok = 1;
+        }
       }
-      else if (st == NT_OVERFLOW) { /* a 64-bit handle beyond int64: text */
-        ld_note(p->f, PROFDB_STAT_int_beyond_int64, "%s %.*s kept as text", fd->key,
-                (int)(n > 40 ? 40 : n), s);
+      break;
+    case FS_TEXT:
+      if (t == TK_STRING) {
+        int64_t as_int; /* a numeric string becomes an integer in its column */
+        if (fd->shape == FS_INT && nt_parse_int64(s, n, &as_int) == NT_OK &&
+            !plausible_int(p, fd, as_int))
+          return 0;
+        ld_text(p->f, &s, &n);
         v->type = 't';
         v->off = (uint32_t)o->text.n;
         v->len = (uint32_t)n;
         ld_buf_put(&o->text, s, n);
         ok = 1;
       }
-    }
-    break;
-  case FS_TEXT:
-    if (t == TK_STRING) {
-      int64_t as_int; /* a numeric string becomes an integer in its column */
-      if (fd->shape == FS_INT && nt_parse_int64(s, n, &as_int) == NT_OK &&
-          !plausible_int(p, fd, as_int))
-        return 0;
-      ld_text(p->f, &s, &n);
-      v->type = 't';
-      v->off = (uint32_t)o->text.n;
-      v->len = (uint32_t)n;
-      ld_buf_put(&o->text, s, n);
-      ok = 1;
-    }
-    break;
-  case FS_BOOL:
-    if (t == TK_TRUE || t == TK_FALSE) {
-      v->type = 'b';
-      v->i = t == TK_TRUE;
-      ok = 1;
-    }
-    break;
-  case FS_JSON:
-    if (!is_scalar(t)) {
+      break;
+    case FS_BOOL:
+      if (t == TK_TRUE || t == TK_FALSE) {
+        v->type = 'b';
+        v->i = t == TK_TRUE;
+        ok = 1;
+      }
+      break;
+    case FS_JSON:
+      if (!is_scalar(t)) {
+        p->value_buf.n = 0;
+        jw_init(&p->value_w, &p->value_buf);
+        capture_start(p, &p->value_w, CAPK_FIELD_JSON, t);
+        return 1;
+      }
       p->value_buf.n = 0;
       jw_init(&p->value_w, &p->value_buf);
-      capture_start(p, &p->value_w, CAPK_FIELD_JSON, t);
+      ld_write_scalar(p->f, &p->value_w, t, s, n);
+      v->type = 'j';
+      v->off = (uint32_t)o->text.n;
+      v->len = (uint32_t)p->value_buf.n;
+      ld_buf_put(&o->text, p->value_buf.p, p->value_buf.n);
       return 1;
-    }
-    p->value_buf.n = 0;
-    jw_init(&p->value_w, &p->value_buf);
-    ld_write_scalar(p->f, &p->value_w, t, s, n);
-    v->type = 'j';
-    v->off = (uint32_t)o->text.n;
-    v->len = (uint32_t)p->value_buf.n;
-    ld_buf_put(&o->text, p->value_buf.p, p->value_buf.n);
-    return 1;
   }
   if (!ok) { /* unexpected type: keep it in extra under its key */
     ld_note(p->f, PROFDB_STAT_snapshot_bad_value, "'%s' has an unexpected type", fd->key);
     extra_key(o, fd->key, strlen(fd->key));
-    if (is_scalar(t)) ld_write_scalar(p->f, &o->extra_w, t, s, n);
-    else capture_start(p, &o->extra_w, CAPK_EXTRA, t);
+    if (is_scalar(t))
+      ld_write_scalar(p->f, &o->extra_w, t, s, n);
+    else
+      capture_start(p, &o->extra_w, CAPK_EXTRA, t);
   }
   return 1;
 }
@@ -587,8 +634,14 @@ static int object_key(sparser *p, sctx c, const char *k, size_t n) {
     p->special = SK_FRAMES;
     return 1;
   }
-  if (c == C_SEGMENT && n == 6 && !memcmp(k, "blocks", 6)) { p->special = SK_BLOCKS; return 1; }
-  if (c == C_BLOCK && n == 7 && !memcmp(k, "history", 7)) { p->special = SK_HISTORY; return 1; }
+  if (c == C_SEGMENT && n == 6 && !memcmp(k, "blocks", 6)) {
+    p->special = SK_BLOCKS;
+    return 1;
+  }
+  if (c == C_BLOCK && n == 7 && !memcmp(k, "history", 7)) {
+    p->special = SK_HISTORY;
+    return 1;
+  }
   for (const fdef *fd = fields_of(c); fd->key; fd++)
     if (strlen(fd->key) == n && !memcmp(fd->key, k, n)) {
       p->cur_field = fd;
@@ -612,19 +665,19 @@ static void capture_value(sparser *p, int kind, tok t) {
 /* The end of context c (already popped): emit what it built. */
 static int close_context(sparser *p, sctx c) {
   switch (c) {
-  case C_SEGMENT: emit_segment(p); break;
-  case C_BLOCK: emit_block(p); break;
-  case C_HIST: emit_hist(p); break;
-  case C_ENTRY: emit_entry(p); break;
-  case C_FRAME: frame_done(p); break;
-  case C_ANNOTATION: emit_annotation(p); break;
-  case C_FRAMES: {
-    int64_t id = frames_done(p);
-    sobj *owner = p->depth > 0 ? obj_of(p, top(p)) : NULL;
-    if (owner) owner->stack_id = id;
-    break;
-  }
-  default: break;
+    case C_SEGMENT: emit_segment(p); break;
+    case C_BLOCK: emit_block(p); break;
+    case C_HIST: emit_hist(p); break;
+    case C_ENTRY: emit_entry(p); break;
+    case C_FRAME: frame_done(p); break;
+    case C_ANNOTATION: emit_annotation(p); break;
+    case C_FRAMES: {
+      int64_t id = frames_done(p);
+      sobj *owner = p->depth > 0 ? obj_of(p, top(p)) : NULL;
+      if (owner) owner->stack_id = id;
+      break;
+    }
+    default: break;
   }
   return 1;
 }
@@ -634,11 +687,16 @@ static int context_key(sparser *p, sctx c, const char *s, size_t n) {
   p->key_text.n = 0;
   if (c == C_TOP) {
     p->root_keys++;
-    if (n == 8 && !memcmp(s, "segments", 8)) p->cur_key = TK_SEGMENTS;
-    else if (n == 13 && !memcmp(s, "device_traces", 13)) p->cur_key = TK_TRACES;
-    else if (n == 18 && !memcmp(s, "allocator_settings", 18)) p->cur_key = TK_SETTINGS;
-    else if (n == 20 && !memcmp(s, "external_annotations", 20)) p->cur_key = TK_ANNOTATIONS;
-    else p->cur_key = TK_OTHER;
+    if (n == 8 && !memcmp(s, "segments", 8))
+      p->cur_key = TK_SEGMENTS;
+    else if (n == 13 && !memcmp(s, "device_traces", 13))
+      p->cur_key = TK_TRACES;
+    else if (n == 18 && !memcmp(s, "allocator_settings", 18))
+      p->cur_key = TK_SETTINGS;
+    else if (n == 20 && !memcmp(s, "external_annotations", 20))
+      p->cur_key = TK_ANNOTATIONS;
+    else
+      p->cur_key = TK_OTHER;
     ld_text(p->f, &s, &n);
     ld_buf_put(&p->key_text, s, n);
     return 1;
@@ -655,18 +713,31 @@ static int context_key(sparser *p, sctx c, const char *s, size_t n) {
 ** a metadata value (kept as JSON). */
 static int top_value(sparser *p, tok t, const char *s, size_t n) {
   switch (p->cur_key) {
-  case TK_SEGMENTS:
-    if (t == TK_START_ARRAY) { push(p, C_SEGMENTS); return 1; }
-    return ld_fail(p->f, PROFDB_EXIT_DATA, 1, "segments is not a list");
-  case TK_TRACES:
-    if (t == TK_START_ARRAY) { p->device = -1; push(p, C_TRACES); return 1; }
-    return ld_fail(p->f, PROFDB_EXIT_DATA, 1, "device_traces is not a list");
-  case TK_SETTINGS:
-    if (t == TK_START_MAP) { push(p, C_SETTINGS); return 1; }
-    break; /* kept as metadata */
-  case TK_ANNOTATIONS:
-    if (t == TK_START_ARRAY) { push(p, C_ANNOTATIONS); return 1; }
-    break;
+    case TK_SEGMENTS:
+      if (t == TK_START_ARRAY) {
+        push(p, C_SEGMENTS);
+        return 1;
+      }
+      return ld_fail(p->f, PROFDB_EXIT_DATA, 1, "segments is not a list");
+    case TK_TRACES:
+      if (t == TK_START_ARRAY) {
+        p->device = -1;
+        push(p, C_TRACES);
+        return 1;
+      }
+      return ld_fail(p->f, PROFDB_EXIT_DATA, 1, "device_traces is not a list");
+    case TK_SETTINGS:
+      if (t == TK_START_MAP) {
+        push(p, C_SETTINGS);
+        return 1;
+      }
+      break; /* kept as metadata */
+    case TK_ANNOTATIONS:
+      if (t == TK_START_ARRAY) {
+        push(p, C_ANNOTATIONS);
+        return 1;
+      }
+      break;
   }
   if (is_scalar(t)) {
     p->value_buf.n = 0;
@@ -682,16 +753,19 @@ static int top_value(sparser *p, tok t, const char *s, size_t n) {
 /* An element of one of the object lists (segments, blocks, history,
 ** a device's trace, frames, annotations): an object opens its item. */
 static int list_element(sparser *p, sctx c, tok t) {
-  static const struct { sctx list, item; } items[] = {
-      {C_SEGMENTS, C_SEGMENT}, {C_BLOCKS, C_BLOCK}, {C_HISTORY, C_HIST},
-      {C_DEVICE, C_ENTRY}, {C_FRAMES, C_FRAME}, {C_ANNOTATIONS, C_ANNOTATION}};
+  static const struct {
+    sctx list, item;
+  } items[] = {{C_SEGMENTS, C_SEGMENT}, {C_BLOCKS, C_BLOCK}, {C_HISTORY, C_HIST},
+               {C_DEVICE, C_ENTRY},     {C_FRAMES, C_FRAME}, {C_ANNOTATIONS, C_ANNOTATION}};
   sctx item = C_SEGMENT;
   for (size_t i = 0; i < sizeof items / sizeof items[0]; i++)
     if (items[i].list == c) item = items[i].item;
   if (t != TK_START_MAP) {
     ld_note(p->f, PROFDB_STAT_snapshot_not_object, "a list element is not an object");
-    if (!is_scalar(t)) capture_value(p, CAPK_DISCARD, t);
-    else if (c == C_DEVICE) p->seq++; /* keep seq equal to the position in the list */
+    if (!is_scalar(t))
+      capture_value(p, CAPK_DISCARD, t);
+    else if (c == C_DEVICE)
+      p->seq++; /* keep seq equal to the position in the list */
     return 1;
   }
   sobj *o = obj_of(p, item);
@@ -737,14 +811,18 @@ static int object_value(sparser *p, sctx c, tok t, const char *s, size_t n) {
     const char *k = sk == SK_FRAMES ? "frames" : sk == SK_BLOCKS ? "blocks" : "history";
     ld_note(p->f, PROFDB_STAT_snapshot_bad_value, "'%s' is not a list", k);
     extra_key(o, k, strlen(k));
-    if (is_scalar(t)) ld_write_scalar(p->f, &o->extra_w, t, s, n);
-    else capture_start(p, &o->extra_w, CAPK_EXTRA, t);
+    if (is_scalar(t))
+      ld_write_scalar(p->f, &o->extra_w, t, s, n);
+    else
+      capture_start(p, &o->extra_w, CAPK_EXTRA, t);
     return 1;
   }
   if (p->cur_unknown) {
     p->cur_unknown = 0;
-    if (is_scalar(t)) ld_write_scalar(p->f, &o->extra_w, t, s, n);
-    else capture_start(p, &o->extra_w, CAPK_EXTRA, t);
+    if (is_scalar(t))
+      ld_write_scalar(p->f, &o->extra_w, t, s, n);
+    else
+      capture_start(p, &o->extra_w, CAPK_EXTRA, t);
     return 1;
   }
   if (p->cur_field) return field_value(p, o, t, s, n);
@@ -758,8 +836,15 @@ static int tok_handle(sparser *p, tok t, const char *s, size_t n) {
     return 1;
   }
   if (p->depth == 0) {
-    if (t == TK_START_MAP) { push(p, C_TOP); return 1; }
-    if (t == TK_START_ARRAY) { p->layout_list = 1; push(p, C_SEGMENTS); return 1; }
+    if (t == TK_START_MAP) {
+      push(p, C_TOP);
+      return 1;
+    }
+    if (t == TK_START_ARRAY) {
+      p->layout_list = 1;
+      push(p, C_SEGMENTS);
+      return 1;
+    }
     return ld_fail(p->f, PROFDB_EXIT_DATA, 1, "not a snapshot: unexpected top-level value");
   }
   sctx c = top(p);
@@ -769,16 +854,21 @@ static int tok_handle(sparser *p, tok t, const char *s, size_t n) {
   }
   if (t == TK_KEY) return context_key(p, c, s, n);
   switch (c) {
-  case C_TOP: return top_value(p, t, s, n);
-  case C_SETTINGS:
-    if (is_scalar(t)) setting_scalar(p, t, s, n);
-    else capture_value(p, CAPK_SETTING, t);
-    return 1;
-  case C_SEGMENTS: case C_BLOCKS: case C_HISTORY: case C_DEVICE: case C_FRAMES:
-  case C_ANNOTATIONS:
-    return list_element(p, c, t);
-  case C_TRACES: return device_list(p, t);
-  default: return object_value(p, c, t, s, n);
+    case C_TOP: return top_value(p, t, s, n);
+    case C_SETTINGS:
+      if (is_scalar(t))
+        setting_scalar(p, t, s, n);
+      else
+        capture_value(p, CAPK_SETTING, t);
+      return 1;
+    case C_SEGMENTS:
+    case C_BLOCKS:
+    case C_HISTORY:
+    case C_DEVICE:
+    case C_FRAMES:
+    case C_ANNOTATIONS: return list_element(p, c, t);
+    case C_TRACES: return device_list(p, t);
+    default: return object_value(p, c, t, s, n);
   }
 }
 
@@ -791,8 +881,9 @@ LD_TOKEN_CALLBACKS(snapshot_callbacks, tok_handle);
 static int seed_stacks(ld_ctx *ctx, ld_intern *stacks) {
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(ctx->existing,
-        "SELECT stack_id, filename_id, line, name_id, extra FROM _stack_frame"
-        " ORDER BY stack_id, depth", -1, &st, NULL) != SQLITE_OK)
+                         "SELECT stack_id, filename_id, line, name_id, extra FROM _stack_frame"
+                         " ORDER BY stack_id, depth",
+                         -1, &st, NULL) != SQLITE_OK)
     return -1;
   ld_buf key = {0};
   int64_t cur = -1;
@@ -824,10 +915,14 @@ static int write_lists(sparser *p) {
   sqlite3 *db = p->ctx->db;
   sqlite3_stmt *meta = NULL, *set = NULL;
   int rc = -1;
-  if (sqlite3_prepare_v2(db, "INSERT INTO snapshot_metadata(snapshot_id, position,"
-                         " key, value) VALUES(?,?,?,?)", -1, &meta, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO allocator_setting(snapshot_id,"
-                         " key, value) VALUES(?,?,?)", -1, &set, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(db,
+                         "INSERT INTO snapshot_metadata(snapshot_id, position,"
+                         " key, value) VALUES(?,?,?,?)",
+                         -1, &meta, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2(db,
+                         "INSERT OR REPLACE INTO allocator_setting(snapshot_id,"
+                         " key, value) VALUES(?,?,?)",
+                         -1, &set, NULL) != SQLITE_OK)
     goto done;
   for (int pass = 0; pass < 2; pass++) {
     const ld_buf *list = pass ? &p->settings : &p->meta;
@@ -849,13 +944,16 @@ static int write_lists(sparser *p) {
       sqlite3_bind_text(st, c++, k, (int)kl, SQLITE_STATIC);
       int64_t iv;
       double dv;
-      if (!pass) sqlite3_bind_text(st, c, v, (int)vl, SQLITE_STATIC);
+      if (!pass)
+        sqlite3_bind_text(st, c, v, (int)vl, SQLITE_STATIC);
       else if ((type == 'i' || type == 'b') && nt_parse_int64(v, vl, &iv) == NT_OK)
         sqlite3_bind_int64(st, c, iv);
       else if (type == 'r' && nt_parse_double(v, vl, &dv) == NT_OK)
         sqlite3_bind_double(st, c, dv);
-      else if (type == 'n') sqlite3_bind_null(st, c);
-      else sqlite3_bind_text(st, c, v, (int)vl, SQLITE_STATIC);
+      else if (type == 'n')
+        sqlite3_bind_null(st, c);
+      else
+        sqlite3_bind_text(st, c, v, (int)vl, SQLITE_STATIC);
       if (sqlite3_step(st) != SQLITE_DONE) goto done;
       sqlite3_reset(st);
     }
@@ -871,8 +969,10 @@ static int snapshot_finish(sparser *p, int truncated, double seconds) {
   ld_file *f = p->f;
   if (ld_finish_artifact(f, truncated, p->layout_list ? "list" : "object", seconds)) return -1;
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(p->ctx->db, "UPDATE snapshot SET segments = ?2, blocks = ?3,"
-                         " trace_entries = ?4 WHERE snapshot_id = ?1", -1, &st, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(p->ctx->db,
+                         "UPDATE snapshot SET segments = ?2, blocks = ?3,"
+                         " trace_entries = ?4 WHERE snapshot_id = ?1",
+                         -1, &st, NULL) != SQLITE_OK)
     return -1;
   sqlite3_bind_int64(st, 1, f->artifact_id);
   sqlite3_bind_int64(st, 2, (int64_t)p->segments);
@@ -900,7 +1000,8 @@ int snapshot_load(ld_file *f) {
     if (seed_stacks(ctx, ctx->stacks)) {
       free(p);
       return ld_fail(f, PROFDB_EXIT_USAGE, 0, "database error: %s",
-                     sqlite3_errmsg(ctx->existing)), -1;
+                     sqlite3_errmsg(ctx->existing)),
+             -1;
     }
   }
   p->stacks = ctx->stacks;
@@ -925,7 +1026,8 @@ int snapshot_load(ld_file *f) {
   }
   if (rc >= 0 && !ctx->opt->quiet) {
     char counts[256];
-    snprintf(counts, sizeof counts, "segments=%llu blocks=%llu trace_entries=%llu annotations=%llu",
+    snprintf(counts, sizeof counts,
+             "segments=%llu blocks=%llu trace_entries=%llu annotations=%llu",
              (unsigned long long)p->segments, (unsigned long long)p->blocks,
              (unsigned long long)p->entries, (unsigned long long)p->annotations);
     ld_summary(f, counts, rc == 1, seconds);

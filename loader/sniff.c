@@ -41,12 +41,12 @@ static int key_in(const unsigned char *k, size_t n, const char *const *set) {
   return 0;
 }
 
-static const char *const event_keys[] = {"ph", "cat", "ts", "dur", "pid", "tid",
-                                         "args", "id", "bp", "tts", NULL};
-static const char *const segment_keys[] = {
-    "blocks", "total_size", "segment_type", "address", "allocated_size",
-    "active_size", "requested_size", "segment_pool_id", "is_expandable",
-    "device", "stream", NULL};
+static const char *const event_keys[] = {"ph",   "cat", "ts", "dur", "pid", "tid",
+                                         "args", "id",  "bp", "tts", NULL};
+static const char *const segment_keys[] = {"blocks",         "total_size",      "segment_type",
+                                           "address",        "allocated_size",  "active_size",
+                                           "requested_size", "segment_pool_id", "is_expandable",
+                                           "device",         "stream",          NULL};
 
 static int on_key(void *ud, const unsigned char *k, size_t n) {
   sniff *s = ud;
@@ -64,40 +64,56 @@ static int on_key(void *ud, const unsigned char *k, size_t n) {
 
 static void value(sniff *s, const char *what) {
   s->tokens++;
-  if (s->depth == 0) s->scalar = what;
-  else if (s->top == '[' && s->depth == 1) s->elements++;
+  if (s->depth == 0)
+    s->scalar = what;
+  else if (s->top == '[' && s->depth == 1)
+    s->elements++;
 }
 
-static int on_null(void *ud) { value(ud, "null"); return 1; }
-static int on_bool(void *ud, int b) { value(ud, b ? "true" : "false"); return 1; }
+static int on_null(void *ud) {
+  value(ud, "null");
+  return 1;
+}
+static int on_bool(void *ud, int b) {
+  value(ud, b ? "true" : "false");
+  return 1;
+}
 static int on_number(void *ud, const char *t, size_t n) {
-  (void)t; (void)n;
+  (void)t;
+  (void)n;
   value(ud, "a number");
   return 1;
 }
 static int on_string(void *ud, const unsigned char *t, size_t n) {
-  (void)t; (void)n;
+  (void)t;
+  (void)n;
   value(ud, "a string");
   return 1;
 }
 static int on_start(sniff *s, int bracket) {
-  if (s->depth == 0) s->top = bracket;
-  else if (s->top == '[' && s->depth == 1) s->elements++;
+  if (s->depth == 0)
+    s->top = bracket;
+  else if (s->top == '[' && s->depth == 1)
+    s->elements++;
   s->tokens++;
   s->depth++;
   return 1;
 }
-static int on_start_map(void *ud) { return on_start(ud, '{'); }
-static int on_start_array(void *ud) { return on_start(ud, '['); }
+static int on_start_map(void *ud) {
+  return on_start(ud, '{');
+}
+static int on_start_array(void *ud) {
+  return on_start(ud, '[');
+}
 static int on_end(void *ud) {
   sniff *s = ud;
   s->depth--;
   return 1;
 }
 
-static const yajl_callbacks sniff_callbacks = {
-    on_null, on_bool, NULL, NULL, on_number, on_string, on_start_map, on_key,
-    on_end, on_start_array, on_end};
+static const yajl_callbacks sniff_callbacks = {on_null,   on_bool,        NULL,         NULL,
+                                               on_number, on_string,      on_start_map, on_key,
+                                               on_end,    on_start_array, on_end};
 
 static void refuse_pickle(ld_file *f) {
   ld_fail(f, PROFDB_EXIT_REFUSED, 0,
@@ -115,10 +131,16 @@ static void refuse_pickle(ld_file *f) {
 /* What a file that is not JSON (after gzip) is, from its first bytes, so
 ** the message can say what to do instead of "invalid char". */
 static const char *foreign_format(const unsigned char *p, size_t n) {
-  static const struct { const char *magic; size_t len; const char *what; } magic[] = {
+  static const struct {
+    const char *magic;
+    size_t len;
+    const char *what;
+  } magic[] = {
       {"\x28\xB5\x2F\xFD", 4, "zstd-compressed; decompress it first (zstd -d FILE)"},
       {"BZh", 3, "bzip2-compressed; decompress it first (bunzip2 FILE)"},
-      {"\xFD" "7zXZ\x00", 6, "xz-compressed; decompress it first (unxz FILE)"},
+      {"\xFD"
+       "7zXZ\x00",
+       6, "xz-compressed; decompress it first (unxz FILE)"},
       {"PK\x03\x04", 4, "a zip archive; extract the JSON file from it first (unzip FILE)"},
       {"\xFF\xFE", 2, "UTF-16 text; profdb reads UTF-8 JSON (iconv -f UTF-16 -t UTF-8)"},
       {"\xFE\xFF", 2, "UTF-16 text; profdb reads UTF-8 JSON (iconv -f UTF-16 -t UTF-8)"},
@@ -139,8 +161,9 @@ static int is_old_pickle(const unsigned char *p, size_t n) {
   if (n >= 2 && (p[0] == '}' || p[0] == ']') && (p[1] == 'q' || p[1] == '(')) return 1;
   if (n >= 3 && p[0] == 'c') {
     size_t i = 1;
-    while (i < n && i < 64 && (p[i] == '_' || p[i] == '.' || (p[i] >= 'a' && p[i] <= 'z') ||
-                               (p[i] >= 'A' && p[i] <= 'Z') || (p[i] >= '0' && p[i] <= '9')))
+    while (i < n && i < 64 &&
+           (p[i] == '_' || p[i] == '.' || (p[i] >= 'a' && p[i] <= 'z') ||
+            (p[i] >= 'A' && p[i] <= 'Z') || (p[i] >= '0' && p[i] <= '9')))
       i++;
     return i > 1 && i < n && p[i] == '\n';
   }
@@ -170,7 +193,8 @@ ld_sniff_result ld_sniff(ld_file *f) {
         /* Most often a profdb database given where a trace belongs. */
         ld_fail(f, PROFDB_EXIT_USAGE, 0,
                 "a SQLite database (a profdb database?), not a trace or memory snapshot;"
-                " report on it with: profdb report %s", f->path);
+                " report on it with: profdb report %s",
+                f->path);
         failed = 1;
         break;
       }
@@ -215,12 +239,11 @@ ld_sniff_result ld_sniff(ld_file *f) {
       ld_fail(f, PROFDB_EXIT_DATA, 1,
               "file ends before any trace or snapshot content (truncated?)");
       f->err_offset = f->in.delivered; /* the end, not yajl's one-past */
-    }
-    else if (st == yajl_status_error)
+    } else if (st == yajl_status_error)
       ld_fail(f, PROFDB_EXIT_DATA, 1, "invalid JSON at the end of the file");
     else if (s.scalar)
-      ld_fail(f, PROFDB_EXIT_DATA, 0,
-              "not a trace or snapshot: the top-level value is %s", s.scalar);
+      ld_fail(f, PROFDB_EXIT_DATA, 0, "not a trace or snapshot: the top-level value is %s",
+              s.scalar);
     else if (s.top == '[' && s.elements == 0) {
       s.result = SNIFF_TRACE; /* "[]": a legacy trace with no events */
       s.decided = 1;

@@ -5,7 +5,7 @@
 #ifndef PROFDB_SQL_H
 #define PROFDB_SQL_H
 
-extern const char profdb_sql_writer_settings[];       /* load.c, bench/floor.c */
+extern const char profdb_sql_writer_settings[];        /* load.c, bench/floor.c */
 extern const char profdb_sql_trace_finish[];           /* trace.c */
 extern const char profdb_sql_postpass_legacy_blocks[]; /* postpass.c, in run order */
 extern const char profdb_sql_postpass_indexes[];
@@ -14,7 +14,7 @@ extern const char profdb_sql_postpass_links[];
 extern const char profdb_sql_postpass_spans[];
 extern const char profdb_sql_postpass_link_stats[];
 extern const char profdb_sql_postpass_flow_stats[];
-extern const char profdb_sql_merge_tables[];          /* merge.c */
+extern const char profdb_sql_merge_tables[]; /* merge.c */
 extern const char profdb_sql_merge_missing[];
 extern const char profdb_sql_merge_stale_stats[];
 extern const char profdb_sql_merge_stats_add[];

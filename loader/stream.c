@@ -10,42 +10,46 @@
 
 void ld_write_scalar(ld_file *f, ld_jw *w, tok t, const char *s, size_t n) {
   switch (t) {
-  case TK_NULL: jw_raw(w, "null", 4); break;
-  case TK_TRUE: jw_raw(w, "true", 4); break;
-  case TK_FALSE: jw_raw(w, "false", 5); break;
-  case TK_NUMBER: {
-    int64_t v;
-    if (!memchr(s, '.', n) && !memchr(s, 'e', n) && !memchr(s, 'E', n) &&
-        nt_parse_int64(s, n, &v) == NT_OVERFLOW) {
-      ld_note(f, PROFDB_STAT_int_beyond_int64, "integer %.*s kept as text",
-              (int)(n > 40 ? 40 : n), s);
-      jw_string(w, s, n);
-    } else {
-      jw_raw(w, s, n);
+    case TK_NULL: jw_raw(w, "null", 4); break;
+    case TK_TRUE: jw_raw(w, "true", 4); break;
+    case TK_FALSE: jw_raw(w, "false", 5); break;
+    case TK_NUMBER: {
+      int64_t v;
+      if (!memchr(s, '.', n) && !memchr(s, 'e', n) && !memchr(s, 'E', n) &&
+          nt_parse_int64(s, n, &v) == NT_OVERFLOW) {
+        ld_note(f, PROFDB_STAT_int_beyond_int64, "integer %.*s kept as text",
+                (int)(n > 40 ? 40 : n), s);
+        jw_string(w, s, n);
+      } else {
+        jw_raw(w, s, n);
+      }
+      break;
     }
-    break;
-  }
-  case TK_STRING:
-    ld_text(f, &s, &n);
-    jw_string(w, s, n);
-    break;
-  default: break;
+    case TK_STRING:
+      ld_text(f, &s, &n);
+      jw_string(w, s, n);
+      break;
+    default: break;
   }
 }
 
 int ld_capture_token(ld_file *f, ld_jw *w, int *depth, tok t, const char *s, size_t n) {
   switch (t) {
-  case TK_START_MAP: jw_open(w, '{'); ++*depth; return 0;
-  case TK_START_ARRAY: jw_open(w, '['); ++*depth; return 0;
-  case TK_END_MAP:
-  case TK_END_ARRAY:
-    jw_close(w, t == TK_END_MAP ? '}' : ']');
-    return --*depth == 0;
-  case TK_KEY:
-    ld_text(f, &s, &n);
-    jw_key(w, s, n);
-    return 0;
-  default: ld_write_scalar(f, w, t, s, n); return 0;
+    case TK_START_MAP:
+      jw_open(w, '{');
+      ++*depth;
+      return 0;
+    case TK_START_ARRAY:
+      jw_open(w, '[');
+      ++*depth;
+      return 0;
+    case TK_END_MAP:
+    case TK_END_ARRAY: jw_close(w, t == TK_END_MAP ? '}' : ']'); return --*depth == 0;
+    case TK_KEY:
+      ld_text(f, &s, &n);
+      jw_key(w, s, n);
+      return 0;
+    default: ld_write_scalar(f, w, t, s, n); return 0;
   }
 }
 

@@ -11,41 +11,59 @@
 
 /* The JSON tokens yajl reports, as one handler sees them. */
 typedef enum tok {
-  TK_NULL, TK_TRUE, TK_FALSE, TK_NUMBER, TK_STRING, TK_KEY,
-  TK_START_MAP, TK_END_MAP, TK_START_ARRAY, TK_END_ARRAY
+  TK_NULL,
+  TK_TRUE,
+  TK_FALSE,
+  TK_NUMBER,
+  TK_STRING,
+  TK_KEY,
+  TK_START_MAP,
+  TK_END_MAP,
+  TK_START_ARRAY,
+  TK_END_ARRAY
 } tok;
 
-static inline int is_scalar(tok t) { return t <= TK_STRING; }
+static inline int is_scalar(tok t) {
+  return t <= TK_STRING;
+}
 
 /* Define `static const yajl_callbacks name` passing every token to
 ** `static int handler(void *parser, tok t, const char *s, size_t n)`
 ** (s, n: the text of numbers, strings and keys).  A macro rather than a
 ** table of function pointers: the handler is called directly, once per
 ** token, on the loader's hot path. */
-#define LD_TOKEN_CALLBACKS(name, handler)                                          \
-  static int name##_null(void *ud) { return handler(ud, TK_NULL, NULL, 0); }       \
-  static int name##_bool(void *ud, int v) {                                        \
-    return handler(ud, v ? TK_TRUE : TK_FALSE, NULL, 0);                           \
-  }                                                                                \
-  static int name##_number(void *ud, const char *s, size_t n) {                    \
-    return handler(ud, TK_NUMBER, s, n);                                           \
-  }                                                                                \
-  static int name##_string(void *ud, const unsigned char *s, size_t n) {           \
-    return handler(ud, TK_STRING, (const char *)s, n);                             \
-  }                                                                                \
-  static int name##_start_map(void *ud) { return handler(ud, TK_START_MAP, NULL, 0); } \
-  static int name##_key(void *ud, const unsigned char *s, size_t n) {              \
-    return handler(ud, TK_KEY, (const char *)s, n);                                \
-  }                                                                                \
-  static int name##_end_map(void *ud) { return handler(ud, TK_END_MAP, NULL, 0); } \
-  static int name##_start_array(void *ud) {                                        \
-    return handler(ud, TK_START_ARRAY, NULL, 0);                                   \
-  }                                                                                \
-  static int name##_end_array(void *ud) { return handler(ud, TK_END_ARRAY, NULL, 0); } \
-  static const yajl_callbacks name = {                                             \
-      name##_null,      name##_bool,      NULL,          NULL,                     \
-      name##_number,    name##_string,    name##_start_map, name##_key,            \
-      name##_end_map,   name##_start_array, name##_end_array}
+#define LD_TOKEN_CALLBACKS(name, handler)                                                \
+  static int name##_null(void *ud) {                                                     \
+    return handler(ud, TK_NULL, NULL, 0);                                                \
+  }                                                                                      \
+  static int name##_bool(void *ud, int v) {                                              \
+    return handler(ud, v ? TK_TRUE : TK_FALSE, NULL, 0);                                 \
+  }                                                                                      \
+  static int name##_number(void *ud, const char *s, size_t n) {                          \
+    return handler(ud, TK_NUMBER, s, n);                                                 \
+  }                                                                                      \
+  static int name##_string(void *ud, const unsigned char *s, size_t n) {                 \
+    return handler(ud, TK_STRING, (const char *)s, n);                                   \
+  }                                                                                      \
+  static int name##_start_map(void *ud) {                                                \
+    return handler(ud, TK_START_MAP, NULL, 0);                                           \
+  }                                                                                      \
+  static int name##_key(void *ud, const unsigned char *s, size_t n) {                    \
+    return handler(ud, TK_KEY, (const char *)s, n);                                      \
+  }                                                                                      \
+  static int name##_end_map(void *ud) {                                                  \
+    return handler(ud, TK_END_MAP, NULL, 0);                                             \
+  }                                                                                      \
+  static int name##_start_array(void *ud) {                                              \
+    return handler(ud, TK_START_ARRAY, NULL, 0);                                         \
+  }                                                                                      \
+  static int name##_end_array(void *ud) {                                                \
+    return handler(ud, TK_END_ARRAY, NULL, 0);                                           \
+  }                                                                                      \
+  static const yajl_callbacks name = {                                                   \
+      name##_null,     name##_bool,      NULL,       NULL,           name##_number,      \
+      name##_string,   name##_start_map, name##_key, name##_end_map, name##_start_array, \
+      name##_end_array}
 
 /* Write a scalar token as JSON into w: strings UTF-8-repaired, integers
 ** beyond int64 as strings (counted in int_beyond_int64). */

@@ -43,19 +43,43 @@ enum {
 #define KIND_ENUM(id, code, name, storage) K_##id = code,
   PROFDB_EVENT_KINDS(KIND_ENUM)
 #undef KIND_ENUM
-  K__MAX = PROFDB_KIND_LIMIT
+      K__MAX = PROFDB_KIND_LIMIT
 };
 
 /* ---- typed args --------------------------------------------------------- */
 
 typedef enum targ {
-  TA_EXTERNAL_ID, TA_CORRELATION, TA_EV_IDX, TA_SEQ_NUM, TA_FWD_TID,
-  TA_INPUT_DIMS, TA_INPUT_TYPES, TA_CBID, TA_PY_ID, TA_PY_PARENT,
-  TA_RECORD_FN, TA_INPUT_STRIDES, TA_CONCRETE_INPUTS, TA_KERNEL,
-  TA_DEVICE, TA_STREAM, TA_GRID, TA_BLOCK, TA_REGISTERS, TA_SHMEM,
-  TA_BLOCKS_PER_SM, TA_WARPS_PER_SM, TA_OCCUPANCY, TA_BYTES, TA_BANDWIDTH,
-  TA_MEM_ADDR, TA_MEM_BYTES, TA_MEM_TOTAL_ALLOC, TA_MEM_TOTAL_RESERVED,
-  TA_MEM_DEVICE_TYPE, TA_MEM_DEVICE_ID,
+  TA_EXTERNAL_ID,
+  TA_CORRELATION,
+  TA_EV_IDX,
+  TA_SEQ_NUM,
+  TA_FWD_TID,
+  TA_INPUT_DIMS,
+  TA_INPUT_TYPES,
+  TA_CBID,
+  TA_PY_ID,
+  TA_PY_PARENT,
+  TA_RECORD_FN,
+  TA_INPUT_STRIDES,
+  TA_CONCRETE_INPUTS,
+  TA_KERNEL,
+  TA_DEVICE,
+  TA_STREAM,
+  TA_GRID,
+  TA_BLOCK,
+  TA_REGISTERS,
+  TA_SHMEM,
+  TA_BLOCKS_PER_SM,
+  TA_WARPS_PER_SM,
+  TA_OCCUPANCY,
+  TA_BYTES,
+  TA_BANDWIDTH,
+  TA_MEM_ADDR,
+  TA_MEM_BYTES,
+  TA_MEM_TOTAL_ALLOC,
+  TA_MEM_TOTAL_RESERVED,
+  TA_MEM_DEVICE_TYPE,
+  TA_MEM_DEVICE_ID,
   TA__COUNT
 } targ;
 
@@ -75,7 +99,8 @@ static const struct {
   unsigned char id;    /* targ */
   unsigned char shape; /* tshape */
 } targ_keys[] = {
-#define TK(k, id, shape) {k, sizeof(k) - 1, id, shape}
+#define TK(k, id, shape) \
+  { k, sizeof(k) - 1, id, shape }
     TK("External id", TA_EXTERNAL_ID, SH_INT),
     TK("external id", TA_EXTERNAL_ID, SH_INT),
     TK("correlation", TA_CORRELATION, SH_INT),
@@ -117,36 +142,43 @@ static const struct {
 /* Which typed args each storage table has columns for. */
 #define TA_BIT(t) (1u << (t))
 static const uint32_t slice_targs =
-    TA_BIT(TA_EXTERNAL_ID) | TA_BIT(TA_CORRELATION) | TA_BIT(TA_EV_IDX) |
-    TA_BIT(TA_SEQ_NUM) | TA_BIT(TA_FWD_TID) | TA_BIT(TA_INPUT_DIMS) |
-    TA_BIT(TA_INPUT_TYPES) | TA_BIT(TA_CBID) | TA_BIT(TA_PY_ID) |
-    TA_BIT(TA_PY_PARENT) | TA_BIT(TA_RECORD_FN) | TA_BIT(TA_INPUT_STRIDES) |
+    TA_BIT(TA_EXTERNAL_ID) | TA_BIT(TA_CORRELATION) | TA_BIT(TA_EV_IDX) | TA_BIT(TA_SEQ_NUM) |
+    TA_BIT(TA_FWD_TID) | TA_BIT(TA_INPUT_DIMS) | TA_BIT(TA_INPUT_TYPES) | TA_BIT(TA_CBID) |
+    TA_BIT(TA_PY_ID) | TA_BIT(TA_PY_PARENT) | TA_BIT(TA_RECORD_FN) | TA_BIT(TA_INPUT_STRIDES) |
     TA_BIT(TA_CONCRETE_INPUTS) | TA_BIT(TA_KERNEL);
 static const uint32_t gpu_targs =
-    TA_BIT(TA_DEVICE) | TA_BIT(TA_STREAM) | TA_BIT(TA_CORRELATION) |
-    TA_BIT(TA_EXTERNAL_ID) | TA_BIT(TA_GRID) | TA_BIT(TA_BLOCK) |
-    TA_BIT(TA_REGISTERS) | TA_BIT(TA_SHMEM) | TA_BIT(TA_BLOCKS_PER_SM) |
-    TA_BIT(TA_WARPS_PER_SM) | TA_BIT(TA_OCCUPANCY) | TA_BIT(TA_BYTES) |
-    TA_BIT(TA_BANDWIDTH);
+    TA_BIT(TA_DEVICE) | TA_BIT(TA_STREAM) | TA_BIT(TA_CORRELATION) | TA_BIT(TA_EXTERNAL_ID) |
+    TA_BIT(TA_GRID) | TA_BIT(TA_BLOCK) | TA_BIT(TA_REGISTERS) | TA_BIT(TA_SHMEM) |
+    TA_BIT(TA_BLOCKS_PER_SM) | TA_BIT(TA_WARPS_PER_SM) | TA_BIT(TA_OCCUPANCY) |
+    TA_BIT(TA_BYTES) | TA_BIT(TA_BANDWIDTH);
 static const uint32_t memory_targs =
     TA_BIT(TA_MEM_ADDR) | TA_BIT(TA_MEM_BYTES) | TA_BIT(TA_MEM_TOTAL_ALLOC) |
-    TA_BIT(TA_MEM_TOTAL_RESERVED) | TA_BIT(TA_MEM_DEVICE_TYPE) |
-    TA_BIT(TA_MEM_DEVICE_ID);
+    TA_BIT(TA_MEM_TOTAL_RESERVED) | TA_BIT(TA_MEM_DEVICE_TYPE) | TA_BIT(TA_MEM_DEVICE_ID);
 
 typedef struct tslot {
-  int64_t i;          /* SH_INT value; SH_DIM3 x */
-  int64_t y, z;       /* SH_DIM3 y, z */
-  double d;           /* SH_REAL value */
-  uint32_t raw_off;   /* value as JSON text in tevent.raw */
+  int64_t i;        /* SH_INT value; SH_DIM3 x */
+  int64_t y, z;     /* SH_DIM3 y, z */
+  double d;         /* SH_REAL value */
+  uint32_t raw_off; /* value as JSON text in tevent.raw */
   uint32_t raw_len;
-  unsigned char key;  /* index into targ_keys (spelling) */
+  unsigned char key; /* index into targ_keys (spelling) */
 } tslot;
 
 /* ---- event-level keys --------------------------------------------------- */
 
 typedef enum ekey {
-  EK_PH, EK_CAT, EK_NAME, EK_PID, EK_TID, EK_TS, EK_DUR, EK_ARGS, EK_ID,
-  EK_BP, EK_S, EK_OTHER
+  EK_PH,
+  EK_CAT,
+  EK_NAME,
+  EK_PID,
+  EK_TID,
+  EK_TS,
+  EK_DUR,
+  EK_ARGS,
+  EK_ID,
+  EK_BP,
+  EK_S,
+  EK_OTHER
 } ekey;
 
 /* A pid, tid or flow id: integer, or text (strings, huge integers). */
@@ -164,29 +196,29 @@ typedef struct ttime {
 
 /* The event being read. */
 typedef struct tevent {
-  uint64_t offset;        /* decompressed offset of its '{' */
-  char ph;                /* phase character, 0 if absent */
-  int ph_odd;             /* ph was not a 1-character string */
-  uint32_t ph_off, ph_len;/* its text in raw when it was a string */
-  int special;            /* name is '[memory]' (1) or '[OutOfMemory]' (2) */
-  int64_t raw_cat_id;     /* interned cat as written, -1 if absent */
-  int64_t cat_id;         /* normalized category id, -1 if absent */
-  int cat_kind;           /* kind an X event of this category has */
-  int64_t name_id;        /* interned name, -1 if absent */
-  int64_t step_number;    /* N when the name is ProfilerStep#N, else -1 */
-  tval pid, tid, id;      /* pid, tid, flow id */
-  ttime ts, dur;          /* times */
-  uint32_t bp_off, bp_len;/* "bp" text in raw (len 0 = absent) */
-  uint32_t s_off, s_len;  /* "s" text in raw */
-  int has_bp, has_s;      /* keys present */
-  uint32_t seen;          /* event keys seen (duplicate detection) */
-  uint32_t targ_mask;     /* typed args present */
-  tslot targs[TA__COUNT]; /* their values */
-  ld_buf raw;             /* small texts: pid/tid/id strings, typed raw */
-  ld_buf args;            /* residual args: '{' + members, or empty */
-  ld_jw args_w;           /* writer for args */
-  ld_buf extra;           /* unknown keys: '{' + members, or empty */
-  ld_jw extra_w;          /* writer for extra */
+  uint64_t offset;         /* decompressed offset of its '{' */
+  char ph;                 /* phase character, 0 if absent */
+  int ph_odd;              /* ph was not a 1-character string */
+  uint32_t ph_off, ph_len; /* its text in raw when it was a string */
+  int special;             /* name is '[memory]' (1) or '[OutOfMemory]' (2) */
+  int64_t raw_cat_id;      /* interned cat as written, -1 if absent */
+  int64_t cat_id;          /* normalized category id, -1 if absent */
+  int cat_kind;            /* kind an X event of this category has */
+  int64_t name_id;         /* interned name, -1 if absent */
+  int64_t step_number;     /* N when the name is ProfilerStep#N, else -1 */
+  tval pid, tid, id;       /* pid, tid, flow id */
+  ttime ts, dur;           /* times */
+  uint32_t bp_off, bp_len; /* "bp" text in raw (len 0 = absent) */
+  uint32_t s_off, s_len;   /* "s" text in raw */
+  int has_bp, has_s;       /* keys present */
+  uint32_t seen;           /* event keys seen (duplicate detection) */
+  uint32_t targ_mask;      /* typed args present */
+  tslot targs[TA__COUNT];  /* their values */
+  ld_buf raw;              /* small texts: pid/tid/id strings, typed raw */
+  ld_buf args;             /* residual args: '{' + members, or empty */
+  ld_jw args_w;            /* writer for args */
+  ld_buf extra;            /* unknown keys: '{' + members, or empty */
+  ld_jw extra_w;           /* writer for extra */
 } tevent;
 
 /* ---- parser positions --------------------------------------------------- */
@@ -206,11 +238,11 @@ typedef enum tpos {
 
 /* What to do when a capture ends. */
 typedef enum capture_end {
-  CAP_META,     /* a top-level value: store it as trace metadata */
-  CAP_EXTRA,    /* copied into the event's extra: back to TP_EVENT */
-  CAP_ARG,      /* copied into residual args: back to TP_ARGS */
-  CAP_TYPED,    /* a typed arg's JSON text: fill the slot */
-  CAP_NONOBJ    /* a traceEvents element that is not an object */
+  CAP_META,  /* a top-level value: store it as trace metadata */
+  CAP_EXTRA, /* copied into the event's extra: back to TP_EVENT */
+  CAP_ARG,   /* copied into residual args: back to TP_ARGS */
+  CAP_TYPED, /* a typed arg's JSON text: fill the slot */
+  CAP_NONOBJ /* a traceEvents element that is not an object */
 } capture_end;
 
 /* One top-level metadata member, texts in tparser.meta. */
@@ -223,33 +255,37 @@ typedef struct tparser {
   ld_file *f;
   ld_ctx *ctx;
   tpos pos;
-  int layout_array;      /* bare-array trace */
-  int root_keys;         /* top-level keys seen, traceEvents included */
-  int saw_events;        /* traceEvents seen */
-  int in_events_key;     /* the current top-level key is traceEvents */
-  ekey cur_ekey;         /* event key whose value comes next */
-  int cur_targ_key;      /* targ_keys index of the current arg, or -1 */
+  int layout_array;                  /* bare-array trace */
+  int root_keys;                     /* top-level keys seen, traceEvents included */
+  int saw_events;                    /* traceEvents seen */
+  int in_events_key;                 /* the current top-level key is traceEvents */
+  ekey cur_ekey;                     /* event key whose value comes next */
+  int cur_targ_key;                  /* targ_keys index of the current arg, or -1 */
   uint32_t cur_key_off, cur_key_len; /* current key text in key_buf */
-  ld_buf key_buf;        /* current event/arg key */
+  ld_buf key_buf;                    /* current event/arg key */
   /* capture state */
-  int cap_depth;         /* open containers inside the capture */
-  ld_jw *cap_w;          /* where captured tokens go */
-  capture_end cap_end;   /* what to do at the end */
-  tpos cap_return;       /* position after the capture */
-  ld_jw typed_w;         /* writer for typed-arg captures (into ev.raw) */
-  uint32_t typed_off;    /* start of the typed capture in ev.raw */
-  ld_buf nonobj;         /* capture of a non-object element */
+  int cap_depth;       /* open containers inside the capture */
+  ld_jw *cap_w;        /* where captured tokens go */
+  capture_end cap_end; /* what to do at the end */
+  tpos cap_return;     /* position after the capture */
+  ld_jw typed_w;       /* writer for typed-arg captures (into ev.raw) */
+  uint32_t typed_off;  /* start of the typed capture in ev.raw */
+  ld_buf nonobj;       /* capture of a non-object element */
   ld_jw nonobj_w;
   /* metadata */
-  ld_buf meta;           /* key and value texts */
-  ld_jw meta_w;          /* writer for metadata values */
-  tmeta *metas;          /* members */
+  ld_buf meta;  /* key and value texts */
+  ld_jw meta_w; /* writer for metadata values */
+  tmeta *metas; /* members */
   int nmeta, capmeta;
   uint32_t meta_val_off; /* start of the value being captured */
   /* the event */
   tevent ev;
   /* categories: raw cat id -> kind and normalized cat id */
-  struct { int64_t raw_id, norm_id; int kind_x; int alias; } cats[64];
+  struct {
+    int64_t raw_id, norm_id;
+    int kind_x;
+    int alias;
+  } cats[64];
   int ncats;
   int64_t cpu_op_cat_id; /* normalized 'cpu_op' for events without cat */
   /* distinct (pid, tid) pairs, for the process and thread tables */
@@ -258,7 +294,7 @@ typedef struct tparser {
   ld_buf last_pair;      /* the previous event's pair (runs are common) */
   ld_buf pair_tmp;       /* scratch */
   /* totals */
-  uint64_t events;       /* elements of traceEvents */
+  uint64_t events; /* elements of traceEvents */
   uint64_t kind_count[K__MAX];
   uint64_t flows, metas_count;
   int has_window;
@@ -306,25 +342,25 @@ static void reset_event(tparser *p) {
 
 static ekey event_key(const char *k, size_t n) {
   switch (n) {
-  case 1:
-    if (*k == 's') return EK_S;
-    break;
-  case 2:
-    if (k[0] == 'p' && k[1] == 'h') return EK_PH;
-    if (k[0] == 't' && k[1] == 's') return EK_TS;
-    if (k[0] == 'i' && k[1] == 'd') return EK_ID;
-    if (k[0] == 'b' && k[1] == 'p') return EK_BP;
-    break;
-  case 3:
-    if (!memcmp(k, "cat", 3)) return EK_CAT;
-    if (!memcmp(k, "pid", 3)) return EK_PID;
-    if (!memcmp(k, "tid", 3)) return EK_TID;
-    if (!memcmp(k, "dur", 3)) return EK_DUR;
-    break;
-  case 4:
-    if (!memcmp(k, "name", 4)) return EK_NAME;
-    if (!memcmp(k, "args", 4)) return EK_ARGS;
-    break;
+    case 1:
+      if (*k == 's') return EK_S;
+      break;
+    case 2:
+      if (k[0] == 'p' && k[1] == 'h') return EK_PH;
+      if (k[0] == 't' && k[1] == 's') return EK_TS;
+      if (k[0] == 'i' && k[1] == 'd') return EK_ID;
+      if (k[0] == 'b' && k[1] == 'p') return EK_BP;
+      break;
+    case 3:
+      if (!memcmp(k, "cat", 3)) return EK_CAT;
+      if (!memcmp(k, "pid", 3)) return EK_PID;
+      if (!memcmp(k, "tid", 3)) return EK_TID;
+      if (!memcmp(k, "dur", 3)) return EK_DUR;
+      break;
+    case 4:
+      if (!memcmp(k, "name", 4)) return EK_NAME;
+      if (!memcmp(k, "args", 4)) return EK_ARGS;
+      break;
   }
   return EK_OTHER;
 }
@@ -340,10 +376,10 @@ static int targ_lookup(const char *k, size_t n) {
 /* ---- categories --------------------------------------------------------- */
 
 typedef struct cat_rule {
-  const char *raw;     /* category as written */
-  const char *norm;    /* normalized name */
-  int kind;            /* kind of X events */
-  int alias;           /* an older spelling */
+  const char *raw;  /* category as written */
+  const char *norm; /* normalized name */
+  int kind;         /* kind of X events */
+  int alias;        /* an older spelling */
 } cat_rule;
 
 static const cat_rule cat_rules[] = {
@@ -381,8 +417,8 @@ static int ends_with(const char *s, size_t n, const char *suffix) {
 
 /* Kind (for X events) and normalized category id of the category text
 ** s[0..n), interned as raw_id.  Cached per file: categories are few. */
-static void classify_cat(tparser *p, const char *s, size_t n, int64_t raw_id,
-                         int *kind, int64_t *norm_id) {
+static void classify_cat(tparser *p, const char *s, size_t n, int64_t raw_id, int *kind,
+                         int64_t *norm_id) {
   for (int i = 0; i < p->ncats; i++)
     if (p->cats[i].raw_id == raw_id) {
       *kind = p->cats[i].kind_x;
@@ -400,8 +436,7 @@ static void classify_cat(tparser *p, const char *s, size_t n, int64_t raw_id,
       break;
     }
   /* mtia_runtime, xpu_driver, privateuse1_runtime, ...: host-side calls. */
-  if (!norm && (ends_with(s, n, "_runtime") || ends_with(s, n, "_driver")))
-    k = K_RUNTIME;
+  if (!norm && (ends_with(s, n, "_runtime") || ends_with(s, n, "_driver"))) k = K_RUNTIME;
   int64_t nid = norm ? ld_string(p->f, norm, strlen(norm)) : raw_id;
   if (p->ncats < (int)(sizeof p->cats / sizeof p->cats[0])) {
     p->cats[p->ncats].raw_id = raw_id;
@@ -430,33 +465,56 @@ static void spill_targs(tevent *ev, uint32_t accepted) {
   ev->targ_mask &= accepted;
 }
 
-static int has_targ(const tevent *ev, targ t) { return (ev->targ_mask & TA_BIT(t)) != 0; }
+static int has_targ(const tevent *ev, targ t) {
+  return (ev->targ_mask & TA_BIT(t)) != 0;
+}
 
 static void col_int(ld_buf *b, const tevent *ev, targ t) {
-  if (has_targ(ev, t)) row_int(b, ev->targs[t].i); else row_null(b);
+  if (has_targ(ev, t))
+    row_int(b, ev->targs[t].i);
+  else
+    row_null(b);
 }
 static void col_real(ld_buf *b, const tevent *ev, targ t) {
-  if (has_targ(ev, t)) row_real(b, ev->targs[t].d); else row_null(b);
+  if (has_targ(ev, t))
+    row_real(b, ev->targs[t].d);
+  else
+    row_null(b);
 }
 static void col_json(ld_buf *b, const tevent *ev, targ t) {
   if (has_targ(ev, t))
     row_text(b, ev->raw.p + ev->targs[t].raw_off, ev->targs[t].raw_len);
-  else row_null(b);
+  else
+    row_null(b);
 }
 static void col_val(ld_buf *b, const tevent *ev, const tval *v) {
-  if (v->type == 'i') row_int(b, v->i);
-  else if (v->type == 't') row_text(b, ev->raw.p + v->off, v->len);
-  else row_null(b);
+  if (v->type == 'i')
+    row_int(b, v->i);
+  else if (v->type == 't')
+    row_text(b, ev->raw.p + v->off, v->len);
+  else
+    row_null(b);
 }
 static void col_time(ld_buf *b, const ttime *t) {
-  if (t->state == 'v') row_int(b, t->ns); else row_null(b);
+  if (t->state == 'v')
+    row_int(b, t->ns);
+  else
+    row_null(b);
 }
 static void col_obj(ld_buf *b, ld_buf *obj, ld_jw *w) {
-  if (!obj->n) { row_null(b); return; }
+  if (!obj->n) {
+    row_null(b);
+    return;
+  }
   jw_close(w, '}');
   row_text(b, obj->p, obj->n);
 }
-static void col_id(ld_buf *b, int64_t id) { if (id >= 0) row_int(b, id); else row_null(b); }
+static void col_id(ld_buf *b, int64_t id) {
+  if (id >= 0)
+    row_int(b, id);
+  else
+    row_null(b);
+}
 
 /* Keys a table has no column for (id, bp, s) go to extra. */
 static void spill_text(tevent *ev, const char *key, int has, uint32_t off, uint32_t len) {
@@ -513,8 +571,8 @@ static void gather_slice(tparser *p, int64_t id, int kind) {
   row_begin(b, TB_NEST, 1);
   row_text(b, (const char *)&r, sizeof r);
   if (ev->step_number >= 0 && (kind == K_CPU_OP || kind == K_USER_ANNOTATION))
-    nest_add_step(p->ctx->nest, &(step_row){p->f->artifact_id, ev->step_number, id,
-                                            ev->ts.ns, ev->dur.ns});
+    nest_add_step(p->ctx->nest,
+                  &(step_row){p->f->artifact_id, ev->step_number, id, ev->ts.ns, ev->dur.ns});
 }
 
 static void emit_x(tparser *p, int64_t id) {
@@ -528,8 +586,10 @@ static void emit_x(tparser *p, int64_t id) {
   if (ev->ts.state == 'v' && ev->dur.state == 'v' &&
       __builtin_add_overflow(ev->ts.ns, ev->dur.ns, &end))
     drop_dur(p, PROFDB_STAT_time_out_of_range, "ts + dur out of range, dur");
-  if (ev->ts.state != 'v') ld_note(p->f, PROFDB_STAT_event_missing_ts, "X event without a usable ts");
-  if (ev->dur.state != 'v') ld_note(p->f, PROFDB_STAT_event_missing_dur, "X event without a usable dur");
+  if (ev->ts.state != 'v')
+    ld_note(p->f, PROFDB_STAT_event_missing_ts, "X event without a usable ts");
+  if (ev->dur.state != 'v')
+    ld_note(p->f, PROFDB_STAT_event_missing_dur, "X event without a usable dur");
   else if (ev->ts.state == 'v') {
     if (!p->has_window || ev->ts.ns < p->win_start) p->win_start = ev->ts.ns;
     if (!p->has_window || end > p->win_end) p->win_end = end;
@@ -554,12 +614,18 @@ static void emit_x(tparser *p, int64_t id) {
     col_time(b, &ev->ts);
     col_time(b, &ev->dur);
     /* device/stream: args first, else pid/tid (GPU rows: pid = device). */
-    if (has_targ(ev, TA_DEVICE)) row_int(b, ev->targs[TA_DEVICE].i);
-    else if (ev->pid.type == 'i') row_int(b, ev->pid.i);
-    else row_null(b);
-    if (has_targ(ev, TA_STREAM)) row_int(b, ev->targs[TA_STREAM].i);
-    else if (ev->tid.type == 'i') row_int(b, ev->tid.i);
-    else row_null(b);
+    if (has_targ(ev, TA_DEVICE))
+      row_int(b, ev->targs[TA_DEVICE].i);
+    else if (ev->pid.type == 'i')
+      row_int(b, ev->pid.i);
+    else
+      row_null(b);
+    if (has_targ(ev, TA_STREAM))
+      row_int(b, ev->targs[TA_STREAM].i);
+    else if (ev->tid.type == 'i')
+      row_int(b, ev->tid.i);
+    else
+      row_null(b);
     col_int(b, ev, TA_CORRELATION);
     col_int(b, ev, TA_EXTERNAL_ID);
     for (int t = TA_GRID; t <= TA_BLOCK; t++) {
@@ -568,7 +634,9 @@ static void emit_x(tparser *p, int64_t id) {
         row_int(b, ev->targs[t].y);
         row_int(b, ev->targs[t].z);
       } else {
-        row_null(b); row_null(b); row_null(b);
+        row_null(b);
+        row_null(b);
+        row_null(b);
       }
     }
     col_int(b, ev, TA_REGISTERS);
@@ -617,7 +685,10 @@ static void emit_x(tparser *p, int64_t id) {
 ** through the writer thread; a text id leaves the trace to SQL. */
 static void gather_flow_end(tparser *p) {
   const tevent *ev = &p->ev;
-  if (ev->id.type == 't') { flows_by_sql(p->ctx->flows, p->f->artifact_id); return; }
+  if (ev->id.type == 't') {
+    flows_by_sql(p->ctx->flows, p->f->artifact_id);
+    return;
+  }
   flow_end e;
   memset(&e, 0, sizeof e); /* the padding too: the record is copied as bytes */
   e.trace_id = p->f->artifact_id;
@@ -633,7 +704,8 @@ static void gather_flow_end(tparser *p) {
 static void emit_flow(tparser *p, int64_t id) {
   tevent *ev = &p->ev;
   ld_buf *b = writer_batch(p->ctx->w);
-  if (ev->ts.state != 'v') ld_note(p->f, PROFDB_STAT_event_missing_ts, "flow event without a usable ts");
+  if (ev->ts.state != 'v')
+    ld_note(p->f, PROFDB_STAT_event_missing_ts, "flow event without a usable ts");
   spill_targs(ev, 0);
   spill_text(ev, "s", ev->has_s, ev->s_off, ev->s_len);
   if (ev->dur.state == 'v') { /* flows have no duration; keep it anyway */
@@ -656,7 +728,10 @@ static void emit_flow(tparser *p, int64_t id) {
   col_val(b, ev, &ev->tid);
   col_time(b, &ev->ts);
   col_val(b, ev, &ev->id);
-  if (ev->has_bp) row_text(b, ev->raw.p + ev->bp_off, ev->bp_len); else row_null(b);
+  if (ev->has_bp)
+    row_text(b, ev->raw.p + ev->bp_off, ev->bp_len);
+  else
+    row_null(b);
   col_obj(b, &ev->args, &ev->args_w);
   col_obj(b, &ev->extra, &ev->extra_w);
 }
@@ -700,7 +775,10 @@ static void emit_instant(tparser *p, int64_t id, int kind, const char *ph, size_
   row_int(b, id);
   row_int(b, p->f->artifact_id);
   row_int(b, kind);
-  if (ph) row_text(b, ph, phn); else row_null(b);
+  if (ph)
+    row_text(b, ph, phn);
+  else
+    row_null(b);
   col_id(b, ev->raw_cat_id >= 0 ? ev->cat_id : -1);
   col_id(b, ev->raw_cat_id);
   col_id(b, ev->name_id);
@@ -708,7 +786,10 @@ static void emit_instant(tparser *p, int64_t id, int kind, const char *ph, size_
   col_val(b, ev, &ev->tid);
   col_time(b, &ev->ts);
   col_time(b, &ev->dur);
-  if (ev->has_s) row_text(b, ev->raw.p + ev->s_off, ev->s_len); else row_null(b);
+  if (ev->has_s)
+    row_text(b, ev->raw.p + ev->s_off, ev->s_len);
+  else
+    row_null(b);
   col_int(b, ev, TA_MEM_ADDR);
   col_int(b, ev, TA_MEM_BYTES);
   col_int(b, ev, TA_MEM_TOTAL_ALLOC);
@@ -722,7 +803,8 @@ static void emit_instant(tparser *p, int64_t id, int kind, const char *ph, size_
 /* Encode a pid or tid: tag byte, then 8 bytes or the text. */
 static void encode_tval(ld_buf *b, const tevent *ev, const tval *v) {
   ld_buf_putc(b, v->type ? v->type : '0');
-  if (v->type == 'i') ld_buf_put(b, &v->i, 8);
+  if (v->type == 'i')
+    ld_buf_put(b, &v->i, 8);
   else if (v->type == 't') {
     uint32_t len = v->len;
     ld_buf_put(b, &len, 4);
@@ -755,30 +837,37 @@ static void emit_event(tparser *p) {
   /* Metadata events name threads through the upserts in sql/trace_finish.sql; their
   ** tid is a placeholder (0) for process_* events, so they are not noted. */
   if ((ev->pid.type || ev->tid.type) && ev->ph != 'M') note_pair(p);
-  if (ev->raw_cat_id < 0 && ev->ph != 'M')
-    ld_note(p->f, PROFDB_STAT_category_missing, NULL);
+  if (ev->raw_cat_id < 0 && ev->ph != 'M') ld_note(p->f, PROFDB_STAT_category_missing, NULL);
   if (ev->ph_odd) {
     /* ph was not a one-character string: keep its text as the phase. */
     ld_note(p->f, PROFDB_STAT_event_unknown_phase, "unusual ph value");
-    if (ev->ph_len) emit_instant(p, id, K_OTHER_PHASE, ev->raw.p + ev->ph_off, ev->ph_len);
-    else emit_instant(p, id, K_OTHER_PHASE, NULL, 0);
+    if (ev->ph_len)
+      emit_instant(p, id, K_OTHER_PHASE, ev->raw.p + ev->ph_off, ev->ph_len);
+    else
+      emit_instant(p, id, K_OTHER_PHASE, NULL, 0);
     return;
   }
   char ph = ev->ph;
   switch (ph) {
-  case 'X': emit_x(p, id); return;
-  case 's': case 't': case 'f': emit_flow(p, id); return;
-  case 'M': emit_meta(p, id); return;
-  case 0:
-    ld_note(p->f, PROFDB_STAT_event_missing_ph, "event without ph");
-    emit_instant(p, id, K_OTHER_PHASE, NULL, 0);
-    return;
+    case 'X': emit_x(p, id); return;
+    case 's':
+    case 't':
+    case 'f': emit_flow(p, id); return;
+    case 'M': emit_meta(p, id); return;
+    case 0:
+      ld_note(p->f, PROFDB_STAT_event_missing_ph, "event without ph");
+      emit_instant(p, id, K_OTHER_PHASE, NULL, 0);
+      return;
   }
   int kind;
-  if (ev->special == 2) kind = K_OUT_OF_MEMORY;
-  else if (ev->special == 1) kind = K_MEMORY;
-  else if (ph == 'C') kind = K_COUNTER;
-  else if (ph == 'i' || ph == 'I') kind = K_INSTANT;
+  if (ev->special == 2)
+    kind = K_OUT_OF_MEMORY;
+  else if (ev->special == 1)
+    kind = K_MEMORY;
+  else if (ph == 'C')
+    kind = K_COUNTER;
+  else if (ph == 'i' || ph == 'I')
+    kind = K_INSTANT;
   else {
     kind = K_OTHER_PHASE;
     ld_note(p->f, PROFDB_STAT_event_unknown_phase, "event with ph '%c'", ph);
@@ -801,7 +890,10 @@ static void push_meta(tparser *p, uint32_t key_off, uint32_t key_len) {
   if (p->nmeta == p->capmeta) {
     p->capmeta = p->capmeta ? p->capmeta * 2 : 16;
     p->metas = realloc(p->metas, (size_t)p->capmeta * sizeof *p->metas);
-    if (!p->metas) { fputs("profdb: out of memory\n", stderr); abort(); }
+    if (!p->metas) {
+      fputs("profdb: out of memory\n", stderr);
+      abort();
+    }
   }
   tmeta *m = &p->metas[p->nmeta++];
   m->key_off = key_off;
@@ -839,60 +931,58 @@ static void emit_nonobject(tparser *p, const char *json, size_t n) {
 static void capture_finish(tparser *p) {
   tevent *ev = &p->ev;
   switch (p->cap_end) {
-  case CAP_META:
-    push_meta(p, p->cur_key_off, p->cur_key_len);
-    p->pos = TP_ROOT;
-    break;
-  case CAP_EXTRA:
-    p->pos = TP_EVENT;
-    break;
-  case CAP_ARG:
-    p->pos = TP_ARGS;
-    break;
-  case CAP_TYPED: {
-    int k = p->cur_targ_key;
-    targ t = (targ)targ_keys[k].id;
-    tslot *sl = &ev->targs[t];
-    uint32_t off = p->typed_off, len = (uint32_t)(ev->raw.n - p->typed_off);
-    int64_t d[3];
-    if (targ_keys[k].shape == SH_DIM3 && parse_dim3(ev->raw.p + off, len, d)) {
-      ld_note(p->f, PROFDB_STAT_typed_arg_kept_raw, NULL);
-      args_member(ev, targ_keys[k].key, targ_keys[k].len);
-      jw_raw(&ev->args_w, ev->raw.p + off, len);
-    } else {
-      if (ev->targ_mask & TA_BIT(t))
-        ld_note(p->f, PROFDB_STAT_duplicate_key, "duplicate arg '%s'", targ_keys[k].key);
-      if (targ_keys[k].shape == SH_DIM3) {
-        sl->i = d[0];
-        sl->y = d[1];
-        sl->z = d[2];
+    case CAP_META:
+      push_meta(p, p->cur_key_off, p->cur_key_len);
+      p->pos = TP_ROOT;
+      break;
+    case CAP_EXTRA: p->pos = TP_EVENT; break;
+    case CAP_ARG: p->pos = TP_ARGS; break;
+    case CAP_TYPED: {
+      int k = p->cur_targ_key;
+      targ t = (targ)targ_keys[k].id;
+      tslot *sl = &ev->targs[t];
+      uint32_t off = p->typed_off, len = (uint32_t)(ev->raw.n - p->typed_off);
+      int64_t d[3];
+      if (targ_keys[k].shape == SH_DIM3 && parse_dim3(ev->raw.p + off, len, d)) {
+        ld_note(p->f, PROFDB_STAT_typed_arg_kept_raw, NULL);
+        args_member(ev, targ_keys[k].key, targ_keys[k].len);
+        jw_raw(&ev->args_w, ev->raw.p + off, len);
+      } else {
+        if (ev->targ_mask & TA_BIT(t))
+          ld_note(p->f, PROFDB_STAT_duplicate_key, "duplicate arg '%s'", targ_keys[k].key);
+        if (targ_keys[k].shape == SH_DIM3) {
+          sl->i = d[0];
+          sl->y = d[1];
+          sl->z = d[2];
+        }
+        sl->raw_off = off;
+        sl->raw_len = len;
+        sl->key = (unsigned char)k;
+        ev->targ_mask |= TA_BIT(t);
       }
-      sl->raw_off = off;
-      sl->raw_len = len;
-      sl->key = (unsigned char)k;
-      ev->targ_mask |= TA_BIT(t);
+      p->pos = TP_ARGS;
+      break;
     }
-    p->pos = TP_ARGS;
-    break;
-  }
-  case CAP_NONOBJ:
-    emit_nonobject(p, p->nonobj.p, p->nonobj.n);
-    p->pos = TP_EVENTS;
-    break;
+    case CAP_NONOBJ:
+      emit_nonobject(p, p->nonobj.p, p->nonobj.n);
+      p->pos = TP_EVENTS;
+      break;
   }
 }
 
 /* ---- values of known event keys ---------------------------------------- */
 
-static const char *const ekey_text[] = {"ph", "cat", "name", "pid", "tid", "ts",
-                                        "dur", "args", "id", "bp", "s"};
+static const char *const ekey_text[] = {"ph",  "cat",  "name", "pid", "tid", "ts",
+                                        "dur", "args", "id",   "bp",  "s"};
 
 /* A value the event key cannot use: keep it in extra under the key. */
 static void value_to_extra(tparser *p, const char *key, tok t, const char *s, size_t n) {
   tevent *ev = &p->ev;
   extra_member(ev, key, strlen(key));
-  if (is_scalar(t)) ld_write_scalar(p->f, &ev->extra_w, t, s, n);
-  else capture_start(p, &ev->extra_w, CAP_EXTRA, t);
+  if (is_scalar(t))
+    ld_write_scalar(p->f, &ev->extra_w, t, s, n);
+  else
+    capture_start(p, &ev->extra_w, CAP_EXTRA, t);
 }
 
 static void set_tval(tparser *p, tval *v, const char *key, tok t, const char *s, size_t n) {
@@ -928,22 +1018,20 @@ static void set_time(tparser *p, ttime *tm, const char *key, tok t, const char *
   }
   if (t == TK_STRING) ld_note(p->f, PROFDB_STAT_time_string, NULL);
   switch (nt_parse_scaled(s, n, 3, &tm->ns)) {
-  case NT_OK:
-    tm->state = 'v';
-    return;
-  case NT_ROUNDED:
-    tm->state = 'v';
-    ld_note(p->f, PROFDB_STAT_time_subns_rounded, NULL);
-    return;
-  case NT_OVERFLOW:
-    tm->state = 'x';
-    ld_note(p->f, PROFDB_STAT_time_out_of_range, "%s %.*s is out of range", key,
-            (int)(n > 40 ? 40 : n), s);
-    break;
-  case NT_INVALID:
-    tm->state = 'x';
-    ld_note(p->f, PROFDB_STAT_time_not_number, "%s is not a number", key);
-    break;
+    case NT_OK: tm->state = 'v'; return;
+    case NT_ROUNDED:
+      tm->state = 'v';
+      ld_note(p->f, PROFDB_STAT_time_subns_rounded, NULL);
+      return;
+    case NT_OVERFLOW:
+      tm->state = 'x';
+      ld_note(p->f, PROFDB_STAT_time_out_of_range, "%s %.*s is out of range", key,
+              (int)(n > 40 ? 40 : n), s);
+      break;
+    case NT_INVALID:
+      tm->state = 'x';
+      ld_note(p->f, PROFDB_STAT_time_not_number, "%s is not a number", key);
+      break;
   }
   /* Keep the text exactly: as a JSON string. */
   extra_member(&p->ev, key, strlen(key));
@@ -952,8 +1040,8 @@ static void set_time(tparser *p, ttime *tm, const char *key, tok t, const char *
 }
 
 /* Remember a short string value of the event in raw. */
-static int set_text(tparser *p, const char *key, tok t, const char *s, size_t n,
-                    uint32_t *off, uint32_t *len) {
+static int set_text(tparser *p, const char *key, tok t, const char *s, size_t n, uint32_t *off,
+                    uint32_t *len) {
   if (t != TK_STRING) {
     value_to_extra(p, key, t, s, n);
     return 0;
@@ -969,50 +1057,61 @@ static void event_value(tparser *p, tok t, const char *s, size_t n) {
   ekey k = p->cur_ekey;
   p->pos = TP_EVENT; /* unless a capture or args starts below */
   switch (k) {
-  case EK_OTHER:
-    if (is_scalar(t)) ld_write_scalar(p->f, &ev->extra_w, t, s, n);
-    else capture_start(p, &ev->extra_w, CAP_EXTRA, t);
-    return;
-  case EK_ARGS:
-    if (t == TK_START_MAP) { p->pos = TP_ARGS; return; }
-    ld_note(p->f, PROFDB_STAT_args_not_object, "args is not an object");
-    value_to_extra(p, "args", t, s, n);
-    return;
-  case EK_PH:
-    if (t == TK_STRING && n == 1) { ev->ph = s[0]; ev->ph_odd = 0; return; }
-    ev->ph_odd = 1;
-    ev->ph_len = 0;
-    if (t == TK_STRING) set_text(p, "ph", t, s, n, &ev->ph_off, &ev->ph_len);
-    else value_to_extra(p, "ph", t, s, n);
-    return;
-  case EK_CAT:
-    if (t == TK_STRING) {
-      ld_text(p->f, &s, &n);
-      ev->raw_cat_id = ld_string(p->f, s, n);
-      classify_cat(p, s, n, ev->raw_cat_id, &ev->cat_kind, &ev->cat_id);
-    } else {
-      value_to_extra(p, "cat", t, s, n);
-    }
-    return;
-  case EK_NAME:
-    if (t == TK_STRING) {
-      ld_text(p->f, &s, &n);
-      ev->name_id = ld_string(p->f, s, n);
-      ev->step_number = nest_step_number(s, n);
-      ev->special = n == 8 && !memcmp(s, "[memory]", 8)         ? 1
-                    : n == 13 && !memcmp(s, "[OutOfMemory]", 13) ? 2
-                                                                 : 0;
-    } else {
-      value_to_extra(p, "name", t, s, n);
-    }
-    return;
-  case EK_PID: set_tval(p, &ev->pid, "pid", t, s, n); return;
-  case EK_TID: set_tval(p, &ev->tid, "tid", t, s, n); return;
-  case EK_ID: set_tval(p, &ev->id, "id", t, s, n); return;
-  case EK_TS: set_time(p, &ev->ts, "ts", t, s, n); return;
-  case EK_DUR: set_time(p, &ev->dur, "dur", t, s, n); return;
-  case EK_BP: ev->has_bp = set_text(p, "bp", t, s, n, &ev->bp_off, &ev->bp_len); return;
-  case EK_S: ev->has_s = set_text(p, "s", t, s, n, &ev->s_off, &ev->s_len); return;
+    case EK_OTHER:
+      if (is_scalar(t))
+        ld_write_scalar(p->f, &ev->extra_w, t, s, n);
+      else
+        capture_start(p, &ev->extra_w, CAP_EXTRA, t);
+      return;
+    case EK_ARGS:
+      if (t == TK_START_MAP) {
+        p->pos = TP_ARGS;
+        return;
+      }
+      ld_note(p->f, PROFDB_STAT_args_not_object, "args is not an object");
+      value_to_extra(p, "args", t, s, n);
+      return;
+    case EK_PH:
+      if (t == TK_STRING && n == 1) {
+        ev->ph = s[0];
+        ev->ph_odd = 0;
+        return;
+      }
+      ev->ph_odd = 1;
+      ev->ph_len = 0;
+      if (t == TK_STRING)
+        set_text(p, "ph", t, s, n, &ev->ph_off, &ev->ph_len);
+      else
+        value_to_extra(p, "ph", t, s, n);
+      return;
+    case EK_CAT:
+      if (t == TK_STRING) {
+        ld_text(p->f, &s, &n);
+        ev->raw_cat_id = ld_string(p->f, s, n);
+        classify_cat(p, s, n, ev->raw_cat_id, &ev->cat_kind, &ev->cat_id);
+      } else {
+        value_to_extra(p, "cat", t, s, n);
+      }
+      return;
+    case EK_NAME:
+      if (t == TK_STRING) {
+        ld_text(p->f, &s, &n);
+        ev->name_id = ld_string(p->f, s, n);
+        ev->step_number = nest_step_number(s, n);
+        ev->special = n == 8 && !memcmp(s, "[memory]", 8)          ? 1
+                      : n == 13 && !memcmp(s, "[OutOfMemory]", 13) ? 2
+                                                                   : 0;
+      } else {
+        value_to_extra(p, "name", t, s, n);
+      }
+      return;
+    case EK_PID: set_tval(p, &ev->pid, "pid", t, s, n); return;
+    case EK_TID: set_tval(p, &ev->tid, "tid", t, s, n); return;
+    case EK_ID: set_tval(p, &ev->id, "id", t, s, n); return;
+    case EK_TS: set_time(p, &ev->ts, "ts", t, s, n); return;
+    case EK_DUR: set_time(p, &ev->dur, "dur", t, s, n); return;
+    case EK_BP: ev->has_bp = set_text(p, "bp", t, s, n, &ev->bp_off, &ev->bp_len); return;
+    case EK_S: ev->has_s = set_text(p, "s", t, s, n, &ev->s_off, &ev->s_len); return;
   }
 }
 
@@ -1023,51 +1122,51 @@ static void arg_value(tparser *p, tok t, const char *s, size_t n) {
   int k = p->cur_targ_key;
   p->pos = TP_ARGS;
   if (k < 0) { /* residual arg: its key is already written */
-    if (is_scalar(t)) ld_write_scalar(p->f, &ev->args_w, t, s, n);
-    else capture_start(p, &ev->args_w, CAP_ARG, t);
+    if (is_scalar(t))
+      ld_write_scalar(p->f, &ev->args_w, t, s, n);
+    else
+      capture_start(p, &ev->args_w, CAP_ARG, t);
     return;
   }
   targ ta = (targ)targ_keys[k].id;
   tslot *sl = &ev->targs[ta];
   int ok = 0;
   switch ((tshape)targ_keys[k].shape) {
-  case SH_INT:
-    ok = t == TK_NUMBER && nt_parse_int64(s, n, &sl->i) == NT_OK;
-    break;
-  case SH_REAL:
-    ok = t == TK_NUMBER && nt_parse_double(s, n, &sl->d) == NT_OK;
-    break;
-  case SH_JSON:
-    if (!is_scalar(t)) {
-      p->typed_off = (uint32_t)ev->raw.n;
-      jw_init(&p->typed_w, &ev->raw);
-      capture_start(p, &p->typed_w, CAP_TYPED, t);
-      return;
-    }
-    ok = 1;
-    break;
-  case SH_DIM3:
-    if (!is_scalar(t)) {
-      p->typed_off = (uint32_t)ev->raw.n;
-      jw_init(&p->typed_w, &ev->raw);
-      capture_start(p, &p->typed_w, CAP_TYPED, t);
-      return;
-    }
-    break;
-  case SH_NAME:
-    if (t == TK_STRING) {
-      sl->i = ld_string(p->f, s, n);
-      ok = sl->i >= 0;
-    }
-    break;
+    case SH_INT: ok = t == TK_NUMBER && nt_parse_int64(s, n, &sl->i) == NT_OK; break;
+    case SH_REAL: ok = t == TK_NUMBER && nt_parse_double(s, n, &sl->d) == NT_OK; break;
+    case SH_JSON:
+      if (!is_scalar(t)) {
+        p->typed_off = (uint32_t)ev->raw.n;
+        jw_init(&p->typed_w, &ev->raw);
+        capture_start(p, &p->typed_w, CAP_TYPED, t);
+        return;
+      }
+      ok = 1;
+      break;
+    case SH_DIM3:
+      if (!is_scalar(t)) {
+        p->typed_off = (uint32_t)ev->raw.n;
+        jw_init(&p->typed_w, &ev->raw);
+        capture_start(p, &p->typed_w, CAP_TYPED, t);
+        return;
+      }
+      break;
+    case SH_NAME:
+      if (t == TK_STRING) {
+        sl->i = ld_string(p->f, s, n);
+        ok = sl->i >= 0;
+      }
+      break;
   }
   if (!ok) {
     /* Wrong type for the column ("inf", "N/A", null, a huge integer...):
     ** the value stays in args exactly as written. */
     if (t != TK_NULL) ld_note(p->f, PROFDB_STAT_typed_arg_kept_raw, NULL);
     args_member(ev, targ_keys[k].key, targ_keys[k].len);
-    if (is_scalar(t)) ld_write_scalar(p->f, &ev->args_w, t, s, n);
-    else capture_start(p, &ev->args_w, CAP_ARG, t);
+    if (is_scalar(t))
+      ld_write_scalar(p->f, &ev->args_w, t, s, n);
+    else
+      capture_start(p, &ev->args_w, CAP_ARG, t);
     return;
   }
   if (ev->targ_mask & TA_BIT(ta))
@@ -1091,114 +1190,123 @@ static void arg_value(tparser *p, tok t, const char *s, size_t n) {
 static int tok_handle(tparser *p, tok t, const char *s, size_t n) {
   tevent *ev = &p->ev;
   switch (p->pos) {
-  case TP_TOP:
-    if (t == TK_START_MAP) { p->pos = TP_ROOT; return 1; }
-    if (t == TK_START_ARRAY) { p->layout_array = 1; p->pos = TP_EVENTS; return 1; }
-    return ld_fail(p->f, PROFDB_EXIT_DATA, 1, "not a trace: top-level value is not an object or array");
+    case TP_TOP:
+      if (t == TK_START_MAP) {
+        p->pos = TP_ROOT;
+        return 1;
+      }
+      if (t == TK_START_ARRAY) {
+        p->layout_array = 1;
+        p->pos = TP_EVENTS;
+        return 1;
+      }
+      return ld_fail(p->f, PROFDB_EXIT_DATA, 1,
+                     "not a trace: top-level value is not an object or array");
 
-  case TP_ROOT:
-    if (t == TK_END_MAP) { p->pos = TP_DONE; return 1; }
-    /* t == TK_KEY */
-    p->root_keys++;
-    if (n == 11 && !memcmp(s, "traceEvents", 11)) {
-      p->in_events_key = 1;
-    } else {
-      ld_text(p->f, &s, &n);
-      p->in_events_key = 0;
-      p->cur_key_off = (uint32_t)p->meta.n;
-      p->cur_key_len = (uint32_t)n;
-      ld_buf_put(&p->meta, s, n);
-      ld_note(p->f, PROFDB_STAT_metadata_keys, NULL);
-    }
-    p->pos = TP_ROOT_VAL;
-    return 1;
-
-  case TP_ROOT_VAL:
-    if (p->in_events_key) {
-      if (t != TK_START_ARRAY)
-        return ld_fail(p->f, PROFDB_EXIT_DATA, 1, "traceEvents is not an array");
-      p->saw_events = 1;
-      p->pos = TP_EVENTS;
-      return 1;
-    }
-    p->meta_val_off = (uint32_t)p->meta.n;
-    jw_init(&p->meta_w, &p->meta);
-    if (is_scalar(t)) {
-      ld_write_scalar(p->f, &p->meta_w, t, s, n);
-      push_meta(p, p->cur_key_off, p->cur_key_len);
-      p->pos = TP_ROOT;
-    } else {
-      capture_start(p, &p->meta_w, CAP_META, t);
-    }
-    return 1;
-
-  case TP_EVENTS:
-    if (t == TK_START_MAP) {
-      reset_event(p);
-      p->pos = TP_EVENT;
-      return 1;
-    }
-    if (t == TK_END_ARRAY) {
-      p->pos = p->layout_array ? TP_DONE : TP_ROOT;
-      p->in_events_key = 0;
-      return 1;
-    }
-    p->nonobj.n = 0;
-    jw_init(&p->nonobj_w, &p->nonobj);
-    if (is_scalar(t)) {
-      ld_write_scalar(p->f, &p->nonobj_w, t, s, n);
-      emit_nonobject(p, p->nonobj.p, p->nonobj.n);
-    } else {
-      capture_start(p, &p->nonobj_w, CAP_NONOBJ, t);
-    }
-    return 1;
-
-  case TP_EVENT:
-    if (t == TK_END_MAP) {
-      emit_event(p);
-      p->pos = TP_EVENTS;
-      return 1;
-    }
-    { /* TK_KEY */
-      ekey k = event_key(s, n);
-      if (k != EK_OTHER) {
-        if (ev->seen & (1u << k))
-          ld_note(p->f, PROFDB_STAT_duplicate_key, "duplicate event key '%s'", ekey_text[k]);
-        ev->seen |= 1u << k;
+    case TP_ROOT:
+      if (t == TK_END_MAP) {
+        p->pos = TP_DONE;
+        return 1;
+      }
+      /* t == TK_KEY */
+      p->root_keys++;
+      if (n == 11 && !memcmp(s, "traceEvents", 11)) {
+        p->in_events_key = 1;
       } else {
         ld_text(p->f, &s, &n);
-        ld_note(p->f, PROFDB_STAT_event_extra_keys, NULL);
-        extra_member(ev, s, n);
+        p->in_events_key = 0;
+        p->cur_key_off = (uint32_t)p->meta.n;
+        p->cur_key_len = (uint32_t)n;
+        ld_buf_put(&p->meta, s, n);
+        ld_note(p->f, PROFDB_STAT_metadata_keys, NULL);
       }
-      p->cur_ekey = k;
-      p->pos = TP_EVENT_VAL;
-    }
-    return 1;
+      p->pos = TP_ROOT_VAL;
+      return 1;
 
-  case TP_EVENT_VAL:
-    event_value(p, t, s, n);
-    return 1;
+    case TP_ROOT_VAL:
+      if (p->in_events_key) {
+        if (t != TK_START_ARRAY)
+          return ld_fail(p->f, PROFDB_EXIT_DATA, 1, "traceEvents is not an array");
+        p->saw_events = 1;
+        p->pos = TP_EVENTS;
+        return 1;
+      }
+      p->meta_val_off = (uint32_t)p->meta.n;
+      jw_init(&p->meta_w, &p->meta);
+      if (is_scalar(t)) {
+        ld_write_scalar(p->f, &p->meta_w, t, s, n);
+        push_meta(p, p->cur_key_off, p->cur_key_len);
+        p->pos = TP_ROOT;
+      } else {
+        capture_start(p, &p->meta_w, CAP_META, t);
+      }
+      return 1;
 
-  case TP_ARGS:
-    if (t == TK_END_MAP) { p->pos = TP_EVENT; return 1; }
-    p->cur_targ_key = targ_lookup(s, n);
-    if (p->cur_targ_key < 0) {
-      ld_text(p->f, &s, &n);
-      args_member(ev, s, n);
-    }
-    p->pos = TP_ARG_VAL;
-    return 1;
+    case TP_EVENTS:
+      if (t == TK_START_MAP) {
+        reset_event(p);
+        p->pos = TP_EVENT;
+        return 1;
+      }
+      if (t == TK_END_ARRAY) {
+        p->pos = p->layout_array ? TP_DONE : TP_ROOT;
+        p->in_events_key = 0;
+        return 1;
+      }
+      p->nonobj.n = 0;
+      jw_init(&p->nonobj_w, &p->nonobj);
+      if (is_scalar(t)) {
+        ld_write_scalar(p->f, &p->nonobj_w, t, s, n);
+        emit_nonobject(p, p->nonobj.p, p->nonobj.n);
+      } else {
+        capture_start(p, &p->nonobj_w, CAP_NONOBJ, t);
+      }
+      return 1;
 
-  case TP_ARG_VAL:
-    arg_value(p, t, s, n);
-    return 1;
+    case TP_EVENT:
+      if (t == TK_END_MAP) {
+        emit_event(p);
+        p->pos = TP_EVENTS;
+        return 1;
+      }
+      { /* TK_KEY */
+        ekey k = event_key(s, n);
+        if (k != EK_OTHER) {
+          if (ev->seen & (1u << k))
+            ld_note(p->f, PROFDB_STAT_duplicate_key, "duplicate event key '%s'", ekey_text[k]);
+          ev->seen |= 1u << k;
+        } else {
+          ld_text(p->f, &s, &n);
+          ld_note(p->f, PROFDB_STAT_event_extra_keys, NULL);
+          extra_member(ev, s, n);
+        }
+        p->cur_ekey = k;
+        p->pos = TP_EVENT_VAL;
+      }
+      return 1;
 
-  case TP_CAPTURE:
-    if (ld_capture_token(p->f, p->cap_w, &p->cap_depth, t, s, n)) capture_finish(p);
-    return 1;
+    case TP_EVENT_VAL: event_value(p, t, s, n); return 1;
 
-  case TP_DONE:
-    return ld_fail(p->f, PROFDB_EXIT_DATA, 1, "unexpected data after the trace");
+    case TP_ARGS:
+      if (t == TK_END_MAP) {
+        p->pos = TP_EVENT;
+        return 1;
+      }
+      p->cur_targ_key = targ_lookup(s, n);
+      if (p->cur_targ_key < 0) {
+        ld_text(p->f, &s, &n);
+        args_member(ev, s, n);
+      }
+      p->pos = TP_ARG_VAL;
+      return 1;
+
+    case TP_ARG_VAL: arg_value(p, t, s, n); return 1;
+
+    case TP_CAPTURE:
+      if (ld_capture_token(p->f, p->cap_w, &p->cap_depth, t, s, n)) capture_finish(p);
+      return 1;
+
+    case TP_DONE: return ld_fail(p->f, PROFDB_EXIT_DATA, 1, "unexpected data after the trace");
   }
   return 1;
 }
@@ -1231,10 +1339,14 @@ static int write_threads(tparser *p) {
   sqlite3 *db = p->ctx->db;
   sqlite3_stmt *th = NULL, *pr = NULL;
   int rc = -1;
-  if (sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO thread(trace_id, pid, tid)"
-                         " VALUES(?,?,?)", -1, &th, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO process(trace_id, pid)"
-                         " VALUES(?,?)", -1, &pr, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(db,
+                         "INSERT OR IGNORE INTO thread(trace_id, pid, tid)"
+                         " VALUES(?,?,?)",
+                         -1, &th, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2(db,
+                         "INSERT OR IGNORE INTO process(trace_id, pid)"
+                         " VALUES(?,?)",
+                         -1, &pr, NULL) != SQLITE_OK)
     goto done;
   for (size_t i = 0; i < p->pairs.n;) {
     uint32_t len;
@@ -1246,8 +1358,10 @@ static int write_threads(tparser *p) {
     sqlite3_bind_int64(pr, 1, p->f->artifact_id);
     bind_tval(pr, 2, q);
     const char *r = bind_tval(th, 2, q);
-    if (*r == '0') sqlite3_bind_int(th, 3, 0); /* pid without tid */
-    else bind_tval(th, 3, r);
+    if (*r == '0')
+      sqlite3_bind_int(th, 3, 0); /* pid without tid */
+    else
+      bind_tval(th, 3, r);
     if (sqlite3_step(th) != SQLITE_DONE || sqlite3_step(pr) != SQLITE_DONE) goto done;
     sqlite3_reset(th);
     sqlite3_reset(pr);
@@ -1263,7 +1377,8 @@ static int write_metadata(tparser *p) {
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(p->ctx->db,
                          "INSERT INTO trace_metadata(trace_id, position, key, value)"
-                         " VALUES(?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
+                         " VALUES(?,?,?,?)",
+                         -1, &st, NULL) != SQLITE_OK)
     return -1;
   int rc = 0;
   for (int i = 0; i < p->nmeta && rc == 0; i++) {
@@ -1298,8 +1413,10 @@ static int put_count(sqlite3_stmt *st, int64_t trace_id, const char *kind, uint6
 /* event_count rows: events per kind, flows and metadata included. */
 static int write_counts(tparser *p) {
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(p->ctx->db, "INSERT OR REPLACE INTO event_count(trace_id, kind,"
-                         " events) VALUES(?,?,?)", -1, &st, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(p->ctx->db,
+                         "INSERT OR REPLACE INTO event_count(trace_id, kind,"
+                         " events) VALUES(?,?,?)",
+                         -1, &st, NULL) != SQLITE_OK)
     return -1;
   int64_t id = p->f->artifact_id;
   int rc = 0;
@@ -1316,8 +1433,10 @@ static int trace_finish(tparser *p, int status, double seconds) {
   sqlite3 *db = p->ctx->db;
   if (ld_finish_artifact(f, status, p->layout_array ? "array" : "object", seconds)) return -1;
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(db, "UPDATE trace SET events = ?2, start_ts = ?3, end_ts = ?4"
-                         " WHERE trace_id = ?1", -1, &st, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(db,
+                         "UPDATE trace SET events = ?2, start_ts = ?3, end_ts = ?4"
+                         " WHERE trace_id = ?1",
+                         -1, &st, NULL) != SQLITE_OK)
     return -1;
   sqlite3_bind_int64(st, 1, f->artifact_id);
   sqlite3_bind_int64(st, 2, (int64_t)p->events);
@@ -1336,12 +1455,12 @@ static int trace_finish(tparser *p, int status, double seconds) {
 /* One-line summary: events per kind. */
 static void summary(tparser *p, double seconds) {
   char counts[1024];
-  size_t n = (size_t)snprintf(counts, sizeof counts, "events=%llu",
-                              (unsigned long long)p->events);
-#define COUNT(label, v)                                                                \
-  if ((v) && n < sizeof counts)                                                        \
-    n += (size_t)snprintf(counts + n, sizeof counts - n, " %s=%llu", label,           \
-                          (unsigned long long)(v))
+  size_t n =
+      (size_t)snprintf(counts, sizeof counts, "events=%llu", (unsigned long long)p->events);
+#define COUNT(label, v)                                                   \
+  if ((v) && n < sizeof counts)                                           \
+  n += (size_t)snprintf(counts + n, sizeof counts - n, " %s=%llu", label, \
+                        (unsigned long long)(v))
   for (int k = 0; k < K__MAX; k++)
     if (kind_label[k]) COUNT(kind_label[k], p->kind_count[k]);
   COUNT("flow", p->flows);

@@ -13,15 +13,28 @@ size_t utf8_seq_len(const unsigned char *s, size_t i, size_t n) {
   if (c < 0x80) return 1;
   size_t need;
   unsigned char lo = 0x80, hi = 0xBF;
-  if (c >= 0xC2 && c <= 0xDF) need = 1;
-  else if (c == 0xE0) { need = 2; lo = 0xA0; }
-  else if (c >= 0xE1 && c <= 0xEC) need = 2;
-  else if (c == 0xED) { need = 2; hi = 0x9F; }
-  else if (c >= 0xEE && c <= 0xEF) need = 2;
-  else if (c == 0xF0) { need = 3; lo = 0x90; }
-  else if (c >= 0xF1 && c <= 0xF3) need = 3;
-  else if (c == 0xF4) { need = 3; hi = 0x8F; }
-  else return 0;
+  if (c >= 0xC2 && c <= 0xDF)
+    need = 1;
+  else if (c == 0xE0) {
+    need = 2;
+    lo = 0xA0;
+  } else if (c >= 0xE1 && c <= 0xEC)
+    need = 2;
+  else if (c == 0xED) {
+    need = 2;
+    hi = 0x9F;
+  } else if (c >= 0xEE && c <= 0xEF)
+    need = 2;
+  else if (c == 0xF0) {
+    need = 3;
+    lo = 0x90;
+  } else if (c >= 0xF1 && c <= 0xF3)
+    need = 3;
+  else if (c == 0xF4) {
+    need = 3;
+    hi = 0x8F;
+  } else
+    return 0;
   if (n - i <= need) return 0; /* sequence cut by the end of the string */
   if (s[i + 1] < lo || s[i + 1] > hi) return 0;
   for (size_t k = 2; k <= need; k++)
@@ -29,15 +42,17 @@ size_t utf8_seq_len(const unsigned char *s, size_t i, size_t n) {
   return need + 1;
 }
 
-int utf8_repair(const char *s, size_t n, ld_buf *scratch, const char **out,
-                size_t *outn) {
+int utf8_repair(const char *s, size_t n, ld_buf *scratch, const char **out, size_t *outn) {
   const unsigned char *u = (const unsigned char *)s;
   size_t i = 0;
   *out = s;
   *outn = n;
   /* Fast path: ASCII runs, then full checks only where needed. */
   while (i < n) {
-    if (u[i] < 0x80) { i++; continue; }
+    if (u[i] < 0x80) {
+      i++;
+      continue;
+    }
     size_t l = utf8_seq_len(u, i, n);
     if (!l) break;
     i += l;
@@ -67,7 +82,10 @@ void utf8_put_visible(ld_buf *b, const char *s, size_t n) {
     size_t l = u[i] < 0x80 ? 1 : utf8_seq_len(u, i, n);
     int control = l == 1 ? (u[i] < 0x20 && u[i] != '\n' && u[i] != '\t') || u[i] == 0x7F
                          : l == 2 && u[i] == 0xC2 && u[i + 1] < 0xA0; /* C1: U+0080..9F */
-    if (l && !control) { i += l; continue; }
+    if (l && !control) {
+      i += l;
+      continue;
+    }
     ld_buf_put(b, s + start, i - start);
     ld_buf_put(b, "\xEF\xBF\xBD", 3); /* U+FFFD */
     i += l ? l : 1;

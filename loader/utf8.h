@@ -18,8 +18,7 @@
 ** Otherwise write a repaired copy into scratch (reset first), point out
 ** and outn at it and return 1.
 */
-int utf8_repair(const char *s, size_t n, ld_buf *scratch, const char **out,
-                size_t *outn);
+int utf8_repair(const char *s, size_t n, ld_buf *scratch, const char **out, size_t *outn);
 
 /* Length of the well-formed UTF-8 sequence at s[i..n), 0 if invalid. */
 size_t utf8_seq_len(const unsigned char *s, size_t i, size_t n);

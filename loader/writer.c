@@ -26,42 +26,49 @@
 ** is built from the table as created, and every row must carry exactly as
 ** many values as the table has columns, in DDL order. */
 static const char *const table_name[TB__COUNT] = {
-  [TB_STRING] = "_string",         [TB_SLICE] = "_slice",
-  [TB_GPU] = "_gpu",               [TB_INSTANT] = "_instant",
-  [TB_FLOW] = "_flow",             [TB_META] = "_meta",
-  [TB_LOG] = "import_log",         [TB_SEGMENT] = "_segment",
-  [TB_BLOCK] = "_block",           [TB_BLOCK_HISTORY] = "_block_history",
-  [TB_ALLOC_EVENT] = "_alloc_event", [TB_STACK_FRAME] = "_stack_frame",
-  [TB_ANNOTATION] = "annotation", [TB_NEST] = "(nesting sort)",
-  [TB_FLOW_END] = "(flow sort)",
+    [TB_STRING] = "_string",
+    [TB_SLICE] = "_slice",
+    [TB_GPU] = "_gpu",
+    [TB_INSTANT] = "_instant",
+    [TB_FLOW] = "_flow",
+    [TB_META] = "_meta",
+    [TB_LOG] = "import_log",
+    [TB_SEGMENT] = "_segment",
+    [TB_BLOCK] = "_block",
+    [TB_BLOCK_HISTORY] = "_block_history",
+    [TB_ALLOC_EVENT] = "_alloc_event",
+    [TB_STACK_FRAME] = "_stack_frame",
+    [TB_ANNOTATION] = "annotation",
+    [TB_NEST] = "(nesting sort)",
+    [TB_FLOW_END] = "(flow sort)",
 };
 
 struct ld_writer {
-  sqlite3 *db;                    /* connection (owned by the caller) */
-  sqlite3_stmt *stmt[TB__COUNT];  /* prepared lazily, per table */
-  int ncols[TB__COUNT];           /* columns of each table (its statement's
+  sqlite3 *db;                   /* connection (owned by the caller) */
+  sqlite3_stmt *stmt[TB__COUNT]; /* prepared lazily, per table */
+  int ncols[TB__COUNT];          /* columns of each table (its statement's
                                   ** parameters) */
-  ld_sink_fn sink[TB__COUNT];     /* tables whose rows go to a function */
+  ld_sink_fn sink[TB__COUNT];    /* tables whose rows go to a function */
   void *sink_arg[TB__COUNT];
-  const char *sink_why[TB__COUNT];/* its failure, in words */
-  int threaded;                   /* a writer thread runs */
-  pthread_t thread;               /* the writer thread */
-  pthread_mutex_t mu;             /* guards everything below */
-  pthread_cond_t cv;              /* signalled on every state change */
-  ld_buf pool[POOL];              /* the batches */
-  ld_buf *queue[POOL];            /* full batches, oldest first */
-  int queued;                     /* batches in queue */
-  ld_buf *free_list[POOL];        /* empty batches */
-  int nfree;                      /* batches in free_list */
-  int busy;                       /* the thread is writing a batch */
-  int stopping;                   /* writer_stop() called */
-  ld_buf *cur;                    /* batch the producer fills */
-  int failed;                     /* an insert failed */
-  char error[512];                /* why */
-  uint64_t rows;                  /* rows written */
-  double producer_wait;           /* seconds the producer waited for a free
+  const char *sink_why[TB__COUNT]; /* its failure, in words */
+  int threaded;                    /* a writer thread runs */
+  pthread_t thread;                /* the writer thread */
+  pthread_mutex_t mu;              /* guards everything below */
+  pthread_cond_t cv;               /* signalled on every state change */
+  ld_buf pool[POOL];               /* the batches */
+  ld_buf *queue[POOL];             /* full batches, oldest first */
+  int queued;                      /* batches in queue */
+  ld_buf *free_list[POOL];         /* empty batches */
+  int nfree;                       /* batches in free_list */
+  int busy;                        /* the thread is writing a batch */
+  int stopping;                    /* writer_stop() called */
+  ld_buf *cur;                     /* batch the producer fills */
+  int failed;                      /* an insert failed */
+  char error[512];                 /* why */
+  uint64_t rows;                   /* rows written */
+  double producer_wait;            /* seconds the producer waited for a free
                                   ** batch (the writer was behind) */
-  double writer_idle;             /* seconds the thread waited for a batch
+  double writer_idle;              /* seconds the thread waited for a batch
                                   ** (the producer was behind) */
 };
 
@@ -87,8 +94,8 @@ static sqlite3_stmt *statement(ld_writer *w, ld_table t) {
                      : SQLITE_ERROR;
   ld_buf_free(&sql);
   if (rc != SQLITE_OK) {
-    snprintf(w->error, sizeof w->error, "cannot prepare the insert into %s: %s",
-             table_name[t], ncols > 0 ? sqlite3_errmsg(w->db) : "no such table");
+    snprintf(w->error, sizeof w->error, "cannot prepare the insert into %s: %s", table_name[t],
+             ncols > 0 ? sqlite3_errmsg(w->db) : "no such table");
     return NULL;
   }
   w->ncols[t] = sqlite3_bind_parameter_count(w->stmt[t]);
@@ -122,35 +129,34 @@ static int write_batch(ld_writer *w, ld_buf *b) {
     for (int c = 1; c <= ncols; c++) {
       int tag = b->p[i++];
       switch (tag) {
-      case RV_NULL: sqlite3_bind_null(st, c); break;
-      case RV_INT: {
-        int64_t v;
-        memcpy(&v, b->p + i, 8);
-        i += 8;
-        sqlite3_bind_int64(st, c, v);
-        break;
-      }
-      case RV_REAL: {
-        double v;
-        memcpy(&v, b->p + i, 8);
-        i += 8;
-        sqlite3_bind_double(st, c, v);
-        break;
-      }
-      default: {
-        uint32_t len;
-        memcpy(&len, b->p + i, 4);
-        i += 4;
-        sqlite3_bind_text(st, c, b->p + i, (int)len, SQLITE_STATIC);
-        i += len;
-      }
+        case RV_NULL: sqlite3_bind_null(st, c); break;
+        case RV_INT: {
+          int64_t v;
+          memcpy(&v, b->p + i, 8);
+          i += 8;
+          sqlite3_bind_int64(st, c, v);
+          break;
+        }
+        case RV_REAL: {
+          double v;
+          memcpy(&v, b->p + i, 8);
+          i += 8;
+          sqlite3_bind_double(st, c, v);
+          break;
+        }
+        default: {
+          uint32_t len;
+          memcpy(&len, b->p + i, 4);
+          i += 4;
+          sqlite3_bind_text(st, c, b->p + i, (int)len, SQLITE_STATIC);
+          i += len;
+        }
       }
     }
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
     if (rc != SQLITE_DONE) {
-      snprintf(w->error, sizeof w->error, "cannot insert: %s",
-               sqlite3_errmsg(w->db));
+      snprintf(w->error, sizeof w->error, "cannot insert: %s", sqlite3_errmsg(w->db));
       return -1;
     }
     w->rows++;
@@ -210,7 +216,9 @@ void writer_sink(ld_writer *w, ld_table t, ld_sink_fn fn, void *arg, const char 
   w->sink_why[t] = why;
 }
 
-ld_buf *writer_batch(ld_writer *w) { return w->cur; }
+ld_buf *writer_batch(ld_writer *w) {
+  return w->cur;
+}
 
 /* Queue cur and take a free batch (threaded), or write cur inline. */
 static int submit(ld_writer *w) {
@@ -271,7 +279,9 @@ const char *writer_error(const ld_writer *w) {
   return w->failed ? w->error : NULL;
 }
 
-uint64_t writer_rows(const ld_writer *w) { return w->rows; }
+uint64_t writer_rows(const ld_writer *w) {
+  return w->rows;
+}
 
 void writer_waits(ld_writer *w, double *producer_wait, double *writer_idle) {
   pthread_mutex_lock(&w->mu);

@@ -23,21 +23,21 @@
 ** value per column of the table, in the DDL's column order; the writer
 ** checks the count against the table. */
 typedef enum ld_table {
-  TB_STRING,       /* _string(id, value) */
-  TB_SLICE,        /* _slice */
-  TB_GPU,          /* _gpu */
-  TB_INSTANT,      /* _instant */
-  TB_FLOW,         /* _flow */
-  TB_META,         /* _meta */
-  TB_LOG,          /* import_log */
-  TB_SEGMENT,      /* _segment */
-  TB_BLOCK,        /* _block */
-  TB_BLOCK_HISTORY,/* _block_history */
-  TB_ALLOC_EVENT,  /* _alloc_event */
-  TB_STACK_FRAME,  /* _stack_frame */
-  TB_ANNOTATION,   /* annotation */
-  TB_NEST,         /* not tables: records for a sort (writer_sink), one text */
-  TB_FLOW_END,     /* value each: nest_row (nest.c), flow_end (flows.c) */
+  TB_STRING,        /* _string(id, value) */
+  TB_SLICE,         /* _slice */
+  TB_GPU,           /* _gpu */
+  TB_INSTANT,       /* _instant */
+  TB_FLOW,          /* _flow */
+  TB_META,          /* _meta */
+  TB_LOG,           /* import_log */
+  TB_SEGMENT,       /* _segment */
+  TB_BLOCK,         /* _block */
+  TB_BLOCK_HISTORY, /* _block_history */
+  TB_ALLOC_EVENT,   /* _alloc_event */
+  TB_STACK_FRAME,   /* _stack_frame */
+  TB_ANNOTATION,    /* annotation */
+  TB_NEST,          /* not tables: records for a sort (writer_sink), one text */
+  TB_FLOW_END,      /* value each: nest_row (nest.c), flow_end (flows.c) */
   TB__COUNT
 } ld_table;
 
@@ -88,7 +88,9 @@ static inline void row_begin(ld_buf *b, ld_table t, int ncols) {
   b->p[b->n++] = (char)t;
   b->p[b->n++] = (char)ncols;
 }
-static inline void row_null(ld_buf *b) { ld_buf_putc(b, RV_NULL); }
+static inline void row_null(ld_buf *b) {
+  ld_buf_putc(b, RV_NULL);
+}
 static inline void row_int(ld_buf *b, int64_t v) {
   ld_buf_reserve(b, 9);
   b->p[b->n++] = RV_INT;
@@ -112,7 +114,10 @@ static inline void row_text(ld_buf *b, const char *s, size_t n) {
 }
 /* Optional values: NULL when absent. */
 static inline void row_int_opt(ld_buf *b, int has, int64_t v) {
-  if (has) row_int(b, v); else row_null(b);
+  if (has)
+    row_int(b, v);
+  else
+    row_null(b);
 }
 
 #endif

@@ -48,102 +48,115 @@ typedef struct cat_rule {
 /* Order matters: most specific first.  Patterns are checked against the
 ** lower-cased kernel name. */
 static const cat_rule builtin_rules[] = {
-  /* Reference-analyser categories (axolotl): very specific names. */
-  {"ScatterMoE", {"_group_bwd_lora", "_group_bwd_da", "_group_bwd_db",
-                  "_scatter2scatter", "scattermoe", NULL}},
-  {"BnB dequantization", {"kdequantize", "kquantize", "bitsandbytes",
-                          "dequantize_4bit", "dequantize_nf4", "kgemm_4bit", NULL}},
-  {"LoRA fused", {"lora_qkv", "lora_o", "lora_mlp", NULL}},
-  {"DoRA norm", {"dora", NULL}},
-  {"CCE loss", {"_cce_", "cut_cross_entropy", NULL}},
-  /* Communication. */
-  {"NCCL/communication", {"nccl", "rccl", "msccl", "all_reduce", "allreduce",
-                          "all_gather", "allgather", "reduce_scatter",
-                          "reducescatter", "alltoall", "all_to_all", "sendrecv",
-                          "cross_device_reduce", "multimem", "nvshmem", NULL}},
-  {"MoE routing", {"moe_", "fused_moe", "moe::", "topk_softmax", "expert",
-                   "router", "grouped_topk", NULL}},
-  {"Attention", {"flash", "fmha", "attention", "attn", "sdpa",
-                 "scaled_dot_product", "mha_", "xformers", "flashinfer", "kvcache",
-                 "kv_cache", "paged_", NULL}},
-  {"Conv1d", {"conv1d", "causal_conv", NULL}},
-  {"Normalization", {"layer_norm", "layernorm", "rms_norm", "rmsnorm",
-                     "batch_norm", "batchnorm", "group_norm", "groupnorm",
-                     "instance_norm", "instancenorm", "bn_fw", "bn_bw",
-                     "welford", "gammabeta", "rowwisemoments", NULL}},
-  {"Convolution", {"conv2d", "conv3d", "convolution", "convolve", "implicit_gemm",
-                   "implicitgemmconv", "fprop", "dgrad", "wgrad", "winograd",
-                   "scudnn", "cudnn::cnn", "cudnn::detail", "igemm_bwd",
-                   "igemm_fwd", "igemm_wrw", "grouped_conv", "im2col", "col2im",
-                   "nchwtonhwc", "nhwctonchw", "cask_cudnn", "cutlass_cudnn",
-                   "flip_filter", "im2d2col", NULL}},
-  {"GEMM", {"gemm", "gemv", "cutlass", "cublas", "xmma", "nvjet", "cijk_",
-            "magma", "matmul", "splitkreduce", "epilogue::", "wmma", "bmm_",
-            "hipblaslt", "tensile", NULL}},
-  {"Triton", {"triton", NULL}},
-  {"FFT", {"fft", "mult_and_sum_complex", NULL}},
-  {"Sleep/spin", {"spin_kernel", "sleep", NULL}},
-  {"Embedding", {"embedding", "embed", "fbgemm", "linearize_index", "bucketize",
-                 "permute_pooled", "bounds_check_indices", NULL}},
-  /* Not "lamb" (every {lambda} kernel) nor "optim" (cutlass "optimized"). */
-  {"Optimizer", {"adam", "sgd", "multi_tensor_apply", "foreach", "optimizer",
-                 "lamb_", "_lamb", "lambstage", "adagrad", "lion", "rmsprop", NULL}},
-  {"Loss", {"cross_entropy", "crossentropy", "nll_loss", "nllcriterion", "_loss",
-            "loss_", NULL}},
-  {"Softmax", {"softmax", NULL}},
-  {"Pooling", {"pool", NULL}},
-  {"TopK/Sort", {"topk", "sort", NULL}},
-  {"Upsample", {"upsample", "interpolate", "grid_sampler", NULL}},
-  {"Random", {"dropout", "philox", "curand", "bernoulli", "normal_kernel",
-              "uniform_kernel", "randperm", "multinomial", NULL}},
-  /* Not "put_" (updateOutput_kernel). */
-  {"Index/Gather/Scatter", {"index", "gather", "scatter", "masked_", "nonzero",
-                            "take_", "index_put", NULL}},
-  {"Quantization", {"dequant", "quant", "fp8", "nvfp4", "mxfp", "e4m3", "e5m2", NULL}},
-  {"Dtype conversion", {"_to_copy", "to_copy", "bfloat16_copy", "float16_copy",
-                        "half_copy", NULL}},
-  {"Activation", {"relu", "gelu", "silu", "swiglu", "geglu", "sigmoid", "tanh",
-                  "threshold", "softplus", "mish", "swish", "act_and_mul",
-                  "glu_", "elu_", NULL}},
-  {"Reduction", {"reduce", "reduction", "sum_", "mean", "norm", "argmax",
-                 "argmin", "cumsum", "scan", "max_kernel", "min_kernel", NULL}},
-  {"Memcpy", {"memcpy", NULL}},
-  {"Memset", {"memset", NULL}},
-  /* Not "fill" or "fill_" (attention "prefill_..."). */
-  {"Elementwise", {"elementwise", "fillfunctor", "fill_kernel", "copy", "cast",
-                   "pointwise", "clamp", "transpose", "catarray", "where",
-                   "functor", "scale", "subtensorop", NULL}},
+    /* Reference-analyser categories (axolotl): very specific names. */
+    {"ScatterMoE",
+     {"_group_bwd_lora", "_group_bwd_da", "_group_bwd_db", "_scatter2scatter", "scattermoe",
+      NULL}},
+    {"BnB dequantization",
+     {"kdequantize", "kquantize", "bitsandbytes", "dequantize_4bit", "dequantize_nf4",
+      "kgemm_4bit", NULL}},
+    {"LoRA fused", {"lora_qkv", "lora_o", "lora_mlp", NULL}},
+    {"DoRA norm", {"dora", NULL}},
+    {"CCE loss", {"_cce_", "cut_cross_entropy", NULL}},
+    /* Communication. */
+    {"NCCL/communication",
+     {"nccl", "rccl", "msccl", "all_reduce", "allreduce", "all_gather", "allgather",
+      "reduce_scatter", "reducescatter", "alltoall", "all_to_all", "sendrecv",
+      "cross_device_reduce", "multimem", "nvshmem", NULL}},
+    {"MoE routing",
+     {"moe_", "fused_moe", "moe::", "topk_softmax", "expert", "router", "grouped_topk", NULL}},
+    {"Attention",
+     {"flash", "fmha", "attention", "attn", "sdpa", "scaled_dot_product", "mha_", "xformers",
+      "flashinfer", "kvcache", "kv_cache", "paged_", NULL}},
+    {"Conv1d", {"conv1d", "causal_conv", NULL}},
+    {"Normalization",
+     {"layer_norm", "layernorm", "rms_norm", "rmsnorm", "batch_norm", "batchnorm", "group_norm",
+      "groupnorm", "instance_norm", "instancenorm", "bn_fw", "bn_bw", "welford", "gammabeta",
+      "rowwisemoments", NULL}},
+    {"Convolution", {"conv2d",        "conv3d",
+                     "convolution",   "convolve",
+                     "implicit_gemm", "implicitgemmconv",
+                     "fprop",         "dgrad",
+                     "wgrad",         "winograd",
+                     "scudnn",        "cudnn::cnn",
+                     "cudnn::detail", "igemm_bwd",
+                     "igemm_fwd",     "igemm_wrw",
+                     "grouped_conv",  "im2col",
+                     "col2im",        "nchwtonhwc",
+                     "nhwctonchw",    "cask_cudnn",
+                     "cutlass_cudnn", "flip_filter",
+                     "im2d2col",      NULL}},
+    {"GEMM",
+     {"gemm", "gemv", "cutlass", "cublas", "xmma", "nvjet", "cijk_", "magma", "matmul",
+      "splitkreduce", "epilogue::", "wmma", "bmm_", "hipblaslt", "tensile", NULL}},
+    {"Triton", {"triton", NULL}},
+    {"FFT", {"fft", "mult_and_sum_complex", NULL}},
+    {"Sleep/spin", {"spin_kernel", "sleep", NULL}},
+    {"Embedding",
+     {"embedding", "embed", "fbgemm", "linearize_index", "bucketize", "permute_pooled",
+      "bounds_check_indices", NULL}},
+    /* Not "lamb" (every {lambda} kernel) nor "optim" (cutlass "optimized"). */
+    {"Optimizer",
+     {"adam", "sgd", "multi_tensor_apply", "foreach", "optimizer", "lamb_", "_lamb",
+      "lambstage", "adagrad", "lion", "rmsprop", NULL}},
+    {"Loss",
+     {"cross_entropy", "crossentropy", "nll_loss", "nllcriterion", "_loss", "loss_", NULL}},
+    {"Softmax", {"softmax", NULL}},
+    {"Pooling", {"pool", NULL}},
+    {"TopK/Sort", {"topk", "sort", NULL}},
+    {"Upsample", {"upsample", "interpolate", "grid_sampler", NULL}},
+    {"Random",
+     {"dropout", "philox", "curand", "bernoulli", "normal_kernel", "uniform_kernel", "randperm",
+      "multinomial", NULL}},
+    /* Not "put_" (updateOutput_kernel). */
+    {"Index/Gather/Scatter",
+     {"index", "gather", "scatter", "masked_", "nonzero", "take_", "index_put", NULL}},
+    {"Quantization", {"dequant", "quant", "fp8", "nvfp4", "mxfp", "e4m3", "e5m2", NULL}},
+    {"Dtype conversion",
+     {"_to_copy", "to_copy", "bfloat16_copy", "float16_copy", "half_copy", NULL}},
+    {"Activation",
+     {"relu", "gelu", "silu", "swiglu", "geglu", "sigmoid", "tanh", "threshold", "softplus",
+      "mish", "swish", "act_and_mul", "glu_", "elu_", NULL}},
+    {"Reduction",
+     {"reduce", "reduction", "sum_", "mean", "norm", "argmax", "argmin", "cumsum", "scan",
+      "max_kernel", "min_kernel", NULL}},
+    {"Memcpy", {"memcpy", NULL}},
+    {"Memset", {"memset", NULL}},
+    /* Not "fill" or "fill_" (attention "prefill_..."). */
+    {"Elementwise",
+     {"elementwise", "fillfunctor", "fill_kernel", "copy", "cast", "pointwise", "clamp",
+      "transpose", "catarray", "where", "functor", "scale", "subtensorop", NULL}},
 };
 #define N_BUILTIN (sizeof builtin_rules / sizeof builtin_rules[0])
 
 /* ---- user rules ---------------------------------------------------------- */
 
 typedef struct user_rule {
-  char *pattern;  /* lower-cased */
+  char *pattern; /* lower-cased */
   char *category;
-  int glob;       /* pattern has '*' or '?' */
+  int glob; /* pattern has '*' or '?' */
 } user_rule;
 
 /* ---- per-connection state ------------------------------------------------ */
 
 typedef struct cache_slot {
-  uint64_t hash;        /* 0 = empty */
-  char *name;           /* owned copy */
+  uint64_t hash; /* 0 = empty */
+  char *name;    /* owned copy */
   size_t len;
   const char *category; /* static, or owned by a user_rule */
 } cache_slot;
 
 typedef struct cat_state {
-  cache_slot *slots;    /* open addressing, power-of-two size */
+  cache_slot *slots; /* open addressing, power-of-two size */
   size_t mask, count;
-  user_rule *rules;     /* user rules in priority order */
+  user_rule *rules; /* user rules in priority order */
   int nrules;
-  int loaded;           /* rules read at least once */
-  sqlite3_int64 changes;/* total_changes when rules were read */
-  int data_version;     /* data_version when rules were read */
-  sqlite3_int64 schema; /* sum of the schema cookies when rules were read */
-  uint64_t prepared;    /* statement_signal() of the previous call */
-  char *lower;          /* scratch: lower-cased name */
+  int loaded;            /* rules read at least once */
+  sqlite3_int64 changes; /* total_changes when rules were read */
+  int data_version;      /* data_version when rules were read */
+  sqlite3_int64 schema;  /* sum of the schema cookies when rules were read */
+  uint64_t prepared;     /* statement_signal() of the previous call */
+  char *lower;           /* scratch: lower-cased name */
   size_t lower_cap;
 } cat_state;
 
@@ -205,9 +218,11 @@ static int load_rules(sqlite3 *db, cat_state *st, char **err) {
   /* Look the table up first: preparing a statement on a missing table
   ** makes SQLite reset its schema, which is slow and would look like a
   ** schema change to refresh() on every call. */
-  int rc = sqlite3_prepare_v2(db,
-      "SELECT 1 FROM pragma_table_list WHERE name = 'kernel_category_rule'"
-      " AND type IN ('table', 'view', 'virtual')", -1, &q, NULL);
+  int rc =
+      sqlite3_prepare_v2(db,
+                         "SELECT 1 FROM pragma_table_list WHERE name = 'kernel_category_rule'"
+                         " AND type IN ('table', 'view', 'virtual')",
+                         -1, &q, NULL);
   if (rc != SQLITE_OK) {
     *err = sqlite3_mprintf("kernel_category(): %s", sqlite3_errmsg(db));
     return rc;
@@ -216,9 +231,10 @@ static int load_rules(sqlite3 *db, cat_state *st, char **err) {
   sqlite3_finalize(q);
   if (!exists) return SQLITE_OK;
   rc = sqlite3_prepare_v2(db,
-      "SELECT pattern, category FROM kernel_category_rule"
-      " WHERE pattern IS NOT NULL AND category IS NOT NULL"
-      " ORDER BY priority, rowid", -1, &q, NULL);
+                          "SELECT pattern, category FROM kernel_category_rule"
+                          " WHERE pattern IS NOT NULL AND category IS NOT NULL"
+                          " ORDER BY priority, rowid",
+                          -1, &q, NULL);
   if (rc != SQLITE_OK) {
     *err = sqlite3_mprintf("kernel_category(): cannot read kernel_category_rule: %s",
                            sqlite3_errmsg(db));
@@ -229,7 +245,10 @@ static int load_rules(sqlite3 *db, cat_state *st, char **err) {
     if (st->nrules == cap) {
       cap = cap ? cap * 2 : 16;
       user_rule *r = sqlite3_realloc64(st->rules, (sqlite3_uint64)cap * sizeof *r);
-      if (!r) { rc = SQLITE_NOMEM; break; }
+      if (!r) {
+        rc = SQLITE_NOMEM;
+        break;
+      }
       st->rules = r;
     }
     user_rule *r = &st->rules[st->nrules];
@@ -260,10 +279,17 @@ static int load_rules(sqlite3 *db, cat_state *st, char **err) {
 static int glob_match(const char *p, const char *s) {
   const char *star = NULL, *resume = NULL;
   while (*s) {
-    if (*p == '?' || (*p && *p == *s)) { p++; s++; }
-    else if (*p == '*') { star = p++; resume = s; }
-    else if (star) { p = star + 1; s = ++resume; }
-    else return 0;
+    if (*p == '?' || (*p && *p == *s)) {
+      p++;
+      s++;
+    } else if (*p == '*') {
+      star = p++;
+      resume = s;
+    } else if (star) {
+      p = star + 1;
+      s = ++resume;
+    } else
+      return 0;
   }
   while (*p == '*') p++;
   return *p == 0;
@@ -325,7 +351,8 @@ static uint64_t statement_signal(sqlite3 *db, sqlite3_context *ctx) {
   if (head) {
     const char *sql = sqlite3_sql(head);
     h ^= (uint64_t)(uintptr_t)head;
-    h = h * 0xff51afd7ed558ccdULL ^ (uint64_t)sqlite3_stmt_status(head, SQLITE_STMTSTATUS_RUN, 0);
+    h = h * 0xff51afd7ed558ccdULL ^
+        (uint64_t)sqlite3_stmt_status(head, SQLITE_STMTSTATUS_RUN, 0);
     h = h * 0xff51afd7ed558ccdULL ^
         (uint64_t)sqlite3_stmt_status(head, SQLITE_STMTSTATUS_REPREPARE, 0);
     if (sql) h ^= name_hash(sql, strlen(sql));
@@ -348,8 +375,7 @@ static int refresh(sqlite3 *db, sqlite3_context *ctx, cat_state *st, char **err)
   sqlite3_int64 schema = st->schema;
   if (!st->loaded || prepared != st->prepared) schema = schema_cookies(db);
   st->prepared = prepared;
-  if (st->loaded && changes == st->changes && dv == st->data_version &&
-      schema == st->schema)
+  if (st->loaded && changes == st->changes && dv == st->data_version && schema == st->schema)
     return SQLITE_OK;
   cache_clear(st);
   int rc = load_rules(db, st, err);
@@ -372,7 +398,10 @@ static void kernel_category_func(sqlite3_context *ctx, int argc, sqlite3_value *
   }
   const char *name = (const char *)sqlite3_value_text(argv[0]);
   int n = sqlite3_value_bytes(argv[0]);
-  if (!name) { sqlite3_result_error_nomem(ctx); return; }
+  if (!name) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
   char *err = NULL;
   if (refresh(sqlite3_context_db_handle(ctx), ctx, st, &err) != SQLITE_OK) {
     sqlite3_result_error(ctx, err ? err : "kernel_category(): out of memory", -1);
@@ -392,7 +421,10 @@ static void kernel_category_func(sqlite3_context *ctx, int argc, sqlite3_value *
   }
   if ((size_t)n + 1 > st->lower_cap) {
     char *l = sqlite3_realloc64(st->lower, (sqlite3_uint64)n + 1);
-    if (!l) { sqlite3_result_error_nomem(ctx); return; }
+    if (!l) {
+      sqlite3_result_error_nomem(ctx);
+      return;
+    }
     st->lower = l;
     st->lower_cap = (size_t)n + 1;
   }

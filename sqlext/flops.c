@@ -61,10 +61,23 @@ static int parse_ints(const char **p, int64_t *out, int max) {
   if (list) s++;
   for (;;) {
     while (*s == ' ' || *s == ',') s++;
-    if (list && *s == ']') { s++; break; }
+    if (list && *s == ']') {
+      s++;
+      break;
+    }
     if (!list && n == 1) break;
-    if (!strncmp(s, "True", 4) || !strncmp(s, "true", 4)) { if (n < max) out[n] = 1; n++; s += 4; continue; }
-    if (!strncmp(s, "False", 5) || !strncmp(s, "false", 5)) { if (n < max) out[n] = 0; n++; s += 5; continue; }
+    if (!strncmp(s, "True", 4) || !strncmp(s, "true", 4)) {
+      if (n < max) out[n] = 1;
+      n++;
+      s += 4;
+      continue;
+    }
+    if (!strncmp(s, "False", 5) || !strncmp(s, "false", 5)) {
+      if (n < max) out[n] = 0;
+      n++;
+      s += 5;
+      continue;
+    }
     if (*s != '-' && !isdigit((unsigned char)*s)) return -1;
     char *end;
     long long v = strtoll(s, &end, 10);
@@ -161,22 +174,24 @@ static double matmul_flops(const Arg *a, const Arg *b) {
   int64_t kb = b->ndim >= 2 ? b->d[b->ndim - 2] : b->d[0];
   int64_t n = b->ndim >= 2 ? b->d[b->ndim - 1] : 1;
   if (k != kb) return -1;
-  double batch = broadcast_batch(a, a->ndim >= 2 ? a->ndim - 2 : 0, b, b->ndim >= 2 ? b->ndim - 2 : 0);
+  double batch =
+      broadcast_batch(a, a->ndim >= 2 ? a->ndim - 2 : 0, b, b->ndim >= 2 ? b->ndim - 2 : 0);
   return 2 * batch * (double)m * (double)k * (double)n;
 }
 
 /* Forward convolution FLOPs from input X, weight W and the concrete
 ** stride/padding/dilation/transposed/groups at positions sp, pp, dp, tp, gp
 ** of c (tp < 0: not transposed).  Returns -1 when something is missing. */
-static double conv_flops(const Arg *x, const Arg *w, const Arg *c, int nc, int sp, int pp, int dp,
-                          int tp, int gp) {
+static double conv_flops(const Arg *x, const Arg *w, const Arg *c, int nc, int sp, int pp,
+                         int dp, int tp, int gp) {
   int sd = x->ndim - 2;
   /* groups must be recorded, though W already holds the C/groups channels */
   if (sd < 1 || w->ndim != x->ndim || gp >= nc || c[gp].ndim != 1) return -1;
   int transposed = tp >= 0 && tp < nc && c[tp].ndim == 1 && c[tp].d[0];
   double kernel = prod(w->d, 2, w->ndim);
   if (transposed) /* W[C, O/g, *k]: every input position scatters to O/g*k outputs */
-    return 2.0 * (double)x->d[0] * (double)x->d[1] * prod(x->d, 2, x->ndim) * (double)w->d[1] * kernel;
+    return 2.0 * (double)x->d[0] * (double)x->d[1] * prod(x->d, 2, x->ndim) * (double)w->d[1] *
+           kernel;
   if (sp >= nc || pp >= nc || dp >= nc) return -1;
   double out = 1;
   for (int i = 0; i < sd; i++) {
@@ -193,7 +208,7 @@ static double conv_flops(const Arg *x, const Arg *w, const Arg *c, int nc, int s
 }
 
 static double op_flops(const char *name, const Arg *a, int na, const Arg *c, int nc) {
-  #define DIMS(i, n) (na > (i) && a[i].ndim == (n))
+#define DIMS(i, n) (na > (i) && a[i].ndim == (n))
   if (!strcmp(name, "aten::mm")) {
     if (!DIMS(0, 2) || !DIMS(1, 2) || a[0].d[1] != a[1].d[0]) return -1;
     return 2.0 * (double)a[0].d[0] * (double)a[0].d[1] * (double)a[1].d[1];
@@ -204,9 +219,11 @@ static double op_flops(const char *name, const Arg *a, int na, const Arg *c, int
   }
   if (!strcmp(name, "aten::bmm") || !strcmp(name, "aten::baddbmm")) {
     int i = name[6] == 'b' && name[7] == 'a' ? 1 : 0; /* baddbmm: bias first */
-    if (!DIMS(i, 3) || !DIMS(i + 1, 3) || a[i].d[2] != a[i + 1].d[1] || a[i].d[0] != a[i + 1].d[0])
+    if (!DIMS(i, 3) || !DIMS(i + 1, 3) || a[i].d[2] != a[i + 1].d[1] ||
+        a[i].d[0] != a[i + 1].d[0])
       return -1;
-    return 2.0 * (double)a[i].d[0] * (double)a[i].d[1] * (double)a[i].d[2] * (double)a[i + 1].d[2];
+    return 2.0 * (double)a[i].d[0] * (double)a[i].d[1] * (double)a[i].d[2] *
+           (double)a[i + 1].d[2];
   }
   if (!strcmp(name, "aten::matmul")) return na >= 2 ? matmul_flops(&a[0], &a[1]) : -1;
   if (!strcmp(name, "aten::linear")) {
@@ -230,13 +247,14 @@ static double op_flops(const char *name, const Arg *a, int na, const Arg *c, int
     if (na < 3) return -1;
     const Arg *q = &a[0], *k = &a[1], *v = &a[2];
     int n = q->ndim;
-    if (n < 2 || k->ndim != n || v->ndim != n || q->d[n - 1] != k->d[n - 1] || k->d[n - 2] != v->d[n - 2])
+    if (n < 2 || k->ndim != n || v->ndim != n || q->d[n - 1] != k->d[n - 1] ||
+        k->d[n - 2] != v->d[n - 2])
       return -1;
     double batch = prod(q->d, 0, n - 2), l = (double)q->d[n - 2], s = (double)k->d[n - 2];
     return 2 * batch * l * s * (double)q->d[n - 1] + 2 * batch * l * s * (double)v->d[n - 1];
   }
   return -1;
-  #undef DIMS
+#undef DIMS
 }
 
 static void op_flops_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -257,6 +275,7 @@ static void op_flops_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 }
 
 int profdb_flops_init(sqlite3 *db) {
-  return sqlite3_create_function(db, "op_flops", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
-                                 NULL, op_flops_fn, NULL, NULL);
+  return sqlite3_create_function(db, "op_flops", 3,
+                                 SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL,
+                                 op_flops_fn, NULL, NULL);
 }

@@ -74,10 +74,12 @@ static void version_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 
 int profdb_format_init(sqlite3 *db) {
   const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
-  int rc = sqlite3_create_function(db, "profdb_fmt_bytes", 1, flags, NULL, fmt_bytes, NULL, NULL);
+  int rc =
+      sqlite3_create_function(db, "profdb_fmt_bytes", 1, flags, NULL, fmt_bytes, NULL, NULL);
   if (rc == SQLITE_OK)
     rc = sqlite3_create_function(db, "profdb_fmt_ns", 1, flags, NULL, fmt_ns, NULL, NULL);
   if (rc == SQLITE_OK)
-    rc = sqlite3_create_function(db, "profdb_version", 0, flags, NULL, version_func, NULL, NULL);
+    rc =
+        sqlite3_create_function(db, "profdb_version", 0, flags, NULL, version_func, NULL, NULL);
   return rc;
 }

@@ -62,8 +62,8 @@ static int frame_rank_of(const char *s, size_t n) {
     return s && n && s[0] == '<' ? 1 : 3;
   }
   /* Separators may be '/' or '\' (Windows paths): test both spellings. */
-  if (contains(s, n, "/torch/") || contains(s, n, "\\torch\\") ||
-      !strncmp(s, "torch/", 6) || !strncmp(s, "torch\\", 6))
+  if (contains(s, n, "/torch/") || contains(s, n, "\\torch\\") || !strncmp(s, "torch/", 6) ||
+      !strncmp(s, "torch\\", 6))
     return 2;
   if (contains(s, n, "site-packages") || contains(s, n, "dist-packages") ||
       contains(s, n, "/lib/python3") || contains(s, n, "\\lib\\python3") || s[0] == '<')
@@ -93,7 +93,10 @@ static void kernel_base_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   (void)argc;
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
   const char *s = (const char *)sqlite3_value_text(argv[0]);
-  if (!s) { sqlite3_result_error_nomem(ctx); return; }
+  if (!s) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
   if (!strncmp(s, "void ", 5)) s += 5;
   const char *end = s;
   for (const char *p = s; *p; p++) {
@@ -104,7 +107,9 @@ static void kernel_base_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   sqlite3_result_text(ctx, s, (int)(end - s), SQLITE_TRANSIENT);
 }
 
-static int is_sep(char c) { return c == '/' || c == '\\'; }
+static int is_sep(char c) {
+  return c == '/' || c == '\\';
+}
 
 static void path_common_suffix_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
@@ -114,7 +119,10 @@ static void path_common_suffix_fn(sqlite3_context *ctx, int argc, sqlite3_value 
   int na = sqlite3_value_bytes(argv[0]);
   const char *b = (const char *)sqlite3_value_text(argv[1]);
   int nb = sqlite3_value_bytes(argv[1]);
-  if (!a || !b) { sqlite3_result_error_nomem(ctx); return; }
+  if (!a || !b) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
   /* Walk back from the ends while the characters agree (a separator of
   ** either kind agrees with the other kind); count the components that
   ** agree whole. */
@@ -144,7 +152,7 @@ int profdb_frames_init(sqlite3 *db) {
   if (rc == SQLITE_OK)
     rc = sqlite3_create_function(db, "kernel_base", 1, flags, NULL, kernel_base_fn, NULL, NULL);
   if (rc == SQLITE_OK)
-    rc = sqlite3_create_function(db, "path_common_suffix", 2, flags, NULL, path_common_suffix_fn,
-                                 NULL, NULL);
+    rc = sqlite3_create_function(db, "path_common_suffix", 2, flags, NULL,
+                                 path_common_suffix_fn, NULL, NULL);
   return rc;
 }

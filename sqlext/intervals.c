@@ -55,10 +55,10 @@ typedef struct ival {
 } ival;
 
 typedef struct ival_set {
-  ival *v[2];     /* set 0 and set 1 (union uses set 0 only) */
+  ival *v[2]; /* set 0 and set 1 (union uses set 0 only) */
   size_t n[2], cap[2];
-  int real;       /* some bound was REAL: use ds/de */
-  int used;       /* at least one row seen */
+  int real; /* some bound was REAL: use ds/de */
+  int used; /* at least one row seen */
 } ival_set;
 
 static int ival_add(ival_set *s, int set, sqlite3_value *a, sqlite3_value *b) {
@@ -111,7 +111,8 @@ static int check_bounds(sqlite3_context *ctx, const char *fn, sqlite3_value **ar
     int t = sqlite3_value_numeric_type(argv[i]);
     if (t == SQLITE_NULL) return 0;
     if (t != SQLITE_INTEGER && t != SQLITE_FLOAT) {
-      char *msg = sqlite3_mprintf("%s(): %s argument must be a number", fn, profdb_ext_ordinal(i + 1));
+      char *msg =
+          sqlite3_mprintf("%s(): %s argument must be a number", fn, profdb_ext_ordinal(i + 1));
       sqlite3_result_error(ctx, msg, -1);
       sqlite3_free(msg);
       return -1;
@@ -139,7 +140,10 @@ static ival_set *agg(sqlite3_context *ctx) {
 static void union_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
   ival_set *s = agg(ctx);
-  if (!s) { sqlite3_result_error_nomem(ctx); return; }
+  if (!s) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
   if (check_bounds(ctx, "interval_union", argv, s) == 1 &&
       ival_add(s, 0, argv[0], argv[1]) != SQLITE_OK)
     sqlite3_result_error_nomem(ctx);
@@ -166,8 +170,10 @@ static void union_final(sqlite3_context *ctx) {
     sqlite3_uint64 total = 0; /* unsigned: a span of the whole int64 range fits */
     for (size_t i = 0; i < n; i++)
       total += (sqlite3_uint64)s->v[0][i].ie - (sqlite3_uint64)s->v[0][i].is;
-    if (total > (sqlite3_uint64)INT64_MAX) sqlite3_result_double(ctx, (double)total);
-    else sqlite3_result_int64(ctx, (sqlite3_int64)total);
+    if (total > (sqlite3_uint64)INT64_MAX)
+      sqlite3_result_double(ctx, (double)total);
+    else
+      sqlite3_result_int64(ctx, (sqlite3_int64)total);
   }
   set_free(s);
 }
@@ -175,12 +181,16 @@ static void union_final(sqlite3_context *ctx) {
 static void overlap_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
   ival_set *s = agg(ctx);
-  if (!s) { sqlite3_result_error_nomem(ctx); return; }
+  if (!s) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
   if (check_bounds(ctx, "interval_overlap", argv, s) != 1) return;
   int t = sqlite3_value_numeric_type(argv[2]);
   if (t == SQLITE_NULL) return;
   if (t != SQLITE_INTEGER && t != SQLITE_FLOAT) {
-    sqlite3_result_error(ctx, "interval_overlap(): 3rd argument (set) must be a number: 0 or non-zero", -1);
+    sqlite3_result_error(
+        ctx, "interval_overlap(): 3rd argument (set) must be a number: 0 or non-zero", -1);
     return;
   }
   int set = sqlite3_value_double(argv[2]) != 0;
@@ -202,16 +212,25 @@ static void overlap_final(sqlite3_context *ctx) {
     if (real) {
       double lo = a->ds > b->ds ? a->ds : b->ds, hi = a->de < b->de ? a->de : b->de;
       if (hi > lo) dtotal += hi - lo;
-      if (a->de < b->de) i++; else j++;
+      if (a->de < b->de)
+        i++;
+      else
+        j++;
     } else {
       sqlite3_int64 lo = a->is > b->is ? a->is : b->is, hi = a->ie < b->ie ? a->ie : b->ie;
       if (hi > lo) itotal += (sqlite3_uint64)hi - (sqlite3_uint64)lo;
-      if (a->ie < b->ie) i++; else j++;
+      if (a->ie < b->ie)
+        i++;
+      else
+        j++;
     }
   }
-  if (real) sqlite3_result_double(ctx, dtotal);
-  else if (itotal > (sqlite3_uint64)INT64_MAX) sqlite3_result_double(ctx, (double)itotal);
-  else sqlite3_result_int64(ctx, (sqlite3_int64)itotal);
+  if (real)
+    sqlite3_result_double(ctx, dtotal);
+  else if (itotal > (sqlite3_uint64)INT64_MAX)
+    sqlite3_result_double(ctx, (double)itotal);
+  else
+    sqlite3_result_int64(ctx, (sqlite3_int64)itotal);
   set_free(s);
 }
 
@@ -240,7 +259,10 @@ static int cmp_edge(const void *x, const void *y) {
 
 static void layers_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   layer_set *s = sqlite3_aggregate_context(ctx, sizeof *s);
-  if (!s) { sqlite3_result_error_nomem(ctx); return; }
+  if (!s) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
   if (!s->used) {
     s->used = 1;
     s->top = -1;
@@ -279,7 +301,10 @@ static void layers_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (s->n + 2 > s->cap) {
     size_t cap = s->cap ? s->cap * 2 : 512;
     edge *v = sqlite3_realloc64(s->v, cap * sizeof *v);
-    if (!v) { sqlite3_result_error_nomem(ctx); return; }
+    if (!v) {
+      sqlite3_result_error_nomem(ctx);
+      return;
+    }
     s->v = v;
     s->cap = cap;
   }
@@ -301,8 +326,10 @@ static void layers_final(sqlite3_context *ctx) {
     for (; i < s->n && s->v[i].t == t; i++) {
       int l = s->v[i].layer;
       count[l] += s->v[i].delta;
-      if (count[l] > 0) present |= (sqlite3_uint64)1 << l;
-      else present &= ~((sqlite3_uint64)1 << l);
+      if (count[l] > 0)
+        present |= (sqlite3_uint64)1 << l;
+      else
+        present &= ~((sqlite3_uint64)1 << l);
     }
     if (present && i < s->n) {
       int lowest = __builtin_ctzll(present);
@@ -317,7 +344,10 @@ static void layers_final(sqlite3_context *ctx) {
   sqlite3_str_appendchar(out, 1, ']');
   int n = sqlite3_str_length(out);
   char *text = sqlite3_str_finish(out);
-  if (!text) { sqlite3_result_error_nomem(ctx); return; }
+  if (!text) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
   sqlite3_result_text(ctx, text, n, sqlite3_free);
 }
 
@@ -328,8 +358,7 @@ int profdb_intervals_init(sqlite3 *db) {
     rc = sqlite3_create_function(db, "interval_overlap", 3, SQLITE_UTF8 | SQLITE_INNOCUOUS,
                                  NULL, NULL, overlap_step, overlap_final);
   for (int argc = 3; rc == SQLITE_OK && argc <= 4; argc++)
-    rc = sqlite3_create_function(db, "interval_layers", argc,
-                                 SQLITE_UTF8 | SQLITE_INNOCUOUS, NULL,
-                                 NULL, layers_step, layers_final);
+    rc = sqlite3_create_function(db, "interval_layers", argc, SQLITE_UTF8 | SQLITE_INNOCUOUS,
+                                 NULL, NULL, layers_step, layers_final);
   return rc;
 }

@@ -75,7 +75,8 @@ static const char *const action_names[PROFDB_ACTION_LIMIT] = {
 
 /* The name of a stored action code; "other" for codes profdb does not know. */
 static const char *action_name(int64_t code) {
-  if (code < 0 || code >= PROFDB_ACTION_LIMIT || !action_names[code]) return action_names[A_OTHER];
+  if (code < 0 || code >= PROFDB_ACTION_LIMIT || !action_names[code])
+    return action_names[A_OTHER];
   return action_names[code];
 }
 
@@ -180,15 +181,15 @@ static int list_add(rec_list *l, alloc_rec r) {
 typedef struct replay {
   sqlite3 *db;
   int64_t snapshot, device;
-  int64_t baseline;       /* bytes allocated before the first event */
-  int64_t reserved_before;/* bytes reserved before the first event */
-  int64_t events;         /* events of this device */
-  rec_list pre_freed;     /* allocated before the window, freed in it (seq = free seq) */
-  rec_list pre_live;      /* allocated before the window, never freed */
-  rec_list shadowed;      /* allocs overwritten at the same address */
-  const char *schema;     /* database to read: "main", "base", ... */
-  addr_map live;          /* outstanding allocs of the window */
-  sqlite3_stmt *ev;       /* pass-2 cursor */
+  int64_t baseline;        /* bytes allocated before the first event */
+  int64_t reserved_before; /* bytes reserved before the first event */
+  int64_t events;          /* events of this device */
+  rec_list pre_freed;      /* allocated before the window, freed in it (seq = free seq) */
+  rec_list pre_live;       /* allocated before the window, never freed */
+  rec_list shadowed;       /* allocs overwritten at the same address */
+  const char *schema;      /* database to read: "main", "base", ... */
+  addr_map live;           /* outstanding allocs of the window */
+  sqlite3_stmt *ev;        /* pass-2 cursor */
   int64_t allocated, reserved;
   /* current event */
   int64_t seq, action, addr, size, stack, time_us;
@@ -247,9 +248,9 @@ static int replay_prepare(replay *r, int *empty) {
       if (map_find(&r->live, addr)) {
         map_del(&r->live, addr);
       } else {
-        alloc_rec rec = {addr, size, seq,
-                         sqlite3_column_type(st, 4) == SQLITE_NULL ? -1
-                                                                   : sqlite3_column_int64(st, 4)};
+        alloc_rec rec = {
+            addr, size, seq,
+            sqlite3_column_type(st, 4) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 4)};
         if ((rc = list_add(&r->pre_freed, rec)) != SQLITE_OK) goto done;
         r->baseline += size;
       }
@@ -263,19 +264,22 @@ static int replay_prepare(replay *r, int *empty) {
   sqlite3_finalize(st);
   st = NULL;
   /* Active blocks that no outstanding alloc explains. */
-  rc = prepare_or_empty(r->db,
+  rc = prepare_or_empty(
+      r->db,
       "SELECT b.address, coalesce(b.requested_size, b.size), b.stack_id"
       " FROM \"%w\"._segment s JOIN \"%w\"._block b ON b.segment_id = s.id"
       " WHERE s.snapshot_id = ?1 AND s.device = ?2 AND b.state = 'active_allocated'"
-      " ORDER BY b.address", r->schema, &st, empty);
+      " ORDER BY b.address",
+      r->schema, &st, empty);
   if (rc != SQLITE_OK || *empty) goto done;
   sqlite3_bind_int64(st, 1, r->snapshot);
   sqlite3_bind_int64(st, 2, r->device);
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     int64_t addr = sqlite3_column_int64(st, 0);
     if (map_find(&r->live, addr)) continue;
-    alloc_rec rec = {addr, sqlite3_column_int64(st, 1), -1,
-                     sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 2)};
+    alloc_rec rec = {
+        addr, sqlite3_column_int64(st, 1), -1,
+        sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 2)};
     if ((rc = list_add(&r->pre_live, rec)) != SQLITE_OK) goto done;
     r->baseline += rec.size;
   }
@@ -283,8 +287,9 @@ static int replay_prepare(replay *r, int *empty) {
   sqlite3_finalize(st);
   st = NULL;
   rc = prepare_or_empty(r->db,
-      "SELECT coalesce(sum(total_size), 0) FROM \"%w\"._segment"
-      " WHERE snapshot_id = ?1 AND device = ?2", r->schema, &st, empty);
+                        "SELECT coalesce(sum(total_size), 0) FROM \"%w\"._segment"
+                        " WHERE snapshot_id = ?1 AND device = ?2",
+                        r->schema, &st, empty);
   if (rc != SQLITE_OK || *empty) goto done;
   sqlite3_bind_int64(st, 1, r->snapshot);
   sqlite3_bind_int64(st, 2, r->device);
@@ -329,27 +334,29 @@ static int replay_step(replay *r) {
   r->time_null = sqlite3_column_type(st, 5) == SQLITE_NULL;
   r->time_us = sqlite3_column_int64(st, 5);
   switch (r->action) {
-  case A_ALLOC: {
-    alloc_rec *old = map_find(&r->live, r->addr);
-    if (old && list_add(&r->shadowed, *old) != SQLITE_OK) return SQLITE_NOMEM;
-    alloc_rec rec = {r->addr, r->size, r->seq, r->stack_null ? -1 : r->stack};
-    if (map_put(&r->live, &rec) != SQLITE_OK) return SQLITE_NOMEM;
-    r->allocated += r->size;
-    break;
-  }
-  case A_FREE_COMPLETED: {
-    alloc_rec *rec = map_find(&r->live, r->addr);
-    if (rec) {
-      r->allocated -= rec->size;
-      map_del(&r->live, r->addr);
-    } else {
-      r->allocated -= r->size; /* one of pre_freed */
+    case A_ALLOC: {
+      alloc_rec *old = map_find(&r->live, r->addr);
+      if (old && list_add(&r->shadowed, *old) != SQLITE_OK) return SQLITE_NOMEM;
+      alloc_rec rec = {r->addr, r->size, r->seq, r->stack_null ? -1 : r->stack};
+      if (map_put(&r->live, &rec) != SQLITE_OK) return SQLITE_NOMEM;
+      r->allocated += r->size;
+      break;
     }
-    break;
-  }
-  case A_SEGMENT_ALLOC: case A_SEGMENT_MAP: r->reserved += r->size; break;
-  case A_SEGMENT_FREE: case A_SEGMENT_UNMAP: r->reserved -= r->size; break;
-  default: break;
+    case A_FREE_COMPLETED: {
+      alloc_rec *rec = map_find(&r->live, r->addr);
+      if (rec) {
+        r->allocated -= rec->size;
+        map_del(&r->live, r->addr);
+      } else {
+        r->allocated -= r->size; /* one of pre_freed */
+      }
+      break;
+    }
+    case A_SEGMENT_ALLOC:
+    case A_SEGMENT_MAP: r->reserved += r->size; break;
+    case A_SEGMENT_FREE:
+    case A_SEGMENT_UNMAP: r->reserved -= r->size; break;
+    default: break;
   }
   return SQLITE_ROW;
 }
@@ -360,7 +367,7 @@ static int replay_step(replay *r) {
 typedef struct mem_vtab {
   sqlite3_vtab base;
   sqlite3 *db;
-  int kind;      /* K_* below */
+  int kind; /* K_* below */
 } mem_vtab;
 
 enum { K_TIMELINE, K_PEAK, K_LIVE_AT, K_TRACE_PEAK };
@@ -374,13 +381,13 @@ typedef struct mem_row {
 typedef struct mem_cursor {
   sqlite3_vtab_cursor base;
   int kind;
-  replay r;           /* K_TIMELINE streams from the replay */
+  replay r; /* K_TIMELINE streams from the replay */
   int streaming;
-  mem_row *rows;      /* other kinds: materialized rows */
+  mem_row *rows; /* other kinds: materialized rows */
   size_t nrows, pos;
-  size_t rows_cap;     /* allocated rows: grows by doubling */
+  size_t rows_cap; /* allocated rows: grows by doubling */
   int eof;
-  mem_row cur;        /* current streaming row */
+  mem_row cur; /* current streaming row */
   sqlite3_int64 rowid;
 } mem_cursor;
 
@@ -391,17 +398,19 @@ static const struct {
   int nvisible, nargs;
   const char *name;
 } kinds[] = {
-  [K_TIMELINE] = {"CREATE TABLE x(seq, action, addr, size, allocated, reserved,"
-                  " stack_id, time_us, snapshot_id HIDDEN, device HIDDEN, schema HIDDEN)",
-                  8, 2, "mem_timeline"},
-  [K_PEAK] = {"CREATE TABLE x(peak_allocated, peak_seq, baseline, end_allocated,"
-              " peak_reserved, events, snapshot_id HIDDEN, device HIDDEN, schema HIDDEN)",
-              6, 2, "mem_peak"},
-  [K_LIVE_AT] = {"CREATE TABLE x(addr, size, alloc_seq, stack_id, snapshot_id HIDDEN,"
-                 " device HIDDEN, seq HIDDEN, schema HIDDEN)", 4, 3, "mem_live_at"},
-  [K_TRACE_PEAK] = {"CREATE TABLE x(device_type, device_id, peak_allocated, peak_ts,"
-                    " peak_reserved, baseline, end_allocated, events, trace_id HIDDEN,"
-                    " schema HIDDEN)", 8, 1, "mem_trace_peak"},
+    [K_TIMELINE] = {"CREATE TABLE x(seq, action, addr, size, allocated, reserved,"
+                    " stack_id, time_us, snapshot_id HIDDEN, device HIDDEN, schema HIDDEN)",
+                    8, 2, "mem_timeline"},
+    [K_PEAK] = {"CREATE TABLE x(peak_allocated, peak_seq, baseline, end_allocated,"
+                " peak_reserved, events, snapshot_id HIDDEN, device HIDDEN, schema HIDDEN)",
+                6, 2, "mem_peak"},
+    [K_LIVE_AT] = {"CREATE TABLE x(addr, size, alloc_seq, stack_id, snapshot_id HIDDEN,"
+                   " device HIDDEN, seq HIDDEN, schema HIDDEN)",
+                   4, 3, "mem_live_at"},
+    [K_TRACE_PEAK] = {"CREATE TABLE x(device_type, device_id, peak_allocated, peak_ts,"
+                      " peak_reserved, baseline, end_allocated, events, trace_id HIDDEN,"
+                      " schema HIDDEN)",
+                      8, 1, "mem_trace_peak"},
 };
 
 static int mem_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
@@ -497,7 +506,7 @@ static int add_row(mem_cursor *c, const mem_row *row) {
 static int cmp_live(const void *a, const void *b) {
   const mem_row *x = a, *y = b;
   if (x->v[1] != y->v[1]) return x->v[1] > y->v[1] ? -1 : 1; /* size desc */
-  return x->v[0] < y->v[0] ? -1 : x->v[0] > y->v[0];        /* addr */
+  return x->v[0] < y->v[0] ? -1 : x->v[0] > y->v[0];         /* addr */
 }
 
 static void timeline_row(mem_cursor *c) {
@@ -530,7 +539,8 @@ static int peak_rows(mem_cursor *c) {
   }
   if (rc != SQLITE_DONE) return rc;
   mem_row row = {{peak, peak_seq, r->baseline, r->allocated, peak_reserved, r->events},
-                 (unsigned char)(peak_seq < 0 ? 1 << 1 : 0), NULL};
+                 (unsigned char)(peak_seq < 0 ? 1 << 1 : 0),
+                 NULL};
   return add_row(c, &row);
 }
 
@@ -545,23 +555,27 @@ static int live_rows(mem_cursor *c, int64_t upto) {
   for (size_t i = 0; i <= r->live.mask; i++) {
     if (!r->live.used[i]) continue;
     const alloc_rec *a = &r->live.slot[i];
-    row = (mem_row){{a->addr, a->size, a->seq, a->stack}, (unsigned char)(a->stack < 0 ? 8 : 0), NULL};
+    row = (mem_row){
+        {a->addr, a->size, a->seq, a->stack}, (unsigned char)(a->stack < 0 ? 8 : 0), NULL};
     if ((rc = add_row(c, &row)) != SQLITE_OK) return rc;
   }
   for (size_t i = 0; i < r->shadowed.n; i++) {
     const alloc_rec *a = &r->shadowed.v[i];
-    row = (mem_row){{a->addr, a->size, a->seq, a->stack}, (unsigned char)(a->stack < 0 ? 8 : 0), NULL};
+    row = (mem_row){
+        {a->addr, a->size, a->seq, a->stack}, (unsigned char)(a->stack < 0 ? 8 : 0), NULL};
     if ((rc = add_row(c, &row)) != SQLITE_OK) return rc;
   }
   for (size_t i = 0; i < r->pre_freed.n; i++) {
     const alloc_rec *a = &r->pre_freed.v[i];
     if (upto >= 0 && a->seq <= upto) continue; /* already freed */
-    row = (mem_row){{a->addr, a->size, 0, a->stack}, (unsigned char)(4 | (a->stack < 0 ? 8 : 0)), NULL};
+    row = (mem_row){
+        {a->addr, a->size, 0, a->stack}, (unsigned char)(4 | (a->stack < 0 ? 8 : 0)), NULL};
     if ((rc = add_row(c, &row)) != SQLITE_OK) return rc;
   }
   for (size_t i = 0; i < r->pre_live.n; i++) {
     const alloc_rec *a = &r->pre_live.v[i];
-    row = (mem_row){{a->addr, a->size, 0, a->stack}, (unsigned char)(4 | (a->stack < 0 ? 8 : 0)), NULL};
+    row = (mem_row){
+        {a->addr, a->size, 0, a->stack}, (unsigned char)(4 | (a->stack < 0 ? 8 : 0)), NULL};
     if ((rc = add_row(c, &row)) != SQLITE_OK) return rc;
   }
   if (c->nrows) qsort(c->rows, c->nrows, sizeof *c->rows, cmp_live);
@@ -572,11 +586,13 @@ static int live_rows(mem_cursor *c, int64_t upto) {
 static int trace_peak_rows(mem_cursor *c, sqlite3 *db, const char *schema, int64_t trace_id) {
   sqlite3_stmt *st = NULL;
   int empty = 0;
-  int rc = prepare_or_empty(db,
+  int rc = prepare_or_empty(
+      db,
       "SELECT device_type, device_id, ts, bytes, total_allocated, total_reserved"
       " FROM \"%w\"._instant WHERE trace_id = ?1"
       "  AND kind = (SELECT kind FROM \"%w\"._kind WHERE name = 'memory')"
-      " ORDER BY device_type, device_id, ts, id", schema, &st, &empty);
+      " ORDER BY device_type, device_id, ts, id",
+      schema, &st, &empty);
   if (rc != SQLITE_OK || empty) return rc;
   sqlite3_bind_int64(st, 1, trace_id);
   mem_row row;
@@ -593,7 +609,10 @@ static int trace_peak_rows(mem_cursor *c, sqlite3 *db, const char *schema, int64
       did = d;
       row = (mem_row){{t, d, alloc, ts, reserved, alloc - bytes, alloc, 0}, 0, NULL};
     }
-    if (alloc > row.v[2]) { row.v[2] = alloc; row.v[3] = ts; }
+    if (alloc > row.v[2]) {
+      row.v[2] = alloc;
+      row.v[3] = ts;
+    }
     if (reserved > row.v[4]) row.v[4] = reserved;
     row.v[6] = alloc;
     row.v[7]++;
@@ -611,8 +630,8 @@ static int arg_error(mem_vtab *v, const char *what) {
   return SQLITE_ERROR;
 }
 
-static int mem_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
-                      int argc, sqlite3_value **argv) {
+static int mem_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr, int argc,
+                      sqlite3_value **argv) {
   (void)idxStr;
   mem_cursor *c = (mem_cursor *)cur;
   mem_vtab *v = (mem_vtab *)cur->pVtab;
@@ -628,16 +647,17 @@ static int mem_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   }
   if ((idxNum & ((1 << nargs) - 1)) != (1 << nargs) - 1 || argc != nargs)
     return arg_error(v, v->kind == K_TRACE_PEAK ? "trace_id is required"
-                        : v->kind == K_LIVE_AT ? "snapshot_id, device and seq are required"
-                                               : "snapshot_id and device are required");
+                        : v->kind == K_LIVE_AT  ? "snapshot_id, device and seq are required"
+                                                : "snapshot_id and device are required");
   int64_t a[3];
   for (int i = 0; i < argc; i++) {
     int t = sqlite3_value_numeric_type(argv[i]);
     if (t == SQLITE_NULL) return SQLITE_OK; /* no rows */
     if (t != SQLITE_INTEGER) {
-      static const char *const names[][3] = {
-          [K_TIMELINE] = {"snapshot_id", "device"}, [K_PEAK] = {"snapshot_id", "device"},
-          [K_LIVE_AT] = {"snapshot_id", "device", "seq"}, [K_TRACE_PEAK] = {"trace_id"}};
+      static const char *const names[][3] = {[K_TIMELINE] = {"snapshot_id", "device"},
+                                             [K_PEAK] = {"snapshot_id", "device"},
+                                             [K_LIVE_AT] = {"snapshot_id", "device", "seq"},
+                                             [K_TRACE_PEAK] = {"trace_id"}};
       char msg[128];
       sqlite3_snprintf(sizeof msg, msg, "%s argument (%s) must be an integer",
                        profdb_ext_ordinal(i + 1), names[v->kind][i]);
@@ -685,7 +705,10 @@ static int mem_next(sqlite3_vtab_cursor *cur) {
   c->rowid++;
   if (c->streaming) {
     int rc = replay_step(&c->r);
-    if (rc == SQLITE_ROW) { timeline_row(c); return SQLITE_OK; }
+    if (rc == SQLITE_ROW) {
+      timeline_row(c);
+      return SQLITE_OK;
+    }
     c->eof = 1;
     if (rc == SQLITE_DONE) return SQLITE_OK;
     mem_vtab *v = (mem_vtab *)cur->pVtab;
@@ -697,7 +720,9 @@ static int mem_next(sqlite3_vtab_cursor *cur) {
   return SQLITE_OK;
 }
 
-static int mem_eof(sqlite3_vtab_cursor *cur) { return ((mem_cursor *)cur)->eof; }
+static int mem_eof(sqlite3_vtab_cursor *cur) {
+  return ((mem_cursor *)cur)->eof;
+}
 
 static int mem_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
   mem_cursor *c = (mem_cursor *)cur;
@@ -719,30 +744,30 @@ static int mem_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid) {
 }
 
 static sqlite3_module mem_module = {
-  /* iVersion    */ 0,
-  /* xCreate     */ NULL, /* eponymous-only: SELECT * FROM mem_peak(1, 0) */
-  /* xConnect    */ mem_connect,
-  /* xBestIndex  */ mem_best_index,
-  /* xDisconnect */ mem_disconnect,
-  /* xDestroy    */ NULL,
-  /* xOpen       */ mem_open,
-  /* xClose      */ mem_close,
-  /* xFilter     */ mem_filter,
-  /* xNext       */ mem_next,
-  /* xEof        */ mem_eof,
-  /* xColumn     */ mem_column,
-  /* xRowid      */ mem_rowid,
-  /* xUpdate     */ NULL,
-  /* xBegin      */ NULL,
-  /* xSync       */ NULL,
-  /* xCommit     */ NULL,
-  /* xRollback   */ NULL,
-  /* xFindMethod */ NULL,
-  /* xRename     */ NULL,
-  /* xSavepoint  */ NULL,
-  /* xRelease    */ NULL,
-  /* xRollbackTo */ NULL,
-  /* xShadowName */ NULL,
+    /* iVersion    */ 0,
+    /* xCreate     */ NULL, /* eponymous-only: SELECT * FROM mem_peak(1, 0) */
+    /* xConnect    */ mem_connect,
+    /* xBestIndex  */ mem_best_index,
+    /* xDisconnect */ mem_disconnect,
+    /* xDestroy    */ NULL,
+    /* xOpen       */ mem_open,
+    /* xClose      */ mem_close,
+    /* xFilter     */ mem_filter,
+    /* xNext       */ mem_next,
+    /* xEof        */ mem_eof,
+    /* xColumn     */ mem_column,
+    /* xRowid      */ mem_rowid,
+    /* xUpdate     */ NULL,
+    /* xBegin      */ NULL,
+    /* xSync       */ NULL,
+    /* xCommit     */ NULL,
+    /* xRollback   */ NULL,
+    /* xFindMethod */ NULL,
+    /* xRename     */ NULL,
+    /* xSavepoint  */ NULL,
+    /* xRelease    */ NULL,
+    /* xRollbackTo */ NULL,
+    /* xShadowName */ NULL,
 };
 
 int profdb_memreplay_init(sqlite3 *db) {

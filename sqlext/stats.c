@@ -34,13 +34,13 @@ SQLITE_EXTENSION_INIT3
 #include <stdlib.h>
 
 typedef struct values {
-  double *d;          /* values while some value is REAL */
-  sqlite3_int64 *i;   /* values while all are integers */
+  double *d;        /* values while some value is REAL */
+  sqlite3_int64 *i; /* values while all are integers */
   size_t n, cap;
-  int real;           /* a REAL value was seen: d[] holds everything */
-  double p;           /* percentile requested */
-  int p_set;          /* p was given by an earlier row */
-  int failed;         /* an error was reported */
+  int real;   /* a REAL value was seen: d[] holds everything */
+  double p;   /* percentile requested */
+  int p_set;  /* p was given by an earlier row */
+  int failed; /* an error was reported */
 } values;
 
 static int cmp_double(const void *a, const void *b) {
@@ -95,8 +95,10 @@ static void collect(sqlite3_context *ctx, const char *fn, sqlite3_value *x, valu
     }
     s->cap = cap;
   }
-  if (s->real) s->d[s->n++] = sqlite3_value_double(x);
-  else s->i[s->n++] = sqlite3_value_int64(x);
+  if (s->real)
+    s->d[s->n++] = sqlite3_value_double(x);
+  else
+    s->i[s->n++] = sqlite3_value_int64(x);
   return;
 nomem:
   sqlite3_result_error_nomem(ctx);
@@ -137,7 +139,10 @@ static void result_percentile(sqlite3_context *ctx, values *s, double p) {
 static void median_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
   values *s = sqlite3_aggregate_context(ctx, sizeof *s);
-  if (!s) { sqlite3_result_error_nomem(ctx); return; }
+  if (!s) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
   if (!s->failed) collect(ctx, "profdb_median", argv[0], s);
 }
 
@@ -148,19 +153,26 @@ static void median_final(sqlite3_context *ctx) {
 static void percentile_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
   values *s = sqlite3_aggregate_context(ctx, sizeof *s);
-  if (!s) { sqlite3_result_error_nomem(ctx); return; }
+  if (!s) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
   if (s->failed) return;
   int t = sqlite3_value_numeric_type(argv[1]);
   double p = sqlite3_value_double(argv[1]);
   if ((t != SQLITE_INTEGER && t != SQLITE_FLOAT) || !(p >= 0.0 && p <= 100.0)) {
-    sqlite3_result_error(ctx, "profdb_percentile(): 2nd argument must be a number"
-                              " between 0 and 100", -1);
+    sqlite3_result_error(ctx,
+                         "profdb_percentile(): 2nd argument must be a number"
+                         " between 0 and 100",
+                         -1);
     s->failed = 1;
     return;
   }
   if (s->p_set && p != s->p) {
-    sqlite3_result_error(ctx, "profdb_percentile(): 2nd argument must be the same"
-                              " for every row", -1);
+    sqlite3_result_error(ctx,
+                         "profdb_percentile(): 2nd argument must be the same"
+                         " for every row",
+                         -1);
     s->failed = 1;
     return;
   }
@@ -175,11 +187,10 @@ static void percentile_final(sqlite3_context *ctx) {
 }
 
 int profdb_stats_init(sqlite3 *db) {
-  int rc = sqlite3_create_function(db, "profdb_median", 1, SQLITE_UTF8 | SQLITE_INNOCUOUS,
-                                   NULL, NULL, median_step, median_final);
+  int rc = sqlite3_create_function(db, "profdb_median", 1, SQLITE_UTF8 | SQLITE_INNOCUOUS, NULL,
+                                   NULL, median_step, median_final);
   if (rc == SQLITE_OK)
-    rc = sqlite3_create_function(db, "profdb_percentile", 2,
-                                 SQLITE_UTF8 | SQLITE_INNOCUOUS, NULL, NULL,
-                                 percentile_step, percentile_final);
+    rc = sqlite3_create_function(db, "profdb_percentile", 2, SQLITE_UTF8 | SQLITE_INNOCUOUS,
+                                 NULL, NULL, percentile_step, percentile_final);
   return rc;
 }

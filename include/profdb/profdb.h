@@ -29,34 +29,34 @@ extern "C" {
 
 /* Process exit codes of the profdb CLI; also returned by profdb_load(). */
 typedef enum profdb_exit {
-  PROFDB_EXIT_OK = 0,        /* success */
-  PROFDB_EXIT_DATA = 1,      /* an input is malformed or not a trace or
+  PROFDB_EXIT_OK = 0,          /* success */
+  PROFDB_EXIT_DATA = 1,        /* an input is malformed or not a trace or
                              ** snapshot; nothing was written */
-  PROFDB_EXIT_USAGE = 2,     /* bad arguments, missing or unreadable file,
+  PROFDB_EXIT_USAGE = 2,       /* bad arguments, missing or unreadable file,
                              ** I/O or database error; nothing was written */
-  PROFDB_EXIT_TRUNCATED = 3, /* an input ended early: its complete events
+  PROFDB_EXIT_TRUNCATED = 3,   /* an input ended early: its complete events
                              ** were loaded and it is marked 'truncated' */
-  PROFDB_EXIT_REFUSED = 4,   /* an input is a Python pickle, which profdb
+  PROFDB_EXIT_REFUSED = 4,     /* an input is a Python pickle, which profdb
                              ** never deserializes; nothing was written */
   PROFDB_EXIT_GATE_FAILED = 10 /* profdb diff: a --fail-if / --gate check
                              ** failed (the outputs were written) */
 } profdb_exit;
 
 typedef struct profdb_load_options {
-  const char *label;  /* label of the loaded artifact when there is one
+  const char *label; /* label of the loaded artifact when there is one
                       ** input file; NULL derives it from the file name */
-  const char *run;    /* run the loaded artifacts belong to (--run NAME):
+  const char *run;   /* run the loaded artifacts belong to (--run NAME):
                       ** ranks are compared only within a run; NULL lets
                       ** the report group traces by world size and time */
-  int replace;        /* reload content that is already in the database
+  int replace;       /* reload content that is already in the database
                       ** (same decompressed bytes) instead of skipping it */
-  int strict;         /* refuse truncated inputs (exit DATA, nothing kept) */
-  int quiet;          /* no summary lines, warnings only */
-  int progress;       /* draw a progress line on stderr */
-  size_t chunk_size;  /* decompressed read chunk in bytes; 0 = 256 KiB.
+  int strict;        /* refuse truncated inputs (exit DATA, nothing kept) */
+  int quiet;         /* no summary lines, warnings only */
+  int progress;      /* draw a progress line on stderr */
+  size_t chunk_size; /* decompressed read chunk in bytes; 0 = 256 KiB.
                       ** Tests use tiny chunks to exercise every boundary */
-  int threads;        /* 1 = parse and write on one thread; 0 = default */
-  FILE *messages;     /* where diagnostics go; NULL = stderr */
+  int threads;       /* 1 = parse and write on one thread; 0 = default */
+  FILE *messages;    /* where diagnostics go; NULL = stderr */
 } profdb_load_options;
 
 /*

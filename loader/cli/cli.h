@@ -33,15 +33,15 @@ int cli_print_query(sqlite3 *db, const char *sql, cli_format fmt, FILE *out);
 
 typedef struct rp_cli {
   const char *md, *json, *html, *queries; /* --md, --json, --html, --queries */
-  char *queries_dir;               /* the query files found (rp_cli_queries) */
-  const char **only;               /* --section IDs */
+  char *queries_dir;                      /* the query files found (rp_cli_queries) */
+  const char **only;                      /* --section IDs */
   int nonly;
-  long long top;                   /* --top */
-  int include_warmup;              /* --include-warmup */
-  int progress;                    /* --progress 1, --no-progress 0, else -1:
+  long long top;         /* --top */
+  int include_warmup;    /* --include-warmup */
+  int progress;          /* --progress 1, --no-progress 0, else -1:
                                    ** a load's progress when stderr is a
                                    ** terminal */
-  char tmpdir[16][4096];           /* temporary databases made from inputs */
+  char tmpdir[16][4096]; /* temporary databases made from inputs */
   char tmpdb[16][4200];
   int ntmp;
 } rp_cli;
@@ -85,14 +85,14 @@ int cli_trend(rp_cli *o, const char **runs, int nruns, const struct cli_gate *ga
 
 /* One check: METRIC OP LIMIT [significant], parsed. */
 typedef struct cli_gate_rule {
-  char *text;          /* as written */
-  const char *metric;  /* step_time, gpu_util, category, kernel, ... */
-  char *arg;           /* category or kernel name, or NULL */
-  const char *op;      /* ">", ">=", "<", "<=" */
-  const char *mode;    /* "relative", "change" or "value" (gate_rule.mode) */
-  double limit;        /* in the metric's unit (%, points, ns, bytes, count) */
-  const char *unit;    /* the metric's unit */
-  int significant;     /* fail only beyond the step-to-step spread */
+  char *text;         /* as written */
+  const char *metric; /* step_time, gpu_util, category, kernel, ... */
+  char *arg;          /* category or kernel name, or NULL */
+  const char *op;     /* ">", ">=", "<", "<=" */
+  const char *mode;   /* "relative", "change" or "value" (gate_rule.mode) */
+  double limit;       /* in the metric's unit (%, points, ns, bytes, count) */
+  const char *unit;   /* the metric's unit */
+  int significant;    /* fail only beyond the step-to-step spread */
 } cli_gate_rule;
 
 typedef struct cli_gate {

@@ -38,8 +38,10 @@ sqlite3 *cli_open_db(const char *path, int readonly) {
   struct stat st;
   if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
     /* What SIGKILL during a first load into a new path leaves. */
-    fprintf(stderr, "profdb: %s: empty file, not a profdb database (an interrupted first"
-            " load leaves one; load again)\n", path);
+    fprintf(stderr,
+            "profdb: %s: empty file, not a profdb database (an interrupted first"
+            " load leaves one; load again)\n",
+            path);
     return NULL;
   }
   if (readonly) roll_back(path);
@@ -52,8 +54,7 @@ sqlite3 *cli_open_db(const char *path, int readonly) {
   sqlite3_busy_timeout(db, 10000);
   char *err = NULL;
   if (profdb_ext_register(db, &err) != SQLITE_OK) {
-    fprintf(stderr, "profdb: %s: cannot register SQL functions: %s\n", path,
-            err ? err : "?");
+    fprintf(stderr, "profdb: %s: cannot register SQL functions: %s\n", path, err ? err : "?");
     sqlite3_free(err);
     sqlite3_close(db);
     return NULL;
@@ -81,11 +82,11 @@ int cli_check_schema(sqlite3 *db, const char *path) {
     return -1;
   }
   if (version != PROFDB_SCHEMA_VERSION) {
-    fprintf(stderr, "profdb: %s: written with database schema %lld; this profdb reads schema"
-            " %d: load the traces and snapshots again into a new database\n", path, version,
-            PROFDB_SCHEMA_VERSION);
+    fprintf(stderr,
+            "profdb: %s: written with database schema %lld; this profdb reads schema"
+            " %d: load the traces and snapshots again into a new database\n",
+            path, version, PROFDB_SCHEMA_VERSION);
     return -1;
   }
   return 0;
 }
-

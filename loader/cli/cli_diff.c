@@ -21,44 +21,44 @@
 #include <string.h>
 
 static const char diff_usage[] =
-  "usage: profdb diff BEFORE AFTER [options]\n"
-  "       profdb diff RUN1 RUN2 RUN3... [options]     a series in order (trend)\n"
-  "\n"
-  "Compare two runs: BEFORE and AFTER are profdb databases, or a trace /\n"
-  "memory snapshot file (or a folder of them) each, loaded into a temporary\n"
-  "database first.  The verdict comes first, then one section per file of\n"
-  "queries/diff/diff.list.  Markdown goes to stdout unless --md, --json or --html\n"
-  "is given.  With more than two runs: one row per run (step time, GPU\n"
-  "utilization, peak memory), each run gated against the one before it, and\n"
-  "with --md an SVG line chart (FILE.trend.svg); the first run failing a check\n"
-  "is flagged.\n"
-  "\n"
-  "options:\n"
-  "  --md FILE          write Markdown to FILE\n"
-  "  --json FILE        write JSON to FILE ('-' for stdout)\n"
-  "  --html FILE        write one self-contained HTML file\n"
-  "  --section ID       only this section (repeatable): an ID of queries/diff/diff.list,\n"
-  "                     or 'verdict'\n"
-  "  --top N            rows of the top-N tables (default 15)\n"
-  "  --include-warmup   compare the first ProfilerStep too (default: excluded)\n"
-  "  --line-tolerance N match allocation sources whose lines are at most N apart\n"
-  "                     (default 0: same line; files match by path suffix)\n"
-  "  --queries DIR      query files to use (default: $PROFDB_QUERIES, else the\n"
-  "                     installed share/profdb/queries next to this profdb)\n"
-  "  --progress         show the progress of loading trace files even when stderr\n"
-  "                     is not a terminal\n"
-  "  --no-progress      never show progress\n"
-  "\n"
-  "gate (exit 10 when a check fails; README, \"Gating a pull request\"):\n"
-  "  --fail-if CHECK    fail when CHECK holds (repeatable): METRIC OP LIMIT [significant]\n"
-  "                       'step_time > +5%'        mean step time grew by more than 5%\n"
-  "                       'gpu_util < -3pt'        utilization fell by more than 3 points\n"
-  "                       'peak_allocated > +10%'  'ooms > 0'  'step_time_p95 > +20ms'\n"
-  "                       'kernel[NAME] > +10% significant' (step_time* only: beyond noise)\n"
-  "                     metrics: step_time step_time_median step_time_p95 gpu_util\n"
-  "                     category[NAME] kernel[NAME] memcpy_bytes comm_exposed\n"
-  "                     peak_allocated peak_reserved ooms\n"
-  "  --gate FILE        the checks of FILE, one a line ('#' comments)\n";
+    "usage: profdb diff BEFORE AFTER [options]\n"
+    "       profdb diff RUN1 RUN2 RUN3... [options]     a series in order (trend)\n"
+    "\n"
+    "Compare two runs: BEFORE and AFTER are profdb databases, or a trace /\n"
+    "memory snapshot file (or a folder of them) each, loaded into a temporary\n"
+    "database first.  The verdict comes first, then one section per file of\n"
+    "queries/diff/diff.list.  Markdown goes to stdout unless --md, --json or --html\n"
+    "is given.  With more than two runs: one row per run (step time, GPU\n"
+    "utilization, peak memory), each run gated against the one before it, and\n"
+    "with --md an SVG line chart (FILE.trend.svg); the first run failing a check\n"
+    "is flagged.\n"
+    "\n"
+    "options:\n"
+    "  --md FILE          write Markdown to FILE\n"
+    "  --json FILE        write JSON to FILE ('-' for stdout)\n"
+    "  --html FILE        write one self-contained HTML file\n"
+    "  --section ID       only this section (repeatable): an ID of queries/diff/diff.list,\n"
+    "                     or 'verdict'\n"
+    "  --top N            rows of the top-N tables (default 15)\n"
+    "  --include-warmup   compare the first ProfilerStep too (default: excluded)\n"
+    "  --line-tolerance N match allocation sources whose lines are at most N apart\n"
+    "                     (default 0: same line; files match by path suffix)\n"
+    "  --queries DIR      query files to use (default: $PROFDB_QUERIES, else the\n"
+    "                     installed share/profdb/queries next to this profdb)\n"
+    "  --progress         show the progress of loading trace files even when stderr\n"
+    "                     is not a terminal\n"
+    "  --no-progress      never show progress\n"
+    "\n"
+    "gate (exit 10 when a check fails; README, \"Gating a pull request\"):\n"
+    "  --fail-if CHECK    fail when CHECK holds (repeatable): METRIC OP LIMIT [significant]\n"
+    "                       'step_time > +5%'        mean step time grew by more than 5%\n"
+    "                       'gpu_util < -3pt'        utilization fell by more than 3 points\n"
+    "                       'peak_allocated > +10%'  'ooms > 0'  'step_time_p95 > +20ms'\n"
+    "                       'kernel[NAME] > +10% significant' (step_time* only: beyond noise)\n"
+    "                     metrics: step_time step_time_median step_time_p95 gpu_util\n"
+    "                     category[NAME] kernel[NAME] memcpy_bytes comm_exposed\n"
+    "                     peak_allocated peak_reserved ooms\n"
+    "  --gate FILE        the checks of FILE, one a line ('#' comments)\n";
 
 int cli_attach_base(sqlite3 *db, const char *path) {
   sqlite3_stmt *st;
@@ -80,9 +80,12 @@ sqlite3 *cli_open_pair(const char *before, const char *after, int *rc) {
   /* Both must be databases of this schema version. */
   sqlite3 *check = cli_open_db(before, 1), *db = NULL;
   if (!check) return NULL;
-  if (cli_check_schema(check, before)) *rc = PROFDB_EXIT_DATA;
-  else if ((db = cli_open_db(after, 1)) && cli_check_schema(db, after)) *rc = PROFDB_EXIT_DATA;
-  else if (db && cli_attach_base(db, before) == 0) *rc = PROFDB_EXIT_OK;
+  if (cli_check_schema(check, before))
+    *rc = PROFDB_EXIT_DATA;
+  else if ((db = cli_open_db(after, 1)) && cli_check_schema(db, after))
+    *rc = PROFDB_EXIT_DATA;
+  else if (db && cli_attach_base(db, before) == 0)
+    *rc = PROFDB_EXIT_OK;
   sqlite3_close(check);
   if (*rc != PROFDB_EXIT_OK && db) {
     sqlite3_close(db);
@@ -125,7 +128,8 @@ int cli_diff(int argc, char **argv) {
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "profdb: diff: unknown option '%s'\n", a);
       goto bad;
-    } else pos[npos++] = a;
+    } else
+      pos[npos++] = a;
   }
   if (npos < 2) {
     fprintf(stderr, "profdb: diff: give two runs, BEFORE and AFTER (got %d)\n", npos);

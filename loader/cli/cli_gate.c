@@ -33,12 +33,12 @@ static const struct gate_metric {
   const char *name, *unit;
   int takes_arg, noise_tested;
 } metrics[] = {
-  {"step_time", "ns", 0, 1},      {"step_time_median", "ns", 0, 1},
-  {"step_time_p95", "ns", 0, 1},  {"gpu_util", "%", 0, 0},
-  {"category", "ns", 1, 0},       {"kernel", "ns", 1, 0},
-  {"memcpy_bytes", "bytes", 0, 0}, {"comm_exposed", "ns", 0, 0},
-  {"peak_allocated", "bytes", 0, 0}, {"peak_reserved", "bytes", 0, 0},
-  {"ooms", "count", 0, 0},
+    {"step_time", "ns", 0, 1},         {"step_time_median", "ns", 0, 1},
+    {"step_time_p95", "ns", 0, 1},     {"gpu_util", "%", 0, 0},
+    {"category", "ns", 1, 0},          {"kernel", "ns", 1, 0},
+    {"memcpy_bytes", "bytes", 0, 0},   {"comm_exposed", "ns", 0, 0},
+    {"peak_allocated", "bytes", 0, 0}, {"peak_reserved", "bytes", 0, 0},
+    {"ooms", "count", 0, 0},
 };
 
 /* Units a limit may carry, per metric unit, with their factor to it. */
@@ -46,11 +46,18 @@ static const struct gate_unit {
   const char *metric_unit, *suffix;
   double factor;
 } units[] = {
-  {"ns", "ns", 1},       {"ns", "us", 1e3},        {"ns", "ms", 1e6},
-  {"ns", "s", 1e9},      {"bytes", "B", 1},        {"bytes", "KB", 1e3},
-  {"bytes", "MB", 1e6},  {"bytes", "GB", 1e9},     {"bytes", "KiB", 1024.0},
-  {"bytes", "MiB", 1048576.0}, {"bytes", "GiB", 1073741824.0},
-  {"count", "", 1},
+    {"ns", "ns", 1},
+    {"ns", "us", 1e3},
+    {"ns", "ms", 1e6},
+    {"ns", "s", 1e9},
+    {"bytes", "B", 1},
+    {"bytes", "KB", 1e3},
+    {"bytes", "MB", 1e6},
+    {"bytes", "GB", 1e9},
+    {"bytes", "KiB", 1024.0},
+    {"bytes", "MiB", 1048576.0},
+    {"bytes", "GiB", 1073741824.0},
+    {"count", "", 1},
 };
 
 static const char *skip_space(const char *p) {
@@ -77,12 +84,15 @@ static int parse_rule(const char *text, cli_gate_rule *r, char *err, size_t errl
   size_t nlen = (size_t)(p - name);
   const struct gate_metric *m = NULL;
   for (size_t i = 0; i < sizeof metrics / sizeof metrics[0]; i++)
-    if (strlen(metrics[i].name) == nlen && !strncmp(metrics[i].name, name, nlen)) m = &metrics[i];
+    if (strlen(metrics[i].name) == nlen && !strncmp(metrics[i].name, name, nlen))
+      m = &metrics[i];
   if (!m && nlen == 14 && !strncmp(name, "step_time_mean", 14)) m = &metrics[0];
   if (!m) {
-    snprintf(err, errlen, "unknown metric '%.*s' (metrics: step_time, step_time_median, "
+    snprintf(err, errlen,
+             "unknown metric '%.*s' (metrics: step_time, step_time_median, "
              "step_time_p95, gpu_util, category[NAME], kernel[NAME], memcpy_bytes, "
-             "comm_exposed, peak_allocated, peak_reserved, ooms)", (int)nlen, name);
+             "comm_exposed, peak_allocated, peak_reserved, ooms)",
+             (int)nlen, name);
     return -1;
   }
   const char *arg = NULL;
@@ -113,10 +123,14 @@ static int parse_rule(const char *text, cli_gate_rule *r, char *err, size_t errl
   }
   p = skip_space(p);
   const char *op;
-  if (!strncmp(p, ">=", 2)) op = ">=", p += 2;
-  else if (!strncmp(p, "<=", 2)) op = "<=", p += 2;
-  else if (*p == '>') op = ">", p++;
-  else if (*p == '<') op = "<", p++;
+  if (!strncmp(p, ">=", 2))
+    op = ">=", p += 2;
+  else if (!strncmp(p, "<=", 2))
+    op = "<=", p += 2;
+  else if (*p == '>')
+    op = ">", p++;
+  else if (*p == '<')
+    op = "<", p++;
   else {
     snprintf(err, errlen, "expected an operator (>, >=, <, <=) after %s", m->name);
     return -1;
@@ -146,8 +160,10 @@ static int parse_rule(const char *text, cli_gate_rule *r, char *err, size_t errl
   const char *mode = NULL;
   double factor = 0;
   if (slen == 1 && *suffix == '%') {
-    if (sign) mode = "relative", factor = 1;
-    else if (!strcmp(m->unit, "%")) mode = "value", factor = 1;
+    if (sign)
+      mode = "relative", factor = 1;
+    else if (!strcmp(m->unit, "%"))
+      mode = "value", factor = 1;
     else {
       snprintf(err, errlen, "a %% limit needs a sign: +%g%% (grew by more than %g%%) or -%g%%",
                v, v, v);
@@ -155,8 +171,10 @@ static int parse_rule(const char *text, cli_gate_rule *r, char *err, size_t errl
     }
   } else if (slen == 2 && !strncmp(suffix, "pt", 2)) {
     if (strcmp(m->unit, "%")) {
-      snprintf(err, errlen, "'pt' (percentage points) applies to gpu_util only; "
-               "use %% for a relative change of %s", m->name);
+      snprintf(err, errlen,
+               "'pt' (percentage points) applies to gpu_util only; "
+               "use %% for a relative change of %s",
+               m->name);
       return -1;
     }
     if (!sign) {
@@ -171,7 +189,8 @@ static int parse_rule(const char *text, cli_gate_rule *r, char *err, size_t errl
         factor = units[i].factor;
     if (!factor && !strcmp(m->unit, "%") && slen == 0) {
       if (sign) {
-        snprintf(err, errlen, "say what the %g is: %+gpt (points) or %+g%% (relative)", v, v, v);
+        snprintf(err, errlen, "say what the %g is: %+gpt (points) or %+g%% (relative)", v, v,
+                 v);
         return -1;
       }
       factor = 1;
@@ -179,10 +198,10 @@ static int parse_rule(const char *text, cli_gate_rule *r, char *err, size_t errl
     if (!factor) {
       snprintf(err, errlen, "%s is in %s: '%.*s' is not a unit of it (%s)", m->name, m->unit,
                (int)slen, suffix,
-               !strcmp(m->unit, "ns") ? "ns, us, ms, s, or % with a sign"
+               !strcmp(m->unit, "ns")      ? "ns, us, ms, s, or % with a sign"
                : !strcmp(m->unit, "bytes") ? "B, KB, MB, GB, KiB, MiB, GiB, or % with a sign"
-               : !strcmp(m->unit, "%") ? "pt with a sign, or %"
-               : "no unit, or % with a sign");
+               : !strcmp(m->unit, "%")     ? "pt with a sign, or %"
+                                           : "no unit, or % with a sign");
       return -1;
     }
     mode = sign ? "change" : "value";
@@ -191,7 +210,8 @@ static int parse_rule(const char *text, cli_gate_rule *r, char *err, size_t errl
   int significant = 0;
   if (!strncmp(p, "significant", 11)) {
     if (!m->noise_tested) {
-      snprintf(err, errlen, "'significant' applies to step_time metrics only (the noise test "
+      snprintf(err, errlen,
+               "'significant' applies to step_time metrics only (the noise test "
                "compares the steps' times)");
       return -1;
     }
@@ -273,7 +293,8 @@ int cli_gate_read_file(cli_gate *g, const char *path) {
 
 int cli_gate_run(const cli_gate *g, rp_report *r) {
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(r->db, "INSERT INTO gate_rule VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+  if (sqlite3_prepare_v2(r->db,
+                         "INSERT INTO gate_rule VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
                          -1, &st, NULL) != SQLITE_OK) {
     fprintf(stderr, "profdb: diff: gate: %s\n", sqlite3_errmsg(r->db));
     return -1;
@@ -284,8 +305,10 @@ int cli_gate_run(const cli_gate *g, rp_report *r) {
     sqlite3_bind_int(st, 1, i + 1);
     sqlite3_bind_text(st, 2, x->text, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 3, x->metric, -1, SQLITE_STATIC);
-    if (x->arg) sqlite3_bind_text(st, 4, x->arg, -1, SQLITE_STATIC);
-    else sqlite3_bind_null(st, 4);
+    if (x->arg)
+      sqlite3_bind_text(st, 4, x->arg, -1, SQLITE_STATIC);
+    else
+      sqlite3_bind_null(st, 4);
     sqlite3_bind_text(st, 5, x->op, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 6, x->mode, -1, SQLITE_STATIC);
     sqlite3_bind_double(st, 7, x->limit);

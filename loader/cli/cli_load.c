@@ -59,29 +59,29 @@ static void summary_line(const char *db_path) {
 }
 
 static const char load_usage[] =
-  "usage: profdb load INPUT... -o DB [options]\n"
-  "\n"
-  "Load profiler traces and memory snapshots into the SQLite database DB\n"
-  "(created if missing).  INPUT is a file (JSON, or gzip-compressed JSON:\n"
-  "detected from the content) or a directory, whose *.json and *.json.gz\n"
-  "files are loaded in name order.  The load is atomic: on any error DB is\n"
-  "left exactly as it was.\n"
-  "\n"
-  "options:\n"
-  "  -o, --output DB    database to load into (required)\n"
-  "  --label NAME       label of the artifact (one input only)\n"
-  "  --run NAME         the inputs are ranks of run NAME (ranks are compared only\n"
-  "                     within a run; default: grouped by world size and time)\n"
-  "  --replace          reload inputs whose content is already loaded\n"
-  "  --strict           refuse truncated inputs instead of keeping their\n"
-  "                     complete events\n"
-  "  -q, --quiet        print warnings and errors only\n"
-  "  -v, --verbose      also each file's figures (events per kind, ...)\n"
-  "  --progress         show progress even when stderr is not a terminal\n"
-  "  --no-progress      never show progress\n"
-  "  --threads N        1 = parse and write on one thread (default 2)\n"
-  "  --chunk-size N     bytes per read, at most 1 GiB (testing aid;\n"
-  "                     default 262144)\n";
+    "usage: profdb load INPUT... -o DB [options]\n"
+    "\n"
+    "Load profiler traces and memory snapshots into the SQLite database DB\n"
+    "(created if missing).  INPUT is a file (JSON, or gzip-compressed JSON:\n"
+    "detected from the content) or a directory, whose *.json and *.json.gz\n"
+    "files are loaded in name order.  The load is atomic: on any error DB is\n"
+    "left exactly as it was.\n"
+    "\n"
+    "options:\n"
+    "  -o, --output DB    database to load into (required)\n"
+    "  --label NAME       label of the artifact (one input only)\n"
+    "  --run NAME         the inputs are ranks of run NAME (ranks are compared only\n"
+    "                     within a run; default: grouped by world size and time)\n"
+    "  --replace          reload inputs whose content is already loaded\n"
+    "  --strict           refuse truncated inputs instead of keeping their\n"
+    "                     complete events\n"
+    "  -q, --quiet        print warnings and errors only\n"
+    "  -v, --verbose      also each file's figures (events per kind, ...)\n"
+    "  --progress         show progress even when stderr is not a terminal\n"
+    "  --no-progress      never show progress\n"
+    "  --threads N        1 = parse and write on one thread (default 2)\n"
+    "  --chunk-size N     bytes per read, at most 1 GiB (testing aid;\n"
+    "                     default 262144)\n";
 
 /* A positive count up to max (zlib and the read buffer take 32-bit sizes). */
 static int parse_size(const char *s, size_t *out, unsigned long long max) {
@@ -155,8 +155,10 @@ int cli_load(int argc, char **argv) {
   ** often a trace, with the arguments swapped). */
   const char *kind = file_kind(db);
   if (kind && strcmp(kind, "sqlite") && strcmp(kind, "empty")) {
-    fprintf(stderr, "profdb: %s: not an SQLite database but %s (refusing to replace it);"
-            " -o names the database to write: profdb load TRACE... -o DB\n", db, kind);
+    fprintf(stderr,
+            "profdb: %s: not an SQLite database but %s (refusing to replace it);"
+            " -o names the database to write: profdb load TRACE... -o DB\n",
+            db, kind);
     free(inputs);
     return PROFDB_EXIT_USAGE;
   }
@@ -175,4 +177,3 @@ bad:
   free(inputs);
   return PROFDB_EXIT_USAGE;
 }
-

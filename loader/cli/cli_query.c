@@ -15,15 +15,15 @@
 #include <unistd.h>
 
 static const char query_usage[] =
-  "usage: profdb query DB [--table | --csv | --json] [SQL]\n"
-  "\n"
-  "Run SQL against DB (opened read-only, with the profdb SQL functions\n"
-  "loaded) and print the rows.  Without SQL, reads it from stdin.  Several\n"
-  "statements may be given; each result is printed.\n"
-  "\n"
-  "  --table   aligned columns, cells over 80 characters shortened (default)\n"
-  "  --csv     CSV with a header row, nothing shortened\n"
-  "  --json    one JSON array of row objects per statement\n";
+    "usage: profdb query DB [--table | --csv | --json] [SQL]\n"
+    "\n"
+    "Run SQL against DB (opened read-only, with the profdb SQL functions\n"
+    "loaded) and print the rows.  Without SQL, reads it from stdin.  Several\n"
+    "statements may be given; each result is printed.\n"
+    "\n"
+    "  --table   aligned columns, cells over 80 characters shortened (default)\n"
+    "  --csv     CSV with a header row, nothing shortened\n"
+    "  --json    one JSON array of row objects per statement\n";
 
 #define TABLE_CELL_MAX 80
 
@@ -49,8 +49,8 @@ static size_t prefix_bytes(const char *s, size_t n, size_t chars) {
 }
 
 typedef struct cell_store {
-  ld_buf text;  /* cell texts, NUL-separated */
-  size_t *off;  /* offsets of each cell */
+  ld_buf text; /* cell texts, NUL-separated */
+  size_t *off; /* offsets of each cell */
   size_t n, cap;
 } cell_store;
 
@@ -67,9 +67,11 @@ static void cell_add(cell_store *c, const char *s, size_t n) {
 
 static void put_cell(FILE *out, const char *s, size_t width, int right) {
   size_t n = strlen(s), w = display_len(s, n);
-  if (right) for (size_t i = w; i < width; i++) fputc(' ', out);
+  if (right)
+    for (size_t i = w; i < width; i++) fputc(' ', out);
   fputs(s, out);
-  if (!right) for (size_t i = w; i < width; i++) fputc(' ', out);
+  if (!right)
+    for (size_t i = w; i < width; i++) fputc(' ', out);
 }
 
 /* Table mode buffers the rows to compute column widths. */
@@ -93,7 +95,10 @@ static int print_table(sqlite3_stmt *st, FILE *out) {
       size_t n = s ? (size_t)sqlite3_column_bytes(st, c) : 0;
       if (type == SQLITE_TEXT || type == SQLITE_BLOB) numeric[c] = 0;
       char tmp[TABLE_CELL_MAX * 4 + 8];
-      if (!s) { s = ""; n = 0; }
+      if (!s) {
+        s = "";
+        n = 0;
+      }
       if (display_len(s, n) > TABLE_CELL_MAX) {
         size_t keep = prefix_bytes(s, n, TABLE_CELL_MAX - 3);
         memcpy(tmp, s, keep);
@@ -141,8 +146,14 @@ static int print_table(sqlite3_stmt *st, FILE *out) {
 static void csv_field(FILE *out, const char *s, size_t n) {
   int quote = 0;
   for (size_t i = 0; i < n; i++)
-    if (s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r') { quote = 1; break; }
-  if (!quote) { fwrite(s, 1, n, out); return; }
+    if (s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r') {
+      quote = 1;
+      break;
+    }
+  if (!quote) {
+    fwrite(s, 1, n, out);
+    return;
+  }
   fputc('"', out);
   for (size_t i = 0; i < n; i++) {
     if (s[i] == '"') fputc('"', out);
@@ -172,20 +183,22 @@ static int print_csv(sqlite3_stmt *st, FILE *out) {
 
 static void json_value(FILE *out, sqlite3_stmt *st, int c, ld_buf *tmp) {
   switch (sqlite3_column_type(st, c)) {
-  case SQLITE_NULL: fputs("null", out); return;
-  case SQLITE_INTEGER: fprintf(out, "%lld", (long long)sqlite3_column_int64(st, c)); return;
-  case SQLITE_FLOAT: {
-    double d = sqlite3_column_double(st, c);
-    if (d != d || d - d != 0) fputs("null", out); /* NaN/Inf are not JSON */
-    else fprintf(out, "%.17g", d);
-    return;
-  }
-  default: {
-    const char *s = (const char *)sqlite3_column_text(st, c);
-    tmp->n = 0;
-    ld_buf_put_json_string(tmp, s ? s : "", s ? (size_t)sqlite3_column_bytes(st, c) : 0);
-    fwrite(tmp->p, 1, tmp->n, out);
-  }
+    case SQLITE_NULL: fputs("null", out); return;
+    case SQLITE_INTEGER: fprintf(out, "%lld", (long long)sqlite3_column_int64(st, c)); return;
+    case SQLITE_FLOAT: {
+      double d = sqlite3_column_double(st, c);
+      if (d != d || d - d != 0)
+        fputs("null", out); /* NaN/Inf are not JSON */
+      else
+        fprintf(out, "%.17g", d);
+      return;
+    }
+    default: {
+      const char *s = (const char *)sqlite3_column_text(st, c);
+      tmp->n = 0;
+      ld_buf_put_json_string(tmp, s ? s : "", s ? (size_t)sqlite3_column_bytes(st, c) : 0);
+      fwrite(tmp->p, 1, tmp->n, out);
+    }
   }
 }
 
@@ -227,7 +240,7 @@ int cli_print_query(sqlite3 *db, const char *sql, cli_format fmt, FILE *out) {
       rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
     } else {
       if (printed++ && fmt != FMT_JSON) fputc('\n', out);
-      rc = fmt == FMT_CSV ? print_csv(st, out)
+      rc = fmt == FMT_CSV    ? print_csv(st, out)
            : fmt == FMT_JSON ? print_json(st, out)
                              : print_table(st, out);
     }
@@ -246,14 +259,19 @@ int cli_query(int argc, char **argv) {
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       fputs(query_usage, stdout);
       return PROFDB_EXIT_OK;
-    } else if (!strcmp(a, "--csv")) fmt = FMT_CSV;
-    else if (!strcmp(a, "--json")) fmt = FMT_JSON;
-    else if (!strcmp(a, "--table")) fmt = FMT_TABLE;
+    } else if (!strcmp(a, "--csv"))
+      fmt = FMT_CSV;
+    else if (!strcmp(a, "--json"))
+      fmt = FMT_JSON;
+    else if (!strcmp(a, "--table"))
+      fmt = FMT_TABLE;
     else if (a[0] == '-' && a[1] == '-') {
       fprintf(stderr, "profdb: query: unknown option '%s'\n%s", a, query_usage);
       return PROFDB_EXIT_USAGE;
-    } else if (!db_path) db_path = a;
-    else if (!sql) sql = a;
+    } else if (!db_path)
+      db_path = a;
+    else if (!sql)
+      sql = a;
     else {
       fprintf(stderr, "profdb: query: give the SQL as one argument\n");
       return PROFDB_EXIT_USAGE;

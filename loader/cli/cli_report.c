@@ -21,34 +21,34 @@
 #include <string.h>
 
 static const char report_usage[] =
-  "usage: profdb report DB | INPUT... [options]\n"
-  "\n"
-  "Write the resource report of a profdb database (or of traces and memory\n"
-  "snapshots, loaded into a temporary database first): findings first, then\n"
-  "one section per file of queries/report.list.  Markdown goes to stdout\n"
-  "unless --md is given.\n"
-  "\n"
-  "options:\n"
-  "  --md FILE          write Markdown to FILE, and SVG charts next to it\n"
-  "  --json FILE        write JSON to FILE ('-' for stdout)\n"
-  "  --html FILE        write one self-contained HTML file (charts inline)\n"
-  "  --section ID       only this section (repeatable): an ID of queries/report.list,\n"
-  "                     or 'findings'\n"
-  "  --top N            rows of the top-N tables (default 15)\n"
-  "  --include-warmup   analyse the first ProfilerStep too (default: excluded)\n"
-  "  --scope S          steps: the analysed steps (default); trace: the whole trace,\n"
-  "                     every event inside or outside ProfilerSteps; hta: the whole\n"
-  "                     trace, GPU work only when launched before the last\n"
-  "                     ProfilerStep starts (HolisticTraceAnalysis' scope)\n"
-  "  --gpu-gb X         device memory in GB (1e9 bytes), for OOM risk; default:\n"
-  "                     the trace's deviceProperties\n"
-  "  --trace ID         only this trace (default: all)\n"
-  "  --snapshot ID      only this snapshot (default: all)\n"
-  "  --queries DIR      query files to use (default: $PROFDB_QUERIES, else the\n"
-  "                     installed share/profdb/queries next to this profdb)\n"
-  "  --progress         show the progress of loading INPUTs even when stderr is\n"
-  "                     not a terminal\n"
-  "  --no-progress      never show progress\n";
+    "usage: profdb report DB | INPUT... [options]\n"
+    "\n"
+    "Write the resource report of a profdb database (or of traces and memory\n"
+    "snapshots, loaded into a temporary database first): findings first, then\n"
+    "one section per file of queries/report.list.  Markdown goes to stdout\n"
+    "unless --md is given.\n"
+    "\n"
+    "options:\n"
+    "  --md FILE          write Markdown to FILE, and SVG charts next to it\n"
+    "  --json FILE        write JSON to FILE ('-' for stdout)\n"
+    "  --html FILE        write one self-contained HTML file (charts inline)\n"
+    "  --section ID       only this section (repeatable): an ID of queries/report.list,\n"
+    "                     or 'findings'\n"
+    "  --top N            rows of the top-N tables (default 15)\n"
+    "  --include-warmup   analyse the first ProfilerStep too (default: excluded)\n"
+    "  --scope S          steps: the analysed steps (default); trace: the whole trace,\n"
+    "                     every event inside or outside ProfilerSteps; hta: the whole\n"
+    "                     trace, GPU work only when launched before the last\n"
+    "                     ProfilerStep starts (HolisticTraceAnalysis' scope)\n"
+    "  --gpu-gb X         device memory in GB (1e9 bytes), for OOM risk; default:\n"
+    "                     the trace's deviceProperties\n"
+    "  --trace ID         only this trace (default: all)\n"
+    "  --snapshot ID      only this snapshot (default: all)\n"
+    "  --queries DIR      query files to use (default: $PROFDB_QUERIES, else the\n"
+    "                     installed share/profdb/queries next to this profdb)\n"
+    "  --progress         show the progress of loading INPUTs even when stderr is\n"
+    "                     not a terminal\n"
+    "  --no-progress      never show progress\n";
 
 /* Whether trace (or snapshot) id exists; if not, says which do. */
 static int artifact_exists(sqlite3 *db, const char *path, const char *table, long long id) {
@@ -61,7 +61,8 @@ static int artifact_exists(sqlite3 *db, const char *path, const char *table, lon
       char item[320];
       found |= sqlite3_column_int64(st, 0) == id;
       snprintf(item, sizeof item, "%s%lld (%s)", known.n ? ", " : "",
-               (long long)sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1));
+               (long long)sqlite3_column_int64(st, 0),
+               (const char *)sqlite3_column_text(st, 1));
       ld_buf_put(&known, item, strlen(item));
     }
     sqlite3_finalize(st);
@@ -111,8 +112,10 @@ int cli_report(int argc, char **argv) {
     } else if (!strcmp(a, "--scope") && more) {
       const char *v = argv[++i];
       scope_hta = !strcmp(v, "hta");
-      if (!strcmp(v, "trace") || scope_hta) scope_trace = 1;
-      else if (!strcmp(v, "steps")) scope_trace = 0;
+      if (!strcmp(v, "trace") || scope_hta)
+        scope_trace = 1;
+      else if (!strcmp(v, "steps"))
+        scope_trace = 0;
       else {
         fprintf(stderr, "profdb: report: --scope is steps, trace or hta, got '%s'\n", v);
         goto bad;
@@ -126,7 +129,8 @@ int cli_report(int argc, char **argv) {
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "profdb: report: unknown option '%s'\n", a);
       goto bad;
-    } else pos[npos++] = a;
+    } else
+      pos[npos++] = a;
   }
   if (npos == 0) {
     fprintf(stderr, "profdb: report: give a profdb database, or trace / snapshot files\n");

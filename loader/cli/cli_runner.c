@@ -31,28 +31,38 @@ int rp_cli_option(rp_cli *o, int argc, char **argv, int *i) {
   const char *a = argv[*i];
   int more = *i + 1 < argc;
   char *end = NULL;
-  static const char *const with_value[] = {"--md", "--json", "--html", "--section", "--queries",
-                                           "--top", "--trace", "--snapshot", "--gpu-gb", NULL};
+  static const char *const with_value[] = {"--md",      "--json", "--html",  "--section",
+                                           "--queries", "--top",  "--trace", "--snapshot",
+                                           "--gpu-gb",  NULL};
   for (const char *const *w = with_value; *w && !more; w++)
     if (!strcmp(a, *w)) {
       fprintf(stderr, "profdb: %s needs a value\n", a);
       return -1;
     }
-  if (!strcmp(a, "--md") && more) o->md = argv[++*i];
-  else if (!strcmp(a, "--json") && more) o->json = argv[++*i];
-  else if (!strcmp(a, "--html") && more) o->html = argv[++*i];
-  else if (!strcmp(a, "--section") && more) o->only[o->nonly++] = argv[++*i];
-  else if (!strcmp(a, "--queries") && more) o->queries = argv[++*i];
-  else if (!strcmp(a, "--include-warmup")) o->include_warmup = 1;
-  else if (!strcmp(a, "--progress")) o->progress = 1;
-  else if (!strcmp(a, "--no-progress")) o->progress = 0;
+  if (!strcmp(a, "--md") && more)
+    o->md = argv[++*i];
+  else if (!strcmp(a, "--json") && more)
+    o->json = argv[++*i];
+  else if (!strcmp(a, "--html") && more)
+    o->html = argv[++*i];
+  else if (!strcmp(a, "--section") && more)
+    o->only[o->nonly++] = argv[++*i];
+  else if (!strcmp(a, "--queries") && more)
+    o->queries = argv[++*i];
+  else if (!strcmp(a, "--include-warmup"))
+    o->include_warmup = 1;
+  else if (!strcmp(a, "--progress"))
+    o->progress = 1;
+  else if (!strcmp(a, "--no-progress"))
+    o->progress = 0;
   else if (!strcmp(a, "--top") && more) {
     o->top = strtoll(argv[++*i], &end, 10);
     if (!*argv[*i] || *end || o->top < 1) {
       fprintf(stderr, "profdb: --top needs a whole number of rows >= 1, got '%s'\n", argv[*i]);
       return -1;
     }
-  } else return 0;
+  } else
+    return 0;
   return 1;
 }
 
@@ -115,15 +125,19 @@ const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int *rc
   size_t len0 = strlen(inputs[0]);
   if (n == 1 && len0 > 3 && !strcmp(inputs[0] + len0 - 3, ".db") &&
       access(inputs[0], R_OK) == 0 && !is_empty_file(inputs[0])) {
-    fprintf(stderr, "profdb: %s: not an SQLite database (damaged, or not made by profdb"
-            " load)\n", inputs[0]);
+    fprintf(stderr,
+            "profdb: %s: not an SQLite database (damaged, or not made by profdb"
+            " load)\n",
+            inputs[0]);
     *rc = PROFDB_EXIT_DATA;
     return NULL;
   }
   for (int i = 0; i < n; i++)
     if (is_empty_file(inputs[i])) {
-      fprintf(stderr, "profdb: %s: empty file: not a trace, snapshot or profdb database"
-              " (an interrupted first load leaves one; load again)\n", inputs[i]);
+      fprintf(stderr,
+              "profdb: %s: empty file: not a trace, snapshot or profdb database"
+              " (an interrupted first load leaves one; load again)\n",
+              inputs[i]);
       *rc = PROFDB_EXIT_DATA;
       return NULL;
     }
@@ -151,7 +165,8 @@ const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int *rc
     signal(SIGHUP, remove_temporaries);
   }
   /* The load of a large trace takes seconds: show it as `profdb load` does. */
-  profdb_load_options opt = {.quiet = 1, .progress = o->progress >= 0 ? o->progress : isatty(2)};
+  profdb_load_options opt = {.quiet = 1,
+                             .progress = o->progress >= 0 ? o->progress : isatty(2)};
   int lrc = profdb_load(db, inputs, n, &opt);
   if (lrc != PROFDB_EXIT_OK && lrc != PROFDB_EXIT_TRUNCATED) {
     *rc = lrc;
@@ -184,9 +199,12 @@ static int write_to(const char *path, rp_report *r, const char *const *charts, i
   size_t size = 0;
   FILE *m = open_memstream(&data, &size);
   if (!m) return -1;
-  if (format == 'j') rp_write_json(r, m);
-  else if (format == 'h') rp_write_html(r, m);
-  else rp_write_markdown(r, m, charts, n);
+  if (format == 'j')
+    rp_write_json(r, m);
+  else if (format == 'h')
+    rp_write_html(r, m);
+  else
+    rp_write_markdown(r, m, charts, n);
   fclose(m);
   /* Markdown and HTML may be printed to a terminal; JSON escapes control
   ** characters itself. */
@@ -195,8 +213,8 @@ static int write_to(const char *path, rp_report *r, const char *const *charts, i
   if (!raw) utf8_put_visible(&visible, data, size);
   const char *text = raw ? data : visible.p;
   size_t len = raw ? size : visible.n;
-  int rc = path ? rp_write_file(path, text, len)
-                : (fwrite(text, 1, len, stdout) == len ? 0 : -1);
+  int rc =
+      path ? rp_write_file(path, text, len) : (fwrite(text, 1, len, stdout) == len ? 0 : -1);
   ld_buf_free(&visible);
   free(data);
   return rc;
@@ -215,8 +233,10 @@ int rp_cli_output(rp_report *r, rp_cli *o, int with_charts) {
     write_to(NULL, r, NULL, 0, 'm');
   }
   if (o->json) {
-    if (!strcmp(o->json, "-")) rp_write_json(r, stdout);
-    else if (write_to(o->json, r, NULL, 0, 'j')) rc = PROFDB_EXIT_USAGE;
+    if (!strcmp(o->json, "-"))
+      rp_write_json(r, stdout);
+    else if (write_to(o->json, r, NULL, 0, 'j'))
+      rc = PROFDB_EXIT_USAGE;
   }
   if (o->html && write_to(o->html, r, NULL, 0, 'h')) rc = PROFDB_EXIT_USAGE;
   return rc;

@@ -19,21 +19,21 @@
 #include <string.h>
 
 static const char usage[] =
-  "usage: profdb <command> [options]\n"
-  "\n"
-  "Turn PyTorch profiler traces and CUDA memory snapshots into SQLite.\n"
-  "\n"
-  "commands:\n"
-  "  load INPUT... -o DB      load traces (.json, .json.gz), memory snapshots\n"
-  "                           (JSON) or folders of them into DB\n"
-  "  query DB [SQL]           run SQL (or SQL from stdin) and print the rows\n"
-  "  report DB|INPUT...       write the resource report (Markdown/JSON)\n"
-  "  diff BEFORE AFTER        compare two databases\n"
-  "\n"
-  "run 'profdb <command> --help' for the options of a command.\n"
-  "exit codes: 0 ok, 1 invalid input, 2 usage/system error,\n"
-  "            3 truncated input loaded partially, 4 pickle refused,\n"
-  "            10 a 'profdb diff' gate check (--fail-if, --gate) failed\n";
+    "usage: profdb <command> [options]\n"
+    "\n"
+    "Turn PyTorch profiler traces and CUDA memory snapshots into SQLite.\n"
+    "\n"
+    "commands:\n"
+    "  load INPUT... -o DB      load traces (.json, .json.gz), memory snapshots\n"
+    "                           (JSON) or folders of them into DB\n"
+    "  query DB [SQL]           run SQL (or SQL from stdin) and print the rows\n"
+    "  report DB|INPUT...       write the resource report (Markdown/JSON)\n"
+    "  diff BEFORE AFTER        compare two databases\n"
+    "\n"
+    "run 'profdb <command> --help' for the options of a command.\n"
+    "exit codes: 0 ok, 1 invalid input, 2 usage/system error,\n"
+    "            3 truncated input loaded partially, 4 pickle refused,\n"
+    "            10 a 'profdb diff' gate check (--fail-if, --gate) failed\n";
 
 int main(int argc, char **argv) {
   /* No global allocation statistics: their mutex serializes every malloc
@@ -50,8 +50,8 @@ int main(int argc, char **argv) {
     return PROFDB_EXIT_OK;
   }
   if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
-    printf("profdb %s (schema %d, SQLite %s)\n", PROFDB_VERSION,
-           PROFDB_SCHEMA_VERSION, sqlite3_libversion());
+    printf("profdb %s (schema %d, SQLite %s)\n", PROFDB_VERSION, PROFDB_SCHEMA_VERSION,
+           sqlite3_libversion());
     return PROFDB_EXIT_OK;
   }
   if (!strcmp(cmd, "load")) return cli_load(argc - 1, argv + 1);

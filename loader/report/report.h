@@ -19,39 +19,39 @@
 
 /* One cell of a result. */
 typedef struct rp_value {
-  int type;        /* SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT or SQLITE_NULL */
+  int type; /* SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT or SQLITE_NULL */
   long long i;
   double d;
-  char *s;         /* owned, NUL-terminated */
+  char *s; /* owned, NUL-terminated */
 } rp_value;
 
 /* A column as declared in the query file's header. */
 typedef struct rp_column {
   char *name;
-  char *unit;      /* 'ns', 'bytes', '%', 'count', ... or "" */
-  char *doc;       /* description */
+  char *unit; /* 'ns', 'bytes', '%', 'count', ... or "" */
+  char *doc;  /* description */
 } rp_column;
 
 /* One section: a query file and what it returned. */
 typedef struct rp_section {
-  char *id;        /* file name without .sql */
-  char *path;      /* the query file */
-  char *group;     /* heading it appears under (from report.list) */
-  char *title;     /* -- Title: */
-  char *question;  /* -- Question: */
-  char *requires;  /* -- Requires: table names, space separated */
-  char *empty;     /* -- Empty: why it can be empty and what fills it */
-  char *brief;     /* -- Brief: the columns the Markdown table shows (the
+  char *id;                      /* file name without .sql */
+  char *path;                    /* the query file */
+  char *group;                   /* heading it appears under (from report.list) */
+  char *title;                   /* -- Title: */
+  char *question;                /* -- Question: */
+  char *requires;                /* -- Requires: table names, space separated */
+  char *empty;                   /* -- Empty: why it can be empty and what fills it */
+  char *brief;                   /* -- Brief: the columns the Markdown table shows (the
                    ** others are in the HTML and JSON); NULL: all */
-  char *chart;     /* -- Chart: KIND key=value... (report_svg.c), or NULL */
+  char *chart;                   /* -- Chart: KIND key=value... (report_svg.c), or NULL */
   struct rp_section *chart_data; /* rows of the chart's data= query file */
-  char *sql;       /* the statement(s) after the header */
-  rp_column *cols; /* declared columns, in result order */
+  char *sql;                     /* the statement(s) after the header */
+  rp_column *cols;               /* declared columns, in result order */
   int ncols;
   rp_value *cells; /* rows * ncols values */
   int nrows;
-  int skipped;     /* no data: `note` says why */
-  char *note;      /* skip reason, or NULL */
+  int skipped; /* no data: `note` says why */
+  char *note;  /* skip reason, or NULL */
 } rp_section;
 
 /* Named parameter values (:top, :include_warmup, ...). */
@@ -65,14 +65,14 @@ typedef struct rp_param {
 /* What is being run: the report or the diff.  Paths are relative to the
 ** queries directory. */
 typedef struct rp_kind {
-  const char *title;        /* Markdown title: "profdb report" */
-  const char *list;         /* the section list: "report.list" */
-  const char *sections;     /* folder of the section files: "" or "diff/" */
-  const char *lib;          /* folder of the prelude: "lib", or NULL */
-  const char *summary;      /* the summary query: "findings.sql" */
-  const char *summary_key;  /* its JSON key and id: "findings" or "verdict" */
-  const char *scope;        /* the scope query (rows of one note): "scope.sql" */
-  int bullets;              /* 1: summary rows (topic, statement) as bullets;
+  const char *title;       /* Markdown title: "profdb report" */
+  const char *list;        /* the section list: "report.list" */
+  const char *sections;    /* folder of the section files: "" or "diff/" */
+  const char *lib;         /* folder of the prelude: "lib", or NULL */
+  const char *summary;     /* the summary query: "findings.sql" */
+  const char *summary_key; /* its JSON key and id: "findings" or "verdict" */
+  const char *scope;       /* the scope query (rows of one note): "scope.sql" */
+  int bullets;             /* 1: summary rows (topic, statement) as bullets;
                             ** 0: findings (observation, hypothesis, ...) */
 } rp_kind;
 
@@ -81,7 +81,7 @@ extern const rp_kind rp_kind_report, rp_kind_diff, rp_kind_trend;
 typedef struct rp_report {
   const rp_kind *kind;
   sqlite3 *db;
-  sqlite3 *db2;         /* optional second connection to the same databases:
+  sqlite3 *db2; /* optional second connection to the same databases:
                         ** sections then run on both (two cores), each with
                         ** its own copy of the prelude's TEMP tables */
   const char *queries_dir;
@@ -89,13 +89,13 @@ typedef struct rp_report {
   int nparams;
   rp_section *sections;
   int nsections;
-  rp_section findings;  /* the summary query (findings or verdict), run last */
-  int with_findings;    /* run and write it */
-  rp_section gate;      /* profdb diff --fail-if: the checks (queries/diff/gate.sql) */
-  int with_gate;        /* write the gate: PASS/FAIL first, and JSON "gate" */
-  char **inputs;        /* what was reported on (paths) */
+  rp_section findings; /* the summary query (findings or verdict), run last */
+  int with_findings;   /* run and write it */
+  rp_section gate;     /* profdb diff --fail-if: the checks (queries/diff/gate.sql) */
+  int with_gate;       /* write the gate: PASS/FAIL first, and JSON "gate" */
+  char **inputs;       /* what was reported on (paths) */
   int ninputs;
-  char *scope_note;     /* one line on steps analysed / warm-up */
+  char *scope_note;       /* one line on steps analysed / warm-up */
   const char *time_scope; /* report: "steps", "trace" or "hta" (--scope), stated in
                           ** every section; NULL for the diff */
 } rp_report;
@@ -154,8 +154,8 @@ void rp_write_html(const rp_report *r, FILE *out);
 ** background, colours from the page's CSS); part_name gets the part's
 ** name ("" for a chart of one part).  Returns 1 when drawn, 0 when the
 ** section has no chart, no data or no such part. */
-int rp_chart_svg_part(const rp_section *s, int part, ld_buf *b, int inline_svg,
-                      char *part_name, size_t part_n);
+int rp_chart_svg_part(const rp_section *s, int part, ld_buf *b, int inline_svg, char *part_name,
+                      size_t part_n);
 
 /* A chart spec's value for key ("x=label,step" -> "label,step"), copied
 ** into out; 0 when absent. */
@@ -165,13 +165,13 @@ int rp_chart_key(const rp_section *s, const char *key, char *out, size_t n);
 
 /* How one column is shown: unit chosen from the column's values. */
 typedef struct rp_colview {
-  int col;           /* index in the section's columns */
-  int numeric;       /* right-aligned number */
-  int delta;         /* signed: '+' on positive values */
+  int col;     /* index in the section's columns */
+  int numeric; /* right-aligned number */
+  int delta;   /* signed: '+' on positive values */
   int decimals;
-  double scale;      /* value / scale is shown */
-  const char *unit;  /* "ms", "MiB", "%", ... or "" */
-  char header[112];  /* "wall (ms)" */
+  double scale;     /* value / scale is shown */
+  const char *unit; /* "ms", "MiB", "%", ... or "" */
+  char header[112]; /* "wall (ms)" */
 } rp_colview;
 
 /* Every column, the naming one first.  Returns how many. */

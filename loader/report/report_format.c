@@ -75,16 +75,20 @@ static void view_of(const rp_section *s, int c, rp_colview *v) {
   for (int r = 0; r < s->nrows; r++) {
     const rp_value *x = rp_cell(s, r, c);
     if (x->type == SQLITE_FLOAT) fractional = 1;
-    if (x->type == SQLITE_TEXT) texts++;
-    else if (x->type != SQLITE_NULL) numbers++;
+    if (x->type == SQLITE_TEXT)
+      texts++;
+    else if (x->type != SQLITE_NULL)
+      numbers++;
     if (fabs(number(x)) > max) max = fabs(number(x));
   }
   /* A column of plain numbers (ids, ratios) is right-aligned too. */
   if (!v->numeric && !*col->unit && numbers && !texts) v->numeric = 1;
   const char *unit = "";
   if (!strcmp(col->unit, "ns")) {
-    static const struct { double scale; const char *name; } t[] = {
-        {1, "ns"}, {1e3, "us"}, {1e6, "ms"}, {1e9, "s"}};
+    static const struct {
+      double scale;
+      const char *name;
+    } t[] = {{1, "ns"}, {1e3, "us"}, {1e6, "ms"}, {1e9, "s"}};
     int k = max >= 1e9 ? 3 : max >= 1e6 ? 2 : max >= 1e3 ? 1 : 0;
     v->scale = t[k].scale;
     unit = t[k].name;
@@ -112,8 +116,10 @@ static void view_of(const rp_section *s, int c, rp_colview *v) {
     v->decimals = fractional ? 2 : 0;
   }
   v->unit = unit;
-  if (*unit) snprintf(v->header, sizeof v->header, "%s (%s)", base, unit);
-  else snprintf(v->header, sizeof v->header, "%s", base);
+  if (*unit)
+    snprintf(v->header, sizeof v->header, "%s (%s)", base, unit);
+  else
+    snprintf(v->header, sizeof v->header, "%s", base);
 }
 
 int rp_column_views(const rp_section *s, rp_colview *views, int max) {
@@ -133,7 +139,9 @@ int rp_column_views(const rp_section *s, rp_colview *views, int max) {
   return n;
 }
 
-const char *rp_skip_reason(const rp_section *s) { return s->note ? s->note : "no data"; }
+const char *rp_skip_reason(const rp_section *s) {
+  return s->note ? s->note : "no data";
+}
 
 int rp_reason_group(const rp_report *r, int i, const rp_section **group) {
   const rp_section *s = &r->sections[i];
@@ -171,8 +179,10 @@ void rp_format_cell(char *out, size_t n, const rp_colview *v, const rp_value *x)
     /* Small values keep two significant digits (up to 4 decimals). */
     int decimals = v->decimals;
     if (decimals == 2 && d != 0) decimals += (fabs(d) < 0.1) + (fabs(d) < 0.01);
-    if (d != 0 && fabs(d) < 0.0005 && v->decimals == 2) snprintf(out, n, "%s%.2g", sign, d);
-    else snprintf(out, n, "%s%.*f", sign, decimals, d);
+    if (d != 0 && fabs(d) < 0.0005 && v->decimals == 2)
+      snprintf(out, n, "%s%.2g", sign, d);
+    else
+      snprintf(out, n, "%s%.*f", sign, decimals, d);
   }
 }
 
@@ -386,8 +396,10 @@ char **rp_short_names(const rp_section *s, int col, size_t max) {
   for (int r = 0; r < s->nrows; r++) {
     const rp_value *v = rp_cell(s, r, col);
     char number_text[64] = "";
-    if (v->type == SQLITE_INTEGER) snprintf(number_text, sizeof number_text, "%lld", v->i);
-    else if (v->type == SQLITE_FLOAT) snprintf(number_text, sizeof number_text, "%g", v->d);
+    if (v->type == SQLITE_INTEGER)
+      snprintf(number_text, sizeof number_text, "%lld", v->i);
+    else if (v->type == SQLITE_FLOAT)
+      snprintf(number_text, sizeof number_text, "%g", v->d);
     const char *text = v->type == SQLITE_TEXT ? v->s : number_text;
     char *structured = NULL;
     if (symbol) {
@@ -434,7 +446,9 @@ char **rp_short_names(const rp_section *s, int col, size_t max) {
   return out;
 }
 
-static int id_char(char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+static int id_char(char c) {
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
 
 const rp_section *rp_cited_section(const rp_report *r, const char *text, const char *p) {
   if (p > text && id_char(p[-1])) return NULL;

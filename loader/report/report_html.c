@@ -25,69 +25,72 @@
 #define NAME_MAX_CHARS 90 /* characters of a name cell (the full name on hover) */
 
 static const char style[] =
-  ":root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;"
-  "--head:#f6f8fa;--accent:#0969da;--high:#cf222e;--medium:#9a6700;--low:#59636e}\n"
-  "@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;"
-  "--line:#3d444d;--head:#151b23;--accent:#4493f8;--high:#f85149;--medium:#d29922;"
-  "--low:#9198a1}}\n"
-  "body{margin:0 auto;max-width:1280px;padding:1rem 1.5rem 3rem;background:var(--bg);"
-  "color:var(--fg);font:14px/1.5 system-ui,-apple-system,'Segoe UI',sans-serif}\n"
-  "h1{font-size:1.6rem;margin:.5rem 0}h2{font-size:1.3rem;border-bottom:1px solid var(--line);"
-  "padding-bottom:.2rem;margin-top:2rem}h3{font-size:1.05rem;display:inline;margin:0}\n"
-  "a{color:var(--accent)}code{font-size:.85em;color:var(--muted)}\n"
-  ".meta{color:var(--muted);margin:0;padding-left:1.2rem}\n"
-  "nav{border:1px solid var(--line);border-radius:6px;padding:.4rem 1rem;margin:1rem 0;"
-  "columns:2 22rem}nav ul{margin:.2rem 0;padding-left:1.2rem}nav h4{margin:.3rem 0}\n"
-  ".finding{border:1px solid var(--line);border-left:4px solid var(--c,var(--line));"
-  "border-radius:6px;padding:.5rem 1rem;margin:.8rem 0}\n"
-  ".finding.high{--c:var(--high)}.finding.medium{--c:var(--medium)}.finding.low{--c:var(--low)}\n"
-  ".finding dl{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;margin:.4rem 0}"
-  ".finding dt{font-weight:600}.finding dd{margin:0}\n"
-  ".badge{font-size:.8em;border:1px solid var(--c,var(--line));color:var(--c,var(--fg));"
-  "border-radius:1em;padding:0 .5em;margin-left:.5em}\n"
-  "details{margin:1rem 0}summary{cursor:pointer}summary code{margin-left:.5em}\n"
-  ".q{color:var(--muted);font-style:italic;margin:.3rem 0}\n"
-  ".scroll{overflow-x:auto}\n"
-  "table{border-collapse:collapse;font-variant-numeric:tabular-nums;margin:.4rem 0}\n"
-  "th,td{padding:.2rem .6rem;border-bottom:1px solid var(--line);text-align:left;"
-  "white-space:nowrap}\n"
-  "th{background:var(--head);cursor:pointer;user-select:none}\n"
-  ".num{text-align:right}td.name{max-width:44rem;overflow:hidden;text-overflow:ellipsis}\n"
-  "th[aria-sort=ascending]::after{content:' \\25B2'}"
-  "th[aria-sort=descending]::after{content:' \\25BC'}\n"
-  "tbody tr:hover{background:var(--head)}\n"
-  "svg.chart{display:block;max-width:100%;height:auto;margin:.6rem 0;color:var(--fg)}"
-  "svg.chart text{fill:currentColor}\n"
-  "@media print{nav{display:none}body{max-width:none;padding:0}.scroll{overflow:visible}"
-  "summary{list-style:none}details,section,.finding{break-inside:avoid-page}"
-  "th{cursor:auto}}\n";
+    ":root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;"
+    "--head:#f6f8fa;--accent:#0969da;--high:#cf222e;--medium:#9a6700;--low:#59636e}\n"
+    "@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;"
+    "--line:#3d444d;--head:#151b23;--accent:#4493f8;--high:#f85149;--medium:#d29922;"
+    "--low:#9198a1}}\n"
+    "body{margin:0 auto;max-width:1280px;padding:1rem 1.5rem 3rem;background:var(--bg);"
+    "color:var(--fg);font:14px/1.5 system-ui,-apple-system,'Segoe UI',sans-serif}\n"
+    "h1{font-size:1.6rem;margin:.5rem 0}h2{font-size:1.3rem;border-bottom:1px solid "
+    "var(--line);"
+    "padding-bottom:.2rem;margin-top:2rem}h3{font-size:1.05rem;display:inline;margin:0}\n"
+    "a{color:var(--accent)}code{font-size:.85em;color:var(--muted)}\n"
+    ".meta{color:var(--muted);margin:0;padding-left:1.2rem}\n"
+    "nav{border:1px solid var(--line);border-radius:6px;padding:.4rem 1rem;margin:1rem 0;"
+    "columns:2 22rem}nav ul{margin:.2rem 0;padding-left:1.2rem}nav h4{margin:.3rem 0}\n"
+    ".finding{border:1px solid var(--line);border-left:4px solid var(--c,var(--line));"
+    "border-radius:6px;padding:.5rem 1rem;margin:.8rem 0}\n"
+    ".finding.high{--c:var(--high)}.finding.medium{--c:var(--medium)}.finding.low{--c:var(--"
+    "low)}\n"
+    ".finding dl{display:grid;grid-template-columns:max-content 1fr;gap:.15rem "
+    "1rem;margin:.4rem 0}"
+    ".finding dt{font-weight:600}.finding dd{margin:0}\n"
+    ".badge{font-size:.8em;border:1px solid var(--c,var(--line));color:var(--c,var(--fg));"
+    "border-radius:1em;padding:0 .5em;margin-left:.5em}\n"
+    "details{margin:1rem 0}summary{cursor:pointer}summary code{margin-left:.5em}\n"
+    ".q{color:var(--muted);font-style:italic;margin:.3rem 0}\n"
+    ".scroll{overflow-x:auto}\n"
+    "table{border-collapse:collapse;font-variant-numeric:tabular-nums;margin:.4rem 0}\n"
+    "th,td{padding:.2rem .6rem;border-bottom:1px solid var(--line);text-align:left;"
+    "white-space:nowrap}\n"
+    "th{background:var(--head);cursor:pointer;user-select:none}\n"
+    ".num{text-align:right}td.name{max-width:44rem;overflow:hidden;text-overflow:ellipsis}\n"
+    "th[aria-sort=ascending]::after{content:' \\25B2'}"
+    "th[aria-sort=descending]::after{content:' \\25BC'}\n"
+    "tbody tr:hover{background:var(--head)}\n"
+    "svg.chart{display:block;max-width:100%;height:auto;margin:.6rem 0;color:var(--fg)}"
+    "svg.chart text{fill:currentColor}\n"
+    "@media print{nav{display:none}body{max-width:none;padding:0}.scroll{overflow:visible}"
+    "summary{list-style:none}details,section,.finding{break-inside:avoid-page}"
+    "th{cursor:auto}}\n";
 
 /* Sort a table by a clicked header: numbers by their exact value (data-v),
 ** text by its content; open every section before printing. */
 static const char script[] =
-  "document.querySelectorAll('table.sortable th').forEach(function(th){\n"
-  "  th.tabIndex=0;th.addEventListener('click',function(){\n"
-  "    var t=th.closest('table'),b=t.tBodies[0],i=th.cellIndex,"
-  "asc=th.getAttribute('aria-sort')!=='ascending';\n"
-  "    t.querySelectorAll('th').forEach(function(h){h.removeAttribute('aria-sort')});\n"
-  "    th.setAttribute('aria-sort',asc?'ascending':'descending');\n"
-  "    var key=function(c){var v=c.getAttribute('data-v');"
-  "return v===null?c.textContent:v===''?-Infinity:parseFloat(v)};\n"
-  "    Array.prototype.slice.call(b.rows).sort(function(x,y){\n"
-  "      var p=key(x.cells[i]),q=key(y.cells[i]);"
-  "var r=typeof p==='number'?p-q:String(p).localeCompare(String(q));return asc?r:-r;\n"
-  "    }).forEach(function(r){b.appendChild(r)});});});\n"
-  "window.addEventListener('beforeprint',function(){"
-  "document.querySelectorAll('details').forEach(function(d){d.open=true})});\n";
+    "document.querySelectorAll('table.sortable th').forEach(function(th){\n"
+    "  th.tabIndex=0;th.addEventListener('click',function(){\n"
+    "    var t=th.closest('table'),b=t.tBodies[0],i=th.cellIndex,"
+    "asc=th.getAttribute('aria-sort')!=='ascending';\n"
+    "    t.querySelectorAll('th').forEach(function(h){h.removeAttribute('aria-sort')});\n"
+    "    th.setAttribute('aria-sort',asc?'ascending':'descending');\n"
+    "    var key=function(c){var v=c.getAttribute('data-v');"
+    "return v===null?c.textContent:v===''?-Infinity:parseFloat(v)};\n"
+    "    Array.prototype.slice.call(b.rows).sort(function(x,y){\n"
+    "      var p=key(x.cells[i]),q=key(y.cells[i]);"
+    "var r=typeof p==='number'?p-q:String(p).localeCompare(String(q));return asc?r:-r;\n"
+    "    }).forEach(function(r){b.appendChild(r)});});});\n"
+    "window.addEventListener('beforeprint',function(){"
+    "document.querySelectorAll('details').forEach(function(d){d.open=true})});\n";
 
 static void esc(FILE *out, const char *s) {
   for (const char *p = s ? s : ""; *p; p++) {
     switch (*p) {
-    case '<': fputs("&lt;", out); break;
-    case '>': fputs("&gt;", out); break;
-    case '&': fputs("&amp;", out); break;
-    case '"': fputs("&quot;", out); break;
-    default: fputc(*p, out);
+      case '<': fputs("&lt;", out); break;
+      case '>': fputs("&gt;", out); break;
+      case '&': fputs("&amp;", out); break;
+      case '"': fputs("&quot;", out); break;
+      default: fputc(*p, out);
     }
   }
 }
@@ -112,9 +115,11 @@ static void write_findings(FILE *out, const rp_report *r) {
   fputs("<section id=\"findings\"><h2>Findings, by expected impact</h2>\n", out);
   if (f->skipped || f->nrows == 0)
     fputs("<p>No finding: no rule of queries/findings.sql applies to this data.</p>\n", out);
-  static const char *const parts[][2] = {
-      {"Observation", "observation"}, {"Hypothesis", "hypothesis"}, {"Action", "action"},
-      {"Expected impact", "expected_impact"}, {"Validation", "validation"}};
+  static const char *const parts[][2] = {{"Observation", "observation"},
+                                         {"Hypothesis", "hypothesis"},
+                                         {"Action", "action"},
+                                         {"Expected impact", "expected_impact"},
+                                         {"Validation", "validation"}};
   for (int i = 0; i < f->nrows; i++) {
     const char *conf = rp_text_of(f, i, "confidence");
     fputs("<article class=\"finding ", out);
@@ -183,7 +188,8 @@ static void write_toc(FILE *out, const rp_report *r) {
     fputs("</a></li>\n", out);
   }
   if (open) fputs("</ul></li>\n", out);
-  if (skipped) fprintf(out, "<li><a href=\"#not-available\">Not available (%d)</a></li>\n", skipped);
+  if (skipped)
+    fprintf(out, "<li><a href=\"#not-available\">Not available (%d)</a></li>\n", skipped);
   fputs("</ul></nav>\n", out);
 }
 
@@ -217,8 +223,10 @@ static void write_table(FILE *out, const rp_section *s) {
         esc(out, names[k][r]);
       } else if (views[k].numeric) {
         fputs("<td class=\"num\" data-v=\"", out);
-        if (v->type == SQLITE_INTEGER) fprintf(out, "%lld", v->i);
-        else if (v->type == SQLITE_FLOAT) fprintf(out, "%.17g", v->d);
+        if (v->type == SQLITE_INTEGER)
+          fprintf(out, "%lld", v->i);
+        else if (v->type == SQLITE_FLOAT)
+          fprintf(out, "%.17g", v->d);
         fputs("\">", out);
         char cell[128];
         rp_colview view = views[k];
@@ -253,9 +261,11 @@ static void write_charts(FILE *out, const rp_section *s) {
 }
 
 void rp_write_html(const rp_report *r, FILE *out) {
-  fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        "<meta name=\"generator\" content=\"profdb " PROFDB_VERSION "\">\n<title>", out);
+  fputs(
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<meta name=\"generator\" content=\"profdb " PROFDB_VERSION "\">\n<title>",
+      out);
   esc(out, r->kind->title);
   fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n<h1>", style);
   esc(out, r->kind->title);
@@ -280,12 +290,16 @@ void rp_write_html(const rp_report *r, FILE *out) {
     esc(out, r->scope_note);
     fputs("</li>\n", out);
   }
-  fputs("<li>Times are durations on the traces' clocks, sizes in binary units (GiB = 2^30"
-        " bytes); each column's unit is in its header. Click a header to sort; the JSON"
-        " output has every figure exact.</li>\n</ul>\n</header>\n<main>\n", out);
+  fputs(
+      "<li>Times are durations on the traces' clocks, sizes in binary units (GiB = 2^30"
+      " bytes); each column's unit is in its header. Click a header to sort; the JSON"
+      " output has every figure exact.</li>\n</ul>\n</header>\n<main>\n",
+      out);
   if (r->with_findings) {
-    if (r->kind->bullets) write_verdict(out, r);
-    else write_findings(out, r);
+    if (r->kind->bullets)
+      write_verdict(out, r);
+    else
+      write_findings(out, r);
   }
   write_toc(out, r);
   const char *group = NULL;

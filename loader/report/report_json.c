@@ -35,10 +35,10 @@ static void put_real(FILE *out, double d) {
 
 static void put_value(FILE *out, const rp_value *v) {
   switch (v->type) {
-  case SQLITE_INTEGER: fprintf(out, "%lld", v->i); break;
-  case SQLITE_FLOAT: put_real(out, v->d); break;
-  case SQLITE_TEXT: put_string(out, v->s); break;
-  default: fputs("null", out);
+    case SQLITE_INTEGER: fprintf(out, "%lld", v->i); break;
+    case SQLITE_FLOAT: put_real(out, v->d); break;
+    case SQLITE_TEXT: put_string(out, v->s); break;
+    default: fputs("null", out);
   }
 }
 
@@ -57,8 +57,10 @@ static void put_rows(FILE *out, const rp_section *s, const char *indent) {
       put_string(out, s->cols[c].name);
       fputs(": ", out);
       const rp_value *v = rp_cell(s, r, c);
-      if (is_json_text(s, c, v)) fputs(v->s, out);
-      else put_value(out, v);
+      if (is_json_text(s, c, v))
+        fputs(v->s, out);
+      else
+        put_value(out, v);
     }
     fputc('}', out);
   }
@@ -82,8 +84,10 @@ static void write_gate(FILE *out, const rp_section *g) {
       if (c) fputs(", ", out);
       put_string(out, g->cols[c].name);
       fputs(": ", out);
-      if (c == passed_col && v->type == SQLITE_INTEGER) fputs(v->i ? "true" : "false", out);
-      else put_value(out, v);
+      if (c == passed_col && v->type == SQLITE_INTEGER)
+        fputs(v->i ? "true" : "false", out);
+      else
+        put_value(out, v);
     }
     fputc('}', out);
   }
@@ -97,8 +101,10 @@ void rp_write_json(const rp_report *r, FILE *out) {
     put_string(out, r->inputs[i]);
   }
   fputs("],\n  \"scope\": ", out);
-  if (r->scope_note) put_string(out, r->scope_note);
-  else fputs("null", out);
+  if (r->scope_note)
+    put_string(out, r->scope_note);
+  else
+    fputs("null", out);
   if (r->with_gate) write_gate(out, &r->gate);
   fputs(",\n  \"sections\": [", out);
   for (int i = 0; i < r->nsections; i++) {
@@ -122,8 +128,10 @@ void rp_write_json(const rp_report *r, FILE *out) {
       fputs("{\"name\": ", out);
       put_string(out, s->cols[c].name);
       fputs(", \"unit\": ", out);
-      if (*s->cols[c].unit) put_string(out, s->cols[c].unit);
-      else fputs("null", out);
+      if (*s->cols[c].unit)
+        put_string(out, s->cols[c].unit);
+      else
+        fputs("null", out);
       fputs(", \"description\": ", out);
       put_string(out, s->cols[c].doc);
       fputc('}', out);
@@ -131,8 +139,10 @@ void rp_write_json(const rp_report *r, FILE *out) {
     fputs("],\n     \"rows\": ", out);
     put_rows(out, s, "     ");
     fputs(",\n     \"note\": ", out);
-    if (s->skipped && s->note) put_string(out, s->note);
-    else fputs("null", out);
+    if (s->skipped && s->note)
+      put_string(out, s->note);
+    else
+      fputs("null", out);
     fputc('}', out);
   }
   fprintf(out, "\n  ],\n  \"%s\": ", r->kind->summary_key);

@@ -18,20 +18,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MD_COLUMNS 8     /* columns of a Markdown table */
-#define SYMBOL_MAX 60    /* characters of a kernel or operator name */
-#define SOURCE_MAX 48    /* characters of a file:line function */
-#define TEXT_MAX 40      /* characters of other text cells */
+#define MD_COLUMNS 8  /* columns of a Markdown table */
+#define SYMBOL_MAX 60 /* characters of a kernel or operator name */
+#define SOURCE_MAX 48 /* characters of a file:line function */
+#define TEXT_MAX 40   /* characters of other text cells */
 
 static void put_escaped(FILE *out, const char *s) {
   for (const char *p = s; *p; p++) {
     char c = *p;
-    if (c == '|') fputs("\\|", out);
-    else if (c == '`') fputs("\\`", out);
-    else if (c == '\n' || c == '\r' || c == '\t') fputc(' ', out);
-    else if (c == '<') fputs("&lt;", out); /* keep HTML renderers from eating it */
-    else if (c == '>') fputs("&gt;", out);
-    else fputc(c, out);
+    if (c == '|')
+      fputs("\\|", out);
+    else if (c == '`')
+      fputs("\\`", out);
+    else if (c == '\n' || c == '\r' || c == '\t')
+      fputc(' ', out);
+    else if (c == '<')
+      fputs("&lt;", out); /* keep HTML renderers from eating it */
+    else if (c == '>')
+      fputs("&gt;", out);
+    else
+      fputc(c, out);
   }
 }
 
@@ -56,8 +62,9 @@ static void write_table(FILE *out, const rp_section *s) {
     const rp_colview *v = &all[shown[k]];
     const char *unit = s->cols[v->col].unit;
     if (v->numeric) continue;
-    size_t max = !strcmp(unit, "symbol") ? SYMBOL_MAX : !strcmp(unit, "source") ? SOURCE_MAX
-                                                                                 : TEXT_MAX;
+    size_t max = !strcmp(unit, "symbol")   ? SYMBOL_MAX
+                 : !strcmp(unit, "source") ? SOURCE_MAX
+                                           : TEXT_MAX;
     names[k] = rp_short_names(s, v->col, max);
   }
   fputc('|', out);
@@ -70,7 +77,8 @@ static void write_table(FILE *out, const rp_section *s) {
     for (int k = 0; k < n; k++) {
       char cell[128];
       fputc(' ', out);
-      if (names[k]) put_escaped(out, names[k][r]);
+      if (names[k])
+        put_escaped(out, names[k][r]);
       else {
         rp_colview v = all[shown[k]];
         v.delta |= v.numeric && rp_row_is_delta(s, r);
@@ -139,10 +147,14 @@ static void put_subjects(FILE *out, const char *json) {
         put_escaped(out, v->u.string);
       } else if (YAJL_IS_NUMBER(v)) {
         double d = YAJL_IS_INTEGER(v) ? (double)YAJL_GET_INTEGER(v) : YAJL_GET_DOUBLE(v);
-        if (n > 3 && !strcmp(key + n - 3, "_ns")) profdb_humanize_ns(buf, sizeof buf, d);
-        else if (!strcmp(key, "size")) profdb_humanize_bytes(buf, sizeof buf, d);
-        else if (n > 4 && !strcmp(key + n - 4, "_pct")) snprintf(buf, sizeof buf, "%.1f%%", d);
-        else snprintf(buf, sizeof buf, "%.15g", d);
+        if (n > 3 && !strcmp(key + n - 3, "_ns"))
+          profdb_humanize_ns(buf, sizeof buf, d);
+        else if (!strcmp(key, "size"))
+          profdb_humanize_bytes(buf, sizeof buf, d);
+        else if (n > 4 && !strcmp(key + n - 4, "_pct"))
+          snprintf(buf, sizeof buf, "%.1f%%", d);
+        else
+          snprintf(buf, sizeof buf, "%.15g", d);
         fputs(buf, out);
       }
     }
@@ -160,9 +172,11 @@ static void write_findings(FILE *out, const rp_report *rep, const rp_section *f)
   for (int r = 0; r < f->nrows; r++) {
     const char *conf = rp_text_of(f, r, "confidence");
     fprintf(out, "### %d. %s\n\n", r + 1, rp_text_of(f, r, "title"));
-    static const char *const parts[][2] = {
-        {"Observation", "observation"}, {"Hypothesis", "hypothesis"}, {"Action", "action"},
-        {"Expected impact", "expected_impact"}, {"Validation", "validation"}};
+    static const char *const parts[][2] = {{"Observation", "observation"},
+                                           {"Hypothesis", "hypothesis"},
+                                           {"Action", "action"},
+                                           {"Expected impact", "expected_impact"},
+                                           {"Validation", "validation"}};
     for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++) {
       fprintf(out, "- **%s:** ", parts[k][0]);
       put_linked(out, rep, rp_text_of(f, r, parts[k][1]));
@@ -192,10 +206,11 @@ static void write_gate_line(FILE *out, const rp_section *g) {
   int failed = 0, unjudged = 0;
   for (int i = 0; i < g->nrows; i++) {
     const rp_value *v = rp_cell(g, i, passed);
-    if (v->type == SQLITE_NULL) unjudged++;
+    if (v->type == SQLITE_NULL)
+      unjudged++;
     else if (v->i == 0)
-      fprintf(out, "%s`%s` (measured %s)", failed++ ? "; " : "**FAIL:** ", rp_text_of(g, i, "rule"),
-              rp_text_of(g, i, "measured"));
+      fprintf(out, "%s`%s` (measured %s)", failed++ ? "; " : "**FAIL:** ",
+              rp_text_of(g, i, "rule"), rp_text_of(g, i, "measured"));
   }
   if (!failed) fprintf(out, "**PASS:** %d of %d checks passed", g->nrows - unjudged, g->nrows);
   if (unjudged) fprintf(out, " (%d not evaluated: no data)", unjudged);
@@ -214,12 +229,15 @@ void rp_write_markdown(const rp_report *r, FILE *out, const char *const *charts,
     fputc('\n', out);
   }
   if (r->scope_note) fprintf(out, "- Scope: %s\n", r->scope_note);
-  fprintf(out, "- Each column's unit is in its header. Times are durations on the traces' clocks;\n"
-               "  sizes in binary units (GiB = 2^30 bytes). The HTML and JSON outputs have every\n"
-               "  column, the JSON every figure exact (ns, bytes).\n\n");
+  fprintf(out,
+          "- Each column's unit is in its header. Times are durations on the traces' clocks;\n"
+          "  sizes in binary units (GiB = 2^30 bytes). The HTML and JSON outputs have every\n"
+          "  column, the JSON every figure exact (ns, bytes).\n\n");
   if (r->with_findings) {
-    if (r->kind->bullets) write_bullets(out, &r->findings);
-    else write_findings(out, r, &r->findings);
+    if (r->kind->bullets)
+      write_bullets(out, &r->findings);
+    else
+      write_findings(out, r, &r->findings);
   }
   if (r->with_gate) {
     fputs("## Gate\n\n", out);

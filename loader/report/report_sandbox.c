@@ -15,18 +15,17 @@
 #include <string.h>
 
 /* Functions a pack may not call, whatever the SQLite build enables. */
-static const char *const denied_functions[] = {"load_extension", "fts3_tokenizer",
-                                               "readfile", "writefile", "edit", NULL};
+static const char *const denied_functions[] = {"load_extension", "fts3_tokenizer", "readfile",
+                                               "writefile",      "edit",           NULL};
 
 /* PRAGMAs a pack may run with an argument: schema queries and the
 ** report's own memory settings.  Without an argument a PRAGMA only reads,
 ** except the ones listed in mutating_pragmas. */
 static const char *const pragmas_with_argument[] = {
-    "table_info", "table_xinfo", "index_list", "index_info", "index_xinfo",
-    "foreign_key_list", "temp_store", "mmap_size", "cache_size", "threads", NULL};
-static const char *const mutating_pragmas[] = {"wal_checkpoint", "optimize",
-                                               "incremental_vacuum", "integrity_check",
-                                               "quick_check", NULL};
+    "table_info", "table_xinfo", "index_list", "index_info", "index_xinfo", "foreign_key_list",
+    "temp_store", "mmap_size",   "cache_size", "threads",    NULL};
+static const char *const mutating_pragmas[] = {
+    "wal_checkpoint", "optimize", "incremental_vacuum", "integrity_check", "quick_check", NULL};
 
 static int listed(const char *name, const char *const *list) {
   for (; name && *list; list++)
@@ -34,53 +33,50 @@ static int listed(const char *name, const char *const *list) {
   return 0;
 }
 
-static int is_temp(const char *db) { return db && !strcmp(db, "temp"); }
+static int is_temp(const char *db) {
+  return db && !strcmp(db, "temp");
+}
 
 static int authorize(void *unused, int action, const char *a, const char *b, const char *db,
                      const char *trigger) {
   switch (action) {
-  case SQLITE_ATTACH:
-  case SQLITE_DETACH:
-    return SQLITE_DENY; /* the runner attached what it needs before */
-  case SQLITE_UPDATE:
-    /* SQLite asks this for sqlite_schema's columns when a statement reads
+    case SQLITE_ATTACH:
+    case SQLITE_DETACH: return SQLITE_DENY; /* the runner attached what it needs before */
+    case SQLITE_UPDATE:
+      /* SQLite asks this for sqlite_schema's columns when a statement reads
     ** a table-valued PRAGMA; writing the schema needs writable_schema,
     ** which SQLITE_DBCONFIG_DEFENSIVE forbids. */
-    if (a && (!sqlite3_stricmp(a, "sqlite_master") || !sqlite3_stricmp(a, "sqlite_schema")))
-      return SQLITE_OK;
-    return is_temp(db) ? SQLITE_OK : SQLITE_DENY;
-  case SQLITE_INSERT:
-  case SQLITE_DELETE:
-  case SQLITE_CREATE_TABLE:
-  case SQLITE_CREATE_INDEX:
-  case SQLITE_CREATE_VIEW:
-  case SQLITE_CREATE_TRIGGER:
-  case SQLITE_CREATE_VTABLE:
-  case SQLITE_DROP_TABLE:
-  case SQLITE_DROP_INDEX:
-  case SQLITE_DROP_VIEW:
-  case SQLITE_DROP_TRIGGER:
-  case SQLITE_DROP_VTABLE:
-  case SQLITE_ALTER_TABLE:
-  case SQLITE_REINDEX:
-  case SQLITE_ANALYZE:
-    return is_temp(db) ? SQLITE_OK : SQLITE_DENY;
-  case SQLITE_CREATE_TEMP_TABLE:
-  case SQLITE_CREATE_TEMP_INDEX:
-  case SQLITE_CREATE_TEMP_VIEW:
-  case SQLITE_CREATE_TEMP_TRIGGER:
-  case SQLITE_DROP_TEMP_TABLE:
-  case SQLITE_DROP_TEMP_INDEX:
-  case SQLITE_DROP_TEMP_VIEW:
-  case SQLITE_DROP_TEMP_TRIGGER:
-    return SQLITE_OK;
-  case SQLITE_FUNCTION:
-    return listed(b, denied_functions) ? SQLITE_DENY : SQLITE_OK;
-  case SQLITE_PRAGMA:
-    if (listed(a, mutating_pragmas)) return SQLITE_DENY;
-    return !b || listed(a, pragmas_with_argument) ? SQLITE_OK : SQLITE_DENY;
-  default:
-    return SQLITE_OK; /* reads, SELECT, transactions, savepoints */
+      if (a && (!sqlite3_stricmp(a, "sqlite_master") || !sqlite3_stricmp(a, "sqlite_schema")))
+        return SQLITE_OK;
+      return is_temp(db) ? SQLITE_OK : SQLITE_DENY;
+    case SQLITE_INSERT:
+    case SQLITE_DELETE:
+    case SQLITE_CREATE_TABLE:
+    case SQLITE_CREATE_INDEX:
+    case SQLITE_CREATE_VIEW:
+    case SQLITE_CREATE_TRIGGER:
+    case SQLITE_CREATE_VTABLE:
+    case SQLITE_DROP_TABLE:
+    case SQLITE_DROP_INDEX:
+    case SQLITE_DROP_VIEW:
+    case SQLITE_DROP_TRIGGER:
+    case SQLITE_DROP_VTABLE:
+    case SQLITE_ALTER_TABLE:
+    case SQLITE_REINDEX:
+    case SQLITE_ANALYZE: return is_temp(db) ? SQLITE_OK : SQLITE_DENY;
+    case SQLITE_CREATE_TEMP_TABLE:
+    case SQLITE_CREATE_TEMP_INDEX:
+    case SQLITE_CREATE_TEMP_VIEW:
+    case SQLITE_CREATE_TEMP_TRIGGER:
+    case SQLITE_DROP_TEMP_TABLE:
+    case SQLITE_DROP_TEMP_INDEX:
+    case SQLITE_DROP_TEMP_VIEW:
+    case SQLITE_DROP_TEMP_TRIGGER: return SQLITE_OK;
+    case SQLITE_FUNCTION: return listed(b, denied_functions) ? SQLITE_DENY : SQLITE_OK;
+    case SQLITE_PRAGMA:
+      if (listed(a, mutating_pragmas)) return SQLITE_DENY;
+      return !b || listed(a, pragmas_with_argument) ? SQLITE_OK : SQLITE_DENY;
+    default: return SQLITE_OK; /* reads, SELECT, transactions, savepoints */
   }
 }
 
@@ -95,8 +91,10 @@ int rp_sandbox(sqlite3 *db) {
   ** room for one more database than the runner attached. */
   int attached = 0;
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(db, "SELECT count(*) FROM pragma_database_list"
-                             " WHERE name NOT IN ('main', 'temp')", -1, &st, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(db,
+                         "SELECT count(*) FROM pragma_database_list"
+                         " WHERE name NOT IN ('main', 'temp')",
+                         -1, &st, NULL) != SQLITE_OK)
     return -1;
   if (sqlite3_step(st) == SQLITE_ROW) attached = sqlite3_column_int(st, 0);
   sqlite3_finalize(st);

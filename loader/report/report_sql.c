@@ -56,13 +56,20 @@
 #define PROFDB_QUERIES_SOURCE_DIR ""
 #endif
 
-const rp_kind rp_kind_report = {"profdb report", "report.list", "", "lib", "findings.sql",
-                                 "findings", "scope.sql", 0};
-const rp_kind rp_kind_diff = {"profdb diff", "diff/diff.list", "diff/", "diff/lib",
-                               "diff/verdict.sql", "verdict", "diff/scope.sql", 1};
+const rp_kind rp_kind_report = {"profdb report", "report.list", "",          "lib",
+                                "findings.sql",  "findings",    "scope.sql", 0};
+const rp_kind rp_kind_diff = {
+    "profdb diff",      "diff/diff.list", "diff/",          "diff/lib",
+    "diff/verdict.sql", "verdict",        "diff/scope.sql", 1};
 /* The trend's tables are filled by loader/cli/cli_trend.c: no prelude. */
-const rp_kind rp_kind_trend = {"profdb diff: trend", "diff/trend/trend.list", "diff/trend/",
-                                NULL, "diff/trend/verdict.sql", "verdict", NULL, 1};
+const rp_kind rp_kind_trend = {"profdb diff: trend",
+                               "diff/trend/trend.list",
+                               "diff/trend/",
+                               NULL,
+                               "diff/trend/verdict.sql",
+                               "verdict",
+                               NULL,
+                               1};
 
 static int is_dir(const char *p) {
   struct stat st;
@@ -125,8 +132,10 @@ char *rp_find_queries(const char *option, char **looked) {
   }
   ld_buf_cstr(&tried);
   if (found) ld_buf_free(&tried);
-  if (looked) *looked = found ? NULL : tried.p;
-  else if (!found) ld_buf_free(&tried);
+  if (looked)
+    *looked = found ? NULL : tried.p;
+  else if (!found)
+    ld_buf_free(&tried);
   return found;
 }
 
@@ -178,8 +187,8 @@ static int check_column_names(const rp_section *s) {
   if (s->chart && !rp_chart_key(s, "data", data, sizeof data)) { /* data= rows: free form */
     rp_chart_key(s, "x", lists[1], sizeof lists[1]);
     char more[1024] = "";
-    if (rp_chart_key(s, "parts", more, sizeof more) || rp_chart_key(s, "y", more, sizeof more) ||
-        rp_chart_key(s, "lines", more, sizeof more))
+    if (rp_chart_key(s, "parts", more, sizeof more) ||
+        rp_chart_key(s, "y", more, sizeof more) || rp_chart_key(s, "lines", more, sizeof more))
       snprintf(lists[2], sizeof lists[2], "%s", more);
   }
   for (int k = 0; k < 3; k++) {
@@ -230,9 +239,12 @@ int rp_parse_file(const char *path, const char *id, rp_section *s) {
       char *value = trim(colon + 1);
       in_columns = 0;
       current = NULL;
-      if (!strcmp(line, "Title")) current = &s->title;
-      else if (!strcmp(line, "Question")) current = &s->question;
-      else if (!strcmp(line, "Requires")) current = &s->requires;
+      if (!strcmp(line, "Title"))
+        current = &s->title;
+      else if (!strcmp(line, "Question"))
+        current = &s->question;
+      else if (!strcmp(line, "Requires"))
+      current = &s->requires;
       else if (!strcmp(line, "Empty")) current = &s->empty;
       else if (!strcmp(line, "Brief")) current = &s->brief;
       else if (!strcmp(line, "Chart")) current = &s->chart;
@@ -271,9 +283,12 @@ static void bind_params(rp_report *r, sqlite3_stmt *st) {
     for (int k = 0; k < r->nparams; k++) {
       const rp_param *p = &r->params[k];
       if (strcmp(name + 1, p->name)) continue;
-      if (p->type == SQLITE_INTEGER) sqlite3_bind_int64(st, i, p->i);
-      else if (p->type == SQLITE_FLOAT) sqlite3_bind_double(st, i, p->d);
-      else sqlite3_bind_null(st, i);
+      if (p->type == SQLITE_INTEGER)
+        sqlite3_bind_int64(st, i, p->i);
+      else if (p->type == SQLITE_FLOAT)
+        sqlite3_bind_double(st, i, p->d);
+      else
+        sqlite3_bind_null(st, i);
     }
   }
 }
@@ -329,9 +344,11 @@ static void skip(rp_section *s, const char *why) {
 static char *unavailable_reason(rp_report *r, const rp_section *s) {
   if (!s->requires) return NULL;
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(r->db, "SELECT reason FROM temp.report_unavailable"
+  if (sqlite3_prepare_v2(r->db,
+                         "SELECT reason FROM temp.report_unavailable"
                          " WHERE instr(' ' || ?1 || ' ', ' ' || requirement || ' ')"
-                         " ORDER BY rowid LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+                         " ORDER BY rowid LIMIT 1",
+                         -1, &st, NULL) != SQLITE_OK)
     return NULL; /* no such table: the Empty texts hold */
   sqlite3_bind_text(st, 1, s->requires, -1, SQLITE_STATIC);
   char *why = NULL;
@@ -416,7 +433,8 @@ int rp_run_section(rp_report *r, rp_section *s) {
     mismatch = strcmp(sqlite3_column_name(st, c), s->cols[c].name) != 0;
   if (mismatch) {
     fprintf(stderr, "profdb: %s: the query's columns (", s->path);
-    for (int c = 0; c < ncol; c++) fprintf(stderr, "%s%s", c ? ", " : "", sqlite3_column_name(st, c));
+    for (int c = 0; c < ncol; c++)
+      fprintf(stderr, "%s%s", c ? ", " : "", sqlite3_column_name(st, c));
     fprintf(stderr, ") differ from the header's Columns (");
     for (int c = 0; c < s->ncols; c++) fprintf(stderr, "%s%s", c ? ", " : "", s->cols[c].name);
     fprintf(stderr, ")\n");
@@ -445,8 +463,10 @@ static int fetch_rows(rp_report *r, sqlite3_stmt *st, rp_section *s, const char 
       rp_value *v = &row[c];
       memset(v, 0, sizeof *v);
       v->type = sqlite3_column_type(st, c);
-      if (v->type == SQLITE_INTEGER) v->i = sqlite3_column_int64(st, c);
-      else if (v->type == SQLITE_FLOAT) v->d = sqlite3_column_double(st, c);
+      if (v->type == SQLITE_INTEGER)
+        v->i = sqlite3_column_int64(st, c);
+      else if (v->type == SQLITE_FLOAT)
+        v->d = sqlite3_column_double(st, c);
       else if (v->type != SQLITE_NULL) {
         v->type = SQLITE_TEXT;
         v->s = xstrdup((const char *)sqlite3_column_text(st, c));
@@ -503,7 +523,8 @@ int rp_load_sections(rp_report *r, const char *const *only, int nonly) {
       fprintf(stderr, "profdb: no section '%s'; sections: %s", only[k], r->kind->summary_key);
       snprintf(path, sizeof path, "%s/%s", r->queries_dir, r->kind->list);
       char *again = read_file(path), *save2;
-      for (char *l = again ? strtok_r(again, "\n", &save2) : NULL; l; l = strtok_r(NULL, "\n", &save2))
+      for (char *l = again ? strtok_r(again, "\n", &save2) : NULL; l;
+           l = strtok_r(NULL, "\n", &save2))
         if (*trim(l) && *trim(l) != '#') fprintf(stderr, ", %s", trim(l));
       fputc('\n', stderr);
       free(again);
@@ -518,7 +539,8 @@ int rp_load_sections(rp_report *r, const char *const *only, int nonly) {
 static void timing(const char *what, double since) {
   static int enabled = -1;
   if (enabled < 0) enabled = getenv("PROFDB_TIMING") != NULL;
-  if (enabled && what) fprintf(stderr, "profdb: timing: %-24s %8.3f s\n", what, ld_seconds() - since);
+  if (enabled && what)
+    fprintf(stderr, "profdb: timing: %-24s %8.3f s\n", what, ld_seconds() - since);
 }
 
 static int cmp_str(const void *a, const void *b) {
@@ -539,8 +561,10 @@ static int run_lib(rp_report *r) {
   ** database is read-only here, so it is memory-mapped (reads without a
   ** copy through the page cache; a concurrent load replaces the file by
   ** rename, which leaves this mapping valid). */
-  sqlite3_exec(r->db, "PRAGMA temp_store=MEMORY; PRAGMA mmap_size=2147418112;"
-               " PRAGMA cache_size=-65536;", NULL, NULL, NULL);
+  sqlite3_exec(r->db,
+               "PRAGMA temp_store=MEMORY; PRAGMA mmap_size=2147418112;"
+               " PRAGMA cache_size=-65536;",
+               NULL, NULL, NULL);
   char dir[4096];
   snprintf(dir, sizeof dir, "%s/%s", r->queries_dir, r->kind->lib);
   char *names[64];
@@ -571,8 +595,8 @@ static int run_lib(rp_report *r) {
 typedef struct section_queue {
   rp_report *r;
   pthread_mutex_t lock;
-  int next;          /* the next section to run */
-  int with_summary;  /* the summary is the last item */
+  int next;         /* the next section to run */
+  int with_summary; /* the summary is the last item */
   int failed;
 } section_queue;
 
@@ -609,13 +633,15 @@ static void run_sections(section_queue *q, rp_report *on) {
 ** sections from the shared queue. */
 typedef struct helper {
   section_queue *q;
-  rp_report on;  /* a copy of the report that runs on db2 */
+  rp_report on; /* a copy of the report that runs on db2 */
 } helper;
 
 static void *helper_main(void *arg) {
   helper *h = arg;
-  if (run_lib(&h->on)) queue_fail(h->q);
-  else run_sections(h->q, &h->on);
+  if (run_lib(&h->on))
+    queue_fail(h->q);
+  else
+    run_sections(h->q, &h->on);
   return NULL;
 }
 
@@ -662,8 +688,10 @@ int rp_run(rp_report *r) {
   pthread_t thread;
   int threaded = r->db2 && r->nsections + q.with_summary > 1 &&
                  pthread_create(&thread, NULL, helper_main, &h) == 0;
-  if (run_lib(r)) queue_fail(&q);
-  else run_sections(&q, r);
+  if (run_lib(r))
+    queue_fail(&q);
+  else
+    run_sections(&q, r);
   if (threaded) pthread_join(thread, NULL);
   if (q.failed) return -1;
   return run_scope(r);
@@ -733,8 +761,10 @@ int rp_write_file(const char *path, const char *data, size_t n) {
   struct stat st;
   int direct = 0;
   if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-    if (realpath(path, real)) path = real;
-    else direct = 1; /* a link to a file not made yet: create it through the link */
+    if (realpath(path, real))
+      path = real;
+    else
+      direct = 1; /* a link to a file not made yet: create it through the link */
   }
   int exists = stat(path, &st) == 0;
   if (exists && !S_ISREG(st.st_mode)) direct = 1;
@@ -751,7 +781,8 @@ int rp_write_file(const char *path, const char *data, size_t n) {
     if (fd >= 0) { /* the mode a new file gets, or the replaced file's */
       mode_t mask = umask(0);
       umask(mask);
-      if (fchmod(fd, exists ? st.st_mode & 07777 : 0666 & ~mask) != 0) { /* not fatal */ }
+      if (fchmod(fd, exists ? st.st_mode & 07777 : 0666 & ~mask) != 0) { /* not fatal */
+      }
     }
   }
   int ok = fd >= 0;

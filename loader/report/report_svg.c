@@ -62,10 +62,14 @@ static void svgf(ld_buf *b, const char *fmt, ...) {
 
 static void put_text(ld_buf *b, const char *text) {
   for (const char *p = text; *p; p++) {
-    if (*p == '<') ld_buf_put(b, "&lt;", 4);
-    else if (*p == '>') ld_buf_put(b, "&gt;", 4);
-    else if (*p == '&') ld_buf_put(b, "&amp;", 5);
-    else ld_buf_putc(b, *p);
+    if (*p == '<')
+      ld_buf_put(b, "&lt;", 4);
+    else if (*p == '>')
+      ld_buf_put(b, "&gt;", 4);
+    else if (*p == '&')
+      ld_buf_put(b, "&amp;", 5);
+    else
+      ld_buf_putc(b, *p);
   }
 }
 
@@ -77,8 +81,9 @@ static void svg_text(ld_buf *b, double x, double y, const char *anchor, const ch
 
 static void svg_begin(ld_buf *b, const char *title, int inline_svg) {
   /* A file needs the namespace; HTML does not (and then names no URL). */
-  svgf(b, "<svg %swidth=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" class=\"chart\" role=\"img\" "
-          "font-family=\"sans-serif\" font-size=\"12\">\n",
+  svgf(b,
+       "<svg %swidth=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" class=\"chart\" role=\"img\" "
+       "font-family=\"sans-serif\" font-size=\"12\">\n",
        inline_svg ? "" : "xmlns=\"http://www.w3.org/2000/svg\" ", W, H, W, H);
   if (!inline_svg) svgf(b, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
   svgf(b, "<text x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">", LEFT);
@@ -107,19 +112,25 @@ static double num(const rp_section *s, int row, int col) {
 
 static void cell_text(char *out, size_t n, const rp_section *s, int row, int col) {
   const rp_value *v = col >= 0 ? rp_cell(s, row, col) : NULL;
-  if (!v || v->type == SQLITE_NULL) snprintf(out, n, "whole trace"); /* a step of NULL */
-  else if (v->type == SQLITE_TEXT) snprintf(out, n, "%s", v->s);
-  else if (v->type == SQLITE_INTEGER) snprintf(out, n, "%lld", v->i);
-  else snprintf(out, n, "%g", v->d);
+  if (!v || v->type == SQLITE_NULL)
+    snprintf(out, n, "whole trace"); /* a step of NULL */
+  else if (v->type == SQLITE_TEXT)
+    snprintf(out, n, "%s", v->s);
+  else if (v->type == SQLITE_INTEGER)
+    snprintf(out, n, "%lld", v->i);
+  else
+    snprintf(out, n, "%g", v->d);
 }
 
 /* A group's caption: "rank 3" for a rank column, else the value. */
 static void group_text(char *out, size_t n, const rp_section *s, int row, int col) {
   const rp_value *v = col >= 0 ? rp_cell(s, row, col) : NULL;
-  if (!v || v->type == SQLITE_NULL) out[0] = 0;
+  if (!v || v->type == SQLITE_NULL)
+    out[0] = 0;
   else if (v->type == SQLITE_INTEGER && !strcmp(s->cols[col].name, "rank"))
     snprintf(out, n, "rank %lld", v->i);
-  else cell_text(out, n, s, row, col);
+  else
+    cell_text(out, n, s, row, col);
 }
 
 /* Text cut to fit `chars` characters (an ellipsis marks the cut). */
@@ -132,7 +143,8 @@ static void fit(char *text, size_t chars) {
         return;
       }
       size_t cut = i;
-      do cut--; while (cut > 0 && ((unsigned char)text[cut] & 0xC0) == 0x80);
+      do cut--;
+      while (cut > 0 && ((unsigned char)text[cut] & 0xC0) == 0x80);
       memcpy(text + cut, "\xE2\x80\xA6", 4);
       return;
     }
@@ -188,16 +200,18 @@ static void y_axis(ld_buf *b, const axis *a) {
     double v = i * a->step, y = H - BOTTOM - plot_h * v / a->top;
     char label[64];
     tick_label(label, sizeof label, v, a);
-    svgf(b, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#888\" "
-            "stroke-opacity=\"0.3\"/>\n", LEFT, y, W - RIGHT, y);
+    svgf(b,
+         "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#888\" "
+         "stroke-opacity=\"0.3\"/>\n",
+         LEFT, y, W - RIGHT, y);
     svg_text(b, LEFT - 6, y + 4, "end", label);
   }
 }
 
 static void legend_entry(ld_buf *b, int slot, const char *colour, const char *label) {
   double y = TOP + 10 + slot * 20;
-  svgf(b, "<rect x=\"%d\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>\n", W - RIGHT + 15,
-       y - 10, colour);
+  svgf(b, "<rect x=\"%d\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>\n",
+       W - RIGHT + 15, y - 10, colour);
   svg_text(b, W - RIGHT + 32, y, "start", label);
 }
 
@@ -216,7 +230,8 @@ static int columns_of(const rp_section *s, const char *list, int *out, int max) 
 static int chart_stack(const rp_section *s, ld_buf *b, int inline_svg) {
   char xs[256], ps[1024];
   int x[2] = {-1, -1}, parts[PARTS_MAX];
-  if (!rp_chart_key(s, "x", xs, sizeof xs) || !rp_chart_key(s, "parts", ps, sizeof ps)) return 0;
+  if (!rp_chart_key(s, "x", xs, sizeof xs) || !rp_chart_key(s, "parts", ps, sizeof ps))
+    return 0;
   int nx = columns_of(s, xs, x, 2), np = columns_of(s, ps, parts, PARTS_MAX);
   int n = s->nrows > STACK_MAX ? STACK_MAX : s->nrows;
   double max = 0;
@@ -262,16 +277,17 @@ static int chart_stack(const rp_section *s, ld_buf *b, int inline_svg) {
       double h = plot_h * num(s, i, parts[p]) / a.scale / a.top;
       if (h <= 0) continue;
       y -= h;
-      svgf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n", bx, y,
-           bw, h, palette[p % 10]);
+      svgf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n", bx,
+           y, bw, h, palette[p % 10]);
     }
     cell_text(label, sizeof label, s, i, x[nx - 1]);
     fit(label, label_chars);
     svg_text(b, bx + bw / 2, H - BOTTOM + 16, "middle", label);
   }
   char axis_name[160];
-  snprintf(axis_name, sizeof axis_name, "%s%s%s", nx == 2 && x[0] >= 0 ? s->cols[x[0]].name : "",
-           nx == 2 ? " / " : "", x[nx - 1] >= 0 ? s->cols[x[nx - 1]].name : "");
+  snprintf(axis_name, sizeof axis_name, "%s%s%s",
+           nx == 2 && x[0] >= 0 ? s->cols[x[0]].name : "", nx == 2 ? " / " : "",
+           x[nx - 1] >= 0 ? s->cols[x[nx - 1]].name : "");
   svg_text(b, LEFT + plot_w / 2, H - 8, "middle", axis_name);
   /* Requirement 2: top of the stack first, zero parts left out. */
   int slot_no = 0;
@@ -295,7 +311,8 @@ static int chart_bars(const rp_section *s, ld_buf *b, int inline_svg) {
   int n = s->nrows > BARS_MAX ? BARS_MAX : s->nrows;
   if (n == 0 || yc < 0) return 0;
   double max = 0;
-  for (int i = 0; i < n; i++) if (num(s, i, yc) > max) max = num(s, i, yc);
+  for (int i = 0; i < n; i++)
+    if (num(s, i, yc) > max) max = num(s, i, yc);
   if (max <= 0) return 0;
   axis a = make_axis(max, s->cols[yc].unit);
   svg_begin(b, s->title, inline_svg);
@@ -311,8 +328,10 @@ static int chart_bars(const rp_section *s, ld_buf *b, int inline_svg) {
     svgf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
          left + label_w, y + bar_h * 0.15, w, bar_h * 0.7, palette[0]);
     double shown = num(s, i, yc) / a.scale;
-    if (shown > 0 && shown < 0.05) snprintf(value, sizeof value, "<0.1");
-    else snprintf(value, sizeof value, "%.1f", shown);
+    if (shown > 0 && shown < 0.05)
+      snprintf(value, sizeof value, "<0.1");
+    else
+      snprintf(value, sizeof value, "%.1f", shown);
     size_t len = strlen(value);
     snprintf(value + len, sizeof value - len, "%s%s", *a.unit && strcmp(a.unit, "%") ? " " : "",
              a.unit);
@@ -347,11 +366,13 @@ static int chart_timeline(const rp_section *s, int part, ld_buf *b, int inline_s
   if (!d) return 0;
   int pc = rp_col_index(d, "part"), tc = rp_col_index(d, "title");
   int sc = rp_col_index(d, "seq"), uc = rp_col_index(d, "time_us");
-  int lc = rp_col_index(d, "low"), hc = rp_col_index(d, "high"), rc = rp_col_index(d, "reserved");
+  int lc = rp_col_index(d, "low"), hc = rp_col_index(d, "high"),
+      rc = rp_col_index(d, "reserved");
   int kc = rp_col_index(d, "peak"), qc = rp_col_index(d, "peak_seq");
   int ec = rp_col_index(d, "last"), stc = rp_col_index(d, "step");
   int from = 0, to = 0;
-  if (pc < 0 || lc < 0 || hc < 0 || !part_rows(d, pc, part, &from, &to) || to - from < 2) return 0;
+  if (pc < 0 || lc < 0 || hc < 0 || !part_rows(d, pc, part, &from, &to) || to - from < 2)
+    return 0;
   cell_text(part_name, part_n, d, from, pc);
   /* Time axis when every row has a time; else events. */
   int timed = uc >= 0;
@@ -379,7 +400,7 @@ static int chart_timeline(const rp_section *s, int part, ld_buf *b, int inline_s
   y_axis(b, &ya);
   double plot_w = W - LEFT - RIGHT, plot_h = H - TOP - BOTTOM;
   double xscale = plot_w / (xa.top * xa.scale / (timed ? 1e3 : 1));
-#define PX(v) (LEFT + ((v) - x0) * xscale)
+#define PX(v) (LEFT + ((v)-x0) * xscale)
 #define PY(v) (H - BOTTOM - plot_h * (v) / ya.scale / ya.top)
   for (int i = 0; i * xa.step <= xa.top + 1e-9; i++) { /* x ticks */
     double v = i * xa.step, px = LEFT + plot_w * v / xa.top;
@@ -400,7 +421,8 @@ static int chart_timeline(const rp_section *s, int part, ld_buf *b, int inline_s
     for (int i = from; i < to; i++) {
       double px = PX(num(d, i, xcol));
       if (i > from) /* the previous level, up to here */
-        svgf(b, "%.1f,%.1f ", px, PY(pass ? num(d, i - 1, ec >= 0 ? ec : hc) : num(d, i - 1, rc)));
+        svgf(b, "%.1f,%.1f ", px,
+             PY(pass ? num(d, i - 1, ec >= 0 ? ec : hc) : num(d, i - 1, rc)));
       if (pass)
         svgf(b, "%.1f,%.1f %.1f,%.1f %.1f,%.1f ", px, PY(num(d, i, lc)), px, PY(num(d, i, hc)),
              px, PY(num(d, i, ec >= 0 ? ec : hc)));
@@ -414,14 +436,18 @@ static int chart_timeline(const rp_section *s, int part, ld_buf *b, int inline_s
     const rp_value *v = rp_cell(d, i, stc);
     if (v->type != SQLITE_TEXT) continue;
     double sx = PX(num(d, i, xcol));
-    svgf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888\""
-            " stroke-dasharray=\"4 3\"/>\n", sx, TOP, sx, H - BOTTOM);
+    svgf(b,
+         "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888\""
+         " stroke-dasharray=\"4 3\"/>\n",
+         sx, TOP, sx, H - BOTTOM);
     svg_text(b, sx + 3, TOP + 10, "start", v->s);
   }
   /* Requirement 3: the peak is marked on the line and named in the legend. */
   double px = PX(peak_x), py = PY(peak);
-  svgf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" "
-          "stroke-dasharray=\"3 3\"/>\n", px, py, px, H - BOTTOM, palette[2]);
+  svgf(b,
+       "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" "
+       "stroke-dasharray=\"3 3\"/>\n",
+       px, py, px, H - BOTTOM, palette[2]);
   svgf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>\n", px, py, palette[2]);
 #undef PX
 #undef PY
@@ -445,7 +471,8 @@ static int chart_timeline(const rp_section *s, int part, ld_buf *b, int inline_s
 
 static int chart_panels(const rp_section *s, ld_buf *b, int inline_svg) {
   char xs[128], ls[512], ms[128] = "";
-  if (!rp_chart_key(s, "x", xs, sizeof xs) || !rp_chart_key(s, "lines", ls, sizeof ls)) return 0;
+  if (!rp_chart_key(s, "x", xs, sizeof xs) || !rp_chart_key(s, "lines", ls, sizeof ls))
+    return 0;
   rp_chart_key(s, "mark", ms, sizeof ms);
   int lines[PARTS_MAX], np = columns_of(s, ls, lines, PARTS_MAX), n = s->nrows;
   int xc = rp_col_index(s, xs), mc = *ms ? rp_col_index(s, ms) : -1, first = -1;
@@ -453,8 +480,9 @@ static int chart_panels(const rp_section *s, ld_buf *b, int inline_svg) {
   for (int i = 0; i < n && mc >= 0 && first < 0; i++)
     if (rp_cell(s, i, mc)->type == SQLITE_TEXT) first = i;
   int height = TOP + np * (PANEL_H + PANEL_GAP) + 20;
-  svgf(b, "<svg %swidth=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" class=\"chart\" role=\"img\" "
-          "font-family=\"sans-serif\" font-size=\"12\">\n",
+  svgf(b,
+       "<svg %swidth=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" class=\"chart\" role=\"img\" "
+       "font-family=\"sans-serif\" font-size=\"12\">\n",
        inline_svg ? "" : "xmlns=\"http://www.w3.org/2000/svg\" ", W, height, W, height);
   if (!inline_svg) svgf(b, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
   svgf(b, "<text x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">", LEFT);
@@ -484,8 +512,10 @@ static int chart_panels(const rp_section *s, ld_buf *b, int inline_svg) {
       double v = t * a.step, y = bottom - PANEL_H * v / a.top;
       char label[64];
       tick_label(label, sizeof label, v, &a);
-      svgf(b, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#888\" "
-              "stroke-opacity=\"0.3\"/>\n", LEFT, y, W - RIGHT, y);
+      svgf(b,
+           "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#888\" "
+           "stroke-opacity=\"0.3\"/>\n",
+           LEFT, y, W - RIGHT, y);
       svg_text(b, LEFT - 6, y + 4, "end", label);
     }
     /* The line through the rows that have the value (a NULL breaks it). */
@@ -519,8 +549,10 @@ static int chart_panels(const rp_section *s, ld_buf *b, int inline_svg) {
     svg_text(b, RUN_X(i), axis_y, "middle", named);
   }
   if (first >= 0) {
-    svgf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d62728\" "
-            "stroke-dasharray=\"4 3\"/>\n", RUN_X(first), TOP - 8, RUN_X(first), axis_y - 14);
+    svgf(b,
+         "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d62728\" "
+         "stroke-dasharray=\"4 3\"/>\n",
+         RUN_X(first), TOP - 8, RUN_X(first), axis_y - 14);
     char label[256], at[64];
     cell_text(at, sizeof at, s, first, mc);
     snprintf(label, sizeof label, "%s (%s %d)", at, xs, first + 1);
@@ -530,14 +562,17 @@ static int chart_panels(const rp_section *s, ld_buf *b, int inline_svg) {
   return 1;
 }
 
-int rp_chart_svg_part(const rp_section *s, int part, ld_buf *b, int inline_svg,
-                      char *part_name, size_t part_n) {
+int rp_chart_svg_part(const rp_section *s, int part, ld_buf *b, int inline_svg, char *part_name,
+                      size_t part_n) {
   if (!s->chart || s->skipped) return 0;
   part_name[0] = 0;
   int drawn = 0;
-  if (!strncmp(s->chart, "stack", 5)) drawn = part == 0 && chart_stack(s, b, inline_svg);
-  else if (!strncmp(s->chart, "bars", 4)) drawn = part == 0 && chart_bars(s, b, inline_svg);
-  else if (!strncmp(s->chart, "panels", 6)) drawn = part == 0 && chart_panels(s, b, inline_svg);
+  if (!strncmp(s->chart, "stack", 5))
+    drawn = part == 0 && chart_stack(s, b, inline_svg);
+  else if (!strncmp(s->chart, "bars", 4))
+    drawn = part == 0 && chart_bars(s, b, inline_svg);
+  else if (!strncmp(s->chart, "panels", 6))
+    drawn = part == 0 && chart_panels(s, b, inline_svg);
   else if (!strncmp(s->chart, "timeline", 8))
     drawn = chart_timeline(s, part, b, inline_svg, part_name, part_n);
   if (drawn) ld_buf_put(b, "</svg>\n", 7);
@@ -571,7 +606,8 @@ int rp_write_charts(rp_report *r, const char *md_path, char names[][256], int ma
       int rc = rp_write_file(path, b.p, b.n);
       ld_buf_free(&b);
       if (rc) return -1;
-      if (snprintf(names[count++], 256, "%s%s", file, suffix) >= 256) return name_too_long(path);
+      if (snprintf(names[count++], 256, "%s%s", file, suffix) >= 256)
+        return name_too_long(path);
     }
   }
   return count;

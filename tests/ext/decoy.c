@@ -9,8 +9,11 @@
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT1
 
-#define DECOY(name) \
-  int name(sqlite3 *db) { (void)db; return SQLITE_OK; }
+#define DECOY(name)       \
+  int name(sqlite3 *db) { \
+    (void)db;             \
+    return SQLITE_OK;     \
+  }
 
 DECOY(category_init)
 DECOY(opfamily_init)

@@ -27,8 +27,10 @@ static inline void fuzz_check_budget(const char *what, double started, size_t si
   double used = fuzz_cpu_seconds() - started;
   double budget = FUZZ_BUDGET_BASE_S + FUZZ_BUDGET_PER_BYTE_S * (double)size;
   if (used > budget) {
-    fprintf(stderr, "fuzz: %s took %.2f s of CPU for %zu bytes (budget %.2f s):"
-            " super-linear work\n", what, used, size, budget);
+    fprintf(stderr,
+            "fuzz: %s took %.2f s of CPU for %zu bytes (budget %.2f s):"
+            " super-linear work\n",
+            what, used, size, budget);
     abort();
   }
 }

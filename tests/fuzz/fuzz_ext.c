@@ -16,29 +16,30 @@
 #include <string.h>
 
 static const char *const queries[] = {
-  "SELECT kernel_category(?1), op_family(?1), frame_rank(?1), kernel_base(?1)",
-  "SELECT profdb_fmt_ns(?1), profdb_fmt_bytes(?1), profdb_version()",
-  "SELECT interval_union(a, b), interval_overlap(a, b, a % 2), interval_layers(a, b, abs(a) % 3, 3),"
-  " profdb_median(a), profdb_percentile(b, 95)"
-  " FROM (SELECT ?1 AS a, ?2 AS b UNION ALL SELECT ?2, ?1 UNION ALL SELECT 0, ?2)",
-  "SELECT * FROM mem_peak(?1, ?2)",
-  "SELECT count(*) FROM mem_timeline(?1, ?2, ?3)",
-  "SELECT * FROM mem_live_at(?1, ?2, ?1)",
-  "SELECT * FROM mem_trace_peak(?1)",
+    "SELECT kernel_category(?1), op_family(?1), frame_rank(?1), kernel_base(?1)",
+    "SELECT profdb_fmt_ns(?1), profdb_fmt_bytes(?1), profdb_version()",
+    "SELECT interval_union(a, b), interval_overlap(a, b, a % 2), interval_layers(a, b, abs(a) "
+    "% 3, 3),"
+    " profdb_median(a), profdb_percentile(b, 95)"
+    " FROM (SELECT ?1 AS a, ?2 AS b UNION ALL SELECT ?2, ?1 UNION ALL SELECT 0, ?2)",
+    "SELECT * FROM mem_peak(?1, ?2)",
+    "SELECT count(*) FROM mem_timeline(?1, ?2, ?3)",
+    "SELECT * FROM mem_live_at(?1, ?2, ?1)",
+    "SELECT * FROM mem_trace_peak(?1)",
 };
 
 static void bind(sqlite3_stmt *st, int i, int how, const uint8_t *p, size_t n) {
   int64_t v = 0;
   memcpy(&v, p, n < 8 ? n : 8);
   switch (how & 3) {
-  case 0: sqlite3_bind_text(st, i, (const char *)p, (int)n, SQLITE_TRANSIENT); break;
-  case 1: sqlite3_bind_blob(st, i, p, (int)n, SQLITE_TRANSIENT); break;
-  case 2: sqlite3_bind_int64(st, i, v); break;
-  default: {
-    double d;
-    memcpy(&d, &v, sizeof d);
-    sqlite3_bind_double(st, i, d);
-  }
+    case 0: sqlite3_bind_text(st, i, (const char *)p, (int)n, SQLITE_TRANSIENT); break;
+    case 1: sqlite3_bind_blob(st, i, p, (int)n, SQLITE_TRANSIENT); break;
+    case 2: sqlite3_bind_int64(st, i, v); break;
+    default: {
+      double d;
+      memcpy(&d, &v, sizeof d);
+      sqlite3_bind_double(st, i, d);
+    }
   }
 }
 

@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (sqlite3_open(":memory:", &db) == SQLITE_OK) {
     profdb_load_options opt = {0};
     opt.quiet = 1;
-    opt.threads = 1; /* no writer thread: one thread, deterministic */
+    opt.threads = 1;       /* no writer thread: one thread, deterministic */
     opt.chunk_size = 4096; /* small reads: tokens split across chunk boundaries */
     opt.messages = devnull;
     const char *paths[1] = {path};

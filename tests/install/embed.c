@@ -31,7 +31,8 @@ int main(int argc, char **argv) {
   const char *sql =
       "SELECT count(*), coalesce(sum(dur) FILTER (WHERE kernel_category(name) = 'GEMM'), 0)"
       " FROM kernel";
-  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW) {
+  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK ||
+      sqlite3_step(st) != SQLITE_ROW) {
     fprintf(stderr, "embed: %s\n", sqlite3_errmsg(db));
     return 2;
   }

@@ -25,7 +25,9 @@ static int check(size_t n, size_t mem) {
   ld_extsort *s = extsort_new(sizeof(rec), cmp_rec, mem);
   uint64_t x = 88172645463325252ULL;
   for (size_t i = 0; i < n; i++) {
-    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
     rec r = {(int64_t)(x % 1000) - 500, (int64_t)i, {0}};
     memset(r.pad, (int)(i & 0x7f), sizeof r.pad);
     want[i] = r;
@@ -48,11 +50,11 @@ static int check(size_t n, size_t mem) {
 
 int main(void) {
   int failures = 0;
-  failures += check(0, 4096);          /* nothing */
+  failures += check(0, 4096); /* nothing */
   failures += check(1, 4096);
-  failures += check(1000, 1 << 20);    /* all in memory */
-  failures += check(100000, 4096);     /* ~1500 runs of 64 records */
-  failures += check(50000, 40 * 16);   /* the smallest buffer: 16 records */
+  failures += check(1000, 1 << 20);  /* all in memory */
+  failures += check(100000, 4096);   /* ~1500 runs of 64 records */
+  failures += check(50000, 40 * 16); /* the smallest buffer: 16 records */
   if (!failures) puts("extsort: all passed");
   return failures != 0;
 }

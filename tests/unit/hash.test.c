@@ -6,7 +6,10 @@
 #include <string.h>
 
 int main(void) {
-  static const struct { const char *text; unsigned long long want; } vectors[] = {
+  static const struct {
+    const char *text;
+    unsigned long long want;
+  } vectors[] = {
       {"", 0xEF46DB3751D8E999ULL},
       {"a", 0xD24EC4F1A98C6E5BULL},
       {"abc", 0x44BC2CF5AD770999ULL},

@@ -11,22 +11,24 @@
 #include <string.h>
 
 static int failures;
-#define CHECK(cond, ...)                                  \
-  do {                                                    \
-    if (!(cond)) {                                        \
-      failures++;                                         \
+#define CHECK(cond, ...)                                   \
+  do {                                                     \
+    if (!(cond)) {                                         \
+      failures++;                                          \
       fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-      fprintf(stderr, __VA_ARGS__);                       \
-      fputc('\n', stderr);                                \
-    }                                                     \
+      fprintf(stderr, __VA_ARGS__);                        \
+      fputc('\n', stderr);                                 \
+    }                                                      \
   } while (0)
 
 /* The step number SQLite gives name, -1 when the GLOB does not match. */
 static long long sql_step(sqlite3 *db, const char *name) {
   sqlite3_stmt *st;
   long long v = -2;
-  sqlite3_prepare_v2(db, "SELECT CASE WHEN ?1 GLOB 'ProfilerStep#[0-9]*'"
-                         " THEN CAST(substr(?1, 14) AS INTEGER) ELSE -1 END", -1, &st, NULL);
+  sqlite3_prepare_v2(db,
+                     "SELECT CASE WHEN ?1 GLOB 'ProfilerStep#[0-9]*'"
+                     " THEN CAST(substr(?1, 14) AS INTEGER) ELSE -1 END",
+                     -1, &st, NULL);
   sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
   if (sqlite3_step(st) == SQLITE_ROW) v = sqlite3_column_int64(st, 0);
   sqlite3_finalize(st);
@@ -36,11 +38,19 @@ static long long sql_step(sqlite3 *db, const char *name) {
 int main(void) {
   sqlite3 *db;
   sqlite3_open(":memory:", &db);
-  static const char *const names[] = {
-      "ProfilerStep#0", "ProfilerStep#12", "ProfilerStep#7abc", "ProfilerStep#",
-      "ProfilerStep#x1", "ProfilerStep", "profilerstep#3", "ProfilerStep#0042",
-      "ProfilerStep#99999999999999999999999", "ProfilerStep#9223372036854775807",
-      "ProfilerStep#9223372036854775808", "aten::mm", "ProfilerStep#5 6"};
+  static const char *const names[] = {"ProfilerStep#0",
+                                      "ProfilerStep#12",
+                                      "ProfilerStep#7abc",
+                                      "ProfilerStep#",
+                                      "ProfilerStep#x1",
+                                      "ProfilerStep",
+                                      "profilerstep#3",
+                                      "ProfilerStep#0042",
+                                      "ProfilerStep#99999999999999999999999",
+                                      "ProfilerStep#9223372036854775807",
+                                      "ProfilerStep#9223372036854775808",
+                                      "aten::mm",
+                                      "ProfilerStep#5 6"};
   for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
     long long want = sql_step(db, names[i]);
     long long got = (long long)nest_step_number(names[i], strlen(names[i]));

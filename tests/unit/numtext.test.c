@@ -11,8 +11,8 @@ static void check_scaled(const char *text, int scale, nt_status want_st, long lo
   nt_status st = nt_parse_scaled(text, strlen(text), scale, &v);
   int ok = st == want_st && (st == NT_OVERFLOW || st == NT_INVALID || v == want);
   if (!ok) {
-    printf("FAIL nt_parse_scaled(\"%s\", %d) = %d, %lld; want %d, %lld\n", text,
-           scale, st, (long long)v, want_st, want);
+    printf("FAIL nt_parse_scaled(\"%s\", %d) = %d, %lld; want %d, %lld\n", text, scale, st,
+           (long long)v, want_st, want);
     failures++;
   }
 }
@@ -29,9 +29,9 @@ int main(void) {
   check_scaled("-9223372036854775.808", 3, NT_OK, (-9223372036854775807LL - 1));
   check_scaled("-9223372036854775.809", 3, NT_OVERFLOW, 0);
   check_scaled("0.001", 3, NT_OK, 1);
-  check_scaled("0.0005", 3, NT_ROUNDED, 0);   /* 0.5 ns: ties to even (0) */
-  check_scaled("0.0015", 3, NT_ROUNDED, 2);   /* 1.5 ns: ties to even (2) */
-  check_scaled("0.0025", 3, NT_ROUNDED, 2);   /* 2.5 ns: ties to even (2) */
+  check_scaled("0.0005", 3, NT_ROUNDED, 0); /* 0.5 ns: ties to even (0) */
+  check_scaled("0.0015", 3, NT_ROUNDED, 2); /* 1.5 ns: ties to even (2) */
+  check_scaled("0.0025", 3, NT_ROUNDED, 2); /* 2.5 ns: ties to even (2) */
   check_scaled("0.00250001", 3, NT_ROUNDED, 3);
   check_scaled("0.0004999", 3, NT_ROUNDED, 0);
   check_scaled("-0.0015", 3, NT_ROUNDED, -2);
@@ -66,14 +66,34 @@ int main(void) {
   check_scaled(" 1", 3, NT_INVALID, 0);
 
   int64_t v;
-  if (nt_parse_int64("3.0", 3, &v) != NT_OK || v != 3) { puts("FAIL int64 3.0"); failures++; }
-  if (nt_parse_int64("3.5", 3, &v) != NT_INVALID) { puts("FAIL int64 3.5"); failures++; }
-  if (nt_parse_int64("3e2", 3, &v) != NT_OK || v != 300) { puts("FAIL int64 3e2"); failures++; }
+  if (nt_parse_int64("3.0", 3, &v) != NT_OK || v != 3) {
+    puts("FAIL int64 3.0");
+    failures++;
+  }
+  if (nt_parse_int64("3.5", 3, &v) != NT_INVALID) {
+    puts("FAIL int64 3.5");
+    failures++;
+  }
+  if (nt_parse_int64("3e2", 3, &v) != NT_OK || v != 300) {
+    puts("FAIL int64 3e2");
+    failures++;
+  }
   double d;
-  if (nt_parse_double("0.8", 3, &d) != NT_OK || d != 0.8) { puts("FAIL double 0.8"); failures++; }
-  if (nt_parse_double("1e999", 5, &d) != NT_OVERFLOW) { puts("FAIL double 1e999"); failures++; }
-  if (nt_parse_double("inf", 3, &d) != NT_INVALID) { puts("FAIL double inf"); failures++; }
-  if (failures) printf("%d failures\n", failures);
-  else puts("numtext: all passed");
+  if (nt_parse_double("0.8", 3, &d) != NT_OK || d != 0.8) {
+    puts("FAIL double 0.8");
+    failures++;
+  }
+  if (nt_parse_double("1e999", 5, &d) != NT_OVERFLOW) {
+    puts("FAIL double 1e999");
+    failures++;
+  }
+  if (nt_parse_double("inf", 3, &d) != NT_INVALID) {
+    puts("FAIL double inf");
+    failures++;
+  }
+  if (failures)
+    printf("%d failures\n", failures);
+  else
+    puts("numtext: all passed");
   return failures != 0;
 }

@@ -28,7 +28,10 @@ int main(void) {
   /* No room for 6 columns of the label: prefix and text, cut at the end. */
   check("[2/4] ", "/long/path.json", "12 MB read, 40%, 80 MB/s", 20, "[2/4] 12 MB read, 4", 19);
   /* Controls (newline, ESC, CR, C1) and invalid UTF-8 are drawn as '?'. */
-  check("", "a\nb\033[2Jc\rd\xc2\x9b" "e\xff", "x", 80, "a?b?[2Jc?d?e?: x", 16);
+  check("",
+        "a\nb\033[2Jc\rd\xc2\x9b"
+        "e\xff",
+        "x", 80, "a?b?[2Jc?d?e?: x", 16);
   /* Multi-byte characters are never split; wide ones count two columns
   ** (so a cut may leave a column free rather than overflow). */
   check("", "caf\xc3\xa9", "x", 80, "caf\xc3\xa9: x", 7);

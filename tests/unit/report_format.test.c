@@ -8,14 +8,14 @@
 
 static int failures;
 
-#define CHECK(cond, ...)                     \
-  do {                                       \
-    if (!(cond)) {                           \
-      printf("FAIL line %d: ", __LINE__);    \
-      printf(__VA_ARGS__);                   \
-      printf("\n");                          \
-      failures++;                            \
-    }                                        \
+#define CHECK(cond, ...)                  \
+  do {                                    \
+    if (!(cond)) {                        \
+      printf("FAIL line %d: ", __LINE__); \
+      printf(__VA_ARGS__);                \
+      printf("\n");                       \
+      failures++;                         \
+    }                                     \
   } while (0)
 
 static size_t chars(const char *s) {
@@ -48,10 +48,11 @@ static void names_apart(const char *unit, const char *const *rows, int n, size_t
   char **out = rp_short_names(&s, 0, max);
   for (int i = 0; i < n; i++) {
     CHECK(chars(out[i]) <= max, "'%s' is %zu characters, over %zu", out[i], chars(out[i]), max);
-    if (must_keep[i]) CHECK(strstr(out[i], must_keep[i]), "'%s' lost '%s'", out[i], must_keep[i]);
+    if (must_keep[i])
+      CHECK(strstr(out[i], must_keep[i]), "'%s' lost '%s'", out[i], must_keep[i]);
     for (int j = 0; j < i; j++)
-      CHECK(strcmp(out[i], out[j]) || !strcmp(rows[i], rows[j]), "rows %d and %d both read '%s'",
-            j, i, out[i]);
+      CHECK(strcmp(out[i], out[j]) || !strcmp(rows[i], rows[j]),
+            "rows %d and %d both read '%s'", j, i, out[i]);
   }
   rp_free_names(out, n);
   rp_section_free(&s);
@@ -61,13 +62,17 @@ int main(void) {
   /* The functor is what differs between elementwise kernels. */
   static const char *const elementwise[] = {
       "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
-      "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, at::detail::Array<char*, 1>)",
+      "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, "
+      "at::detail::Array<char*, 1>)",
       "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
       "at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<float>, "
       "at::detail::Array<char*, 3>)",
-      "void at::native::vectorized_elementwise_kernel<4, at::native::BUnaryFunctor<float, float, "
-      "float, at::native::binary_internal::MulFunctor<float> >, at::detail::Array<char*, 2> >(int, "
-      "at::native::BUnaryFunctor<float, float, float, at::native::binary_internal::MulFunctor<float> >, "
+      "void at::native::vectorized_elementwise_kernel<4, at::native::BUnaryFunctor<float, "
+      "float, "
+      "float, at::native::binary_internal::MulFunctor<float> >, at::detail::Array<char*, 2> "
+      ">(int, "
+      "at::native::BUnaryFunctor<float, float, float, "
+      "at::native::binary_internal::MulFunctor<float> >, "
       "at::detail::Array<char*, 2>)"};
   static const char *const functors[] = {"FillFunctor", "CUDAFunctor_add", "BUnaryFunctor"};
   names_apart("symbol", elementwise, 3, 60, functors);
@@ -133,7 +138,9 @@ int main(void) {
   CHECK(!strcmp(cell, "3.00"), "size cell '%s'", cell);
   rp_section_free(&s);
 
-  if (failures) printf("%d failure(s)\n", failures);
-  else printf("ok\n");
+  if (failures)
+    printf("%d failure(s)\n", failures);
+  else
+    printf("ok\n");
   return failures != 0;
 }

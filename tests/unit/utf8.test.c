@@ -28,13 +28,18 @@ int main(void) {
   check("caf\xc3\xa9", 5, 0, "caf\xc3\xa9");
   check("\xe2\x82\xac euro", 8, 0, "\xe2\x82\xac euro");
   check("\xf0\x9f\x98\x80", 4, 0, "\xf0\x9f\x98\x80");
-  check("a\xff" "b", 3, 1, "a\xef\xbf\xbd" "b");
-  check("\xc0\xaf", 2, 1, "\xef\xbf\xbd\xef\xbf\xbd");     /* overlong */
+  check(
+      "a\xff"
+      "b",
+      3, 1,
+      "a\xef\xbf\xbd"
+      "b");
+  check("\xc0\xaf", 2, 1, "\xef\xbf\xbd\xef\xbf\xbd");                 /* overlong */
   check("\xed\xa0\x80", 3, 1, "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"); /* surrogate */
   check("\xf4\x90\x80\x80", 4, 1,
         "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"); /* > U+10FFFF */
   check("end\xe2\x82", 5, 1, "end\xef\xbf\xbd\xef\xbf\xbd"); /* cut sequence */
-  check_n("nul\0byte", 8, 0, "nul\0byte", 8); /* NUL is valid UTF-8 */
+  check_n("nul\0byte", 8, 0, "nul\0byte", 8);                /* NUL is valid UTF-8 */
   if (!failures) puts("utf8: all passed");
   return failures != 0;
 }

@@ -39,7 +39,8 @@ static int write_string_row(int ncols, int threads, char *err, size_t errn) {
   if (rc == 0) {
     sqlite3_stmt *st;
     sqlite3_prepare_v2(db, "SELECT value FROM _string WHERE id = 7", -1, &st, NULL);
-    if (sqlite3_step(st) != SQLITE_ROW || strcmp((const char *)sqlite3_column_text(st, 0), "seven"))
+    if (sqlite3_step(st) != SQLITE_ROW ||
+        strcmp((const char *)sqlite3_column_text(st, 0), "seven"))
       rc = -3;
     sqlite3_finalize(st);
   }
