@@ -34,7 +34,8 @@
 #include <unistd.h>
 
 /* loader/export/NAME.sql, embedded by cmake/embed.cmake. */
-extern const char profdb_export__traces[], profdb_export__snapshots[], profdb_export__stacks[];
+extern const char profdb_export__traces[], profdb_export__snapshots[], profdb_export__stacks[],
+    profdb_export__stack_table[];
 extern const char profdb_export_trace[], profdb_export_step[], profdb_export_cpu_op[],
     profdb_export_user_annotation[], profdb_export_python_function[], profdb_export_runtime[],
     profdb_export_kernel[], profdb_export_memcpy[], profdb_export_memset[],
@@ -408,8 +409,8 @@ static int export_artifacts(ex_ctx *x, int snapshot, ex_seen *seen) {
   if (x->o->run)
     sqlite3_bind_text(st, sqlite3_bind_parameter_index(st, ":run"), x->o->run, -1,
                       SQLITE_STATIC);
-  int rc = 0;
-  while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+  int rc = 0, src;
+  while (rc == 0 && (src = sqlite3_step(st)) == SQLITE_ROW) {
     ex_params p = {0};
     p.id = sqlite3_column_int64(st, 0);
     p.label = (const char *)sqlite3_column_text(st, 1);
@@ -457,6 +458,10 @@ static int export_artifacts(ex_ctx *x, int snapshot, ex_seen *seen) {
     }
     free((char *)p.hash);
   }
+  if (rc == 0 && src != SQLITE_DONE) {
+    fprintf(stderr, "profdb: export: %s\n", sqlite3_errmsg(x->db));
+    rc = -1;
+  }
   sqlite3_finalize(st);
   return rc;
 }
@@ -483,7 +488,8 @@ int ex_export(sqlite3 *db, const ex_options *o, ex_result *res) {
   ex_seen seen = {0};
   /* One read transaction: the database cannot change between tables. */
   sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
-  int rc = export_artifacts(&x, 0, &seen);
+  int rc = exec_script(db, profdb_export__stack_table, &(ex_params){0}, 1);
+  if (rc == 0) rc = export_artifacts(&x, 0, &seen);
   if (rc == 0) rc = export_artifacts(&x, 1, &seen);
   sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
   free(seen.key);

@@ -1,13 +1,8 @@
 -- Export: number the stacks one snapshot uses 1.. (stack ids are shared by
--- the snapshots of a database), into TEMP table _export_stack.
+-- the snapshots of a database), into TEMP table _export_stack
+-- (_stack_table.sql).
 -- Parameters: :snapshot_id.
 -- Output: none (fills temp._export_stack(stack_id, local_id)).
-CREATE TEMP TABLE IF NOT EXISTS _export_stack(
-  -- the stack in this database
-  stack_id INTEGER PRIMARY KEY,
-  -- its number in the exported snapshot
-  local_id INTEGER NOT NULL
-);
 DELETE FROM temp._export_stack;
 INSERT INTO temp._export_stack(stack_id, local_id)
 SELECT stack_id, row_number() OVER (ORDER BY stack_id)

@@ -202,6 +202,32 @@ check(fs.existsSync(path.join(dirNamed, 'kernel', 'run=job42', 'rank=17', 'part-
 check(run(['export', named, '-o', dirNamed, '-q', '--run', 'a/b']) === 2,
   'a run name that is not a folder name is refused');
 
+// ---- a memory snapshot as a task (--rank, --run) ---------------------------
+const snap = path.join(publicDir, 'Yiyi-philosophy__LLM-inference', 'oom_snapshot.json');
+if (fs.existsSync(snap)) {
+  const dirSnap = path.join(work, 'snap');
+  const snapDb = path.join(work, 'snap.db');
+  check(run(['export', snap, '-o', dirSnap, '-q', '--rank', '3', '--run', 'job42']) === 0,
+    'a snapshot exports with --rank and --run, exit 0');
+  execFileSync(profdb, ['load', snap, '-o', snapDb, '-q']);
+  const b = await rows(`SELECT count(*) AS n, sum(size) AS s, count(DISTINCT stack_id) AS st
+    FROM read_parquet('${dirSnap}/block/run=job42/rank=3/*.parquet')`);
+  const bRef = JSON.parse(execFileSync(profdb, ['query', snapDb, '--json',
+    'SELECT count(*) AS n, sum(size) AS s, count(DISTINCT stack_id) AS st FROM block'])
+    .toString()).flat();
+  check(Number(b[0].n) === bRef[0].n && BigInt(b[0].s) === BigInt(bRef[0].s) &&
+    Number(b[0].st) === bRef[0].st, `snapshot blocks: count, bytes, stacks equal (${b[0].n})`);
+  const orphan = await rows(`SELECT count(*) AS n
+    FROM read_parquet('${dirSnap}/block/*/*/*.parquet') b WHERE b.stack_id IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM read_parquet('${dirSnap}/stack_frame/*/*/*.parquet') f
+                    WHERE f.stack_id = b.stack_id)`);
+  check(Number(orphan[0].n) === 0, 'every block stack_id has its frames in stack_frame');
+  const segs = await rows(`SELECT count(*) AS n FROM read_parquet('${dirSnap}/block/*/*/*.parquet') b
+    WHERE NOT EXISTS (SELECT 1 FROM read_parquet('${dirSnap}/segment/*/*/*.parquet') g
+                      WHERE g.segment_id = b.segment_id AND g.address <= b.address)`);
+  check(Number(segs[0].n) === 0, 'every block lies in its segment');
+}
+
 if (failures) {
   console.error(`${failures} checks failed`);
   process.exit(1);
