@@ -73,12 +73,6 @@ static const ex_table ex_tables[] = {
 };
 #define EX_NTABLES ((int)(sizeof ex_tables / sizeof ex_tables[0]))
 
-const char *const ex_table_names[] = {
-    "trace",          "step",         "cpu_op",      "user_annotation", "python_function",
-    "runtime",        "kernel",       "memcpy",      "memset",          "gpu_sync",
-    "gpu_annotation", "memory_event", "flow",        "device",          "snapshot",
-    "segment",        "block",        "alloc_event", "stack_frame",     NULL};
-
 /* ---- the "-- Output:" header: column names and types ------------------- */
 
 #define EX_MAXCOL 64

@@ -55,7 +55,4 @@ int ex_export(sqlite3 *db, const ex_options *o, ex_result *res);
 ** 1 when found, else 0. */
 int ex_rank_from_name(const char *name, long long *rank);
 
-/* Names of the exported tables, NULL-terminated. */
-extern const char *const ex_table_names[];
-
 #endif
