@@ -130,6 +130,29 @@ const nested = await rows(`SELECT count(*) AS n FROM ${glob('cpu_op')} c
   WHERE c.ts < p.ts OR c.ts + c.dur > p.ts + p.dur`);
 check(Number(nested[0].n) === 0, 'parent_id joins within a rank and encloses the child');
 
+// Every value, not only totals: the rows of cpu_op and kernel compared
+// field by field with the database (names and JSON text through the
+// dictionary encoding, NULLs through the definition levels).
+async function sameRows(duckSql, refSql, what) {
+  const a = await rows(duckSql);
+  const b = JSON.parse(execFileSync(profdb, ['query', db, '--json', refSql],
+    { maxBuffer: 1 << 28 }).toString()).flat();
+  const norm = (r) => JSON.stringify(Object.values(r).map((v) => v === null ? null : String(v)));
+  const bad = a.findIndex((r, i) => i >= b.length || norm(r) !== norm(b[i]));
+  check(a.length === b.length && bad < 0,
+    `${what}: ${a.length} rows equal the database's, field by field` +
+    (bad >= 0 ? ` (first difference at row ${bad}: ${norm(a[bad])} vs ${b[bad] && norm(b[bad])})` : ''));
+}
+await sameRows(`SELECT rank, name, ts, dur, self_dur, depth, step, input_dims, args
+  FROM ${glob('cpu_op')} ORDER BY rank, ts, event_id`,
+  `SELECT t.rank, c.name, c.ts, c.dur, c.self_dur, c.depth, c.step, c.input_dims, c.args
+   FROM cpu_op c JOIN trace t USING (trace_id) ORDER BY t.rank, c.ts, c.event_id`, 'cpu_op');
+await sameRows(`SELECT rank, name, device, stream, ts, dur, correlation, grid_x, registers,
+  occupancy_pct FROM ${glob('kernel')} ORDER BY rank, ts, event_id`,
+  `SELECT t.rank, k.name, k.device, k.stream, k.ts, k.dur, k.correlation, k.grid_x,
+   k.registers, k.occupancy_pct FROM kernel k JOIN trace t USING (trace_id)
+   ORDER BY t.rank, k.ts, k.event_id`, 'kernel');
+
 for (const t of ['kernel', 'cpu_op', 'step', 'runtime']) {
   const cols = await rows(`DESCRIBE SELECT * FROM ${glob(t)}`);
   const type = Object.fromEntries(cols.map((c) => [c.column_name, c.column_type]));
