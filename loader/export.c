@@ -113,6 +113,7 @@ static int parse_output(const char *sql, ex_cols *c) {
 
 typedef struct ex_params {
   int64_t id, base, base2; /* :trace_id / :snapshot_id, :base / :seg_base, :block_base */
+  int64_t last;            /* :last, the trace's largest event id */
   const char *run;
   int64_t rank;
   const char *rank_source;
@@ -125,6 +126,7 @@ static void bind_params(sqlite3_stmt *st, const ex_params *p, int snapshot) {
   if ((i = sqlite3_bind_parameter_index(st, snapshot ? ":snapshot_id" : ":trace_id")))
     sqlite3_bind_int64(st, i, p->id);
   if ((i = sqlite3_bind_parameter_index(st, ":base"))) sqlite3_bind_int64(st, i, p->base);
+  if ((i = sqlite3_bind_parameter_index(st, ":last"))) sqlite3_bind_int64(st, i, p->last);
   if ((i = sqlite3_bind_parameter_index(st, ":seg_base"))) sqlite3_bind_int64(st, i, p->base);
   if ((i = sqlite3_bind_parameter_index(st, ":block_base")))
     sqlite3_bind_int64(st, i, p->base2);
@@ -411,6 +413,7 @@ static int export_artifacts(ex_ctx *x, int snapshot, ex_seen *seen) {
     p.run = (const char *)sqlite3_column_text(st, 2);
     if (!snapshot) {
       p.base = sqlite3_column_int64(st, 5);
+      p.last = sqlite3_column_int64(st, 6);
       if (sqlite3_column_type(st, 3) == SQLITE_INTEGER) {
         p.rank = sqlite3_column_int64(st, 3);
         p.rank_source = "distributedInfo";

@@ -10,6 +10,8 @@
 -- Event ids are unique in a database, not in a trace: the events of one
 -- trace are numbered consecutively, so id - base numbers them 1.. in the
 -- file's order, the same whether the trace was loaded alone or with others.
+-- The table queries also read only ids in (base, last]: a rowid range, so
+-- that a database of many traces is not scanned once per trace.
 -- Output:
 --   trace_id   INT64   the trace in this database
 --   label      STRING  the trace's label (file name without .json[.gz])
@@ -17,6 +19,15 @@
 --   dist_rank  INT64   distributedInfo.rank, NULL when the trace has none
 --   rank       INT64   trace.rank (0 when distributedInfo has no rank)
 --   base       INT64   the trace's smallest event id minus 1
+--   last       INT64   the trace's largest event id
+WITH ids(trace_id, lo, hi) AS (
+  SELECT trace_id, min(id), max(id) FROM _slice GROUP BY trace_id
+  UNION ALL SELECT trace_id, min(id), max(id) FROM _gpu GROUP BY trace_id
+  UNION ALL SELECT trace_id, min(id), max(id) FROM _instant GROUP BY trace_id
+  UNION ALL SELECT trace_id, min(id), max(id) FROM _flow GROUP BY trace_id
+  UNION ALL SELECT trace_id, min(id), max(id) FROM _meta GROUP BY trace_id),
+range(trace_id, lo, hi) AS (
+  SELECT trace_id, min(lo), max(hi) FROM ids GROUP BY trace_id)
 SELECT t.trace_id, t.label,
   coalesce(:run, t.named,
     coalesce('ws' || t.world_size, 'local') || '-' || sum(t.starts_run) OVER (
@@ -24,13 +35,7 @@ SELECT t.trace_id, t.label,
   (SELECT json_extract(d.value, '$.rank') FROM trace_metadata d
    WHERE d.trace_id = t.trace_id AND d.key = 'distributedInfo') AS dist_rank,
   t.rank,
-  coalesce((SELECT min(id) FROM (
-             SELECT min(id) AS id FROM _slice s WHERE s.trace_id = t.trace_id
-             UNION ALL SELECT min(id) FROM _gpu g WHERE g.trace_id = t.trace_id
-             UNION ALL SELECT min(id) FROM _instant i WHERE i.trace_id = t.trace_id
-             UNION ALL SELECT min(id) FROM _flow f WHERE f.trace_id = t.trace_id
-             UNION ALL SELECT min(id) FROM _meta e WHERE e.trace_id = t.trace_id)),
-           1) - 1 AS base
+  coalesce(r.lo, 1) - 1 AS base, coalesce(r.hi, 0) AS last
 FROM (SELECT t.trace_id, t.label, t.rank, t.world_size, t.start_ts, m.named,
         coalesce(t.start_ts > max(t.end_ts) OVER (
                    PARTITION BY m.named IS NULL, t.world_size
@@ -39,4 +44,5 @@ FROM (SELECT t.trace_id, t.label, t.rank, t.world_size, t.start_ts, m.named,
       FROM trace t
       LEFT JOIN (SELECT trace_id, json_extract(value, '$') AS named FROM trace_metadata
                  WHERE key = 'profdb.run') m USING (trace_id)) t
+LEFT JOIN range r USING (trace_id)
 ORDER BY t.trace_id;

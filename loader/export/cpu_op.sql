@@ -1,6 +1,6 @@
 -- Export table cpu_op: PyTorch operators of a rank with their nesting, by
 -- time.
--- Parameters: :trace_id, :base, :run, :rank.
+-- Parameters: :trace_id, :base, :last, :run, :rank.
 -- Output:
 --   run              STRING  run
 --   rank             INT64   rank
@@ -24,5 +24,6 @@
 SELECT :run AS run, :rank AS rank, event_id - :base AS event_id, name, pid, tid, ts, dur,
   self_dur, depth, parent_id - :base AS parent_id, step, external_id, seq_num, fwd_tid,
   input_dims, input_types, concrete_inputs, args
-FROM cpu_op WHERE trace_id = :trace_id
+FROM cpu_op
+WHERE trace_id = :trace_id AND event_id > :base AND event_id <= :last
 ORDER BY ts, event_id;

@@ -1,6 +1,6 @@
 -- Export table memory_event: the trace's [memory] instant events
 -- (profile_memory=True): allocations (+bytes) and frees (-bytes), by time.
--- Parameters: :trace_id, :base, :run, :rank.
+-- Parameters: :trace_id, :base, :last, :run, :rank.
 -- Output:
 --   run              STRING  run
 --   rank             INT64   rank
@@ -17,5 +17,6 @@
 --   device_id        INT64   device ordinal
 SELECT :run AS run, :rank AS rank, event_id - :base AS event_id, name, pid, tid, ts, addr,
   bytes, total_allocated, total_reserved, device_type, device_id
-FROM memory_event WHERE trace_id = :trace_id
+FROM memory_event
+WHERE trace_id = :trace_id AND event_id > :base AND event_id <= :last
 ORDER BY ts, event_id;

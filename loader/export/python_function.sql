@@ -1,6 +1,6 @@
 -- Export table python_function: Python frames of a rank (with_stack=True),
 -- by time.
--- Parameters: :trace_id, :base, :run, :rank.
+-- Parameters: :trace_id, :base, :last, :run, :rank.
 -- Output:
 --   run               STRING  run
 --   rank              INT64   rank
@@ -18,5 +18,6 @@
 --   python_parent_id  INT64   args 'Python parent id'
 SELECT :run AS run, :rank AS rank, event_id - :base AS event_id, name, pid, tid, ts, dur,
   self_dur, depth, parent_id - :base AS parent_id, step, python_id, python_parent_id
-FROM python_function WHERE trace_id = :trace_id
+FROM python_function
+WHERE trace_id = :trace_id AND event_id > :base AND event_id <= :last
 ORDER BY ts, event_id;

@@ -1,6 +1,6 @@
 -- Export table runtime: CUDA / HIP runtime and driver calls of a rank, by
 -- time.
--- Parameters: :trace_id, :base, :run, :rank.
+-- Parameters: :trace_id, :base, :last, :run, :rank.
 -- Output:
 --   run          STRING  run
 --   rank         INT64   rank
@@ -20,5 +20,6 @@
 --   kernel       STRING  the launched kernel's name (ROCm)
 SELECT :run AS run, :rank AS rank, event_id - :base AS event_id, cat, name, pid, tid, ts,
   dur, depth, parent_id - :base AS parent_id, step, correlation, external_id, cbid, kernel
-FROM runtime WHERE trace_id = :trace_id
+FROM runtime
+WHERE trace_id = :trace_id AND event_id > :base AND event_id <= :last
 ORDER BY ts, event_id;

@@ -1,5 +1,5 @@
 -- Export table user_annotation: record_function ranges of a rank, by time.
--- Parameters: :trace_id, :base, :run, :rank.
+-- Parameters: :trace_id, :base, :last, :run, :rank.
 -- Output:
 --   run        STRING  run
 --   rank       INT64   rank
@@ -16,5 +16,6 @@
 --   args       STRING  remaining args as JSON
 SELECT :run AS run, :rank AS rank, event_id - :base AS event_id, name, pid, tid, ts, dur,
   self_dur, depth, parent_id - :base AS parent_id, step, args
-FROM user_annotation WHERE trace_id = :trace_id
+FROM user_annotation
+WHERE trace_id = :trace_id AND event_id > :base AND event_id <= :last
 ORDER BY ts, event_id;
