@@ -225,6 +225,20 @@ check(fs.existsSync(path.join(dirNamed, 'kernel', 'run=job42', 'rank=17', 'part-
 check(run(['export', named, '-o', dirNamed, '-q', '--run', 'a/b']) === 2,
   'a run name that is not a folder name is refused');
 
+// ---- uncompressed pages read the same ---------------------------------------
+const dirPlain = path.join(work, 'plain');
+check(run(['export', traces[3], '-o', dirPlain, '-q', '--compression', 'none']) === 0,
+  '--compression none exits 0');
+const plain = await rows(`SELECT count(*) AS n, sum(dur) AS s, count(DISTINCT name) AS names
+  FROM read_parquet('${dirPlain}/kernel/*/*/*.parquet')`);
+const zstd = await rows(`SELECT count(*) AS n, sum(dur) AS s, count(DISTINCT name) AS names
+  FROM read_parquet('${dirTasks}/kernel/*/rank=3/*.parquet')`);
+check(JSON.stringify(plain) === JSON.stringify(zstd), 'and reads as the zstd files do');
+const plainMeta = await rows(`SELECT DISTINCT compression FROM
+  parquet_metadata('${dirPlain}/kernel/*/*/*.parquet')`);
+check(plainMeta.length === 1 && plainMeta[0].compression === 'UNCOMPRESSED',
+  'its pages are UNCOMPRESSED');
+
 // ---- a memory snapshot as a task (--rank, --run) ---------------------------
 const snap = path.join(publicDir, 'Yiyi-philosophy__LLM-inference', 'oom_snapshot.json');
 if (fs.existsSync(snap)) {
