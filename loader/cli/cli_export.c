@@ -1,0 +1,294 @@
+/*
+** cli_export.c — `profdb export`: a database, or one rank's trace as one
+** task of a job array, written as a Parquet dataset (loader/export.c).
+**
+**   profdb export run.db -o DIR                 every trace and snapshot
+**   profdb export rank3.pt.trace.json.gz -o DIR one rank (a task)
+**   profdb export --files LIST -o DIR           line I of LIST, I from
+**       --index, SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX
+**
+** A task loads its input into a temporary database in $TMPDIR (removed
+** afterwards, also on SIGINT / SIGTERM / SIGHUP) and exports it: the same
+** files `profdb export DB` writes for that rank, whatever the order and
+** the concurrency of the tasks.  Exit codes: 0 ok, 3 ok with warnings
+** (a truncated input, a rank from the file name or none, a value that did
+** not fit its column), 75 an I/O error a retry may cure, 1 invalid input,
+** 2 usage or any other error, 4 a pickle refused.
+*/
+#include "cli.h"
+
+#include "export.h"
+#include "profdb/profdb.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char export_usage[] =
+    "usage: profdb export DB|INPUT... -o DIR [options]\n"
+    "       profdb export --files LIST [--index I] -o DIR [options]\n"
+    "\n"
+    "Write a Parquet dataset: DIR/<table>/run=<run>/rank=<rank>/part-0000.parquet\n"
+    "(docs/export.md).  DB exports every trace and snapshot in it; trace or\n"
+    "snapshot files are loaded into a temporary database in $TMPDIR first (one\n"
+    "rank: one task of a job array).\n"
+    "\n"
+    "  -o, --output DIR     the dataset's folder (created when missing)\n"
+    "  --format parquet     the output format (the only one so far)\n"
+    "  --files LIST         a file with one input path a line; the task exports\n"
+    "                       line I (0-based, blank lines and '#' lines skipped)\n"
+    "  --index I            the line of LIST; default $SLURM_ARRAY_TASK_ID, else\n"
+    "                       $JOB_COMPLETION_INDEX (Kubernetes indexed Job)\n"
+    "  --run NAME           the run of every input (default: load --run, else\n"
+    "                       ws<world_size>-<n> from overlapping time windows)\n"
+    "  --rank N             the rank of inputs without distributedInfo.rank\n"
+    "                       (default: the number after 'rank' or 'worker' in\n"
+    "                       the file name, else 0 with a warning)\n"
+    "  --table NAME         export only this table (repeatable)\n"
+    "  --compression zstd|none   page compression (default zstd)\n"
+    "  -q, --quiet          no summary line\n"
+    "\n"
+    "exit codes: 0 ok, 3 ok with warnings, 75 I/O error worth a retry,\n"
+    "            1 invalid input, 2 usage or other error, 4 pickle refused\n";
+
+/* The temporary database of a task, removed on exit and on signals. */
+static char tmp_dir[4096], tmp_db[4200], tmp_journal[4300], tmp_wal[4300];
+
+static void remove_tmp(void) {
+  if (!tmp_dir[0]) return;
+  unlink(tmp_db);
+  unlink(tmp_journal);
+  unlink(tmp_wal);
+  rmdir(tmp_dir);
+}
+
+static void on_signal(int sig) {
+  remove_tmp();
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+static int is_sqlite(const char *path) {
+  char head[16] = {0};
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  size_t n = fread(head, 1, sizeof head, f);
+  fclose(f);
+  return n == 16 && !memcmp(head, "SQLite format 3", 16);
+}
+
+/* Line index (0-based, blank and '#' lines skipped) of LIST; malloc'd. */
+static char *list_line(const char *list, long long index) {
+  FILE *f = fopen(list, "r");
+  if (!f) {
+    fprintf(stderr, "profdb: export: %s: %s\n", list, strerror(errno));
+    return NULL;
+  }
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t n;
+  long long i = 0;
+  while ((n = getline(&line, &cap, f)) >= 0) {
+    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' '))
+      line[--n] = 0;
+    if (n == 0 || line[0] == '#') continue;
+    if (i++ == index) {
+      fclose(f);
+      return line;
+    }
+  }
+  fclose(f);
+  free(line);
+  fprintf(stderr, "profdb: export: %s: no line %lld (it lists %lld inputs)\n", list, index, i);
+  return NULL;
+}
+
+static int parse_ll(const char *s, long long *v) {
+  char *end;
+  errno = 0;
+  *v = strtoll(s, &end, 10);
+  return s[0] && !*end && !errno && *v >= 0 ? 0 : -1;
+}
+
+/* Load the task's inputs into a temporary database; its path or NULL. */
+static const char *load_task(const char *const *inputs, int n, const char *run, int *rc) {
+  const char *t = getenv("TMPDIR");
+  snprintf(tmp_dir, sizeof tmp_dir, "%s/profdb-export-XXXXXX", t && *t ? t : "/tmp");
+  if (!mkdtemp(tmp_dir)) {
+    fprintf(stderr, "profdb: export: cannot create a temporary folder in %s: %s\n",
+            t && *t ? t : "/tmp", strerror(errno));
+    tmp_dir[0] = 0;
+    *rc = EX_EXIT_RETRY;
+    return NULL;
+  }
+  snprintf(tmp_db, sizeof tmp_db, "%s/run.db", tmp_dir);
+  snprintf(tmp_journal, sizeof tmp_journal, "%s-journal", tmp_db);
+  snprintf(tmp_wal, sizeof tmp_wal, "%s-wal", tmp_db);
+  atexit(remove_tmp);
+  signal(SIGINT, on_signal);
+  signal(SIGTERM, on_signal);
+  signal(SIGHUP, on_signal);
+  profdb_load_options opt = {.quiet = 1, .run = run};
+  /* One core per task unless the scheduler gave more. */
+  const char *cpus = getenv("SLURM_CPUS_PER_TASK");
+  if (cpus && atoi(cpus) == 1) opt.threads = 1;
+  *rc = profdb_load(tmp_db, inputs, n, &opt);
+  if (*rc != PROFDB_EXIT_OK && *rc != PROFDB_EXIT_TRUNCATED) return NULL;
+  return tmp_db;
+}
+
+int cli_export(int argc, char **argv) {
+  ex_options o = {0};
+  const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
+  const char **only = calloc((size_t)argc + 1, sizeof *only);
+  const char *files = NULL, *index_arg = NULL;
+  int n = 0, quiet = 0;
+  o.only = only;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      fputs(export_usage, stdout);
+      free(inputs);
+      free(only);
+      return PROFDB_EXIT_OK;
+    }
+    int takes = !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--format") ||
+                !strcmp(a, "--files") || !strcmp(a, "--index") || !strcmp(a, "--run") ||
+                !strcmp(a, "--rank") || !strcmp(a, "--table") || !strcmp(a, "--compression");
+    if (takes && !v) {
+      fprintf(stderr, "profdb: export: %s needs a value\n\n%s", a, export_usage);
+      goto usage;
+    }
+    if (!strcmp(a, "-o") || !strcmp(a, "--output"))
+      o.dir = v;
+    else if (!strcmp(a, "--format")) {
+      if (strcmp(v, "parquet")) {
+        fprintf(stderr, "profdb: export: --format %s: only 'parquet' is written\n", v);
+        goto usage;
+      }
+    } else if (!strcmp(a, "--files"))
+      files = v;
+    else if (!strcmp(a, "--index"))
+      index_arg = v;
+    else if (!strcmp(a, "--run"))
+      o.run = v;
+    else if (!strcmp(a, "--rank")) {
+      if (parse_ll(v, &o.rank)) {
+        fprintf(stderr, "profdb: export: --rank %s: not a rank\n", v);
+        goto usage;
+      }
+      o.have_rank = 1;
+    } else if (!strcmp(a, "--table"))
+      only[o.nonly++] = v;
+    else if (!strcmp(a, "--compression")) {
+      if (!strcmp(v, "none"))
+        o.uncompressed = 1;
+      else if (strcmp(v, "zstd")) {
+        fprintf(stderr, "profdb: export: --compression %s: zstd or none\n", v);
+        goto usage;
+      }
+    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+      quiet = 1;
+      continue;
+    } else if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "profdb: export: unknown option %s\n\n%s", a, export_usage);
+      goto usage;
+    } else {
+      inputs[n++] = a;
+      continue;
+    }
+    i++;
+  }
+  if (!o.nonly) o.only = NULL;
+  if (!o.dir) {
+    fprintf(stderr, "profdb: export: -o DIR is required\n\n%s", export_usage);
+    goto usage;
+  }
+  char *listed = NULL;
+  if (files) {
+    if (n) {
+      fprintf(stderr, "profdb: export: give inputs or --files LIST, not both\n");
+      goto usage;
+    }
+    const char *idx = index_arg ? index_arg : getenv("SLURM_ARRAY_TASK_ID");
+    if (!idx || !*idx) idx = getenv("JOB_COMPLETION_INDEX");
+    long long index;
+    if (!idx || !*idx || parse_ll(idx, &index)) {
+      fprintf(stderr,
+              "profdb: export: --files needs --index I, $SLURM_ARRAY_TASK_ID or"
+              " $JOB_COMPLETION_INDEX (a number from 0)\n");
+      goto usage;
+    }
+    if (!(listed = list_line(files, index))) {
+      free(inputs);
+      free(only);
+      return PROFDB_EXIT_USAGE;
+    }
+    inputs[n++] = listed;
+  } else if (index_arg) {
+    fprintf(stderr, "profdb: export: --index goes with --files LIST\n");
+    goto usage;
+  }
+  if (!n) {
+    fprintf(stderr, "profdb: export: nothing to export\n\n%s", export_usage);
+    goto usage;
+  }
+
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  int rc = PROFDB_EXIT_OK, load_rc = PROFDB_EXIT_OK;
+  const char *db_path;
+  if (n == 1 && is_sqlite(inputs[0]))
+    db_path = inputs[0];
+  else if (!(db_path = load_task(inputs, n, o.run, &load_rc)))
+    rc = load_rc;
+  ex_result res = {0};
+  if (db_path) {
+    sqlite3 *db = cli_open_db(db_path, 1);
+    if (!db || cli_check_schema(db, db_path))
+      rc = PROFDB_EXIT_USAGE;
+    else if (o.have_rank && db_path == inputs[0]) {
+      /* --rank names the rank of one input: a database holds many. */
+      sqlite3_stmt *st;
+      long long count = 0;
+      if (sqlite3_prepare_v2(db,
+                             "SELECT (SELECT count(*) FROM trace) + (SELECT count(*) FROM"
+                             " snapshot)",
+                             -1, &st, NULL) == SQLITE_OK &&
+          sqlite3_step(st) == SQLITE_ROW)
+        count = sqlite3_column_int64(st, 0);
+      sqlite3_finalize(st);
+      if (count > 1) {
+        fprintf(stderr, "profdb: export: --rank: %s holds %lld traces and snapshots\n", db_path,
+                count);
+        rc = PROFDB_EXIT_USAGE;
+      }
+    }
+    if (rc == PROFDB_EXIT_OK && ex_export(db, &o, &res))
+      rc = res.retryable ? EX_EXIT_RETRY : PROFDB_EXIT_USAGE;
+    sqlite3_close(db);
+  }
+  remove_tmp();
+  tmp_dir[0] = 0;
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  if (rc == PROFDB_EXIT_OK && (res.warnings || load_rc == PROFDB_EXIT_TRUNCATED))
+    rc = PROFDB_EXIT_TRUNCATED;
+  if (!quiet && (rc == PROFDB_EXIT_OK || rc == PROFDB_EXIT_TRUNCATED))
+    fprintf(stderr, "profdb: export: %s: %lld files, %lld rows, %.1f MB in %.2f s%s\n", o.dir,
+            (long long)res.files, (long long)res.rows, res.bytes / 1e6,
+            (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
+            res.warnings ? " (with warnings)" : "");
+  free(listed);
+  free(inputs);
+  free(only);
+  return rc;
+usage:
+  free(inputs);
+  free(only);
+  return PROFDB_EXIT_USAGE;
+}

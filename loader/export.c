@@ -1,0 +1,494 @@
+/*
+** export.c — a loaded database as a Parquet dataset (see export.h).
+**
+** HOW IT WORKS
+**   loader/export/_traces.sql lists the traces with their run, their
+**   distributedInfo.rank and the base that makes their event ids local;
+**   _snapshots.sql does the same for memory snapshots.  For each artifact
+**   and each table of ex_tables, the table's query (loader/export/<t>.sql)
+**   runs with the artifact's parameters bound by name (:trace_id, :base,
+**   :run, :rank, ...), and its rows go to one Parquet file, typed by the
+**   query's "-- Output:" header.  A file is written under a hidden name in
+**   its final folder, flushed to disk, then renamed: a reader sees the old
+**   file or the new one, never a part.  A table without rows for the
+**   artifact removes the file an earlier export left there.
+**
+** Requirements
+**   1. The same artifact gives the same bytes, whether its database holds
+**      it alone (a job-array task) or with every other rank (export DB):
+**      no database ids (event ids are made local to the trace, stack ids
+**      to the snapshot), no path as given, no load time, no clock.
+**   2. Times and sizes are INT64; a value that does not fit its column's
+**      type is written as NULL and counted as a warning.
+**   3. Memory: one row group (PQ_GROUP_BYTES) and SQLite's page cache.
+*/
+#include "export.h"
+
+#include "parquet.h"
+#include "profdb/profdb.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* loader/export/NAME.sql, embedded by cmake/embed.cmake. */
+extern const char profdb_export__traces[], profdb_export__snapshots[], profdb_export__stacks[],
+    profdb_export__stack_table[];
+extern const char profdb_export_trace[], profdb_export_step[], profdb_export_cpu_op[],
+    profdb_export_user_annotation[], profdb_export_python_function[], profdb_export_runtime[],
+    profdb_export_kernel[], profdb_export_memcpy[], profdb_export_memset[],
+    profdb_export_gpu_sync[], profdb_export_gpu_annotation[], profdb_export_memory_event[],
+    profdb_export_flow[], profdb_export_device[], profdb_export_snapshot[],
+    profdb_export_segment[], profdb_export_block[], profdb_export_alloc_event[],
+    profdb_export_stack_frame[];
+
+typedef struct ex_table {
+  const char *name;
+  const char *sql;
+  int snapshot; /* 1: per snapshot, 0: per trace */
+} ex_table;
+
+static const ex_table ex_tables[] = {
+    {"trace", profdb_export_trace, 0},
+    {"step", profdb_export_step, 0},
+    {"cpu_op", profdb_export_cpu_op, 0},
+    {"user_annotation", profdb_export_user_annotation, 0},
+    {"python_function", profdb_export_python_function, 0},
+    {"runtime", profdb_export_runtime, 0},
+    {"kernel", profdb_export_kernel, 0},
+    {"memcpy", profdb_export_memcpy, 0},
+    {"memset", profdb_export_memset, 0},
+    {"gpu_sync", profdb_export_gpu_sync, 0},
+    {"gpu_annotation", profdb_export_gpu_annotation, 0},
+    {"memory_event", profdb_export_memory_event, 0},
+    {"flow", profdb_export_flow, 0},
+    {"device", profdb_export_device, 0},
+    {"snapshot", profdb_export_snapshot, 1},
+    {"segment", profdb_export_segment, 1},
+    {"block", profdb_export_block, 1},
+    {"alloc_event", profdb_export_alloc_event, 1},
+    {"stack_frame", profdb_export_stack_frame, 1},
+};
+#define EX_NTABLES ((int)(sizeof ex_tables / sizeof ex_tables[0]))
+
+/* ---- the "-- Output:" header: column names and types ------------------- */
+
+#define EX_MAXCOL 64
+
+typedef struct ex_cols {
+  char name[EX_MAXCOL][48];
+  pq_type type[EX_MAXCOL];
+  int n;
+} ex_cols;
+
+/* Parse the lines "--   NAME  TYPE  description" after "-- Output:".
+** 0 ok, -1 malformed. */
+static int parse_output(const char *sql, ex_cols *c) {
+  c->n = 0;
+  const char *p = strstr(sql, "\n-- Output:\n");
+  if (!p) return -1;
+  p += strlen("\n-- Output:\n");
+  while (!strncmp(p, "--   ", 5)) {
+    char name[48], type[16];
+    if (c->n == EX_MAXCOL || sscanf(p + 5, "%47s %15s", name, type) != 2) return -1;
+    if (!strcmp(type, "INT64"))
+      c->type[c->n] = PQ_INT64;
+    else if (!strcmp(type, "DOUBLE"))
+      c->type[c->n] = PQ_DOUBLE;
+    else if (!strcmp(type, "STRING"))
+      c->type[c->n] = PQ_STRING;
+    else
+      return -1;
+    memcpy(c->name[c->n++], name, sizeof name);
+    p = strchr(p, '\n');
+    if (!p) return -1;
+    p++;
+  }
+  return c->n ? 0 : -1;
+}
+
+/* ---- parameters ----------------------------------------------------------- */
+
+typedef struct ex_params {
+  int64_t id, base, base2; /* :trace_id / :snapshot_id, :base / :seg_base, :block_base */
+  int64_t last;            /* :last, the trace's largest event id */
+  const char *run;
+  int64_t rank;
+  const char *rank_source;
+  const char *label;
+  const char *hash;
+} ex_params;
+
+static void bind_params(sqlite3_stmt *st, const ex_params *p, int snapshot) {
+  int i;
+  if ((i = sqlite3_bind_parameter_index(st, snapshot ? ":snapshot_id" : ":trace_id")))
+    sqlite3_bind_int64(st, i, p->id);
+  if ((i = sqlite3_bind_parameter_index(st, ":base"))) sqlite3_bind_int64(st, i, p->base);
+  if ((i = sqlite3_bind_parameter_index(st, ":last"))) sqlite3_bind_int64(st, i, p->last);
+  if ((i = sqlite3_bind_parameter_index(st, ":seg_base"))) sqlite3_bind_int64(st, i, p->base);
+  if ((i = sqlite3_bind_parameter_index(st, ":block_base")))
+    sqlite3_bind_int64(st, i, p->base2);
+  if ((i = sqlite3_bind_parameter_index(st, ":run")))
+    sqlite3_bind_text(st, i, p->run, -1, SQLITE_STATIC);
+  if ((i = sqlite3_bind_parameter_index(st, ":rank"))) sqlite3_bind_int64(st, i, p->rank);
+  if ((i = sqlite3_bind_parameter_index(st, ":rank_source")))
+    sqlite3_bind_text(st, i, p->rank_source, -1, SQLITE_STATIC);
+}
+
+/* Run every statement of sql with the parameters bound.  0 or -1. */
+static int exec_script(sqlite3 *db, const char *sql, const ex_params *p, int snapshot) {
+  while (sql && *sql) {
+    sqlite3_stmt *st = NULL;
+    const char *tail = NULL;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, &tail) != SQLITE_OK) {
+      fprintf(stderr, "profdb: export: %s\n", sqlite3_errmsg(db));
+      return -1;
+    }
+    if (st) {
+      bind_params(st, p, snapshot);
+      while (sqlite3_step(st) == SQLITE_ROW) {}
+      if (sqlite3_finalize(st) != SQLITE_OK) {
+        fprintf(stderr, "profdb: export: %s\n", sqlite3_errmsg(db));
+        return -1;
+      }
+    }
+    sql = tail;
+  }
+  return 0;
+}
+
+/* ---- files ------------------------------------------------------------------ */
+
+static int mkdirs(char *path) {
+  for (char *s = path + 1; *s; s++)
+    if (*s == '/') {
+      *s = 0;
+      int rc = mkdir(path, 0777);
+      *s = '/';
+      if (rc && errno != EEXIST) return -1;
+    }
+  if (mkdir(path, 0777) && errno != EEXIST) return -1;
+  return 0;
+}
+
+static int is_retryable(int e) {
+  return e == EIO || e == ENOSPC || e == EDQUOT || e == ESTALE || e == ETIMEDOUT ||
+         e == EAGAIN || e == EINTR || e == ENOMEM || e == EBUSY || e == ENFILE || e == EMFILE;
+}
+
+/* A run name becomes a folder name: letters, digits and ". _ - +" only. */
+static int path_safe(const char *s) {
+  if (!*s || !strcmp(s, ".") || !strcmp(s, "..")) return 0;
+  for (; *s; s++)
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+          strchr("._-+", *s)))
+      return 0;
+  return 1;
+}
+
+int ex_rank_from_name(const char *name, long long *rank) {
+  static const char *const words[] = {"rank", "worker"};
+  for (const char *s = name; *s; s++)
+    for (int w = 0; w < 2; w++) {
+      size_t n = strlen(words[w]);
+      if (strncasecmp(s, words[w], n)) continue;
+      const char *d = s + n;
+      if (*d == '-' || *d == '_' || *d == '=') d++;
+      if (*d < '0' || *d > '9') continue;
+      long long v = 0;
+      while (*d >= '0' && *d <= '9' && v < 100000000) v = v * 10 + (*d++ - '0');
+      *rank = v;
+      return 1;
+    }
+  return 0;
+}
+
+typedef struct ex_ctx {
+  sqlite3 *db;
+  const ex_options *o;
+  ex_result *res;
+  FILE *msg;
+} ex_ctx;
+
+/* Convert the statement's column i into the writer's column i. */
+static void put_value(ex_ctx *x, pq_writer *w, sqlite3_stmt *st, int i, pq_type type) {
+  int t = sqlite3_column_type(st, i);
+  if (t == SQLITE_NULL) return;
+  if (type == PQ_STRING) {
+    const char *s = t == SQLITE_BLOB ? sqlite3_column_blob(st, i)
+                                     : (const char *)sqlite3_column_text(st, i);
+    pq_text(w, i, s ? s : "", (size_t)sqlite3_column_bytes(st, i));
+  } else if (type == PQ_DOUBLE) {
+    if (t == SQLITE_INTEGER || t == SQLITE_FLOAT)
+      pq_double(w, i, sqlite3_column_double(st, i));
+    else
+      x->res->warnings++;
+  } else if (t == SQLITE_INTEGER)
+    pq_int64(w, i, sqlite3_column_int64(st, i));
+  else if (t == SQLITE_FLOAT &&
+           sqlite3_column_double(st, i) == (double)(int64_t)sqlite3_column_double(st, i))
+    pq_int64(w, i, (int64_t)sqlite3_column_double(st, i));
+  else
+    x->res->warnings++; /* text in an integer column: NULL (Requirement 2) */
+}
+
+static void add_kv(pq_writer *w, const char *table, const ex_params *p) {
+  char buf[64];
+  pq_kv(w, "profdb.version", PROFDB_VERSION);
+  snprintf(buf, sizeof buf, "%d", PROFDB_SCHEMA_VERSION);
+  pq_kv(w, "profdb.schema_version", buf);
+  snprintf(buf, sizeof buf, "%d", EX_EXPORT_VERSION);
+  pq_kv(w, "profdb.export_version", buf);
+  pq_kv(w, "profdb.table", table);
+  pq_kv(w, "profdb.run", p->run);
+  snprintf(buf, sizeof buf, "%lld", (long long)p->rank);
+  pq_kv(w, "profdb.rank", buf);
+  pq_kv(w, "profdb.rank_source", p->rank_source);
+  pq_kv(w, "profdb.source", p->label);
+  if (p->hash) pq_kv(w, "profdb.content_hash", p->hash);
+}
+
+/* Export one table of one artifact.  0 or -1. */
+static int export_table(ex_ctx *x, const ex_table *t, const ex_params *p) {
+  ex_cols cols;
+  if (parse_output(t->sql, &cols)) {
+    fprintf(stderr, "profdb: export: loader/export/%s.sql: malformed -- Output: header\n",
+            t->name);
+    return -1;
+  }
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(x->db, t->sql, -1, &st, NULL) != SQLITE_OK) {
+    fprintf(stderr, "profdb: export: %s: %s\n", t->name, sqlite3_errmsg(x->db));
+    return -1;
+  }
+  if (sqlite3_column_count(st) != cols.n) {
+    fprintf(stderr, "profdb: export: %s: the query has %d columns, its header %d\n", t->name,
+            sqlite3_column_count(st), cols.n);
+    sqlite3_finalize(st);
+    return -1;
+  }
+  for (int i = 0; i < cols.n; i++)
+    if (strcmp(sqlite3_column_name(st, i), cols.name[i])) {
+      fprintf(stderr, "profdb: export: %s: column %d is %s, its header says %s\n", t->name,
+              i + 1, sqlite3_column_name(st, i), cols.name[i]);
+      sqlite3_finalize(st);
+      return -1;
+    }
+  bind_params(st, p, t->snapshot);
+
+  size_t n = strlen(x->o->dir) + strlen(t->name) + strlen(p->run) + 128;
+  char *dir = malloc(n), *final = malloc(n + 32), *tmp = malloc(n + 64);
+  char err[300] = "";
+  pq_writer *w = NULL;
+  int rc = 0, src;
+  snprintf(dir, n, "%s/%s/run=%s/rank=%lld", x->o->dir, t->name, p->run, (long long)p->rank);
+  snprintf(final, n + 32, "%s/part-0000.parquet", dir);
+  snprintf(tmp, n + 64, "%s/.part-0000.parquet.%ld.tmp", dir, (long)getpid());
+  while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+    if (!w) {
+      if (mkdirs(dir)) {
+        snprintf(err, sizeof err, "%s: %s", dir, strerror(errno));
+        x->res->retryable = is_retryable(errno);
+        rc = -1;
+        break;
+      }
+      w = pq_open(tmp, x->o->uncompressed ? PQ_UNCOMPRESSED : PQ_ZSTD, err, sizeof err);
+      if (!w) {
+        x->res->retryable = is_retryable(errno);
+        rc = -1;
+        break;
+      }
+      for (int i = 0; i < cols.n; i++) pq_column(w, cols.name[i], cols.type[i]);
+      add_kv(w, t->name, p);
+    }
+    for (int i = 0; i < cols.n; i++) put_value(x, w, st, i, cols.type[i]);
+    if (pq_end_row(w)) {
+      x->res->retryable = is_retryable(errno);
+      rc = -1;
+      break;
+    }
+  }
+  if (rc == 0 && src != SQLITE_DONE) {
+    snprintf(err, sizeof err, "%s", sqlite3_errmsg(x->db));
+    rc = -1;
+  }
+  sqlite3_finalize(st);
+  if (rc == 0 && w) {
+    int64_t rows = pq_rows(w);
+    pq_writer *done = w;
+    w = NULL;
+    if (pq_close(done) || rename(tmp, final)) {
+      if (!*err) snprintf(err, sizeof err, "%s", strerror(errno));
+      x->res->retryable = is_retryable(errno);
+      rc = -1;
+    } else {
+      struct stat sb;
+      x->res->files++;
+      x->res->rows += rows;
+      if (stat(final, &sb) == 0) x->res->bytes += sb.st_size;
+    }
+  } else if (rc == 0 && unlink(final) && errno != ENOENT) {
+    snprintf(err, sizeof err, "%s: %s", final, strerror(errno));
+    rc = -1;
+  }
+  if (w) pq_abort(w);
+  if (rc) {
+    fprintf(stderr, "profdb: export: %s: %s\n", rc && *err ? final : t->name, err);
+    unlink(tmp);
+  }
+  free(dir);
+  free(final);
+  free(tmp);
+  return rc;
+}
+
+static int wanted(const ex_options *o, const char *table) {
+  if (!o->only) return 1;
+  for (int i = 0; i < o->nonly; i++)
+    if (!strcmp(o->only[i], table)) return 1;
+  return 0;
+}
+
+/* The rank of an artifact without distributedInfo.rank: --rank, else the
+** file name, else 0 (a warning). */
+static void fallback_rank(ex_ctx *x, ex_params *p) {
+  long long r;
+  if (x->o->have_rank) {
+    p->rank = x->o->rank;
+    p->rank_source = "option";
+  } else if (ex_rank_from_name(p->label, &r)) {
+    p->rank = r;
+    p->rank_source = "path";
+  } else {
+    p->rank = 0;
+    p->rank_source = "default";
+    x->res->warnings++;
+    fprintf(x->msg,
+            "profdb: export: %s: no rank (no distributedInfo.rank, no --rank, no"
+            " rank or worker number in the name): rank 0\n",
+            p->label);
+  }
+}
+
+/* Artifacts already written in this export: (run, rank) must be unique. */
+typedef struct ex_seen {
+  char (*key)[160];
+  int n, cap;
+} ex_seen;
+
+static int seen_before(ex_seen *s, const char *kind, const ex_params *p) {
+  char key[160];
+  snprintf(key, sizeof key, "%s/%s/%lld", kind, p->run, (long long)p->rank);
+  for (int i = 0; i < s->n; i++)
+    if (!strcmp(s->key[i], key)) return 1;
+  if (s->n == s->cap) {
+    int cap = s->cap ? s->cap * 2 : 64;
+    void *k = realloc(s->key, (size_t)cap * sizeof *s->key);
+    if (!k) return 0;
+    s->key = k;
+    s->cap = cap;
+  }
+  memcpy(s->key[s->n++], key, sizeof key);
+  return 0;
+}
+
+/* Export the artifacts listed by list_sql (_traces.sql or _snapshots.sql). */
+static int export_artifacts(ex_ctx *x, int snapshot, ex_seen *seen) {
+  sqlite3_stmt *st;
+  const char *list_sql = snapshot ? profdb_export__snapshots : profdb_export__traces;
+  if (sqlite3_prepare_v2(x->db, list_sql, -1, &st, NULL) != SQLITE_OK) {
+    fprintf(stderr, "profdb: export: %s\n", sqlite3_errmsg(x->db));
+    return -1;
+  }
+  if (x->o->run)
+    sqlite3_bind_text(st, sqlite3_bind_parameter_index(st, ":run"), x->o->run, -1,
+                      SQLITE_STATIC);
+  int rc = 0, src;
+  while (rc == 0 && (src = sqlite3_step(st)) == SQLITE_ROW) {
+    ex_params p = {0};
+    p.id = sqlite3_column_int64(st, 0);
+    p.label = (const char *)sqlite3_column_text(st, 1);
+    p.run = (const char *)sqlite3_column_text(st, 2);
+    if (!snapshot) {
+      p.base = sqlite3_column_int64(st, 5);
+      p.last = sqlite3_column_int64(st, 6);
+      if (sqlite3_column_type(st, 3) == SQLITE_INTEGER) {
+        p.rank = sqlite3_column_int64(st, 3);
+        p.rank_source = "distributedInfo";
+      } else
+        fallback_rank(x, &p);
+      sqlite3_stmt *h;
+      if (sqlite3_prepare_v2(x->db, "SELECT content_hash FROM trace WHERE trace_id = ?", -1, &h,
+                             NULL) == SQLITE_OK) {
+        sqlite3_bind_int64(h, 1, p.id);
+        if (sqlite3_step(h) == SQLITE_ROW)
+          p.hash = strdup((const char *)sqlite3_column_text(h, 0));
+        sqlite3_finalize(h);
+      }
+    } else {
+      p.base = sqlite3_column_int64(st, 3);
+      p.base2 = sqlite3_column_int64(st, 4);
+      fallback_rank(x, &p);
+    }
+    if (!p.run || !path_safe(p.run)) {
+      fprintf(stderr,
+              "profdb: export: %s: run name '%s' cannot be a folder name (letters,"
+              " digits, '.', '_', '-', '+' only): give --run NAME\n",
+              p.label, p.run ? p.run : "");
+      rc = -1;
+    } else if (p.rank < 0) {
+      fprintf(stderr, "profdb: export: %s: negative rank %lld\n", p.label, (long long)p.rank);
+      rc = -1;
+    } else if (seen_before(seen, snapshot ? "snapshot" : "trace", &p)) {
+      x->res->warnings++;
+      fprintf(x->msg,
+              "profdb: export: %s: run %s already has a %s of rank %lld: not exported"
+              " (give --run NAME to tell the runs apart)\n",
+              p.label, p.run, snapshot ? "snapshot" : "trace", (long long)p.rank);
+    } else {
+      if (snapshot) rc = exec_script(x->db, profdb_export__stacks, &p, 1);
+      for (int t = 0; rc == 0 && t < EX_NTABLES; t++)
+        if (ex_tables[t].snapshot == snapshot && wanted(x->o, ex_tables[t].name))
+          rc = export_table(x, &ex_tables[t], &p);
+    }
+    free((char *)p.hash);
+  }
+  if (rc == 0 && src != SQLITE_DONE) {
+    fprintf(stderr, "profdb: export: %s\n", sqlite3_errmsg(x->db));
+    rc = -1;
+  }
+  sqlite3_finalize(st);
+  return rc;
+}
+
+int ex_export(sqlite3 *db, const ex_options *o, ex_result *res) {
+  memset(res, 0, sizeof *res);
+  ex_ctx x = {db, o, res, o->messages ? o->messages : stderr};
+  for (int i = 0; i < o->nonly; i++) {
+    int t = 0;
+    while (t < EX_NTABLES && strcmp(ex_tables[t].name, o->only[i])) t++;
+    if (t == EX_NTABLES) {
+      fprintf(stderr, "profdb: export: no table '%s'\n", o->only[i]);
+      return -1;
+    }
+  }
+  char *dir = strdup(o->dir);
+  if (!dir || mkdirs(dir)) {
+    fprintf(stderr, "profdb: export: %s: %s\n", o->dir, strerror(errno));
+    res->retryable = dir && is_retryable(errno);
+    free(dir);
+    return -1;
+  }
+  free(dir);
+  ex_seen seen = {0};
+  /* One read transaction: the database cannot change between tables. */
+  sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
+  int rc = exec_script(db, profdb_export__stack_table, &(ex_params){0}, 1);
+  if (rc == 0) rc = export_artifacts(&x, 0, &seen);
+  if (rc == 0) rc = export_artifacts(&x, 1, &seen);
+  sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+  free(seen.key);
+  return rc;
+}

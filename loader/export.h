@@ -1,0 +1,58 @@
+/*
+** export.h — `profdb export`: a loaded database as a Parquet dataset
+** (module prefix ex_; the format is written by parquet.c).
+**
+** Layout (hive partitions, table first, so that one glob reads one table):
+**   DIR/<table>/run=<run>/rank=<rank>/part-0000.parquet
+** One file per (table, run, rank), its rows sorted by time; the tables and
+** their columns are loader/export/<table>.sql (each file's "-- Output:"
+** header gives the column names and their Parquet types); docs/export.md
+** documents the dataset.
+*/
+#ifndef PROFDB_EXPORT_H
+#define PROFDB_EXPORT_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Version of the dataset's layout and columns, in every file's key/value
+** metadata (profdb.export_version).  A column is never retyped in place:
+** a change of type is a new column name and a new version. */
+#define EX_EXPORT_VERSION 1
+
+/* Exit code of an export that failed on an I/O error a retry may cure
+** (EIO, ENOSPC, EDQUOT, ESTALE, ETIMEDOUT, ...): sysexits' EX_TEMPFAIL. */
+#define EX_EXIT_RETRY 75
+
+typedef struct ex_options {
+  const char *dir;         /* the dataset's folder (created when missing) */
+  const char *run;         /* --run NAME for every artifact, or NULL */
+  int have_rank;           /* --rank given */
+  long long rank;          /* --rank N: the rank of artifacts without
+                          ** distributedInfo.rank */
+  const char *const *only; /* --table NAMES, or NULL for every table */
+  int nonly;
+  int uncompressed; /* --compression none */
+  FILE *messages;   /* warnings; NULL = stderr */
+} ex_options;
+
+typedef struct ex_result {
+  int64_t files;    /* files published */
+  int64_t rows;     /* rows written */
+  int64_t bytes;    /* bytes of the files published */
+  int64_t warnings; /* values that did not fit their column, guessed ranks */
+  int retryable;    /* the failure was an I/O error a retry may cure */
+} ex_result;
+
+/* Export every trace and snapshot of db (opened by the caller; read only
+** is enough: TEMP tables are used).  Returns 0, or -1 with the reason
+** printed as "profdb: export: ...". */
+int ex_export(sqlite3 *db, const ex_options *o, ex_result *res);
+
+/* The rank a file name gives: the digits after "rank" or "worker" (any
+** case, an optional '-', '_' or '='), e.g. 17 for "job_rank17.pt.trace".
+** 1 when found, else 0. */
+int ex_rank_from_name(const char *name, long long *rank);
+
+#endif
