@@ -40,6 +40,7 @@ int main(int argc, char **argv) {
   ** of concurrent connections (the loader's writer, the report's second
   ** connection). */
   sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+  cli_safe_stderr();
   if (argc < 2) {
     fputs(usage, stderr);
     return PROFDB_EXIT_USAGE;
