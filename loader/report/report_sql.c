@@ -145,14 +145,42 @@ static char *xstrdup(const char *s) {
   return d;
 }
 
+/* The text of a query file (or list): a regular file (never a FIFO or a
+** device such as /dev/zero, which would block or never end) of at most
+** RP_MAX_TEXT_FILE bytes.  Prints "profdb: PATH: why" and returns NULL
+** when it is not. */
 static char *read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
+  size_t n;
+  return rp_read_text(path, RP_MAX_TEXT_FILE, &n);
+}
+
+char *rp_read_text(const char *path, size_t max, size_t *len) {
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* a FIFO must not block */
+  struct stat st;
+  const char *why = NULL;
+  if (fd < 0)
+    why = strerror(errno);
+  else if (fstat(fd, &st) != 0)
+    why = strerror(errno);
+  else if (!S_ISREG(st.st_mode))
+    why = "not a regular file";
+  else if ((uint64_t)st.st_size > max)
+    why = "too large for a text file of profdb's (a query, list or gate file)";
   ld_buf b = {0};
   char chunk[65536];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) ld_buf_put(&b, chunk, n);
-  fclose(f);
+  ssize_t got = 0;
+  while (!why && (got = read(fd, chunk, sizeof chunk)) > 0) {
+    ld_buf_put(&b, chunk, (size_t)got);
+    if (b.n > max) why = "too large for a text file of profdb's (a query, list or gate file)";
+  }
+  if (!why && got < 0) why = strerror(errno);
+  if (fd >= 0) close(fd);
+  if (why) {
+    fprintf(stderr, "profdb: %s: cannot read: %s\n", path, why);
+    ld_buf_free(&b);
+    return NULL;
+  }
+  *len = b.n;
   ld_buf_cstr(&b);
   return b.p;
 }
@@ -208,10 +236,7 @@ int rp_parse_file(const char *path, const char *id, rp_section *s) {
   s->id = xstrdup(id);
   s->path = xstrdup(path);
   char *text = read_file(path);
-  if (!text) {
-    fprintf(stderr, "profdb: %s: cannot read: %s\n", path, strerror(errno));
-    return -1;
-  }
+  if (!text) return -1;
   char **current = NULL; /* field a continuation line extends */
   int in_columns = 0;
   char *p = text;
@@ -295,10 +320,7 @@ static void bind_params(rp_report *r, sqlite3_stmt *st) {
 
 int rp_exec_script(rp_report *r, const char *path) {
   char *sql = read_file(path);
-  if (!sql) {
-    fprintf(stderr, "profdb: %s: cannot read: %s\n", path, strerror(errno));
-    return -1;
-  }
+  if (!sql) return -1;
   const char *tail = sql;
   int rc = 0;
   while (tail && *tail && rc == 0) {
@@ -322,6 +344,17 @@ int rp_exec_script(rp_report *r, const char *path) {
 }
 
 /* ---- sections ------------------------------------------------------------ */
+
+int rp_pack_relative(const char *file) {
+  if (!*file || file[0] == '/') return 0;
+  for (const char *p = file; *p;) { /* no '..' component */
+    size_t n = strcspn(p, "/");
+    if (n == 2 && p[0] == '.' && p[1] == '.') return 0;
+    p += n;
+    while (*p == '/') p++;
+  }
+  return 1;
+}
 
 static int table_empty(sqlite3 *db, const char *name, int *empty) {
   char *sql = sqlite3_mprintf("SELECT EXISTS (SELECT 1 FROM \"%w\")", name);
@@ -371,6 +404,13 @@ static int fetch_rows(rp_report *r, sqlite3_stmt *st, rp_section *s, const char 
 static int run_chart_data(rp_report *r, rp_section *s) {
   char file[512];
   if (!rp_chart_key(s, "data", file, sizeof file)) return 0;
+  if (!rp_pack_relative(file)) {
+    fprintf(stderr,
+            "profdb: %s: Chart data=%s: must name a file inside the query folder"
+            " (a relative path without '..')\n",
+            s->path, file);
+    return -1;
+  }
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", r->queries_dir, file);
   rp_section *d = calloc(1, sizeof *d);
@@ -487,10 +527,7 @@ int rp_load_sections(rp_report *r, const char *const *only, int nonly) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", r->queries_dir, r->kind->list);
   char *list = read_file(path);
-  if (!list) {
-    fprintf(stderr, "profdb: %s: cannot read: %s\n", path, strerror(errno));
-    return -1;
-  }
+  if (!list) return -1;
   char *group = xstrdup("");
   int rc = 0, found[64] = {0};
   char *save;
