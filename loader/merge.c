@@ -116,6 +116,31 @@ static int run_each(sqlite3 *db, const char *query) {
   return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* The error of moving the rows of table, kept before the next statement
+** clears it; a database may hold the user's own triggers on profdb's
+** tables, which fire on the move: a failing one is named. */
+static void say_why_moving_failed(ld_side *s, const char *table) {
+  sqlite3 *db = s->original;
+  snprintf(s->why, sizeof s->why, "moving rows into table %s: %s", table, sqlite3_errmsg(db));
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(db,
+                         "SELECT group_concat(name, ', ') FROM main.sqlite_schema"
+                         " WHERE type = 'trigger' AND tbl_name = ?1",
+                         -1, &st, NULL) != SQLITE_OK)
+    return;
+  sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+  const char *names =
+      sqlite3_step(st) == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+  if (names) {
+    size_t n = strlen(s->why);
+    snprintf(s->why + n, sizeof s->why - n,
+             " (in a trigger of this database's own on %s: %s; fix it, or drop it with"
+             " DROP TRIGGER, and load again)",
+             table, names);
+  }
+  sqlite3_finalize(st);
+}
+
 int side_move_rows(ld_side *s) {
   sqlite3 *db = s->original;
   if (run_each(db, profdb_sql_merge_missing)) return -1;
@@ -143,6 +168,7 @@ int side_move_rows(ld_side *s) {
                           name, columns, columns, name, (long long)m->mark);
     rc = sql && sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
     if (rc == 0) m->moved = sqlite3_changes64(db);
+    if (rc) say_why_moving_failed(s, name);
     sqlite3_free(sql);
   }
   sqlite3_finalize(tables);

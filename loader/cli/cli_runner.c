@@ -170,7 +170,9 @@ static int is_empty_file(const char *path) {
 const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int *rc) {
   if (n == 1 && is_sqlite_file(inputs[0])) return inputs[0];
   size_t len0 = strlen(inputs[0]);
-  if (n == 1 && len0 > 3 && !strcmp(inputs[0] + len0 - 3, ".db") &&
+  struct stat st0;
+  int regular0 = stat(inputs[0], &st0) == 0 && S_ISREG(st0.st_mode); /* a folder: its traces */
+  if (n == 1 && len0 > 3 && !strcmp(inputs[0] + len0 - 3, ".db") && regular0 &&
       access(inputs[0], R_OK) == 0 && !is_empty_file(inputs[0])) {
     fprintf(stderr,
             "profdb: %s: not an SQLite database (damaged, or not made by profdb"
