@@ -533,9 +533,12 @@ static int is_size_field(int field) {
          field == F_REQUESTED_SIZE || field == F_SIZE || field == F_REAL_SIZE;
 }
 
-/* Addresses are unsigned 64-bit handles: one beyond int64 is kept as text.
+/* Addresses and streams are unsigned 64-bit handles: one beyond int64 is
+** kept as text.
 ** Every other integer field must fit int64. */
-static int is_handle_field(int field) { return field == F_ADDRESS || field == F_ADDR; }
+static int is_handle_field(int field) {
+  return field == F_ADDRESS || field == F_ADDR || field == F_STREAM;
+}
 
 /* 0 (and the load fails with FILE:OFFSET) when the sizes read so far add
 ** up beyond what a real snapshot holds. */

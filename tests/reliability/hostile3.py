@@ -213,6 +213,48 @@ def case_b6_pack_bounds():
     check(r.returncode == 0, "a readable gate: exit %d %s" % (r.returncode, r.stderr[-300:]))
 
 
+def cpu_seconds(fn):
+    import resource
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    fn()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def escaped_name_trace(mib, path):
+    """A trace whose one kernel name is mib MiB of \\u00e9 escapes."""
+    reps = mib * (1 << 20) // 6
+    with open(path, "w") as f:
+        f.write('{"traceEvents":[{"ph":"X","cat":"cpu_op","name":"')
+        f.write("\\u00e9" * reps)
+        f.write('","pid":1,"tid":1,"ts":1,"dur":1}]}')
+    return path
+
+
+def case_b7_escaped_token_linear():
+    """B7: a long string of escapes lexes in linear time: 4x the escapes
+    cost about 4x the CPU (it was about 14x: quadratic), and the name is
+    loaded whole."""
+    small = escaped_name_trace(4, os.path.join(WORK, "small.json"))
+    large = escaped_name_trace(16, os.path.join(WORK, "large.json"))
+
+    def load(path):
+        db = path + ".db"
+        if os.path.exists(db):
+            os.unlink(db)
+        r = run("load", "-q", path, "-o", db)
+        check(r.returncode == 0, "%s: exit %d %s" % (path, r.returncode, r.stderr[-300:]))
+    ta = min(cpu_seconds(lambda: load(small)) for _ in range(2))
+    tb = min(cpu_seconds(lambda: load(large)) for _ in range(2))
+    ratio = tb / max(ta, 1e-3)
+    print("escaped name 4 MiB -> 16 MiB: %.2f s -> %.2f s (x%.1f)" % (ta, tb, ratio))
+    check(ratio < 8, "CPU grows x%.1f for 4x the escapes" % ratio)
+    con = sqlite3.connect(large + ".db")
+    got = con.execute("SELECT length(name) FROM cpu_op").fetchall()
+    con.close()
+    check(got == [(16 * (1 << 20) // 6,)], "the name is not loaded whole: %s" % got)
+
+
 def case_b9_report_sigkill():
     """B9: SIGKILL during `report TRACE` leaves a temporary folder that the
     next report removes; a report running alongside keeps its own."""
