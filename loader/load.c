@@ -41,6 +41,7 @@
 **   them), so a directory never leads profdb outside itself.
 */
 #include "loader.h"
+#include "oom.h"
 #include "flows.h"
 #include "nest.h"
 #include "clock.h"
@@ -78,18 +79,25 @@ static char cleanup_placeholder[4096]; /* empty DB file we created */
 static const int caught_signals[3] = {SIGINT, SIGTERM, SIGHUP};
 static struct sigaction previous_action[3];
 
-static void on_signal(int sig) {
+/* What a load in progress leaves: removed on a signal or when memory runs
+** out (async-signal-safe calls only). */
+static void remove_temporaries(void) {
   if (cleanup_temp[0]) unlink(cleanup_temp);
   if (cleanup_placeholder[0]) {
     struct stat st;
     if (stat(cleanup_placeholder, &st) == 0 && st.st_size == 0) unlink(cleanup_placeholder);
   }
+}
+
+static void on_signal(int sig) {
+  remove_temporaries();
   for (int i = 0; i < 3; i++)
     if (caught_signals[i] == sig) sigaction(sig, &previous_action[i], NULL);
   raise(sig); /* delivered to the previous handler once this one returns */
 }
 
 static void catch_signals(void) {
+  ld_oom_cleanup(remove_temporaries);
   struct sigaction sa = {0};
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
@@ -135,7 +143,7 @@ static void path_add_from(path_list *l, const char *p, int found) {
     l->cap = l->cap ? l->cap * 2 : 16;
     l->v = realloc(l->v, (size_t)l->cap * sizeof *l->v);
     l->found = realloc(l->found, (size_t)l->cap);
-    if (!l->v || !l->found) abort();
+    if (!l->v || !l->found) ld_oom();
   }
   l->found[l->n] = (unsigned char)found;
   l->v[l->n++] = strdup(p);

@@ -16,6 +16,7 @@
 **   where the append made them stale (side_analyze).
 */
 #include "merge.h"
+#include "oom.h"
 #include "sql.h"
 
 #include <stdio.h>
@@ -76,7 +77,7 @@ int side_mark(ld_side *s, sqlite3 *side, FILE *out) {
       break;
     }
     s->marks = realloc(s->marks, (size_t)(s->nmarks + 1) * sizeof *s->marks);
-    if (!s->marks) abort();
+    if (!s->marks) ld_oom();
     s->marks[s->nmarks++] = (ld_side_mark){strdup(name), mark, 0};
   }
   sqlite3_finalize(tables);
@@ -85,7 +86,7 @@ int side_mark(ld_side *s, sqlite3 *side, FILE *out) {
 
 void side_replace(ld_side *s, ld_kind kind, int64_t id) {
   s->replaced = realloc(s->replaced, (size_t)(s->nreplaced + 1) * sizeof *s->replaced);
-  if (!s->replaced) abort();
+  if (!s->replaced) ld_oom();
   s->replaced[s->nreplaced++] = (ld_side_replaced){kind, id};
 }
 
@@ -155,7 +156,7 @@ int side_move_rows(ld_side *s) {
     ld_side_mark *m = mark_of(s, name);
     if (!m) { /* created after the mark (by the post-pass): all its rows are new */
       s->marks = realloc(s->marks, (size_t)(s->nmarks + 1) * sizeof *s->marks);
-      if (!s->marks) abort();
+      if (!s->marks) ld_oom();
       s->marks[s->nmarks] = (ld_side_mark){strdup(name), 0, 0};
       m = &s->marks[s->nmarks++];
     }

@@ -8,6 +8,7 @@
 **   (complete events are kept); a syntax error before the end is fatal.
 */
 #include "loader.h"
+#include "oom.h"
 #include "clock.h"
 #include "progress.h"
 #include "utf8.h"
@@ -100,13 +101,18 @@ static void progress(ld_file *f, double t0) {
 
 /* ---- the parse loop ----------------------------------------------------- */
 
+/* yajl does not check what its allocator returns: end here instead. */
 static void *token_malloc(void *ctx, size_t n) {
   if (n > LD_MAX_TOKEN) ((ld_file *)ctx)->token_too_long = 1;
-  return malloc(n);
+  void *p = malloc(n);
+  if (!p && n) ld_oom();
+  return p;
 }
 static void *token_realloc(void *ctx, void *p, size_t n) {
   if (n > LD_MAX_TOKEN) ((ld_file *)ctx)->token_too_long = 1;
-  return realloc(p, n);
+  void *q = realloc(p, n);
+  if (!q && n) ld_oom();
+  return q;
 }
 static void token_free(void *ctx, void *p) {
   (void)ctx;

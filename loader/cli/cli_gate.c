@@ -17,6 +17,7 @@
 ** plain SQL; this file only checks the syntax and converts units.
 */
 #include "cli.h"
+#include "oom.h"
 
 #include "profdb/profdb.h"
 
@@ -224,7 +225,7 @@ static int parse_rule(const char *text, cli_gate_rule *r, char *err, size_t errl
   }
   r->text = strdup(text);
   r->arg = arg ? strndup(arg, alen) : NULL;
-  if (!r->text || (arg && !r->arg)) abort();
+  if (!r->text || (arg && !r->arg)) ld_oom();
   r->metric = m->name;
   r->unit = m->unit;
   r->op = op;
@@ -240,7 +241,7 @@ static int add_rule(cli_gate *g, const char *text, char *err, size_t errlen) {
   if (g->n == g->cap) {
     g->cap = g->cap ? 2 * g->cap : 8;
     g->rules = realloc(g->rules, (size_t)g->cap * sizeof *g->rules);
-    if (!g->rules) abort();
+    if (!g->rules) ld_oom();
   }
   g->rules[g->n++] = r;
   return 0;

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "report.h"
 #include "utf8.h"
+#include "oom.h"
 
 #include "profdb/profdb.h"
 
@@ -140,7 +141,15 @@ static void sweep_stale(const char *tmp) {
 ** the signal as before. */
 static rp_cli *with_temporaries;
 
+static void remove_temporaries_files(void);
+
 static void remove_temporaries(int sig) {
+  remove_temporaries_files();
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+static void remove_temporaries_files(void) {
   static const char *const suffixes[] = {"", "-journal", "-wal", "-shm"};
   for (int i = 0; with_temporaries && i < with_temporaries->ntmp; i++) {
     char path[sizeof with_temporaries->tmpdb[0] + 16];
@@ -156,8 +165,6 @@ static void remove_temporaries(int sig) {
     unlink(path);
     rmdir(with_temporaries->tmpdir[i]);
   }
-  signal(sig, SIG_DFL);
-  raise(sig);
 }
 
 /* A file of 0 bytes: what SIGKILL during a first load into a new path
@@ -215,6 +222,7 @@ const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int *rc
   o->ntmp++; /* only now, with tmpdb complete, can the handler use it */
   if (!with_temporaries) {
     with_temporaries = o;
+    ld_oom_cleanup(remove_temporaries_files);
     signal(SIGINT, remove_temporaries);
     signal(SIGTERM, remove_temporaries);
     signal(SIGHUP, remove_temporaries);

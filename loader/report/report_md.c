@@ -11,6 +11,7 @@
 ** once, with their reason, under "Not available" at the end.
 */
 #include "report.h"
+#include "oom.h"
 #include "humanize.h"
 
 #include <stdio.h>
@@ -71,7 +72,7 @@ static void write_table(FILE *out, const rp_section *s) {
   rp_colview *all = calloc((size_t)s->ncols + 1, sizeof *all);
   int *shown = calloc((size_t)s->ncols + 1, sizeof *shown);
   char ***names = calloc((size_t)s->ncols + 1, sizeof *names);
-  if (!all || !shown || !names) abort();
+  if (!all || !shown || !names) ld_oom();
   int nall = rp_column_views(s, all, s->ncols), n = 0;
   for (int k = 0; k < nall; k++)
     if (n < MD_COLUMNS && (!s->brief || listed(s->brief, s->cols[all[k].col].name)))
@@ -298,7 +299,7 @@ void rp_write_markdown(const rp_report *r, FILE *out, const char *const *charts,
   /* One line per reason, naming the sections it applies to. */
   int skipped = 0;
   const rp_section **same = calloc((size_t)r->nsections + 1, sizeof *same);
-  if (!same) abort();
+  if (!same) ld_oom();
   for (int i = 0; i < r->nsections; i++) {
     int n = rp_reason_group(r, i, same);
     if (n == 0) continue;

@@ -29,6 +29,7 @@
 **   from the report's parameter list in every statement that uses them.
 */
 #include "report.h"
+#include "oom.h"
 #include "clock.h"
 
 #include <dirent.h>
@@ -100,7 +101,7 @@ static int same_dir(const char *a, const char *b) {
 static char *try_dir(const char *dir, const char *why, ld_buf *looked) {
   if (is_dir(dir)) {
     char *d = strdup(dir);
-    if (!d) abort();
+    if (!d) ld_oom();
     return d;
   }
   char line[PATH_MAX + 128];
@@ -141,7 +142,7 @@ char *rp_find_queries(const char *option, char **looked) {
 
 static char *xstrdup(const char *s) {
   char *d = strdup(s ? s : "");
-  if (!d) abort();
+  if (!d) ld_oom();
   return d;
 }
 
@@ -200,7 +201,7 @@ static void field_append(char **field, const char *text) {
   }
   size_t a = strlen(*field), b = strlen(text);
   char *n = realloc(*field, a + b + 2);
-  if (!n) abort();
+  if (!n) ld_oom();
   n[a] = ' ';
   memcpy(n + a + 1, text, b + 1);
   *field = n;
@@ -282,7 +283,7 @@ int rp_parse_file(const char *path, const char *id, rp_section *s) {
       char *unit = strtok_r(NULL, " \t", &save);
       char *doc = strtok_r(NULL, "", &save);
       s->cols = realloc(s->cols, (size_t)(s->ncols + 1) * sizeof *s->cols);
-      if (!s->cols) abort();
+      if (!s->cols) ld_oom();
       rp_column *c = &s->cols[s->ncols++];
       c->name = xstrdup(name);
       c->unit = xstrdup(unit && strcmp(unit, "-") ? unit : "");
@@ -414,7 +415,7 @@ static int run_chart_data(rp_report *r, rp_section *s) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", r->queries_dir, file);
   rp_section *d = calloc(1, sizeof *d);
-  if (!d) abort();
+  if (!d) ld_oom();
   s->chart_data = d;
   if (rp_parse_file(path, file, d)) return -1;
   sqlite3_stmt *st;
@@ -430,7 +431,7 @@ static int run_chart_data(rp_report *r, rp_section *s) {
   }
   d->ncols = sqlite3_column_count(st);
   d->cols = realloc(d->cols, (size_t)(d->ncols + 1) * sizeof *d->cols);
-  if (!d->cols) abort();
+  if (!d->cols) ld_oom();
   for (int c = 0; c < d->ncols; c++) {
     d->cols[c].name = xstrdup(sqlite3_column_name(st, c));
     d->cols[c].unit = xstrdup("");
@@ -496,7 +497,7 @@ static int fetch_rows(rp_report *r, sqlite3_stmt *st, rp_section *s, const char 
     if (s->nrows == cap) {
       cap = cap ? cap * 2 : 16;
       s->cells = realloc(s->cells, (size_t)cap * (size_t)(ncol ? ncol : 1) * sizeof *s->cells);
-      if (!s->cells) abort();
+      if (!s->cells) ld_oom();
     }
     rp_value *row = &s->cells[(size_t)s->nrows * (size_t)ncol];
     for (int c = 0; c < ncol; c++) {
@@ -544,7 +545,7 @@ int rp_load_sections(rp_report *r, const char *const *only, int nonly) {
       if (!strcmp(only[k], line)) wanted = found[k] = 1;
     if (!wanted) continue;
     r->sections = realloc(r->sections, (size_t)(r->nsections + 1) * sizeof *r->sections);
-    if (!r->sections) abort();
+    if (!r->sections) ld_oom();
     rp_section *s = &r->sections[r->nsections];
     snprintf(path, sizeof path, "%s/%s%s.sql", r->queries_dir, r->kind->sections, line);
     if (rp_parse_file(path, line, s)) {
@@ -810,7 +811,7 @@ int rp_write_file(const char *path, const char *data, size_t n) {
     fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   } else {
     char *dup1 = strdup(path), *dup2 = strdup(path);
-    if (!dup1 || !dup2) abort();
+    if (!dup1 || !dup2) ld_oom();
     snprintf(tmp, sizeof tmp, "%s/.%s.profdb-XXXXXX", dirname(dup1), basename(dup2));
     free(dup1);
     free(dup2);
