@@ -7,8 +7,8 @@
 **   profdb diff BEFORE.db AFTER.db [--md FILE] [--json FILE]
 **
 ** Exit codes (profdb_exit): 0 ok, 1 invalid input, 2 usage or system
-** error, 3 truncated input loaded partially, 4 pickle refused, 10 a
-** `profdb diff` gate check failed.
+** error, 3 truncated input loaded partially, 4 pickle refused, 5 out of
+** memory, 10 a `profdb diff` gate check failed.
 */
 #include "cli.h"
 
@@ -37,6 +37,7 @@ static const char usage[] =
     "run 'profdb <command> --help' for the options of a command.\n"
     "exit codes: 0 ok, 1 invalid input, 2 usage/system error,\n"
     "            3 truncated input loaded partially, 4 pickle refused,\n"
+    "            5 out of memory,\n"
     "            10 a 'profdb diff' gate check (--fail-if, --gate) failed\n";
 
 /* SQLite's allocator, with one policy for memory running out: the same as
