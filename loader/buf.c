@@ -2,6 +2,7 @@
 ** buf.c — growable buffer and compact JSON writer (see buf.h).
 */
 #include "buf.h"
+#include "oom.h"
 #include "utf8.h"
 
 #include <stdio.h>
@@ -12,15 +13,13 @@ void ld_buf_reserve(ld_buf *b, size_t more) {
   size_t cap = b->cap ? b->cap : 256;
   while (cap - b->n < more) {
     if (cap > SIZE_MAX / 2) {
-      fputs("profdb: out of memory\n", stderr);
-      abort();
+      ld_oom();
     }
     cap *= 2;
   }
   char *p = realloc(b->p, cap);
   if (!p) {
-    fputs("profdb: out of memory\n", stderr);
-    abort();
+    ld_oom();
   }
   b->p = p;
   b->cap = cap;

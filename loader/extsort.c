@@ -2,6 +2,7 @@
 ** extsort.c — external merge sort of fixed-size records (see extsort.h).
 */
 #include "extsort.h"
+#include "oom.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +37,7 @@ struct ld_extsort {
 ld_extsort *extsort_new(size_t rec_size, int (*cmp)(const void *, const void *),
                         size_t mem_bytes) {
   ld_extsort *s = calloc(1, sizeof *s);
-  if (!s) abort();
+  if (!s) ld_oom();
   s->rec = rec_size;
   s->cmp = cmp;
   s->max_cap = mem_bytes / rec_size;
@@ -44,7 +45,7 @@ ld_extsort *extsort_new(size_t rec_size, int (*cmp)(const void *, const void *),
   /* Start small and double: a small load never pays for the whole budget. */
   s->cap = s->max_cap < 1024 ? s->max_cap : 1024;
   s->mem = malloc(s->cap * rec_size);
-  if (!s->mem) abort();
+  if (!s->mem) ld_oom();
   return s;
 }
 
@@ -58,7 +59,7 @@ static int spill(ld_extsort *s) {
     return -1;
   }
   run *r = realloc(s->runs, (size_t)(s->nruns + 1) * sizeof *r);
-  if (!r) abort();
+  if (!r) ld_oom();
   s->runs = r;
   r[s->nruns++] = (run){f, NULL, 0, 0};
   s->n = 0;
@@ -71,7 +72,7 @@ int extsort_add(ld_extsort *s, const void *rec) {
   if (s->n == s->cap && s->cap < s->max_cap) {
     size_t cap = s->cap * 2 < s->max_cap ? s->cap * 2 : s->max_cap;
     char *mem = realloc(s->mem, cap * s->rec);
-    if (!mem) abort();
+    if (!mem) ld_oom();
     s->mem = mem;
     s->cap = cap;
   }
@@ -119,14 +120,14 @@ static void sift_down(ld_extsort *s, int i) {
 static int start_merge(ld_extsort *s) {
   free(s->heap);
   s->heap = malloc((size_t)s->nruns * sizeof *s->heap);
-  if (!s->heap) abort();
+  if (!s->heap) ld_oom();
   s->nheap = 0;
   s->pending = 0;
   for (int i = 0; i < s->nruns; i++) {
     run *r = &s->runs[i];
     if (!r->buf) {
       r->buf = malloc(READ_RECORDS * s->rec);
-      if (!r->buf) abort();
+      if (!r->buf) ld_oom();
     }
     rewind(r->f);
     if (refill(s, r)) s->heap[s->nheap++] = i;

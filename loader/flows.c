@@ -2,6 +2,7 @@
 ** flows.c — unmatched flow starts and finishes (see flows.h).
 */
 #include "flows.h"
+#include "oom.h"
 
 #include "extsort.h"
 
@@ -28,7 +29,7 @@ static int cmp_flow_end(const void *x, const void *y) {
 
 ld_flows *flows_new(void) {
   ld_flows *fl = calloc(1, sizeof *fl);
-  if (!fl) abort();
+  if (!fl) ld_oom();
   fl->sort = extsort_new(sizeof(flow_end), cmp_flow_end, FLOW_SORT_MEMORY);
   return fl;
 }
@@ -52,7 +53,7 @@ void flows_by_sql(ld_flows *fl, int64_t trace_id) {
   if (fl->nsql == fl->capsql) {
     fl->capsql = fl->capsql ? 2 * fl->capsql : 8;
     fl->sql_traces = realloc(fl->sql_traces, (size_t)fl->capsql * sizeof *fl->sql_traces);
-    if (!fl->sql_traces) abort();
+    if (!fl->sql_traces) ld_oom();
   }
   fl->sql_traces[fl->nsql++] = trace_id;
 }

@@ -7,6 +7,7 @@
 **   never moved, so slot pointers stay valid across growth.
 */
 #include "intern.h"
+#include "oom.h"
 
 #include "hash.h"
 
@@ -39,8 +40,7 @@ struct ld_intern {
 static void *xmalloc(size_t n) {
   void *p = calloc(1, n);
   if (!p) {
-    fputs("profdb: out of memory\n", stderr);
-    abort();
+    ld_oom();
   }
   return p;
 }

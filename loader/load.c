@@ -41,6 +41,7 @@
 **   them), so a directory never leads profdb outside itself.
 */
 #include "loader.h"
+#include "oom.h"
 #include "flows.h"
 #include "nest.h"
 #include "clock.h"
@@ -78,18 +79,25 @@ static char cleanup_placeholder[4096]; /* empty DB file we created */
 static const int caught_signals[3] = {SIGINT, SIGTERM, SIGHUP};
 static struct sigaction previous_action[3];
 
-static void on_signal(int sig) {
+/* What a load in progress leaves: removed on a signal or when memory runs
+** out (async-signal-safe calls only). */
+static void remove_temporaries(void) {
   if (cleanup_temp[0]) unlink(cleanup_temp);
   if (cleanup_placeholder[0]) {
     struct stat st;
     if (stat(cleanup_placeholder, &st) == 0 && st.st_size == 0) unlink(cleanup_placeholder);
   }
+}
+
+static void on_signal(int sig) {
+  remove_temporaries();
   for (int i = 0; i < 3; i++)
     if (caught_signals[i] == sig) sigaction(sig, &previous_action[i], NULL);
   raise(sig); /* delivered to the previous handler once this one returns */
 }
 
 static void catch_signals(void) {
+  ld_oom_cleanup(remove_temporaries);
   struct sigaction sa = {0};
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
@@ -135,7 +143,7 @@ static void path_add_from(path_list *l, const char *p, int found) {
     l->cap = l->cap ? l->cap * 2 : 16;
     l->v = realloc(l->v, (size_t)l->cap * sizeof *l->v);
     l->found = realloc(l->found, (size_t)l->cap);
-    if (!l->v || !l->found) abort();
+    if (!l->v || !l->found) ld_oom();
   }
   l->found[l->n] = (unsigned char)found;
   l->v[l->n++] = strdup(p);
@@ -637,6 +645,9 @@ static void remove_stale_temps(const char *db_path) {
 /* The original database as SQLite sees it, open for the whole load: the
 ** copy is read through it, and its PRAGMA data_version tells whether
 ** another program committed to the database meanwhile. */
+/* How long a write to the original waits for other connections' locks. */
+#define BUSY_WAIT_MS 60000
+
 typedef struct original {
   sqlite3 *db;
   int64_t version; /* data_version after the copy */
@@ -648,7 +659,7 @@ static int open_original(const char *path, original *o, FILE *out) {
     say(out, "%s: cannot open database: %s", path, sqlite3_errmsg(o->db));
     return -1;
   }
-  sqlite3_busy_timeout(o->db, 60000);
+  sqlite3_busy_timeout(o->db, BUSY_WAIT_MS);
   return 0;
 }
 
@@ -684,7 +695,7 @@ static int copy_into_original(original *o, const char *temp, const char *path, F
   if (b) {
     for (int waited_ms = 0;; waited_ms += 100) {
       rc = sqlite3_backup_step(b, -1);
-      if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || waited_ms >= 60000) break;
+      if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || waited_ms >= BUSY_WAIT_MS) break;
       sqlite3_sleep(100);
     }
     sqlite3_backup_finish(b);
@@ -799,8 +810,14 @@ database_error : {
   if (e == SQLITE_FULL || e == SQLITE_IOERR)
     say(out, "%s: cannot write the database (%s): nothing changed in it", db_path,
         sqlite3_errstr(e));
+  else if (e == SQLITE_BUSY || e == SQLITE_LOCKED)
+    say(out,
+        "%s: another program holds a transaction open on this database (a sqlite3 shell"
+        " or a notebook inside BEGIN ... COMMIT?); the append waited %d s for it. End that"
+        " transaction and load again: nothing changed in the database",
+        db_path, BUSY_WAIT_MS / 1000);
   else
-    say(out, "%s: database error: %s", db_path, sqlite3_errmsg(db));
+    say(out, "%s: database error: %s", db_path, side->why[0] ? side->why : sqlite3_errmsg(db));
 }
 done:
   if (failed) sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);

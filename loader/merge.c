@@ -16,6 +16,7 @@
 **   where the append made them stale (side_analyze).
 */
 #include "merge.h"
+#include "oom.h"
 #include "sql.h"
 
 #include <stdio.h>
@@ -76,7 +77,7 @@ int side_mark(ld_side *s, sqlite3 *side, FILE *out) {
       break;
     }
     s->marks = realloc(s->marks, (size_t)(s->nmarks + 1) * sizeof *s->marks);
-    if (!s->marks) abort();
+    if (!s->marks) ld_oom();
     s->marks[s->nmarks++] = (ld_side_mark){strdup(name), mark, 0};
   }
   sqlite3_finalize(tables);
@@ -85,7 +86,7 @@ int side_mark(ld_side *s, sqlite3 *side, FILE *out) {
 
 void side_replace(ld_side *s, ld_kind kind, int64_t id) {
   s->replaced = realloc(s->replaced, (size_t)(s->nreplaced + 1) * sizeof *s->replaced);
-  if (!s->replaced) abort();
+  if (!s->replaced) ld_oom();
   s->replaced[s->nreplaced++] = (ld_side_replaced){kind, id};
 }
 
@@ -116,6 +117,31 @@ static int run_each(sqlite3 *db, const char *query) {
   return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* The error of moving the rows of table, kept before the next statement
+** clears it; a database may hold the user's own triggers on profdb's
+** tables, which fire on the move: a failing one is named. */
+static void say_why_moving_failed(ld_side *s, const char *table) {
+  sqlite3 *db = s->original;
+  snprintf(s->why, sizeof s->why, "moving rows into table %s: %s", table, sqlite3_errmsg(db));
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(db,
+                         "SELECT group_concat(name, ', ') FROM main.sqlite_schema"
+                         " WHERE type = 'trigger' AND tbl_name = ?1",
+                         -1, &st, NULL) != SQLITE_OK)
+    return;
+  sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+  const char *names =
+      sqlite3_step(st) == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+  if (names) {
+    size_t n = strlen(s->why);
+    snprintf(s->why + n, sizeof s->why - n,
+             " (in a trigger of this database's own on %s: %s; fix it, or drop it with"
+             " DROP TRIGGER, and load again)",
+             table, names);
+  }
+  sqlite3_finalize(st);
+}
+
 int side_move_rows(ld_side *s) {
   sqlite3 *db = s->original;
   if (run_each(db, profdb_sql_merge_missing)) return -1;
@@ -130,7 +156,7 @@ int side_move_rows(ld_side *s) {
     ld_side_mark *m = mark_of(s, name);
     if (!m) { /* created after the mark (by the post-pass): all its rows are new */
       s->marks = realloc(s->marks, (size_t)(s->nmarks + 1) * sizeof *s->marks);
-      if (!s->marks) abort();
+      if (!s->marks) ld_oom();
       s->marks[s->nmarks] = (ld_side_mark){strdup(name), 0, 0};
       m = &s->marks[s->nmarks++];
     }
@@ -143,6 +169,7 @@ int side_move_rows(ld_side *s) {
                           name, columns, columns, name, (long long)m->mark);
     rc = sql && sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
     if (rc == 0) m->moved = sqlite3_changes64(db);
+    if (rc) say_why_moving_failed(s, name);
     sqlite3_free(sql);
   }
   sqlite3_finalize(tables);

@@ -38,6 +38,8 @@ typedef struct ld_side {
   int nmarks;
   ld_side_replaced *replaced; /* artifacts of the original to delete */
   int nreplaced;
+  char why[640]; /* why moving rows failed, when SQLite's own message would
+                 ** be gone (a user's trigger on the table, named) */
 } ld_side;
 
 /* 1 when every table of the side database (schema just created) exists in

@@ -7,6 +7,7 @@
 ** bytes; integers and texts never encode alike.
 */
 #include "nest.h"
+#include "oom.h"
 
 #include "extsort.h"
 #include "intern.h"
@@ -57,7 +58,7 @@ static uint8_t kind_rank(int kind) {
 
 ld_nest *nest_new(void) {
   ld_nest *n = calloc(1, sizeof *n);
-  if (!n) abort();
+  if (!n) ld_oom();
   n->sort = extsort_new(sizeof(nest_row), cmp_nest_row, NEST_SORT_MEMORY);
   n->keys = intern_new();
   return n;
@@ -94,7 +95,7 @@ static ld_value copy_value(const ld_value *v) {
   c.s = NULL;
   if (v->type == 't') {
     char *s = malloc(v->n ? v->n : 1);
-    if (!s) abort();
+    if (!s) ld_oom();
     memcpy(s, v->s, v->n);
     c.s = s;
   }
@@ -106,7 +107,7 @@ static int thread_of(ld_nest *n, int64_t trace_id, const ld_value *pid, const ld
   if (need > n->key_cap) {
     n->key_cap = need * 2;
     n->key = realloc(n->key, n->key_cap);
-    if (!n->key) abort();
+    if (!n->key) ld_oom();
   }
   memcpy(n->key, &trace_id, 8);
   size_t len = 8;
@@ -118,7 +119,7 @@ static int thread_of(ld_nest *n, int64_t trace_id, const ld_value *pid, const ld
     if (n->nthreads == n->cap) {
       n->cap = n->cap ? 2 * n->cap : 64;
       n->threads = realloc(n->threads, (size_t)n->cap * sizeof *n->threads);
-      if (!n->threads) abort();
+      if (!n->threads) ld_oom();
     }
     n->threads[n->nthreads++] = (thread_info){trace_id, copy_value(pid), copy_value(tid)};
   }
@@ -157,7 +158,7 @@ void nest_add_step(ld_nest *n, const step_row *s) {
   if (n->nsteps == n->steps_cap) {
     n->steps_cap = n->steps_cap ? 2 * n->steps_cap : 64;
     n->steps = realloc(n->steps, n->steps_cap * sizeof *n->steps);
-    if (!n->steps) abort();
+    if (!n->steps) ld_oom();
   }
   n->steps[n->nsteps++] = *s;
 }

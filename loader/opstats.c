@@ -10,6 +10,7 @@
 ** key can then have several rows (they add up; the view says so).
 */
 #include "opstats.h"
+#include "oom.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,10 +31,10 @@ struct ld_opstats {
 
 ld_opstats *opstats_new(void) {
   ld_opstats *o = calloc(1, sizeof *o);
-  if (!o) abort();
+  if (!o) ld_oom();
   o->cap = 2 * OPSTATS_MAX;
   o->slot = calloc(o->cap, sizeof *o->slot);
-  if (!o->slot) abort();
+  if (!o->slot) ld_oom();
   return o;
 }
 

@@ -8,6 +8,7 @@
 **   (complete events are kept); a syntax error before the end is fatal.
 */
 #include "loader.h"
+#include "oom.h"
 #include "clock.h"
 #include "progress.h"
 #include "utf8.h"
@@ -100,13 +101,18 @@ static void progress(ld_file *f, double t0) {
 
 /* ---- the parse loop ----------------------------------------------------- */
 
+/* yajl does not check what its allocator returns: end here instead. */
 static void *token_malloc(void *ctx, size_t n) {
   if (n > LD_MAX_TOKEN) ((ld_file *)ctx)->token_too_long = 1;
-  return malloc(n);
+  void *p = malloc(n);
+  if (!p && n) ld_oom();
+  return p;
 }
 static void *token_realloc(void *ctx, void *p, size_t n) {
   if (n > LD_MAX_TOKEN) ((ld_file *)ctx)->token_too_long = 1;
-  return realloc(p, n);
+  void *q = realloc(p, n);
+  if (!q && n) ld_oom();
+  return q;
 }
 static void token_free(void *ctx, void *p) {
   (void)ctx;
@@ -167,6 +173,57 @@ static void yajl_message(ld_file *f, const unsigned char *chunk, size_t len, cha
   while (n && (out[n - 1] == '\n' || out[n - 1] == ' ')) out[--n] = 0;
 }
 
+_Thread_local uint64_t ld_tokens_seen;
+
+/* yajl lexes a token that spans chunks again from its start at every
+** chunk, so a long string of escapes (each lexed byte by byte) cost
+** quadratic time.  When a whole chunk completed no token, the next chunks
+** are gathered and handed to yajl together, each batch twice the bytes of
+** the one before: the re-lexing adds up to a few times the token, linear.
+** The gathered bytes are bounded by the token cap (LD_MAX_TOKEN). */
+typedef struct long_token {
+  ld_buf gathered;  /* chunks not yet given to yajl */
+  uint64_t offset;  /* decompressed offset of gathered's first byte */
+  size_t want;      /* give them at this many bytes; 0: not gathering */
+  size_t min_chunk; /* a chunk this long with no token starts gathering */
+} long_token;
+
+/* Parse len bytes at offset: 0, or -1 with the failure recorded. */
+static int parse_bytes(ld_file *f, long_token *lt, const unsigned char *p, size_t len,
+                       uint64_t offset) {
+  uint64_t tokens = ld_tokens_seen;
+  f->in.offset = offset; /* error offsets count from this buffer */
+  yajl_status st = yajl_parse(f->yajl, p, len);
+  if (st == yajl_status_client_canceled || f->exit_code || ld_check_token_length(f)) return -1;
+  if (st == yajl_status_error) {
+    char msg[256];
+    yajl_message(f, p, len, msg, sizeof msg);
+    ld_fail(f, PROFDB_EXIT_DATA, 1, "invalid JSON: %s", msg);
+    f->err_offset = ld_locate_syntax_error(f->path);
+    return -1;
+  }
+  int pending = ld_tokens_seen == tokens && len >= lt->min_chunk;
+  size_t cap = LD_MAX_TOKEN + lt->min_chunk;
+  lt->want = !pending ? 0 : 2 * len < cap ? 2 * len : cap;
+  return 0;
+}
+
+/* The next chunk: parsed at once, or gathered while a long token lasts;
+** with p == NULL (the end) whatever was gathered is parsed. */
+static int parse_chunk(ld_file *f, long_token *lt, const unsigned char *p, size_t len) {
+  if (p && !lt->want) return parse_bytes(f, lt, p, len, f->in.offset);
+  if (p) {
+    if (!lt->gathered.n) lt->offset = f->in.offset;
+    ld_buf_put(&lt->gathered, p, len);
+    if (lt->gathered.n < lt->want) return 0;
+  }
+  if (!lt->gathered.n) return 0;
+  int rc =
+      parse_bytes(f, lt, (const unsigned char *)lt->gathered.p, lt->gathered.n, lt->offset);
+  lt->gathered.n = 0;
+  return rc;
+}
+
 int ld_parse(ld_file *f, const yajl_callbacks *callbacks, void *ud) {
   const unsigned char *chunk = NULL;
   ssize_t n;
@@ -175,10 +232,12 @@ int ld_parse(ld_file *f, const yajl_callbacks *callbacks, void *ud) {
   if (!f->yajl) return ld_fail(f, PROFDB_EXIT_USAGE, 0, "out of memory"), -1;
   /* UTF-8 is checked and repaired per string by ld_text(). */
   yajl_config(f->yajl, yajl_dont_validate_strings, 1);
+  long_token lt = {.min_chunk = 64 << 10};
   int rc = 0;
   for (;;) {
     n = input_read(&f->in, &chunk);
     if (n < 0) {
+      ld_buf_free(&lt.gathered);
       yajl_free(f->yajl);
       f->yajl = NULL;
       f->has_offset = 1;
@@ -187,20 +246,11 @@ int ld_parse(ld_file *f, const yajl_callbacks *callbacks, void *ud) {
       snprintf(f->message, sizeof f->message, "%s", f->in.message);
       return -1;
     }
+    if (parse_chunk(f, &lt, n ? chunk : NULL, (size_t)n)) {
+      rc = -1;
+      break;
+    }
     if (n == 0) break;
-    yajl_status st = yajl_parse(f->yajl, chunk, (size_t)n);
-    if (st == yajl_status_client_canceled || f->exit_code || ld_check_token_length(f)) {
-      rc = -1;
-      break;
-    }
-    if (st == yajl_status_error) {
-      char msg[256];
-      yajl_message(f, chunk, (size_t)n, msg, sizeof msg);
-      ld_fail(f, PROFDB_EXIT_DATA, 1, "invalid JSON: %s", msg);
-      f->err_offset = ld_locate_syntax_error(f->path);
-      rc = -1;
-      break;
-    }
     if (writer_maybe_flush(f->ctx->w)) {
       ld_fail(f, PROFDB_EXIT_USAGE, 0, "%s", writer_error(f->ctx->w));
       rc = -1;
@@ -208,6 +258,7 @@ int ld_parse(ld_file *f, const yajl_callbacks *callbacks, void *ud) {
     }
     progress(f, t0);
   }
+  ld_buf_free(&lt.gathered);
   if (rc == 0) {
     f->in.offset = f->in.delivered; /* offsets now count from the end */
     yajl_status st = yajl_complete_parse(f->yajl);

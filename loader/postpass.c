@@ -24,6 +24,7 @@
 **   children cover inside it.  Memory is bounded by the nesting depth.
 */
 #include "loader.h"
+#include "oom.h"
 #include "extsort.h"
 #include "flows.h"
 #include "nest.h"
@@ -138,7 +139,7 @@ static void push(nest_state *s, int64_t id, int64_t ts, int64_t dur, int64_t nam
   if (s->n == s->cap) {
     s->cap = s->cap ? s->cap * 2 : 64;
     s->stack = realloc(s->stack, (size_t)s->cap * sizeof *s->stack);
-    if (!s->stack) abort();
+    if (!s->stack) ld_oom();
   }
   open_slice *x = &s->stack[s->n];
   x->id = id;
@@ -199,7 +200,7 @@ static int load_name_classes(ld_ctx *ctx, name_class *nc) {
       cap = cap ? cap * 2 : 64;
       nc->id = realloc(nc->id, (size_t)cap * sizeof *nc->id);
       nc->cls = realloc(nc->cls, (size_t)cap * sizeof *nc->cls);
-      if (!nc->id || !nc->cls) abort();
+      if (!nc->id || !nc->cls) ld_oom();
     }
     nc->id[nc->n] = sqlite3_column_int64(st, 0);
     nc->cls[nc->n++] = sqlite3_column_int(st, 1);
@@ -239,7 +240,7 @@ static int load_steps(ld_ctx *ctx, nest_state *s, int64_t first_trace) {
     if (s->nsteps == cap) {
       cap = cap ? cap * 2 : 64;
       s->steps = realloc(s->steps, (size_t)cap * sizeof *s->steps);
-      if (!s->steps) abort();
+      if (!s->steps) ld_oom();
     }
     step_win *w = &s->steps[s->nsteps++];
     w->trace_id = sqlite3_column_int64(st, 0);

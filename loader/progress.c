@@ -114,8 +114,16 @@ static void draw(const char *prefix, const char *label, const char *text) {
   pg.last = ld_seconds();
 }
 
+static FILE *redirect_from, *redirect_to;
+
+void progress_redirect(FILE *from, FILE *to) {
+  redirect_from = from;
+  redirect_to = to;
+}
+
 void progress_start(FILE *out, int on) {
   memset(&pg, 0, sizeof pg);
+  if (out && out == redirect_from) out = redirect_to;
   pg.out = on ? out : NULL;
 }
 

@@ -22,6 +22,11 @@
 /* Draw on out from now on when on is non-zero; nothing otherwise. */
 void progress_start(FILE *out, int on);
 
+/* Draw on `to` whenever progress_start() is given `from`: the CLI's
+** stderr escapes control characters, the line's own "\r" and
+** erase-to-end-of-line must reach the terminal as they are. */
+void progress_redirect(FILE *from, FILE *to);
+
 /* Erase the line and draw nothing more until the next progress_start(). */
 void progress_stop(void);
 

@@ -533,6 +533,13 @@ static int is_size_field(int field) {
          field == F_REQUESTED_SIZE || field == F_SIZE || field == F_REAL_SIZE;
 }
 
+/* Addresses and streams are unsigned 64-bit handles: one beyond int64 is
+** kept as text.
+** Every other integer field must fit int64. */
+static int is_handle_field(int field) {
+  return field == F_ADDRESS || field == F_ADDR || field == F_STREAM;
+}
+
 /* 0 (and the load fails with FILE:OFFSET) when the sizes read so far add
 ** up beyond what a real snapshot holds. */
 static int plausible_int(sparser *p, const fdef *fd, int64_t v) {
@@ -563,6 +570,13 @@ static int field_value(sparser *p, sobj *o, tok t, const char *s, size_t n) {
           if (!plausible_int(p, fd, v->i)) return 0;
           v->type = 'i';
           ok = 1;
+        } else if (st == NT_OVERFLOW && !is_handle_field(fd->field)) {
+          /* A size, device, stream, time or line beyond int64 is no real
+          ** snapshot: refused here, where the message can name the offset,
+          ** rather than stored as a REAL that breaks or wraps the replay. */
+          return ld_fail(p->f, PROFDB_EXIT_DATA, 1,
+                         "%s %.*s: beyond the 64-bit integer range; not a real memory snapshot",
+                         fd->key, (int)(n > 40 ? 40 : n), s);
         } else if (st == NT_OVERFLOW) { /* a 64-bit handle beyond int64: text */
           ld_note(p->f, PROFDB_STAT_int_beyond_int64, "%s %.*s kept as text", fd->key,
                   (int)(n > 40 ? 40 : n), s);

@@ -27,6 +27,10 @@ static inline int is_scalar(tok t) {
   return t <= TK_STRING;
 }
 
+/* Tokens yajl has completed on this thread (ld_parse sees from it that a
+** chunk ended inside one long token). */
+extern _Thread_local uint64_t ld_tokens_seen;
+
 /* Define `static const yajl_callbacks name` passing every token to
 ** `static int handler(void *parser, tok t, const char *s, size_t n)`
 ** (s, n: the text of numbers, strings and keys).  A macro rather than a
@@ -34,30 +38,39 @@ static inline int is_scalar(tok t) {
 ** token, on the loader's hot path. */
 #define LD_TOKEN_CALLBACKS(name, handler)                                                \
   static int name##_null(void *ud) {                                                     \
+    ld_tokens_seen++;                                                                    \
     return handler(ud, TK_NULL, NULL, 0);                                                \
   }                                                                                      \
   static int name##_bool(void *ud, int v) {                                              \
+    ld_tokens_seen++;                                                                    \
     return handler(ud, v ? TK_TRUE : TK_FALSE, NULL, 0);                                 \
   }                                                                                      \
   static int name##_number(void *ud, const char *s, size_t n) {                          \
+    ld_tokens_seen++;                                                                    \
     return handler(ud, TK_NUMBER, s, n);                                                 \
   }                                                                                      \
   static int name##_string(void *ud, const unsigned char *s, size_t n) {                 \
+    ld_tokens_seen++;                                                                    \
     return handler(ud, TK_STRING, (const char *)s, n);                                   \
   }                                                                                      \
   static int name##_start_map(void *ud) {                                                \
+    ld_tokens_seen++;                                                                    \
     return handler(ud, TK_START_MAP, NULL, 0);                                           \
   }                                                                                      \
   static int name##_key(void *ud, const unsigned char *s, size_t n) {                    \
+    ld_tokens_seen++;                                                                    \
     return handler(ud, TK_KEY, (const char *)s, n);                                      \
   }                                                                                      \
   static int name##_end_map(void *ud) {                                                  \
+    ld_tokens_seen++;                                                                    \
     return handler(ud, TK_END_MAP, NULL, 0);                                             \
   }                                                                                      \
   static int name##_start_array(void *ud) {                                              \
+    ld_tokens_seen++;                                                                    \
     return handler(ud, TK_START_ARRAY, NULL, 0);                                         \
   }                                                                                      \
   static int name##_end_array(void *ud) {                                                \
+    ld_tokens_seen++;                                                                    \
     return handler(ud, TK_END_ARRAY, NULL, 0);                                           \
   }                                                                                      \
   static const yajl_callbacks name = {                                                   \

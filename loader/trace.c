@@ -23,6 +23,7 @@
 **   traceName, ...) and M events (which come last) are bound at the end.
 */
 #include "loader.h"
+#include "oom.h"
 #include "clock.h"
 #include "flows.h"
 #include "nest.h"
@@ -891,8 +892,7 @@ static void push_meta(tparser *p, uint32_t key_off, uint32_t key_len) {
     p->capmeta = p->capmeta ? p->capmeta * 2 : 16;
     p->metas = realloc(p->metas, (size_t)p->capmeta * sizeof *p->metas);
     if (!p->metas) {
-      fputs("profdb: out of memory\n", stderr);
-      abort();
+      ld_oom();
     }
   }
   tmeta *m = &p->metas[p->nmeta++];

@@ -194,7 +194,28 @@ typedef struct replay {
   /* current event */
   int64_t seq, action, addr, size, stack, time_us;
   int addr_null, size_null, stack_null, time_null;
+  char err[200]; /* why the replay stopped (SQLITE_RANGE), naming the row */
 } replay;
+
+/* *acc += v (sign 1) or -= v (sign -1), or SQLITE_RANGE with the event
+** named: a database written by another tool, or edited, may hold sizes
+** whose sums leave int64 (the loader refuses such snapshots). */
+static int checked_add(replay *r, int64_t *acc, int64_t v, int sign, int64_t seq,
+                       const char *what) {
+  int64_t out;
+  int over =
+      sign > 0 ? __builtin_add_overflow(*acc, v, &out) : __builtin_sub_overflow(*acc, v, &out);
+  if (!over) {
+    *acc = out;
+    return SQLITE_OK;
+  }
+  sqlite3_snprintf((int)sizeof r->err, r->err,
+                   "%s overflows 64 bits at _alloc_event seq %lld (snapshot %lld, device %lld,"
+                   " size %lld): not a real snapshot",
+                   what, (long long)seq, (long long)r->snapshot, (long long)r->device,
+                   (long long)v);
+  return SQLITE_RANGE;
+}
 
 static const char events_sql[] =
     "SELECT seq, action, addr, size, stack_id, time_us FROM \"%w\"._alloc_event"
@@ -252,12 +273,12 @@ static int replay_prepare(replay *r, int *empty) {
             addr, size, seq,
             sqlite3_column_type(st, 4) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 4)};
         if ((rc = list_add(&r->pre_freed, rec)) != SQLITE_OK) goto done;
-        r->baseline += size;
+        if ((rc = checked_add(r, &r->baseline, size, 1, seq, "allocated bytes"))) goto done;
       }
     } else if (action == A_SEGMENT_ALLOC || action == A_SEGMENT_MAP) {
-      net_segments += size;
+      if ((rc = checked_add(r, &net_segments, size, 1, seq, "reserved bytes"))) goto done;
     } else if (action == A_SEGMENT_FREE || action == A_SEGMENT_UNMAP) {
-      net_segments -= size;
+      if ((rc = checked_add(r, &net_segments, size, -1, seq, "reserved bytes"))) goto done;
     }
   }
   if (rc != SQLITE_DONE) goto done;
@@ -281,7 +302,7 @@ static int replay_prepare(replay *r, int *empty) {
         addr, sqlite3_column_int64(st, 1), -1,
         sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 2)};
     if ((rc = list_add(&r->pre_live, rec)) != SQLITE_OK) goto done;
-    r->baseline += rec.size;
+    if ((rc = checked_add(r, &r->baseline, rec.size, 1, -1, "allocated bytes"))) goto done;
   }
   if (rc != SQLITE_DONE) goto done;
   sqlite3_finalize(st);
@@ -294,8 +315,16 @@ static int replay_prepare(replay *r, int *empty) {
   sqlite3_bind_int64(st, 1, r->snapshot);
   sqlite3_bind_int64(st, 2, r->device);
   if ((rc = sqlite3_step(st)) != SQLITE_ROW) goto done;
-  r->reserved_before = sqlite3_column_int64(st, 0) - net_segments;
-  rc = SQLITE_OK;
+  if (sqlite3_column_type(st, 0) != SQLITE_INTEGER) { /* sum() overflowed to REAL */
+    sqlite3_snprintf((int)sizeof r->err, r->err,
+                     "the segments' total_size of snapshot %lld, device %lld overflows 64 bits",
+                     (long long)r->snapshot, (long long)r->device);
+    rc = SQLITE_RANGE;
+    goto done;
+  }
+  r->reserved_before = sqlite3_column_int64(st, 0);
+  rc = checked_add(r, &r->reserved_before, net_segments, -1, -1, "reserved bytes");
+  if (rc) goto done;
 done:
   sqlite3_finalize(st);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
@@ -339,23 +368,24 @@ static int replay_step(replay *r) {
       if (old && list_add(&r->shadowed, *old) != SQLITE_OK) return SQLITE_NOMEM;
       alloc_rec rec = {r->addr, r->size, r->seq, r->stack_null ? -1 : r->stack};
       if (map_put(&r->live, &rec) != SQLITE_OK) return SQLITE_NOMEM;
-      r->allocated += r->size;
-      break;
+      return checked_add(r, &r->allocated, r->size, 1, r->seq, "allocated bytes") ? SQLITE_RANGE
+                                                                                  : SQLITE_ROW;
     }
     case A_FREE_COMPLETED: {
       alloc_rec *rec = map_find(&r->live, r->addr);
-      if (rec) {
-        r->allocated -= rec->size;
-        map_del(&r->live, r->addr);
-      } else {
-        r->allocated -= r->size; /* one of pre_freed */
-      }
-      break;
+      int64_t size = rec ? rec->size : r->size; /* else one of pre_freed */
+      if (rec) map_del(&r->live, r->addr);
+      return checked_add(r, &r->allocated, size, -1, r->seq, "allocated bytes") ? SQLITE_RANGE
+                                                                                : SQLITE_ROW;
     }
     case A_SEGMENT_ALLOC:
-    case A_SEGMENT_MAP: r->reserved += r->size; break;
+    case A_SEGMENT_MAP:
+      return checked_add(r, &r->reserved, r->size, 1, r->seq, "reserved bytes") ? SQLITE_RANGE
+                                                                                : SQLITE_ROW;
     case A_SEGMENT_FREE:
-    case A_SEGMENT_UNMAP: r->reserved -= r->size; break;
+    case A_SEGMENT_UNMAP:
+      return checked_add(r, &r->reserved, r->size, -1, r->seq, "reserved bytes") ? SQLITE_RANGE
+                                                                                 : SQLITE_ROW;
     default: break;
   }
   return SQLITE_ROW;
@@ -607,7 +637,17 @@ static int trace_peak_rows(mem_cursor *c, sqlite3 *db, const char *schema, int64
       have = 1;
       dtype = t;
       did = d;
-      row = (mem_row){{t, d, alloc, ts, reserved, alloc - bytes, alloc, 0}, 0, NULL};
+      int64_t before; /* allocated before the first event: its bytes undone */
+      if (__builtin_sub_overflow(alloc, bytes, &before)) {
+        sqlite3_snprintf((int)sizeof c->r.err, c->r.err,
+                         "Total Allocated %lld minus Bytes %lld overflows 64 bits in a [memory]"
+                         " event of trace %lld at ts %lld",
+                         (long long)alloc, (long long)bytes, (long long)trace_id,
+                         (long long)ts);
+        rc = SQLITE_RANGE;
+        break;
+      }
+      row = (mem_row){{t, d, alloc, ts, reserved, before, alloc, 0}, 0, NULL};
     }
     if (alloc > row.v[2]) {
       row.v[2] = alloc;
@@ -693,8 +733,9 @@ static int mem_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr, 
   }
   if (rc != SQLITE_OK) {
     sqlite3_free(v->base.zErrMsg);
-    v->base.zErrMsg = sqlite3_mprintf("%s(): %s", kinds[v->kind].name, sqlite3_errmsg(v->db));
-    return rc;
+    v->base.zErrMsg = sqlite3_mprintf("%s(): %s", kinds[v->kind].name,
+                                      c->r.err[0] ? c->r.err : sqlite3_errmsg(v->db));
+    return rc == SQLITE_RANGE ? SQLITE_ERROR : rc;
   }
   c->eof = c->nrows == 0;
   return SQLITE_OK;
@@ -713,8 +754,9 @@ static int mem_next(sqlite3_vtab_cursor *cur) {
     if (rc == SQLITE_DONE) return SQLITE_OK;
     mem_vtab *v = (mem_vtab *)cur->pVtab;
     sqlite3_free(v->base.zErrMsg);
-    v->base.zErrMsg = sqlite3_mprintf("mem_timeline(): %s", sqlite3_errmsg(v->db));
-    return rc;
+    v->base.zErrMsg =
+        sqlite3_mprintf("mem_timeline(): %s", c->r.err[0] ? c->r.err : sqlite3_errmsg(v->db));
+    return rc == SQLITE_RANGE ? SQLITE_ERROR : rc;
   }
   if (++c->pos >= c->nrows) c->eof = 1;
   return SQLITE_OK;

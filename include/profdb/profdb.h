@@ -38,6 +38,8 @@ typedef enum profdb_exit {
                              ** were loaded and it is marked 'truncated' */
   PROFDB_EXIT_REFUSED = 4,     /* an input is a Python pickle, which profdb
                              ** never deserializes; nothing was written */
+  PROFDB_EXIT_NOMEM = 5,       /* memory ran out; nothing was written and the
+                             ** temporary files were removed */
   PROFDB_EXIT_GATE_FAILED = 10 /* profdb diff: a --fail-if / --gate check
                              ** failed (the outputs were written) */
 } profdb_exit;

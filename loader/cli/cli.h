@@ -9,6 +9,11 @@
 #include <sqlite3.h>
 #include <stdio.h>
 
+/* Replace stderr by a stream that shows control characters as \xHH, so
+** nothing quoted from a trace or a file name can command the terminal
+** (cli_term.c).  Called once, first thing in main(). */
+void cli_safe_stderr(void);
+
 /* Each returns a profdb_exit code. */
 int cli_load(int argc, char **argv);
 int cli_query(int argc, char **argv);

@@ -36,6 +36,13 @@ sqlite3 *cli_open_db(const char *path, int readonly) {
     return NULL;
   }
   struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    fprintf(stderr,
+            "profdb: %s: a folder, not a database; load its traces first"
+            " (profdb load %s -o run.db), then name run.db\n",
+            path, path);
+    return NULL;
+  }
   if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
     /* What SIGKILL during a first load into a new path leaves. */
     fprintf(stderr,

@@ -17,6 +17,7 @@
 ** plain SQL; this file only checks the syntax and converts units.
 */
 #include "cli.h"
+#include "oom.h"
 
 #include "profdb/profdb.h"
 
@@ -224,7 +225,7 @@ static int parse_rule(const char *text, cli_gate_rule *r, char *err, size_t errl
   }
   r->text = strdup(text);
   r->arg = arg ? strndup(arg, alen) : NULL;
-  if (!r->text || (arg && !r->arg)) abort();
+  if (!r->text || (arg && !r->arg)) ld_oom();
   r->metric = m->name;
   r->unit = m->unit;
   r->op = op;
@@ -240,7 +241,7 @@ static int add_rule(cli_gate *g, const char *text, char *err, size_t errlen) {
   if (g->n == g->cap) {
     g->cap = g->cap ? 2 * g->cap : 8;
     g->rules = realloc(g->rules, (size_t)g->cap * sizeof *g->rules);
-    if (!g->rules) abort();
+    if (!g->rules) ld_oom();
   }
   g->rules[g->n++] = r;
   return 0;
@@ -254,40 +255,37 @@ int cli_gate_add(cli_gate *g, const char *text) {
 }
 
 int cli_gate_read_file(cli_gate *g, const char *path) {
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    fprintf(stderr, "profdb: %s: cannot read the gate file: %s\n", path, strerror(errno));
-    return PROFDB_EXIT_USAGE;
+  /* A gate that cannot be read fails closed: a regular file of bounded
+  ** size, never /dev/zero or a FIFO read until memory runs out (exit 2). */
+  size_t len;
+  char *text = rp_read_text(path, RP_MAX_TEXT_FILE, &len);
+  if (!text) return PROFDB_EXIT_USAGE;
+  if (memchr(text, 0, len)) {
+    fprintf(stderr, "profdb: %s: a NUL byte: not a text file of checks\n", path);
+    free(text);
+    return PROFDB_EXIT_DATA;
   }
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t len;
   int lineno = 0, rc = PROFDB_EXIT_OK;
-  while (rc == PROFDB_EXIT_OK && (len = getline(&line, &cap, f)) >= 0) {
+  char *save = NULL;
+  for (char *line = text; rc == PROFDB_EXIT_OK && line; line = save) {
+    char *eol = strchr(line, '\n');
+    save = eol ? eol + 1 : NULL;
+    if (eol) *eol = 0;
+    if (!eol && !*line) break;
     lineno++;
-    if (memchr(line, 0, (size_t)len)) {
-      fprintf(stderr, "profdb: %s:%d: a NUL byte: not a text file of checks\n", path, lineno);
-      rc = PROFDB_EXIT_DATA;
-      break;
-    }
     char *hash = strchr(line, '#'); /* comments; kernel names hold no '#' */
     if (hash) *hash = 0;
     size_t n = strlen(line);
     while (n && isspace((unsigned char)line[n - 1])) line[--n] = 0;
-    const char *text = skip_space(line);
-    if (!*text) continue;
+    const char *rule = skip_space(line);
+    if (!*rule) continue;
     char err[512];
-    if (add_rule(g, text, err, sizeof err)) {
-      fprintf(stderr, "profdb: %s:%d: '%s': %s\n", path, lineno, text, err);
+    if (add_rule(g, rule, err, sizeof err)) {
+      fprintf(stderr, "profdb: %s:%d: '%s': %s\n", path, lineno, rule, err);
       rc = PROFDB_EXIT_DATA;
     }
   }
-  if (rc == PROFDB_EXIT_OK && ferror(f)) {
-    fprintf(stderr, "profdb: %s: cannot read the gate file: %s\n", path, strerror(errno));
-    rc = PROFDB_EXIT_USAGE;
-  }
-  free(line);
-  fclose(f);
+  free(text);
   return rc;
 }
 

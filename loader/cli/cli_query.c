@@ -4,6 +4,7 @@
 ** per statement, numbers as numbers).
 */
 #include "cli.h"
+#include "oom.h"
 
 #include "buf.h"
 #include "utf8.h"
@@ -58,7 +59,7 @@ static void cell_add(cell_store *c, const char *s, size_t n) {
   if (c->n == c->cap) {
     c->cap = c->cap ? c->cap * 2 : 256;
     c->off = realloc(c->off, c->cap * sizeof *c->off);
-    if (!c->off) abort();
+    if (!c->off) ld_oom();
   }
   c->off[c->n++] = c->text.n;
   ld_buf_put(&c->text, s, n);

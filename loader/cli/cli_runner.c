@@ -7,16 +7,20 @@
 #include "cli.h"
 #include "report.h"
 #include "utf8.h"
+#include "oom.h"
 
 #include "profdb/profdb.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 int rp_cli_init(rp_cli *o, int argc) {
@@ -92,12 +96,60 @@ static void remove_dir(const char *dir) {
   rmdir(dir);
 }
 
+/* SIGKILL (the OOM killer, a CI timeout) gives no chance to clean up, so
+** every temporary folder holds a file "lock" that its process keeps
+** flock()ed while it lives.  Before making its own folder, a report
+** removes each profdb-XXXXXX folder of this user under the same TMPDIR
+** whose lock it can take: its process is gone.  A folder without a lock
+** file (an older profdb, or a kill between mkdtemp and the lock) counts
+** as stale after STALE_UNLOCKED_S seconds. */
+#define STALE_UNLOCKED_S 3600
+
+static int stale_dir(const char *dir) {
+  char lock[8200];
+  snprintf(lock, sizeof lock, "%s/lock", dir);
+  int fd = open(lock, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) {
+    struct stat st;
+    return errno == ENOENT && stat(dir, &st) == 0 &&
+           time(NULL) - st.st_mtime > STALE_UNLOCKED_S;
+  }
+  int free_lock = flock(fd, LOCK_EX | LOCK_NB) == 0;
+  close(fd); /* releases it again */
+  return free_lock;
+}
+
+static void remove_dir(const char *dir);
+
+static void sweep_stale(const char *tmp) {
+  DIR *d = opendir(tmp);
+  if (!d) return;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (strncmp(e->d_name, "profdb-", 7) || strlen(e->d_name) != 13) continue;
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s/%s", tmp, e->d_name);
+    struct stat st;
+    if (lstat(dir, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid()) continue;
+    if (stale_dir(dir)) remove_dir(dir);
+  }
+  closedir(d);
+}
+
 /* Ctrl-C, SIGTERM or SIGHUP after a load into a temporary database:
 ** remove what the load left (async-signal-safe calls only), then die of
 ** the signal as before. */
 static rp_cli *with_temporaries;
 
+static void remove_temporaries_files(void);
+
 static void remove_temporaries(int sig) {
+  remove_temporaries_files();
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+static void remove_temporaries_files(void) {
   static const char *const suffixes[] = {"", "-journal", "-wal", "-shm"};
   for (int i = 0; with_temporaries && i < with_temporaries->ntmp; i++) {
     char path[sizeof with_temporaries->tmpdb[0] + 16];
@@ -107,10 +159,12 @@ static void remove_temporaries(int sig) {
       memcpy(path + a, suffixes[k], b + 1);
       unlink(path);
     }
+    size_t a = strlen(with_temporaries->tmpdir[i]);
+    memcpy(path, with_temporaries->tmpdir[i], a);
+    memcpy(path + a, "/lock", sizeof "/lock");
+    unlink(path);
     rmdir(with_temporaries->tmpdir[i]);
   }
-  signal(sig, SIG_DFL);
-  raise(sig);
 }
 
 /* A file of 0 bytes: what SIGKILL during a first load into a new path
@@ -123,7 +177,9 @@ static int is_empty_file(const char *path) {
 const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int *rc) {
   if (n == 1 && is_sqlite_file(inputs[0])) return inputs[0];
   size_t len0 = strlen(inputs[0]);
-  if (n == 1 && len0 > 3 && !strcmp(inputs[0] + len0 - 3, ".db") &&
+  struct stat st0;
+  int regular0 = stat(inputs[0], &st0) == 0 && S_ISREG(st0.st_mode); /* a folder: its traces */
+  if (n == 1 && len0 > 3 && !strcmp(inputs[0] + len0 - 3, ".db") && regular0 &&
       access(inputs[0], R_OK) == 0 && !is_empty_file(inputs[0])) {
     fprintf(stderr,
             "profdb: %s: not an SQLite database (damaged, or not made by profdb"
@@ -147,12 +203,18 @@ const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int *rc
   }
   char *dir = o->tmpdir[o->ntmp];
   const char *t = getenv("TMPDIR");
-  snprintf(dir, sizeof o->tmpdir[0], "%s/profdb-XXXXXX", t && *t ? t : "/tmp");
+  t = t && *t ? t : "/tmp";
+  sweep_stale(t);
+  snprintf(dir, sizeof o->tmpdir[0], "%s/profdb-XXXXXX", t);
   if (!mkdtemp(dir)) {
     fprintf(stderr, "profdb: cannot create a temporary directory: %s\n", strerror(errno));
     *rc = PROFDB_EXIT_USAGE;
     return NULL;
   }
+  char lock[sizeof o->tmpdir[0] + 8];
+  snprintf(lock, sizeof lock, "%s/lock", dir);
+  int lock_fd = open(lock, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (lock_fd >= 0) flock(lock_fd, LOCK_EX); /* held until the process ends */
   char *db = o->tmpdb[o->ntmp];
   size_t len = strlen(dir); /* < sizeof tmpdir, and tmpdb is 104 bytes longer */
   memcpy(db, dir, len);
@@ -160,6 +222,7 @@ const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int *rc
   o->ntmp++; /* only now, with tmpdb complete, can the handler use it */
   if (!with_temporaries) {
     with_temporaries = o;
+    ld_oom_cleanup(remove_temporaries_files);
     signal(SIGINT, remove_temporaries);
     signal(SIGTERM, remove_temporaries);
     signal(SIGHUP, remove_temporaries);

@@ -114,6 +114,17 @@ const char *rp_section_scope(const rp_report *r, const rp_section *s);
 ** one per line. */
 char *rp_find_queries(const char *option, char **looked);
 
+/* The most bytes of a query file, a section list or a gate file. */
+#define RP_MAX_TEXT_FILE ((size_t)8 << 20)
+
+/* The text of a regular file of at most max bytes (NUL-terminated,
+** malloc'd; its length in *len).  A FIFO, a device or a larger file is
+** refused: prints "profdb: PATH: cannot read: why" and returns NULL. */
+char *rp_read_text(const char *path, size_t max, size_t *len);
+
+/* 1 when a pack's data= path stays inside the pack: relative, no '..'. */
+int rp_pack_relative(const char *file);
+
 /* Read the kind's section list and parse the section files it names
 ** (only those in `only` when only[0] exists).  Prints and returns -1 on
 ** error. */

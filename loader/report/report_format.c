@@ -19,6 +19,7 @@
 **   FillFunctor<…>, …>").
 */
 #include "report.h"
+#include "oom.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -311,7 +312,7 @@ static char *shorten_structure(const char *s, size_t max, char **plain_out) {
   if (utf8_len(s) <= max) {
     *plain_out = strdup(s);
     char *same = strdup(s);
-    if (!*plain_out || !same) abort();
+    if (!*plain_out || !same) ld_oom();
     return same;
   }
   strip_qualifiers(s, &plain);
@@ -326,7 +327,7 @@ static char *shorten_structure(const char *s, size_t max, char **plain_out) {
     ld_buf_cstr(&out);
     if (d == deepest) { /* only the argument list collapsed: the text to tell apart */
       *plain_out = strdup(out.p);
-      if (!*plain_out) abort();
+      if (!*plain_out) ld_oom();
     }
     if (utf8_len(out.p) <= max) break;
   }
@@ -390,7 +391,7 @@ static int cmp_name_pair(const void *x, const void *y) {
 char **rp_short_names(const rp_section *s, int col, size_t max) {
   char **out = calloc((size_t)s->nrows + 1, sizeof *out);
   char **full = calloc((size_t)s->nrows + 1, sizeof *full);
-  if (!out || !full) abort();
+  if (!out || !full) ld_oom();
   int symbol = !strcmp(s->cols[col].unit, "symbol");
   int source = !strcmp(s->cols[col].unit, "source");
   for (int r = 0; r < s->nrows; r++) {
@@ -406,7 +407,7 @@ char **rp_short_names(const rp_section *s, int col, size_t max) {
       structured = shorten_structure(text, max, &full[r]);
     } else {
       full[r] = strdup(text);
-      if (!full[r]) abort();
+      if (!full[r]) ld_oom();
     }
     out[r] = cut(structured ? structured : full[r], max, source, -1);
     free(structured);
@@ -418,7 +419,7 @@ char **rp_short_names(const rp_section *s, int col, size_t max) {
   ** (linear after the sort: a section may have tens of thousands of rows). */
   long *diff = malloc(((size_t)s->nrows + 1) * sizeof *diff);
   name_pair *o = malloc(((size_t)s->nrows + 1) * sizeof *o);
-  if (!diff || !o) abort();
+  if (!diff || !o) ld_oom();
   for (int r = 0; r < s->nrows; r++) o[r] = (name_pair){out[r], full[r], r};
   qsort(o, (size_t)s->nrows, sizeof *o, cmp_name_pair);
   for (int i = 0; i < s->nrows;) {

@@ -15,6 +15,7 @@
 **   every section and drops the navigation.
 */
 #include "report.h"
+#include "oom.h"
 
 #include "profdb/profdb.h"
 
@@ -196,7 +197,7 @@ static void write_toc(FILE *out, const rp_report *r) {
 static void write_table(FILE *out, const rp_section *s) {
   rp_colview *views = calloc((size_t)s->ncols + 1, sizeof *views);
   char ***names = calloc((size_t)s->ncols + 1, sizeof *names);
-  if (!views || !names) abort();
+  if (!views || !names) ld_oom();
   int n = rp_column_views(s, views, s->ncols);
   for (int k = 0; k < n; k++)
     if (rp_is_name_unit(s->cols[views[k].col].unit))
@@ -329,7 +330,7 @@ void rp_write_html(const rp_report *r, FILE *out) {
   /* One item per reason, naming the sections it applies to. */
   int skipped = 0;
   const rp_section **same = calloc((size_t)r->nsections + 1, sizeof *same);
-  if (!same) abort();
+  if (!same) ld_oom();
   for (int i = 0; i < r->nsections; i++) {
     int n = rp_reason_group(r, i, same);
     if (n == 0) continue;

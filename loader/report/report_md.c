@@ -11,6 +11,7 @@
 ** once, with their reason, under "Not available" at the end.
 */
 #include "report.h"
+#include "oom.h"
 #include "humanize.h"
 
 #include <stdio.h>
@@ -41,6 +42,24 @@ static void put_escaped(FILE *out, const char *s) {
   }
 }
 
+/* s as a Markdown code span: a backtick fence longer than any run of
+** backticks in s (CommonMark), control characters shown as '?'.  Inside a
+** code span '<' is text, so a file name cannot inject HTML. */
+static void put_code(FILE *out, const char *s) {
+  int run = 0, longest = 0;
+  for (const char *p = s; *p; p++) {
+    run = *p == '`' ? run + 1 : 0;
+    if (run > longest) longest = run;
+  }
+  int pad = *s == '`' || (*s && s[strlen(s) - 1] == '`');
+  for (int i = 0; i <= longest; i++) fputc('`', out);
+  if (pad) fputc(' ', out);
+  for (const char *p = s; *p; p++)
+    fputc((unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p, out);
+  if (pad) fputc(' ', out);
+  for (int i = 0; i <= longest; i++) fputc('`', out);
+}
+
 /* Whether column name is in the space-separated list. */
 static int listed(const char *list, const char *name) {
   size_t n = strlen(name);
@@ -53,7 +72,7 @@ static void write_table(FILE *out, const rp_section *s) {
   rp_colview *all = calloc((size_t)s->ncols + 1, sizeof *all);
   int *shown = calloc((size_t)s->ncols + 1, sizeof *shown);
   char ***names = calloc((size_t)s->ncols + 1, sizeof *names);
-  if (!all || !shown || !names) abort();
+  if (!all || !shown || !names) ld_oom();
   int nall = rp_column_views(s, all, s->ncols), n = 0;
   for (int k = 0; k < nall; k++)
     if (n < MD_COLUMNS && (!s->brief || listed(s->brief, s->cols[all[k].col].name)))
@@ -221,14 +240,21 @@ void rp_write_markdown(const rp_report *r, FILE *out, const char *const *charts,
   if (r->with_gate) write_gate_line(out, &r->gate);
   fprintf(out, "# %s\n\n", r->kind->title);
   if (r->kind == &rp_kind_diff && r->ninputs == 2) {
-    fprintf(out, "- Before: `%s` (attached as base)\n- After: `%s` (main)\n", r->inputs[0],
-            r->inputs[1]);
+    fputs("- Before: ", out);
+    put_code(out, r->inputs[0]);
+    fputs(" (attached as base)\n- After: ", out);
+    put_code(out, r->inputs[1]);
+    fputs(" (main)\n", out);
   } else {
     fputs("- Inputs:", out);
-    for (int i = 0; i < r->ninputs; i++) fprintf(out, " `%s`", r->inputs[i]);
+    for (int i = 0; i < r->ninputs; i++) fputc(' ', out), put_code(out, r->inputs[i]);
     fputc('\n', out);
   }
-  if (r->scope_note) fprintf(out, "- Scope: %s\n", r->scope_note);
+  if (r->scope_note) { /* names snapshots and traces by their file names */
+    fputs("- Scope: ", out);
+    put_escaped(out, r->scope_note);
+    fputc('\n', out);
+  }
   fprintf(out,
           "- Each column's unit is in its header. Times are durations on the traces' clocks;\n"
           "  sizes in binary units (GiB = 2^30 bytes). The HTML and JSON outputs have every\n"
@@ -273,7 +299,7 @@ void rp_write_markdown(const rp_report *r, FILE *out, const char *const *charts,
   /* One line per reason, naming the sections it applies to. */
   int skipped = 0;
   const rp_section **same = calloc((size_t)r->nsections + 1, sizeof *same);
-  if (!same) abort();
+  if (!same) ld_oom();
   for (int i = 0; i < r->nsections; i++) {
     int n = rp_reason_group(r, i, same);
     if (n == 0) continue;

@@ -7,11 +7,17 @@
 ** runs, each connection gets SQLite's defensive settings and an authorizer,
 ** so that a pack cannot write a file (ATTACH, VACUUM INTO), change a
 ** database, load code (load_extension) or hand SQLite a pointer
-** (two-argument fts3_tokenizer).  README.md, "Query packs", says the same
-** for users.
+** (two-argument fts3_tokenizer), nor run for ever (a runaway WITH
+** RECURSIVE): a progress handler ends its statements once the report has
+** run PROFDB_QUERY_TIMEOUT seconds (default 3600; 0 for no limit).
+** README.md, "Query packs", says the same for users.
 */
 #include "report.h"
 
+#include "clock.h"
+
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Functions a pack may not call, whatever the SQLite build enables. */
@@ -80,7 +86,34 @@ static int authorize(void *unused, int action, const char *a, const char *b, con
   }
 }
 
+/* The wall-clock limit of a report's SQL: seconds from the first
+** rp_sandbox() of the process (both connections share it). */
+static double deadline = -1;
+static int deadline_told;
+
+static int past_deadline(void *unused) {
+  (void)unused;
+  if (deadline <= 0 || ld_seconds() < deadline) return 0;
+  if (!deadline_told) {
+    deadline_told = 1;
+    fprintf(stderr,
+            "profdb: the report's SQL ran past its time limit (PROFDB_QUERY_TIMEOUT=%s s);"
+            " stopped\n",
+            getenv("PROFDB_QUERY_TIMEOUT") ? getenv("PROFDB_QUERY_TIMEOUT") : "3600");
+  }
+  return 1; /* SQLITE_INTERRUPT */
+}
+
+static void start_deadline(void) {
+  if (deadline >= 0) return;
+  const char *env = getenv("PROFDB_QUERY_TIMEOUT");
+  double limit = env && *env ? strtod(env, NULL) : 3600;
+  deadline = limit > 0 ? ld_seconds() + limit : 0;
+}
+
 int rp_sandbox(sqlite3 *db) {
+  start_deadline();
+  sqlite3_progress_handler(db, 100000, past_deadline, NULL);
   int on = 0;
   if (sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, &on) != SQLITE_OK || !on) return -1;
   if (sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, &on) != SQLITE_OK || on)

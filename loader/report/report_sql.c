@@ -29,6 +29,7 @@
 **   from the report's parameter list in every statement that uses them.
 */
 #include "report.h"
+#include "oom.h"
 #include "clock.h"
 
 #include <dirent.h>
@@ -100,7 +101,7 @@ static int same_dir(const char *a, const char *b) {
 static char *try_dir(const char *dir, const char *why, ld_buf *looked) {
   if (is_dir(dir)) {
     char *d = strdup(dir);
-    if (!d) abort();
+    if (!d) ld_oom();
     return d;
   }
   char line[PATH_MAX + 128];
@@ -141,18 +142,46 @@ char *rp_find_queries(const char *option, char **looked) {
 
 static char *xstrdup(const char *s) {
   char *d = strdup(s ? s : "");
-  if (!d) abort();
+  if (!d) ld_oom();
   return d;
 }
 
+/* The text of a query file (or list): a regular file (never a FIFO or a
+** device such as /dev/zero, which would block or never end) of at most
+** RP_MAX_TEXT_FILE bytes.  Prints "profdb: PATH: why" and returns NULL
+** when it is not. */
 static char *read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
+  size_t n;
+  return rp_read_text(path, RP_MAX_TEXT_FILE, &n);
+}
+
+char *rp_read_text(const char *path, size_t max, size_t *len) {
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* a FIFO must not block */
+  struct stat st;
+  const char *why = NULL;
+  if (fd < 0)
+    why = strerror(errno);
+  else if (fstat(fd, &st) != 0)
+    why = strerror(errno);
+  else if (!S_ISREG(st.st_mode))
+    why = "not a regular file";
+  else if ((uint64_t)st.st_size > max)
+    why = "too large for a text file of profdb's (a query, list or gate file)";
   ld_buf b = {0};
   char chunk[65536];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) ld_buf_put(&b, chunk, n);
-  fclose(f);
+  ssize_t got = 0;
+  while (!why && (got = read(fd, chunk, sizeof chunk)) > 0) {
+    ld_buf_put(&b, chunk, (size_t)got);
+    if (b.n > max) why = "too large for a text file of profdb's (a query, list or gate file)";
+  }
+  if (!why && got < 0) why = strerror(errno);
+  if (fd >= 0) close(fd);
+  if (why) {
+    fprintf(stderr, "profdb: %s: cannot read: %s\n", path, why);
+    ld_buf_free(&b);
+    return NULL;
+  }
+  *len = b.n;
   ld_buf_cstr(&b);
   return b.p;
 }
@@ -172,7 +201,7 @@ static void field_append(char **field, const char *text) {
   }
   size_t a = strlen(*field), b = strlen(text);
   char *n = realloc(*field, a + b + 2);
-  if (!n) abort();
+  if (!n) ld_oom();
   n[a] = ' ';
   memcpy(n + a + 1, text, b + 1);
   *field = n;
@@ -208,10 +237,7 @@ int rp_parse_file(const char *path, const char *id, rp_section *s) {
   s->id = xstrdup(id);
   s->path = xstrdup(path);
   char *text = read_file(path);
-  if (!text) {
-    fprintf(stderr, "profdb: %s: cannot read: %s\n", path, strerror(errno));
-    return -1;
-  }
+  if (!text) return -1;
   char **current = NULL; /* field a continuation line extends */
   int in_columns = 0;
   char *p = text;
@@ -257,7 +283,7 @@ int rp_parse_file(const char *path, const char *id, rp_section *s) {
       char *unit = strtok_r(NULL, " \t", &save);
       char *doc = strtok_r(NULL, "", &save);
       s->cols = realloc(s->cols, (size_t)(s->ncols + 1) * sizeof *s->cols);
-      if (!s->cols) abort();
+      if (!s->cols) ld_oom();
       rp_column *c = &s->cols[s->ncols++];
       c->name = xstrdup(name);
       c->unit = xstrdup(unit && strcmp(unit, "-") ? unit : "");
@@ -295,10 +321,7 @@ static void bind_params(rp_report *r, sqlite3_stmt *st) {
 
 int rp_exec_script(rp_report *r, const char *path) {
   char *sql = read_file(path);
-  if (!sql) {
-    fprintf(stderr, "profdb: %s: cannot read: %s\n", path, strerror(errno));
-    return -1;
-  }
+  if (!sql) return -1;
   const char *tail = sql;
   int rc = 0;
   while (tail && *tail && rc == 0) {
@@ -322,6 +345,17 @@ int rp_exec_script(rp_report *r, const char *path) {
 }
 
 /* ---- sections ------------------------------------------------------------ */
+
+int rp_pack_relative(const char *file) {
+  if (!*file || file[0] == '/') return 0;
+  for (const char *p = file; *p;) { /* no '..' component */
+    size_t n = strcspn(p, "/");
+    if (n == 2 && p[0] == '.' && p[1] == '.') return 0;
+    p += n;
+    while (*p == '/') p++;
+  }
+  return 1;
+}
 
 static int table_empty(sqlite3 *db, const char *name, int *empty) {
   char *sql = sqlite3_mprintf("SELECT EXISTS (SELECT 1 FROM \"%w\")", name);
@@ -371,10 +405,17 @@ static int fetch_rows(rp_report *r, sqlite3_stmt *st, rp_section *s, const char 
 static int run_chart_data(rp_report *r, rp_section *s) {
   char file[512];
   if (!rp_chart_key(s, "data", file, sizeof file)) return 0;
+  if (!rp_pack_relative(file)) {
+    fprintf(stderr,
+            "profdb: %s: Chart data=%s: must name a file inside the query folder"
+            " (a relative path without '..')\n",
+            s->path, file);
+    return -1;
+  }
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", r->queries_dir, file);
   rp_section *d = calloc(1, sizeof *d);
-  if (!d) abort();
+  if (!d) ld_oom();
   s->chart_data = d;
   if (rp_parse_file(path, file, d)) return -1;
   sqlite3_stmt *st;
@@ -390,7 +431,7 @@ static int run_chart_data(rp_report *r, rp_section *s) {
   }
   d->ncols = sqlite3_column_count(st);
   d->cols = realloc(d->cols, (size_t)(d->ncols + 1) * sizeof *d->cols);
-  if (!d->cols) abort();
+  if (!d->cols) ld_oom();
   for (int c = 0; c < d->ncols; c++) {
     d->cols[c].name = xstrdup(sqlite3_column_name(st, c));
     d->cols[c].unit = xstrdup("");
@@ -456,7 +497,7 @@ static int fetch_rows(rp_report *r, sqlite3_stmt *st, rp_section *s, const char 
     if (s->nrows == cap) {
       cap = cap ? cap * 2 : 16;
       s->cells = realloc(s->cells, (size_t)cap * (size_t)(ncol ? ncol : 1) * sizeof *s->cells);
-      if (!s->cells) abort();
+      if (!s->cells) ld_oom();
     }
     rp_value *row = &s->cells[(size_t)s->nrows * (size_t)ncol];
     for (int c = 0; c < ncol; c++) {
@@ -487,10 +528,7 @@ int rp_load_sections(rp_report *r, const char *const *only, int nonly) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", r->queries_dir, r->kind->list);
   char *list = read_file(path);
-  if (!list) {
-    fprintf(stderr, "profdb: %s: cannot read: %s\n", path, strerror(errno));
-    return -1;
-  }
+  if (!list) return -1;
   char *group = xstrdup("");
   int rc = 0, found[64] = {0};
   char *save;
@@ -507,7 +545,7 @@ int rp_load_sections(rp_report *r, const char *const *only, int nonly) {
       if (!strcmp(only[k], line)) wanted = found[k] = 1;
     if (!wanted) continue;
     r->sections = realloc(r->sections, (size_t)(r->nsections + 1) * sizeof *r->sections);
-    if (!r->sections) abort();
+    if (!r->sections) ld_oom();
     rp_section *s = &r->sections[r->nsections];
     snprintf(path, sizeof path, "%s/%s%s.sql", r->queries_dir, r->kind->sections, line);
     if (rp_parse_file(path, line, s)) {
@@ -773,7 +811,7 @@ int rp_write_file(const char *path, const char *data, size_t n) {
     fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   } else {
     char *dup1 = strdup(path), *dup2 = strdup(path);
-    if (!dup1 || !dup2) abort();
+    if (!dup1 || !dup2) ld_oom();
     snprintf(tmp, sizeof tmp, "%s/.%s.profdb-XXXXXX", dirname(dup1), basename(dup2));
     free(dup1);
     free(dup2);

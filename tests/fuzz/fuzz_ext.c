@@ -43,6 +43,30 @@ static void bind(sqlite3_stmt *st, int i, int how, const uint8_t *p, size_t n) {
   }
 }
 
+/* Databases with extreme values (issue 26): one value of the input, of any
+** type, written into a size or address of the loaded rows before the
+** queries run, and rolled back after them. */
+static const char *const tamper[] = {
+    "UPDATE _alloc_event SET size = ?1 WHERE rowid = 1 + abs(?2 % 64)",
+    "UPDATE _alloc_event SET addr = ?1 WHERE rowid = 1 + abs(?2 % 64)",
+    "UPDATE _segment SET total_size = ?1 WHERE rowid = 1 + abs(?2 % 8)",
+    "UPDATE _block SET requested_size = ?1 WHERE rowid = 1 + abs(?2 % 16)",
+    "UPDATE _instant SET bytes = ?1 WHERE rowid = 1 + abs(?2 % 64)",
+    "UPDATE _instant SET total_allocated = ?1 WHERE rowid = 1 + abs(?2 % 64)",
+};
+
+static void tamper_with(sqlite3 *db, int how, const uint8_t *p, size_t n) {
+  sqlite3_stmt *st;
+  int which =
+      ((how >> 6) + 4 * (n ? p[n - 1] : 0)) % (int)(sizeof tamper / sizeof tamper[0] + 1);
+  if (which == 0) return; /* the loaded rows as they are */
+  if (sqlite3_prepare_v2(db, tamper[which - 1], -1, &st, NULL) != SQLITE_OK) abort();
+  bind(st, 1, how, p, n);
+  sqlite3_bind_int64(st, 2, n ? p[0] : 0);
+  sqlite3_step(st);
+  sqlite3_finalize(st);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static sqlite3 *db;
   if (!db) {
@@ -63,6 +87,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   int how = data[0];
   const uint8_t *p = data + 1;
   size_t n = size - 1, half = n / 2;
+  sqlite3_exec(db, "SAVEPOINT tamper", NULL, NULL, NULL);
+  tamper_with(db, how, p, n);
   for (size_t q = 0; q < sizeof queries / sizeof queries[0]; q++) {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db, queries[q], -1, &st, NULL) != SQLITE_OK) abort();
@@ -72,6 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     while (sqlite3_step(st) == SQLITE_ROW) {}
     sqlite3_finalize(st);
   }
+  sqlite3_exec(db, "ROLLBACK TO tamper; RELEASE tamper", NULL, NULL, NULL);
   fuzz_check_budget("extension functions", started, size);
   return 0;
 }
