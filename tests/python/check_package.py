@@ -15,6 +15,7 @@ would, checked against the CLI on the public DLRM job (8 ranks).
     section); db.section(ID) is that section's rows; profdb.diff(a, b,
     gate=...) equals `profdb diff --json` with the gate verdict; a writing
     statement is refused; docstrings, type hints, _repr_html_;
+  * README's "From Python" example runs as written;
   * the same installed package imported from the other python3 on PATH
     (the pyenv build, without sqlite3.enable_load_extension) gives the same
     rows (a DataFrame when it has pandas, else the list of dicts).
@@ -59,6 +60,21 @@ inner = os.path.join(source, "tests", "python", "inner.py")
 rc = subprocess.run([vpy, inner, profdb, dlrm, work, "full"], cwd=work).returncode
 if rc:
     sys.exit(rc)
+
+# README's "From Python" example, as written, from the top of a checkout
+readme = open(os.path.join(source, "README.md")).read()
+block = readme.split("<!-- python-example:begin -->")[1].split("<!-- python-example:end -->")[0]
+example = block.split("```python")[1].split("```")[0]
+top = os.path.join(work, "checkout")
+shutil.rmtree(top, ignore_errors=True)
+os.makedirs(top)
+os.symlink(os.path.join(source, "docs"), os.path.join(top, "docs"))
+p = subprocess.run([vpy, "-c", example], cwd=top, capture_output=True, text=True)
+if p.returncode or "GEMM" not in p.stdout or not p.stdout.rstrip().endswith("True"):
+    print(p.stdout[-3000:], p.stderr[-3000:])
+    print("FAIL: README's From Python example")
+    sys.exit(1)
+print("README example: ok")
 
 # The same package from the other interpreter (pyenv's, on this machine):
 # PYTHONPATH to the venv's site-packages only, none of Debian's.
