@@ -14,6 +14,8 @@ int cli_load(int argc, char **argv);
 int cli_query(int argc, char **argv);
 int cli_report(int argc, char **argv);
 int cli_diff(int argc, char **argv);
+/* profdb mcp: the Model Context Protocol server (cli_mcp.c). */
+int cli_mcp(int argc, char **argv);
 
 /* Open a database read-only with the profdb SQL functions registered.
 ** Prints "profdb: PATH: why" and returns NULL on failure. */

@@ -5,6 +5,7 @@
 **   profdb query DB [--csv | --json | --table] [SQL]
 **   profdb report DB|INPUT... [--md FILE] [--json FILE] [--section ID] ...
 **   profdb diff BEFORE.db AFTER.db [--md FILE] [--json FILE]
+**   profdb mcp --allow DIR...   (Model Context Protocol server over stdio)
 **
 ** Exit codes (profdb_exit): 0 ok, 1 invalid input, 2 usage or system
 ** error, 3 truncated input loaded partially, 4 pickle refused, 10 a
@@ -29,6 +30,7 @@ static const char usage[] =
     "  query DB [SQL]           run SQL (or SQL from stdin) and print the rows\n"
     "  report DB|INPUT...       write the resource report (Markdown/JSON)\n"
     "  diff BEFORE AFTER        compare two databases\n"
+    "  mcp --allow DIR...       Model Context Protocol server (stdio) for agents\n"
     "\n"
     "run 'profdb <command> --help' for the options of a command.\n"
     "exit codes: 0 ok, 1 invalid input, 2 usage/system error,\n"
@@ -58,6 +60,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "query")) return cli_query(argc - 1, argv + 1);
   if (!strcmp(cmd, "report")) return cli_report(argc - 1, argv + 1);
   if (!strcmp(cmd, "diff")) return cli_diff(argc - 1, argv + 1);
+  if (!strcmp(cmd, "mcp")) return cli_mcp(argc - 1, argv + 1);
   fprintf(stderr, "profdb: unknown command '%s'\n\n%s", cmd, usage);
   return PROFDB_EXIT_USAGE;
 }
