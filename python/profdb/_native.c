@@ -9,10 +9,11 @@
 **                                          functions registered; queried
 **                                          through the sqlite3_* symbols
 **                                          reached from the same handle
-**   profdb_py_cli(argc, argv)              `profdb load/query/report/diff`,
+**   profdb_py_cli(argc, argv)              `profdb load/query/report/diff/mcp`,
 **                                          the CLI's own code (loader/cli),
 **                                          run by python -m profdb._cli in
-**                                          a child process
+**                                          a child process (python -m profdb:
+**                                          the CLI for pip-only installs)
 **   profdb_py_version()                    PROFDB_VERSION
 **
 ** HOW IT WORKS: CMake builds this file with the CLI's sources (all but
@@ -61,7 +62,7 @@ PY_EXPORT sqlite3 *profdb_py_open(const char *path, int readonly, char **err) {
   return db;
 }
 
-/* argv[0] is the command (load, query, report, diff), as after `profdb`.
+/* argv[0] is the command (load, query, report, diff, mcp), as after `profdb`.
 ** Returns the CLI's exit code. */
 PY_EXPORT int profdb_py_cli(int argc, char **argv) {
   if (argc < 1) return PROFDB_EXIT_USAGE;
@@ -71,6 +72,7 @@ PY_EXPORT int profdb_py_cli(int argc, char **argv) {
   if (!strcmp(cmd, "query")) return cli_query(argc, argv);
   if (!strcmp(cmd, "report")) return cli_report(argc, argv);
   if (!strcmp(cmd, "diff")) return cli_diff(argc, argv);
+  if (!strcmp(cmd, "mcp")) return cli_mcp(argc, argv);
   fprintf(stderr, "profdb: unknown command '%s'\n", cmd);
   return PROFDB_EXIT_USAGE;
 }

@@ -7,7 +7,7 @@ would, checked against the CLI on the public DLRM job (8 ranks).
   * a fresh venv of Debian's /usr/bin/python3 (--system-site-packages, for
     Debian's pandas) takes `pip install --no-build-isolation --no-index
     SOURCE_DIR` (no network; the C library built from the C sources);
-  * in it (tests/python/inner.py): profdb.load() of the DLRM folder gives
+  * in it (tests/python/inner.py): python -m profdb runs the CLI; profdb.load() of the DLRM folder gives
     the database `profdb load` gives (same traces and kernels);
     db.sql("SELECT kernel_category(name) ...") equals `profdb query --json`
     (a pandas DataFrame, integers exact); db.report()["findings"] and the

@@ -130,6 +130,12 @@ if mode == "full":
     except profdb.Error as e:
         check(f"load error names the file: {e}", "no-such.json" in str(e))
 
+    # python -m profdb: the CLI from the package
+    p = subprocess.run([sys.executable, "-m", "profdb", "report", "--list"],
+                       capture_output=True, text=True)
+    check(f"python -m profdb report --list: {p.returncode} {p.stderr}",
+          p.returncode == 0 and p.stdout.split()[0] == "findings" and "gpu_idle" in p.stdout)
+
     # documented and typed
     for f in (profdb.load, profdb.open, profdb.diff, profdb.Database.sql, profdb.Database.report,
               profdb.Database.section, profdb.Report.frame):
