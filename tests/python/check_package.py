@@ -20,7 +20,7 @@ would, checked against the CLI on the public DLRM job (8 ranks).
     (the pyenv build, without sqlite3.enable_load_extension) gives the same
     rows (a DataFrame when it has pandas, else the list of dicts).
 Exit 77 (skipped) without the public data or without Debian's python3 with
-venv, pip, setuptools and wheel.
+venv, pip, setuptools, wheel and pandas.
 """
 import os
 import shutil
@@ -33,11 +33,11 @@ SYS_PY = "/usr/bin/python3"
 if not os.path.isdir(dlrm):
     print(f"skipped: no {dlrm}")
     sys.exit(77)
-probe = subprocess.run([SYS_PY, "-c", "import setuptools, wheel, venv, ensurepip, pip"],
+probe = subprocess.run([SYS_PY, "-c", "import setuptools, wheel, venv, ensurepip, pip, pandas"],
                        capture_output=True)
 if probe.returncode:
-    print(f"skipped: {SYS_PY} lacks venv/pip/setuptools/wheel "
-          "(apt install python3-venv python3-pip python3-setuptools python3-wheel)")
+    print(f"skipped: {SYS_PY} lacks venv/pip/setuptools/wheel/pandas (apt install "
+          "python3-venv python3-pip python3-setuptools python3-wheel python3-pandas)")
     sys.exit(77)
 
 os.makedirs(work, exist_ok=True)
