@@ -164,31 +164,37 @@ class Connection:
                 cols = [L.sqlite3_column_name(st.value, i).decode("utf-8", "replace")
                         for i in range(ncol)]
                 got = []
+                step = L.sqlite3_step
+                ctype, cint, cdouble = (L.sqlite3_column_type, L.sqlite3_column_int64,
+                                        L.sqlite3_column_double)
+                ctext, cblob, cbytes = (L.sqlite3_column_text, L.sqlite3_column_blob,
+                                        L.sqlite3_column_bytes)
+                string_at, sv = ctypes.string_at, st.value
+                cols_range = range(ncol)
                 while True:
-                    rc = L.sqlite3_step(st.value)
+                    rc = step(sv)
                     if rc == SQLITE_DONE:
                         break
                     if rc != SQLITE_ROW:
                         raise self._error("SQL error")
-                    got.append([self._value(st.value, i) for i in range(ncol)])
+                    row = []
+                    for i in cols_range:
+                        t = ctype(sv, i)
+                        if t == SQLITE_INTEGER:
+                            row.append(cint(sv, i))
+                        elif t == SQLITE_FLOAT:
+                            row.append(cdouble(sv, i))
+                        elif t == SQLITE_TEXT:
+                            p = ctext(sv, i)
+                            row.append(string_at(p, cbytes(sv, i)).decode("utf-8", "replace"))
+                        elif t == SQLITE_BLOB:
+                            p = cblob(sv, i)
+                            row.append(string_at(p, cbytes(sv, i)) if p else b"")
+                        else:
+                            row.append(None)
+                    got.append(row)
                 if ncol:
                     names, rows = cols, got
             finally:
                 L.sqlite3_finalize(st.value)
         return names, rows
-
-    @staticmethod
-    def _value(st: int, i: int) -> Any:
-        L = lib()
-        t = L.sqlite3_column_type(st, i)
-        if t == SQLITE_INTEGER:
-            return L.sqlite3_column_int64(st, i)
-        if t == SQLITE_FLOAT:
-            return L.sqlite3_column_double(st, i)
-        if t == SQLITE_TEXT:
-            p = L.sqlite3_column_text(st, i)
-            return ctypes.string_at(p, L.sqlite3_column_bytes(st, i)).decode("utf-8", "replace")
-        if t == SQLITE_BLOB:
-            p = L.sqlite3_column_blob(st, i)
-            return ctypes.string_at(p, L.sqlite3_column_bytes(st, i)) if p else b""
-        return None
