@@ -20,6 +20,8 @@ int cli_query(int argc, char **argv);
 int cli_report(int argc, char **argv);
 int cli_diff(int argc, char **argv);
 int cli_export(int argc, char **argv);
+/* profdb mcp: the Model Context Protocol server (cli_mcp.c). */
+int cli_mcp(int argc, char **argv);
 
 /* Open a database read-only with the profdb SQL functions registered.
 ** Prints "profdb: PATH: why" and returns NULL on failure. */
@@ -39,6 +41,8 @@ int cli_print_query(sqlite3 *db, const char *sql, cli_format fmt, FILE *out);
 
 typedef struct rp_cli {
   const char *md, *json, *html, *queries; /* --md, --json, --html, --queries */
+  const char *csv;                        /* --csv DIR: one SECTION.csv per section */
+  int list;                               /* --list: print the section ids, run nothing */
   char *queries_dir;                      /* the query files found (rp_cli_queries) */
   const char **only;                      /* --section IDs */
   int nonly;
@@ -67,6 +71,9 @@ int rp_cli_sections(rp_report *r, rp_cli *o);
 /* Write --md (with SVG charts when with_charts) and --json, or Markdown to
 ** stdout.  Returns an exit code. */
 int rp_cli_output(rp_report *r, rp_cli *o, int with_charts);
+/* --list: the kind's section ids (the summary's first) with their titles,
+** one a line, to stdout.  Returns an exit code. */
+int rp_cli_list(const rp_kind *kind, rp_cli *o);
 /* Remove the temporary databases. */
 void rp_cli_free(rp_cli *o);
 /* Whether to run the sections on two connections (rp_report.db2): two

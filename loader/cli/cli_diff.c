@@ -37,6 +37,10 @@ static const char diff_usage[] =
     "  --md FILE          write Markdown to FILE\n"
     "  --json FILE        write JSON to FILE ('-' for stdout)\n"
     "  --html FILE        write one self-contained HTML file\n"
+    "  --csv DIR          write one CSV file per section into DIR (SECTION.csv,\n"
+    "                     verdict.csv, gate.csv; header row, raw ns and bytes, RFC 4180)\n"
+    "  --list             print the section ids with their titles, and exit\n"
+
     "  --section ID       only this section (repeatable): an ID of queries/diff/diff.list,\n"
     "                     or 'verdict'\n"
     "  --top N            rows of the top-N tables (default 15)\n"
@@ -130,6 +134,10 @@ int cli_diff(int argc, char **argv) {
       goto bad;
     } else
       pos[npos++] = a;
+  }
+  if (o.list) {
+    rc = rp_cli_queries(&o, "diff") ? PROFDB_EXIT_USAGE : rp_cli_list(&rp_kind_diff, &o);
+    goto done;
   }
   if (npos < 2) {
     fprintf(stderr, "profdb: diff: give two runs, BEFORE and AFTER (got %d)\n", npos);

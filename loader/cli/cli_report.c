@@ -32,6 +32,10 @@ static const char report_usage[] =
     "  --md FILE          write Markdown to FILE, and SVG charts next to it\n"
     "  --json FILE        write JSON to FILE ('-' for stdout)\n"
     "  --html FILE        write one self-contained HTML file (charts inline)\n"
+    "  --csv DIR          write one CSV file per section into DIR (SECTION.csv,\n"
+    "                     findings.csv; header row, raw ns and bytes, RFC 4180)\n"
+    "  --list             print the section ids with their titles, and exit\n"
+
     "  --section ID       only this section (repeatable): an ID of queries/report.list,\n"
     "                     or 'findings'\n"
     "  --top N            rows of the top-N tables (default 15)\n"
@@ -131,6 +135,10 @@ int cli_report(int argc, char **argv) {
       goto bad;
     } else
       pos[npos++] = a;
+  }
+  if (o.list) {
+    rc = rp_cli_queries(&o, "report") ? PROFDB_EXIT_USAGE : rp_cli_list(&rp_kind_report, &o);
+    goto done;
   }
   if (npos == 0) {
     fprintf(stderr, "profdb: report: give a profdb database, or trace / snapshot files\n");

@@ -37,7 +37,7 @@ int rp_cli_option(rp_cli *o, int argc, char **argv, int *i) {
   char *end = NULL;
   static const char *const with_value[] = {"--md",      "--json", "--html",  "--section",
                                            "--queries", "--top",  "--trace", "--snapshot",
-                                           "--gpu-gb",  NULL};
+                                           "--gpu-gb",  "--csv",  NULL};
   for (const char *const *w = with_value; *w && !more; w++)
     if (!strcmp(a, *w)) {
       fprintf(stderr, "profdb: %s needs a value\n", a);
@@ -49,6 +49,10 @@ int rp_cli_option(rp_cli *o, int argc, char **argv, int *i) {
     o->json = argv[++*i];
   else if (!strcmp(a, "--html") && more)
     o->html = argv[++*i];
+  else if (!strcmp(a, "--csv") && more)
+    o->csv = argv[++*i];
+  else if (!strcmp(a, "--list"))
+    o->list = 1;
   else if (!strcmp(a, "--section") && more)
     o->only[o->nonly++] = argv[++*i];
   else if (!strcmp(a, "--queries") && more)
@@ -292,7 +296,7 @@ int rp_cli_output(rp_report *r, rp_cli *o, int with_charts) {
     if (n < 0) return PROFDB_EXIT_USAGE;
     for (int i = 0; i < n; i++) charts[i] = names[i];
     if (write_to(o->md, r, charts, n, 'm')) rc = PROFDB_EXIT_USAGE;
-  } else if ((!o->json || strcmp(o->json, "-")) && !o->html) {
+  } else if ((!o->json || strcmp(o->json, "-")) && !o->html && !o->csv) {
     write_to(NULL, r, NULL, 0, 'm');
   }
   if (o->json) {
@@ -302,6 +306,31 @@ int rp_cli_output(rp_report *r, rp_cli *o, int with_charts) {
       rc = PROFDB_EXIT_USAGE;
   }
   if (o->html && write_to(o->html, r, NULL, 0, 'h')) rc = PROFDB_EXIT_USAGE;
+  if (o->csv && rp_write_csv_dir(r, o->csv) < 0) rc = PROFDB_EXIT_USAGE;
+  return rc;
+}
+
+int rp_cli_list(const rp_kind *kind, rp_cli *o) {
+  rp_report r = {0};
+  rp_section summary = {0};
+  char path[8192];
+  int rc = PROFDB_EXIT_USAGE;
+  r.kind = kind;
+  r.queries_dir = o->queries_dir;
+  snprintf(path, sizeof path, "%s/%s", o->queries_dir, kind->summary);
+  if (rp_parse_file(path, kind->summary_key, &summary) || rp_load_sections(&r, NULL, 0))
+    goto done;
+  int width = (int)strlen(kind->summary_key);
+  for (int i = 0; i < r.nsections; i++)
+    if ((int)strlen(r.sections[i].id) > width) width = (int)strlen(r.sections[i].id);
+  printf("%-*s  %s\n", width, kind->summary_key, summary.title ? summary.title : "");
+  for (int i = 0; i < r.nsections; i++)
+    printf("%-*s  %s\n", width, r.sections[i].id,
+           r.sections[i].title ? r.sections[i].title : "");
+  rc = fflush(stdout) == 0 ? PROFDB_EXIT_OK : PROFDB_EXIT_USAGE;
+done:
+  rp_section_free(&summary);
+  rp_free(&r);
   return rc;
 }
 

@@ -6,6 +6,7 @@
 **   profdb report DB|INPUT... [--md FILE] [--json FILE] [--section ID] ...
 **   profdb diff BEFORE.db AFTER.db [--md FILE] [--json FILE]
 **   profdb export DB|INPUT... -o DIR [--files LIST --index I] [--rank N]
+**   profdb mcp --allow DIR...   (Model Context Protocol server over stdio)
 **
 ** Exit codes (profdb_exit): 0 ok, 1 invalid input, 2 usage or system
 ** error, 3 truncated input loaded partially, 4 pickle refused, 5 out of
@@ -35,6 +36,7 @@ static const char usage[] =
     "  report DB|INPUT...       write the resource report (Markdown/JSON)\n"
     "  diff BEFORE AFTER        compare two databases\n"
     "  export DB|INPUT -o DIR   write a Parquet dataset (one rank per task)\n"
+    "  mcp --allow DIR...       Model Context Protocol server (stdio) for agents\n"
     "\n"
     "run 'profdb <command> --help' for the options of a command.\n"
     "exit codes: 0 ok, 1 invalid input, 2 usage/system error,\n"
@@ -101,6 +103,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "report")) return cli_report(argc - 1, argv + 1);
   if (!strcmp(cmd, "diff")) return cli_diff(argc - 1, argv + 1);
   if (!strcmp(cmd, "export")) return cli_export(argc - 1, argv + 1);
+  if (!strcmp(cmd, "mcp")) return cli_mcp(argc - 1, argv + 1);
   fprintf(stderr, "profdb: unknown command '%s'\n\n%s", cmd, usage);
   return PROFDB_EXIT_USAGE;
 }

@@ -154,6 +154,13 @@ void rp_section_free(rp_section *s);
 void rp_write_markdown(const rp_report *r, FILE *out, const char *const *charts, int ncharts);
 void rp_write_json(const rp_report *r, FILE *out);
 
+/* CSV (report_csv.c, RFC 4180, raw values as in the JSON): one section
+** into b, or every section of r into DIR/ID.csv (the summary as
+** findings.csv / verdict.csv, a diff's gate as gate.csv; DIR is created
+** when missing).  Returns the number of files, or -1 with why printed. */
+void rp_section_csv(const rp_section *s, ld_buf *b);
+int rp_write_csv_dir(const rp_report *r, const char *dir);
+
 /* Charts next to md_path (report.md -> report.<chart>.svg); returns the
 ** number written and their file names (relative to the .md) in names. */
 int rp_write_charts(rp_report *r, const char *md_path, char names[][256], int max);

@@ -1,0 +1,297 @@
+"""profdb from Python: PyTorch profiler traces and CUDA memory snapshots in
+SQLite, queried into pandas DataFrames.
+
+    import profdb
+    db = profdb.load("run1/", "run1.db")          # traces, snapshots, folders
+    db.sql("SELECT kernel_category(name) AS category, sum(dur) AS ns "
+           "FROM kernel GROUP BY 1 ORDER BY 2 DESC")   # a DataFrame
+    rep = db.report()                             # the dict of `profdb report --json`
+    rep["findings"][0]["title"]
+    db.section("gpu_idle")                        # one section as a DataFrame
+    d = profdb.diff("before.db", "after.db", gate=["step_time > +5%"])
+    d["gate"]["passed"]
+
+The package carries its own SQLite connection with profdb's SQL functions
+registered in C (kernel_category, op_family, mem_timeline, mem_peak,
+mem_live_at, interval_union, ...), so it works on interpreters built without
+``sqlite3.enable_load_extension`` (pyenv, some distributions and macOS).
+Loading, the report and the diff run profdb's own C code (the CLI's), so
+their results are those of ``profdb report --json`` / ``profdb diff --json``
+byte for byte.  Without pandas, DataFrames become lists of dicts.
+"""
+from __future__ import annotations
+
+import builtins
+import html as _html
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
+
+from profdb._native import Connection, Error, Params, lib
+
+__all__ = ["load", "open", "diff", "Database", "Report", "Error", "__version__"]
+
+__version__: str = lib().profdb_py_version().decode()
+
+PathLike = Union[str, "os.PathLike[str]"]
+Frame = Any  # a pandas.DataFrame, or a list of dicts without pandas
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _pandas():
+    try:
+        import pandas  # noqa: F401
+
+        return pandas
+    except ImportError:
+        return None
+
+
+def _frame(columns: List[str], rows: List[list], frame: Optional[bool]) -> Frame:
+    """rows as a DataFrame (frame None: when pandas is there), else dicts."""
+    pd = _pandas() if frame is not False else None
+    if frame and pd is None:
+        raise ImportError("profdb: frame=True needs pandas (apt install python3-pandas)")
+    if pd is not None:
+        return pd.DataFrame.from_records(rows, columns=columns)
+    return [dict(zip(columns, r)) for r in rows]
+
+
+def _in_notebook() -> bool:
+    return "ipykernel" in sys.modules
+
+
+def _run(args: List[str], progress: Optional[bool] = None, ok=(0,)) -> int:
+    """Run `profdb ARGS` from the package's library in a child process.
+    Progress (stderr) is relayed when asked, or in a notebook, or when
+    stderr is a terminal.  Raises Error with the CLI's message when the exit
+    code is not in ok; returns it otherwise."""
+    if progress is None:
+        progress = _in_notebook() or sys.stderr.isatty()
+    if args[0] in ("load", "report", "diff"):
+        args = args + ["--progress" if progress else "--no-progress"]
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.path.dirname(_HERE) + (
+        os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    p = subprocess.Popen([sys.executable, "-m", "profdb._cli", *args],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, env=env)
+    chunks = []
+    assert p.stderr is not None
+    while True:
+        b = p.stderr.read1(65536) if hasattr(p.stderr, "read1") else p.stderr.read(4096)
+        if not b:
+            break
+        chunks.append(b)
+        if progress:
+            sys.stderr.write(b.decode("utf-8", "replace"))
+            sys.stderr.flush()
+    rc = p.wait()
+    text = b"".join(chunks).decode("utf-8", "replace")
+    if rc not in ok:
+        # the last line of the progress redraws is not the message
+        lines = [l.split("\r")[-1] for l in text.splitlines()]
+        msg = "\n".join(l for l in lines if l.strip()) or f"exit code {rc}"
+        raise Error(f"profdb {args[0]} failed (exit {rc}): {msg}")
+    return rc
+
+
+class Report(dict):
+    """The report (or diff) as the dict ``profdb report --json`` writes
+    (docs/report-schema.md): "sections", "findings" (a diff: "verdict",
+    "gate"), ...  In a notebook it shows as profdb's HTML report."""
+
+    html: str = ""
+
+    def frame(self, section_id: str, frame: Optional[bool] = None) -> Frame:
+        """One section's rows as a DataFrame (its declared columns, in
+        order; integers in ns and bytes).  "findings" / "verdict" too."""
+        for s in self.get("sections", []):
+            if s["id"] == section_id:
+                return _frame([c["name"] for c in s["columns"]],
+                              [[r.get(c["name"]) for c in s["columns"]] for r in s["rows"]],
+                              frame)
+        for key in ("findings", "verdict"):
+            if section_id == key and key in self:
+                rows = self[key]
+                cols = list(rows[0].keys()) if rows else []
+                return _frame(cols, [[r[c] for c in cols] for r in rows], frame)
+        known = [s["id"] for s in self.get("sections", [])]
+        raise KeyError(f"no section {section_id!r} in this report; sections: {known}")
+
+    @property
+    def findings(self) -> List[Dict[str, Any]]:
+        """The findings (a diff: the verdict lines), first first."""
+        return self.get("findings", self.get("verdict", []))
+
+    def _repr_html_(self) -> str:
+        if not self.html:
+            return "<pre>" + _html.escape(json.dumps(self, indent=1)[:20000]) + "</pre>"
+        # profdb's own page (self-contained: no fetches), isolated in a frame
+        return ('<iframe style="width:100%;height:720px;border:1px solid #ccc" '
+                f'srcdoc="{_html.escape(self.html, quote=True)}"></iframe>')
+
+
+def _report(args: List[str], progress: Optional[bool], ok=(0,), with_html: bool = True) -> Report:
+    with tempfile.TemporaryDirectory(prefix="profdb-py-") as tmp:
+        js, ht = os.path.join(tmp, "r.json"), os.path.join(tmp, "r.html")
+        extra = ["--json", js] + (["--html", ht] if with_html else [])
+        _run(args + extra, progress, ok)
+        with builtins.open(js, encoding="utf-8") as f:
+            rep = Report(json.load(f))
+        if with_html and os.path.exists(ht):
+            with builtins.open(ht, encoding="utf-8") as f:
+                rep.html = f.read()
+    return rep
+
+
+def _sections(sections: Union[None, str, Iterable[str]]) -> List[str]:
+    if sections is None:
+        return []
+    if isinstance(sections, str):
+        sections = [sections]
+    out: List[str] = []
+    for s in sections:
+        out += ["--section", s]
+    return out
+
+
+class Database:
+    """A profdb database: ``sql()`` for any query (every profdb SQL
+    function available), ``report()`` and ``section()`` for the canned
+    report.  Opened read-only (TEMP tables, e.g. kernel_category_rule,
+    still work)."""
+
+    def __init__(self, path: PathLike, readonly: bool = True) -> None:
+        self.path: str = os.fspath(path)
+        if not os.path.exists(self.path):
+            raise Error(f"profdb: {self.path}: no such database")
+        self._con = Connection(self.path, readonly=readonly)
+
+    def sql(self, query: str, params: Params = None, *, frame: Optional[bool] = None) -> Frame:
+        """Run query (several statements: the rows of the last one that
+        returns columns) and return a pandas DataFrame, or a list of dicts
+        without pandas (or with frame=False).  params binds ``?`` (a
+        sequence) or ``:name`` (a dict).  Integers stay exact (ns, bytes)."""
+        cols, rows = self._con.execute(query, params)
+        return _frame(cols, rows, frame)
+
+    def report(self, sections: Union[None, str, Iterable[str]] = None, scope: str = "steps", *,
+               top: Optional[int] = None, include_warmup: bool = False,
+               gpu_gb: Optional[float] = None, trace: Optional[int] = None,
+               snapshot: Optional[int] = None, html: bool = True,
+               progress: Optional[bool] = None) -> Report:
+        """The report as ``profdb report DB --json`` writes it (the same
+        dict: findings identical).  sections: ids of ``profdb report
+        --list`` ("findings" included; default all); scope: "steps",
+        "trace" or "hta"; the other options are the CLI's.  html=True keeps
+        the HTML report for the notebook display (Report._repr_html_)."""
+        args = ["report", self.path, "--scope", scope] + _sections(sections)
+        if top is not None:
+            args += ["--top", str(int(top))]
+        if include_warmup:
+            args.append("--include-warmup")
+        if gpu_gb is not None:
+            args += ["--gpu-gb", repr(float(gpu_gb))]
+        if trace is not None:
+            args += ["--trace", str(int(trace))]
+        if snapshot is not None:
+            args += ["--snapshot", str(int(snapshot))]
+        return _report(args, progress, with_html=html)
+
+    def section(self, section_id: str, scope: str = "steps", *, frame: Optional[bool] = None,
+                **options: Any) -> Frame:
+        """One report section (an id of ``profdb report --list``, or
+        "findings") as a DataFrame with its declared columns."""
+        rep = self.report(sections=[section_id], scope=scope, html=False, **options)
+        return rep.frame(section_id, frame)
+
+    def close(self) -> None:
+        """Close the connection."""
+        self._con.close()
+
+    def __enter__(self) -> "Database":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"profdb.Database({self.path!r})"
+
+    def _repr_html_(self) -> str:
+        try:
+            traces = self.sql("SELECT trace_id, label, rank, world_size, events FROM trace",
+                              frame=False)
+        except Error:
+            traces = []
+        rows = "".join("<tr>" + "".join(f"<td>{_html.escape(str(v))}</td>" for v in t.values()) +
+                       "</tr>" for t in traces)
+        return (f"<b>profdb database</b> <code>{_html.escape(self.path)}</code>: "
+                f"{len(traces)} trace(s)<table><tr><th>trace_id</th><th>label</th><th>rank</th>"
+                f"<th>world_size</th><th>events</th></tr>{rows}</table>")
+
+
+def open(path: PathLike, readonly: bool = True) -> Database:  # noqa: A001 (as sqlite3.connect)
+    """Open an existing profdb database."""
+    return Database(path, readonly=readonly)
+
+
+def load(inputs: Union[PathLike, Sequence[PathLike]], db: PathLike, *,
+         label: Optional[str] = None, run: Optional[str] = None, replace: bool = False,
+         strict: bool = False, threads: Optional[int] = None,
+         progress: Optional[bool] = None) -> Database:
+    """Load traces (.json, .json.gz), memory snapshots (JSON) or folders of
+    them into db (created when missing; appended to otherwise), as
+    ``profdb load INPUTS -o DB`` does, atomically.  Progress shows in a
+    notebook or a terminal (progress=True/False to choose).  Returns the
+    database, open.  A truncated input is kept partially with a warning (as
+    the CLI's exit 3) unless strict=True; any other failure raises Error."""
+    if isinstance(inputs, (str, bytes)) or hasattr(inputs, "__fspath__"):
+        inputs = [inputs]  # type: ignore[list-item]
+    args = ["load", *[os.fspath(i) for i in inputs], "-o", os.fspath(db)]  # type: ignore[union-attr]
+    if label is not None:
+        args += ["--label", label]
+    if run is not None:
+        args += ["--run", run]
+    if replace:
+        args.append("--replace")
+    if strict:
+        args.append("--strict")
+    if threads is not None:
+        args += ["--threads", str(int(threads))]
+    _run(args, progress, ok=(0, 3))
+    return Database(db)
+
+
+def _db_path(x: Union[PathLike, Database]) -> str:
+    return x.path if isinstance(x, Database) else os.fspath(x)
+
+
+def diff(before: Union[PathLike, Database], after: Union[PathLike, Database],
+         gate: Union[None, str, Sequence[str]] = None, *,
+         sections: Union[None, str, Iterable[str]] = None, top: Optional[int] = None,
+         include_warmup: bool = False, line_tolerance: Optional[int] = None, html: bool = True,
+         progress: Optional[bool] = None) -> Report:
+    """Compare two runs as ``profdb diff BEFORE AFTER --json`` does:
+    databases (paths or Database handles) or trace files / folders.  gate:
+    checks such as ``["step_time > +5%", "ooms > 0"]`` (each a --fail-if),
+    or the path of a gate file (--gate).  The dict has "verdict",
+    "sections" and, with a gate, "gate": {"passed": bool, "checks": [...]};
+    a failing gate does not raise."""
+    args = ["diff", _db_path(before), _db_path(after)] + _sections(sections)
+    if isinstance(gate, str):
+        gate = [gate]
+    for g in gate or []:
+        args += ["--gate", g] if os.path.isfile(g) else ["--fail-if", g]
+    if top is not None:
+        args += ["--top", str(int(top))]
+    if include_warmup:
+        args.append("--include-warmup")
+    if line_tolerance is not None:
+        args += ["--line-tolerance", str(int(line_tolerance))]
+    return _report(args, progress, ok=(0, 10), with_html=html)
