@@ -84,10 +84,13 @@ sync_m AS (
   WHERE name IS NULL
 ),
 -- Top 3 kernels (or copies, fills) of a kind, as subjects.
+-- (per rank: a job with more ranks that behave alike names the same
+-- figures)
 kernel_top AS (
-  SELECT g.kind, g.category, g.is_fill, n.name, sum(g.dur) AS dur, count(*) AS n,
-    sum(g.dur < 10000) AS short
-  FROM report_gpu g JOIN report_name n USING (name_id)
+  SELECT g.kind, g.category, g.is_fill, n.name,
+    CAST(round(1.0 * sum(g.dur) / t.ranks) AS INTEGER) AS dur, count(*) / t.ranks AS n,
+    round(1.0 * sum(g.dur < 10000) / t.ranks, 1) AS short
+  FROM report_gpu g JOIN report_name n USING (name_id), (SELECT ranks FROM time_m) t
   GROUP BY g.kind, g.category, g.is_fill, n.name
 ),
 -- Launch calls' CPU time per rank step; calls per rank.
@@ -217,14 +220,22 @@ SELECT round(100.0 * r.step_saving_ns / r.js, 1) AS priority, 'straggler' AS id,
   'high' AS confidence,
   printf('Rank%s %s reach%s the collectives late; the other ranks wait for %s',
     CASE WHEN json_array_length(r.stragglers) > 1 THEN 's' ELSE '' END,
-    (SELECT group_concat(j.value ->> 'rank', ', ') FROM json_each(r.stragglers) j),
+    -- at most 5 ranks named; the subjects (JSON) list them all
+    (SELECT group_concat(x, ', ') || CASE WHEN json_array_length(r.stragglers) > 5
+       THEN printf(' and %d more', json_array_length(r.stragglers) - 5) ELSE '' END
+     FROM (SELECT j.value ->> 'rank' AS x FROM json_each(r.stragglers) j LIMIT 5)),
     CASE WHEN json_array_length(r.stragglers) > 1 THEN '' ELSE 'es' END,
     CASE WHEN json_array_length(r.stragglers) > 1 THEN 'them' ELSE 'it' END) AS title,
   printf('Over %d ranks of run %s, matched collective calls: %s (rank_sum: late_ns is the time after the median rank''s arrival, mean_wait_ns the peers'' wait inside their collective kernels).',
     r.ranks, r.run,
+    -- the 3 latest stragglers (rank_sum has every rank)
     (SELECT group_concat(printf('rank %d arrives %s after the first rank on average, %s after the median in total, last in %d of %d calls',
         s.rank, profdb_fmt_ns(s.mean_lateness_ns), profdb_fmt_ns(s.late_ns), s.last_arrivals, s.collectives), '; ')
-     FROM report_straggler s WHERE s.run = r.run AND s.straggler)) AS observation,
+       || CASE WHEN json_array_length(r.stragglers) > 3
+            THEN printf('; %d more late ranks in rank_sum', json_array_length(r.stragglers) - 3)
+            ELSE '' END
+     FROM (SELECT * FROM report_straggler s WHERE s.run = r.run AND s.straggler
+           ORDER BY s.late_ns DESC, s.rank LIMIT 3) s)) AS observation,
   'The late ranks do more work before the collective (imbalanced data or embedding shards), or their host or GPU is slower (throttling, noisy neighbours, a slow data loader); ranks with the longest steps are the ones that waited.' AS hypothesis,
   'Compare what the late ranks run before the collective (step_time, gpu_kernel_sum with --trace) with the others: input sizes per rank, sharding balance, host load and GPU clocks.' AS action,
   printf('Up to %s per job step (%.1f%% of the %s job step) if the late ranks arrived with the others: the other ranks'' waiting inside their collective kernels (communication.wait_ns), which no other finding claims.',
