@@ -249,7 +249,8 @@ SELECT round(100.0 * r.step_saving_ns / r.js, 1) AS priority, 'straggler' AS id,
     'analysed_ns', r.analysed_ns,
     'late_ns', (SELECT json_group_object(s.rank, s.late_ns) FROM report_straggler s
                 WHERE s.run = r.run AND s.straggler)) AS evidence
-FROM straggler_j r WHERE r.analysed_ns > 0
+FROM straggler_j r, floor_m f WHERE r.analysed_ns > 0 AND r.step_saving_ns >= f.min_ns
+  AND 100.0 * r.step_saving_ns / r.js >= f.min_pct
 ),
 rules AS (
 -- 1. The GPU waits: low utilization.  The fix (a host that keeps the GPU
