@@ -199,4 +199,28 @@ invariants("hta2", d2)
 invariants("hta16", d16)
 diff_passes("hta2-vs-16", h2, h16)
 
+# ---- Coherence: one warning per problem at load, a caveat in the report ----
+mixed = os.path.join(work, "mixed.db")
+if os.path.exists(mixed):
+    os.remove(mixed)
+subprocess.run([profdb, "load", "-q", dlrm, "--run", "job", "-o", mixed], check=True)
+rep16 = os.path.join(work, "rep16")
+subprocess.run([sys.executable, replicate, dlrm, "--ranks", "16", "-o", rep16], check=True,
+               stdout=subprocess.DEVNULL)
+r = subprocess.run([profdb, "load", "-q", rep16, "--run", "job", "-o", mixed],
+                   stderr=subprocess.PIPE, text=True)
+shutil.rmtree(rep16)
+warnings = [line for line in r.stderr.splitlines() if "warning" in line]
+print("\n".join(warnings))
+# ranks 0-7 are already in the job (8 traces), and all 16 have another
+# world size: two lines, not 24.
+check("coherence: 16 traces of another world size warn once per problem, not per trace",
+      len(warnings) == 2 and sum("and 7 more trace(s)" in w for w in warnings) == 1
+      and sum("and 15 more trace(s)" in w for w in warnings) == 1)
+check("coherence: the world size is named", any("world size 16" in w for w in warnings))
+doc = report("mixed", mixed)[0]
+check("coherence: the report's scope carries the caveat",
+      "caveat: job job mixes world sizes" in doc["scope"] if isinstance(doc["scope"], str)
+      else "caveat: job job mixes world sizes" in json.dumps(doc["scope"]))
+
 sys.exit(finish())
