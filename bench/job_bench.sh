@@ -19,7 +19,7 @@ shift $(($# < 3 ? $# : 3))
 ranks=("$@")
 [ ${#ranks[@]} -gt 0 ] || ranks=(8 64 256 1024)
 mkdir -p "$work"
-printf '| ranks | JSON (MB) | load (s) | report (s) | report CPU (s) | report peak RSS (MiB) | Markdown lines | x ranks | x report |\n'
+printf '| ranks | JSON (MB) | load (s) | report (s) | report CPU (s) | report peak RSS (MiB) | Markdown lines | x ranks | x report CPU |\n'
 printf '|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'
 base_ranks=
 base_report=
@@ -35,8 +35,9 @@ for n in "${ranks[@]}"; do
   read -r wall user sys rss < "$work/time"
   lines=$(wc -l < "$work/r$n.md")
   rm -rf "$dir"
-  : "${base_ranks:=$n}" "${base_report:=$wall}"
-  awk -v n="$n" -v mb="$mb" -v l="$(echo "$t1 - $t0" | bc)" -v w="$wall" -v c="$(echo "$user + $sys" | bc)" \
+  cpu=$(echo "$user + $sys" | bc)
+  : "${base_ranks:=$n}" "${base_report:=$cpu}"
+  awk -v n="$n" -v mb="$mb" -v l="$(echo "$t1 - $t0" | bc)" -v w="$wall" -v c="$cpu" \
       -v r="$rss" -v lines="$lines" -v bn="$base_ranks" -v bw="$base_report" \
-      'BEGIN { printf "| %d | %d | %.1f | %.2f | %.2f | %.0f | %d | %.0fx | %.1fx |\n", n, mb, l, w, c, r / 1024, lines, n / bn, w / bw }'
+      'BEGIN { printf "| %d | %d | %.1f | %.2f | %.2f | %.0f | %d | %.0fx | %.1fx |\n", n, mb, l, w, c, r / 1024, lines, n / bn, c / bw }'
 done
