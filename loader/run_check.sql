@@ -4,7 +4,8 @@
 -- Traces loaded with --run NAME carry trace_metadata key 'profdb.run'
 -- (position -1) and form the run NAME; the others are grouped by the
 -- report (queries/lib/12_runs.sql).  Each row is one warning: the path of
--- the new trace and what does not fit.
+-- the first new trace and what does not fit (with how many more traces
+-- share the problem).
 WITH named AS (
   SELECT t.trace_id, t.path, t.rank, t.world_size, t.start_ts, t.end_ts,
     (SELECT json_extract(m.value, '$') FROM trace_metadata m
@@ -23,19 +24,28 @@ WITH named AS (
                            AND p.start_ts <= n.end_ts AND n.start_ts <= p.end_ts))
   WHERE n.trace_id >= ?1 AND n.rank IS NOT NULL
 )
-SELECT path, printf('rank %d is already in %s (trace %d): two runs mixed?'
+-- One warning per kind of problem, however many traces share it (a job
+-- of 1024 ranks on the wrong GPU warns once, naming the first trace and
+-- the count): issue 23.
+, problems(kind, trace_id, path, message) AS (
+SELECT 'rank' AS kind, trace_id, path, printf('rank %d is already in %s (trace %d): two runs mixed?'
                     || CASE WHEN run IS NULL THEN ' Name them with --run NAME' ELSE '' END,
                     rank, coalesce('run ' || run, 'the overlapping traces of world size ' || world_size),
                     min(peer))
 FROM peers WHERE peer_rank = rank GROUP BY trace_id
 UNION ALL
-SELECT path, printf('world size %d does not match run %s (world size %d)', world_size, run, min(peer_ws))
+SELECT 'world_size' AS kind, trace_id, path, printf('world size %d does not match run %s (world size %d)', world_size, run, min(peer_ws))
 FROM peers WHERE run IS NOT NULL AND peer_ws IS NOT world_size GROUP BY trace_id
 UNION ALL
-SELECT path, printf('its time window overlaps no trace of run %s: not the same job?', run)
+SELECT 'window' AS kind, trace_id, path, printf('its time window overlaps no trace of run %s: not the same job?', run)
 FROM peers WHERE run IS NOT NULL GROUP BY trace_id
 HAVING max(start_ts <= peer_end AND peer_start <= end_ts) = 0
 UNION ALL
-SELECT path, printf('device %s differs from %s in trace %d of the same run', devices, min(peer_devices), min(peer))
+SELECT 'device' AS kind, trace_id, path, printf('device %s differs from %s in trace %d of the same run', devices, min(peer_devices), min(peer))
 FROM peers WHERE devices IS NOT NULL AND peer_devices IS NOT NULL AND devices <> peer_devices
-GROUP BY trace_id;
+GROUP BY trace_id
+)
+SELECT min(path) || CASE WHEN count(*) > 1 THEN printf(' and %d more trace(s)', count(*) - 1)
+                         ELSE '' END,
+  (SELECT p.message FROM problems p WHERE p.kind = x.kind ORDER BY p.trace_id LIMIT 1)
+FROM problems x GROUP BY kind ORDER BY min(trace_id);

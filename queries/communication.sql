@@ -1,29 +1,30 @@
--- Title: Communication and its overlap with compute
--- Question: How much GPU time goes to collectives (NCCL/RCCL kernels), and
---   how much of it is hidden behind compute kernels on the same device?
--- Requires: report_gpu
+-- Title: Communication: waiting, transfer and overlap with compute
+-- Question: How much GPU time goes to collectives (NCCL/RCCL kernels), how
+--   much of it is waiting for the last peer to arrive (owed to imbalance
+--   or a straggler: rank_sum) and how much is transfer after it arrived,
+--   and how much of the transfer is hidden behind compute kernels on the
+--   same device?  Only exposed transfer is what overlap can still save.
+--   A collective whose peers are not loaded (a single-rank trace) cannot
+--   be split: it counts as transfer, shown in unmatched_ns.
+-- Requires: report_comm
 -- Empty: no collective kernels ran (a single-GPU run, or communication not
 --   captured in this trace)
+-- Brief: label device comm_ns wait_ns transfer_ns overlapped_ns exposed_comm_ns overlap_pct
 -- Columns:
 --   label             -      trace
 --   rank              -      distributed rank
 --   device            -      device ordinal
 --   comm_ns           ns     time covered by collective kernels
+--   wait_ns           ns     time inside them before the last peer arrived (waiting: imbalance, stragglers)
+--   transfer_ns       ns     time inside them after the last peer arrived (transfer)
+--   unmatched_ns      ns     part of transfer_ns in collectives whose peers are not loaded (waiting unknown)
 --   compute_ns        ns     time covered by other kernels
---   overlapped_ns     ns     collective time with compute running at the same time
---   exposed_comm_ns   ns     comm_ns - overlapped_ns: communication on the critical path
---   overlap_pct       %      overlapped_ns / comm_ns
-SELECT w.label, w.rank, g.device,
-  interval_union(g.ts, g.ts + g.dur) FILTER (WHERE g.category = 'NCCL/communication') AS comm_ns,
-  coalesce(interval_union(g.ts, g.ts + g.dur) FILTER (WHERE g.category <> 'NCCL/communication'), 0) AS compute_ns,
-  coalesce(interval_overlap(g.ts, g.ts + g.dur, g.category = 'NCCL/communication'), 0) AS overlapped_ns,
-  interval_union(g.ts, g.ts + g.dur) FILTER (WHERE g.category = 'NCCL/communication')
-    - coalesce(interval_overlap(g.ts, g.ts + g.dur, g.category = 'NCCL/communication'), 0) AS exposed_comm_ns,
-  round(100.0 * coalesce(interval_overlap(g.ts, g.ts + g.dur, g.category = 'NCCL/communication'), 0)
-        / max(interval_union(g.ts, g.ts + g.dur) FILTER (WHERE g.category = 'NCCL/communication'), 1), 2)
-    AS overlap_pct
-FROM report_gpu g JOIN report_window w USING (trace_id)
-WHERE g.kind = 'kernel'
-GROUP BY g.trace_id, g.device
-HAVING comm_ns > 0
-ORDER BY w.rank, g.trace_id, g.device;
+--   overlapped_ns     ns     transfer time with compute running at the same time
+--   exposed_comm_ns   ns     transfer_ns - overlapped_ns: transfer on the critical path
+--   overlap_pct       %      overlapped_ns / transfer_ns
+SELECT w.label, w.rank, c.device, c.comm_ns, c.wait_ns, c.transfer_ns, c.unmatched_ns,
+  c.compute_ns, c.overlapped_ns, c.exposed_ns AS exposed_comm_ns,
+  round(100.0 * c.overlapped_ns / max(c.transfer_ns, 1), 2) AS overlap_pct
+FROM report_comm c JOIN report_window w USING (trace_id)
+WHERE c.comm_ns > 0
+ORDER BY w.rank, c.trace_id, c.device;

@@ -33,29 +33,44 @@ WITH
 -- The floor a resource finding's saving must pass.
 floor_m AS (SELECT 1.0 AS min_pct, 100000 AS min_ns, 8388608 AS min_bytes),
 steps AS (SELECT * FROM report_step_time),
+-- Per rank step (the mean over the ranks and their analysed steps, so a
+-- job with more ranks that behave alike gives the same figures), and the
+-- job step (lib/52_job.sql): js, the mean job step, is the denominator
+-- of every expected_saving_pct.
 time_m AS (
-  SELECT sum(wall_ns) AS wall, sum(u4) AS busy, sum(u1) AS kern,
-    sum(u6 - u5) AS dataloader, sum(u5 - u4) AS runtime, sum(u7 - u6) AS cpu,
-    sum(wall_ns - u7) AS other, count(*) AS spans,
-    sum(u2 - u1) AS memcpy_exposed,
-    sum(step IS NOT NULL) AS steps
+  SELECT 1.0 * sum(wall_ns) / count(*) AS wall, 1.0 * sum(u4) / count(*) AS busy,
+    1.0 * sum(u1) / count(*) AS kern,
+    1.0 * sum(u6 - u5) / count(*) AS dataloader, 1.0 * sum(u5 - u4) / count(*) AS runtime,
+    1.0 * sum(u7 - u6) / count(*) AS cpu, 1.0 * sum(wall_ns - u7) / count(*) AS other,
+    count(*) AS n, 1.0 * sum(u2 - u1) / count(*) AS memcpy_exposed,
+    sum(step IS NOT NULL) AS steps,
+    (SELECT job_step_ns FROM report_job) AS js, (SELECT job_steps FROM report_job) AS job_steps,
+    (SELECT longest_ns FROM report_job) AS longest,
+    max((SELECT ranks FROM report_job), 1) AS ranks
   FROM steps
 ),
+-- In words: what one job step means here.
+job_w AS (
+  SELECT printf('mean over %d rank(s) x %d job step(s); a job step, set by its slowest rank, lasts %s',
+    t.ranks, t.job_steps, profdb_fmt_ns(t.js)) AS per FROM time_m t
+),
+-- GPU time per rank step; kernel counts per rank.
 gpu_m AS (
-  SELECT coalesce(sum(dur), 0) AS gpu_total, count(*) AS activities,
-    coalesce(sum(dur) FILTER (WHERE kind = 'memcpy'), 0) AS memcpy,
-    coalesce(sum(dur) FILTER (WHERE kind = 'kernel' AND is_fill), 0) AS fill,
-    coalesce(sum(dur < 10000) FILTER (WHERE kind = 'kernel'), 0) AS short_kernels,
-    coalesce(sum(kind = 'kernel'), 0) AS kernels
-  FROM report_gpu
+  SELECT coalesce(sum(dur), 0) / t.n AS gpu_total, count(*) AS activities,
+    coalesce(sum(dur) FILTER (WHERE kind = 'memcpy'), 0) / t.n AS memcpy,
+    coalesce(sum(dur) FILTER (WHERE kind = 'kernel' AND is_fill), 0) / t.n AS fill,
+    coalesce(sum(dur < 10000) FILTER (WHERE kind = 'kernel'), 0) / t.ranks AS short_kernels,
+    coalesce(sum(kind = 'kernel'), 0) / t.ranks AS kernels
+  FROM report_gpu, (SELECT 1.0 * max(n, 1) AS n, 1.0 * ranks AS ranks FROM time_m) t
 ),
 top_cat AS (
-  SELECT category, sum(dur) AS dur FROM report_gpu
+  SELECT category, sum(dur) / (SELECT 1.0 * max(n, 1) FROM time_m) AS dur FROM report_gpu
   GROUP BY category ORDER BY dur DESC, category LIMIT 1
 ),
+-- Per rank step; calls per rank.
 sync_m AS (
-  SELECT coalesce(sum(blocked_ns), 0) AS sync, coalesce(sum(blocked_gpu_idle_ns), 0) AS idle,
-    (SELECT count(DISTINCT event_id) FROM report_clip_sync) AS calls,
+  SELECT coalesce(sum(blocked_ns), 0) / t.n AS sync, coalesce(sum(blocked_gpu_idle_ns), 0) / t.n AS idle,
+    (SELECT count(DISTINCT event_id) FROM report_clip_sync) / t.ranks AS calls,
     (SELECT json_group_array(json(x)) FROM (
        SELECT json_object('source', source, 'gpu_idle_ns', ns) AS x, ns, 0 AS o, source AS k FROM (
          SELECT source, sum(blocked_gpu_idle_ns) AS ns FROM report_sync_source
@@ -65,18 +80,24 @@ sync_m AS (
          SELECT name, sum(blocked_gpu_idle_ns) AS ns FROM report_sync_idle WHERE name IS NOT NULL
          GROUP BY name ORDER BY ns DESC, name LIMIT 3)
        ORDER BY o, ns DESC, k)) AS top_calls
-  FROM report_sync_idle WHERE name IS NULL
+  FROM report_sync_idle, (SELECT 1.0 * max(n, 1) AS n, 1.0 * ranks AS ranks FROM time_m) t
+  WHERE name IS NULL
 ),
 -- Top 3 kernels (or copies, fills) of a kind, as subjects.
+-- (per rank: a job with more ranks that behave alike names the same
+-- figures)
 kernel_top AS (
-  SELECT g.kind, g.category, g.is_fill, n.name, sum(g.dur) AS dur, count(*) AS n,
-    sum(g.dur < 10000) AS short
-  FROM report_gpu g JOIN report_name n USING (name_id)
+  SELECT g.kind, g.category, g.is_fill, n.name,
+    CAST(round(1.0 * sum(g.dur) / t.ranks) AS INTEGER) AS dur, count(*) / t.ranks AS n,
+    round(1.0 * sum(g.dur < 10000) / t.ranks, 1) AS short
+  FROM report_gpu g JOIN report_name n USING (name_id), (SELECT ranks FROM time_m) t
   GROUP BY g.kind, g.category, g.is_fill, n.name
 ),
+-- Launch calls' CPU time per rank step; calls per rank.
 launch_m AS (
-  SELECT coalesce(sum(l.dur), 0) AS launch_ns, count(*) AS calls
-  FROM _slice l WHERE l.id IN (SELECT launch_id FROM report_gpu WHERE kind = 'kernel')
+  SELECT coalesce(sum(l.dur), 0) / t.n AS launch_ns, count(*) / t.ranks AS calls
+  FROM _slice l, (SELECT 1.0 * max(n, 1) AS n, 1.0 * ranks AS ranks FROM time_m) t
+  WHERE l.id IN (SELECT launch_id FROM report_gpu WHERE kind = 'kernel')
 ),
 -- Per rank, the share of its analysed time the GPU idles and data loading
 -- takes, as subjects (the worst 3 first).
@@ -95,14 +116,20 @@ ranks_dataloader AS (
     'dataloader_pct', round(dataloader_pct, 1))) AS subjects
   FROM (SELECT * FROM rank_time WHERE dataloader_pct > 0 ORDER BY dataloader_pct DESC, rank LIMIT 3)
 ),
+-- Collectives per rank step (lib/50_collectives.sql): waiting for the
+-- last peer is split from transfer; only transfer can be hidden by
+-- overlap, so only its exposed part is promised here (the waiting is the
+-- straggler rule's).
 comm_m AS (
-  SELECT coalesce(sum(comm), 0) AS comm, coalesce(sum(overlap), 0) AS overlap,
+  SELECT coalesce(sum(comm_ns), 0) / t.n AS comm, coalesce(sum(wait_ns), 0) / t.n AS wait,
+    coalesce(sum(transfer_ns), 0) / t.n AS transfer,
+    coalesce(sum(unmatched_ns), 0) / t.n AS unmatched,
+    coalesce(sum(overlapped_ns), 0) / t.n AS overlap,
+    coalesce(sum(exposed_ns), 0) / t.n AS exposed,
     (SELECT n.name FROM report_gpu g JOIN report_name n USING (name_id)
      WHERE g.category = 'NCCL/communication' GROUP BY n.name ORDER BY sum(g.dur) DESC, n.name
-     LIMIT 1) AS top_name FROM (
-    SELECT interval_union(ts, ts + dur) FILTER (WHERE category = 'NCCL/communication') AS comm,
-      interval_overlap(ts, ts + dur, category = 'NCCL/communication') AS overlap
-    FROM report_gpu WHERE kind = 'kernel' GROUP BY trace_id, device)
+     LIMIT 1) AS top_name
+  FROM report_comm, (SELECT 1.0 * max(n, 1) AS n FROM time_m) t
 ),
 mem_m AS (
   SELECT d.snapshot_id, d.device,
@@ -168,9 +195,9 @@ counts AS (
 -- with the most GPU time, when the device's peak is known.
 gemm_m AS (
   SELECT n.value AS name, f.input_dims, f.dtype, min(f.source) AS source, d.name AS device_name,
-    sum(f.device_ns) AS device_ns, p.tflops AS peak_tflops,
+    sum(f.device_ns) / (SELECT 1.0 * max(n, 1) FROM time_m) AS device_ns, p.tflops AS peak_tflops,
     100.0 * sum(f.flops) / 1000.0 / sum(f.device_ns) / p.tflops AS peak_pct,
-    (SELECT sum(dur) FROM report_gpu) AS gpu_ns
+    (SELECT sum(dur) FROM report_gpu) / (SELECT 1.0 * max(n, 1) FROM time_m) AS gpu_ns
   FROM report_flop_op f JOIN _string n ON n.id = f.name_id
   JOIN device d ON d.trace_id = f.trace_id AND d.device_id = f.device
   JOIN report_device_peak p ON p.trace_id = f.trace_id AND p.device_id = f.device AND p.dtype = f.dtype
@@ -180,99 +207,117 @@ gemm_m AS (
 ),
 -- Straggler ranks: late arrival at collectives (lib/50_collectives.sql),
 -- with the fields of the findings contract (docs/report-schema.md).
+-- The saving is the run's over its job steps, per job step.
+straggler_j AS (
+  SELECT r.*, CAST(round(1.0 * r.saving_ns / max((SELECT count(*) FROM report_job_step j
+    WHERE j.run = r.run), 1)) AS INTEGER) AS step_saving_ns,
+    (SELECT max(n, 1) FROM (SELECT count(*) AS n FROM report_job_step j WHERE j.run = r.run)) AS job_steps,
+    t.js
+  FROM report_straggler_run r, time_m t WHERE t.js > 0
+),
 straggler_f AS (
-SELECT round(100.0 * r.saving_ns / r.analysed_ns, 1) AS priority, 'straggler' AS id,
+SELECT round(100.0 * r.step_saving_ns / r.js, 1) AS priority, 'straggler' AS id,
   'high' AS confidence,
   printf('Rank%s %s reach%s the collectives late; the other ranks wait for %s',
     CASE WHEN json_array_length(r.stragglers) > 1 THEN 's' ELSE '' END,
-    (SELECT group_concat(j.value ->> 'rank', ', ') FROM json_each(r.stragglers) j),
+    -- at most 5 ranks named; the subjects (JSON) list them all
+    (SELECT group_concat(x, ', ') || CASE WHEN json_array_length(r.stragglers) > 5
+       THEN printf(' and %d more', json_array_length(r.stragglers) - 5) ELSE '' END
+     FROM (SELECT j.value ->> 'rank' AS x FROM json_each(r.stragglers) j LIMIT 5)),
     CASE WHEN json_array_length(r.stragglers) > 1 THEN '' ELSE 'es' END,
     CASE WHEN json_array_length(r.stragglers) > 1 THEN 'them' ELSE 'it' END) AS title,
   printf('Over %d ranks of run %s, matched collective calls: %s (rank_sum: late_ns is the time after the median rank''s arrival, mean_wait_ns the peers'' wait inside their collective kernels).',
     r.ranks, r.run,
+    -- the 3 latest stragglers (rank_sum has every rank)
     (SELECT group_concat(printf('rank %d arrives %s after the first rank on average, %s after the median in total, last in %d of %d calls',
         s.rank, profdb_fmt_ns(s.mean_lateness_ns), profdb_fmt_ns(s.late_ns), s.last_arrivals, s.collectives), '; ')
-     FROM report_straggler s WHERE s.run = r.run AND s.straggler)) AS observation,
+       || CASE WHEN json_array_length(r.stragglers) > 3
+            THEN printf('; %d more late ranks in rank_sum', json_array_length(r.stragglers) - 3)
+            ELSE '' END
+     FROM (SELECT * FROM report_straggler s WHERE s.run = r.run AND s.straggler
+           ORDER BY s.late_ns DESC, s.rank LIMIT 3) s)) AS observation,
   'The late ranks do more work before the collective (imbalanced data or embedding shards), or their host or GPU is slower (throttling, noisy neighbours, a slow data loader); ranks with the longest steps are the ones that waited.' AS hypothesis,
   'Compare what the late ranks run before the collective (step_time, gpu_kernel_sum with --trace) with the others: input sizes per rank, sharding balance, host load and GPU clocks.' AS action,
-  printf('Up to %s (%.1f%% of the step time) if the late ranks arrived with the others.',
-    profdb_fmt_ns(r.saving_ns), 100.0 * r.saving_ns / r.analysed_ns) AS expected_impact,
-  'Re-profile all ranks: rank_sum.straggler is no everywhere and late_ns under 1% of the step time.' AS validation,
+  printf('Up to %s per job step (%.1f%% of the %s job step) if the late ranks arrived with the others: the other ranks'' waiting inside their collective kernels (communication.wait_ns), which no other finding claims.',
+    profdb_fmt_ns(r.step_saving_ns), 100.0 * r.step_saving_ns / r.js, profdb_fmt_ns(r.js)) AS expected_impact,
+  'Re-profile all ranks: rank_sum.straggler is no everywhere and late_ns under 1% of the job step.' AS validation,
   0 AS needs_artifact,
-  round(100.0 * r.saving_ns / r.analysed_ns, 2) AS expected_saving_pct,
-  r.saving_ns AS expected_saving_ns, r.stragglers AS subjects,
-  json_object('sections', json_array('rank_sum'), 'run', r.run, 'saving_ns', r.saving_ns,
+  round(min(100.0 * r.step_saving_ns / r.js, 100), 2) AS expected_saving_pct,
+  r.step_saving_ns AS expected_saving_ns, r.stragglers AS subjects,
+  json_object('sections', json_array('rank_sum', 'communication'), 'run', r.run,
+    'saving_ns', r.saving_ns, 'job_steps', r.job_steps, 'job_step_ns', r.js,
     'analysed_ns', r.analysed_ns,
     'late_ns', (SELECT json_group_object(s.rank, s.late_ns) FROM report_straggler s
                 WHERE s.run = r.run AND s.straggler)) AS evidence
-FROM report_straggler_run r WHERE r.analysed_ns > 0
+FROM straggler_j r, floor_m f WHERE r.analysed_ns > 0 AND r.step_saving_ns >= f.min_ns
+  AND 100.0 * r.step_saving_ns / r.js >= f.min_pct
 ),
 rules AS (
 -- 1. The GPU waits: low utilization.  The fix (a host that keeps the GPU
 -- fed) can save at most the idle time; a GPU that barely works (under 1%
 -- of the window or 100 us) is a CPU-bound run, not an idle GPU.
-SELECT round(100.0 * (t.wall - t.busy) / t.wall, 1) AS priority, 'gpu_idle' AS id,
+SELECT round(100.0 * (t.wall - t.busy) / t.js, 1) AS priority, 'gpu_idle' AS id,
   CASE WHEN (t.wall - t.busy) > 0.5 * t.wall AND t.steps > 0 THEN 'high' ELSE 'medium' END AS confidence,
   printf('The GPU is idle %.0f%% of the analysed time', 100.0 * (t.wall - t.busy) / t.wall) AS title,
-  printf('GPU busy %s of %s %s (%.1f%%); the rest: runtime calls %.1f%%, data loading %.1f%%, other CPU work %.1f%%, nothing recorded %.1f%%.',
+  printf('Per rank step (%s): GPU busy %s of %s (%.1f%%); the rest: runtime calls %.1f%%, data loading %.1f%%, other CPU work %.1f%%, nothing recorded %.1f%%.',
+    CASE WHEN t.steps > 0 THEN j.per
+         ELSE 'the whole trace: no ProfilerStep ranges, start-up included' END,
     profdb_fmt_ns(t.busy), profdb_fmt_ns(t.wall),
-    CASE WHEN t.steps > 0 THEN printf('over %d step(s)', t.steps)
-         ELSE 'over the whole trace (no ProfilerStep ranges: start-up included)' END,
     100.0 * t.busy / t.wall,
     100.0 * t.runtime / t.wall, 100.0 * t.dataloader / t.wall, 100.0 * t.cpu / t.wall,
     100.0 * t.other / t.wall) AS observation,
   'The host does not feed the GPU fast enough: Python and operator dispatch overhead, many small kernels, data loading or synchronization leave the GPU waiting.' AS hypothesis,
   'Look at the launch overhead, synchronization and GPU idle sections; remove host syncs from the loop, fuse small operations (torch.compile), capture repeated steps with CUDA graphs, and overlap data loading with compute.' AS action,
-  printf('Up to %s (%.0f%% of the step time) if the GPU were kept busy.', profdb_fmt_ns(t.wall - t.busy), 100.0 * (t.wall - t.busy) / t.wall) AS expected_impact,
+  printf('Up to %s (%.0f%% of the job step) if the GPU were kept busy.', profdb_fmt_ns(t.wall - t.busy), 100.0 * (t.wall - t.busy) / t.js) AS expected_impact,
   'Re-profile: step_time_sum.mean_gpu_idle_pct below 20% and mean_wall_ns down.' AS validation,
   0 AS needs_artifact,
-  round(100.0 * (t.wall - t.busy) / t.wall, 2) AS saving_pct, t.wall - t.busy AS saving_ns,
+  round(100.0 * (t.wall - t.busy) / t.js, 2) AS saving_pct, t.wall - t.busy AS saving_ns,
   NULL AS saving_bytes, r.subjects,
   json_object('sections', json_array('step_time_sum', 'gpu_util'),
-    'figures', json_object('window_ns', t.wall, 'gpu_busy_ns', t.busy)) AS evidence
-FROM time_m t, gpu_m g, ranks_idle r, floor_m f
+    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js, 'gpu_busy_ns', t.busy)) AS evidence
+FROM time_m t, gpu_m g, ranks_idle r, floor_m f, job_w j
 WHERE g.activities > 0 AND t.wall > 0 AND (t.wall - t.busy) > 0.3 * t.wall
-  AND t.busy >= f.min_pct / 100 * t.wall AND t.busy >= f.min_ns
+  AND t.busy >= f.min_pct / 100 * t.js AND t.busy >= f.min_ns
 UNION ALL
 -- 2. Data loading on the critical path: at most the loading time.
-SELECT round(100.0 * t.dataloader / t.wall, 1), 'data_loading',
+SELECT round(100.0 * t.dataloader / t.js, 1), 'data_loading',
   CASE WHEN t.dataloader > 0.15 * t.wall THEN 'high' ELSE 'medium' END,
   printf('Data loading takes %.0f%% of the step', 100.0 * t.dataloader / t.wall),
   printf('enumerate(DataLoader) ranges cover %s of %s, with nothing of higher priority running.',
     profdb_fmt_ns(t.dataloader), profdb_fmt_ns(t.wall)),
   'The training loop waits for the next batch: too few DataLoader workers, slow preprocessing, or host-to-device copies from pageable memory.',
   'Raise DataLoader num_workers, set pin_memory=True and persistent_workers=True, increase prefetch_factor, and move heavy preprocessing off the critical path.',
-  printf('Up to %s (%.0f%% of the step time).', profdb_fmt_ns(t.dataloader), 100.0 * t.dataloader / t.wall),
+  printf('Up to %s (%.0f%% of the job step).', profdb_fmt_ns(t.dataloader), 100.0 * t.dataloader / t.js),
   'Re-profile: step_time.dataloader_ns under 2% of wall_ns.',
-  0, round(100.0 * t.dataloader / t.wall, 2), t.dataloader, NULL, r.subjects,
+  0, round(100.0 * t.dataloader / t.js, 2), t.dataloader, NULL, r.subjects,
   json_object('sections', json_array('step_time_sum'),
-    'figures', json_object('window_ns', t.wall, 'dataloader_ns', t.dataloader))
+    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js, 'dataloader_ns', t.dataloader))
 FROM time_m t, ranks_dataloader r, floor_m f
 WHERE t.wall > 0 AND t.dataloader > 0.05 * t.wall AND t.dataloader >= f.min_ns
 UNION ALL
 -- 3. Host-device synchronization.  A wait costs step time only while the
 -- GPU has nothing to run: the bound is the blocked time with the
 -- process's GPUs idle (sync_sum.gpu_idle_ns), not the blocked time.
-SELECT round(100.0 * s.idle / t.wall, 1), 'synchronization',
+SELECT round(100.0 * s.idle / t.js, 1), 'synchronization',
   CASE WHEN s.idle > 0.1 * t.wall THEN 'high' ELSE 'medium' END,
-  printf('Host syncs leave the GPU idle %.1f%% of the step time', 100.0 * s.idle / t.wall),
+  printf('Host syncs leave the GPU idle %.1f%% of the job step', 100.0 * s.idle / t.wall),
   printf('Host-blocking calls (%d, nested ones included) block the CPU for %s of %s (%.1f%%); during %s of it (%.1f%%) no GPU work of the process was running (sync_sum).',
     s.calls, profdb_fmt_ns(s.sync), profdb_fmt_ns(t.wall), 100.0 * s.sync / t.wall,
     profdb_fmt_ns(s.idle), 100.0 * s.idle / t.wall),
   'Values are copied to the host inside the loop (.item(), .cpu(), printing or comparing tensors, data-dependent shapes), so the CPU cannot queue work ahead and the GPU drains.',
   'Remove per-step .item()/.cpu() (log every N steps, accumulate on the GPU), use non_blocking=True copies, and find the remaining syncs with torch.cuda.set_sync_debug_mode("warn").',
-  printf('Up to %s (%.1f%% of the step time): the blocked time while the GPU was idle.', profdb_fmt_ns(s.idle), 100.0 * s.idle / t.wall),
+  printf('Up to %s (%.1f%% of the job step): the blocked time while the GPU was idle.', profdb_fmt_ns(s.idle), 100.0 * s.idle / t.js),
   'Re-profile: sync_sum.gpu_idle_pct under 1%.',
-  0, round(100.0 * s.idle / t.wall, 2), s.idle, NULL, s.top_calls,
+  0, round(100.0 * s.idle / t.js, 2), s.idle, NULL, s.top_calls,
   json_object('sections', json_array('sync_sum', 'step_time_sum'),
-    'figures', json_object('window_ns', t.wall, 'blocked_ns', s.sync, 'blocked_gpu_idle_ns', s.idle))
+    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js, 'blocked_ns', s.sync, 'blocked_gpu_idle_ns', s.idle))
 FROM sync_m s, time_m t, floor_m f
-WHERE t.wall > 0 AND s.idle >= f.min_pct / 100 * t.wall AND s.idle >= f.min_ns
+WHERE t.wall > 0 AND s.idle >= f.min_pct / 100 * t.js AND s.idle >= f.min_ns
 UNION ALL
 -- 4. Many short kernels with an idle GPU: launch-bound.  Fusion and CUDA
 -- graphs remove launch calls: they save at most the CPU time in launch
 -- calls (each counted once), and no more than the GPU idle time.
-SELECT round(100.0 * min(l.launch_ns, t.wall - t.busy) / t.wall, 1),
+SELECT round(100.0 * min(l.launch_ns, t.wall - t.busy) / t.js, 1),
   'launch_bound', 'medium',
   printf('%.0f%% of kernels run under 10 us while the GPU idles %.0f%%',
     100.0 * g.short_kernels / g.kernels, 100.0 * (t.wall - t.busy) / t.wall),
@@ -280,25 +325,25 @@ SELECT round(100.0 * min(l.launch_ns, t.wall - t.busy) / t.wall, 1),
     g.short_kernels, g.kernels, l.calls, profdb_fmt_ns(l.launch_ns)),
   'Kernel launch overhead dominates: the work is split into many tiny kernels.',
   'Fuse operations (torch.compile), use CUDA graphs (torch.compile mode="reduce-overhead" or torch.cuda.graphs) for repeated steps, and increase the work per kernel (larger batch).',
-  printf('Up to %s (%.0f%% of the step time): the launch calls'' CPU time, bounded by the GPU idle time.',
-    profdb_fmt_ns(min(l.launch_ns, t.wall - t.busy)), 100.0 * min(l.launch_ns, t.wall - t.busy) / t.wall),
+  printf('Up to %s (%.0f%% of the job step): the launch calls'' CPU time, bounded by the GPU idle time.',
+    profdb_fmt_ns(min(l.launch_ns, t.wall - t.busy)), 100.0 * min(l.launch_ns, t.wall - t.busy) / t.js),
   'Re-profile: launch_overhead.short_kernel_pct and kernels per step down, step_time_sum.mean_gpu_idle_pct down.',
-  0, round(100.0 * min(l.launch_ns, t.wall - t.busy) / t.wall, 2), min(l.launch_ns, t.wall - t.busy), NULL,
+  0, round(100.0 * min(l.launch_ns, t.wall - t.busy) / t.js, 2), min(l.launch_ns, t.wall - t.busy), NULL,
   (SELECT json_group_array(json_object('kernel', name, 'short_instances', short)) FROM (
      SELECT name, short FROM kernel_top WHERE kind = 'kernel' AND short > 0
      ORDER BY short DESC, name LIMIT 3)),
   json_object('sections', json_array('launch_overhead', 'step_time_sum'),
-    'figures', json_object('window_ns', t.wall, 'gpu_busy_ns', t.busy, 'kernels', g.kernels,
+    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js, 'gpu_busy_ns', t.busy, 'kernels', g.kernels,
       'short_kernels', g.short_kernels, 'launch_call_ns', l.launch_ns))
 FROM gpu_m g, time_m t, launch_m l, floor_m f
 WHERE g.kernels > 100 AND t.wall > 0 AND g.short_kernels > 0.5 * g.kernels
   AND (t.wall - t.busy) > 0.2 * t.wall
-  AND min(l.launch_ns, t.wall - t.busy) >= f.min_pct / 100 * t.wall
+  AND min(l.launch_ns, t.wall - t.busy) >= f.min_pct / 100 * t.js
   AND min(l.launch_ns, t.wall - t.busy) >= f.min_ns
 UNION ALL
 -- 5. One kind of GPU work dominates: a 2x faster category saves at most
 -- half its GPU time.
-SELECT round(50.0 * c.dur / t.wall, 1), 'dominant_category',
+SELECT round(50.0 * c.dur / t.js, 1), 'dominant_category',
   CASE WHEN c.category IN ('GEMM', 'Attention', 'Elementwise', 'Convolution') THEN 'medium' ELSE 'low' END,
   printf('%s kernels take %.0f%% of GPU time', c.category, 100.0 * c.dur / g.gpu_total),
   printf('%s: %s of %s of GPU activity (kernel_category_sum), in %s of analysed time.', c.category,
@@ -317,68 +362,72 @@ SELECT round(50.0 * c.dur / t.wall, 1), 'dominant_category',
     WHEN 'Elementwise' THEN 'Fuse elementwise chains with torch.compile (or fused kernels such as Liger), and avoid needless copies and casts.'
     WHEN 'Normalization' THEN 'Use fused normalization kernels or torch.compile.'
     ELSE 'Open the top kernels of this category and check their shapes and implementations.' END,
-  printf('A 2x faster %s would save at most %s (%.0f%% of the step time).', c.category,
-    profdb_fmt_ns(c.dur / 2), 50.0 * c.dur / t.wall),
+  printf('A 2x faster %s would save at most %s (%.0f%% of the job step).', c.category,
+    profdb_fmt_ns(c.dur / 2), 50.0 * c.dur / t.js),
   printf('Re-profile: the %s share in kernel_category_sum drops, and step time with it.', c.category),
-  0, round(min(50.0 * c.dur / t.wall, 100), 2), c.dur / 2, NULL,
+  0, round(min(50.0 * c.dur / t.js, 100), 2), c.dur / 2, NULL,
   (SELECT json_group_array(json_object('kernel', name, 'dur_ns', dur)) FROM (
      SELECT name, sum(dur) AS dur FROM kernel_top WHERE category = c.category
      GROUP BY name ORDER BY dur DESC, name LIMIT 3)),
   json_object('sections', json_array('kernel_category_sum', 'gpu_kernel_sum'),
-    'figures', json_object('window_ns', t.wall, 'category', c.category, 'category_ns', c.dur,
+    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js, 'category', c.category, 'category_ns', c.dur,
       'gpu_total_ns', g.gpu_total))
 FROM top_cat c, gpu_m g, time_m t, floor_m f
 WHERE g.gpu_total > 0 AND t.wall > 0 AND c.dur > 0.3 * g.gpu_total
   AND c.category NOT IN ('NCCL/communication', 'Memcpy', 'Other')
-  AND c.dur / 2 >= f.min_pct / 100 * t.wall AND c.dur / 2 >= f.min_ns
+  AND c.dur / 2 >= f.min_pct / 100 * t.js AND c.dur / 2 >= f.min_ns
 UNION ALL
 -- 6. Host-device copies: at most the copy time with no kernel running
 -- (step_time memcpy_ns); copies behind compute cost no step time.
-SELECT round(100.0 * t.memcpy_exposed / t.wall, 1), 'memcpy', 'medium',
-  printf('Memory copies take %.0f%% of GPU time, %.0f%% of the step time with no kernel running',
+SELECT round(100.0 * t.memcpy_exposed / t.js, 1), 'memcpy', 'medium',
+  printf('Memory copies take %.0f%% of GPU time, %.0f%% of the job step with no kernel running',
     100.0 * g.memcpy / g.gpu_total, 100.0 * t.memcpy_exposed / t.wall),
   printf('Copies: %s of %s of GPU activity (see memcpy_sum for directions and bandwidth); %s of the %s analysed time had copies and no kernel running (step_time_sum).',
     profdb_fmt_ns(g.memcpy), profdb_fmt_ns(g.gpu_total), profdb_fmt_ns(t.memcpy_exposed), profdb_fmt_ns(t.wall)),
   'Data moves between host and device every step (pageable memory, offloading, or results copied back).',
   'Keep tensors on the device, pin host memory (pin_memory=True) and copy with non_blocking=True, and batch small copies.',
-  printf('Up to %s (%.0f%% of the step time): the copy time not hidden behind kernels.', profdb_fmt_ns(t.memcpy_exposed), 100.0 * t.memcpy_exposed / t.wall),
+  printf('Up to %s (%.0f%% of the job step): the copy time not hidden behind kernels.', profdb_fmt_ns(t.memcpy_exposed), 100.0 * t.memcpy_exposed / t.js),
   'Re-profile: step_time_sum memcpy share down, memcpy_sum bandwidth (gbps) up for pinned copies.',
-  0, round(100.0 * t.memcpy_exposed / t.wall, 2), t.memcpy_exposed, NULL,
+  0, round(100.0 * t.memcpy_exposed / t.js, 2), t.memcpy_exposed, NULL,
   (SELECT json_group_array(json_object('copy', name, 'dur_ns', dur)) FROM (
      SELECT name, sum(dur) AS dur FROM kernel_top WHERE kind = 'memcpy'
      GROUP BY name ORDER BY dur DESC, name LIMIT 3)),
   json_object('sections', json_array('memcpy_sum', 'step_time_sum'),
-    'figures', json_object('window_ns', t.wall, 'memcpy_ns', g.memcpy,
+    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js, 'memcpy_ns', g.memcpy,
       'memcpy_exposed_ns', t.memcpy_exposed, 'gpu_total_ns', g.gpu_total))
 FROM gpu_m g, time_m t, floor_m f
 WHERE g.gpu_total > 0 AND t.wall > 0 AND g.memcpy > 0.1 * g.gpu_total
-  AND t.memcpy_exposed >= f.min_pct / 100 * t.wall AND t.memcpy_exposed >= f.min_ns
+  AND t.memcpy_exposed >= f.min_pct / 100 * t.js AND t.memcpy_exposed >= f.min_ns
 UNION ALL
 -- 7. Fill/zero kernels: at most their GPU time.
-SELECT round(100.0 * g.fill / t.wall, 1), 'fill_kernels', 'medium',
+SELECT round(100.0 * g.fill / t.js, 1), 'fill_kernels', 'medium',
   printf('Fill and zero kernels take %.0f%% of GPU time', 100.0 * g.fill / g.gpu_total),
   printf('FillFunctor/zero kernels: %s of %s of GPU activity (fill_kernel_sum shows the launching ops and shapes), in %s of analysed time.',
     profdb_fmt_ns(g.fill), profdb_fmt_ns(g.gpu_total), profdb_fmt_ns(t.wall)),
   'Large tensors are allocated and zeroed every step (torch.zeros, zero_grad without set_to_none, padding buffers).',
   'Reuse buffers across steps, use torch.empty where the values are overwritten, and zero_grad(set_to_none=True).',
-  printf('Up to %s (%.0f%% of the step time).', profdb_fmt_ns(g.fill), 100.0 * g.fill / t.wall),
+  printf('Up to %s (%.0f%% of the job step).', profdb_fmt_ns(g.fill), 100.0 * g.fill / t.js),
   'Re-profile: fill_kernel_sum total_dur_ns down.',
-  0, round(min(100.0 * g.fill / t.wall, 100), 2), g.fill, NULL,
+  0, round(min(100.0 * g.fill / t.js, 100), 2), g.fill, NULL,
   (SELECT json_group_array(json_object('kernel', name, 'dur_ns', dur)) FROM (
      SELECT name, sum(dur) AS dur FROM kernel_top WHERE kind = 'kernel' AND is_fill
      GROUP BY name ORDER BY dur DESC, name LIMIT 3)),
   json_object('sections', json_array('fill_kernel_sum'),
-    'figures', json_object('window_ns', t.wall, 'fill_ns', g.fill, 'gpu_total_ns', g.gpu_total))
+    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js, 'fill_ns', g.fill, 'gpu_total_ns', g.gpu_total))
 FROM gpu_m g, time_m t, floor_m f
 WHERE g.gpu_total > 0 AND t.wall > 0 AND g.fill > 0.05 * g.gpu_total
-  AND g.fill >= f.min_pct / 100 * t.wall AND g.fill >= f.min_ns
+  AND g.fill >= f.min_pct / 100 * t.js AND g.fill >= f.min_ns
 UNION ALL
 -- 8. Communication not hidden behind compute; the advice follows the
--- collective that takes most of the time.
-SELECT round(100.0 * (c.comm - c.overlap) / t.wall, 1), 'exposed_communication', 'medium',
-  printf('Communication on the critical path: %.0f%% of the time', 100.0 * (c.comm - c.overlap) / t.wall),
-  printf('Collectives cover %s, %s of it overlapped with compute (%.0f%%); most of the time in %s (communication).',
-    profdb_fmt_ns(c.comm), profdb_fmt_ns(c.overlap), 100.0 * c.overlap / max(c.comm, 1), c.top_name),
+-- collective that takes most of the time.  Only transfer (after the last
+-- peer arrived) that no compute overlaps is promised: overlap cannot hide
+-- the waiting for late peers, which rule 9 (straggler) claims.
+SELECT round(100.0 * c.exposed / t.js, 1), 'exposed_communication', 'medium',
+  printf('Communication transfer on the critical path: %.0f%% of the job step', 100.0 * c.exposed / t.js),
+  printf('Per rank step (%s), collectives cover %s: %s waiting for the last peer to arrive (rank_sum, straggler), %s transfer%s, %s of the transfer overlapped with compute; %s exposed; most of the time in %s (communication).',
+    j.per, profdb_fmt_ns(c.comm), profdb_fmt_ns(c.wait), profdb_fmt_ns(c.transfer),
+    CASE WHEN c.unmatched > 0 THEN printf(' (%s of it in collectives whose peers are not loaded: waiting cannot be told from transfer there)', profdb_fmt_ns(c.unmatched)) ELSE '' END,
+    profdb_fmt_ns(c.overlap), profdb_fmt_ns(c.exposed), c.top_name),
   CASE WHEN lower(c.top_name) GLOB '*alltoall*' OR lower(c.top_name) GLOB '*all_to_all*'
          OR lower(c.top_name) GLOB '*sendrecv*'
        THEN 'All-to-all exchanges (embedding or expert sharding) wait for every peer: imbalanced shards or a slow peer, with nothing scheduled behind them.'
@@ -391,17 +440,19 @@ SELECT round(100.0 * (c.comm - c.overlap) / t.wall, 1), 'exposed_communication',
        WHEN lower(c.top_name) GLOB '*allgather*' OR lower(c.top_name) GLOB '*reducescatter*'
        THEN 'Enable FSDP forward/backward prefetch, tune the wrap granularity, and keep limit_all_gathers so compute overlaps the next gather.'
        ELSE 'Overlap the all-reduces with backward: tune DDP bucket_cap_mb, avoid synchronizing the stream between buckets, and check for a late rank.' END,
-  printf('Up to %s (%.0f%% of the step time).', profdb_fmt_ns(c.comm - c.overlap), 100.0 * (c.comm - c.overlap) / t.wall),
+  printf('Up to %s per job step (%.0f%% of the job step): the transfer not overlapped with compute; the waiting is not counted here.', profdb_fmt_ns(c.exposed), 100.0 * c.exposed / t.js),
   'Re-profile: communication.overlap_pct above 80%.',
-  0, round(min(100.0 * (c.comm - c.overlap) / t.wall, 100), 2), c.comm - c.overlap, NULL,
+  0, round(min(100.0 * c.exposed / t.js, 100), 2), c.exposed, NULL,
   (SELECT json_group_array(json_object('kernel', name, 'dur_ns', dur)) FROM (
      SELECT name, sum(dur) AS dur FROM kernel_top WHERE category = 'NCCL/communication'
      GROUP BY name ORDER BY dur DESC, name LIMIT 3)),
   json_object('sections', json_array('communication'),
-    'figures', json_object('window_ns', t.wall, 'comm_ns', c.comm, 'overlapped_ns', c.overlap))
-FROM comm_m c, time_m t, floor_m f
-WHERE t.wall > 0 AND c.comm > 0 AND (c.comm - c.overlap) > 0.1 * t.wall
-  AND (c.comm - c.overlap) >= f.min_ns
+    'figures', json_object('job_step_ns', t.js, 'comm_ns', c.comm, 'wait_ns', c.wait,
+      'transfer_ns', c.transfer, 'unmatched_ns', c.unmatched, 'overlapped_ns', c.overlap,
+      'exposed_ns', c.exposed))
+FROM comm_m c, time_m t, floor_m f, job_w j
+WHERE t.js > 0 AND c.comm > 0 AND c.exposed > 0.1 * t.js
+  AND c.exposed >= f.min_ns
 UNION ALL
 -- 9. Straggler ranks: late arrival at collectives (straggler_f above);
 -- the saving is the wait of the ranks that were on time.
@@ -505,7 +556,7 @@ UNION ALL
 -- 14b. The heaviest GEMM / convolution / attention shape runs far below
 -- the GPU's peak.  Saving bounded by bringing it to 60% of peak, a level
 -- tuned large GEMMs reach; only its GPU time is promised.
-SELECT round(100.0 * m.device_ns * (1 - m.peak_pct / 60) / t.wall, 1), 'low_gemm_efficiency', 'medium',
+SELECT round(100.0 * m.device_ns * (1 - m.peak_pct / 60) / t.js, 1), 'low_gemm_efficiency', 'medium',
   printf('%s%s runs at %.1f%% of the %s''s %s peak', m.name,
     CASE WHEN m.source IS NOT NULL THEN ' in ' || m.source ELSE '' END, m.peak_pct, m.device_name, m.dtype),
   printf('gemm_efficiency: the calls of %s with Input Dims %s take %s of GPU time (%.1f%% of all GPU work) at %.1f%% of the %s dense %s peak (%.0f TFLOP/s).',
@@ -513,11 +564,11 @@ SELECT round(100.0 * m.device_ns * (1 - m.peak_pct / 60) / t.wall, 1), 'low_gemm
     m.dtype, m.peak_tflops),
   'The shapes are too small or badly aligned for the tensor cores (dimensions not multiples of 8/16), the kernel chosen is not the fastest one, or the operator runs in a slower dtype than it could.',
   'Pad the dimensions to multiples of 16 (64 for attention heads), use bf16/fp16 autocast, enable torch.backends.cuda.matmul.allow_tf32 for fp32, try torch.compile (mode="max-autotune") or a fused attention kernel; see op_shape_sum for the exact shapes.',
-  printf('Up to %s of GPU time (%.1f%% of the step time) if it reached 60%% of peak; the step saves less where the GPU is not the bottleneck.',
+  printf('Up to %s of GPU time (%.1f%% of the job step) if it reached 60%% of peak; the step saves less where the GPU is not the bottleneck.',
     profdb_fmt_ns(CAST(m.device_ns * (1 - m.peak_pct / 60) AS INTEGER)),
-    100.0 * m.device_ns * (1 - m.peak_pct / 60) / t.wall),
+    100.0 * m.device_ns * (1 - m.peak_pct / 60) / t.js),
   printf('Re-profile: gemm_efficiency.peak_pct of %s above %.0f%%.', m.name, min(60, 2 * m.peak_pct)), 0,
-  round(100.0 * m.device_ns * (1 - m.peak_pct / 60) / t.wall, 2),
+  round(100.0 * m.device_ns * (1 - m.peak_pct / 60) / t.js, 2),
   CAST(m.device_ns * (1 - m.peak_pct / 60) AS INTEGER), NULL,
   json_array(CASE WHEN m.source IS NULL
     THEN json_object('operator', m.name, 'input_dims', m.input_dims, 'dtype', m.dtype)
@@ -529,7 +580,7 @@ SELECT round(100.0 * m.device_ns * (1 - m.peak_pct / 60) / t.wall, 1), 'low_gemm
 FROM gemm_m m, time_m t, floor_m f
 WHERE t.wall > 0 AND m.peak_pct < 30 AND m.device_ns >= 0.05 * m.gpu_ns
   AND m.device_ns * (1 - m.peak_pct / 60) >= f.min_ns
-  AND 100.0 * m.device_ns * (1 - m.peak_pct / 60) / t.wall >= f.min_pct
+  AND 100.0 * m.device_ns * (1 - m.peak_pct / 60) / t.js >= f.min_pct
 UNION ALL
 -- 15-21. Missing artifacts and options: they save nothing themselves.
 -- A memory snapshot is asked for only when the trace used a CUDA/ROCm GPU.
@@ -591,6 +642,7 @@ FROM counts WHERE traces > 0 AND ops > 0 AND ops_with_shapes = 0
 )
 SELECT priority, id, id AS rule, confidence, title, observation, hypothesis, action,
   expected_impact, validation, needs_artifact, saving_pct AS expected_saving_pct,
-  saving_ns AS expected_saving_ns, saving_bytes AS expected_saving_bytes, subjects, evidence
+  CAST(round(saving_ns) AS INTEGER) AS expected_saving_ns, saving_bytes AS expected_saving_bytes,
+  subjects, evidence
 FROM rules
 ORDER BY priority DESC, coalesce(saving_ns, saving_bytes, 0) DESC, id;

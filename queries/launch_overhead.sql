@@ -31,6 +31,13 @@ WITH k AS (
   FROM report_gpu g LEFT JOIN _slice l ON l.id = g.launch_id
   LEFT JOIN _string n ON n.id = l.name_id
   WHERE g.kind = 'kernel'
+),
+-- CPU time in launch calls per trace, each call once (grouped here, not
+-- per trace in a subquery: that scanned every trace's kernels for each).
+calls AS (
+  SELECT x.trace_id, sum(l.dur) AS launch_call_ns
+  FROM (SELECT DISTINCT trace_id, launch FROM k WHERE launch IS NOT NULL) x
+  JOIN _slice l ON l.id = x.launch GROUP BY x.trace_id
 )
 SELECT w.label, count(*) AS kernels, count(k.launch) AS launched,
   coalesce(sum(k.graph), 0) AS graph_kernels,
@@ -42,7 +49,6 @@ SELECT w.label, count(*) AS kernels, count(k.launch) AS launched,
   round(100.0 * sum(k.dur < 10000) / count(*), 2) AS short_kernel_pct,
   CAST(round(profdb_median(k.dur)) AS INTEGER) AS median_kernel_ns,
   count(DISTINCT k.launch) AS launch_calls,
-  (SELECT sum(l.dur) FROM _slice l WHERE l.id IN (SELECT x.launch FROM k x WHERE x.trace_id = k.trace_id))
-    AS launch_call_ns
-FROM k JOIN report_window w USING (trace_id)
+  c.launch_call_ns
+FROM k JOIN report_window w USING (trace_id) LEFT JOIN calls c USING (trace_id)
 GROUP BY k.trace_id ORDER BY w.rank, k.trace_id;

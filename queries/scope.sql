@@ -3,7 +3,9 @@
 --   analysed, which step is excluded as warm-up, which snapshots and devices?
 --   One line per group of traces with the same scope, so that 8 ranks with
 --   the same steps read "ranks 0-7 (8 traces): step 10 analysed".  With
---   the whole-trace scopes (trace, hta) one line says so.
+--   the whole-trace scopes (trace, hta) one line says so.  Caveats follow
+--   when the report holds several jobs (runs) or a job mixes GPU models or
+--   world sizes (docs/definitions.md#jobs).
 -- Columns:
 --   note  -  one line of the scope (the report joins them with '; ')
 WITH w AS (
@@ -44,6 +46,7 @@ SELECT note FROM (
     CASE WHEN ranked < traces THEN labels
          WHEN traces = 1 THEN printf('rank %d', lo)
          WHEN hi - lo + 1 = traces THEN printf('ranks %d-%d (%d traces)', lo, hi, traces)
+         WHEN traces > 16 THEN printf('%d traces of ranks %d-%d', traces, lo, hi)
          ELSE printf('ranks %s', ranks) END || ': ' || what AS note
   FROM grouped WHERE NOT coalesce(:scope_trace, 0)
   UNION ALL
@@ -51,5 +54,22 @@ SELECT note FROM (
     printf('snapshot %s: device%s %s', s.label, CASE WHEN count(*) > 1 THEN 's' ELSE '' END,
            group_concat(d.device, ', '))
   FROM report_mem_device d JOIN snapshot s USING (snapshot_id)
-  GROUP BY d.snapshot_id)
+  GROUP BY d.snapshot_id
+  UNION ALL
+  -- Coherence (issue 23): a report meant for one job that holds several,
+  -- or a job whose ranks ran on different GPU models or world sizes.
+  SELECT 2, 0, 0, printf('caveat: %d jobs (runs) in one report (%s%s): the findings average over them; load each job into its own database, or name them with profdb load --run NAME',
+    count(*), group_concat(run, ', '), CASE WHEN count(*) > 4 THEN ', ...' ELSE '' END)
+  FROM (SELECT DISTINCT run FROM report_run ORDER BY run LIMIT 5)
+  HAVING (SELECT count(DISTINCT run) FROM report_run) > 1
+  UNION ALL
+  SELECT 3, 0, 0, printf('caveat: job %s mixes GPU models (%s): its ranks are not alike', r.run,
+    group_concat(DISTINCT d.name))
+  FROM report_run r JOIN device d USING (trace_id)
+  GROUP BY r.run HAVING count(DISTINCT d.name) > 1
+  UNION ALL
+  SELECT 4, 0, 0, printf('caveat: job %s mixes world sizes (%s)', r.run,
+    group_concat(DISTINCT t.world_size))
+  FROM report_run r JOIN report_trace t USING (trace_id)
+  GROUP BY r.run HAVING count(DISTINCT t.world_size) > 1)
 ORDER BY part, k1, k2;

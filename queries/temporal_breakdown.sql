@@ -5,7 +5,9 @@
 --   the window runs from the first GPU activity's start to the last one's
 --   end over all the rank's devices and streams; compute is the union of
 --   kernels that are not collectives; idle is the window minus the union
---   of all GPU activity.  Use --scope hta for HTA's scope.
+--   of all GPU activity.  Use --scope hta for HTA's scope.  Beyond HTA,
+--   the collectives' time is split into waiting for the last peer and
+--   transfer (the two last columns).
 -- Requires: report_gpu
 -- Empty: no GPU activity (kernels, copies, fills) in scope
 -- Columns:
@@ -18,6 +20,8 @@
 --   idle_pct          %      idle_ns / kernel_time_ns
 --   compute_pct       %      compute_ns / kernel_time_ns
 --   non_compute_pct   %      non_compute_ns / kernel_time_ns
+--   comm_wait_ns      ns     collective time before the last peer arrived (waiting: imbalance, stragglers; lib/50_collectives.sql)
+--   comm_transfer_ns  ns     collective time after the last peer arrived, or whose peers are not loaded (transfer)
 WITH per_rank AS (
   SELECT g.trace_id, max(g.ts + g.dur) - min(g.ts) AS window,
     interval_union(g.ts, g.ts + g.dur) AS busy,
@@ -29,6 +33,9 @@ SELECT w.label, w.rank, p.window AS kernel_time_ns, p.window - p.busy AS idle_ns
   p.compute AS compute_ns, p.busy - p.compute AS non_compute_ns,
   round(100.0 * (p.window - p.busy) / max(p.window, 1), 2) AS idle_pct,
   round(100.0 * p.compute / max(p.window, 1), 2) AS compute_pct,
-  round(100.0 * (p.busy - p.compute) / max(p.window, 1), 2) AS non_compute_pct
+  round(100.0 * (p.busy - p.compute) / max(p.window, 1), 2) AS non_compute_pct,
+  (SELECT coalesce(sum(c.wait_ns), 0) FROM report_comm c WHERE c.trace_id = p.trace_id) AS comm_wait_ns,
+  (SELECT coalesce(sum(c.transfer_ns), 0) FROM report_comm c WHERE c.trace_id = p.trace_id)
+    AS comm_transfer_ns
 FROM per_rank p JOIN report_window w USING (trace_id)
 ORDER BY w.rank, p.trace_id;

@@ -215,6 +215,22 @@ void rp_free_names(char **names, int n);
 ** "(communication)"; a plain word like "communication" is no citation), or NULL. */
 const rp_section *rp_cited_section(const rp_report *r, const char *text, const char *p);
 
+/* One page at any rank count (issue 23): a section whose rows cover more
+** than RP_RANKS_MAX ranks is summarized across ranks in the Markdown and
+** folded in the HTML; rp_rank_column: its `rank` column (else `label`,
+** else `trace`), or -1; rp_rank_count: the distinct values in it (rows
+** come ordered by rank), 0 without one. */
+#define RP_RANKS_MAX 16
+int rp_rank_column(const rp_section *s);
+int rp_rank_count(const rp_section *s, int rank_col);
+
+/* What a job step is, said once above the findings (docs/definitions.md#jobs). */
+#define RP_JOB_STEP_NOTE                                                                      \
+  "Savings are per job step: job step k is ProfilerStep k on every rank of the job, and it "  \
+  "lasts as long as its slowest rank's step. Each saving is the mean over the ranks and job " \
+  "steps of what a rank's step would lose, and its percentage is its share of the mean job "  \
+  "step, so a job with more ranks that behave alike gives the same findings."
+
 /* Cell accessors.  rp_text_of: the text in column `col` of a row, or "". */
 const char *rp_text_of(const rp_section *s, int row, const char *col);
 const rp_value *rp_cell(const rp_section *s, int row, int col);

@@ -469,3 +469,24 @@ void rp_free_names(char **names, int n) {
   for (int i = 0; i < n; i++) free(names[i]);
   free(names);
 }
+
+int rp_rank_count(const rp_section *s, int rank_col) {
+  int ranks = 0;
+  if (rank_col < 0) return 0;
+  for (int i = 0; i < s->nrows; i++) {
+    const rp_value *v = rp_cell(s, i, rank_col), *u = i ? rp_cell(s, i - 1, rank_col) : NULL;
+    if (v->type == SQLITE_NULL) continue;
+    if (!u || u->type != v->type || (v->type == SQLITE_INTEGER && u->i != v->i) ||
+        (v->type == SQLITE_TEXT && strcmp(u->s, v->s)))
+      ranks++;
+  }
+  return ranks;
+}
+
+
+int rp_rank_column(const rp_section *s) {
+  int c = rp_col_index(s, "rank");
+  if (c < 0) c = rp_col_index(s, "label"); /* a trace: a rank of a job */
+  if (c < 0) c = rp_col_index(s, "trace");
+  return c;
+}

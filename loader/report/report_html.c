@@ -116,6 +116,8 @@ static void write_findings(FILE *out, const rp_report *r) {
   fputs("<section id=\"findings\"><h2>Findings, by expected impact</h2>\n", out);
   if (f->skipped || f->nrows == 0)
     fputs("<p>No finding: no rule of queries/findings.sql applies to this data.</p>\n", out);
+  else
+    fprintf(out, "<p class=\"q\">%s</p>\n", RP_JOB_STEP_NOTE);
   static const char *const parts[][2] = {{"Observation", "observation"},
                                          {"Hypothesis", "hypothesis"},
                                          {"Action", "action"},
@@ -194,7 +196,24 @@ static void write_toc(FILE *out, const rp_report *r) {
   fputs("</ul></nav>\n", out);
 }
 
+static void write_rows(FILE *out, const rp_section *s);
+
+/* A section of more than RP_RANKS_MAX ranks keeps every row, folded under
+** one line (the Markdown has the cross-rank summary; the step chart
+** becomes a distribution). */
 static void write_table(FILE *out, const rp_section *s) {
+  int ranks = rp_rank_count(s, rp_rank_column(s));
+  if (ranks <= RP_RANKS_MAX) {
+    write_rows(out, s);
+    return;
+  }
+  fprintf(out, "<details><summary>All %d rows, over %d ranks (folded)</summary>\n", s->nrows,
+          ranks);
+  write_rows(out, s);
+  fputs("</details>\n", out);
+}
+
+static void write_rows(FILE *out, const rp_section *s) {
   rp_colview *views = calloc((size_t)s->ncols + 1, sizeof *views);
   char ***names = calloc((size_t)s->ncols + 1, sizeof *names);
   if (!views || !names) ld_oom();

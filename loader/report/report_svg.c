@@ -46,6 +46,7 @@
 #define STACK_MAX 64
 #define BAR_MAX 90
 #define PARTS_MAX 16
+#define DIST_BINS 24 /* bins of that distribution */
 
 static const char *const palette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
                                       "#edc948", "#b07aa1", "#bab0ac", "#ff9da7", "#9c755f"};
@@ -225,6 +226,77 @@ static int columns_of(const rp_section *s, const char *list, int *out, int max) 
   return n;
 }
 
+/* ---- distribution across ranks (issue 23) -------------------------------------- */
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* A stacked chart whose groups are ranks, with more than RP_RANKS_MAX ranks:
+** one bar per rank cannot be read (1024 ranks leave a pixel each), so the
+** chart becomes the distribution of the rows' totals (a rank step's time):
+** how many rank steps fall in each of DIST_BINS equal bins from the
+** shortest to the longest, with the shortest, median and longest named
+** with the rank holding them.  Readable at any number of ranks. */
+static int chart_distribution(const rp_section *s, ld_buf *b, int inline_svg, int rank_col,
+                              const int *parts, int np, int ranks) {
+  int n = s->nrows;
+  double *tot = calloc((size_t)n + 1, sizeof *tot),
+         *sorted = calloc((size_t)n + 1, sizeof *tot);
+  int counts[DIST_BINS] = {0};
+  if (!tot || !sorted) abort();
+  int lo = 0, hi = 0;
+  for (int i = 0; i < n; i++) {
+    for (int p = 0; p < np; p++) tot[i] += num(s, i, parts[p]);
+    sorted[i] = tot[i];
+    if (tot[i] < tot[lo]) lo = i;
+    if (tot[i] > tot[hi]) hi = i;
+  }
+  qsort(sorted, (size_t)n, sizeof *sorted, cmp_double);
+  double median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  double min = tot[lo], max = tot[hi], width = (max - min) / DIST_BINS;
+  int top = 0;
+  for (int i = 0; i < n; i++) {
+    int k = width > 0 ? (int)((tot[i] - min) / width) : DIST_BINS / 2;
+    if (k >= DIST_BINS) k = DIST_BINS - 1;
+    if (++counts[k] > top) top = counts[k];
+  }
+  const char *unit = parts[0] >= 0 ? s->cols[parts[0]].unit : "";
+  axis t = make_axis(max > 0 ? max : 1, unit), c = make_axis(top, "");
+  char title[300], line[300], a[64], m[64], z[64];
+  snprintf(title, sizeof title, "%s: distribution over %d ranks", s->title, ranks);
+  svg_begin(b, title, inline_svg);
+  y_axis(b, &c);
+  double plot_w = W - LEFT - RIGHT, plot_h = H - TOP - BOTTOM, slot = plot_w / DIST_BINS;
+  for (int k = 0; k < DIST_BINS; k++) {
+    double h = plot_h * counts[k] / c.top;
+    if (h > 0)
+      svgf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
+           LEFT + slot * k + 1, H - BOTTOM - h, slot - 2, h, palette[0]);
+    if (k % 4 == 0 || k == DIST_BINS - 1) {
+      double edge = k == DIST_BINS - 1 ? max : min + width * k;
+      double x = k == DIST_BINS - 1 ? LEFT + plot_w : LEFT + slot * k;
+      snprintf(line, sizeof line, "%.*f", edge / t.scale >= 100 ? 0 : 2, edge / t.scale);
+      svg_text(b, x, H - BOTTOM + 16, "middle", line);
+    }
+  }
+  snprintf(a, sizeof a, "%.2f %s", min / t.scale, t.unit);
+  snprintf(m, sizeof m, "%.2f %s", median / t.scale, t.unit);
+  snprintf(z, sizeof z, "%.2f %s", max / t.scale, t.unit);
+  snprintf(line, sizeof line,
+           "%s (%s) of %d %s: shortest %s (rank %lld), median %s, longest %s (rank %lld)",
+           "step time", t.unit, n, n == 1 ? "rank step" : "rank steps", a,
+           rp_cell(s, lo, rank_col)->i, m, z, rp_cell(s, hi, rank_col)->i);
+  svg_text(b, LEFT + plot_w / 2, H - BOTTOM + 36, "middle", line);
+  svg_text(b, LEFT + plot_w / 2, H - 8, "middle",
+           "rank steps per bin (one bar per range of step time)");
+  legend_entry(b, 0, palette[0], "rank steps");
+  free(tot);
+  free(sorted);
+  return 1;
+}
+
 /* ---- stacked bars ---------------------------------------------------------- */
 
 static int chart_stack(const rp_section *s, ld_buf *b, int inline_svg) {
@@ -233,6 +305,16 @@ static int chart_stack(const rp_section *s, ld_buf *b, int inline_svg) {
   if (!rp_chart_key(s, "x", xs, sizeof xs) || !rp_chart_key(s, "parts", ps, sizeof ps))
     return 0;
   int nx = columns_of(s, xs, x, 2), np = columns_of(s, ps, parts, PARTS_MAX);
+  if (x[0] >= 0 && !strcmp(s->cols[x[0]].name, "rank")) {
+    int ranks = 0;
+    for (int i = 0; i < s->nrows; i++) {
+      const rp_value *v = rp_cell(s, i, x[0]), *u = i ? rp_cell(s, i - 1, x[0]) : NULL;
+      if (v->type == SQLITE_INTEGER && (!u || u->type != SQLITE_INTEGER || u->i != v->i))
+        ranks++;
+    }
+    if (ranks > RP_RANKS_MAX && np > 0)
+      return chart_distribution(s, b, inline_svg, x[0], parts, np, ranks);
+  }
   int n = s->nrows > STACK_MAX ? STACK_MAX : s->nrows;
   double max = 0;
   int used[PARTS_MAX] = {0};

@@ -1,11 +1,13 @@
 -- Title: Step time
--- Question: How long does a step take before and after, and what is the
---   speedup?  Over the analysed steps of all ranks of each run (warm-up
---   excluded; a step's time is its span, as in the report).
+-- Question: How long does a job step take before and after, and what is
+--   the speedup?  Over the analysed job steps of each run: job step k is
+--   step k on every rank, as long as its slowest rank's span (warm-up
+--   excluded; a step's time is its span, as in the report); ranks are
+--   never counted as steps.
 -- Requires: diff_run
 -- Empty: neither database has a profiler trace
 -- Columns:
---   statistic    -      mean, median, p95, min or max over the steps; steps: how many
+--   statistic    -      mean, median, p95, min or max over the job steps
 --   before_ns    ns     before (base database)
 --   after_ns     ns     after (main database)
 --   delta_ns     ns     after - before

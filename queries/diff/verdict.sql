@@ -11,7 +11,7 @@
 --   topic      -      what the line is about
 --   statement  -      the verdict, with its numbers
 WITH r AS (
-  SELECT b.steps AS bs, a.steps AS as_, b.mean_wall AS bw, a.mean_wall AS aw,
+  SELECT b.job_steps AS bs, a.job_steps AS as_, b.mean_wall AS bw, a.mean_wall AS aw,
     b.traces AS bt, a.traces AS at_, b.devices AS bd, a.devices AS ad
   FROM diff_run b, diff_run a WHERE b.side = 'before' AND a.side = 'after'
 ), cat AS (
@@ -44,9 +44,9 @@ WITH r AS (
       WHEN r.bs = 0 OR r.bw IS NULL THEN 'The before run has no profiler trace: no step time to compare.'
       WHEN r.as_ = 0 OR r.aw IS NULL THEN 'The after run has no profiler trace: no step time to compare.'
       WHEN abs(r.aw - r.bw) < 0.01 * r.bw THEN
-        printf('%s -> %s per step (mean over %d -> %d steps): about the same (%+.1f%%).',
+        printf('%s -> %s per job step (mean over %d -> %d job steps): about the same (%+.1f%%).',
                profdb_fmt_ns(r.bw), profdb_fmt_ns(r.aw), r.bs, r.as_, 100.0 * (r.aw - r.bw) / r.bw)
-      ELSE printf('%s -> %s per step (mean over %d -> %d steps): %+.1f%%, %.2fx %s.',
+      ELSE printf('%s -> %s per job step (mean over %d -> %d job steps): %+.1f%%, %.2fx %s.',
                   profdb_fmt_ns(r.bw), profdb_fmt_ns(r.aw), r.bs, r.as_,
                   100.0 * (r.aw - r.bw) / r.bw,
                   CASE WHEN r.aw < r.bw THEN r.bw / r.aw ELSE r.aw / r.bw END,
@@ -94,7 +94,7 @@ WITH r AS (
   UNION ALL
   -- 7. Caveats
   SELECT 7, 'Caveats', group_concat(c, '; ') FROM (
-    SELECT printf('the runs have different numbers of analysed steps (%d before, %d after): per-step figures are averages', bs, as_) AS c
+    SELECT printf('the runs have different numbers of analysed job steps (%d before, %d after): per-step figures are averages', bs, as_) AS c
     FROM r WHERE bs <> as_ AND bs > 0 AND as_ > 0
     UNION ALL
     SELECT printf('different ranks (%d traces before, %d after)', bt, at_) FROM r WHERE bt <> at_

@@ -18,6 +18,11 @@ SELECT s.k, y.trace_id, y.event_id, y.name, y.pid, y.tid,
 FROM report_sync y JOIN report_span s
   ON s.trace_id = y.trace_id AND y.ts < s.end_ts AND y.ts + y.dur > s.ts
 WHERE y.trace_id IN (SELECT trace_id FROM report_longest WHERE code IS NOT NULL);
+-- The per-trace lookups below read these by index: without them each
+-- trace scans every trace's rows, and the report's cost grows with the
+-- square of the ranks (issue 23).
+CREATE INDEX temp.report_clip_sync_by_trace ON report_clip_sync(trace_id, name);
+CREATE INDEX temp.report_clip_gpu_by_trace ON report_clip_gpu(trace_id);
 
 -- Per trace and call name (name NULL: all the calls together):
 --   blocked_ns           time some thread of the process was in such a call
@@ -51,7 +56,9 @@ FROM keys x;
 --   calls                outermost calls under it
 --   blocked_ns           time blocked in them
 --   blocked_gpu_idle_ns  the part with no GPU work of the process running
-CREATE TEMP TABLE report_sync_source AS
+--   (report_sync_sourced: each outermost call with its trace and source,
+--   indexed for the per-source lookups)
+CREATE TEMP TABLE report_sync_sourced AS
 WITH up(event_id, id, level) AS (
   SELECT DISTINCT event_id, event_id, 0 FROM report_clip_sync
   UNION ALL
@@ -68,10 +75,13 @@ WITH up(event_id, id, level) AS (
   WHERE up.event_id IN (SELECT event_id FROM outer_call)
     AND s.kind = (SELECT kind FROM _kind WHERE name = 'python_function') AND n.value GLOB '*.py(*' AND n.value NOT GLOB '*torch/*'
     AND n.value NOT GLOB '*python3*/*' AND n.value NOT GLOB '*site-packages/*'
-), sourced AS (
-  SELECT o.trace_id, o.event_id, coalesce(f.source, '(no Python stack)') AS source
-  FROM outer_call o LEFT JOIN frame f ON f.event_id = o.event_id AND f.pick = 1
 )
+SELECT o.trace_id, o.event_id, coalesce(f.source, '(no Python stack)') AS source
+FROM outer_call o LEFT JOIN frame f ON f.event_id = o.event_id AND f.pick = 1;
+CREATE INDEX temp.report_sync_sourced_by_source ON report_sync_sourced(trace_id, source);
+
+CREATE TEMP TABLE report_sync_source AS
+WITH sourced AS (SELECT * FROM report_sync_sourced)
 SELECT x.trace_id, x.source, x.calls,
   (SELECT interval_union(c.a, c.b) FROM report_clip_sync c JOIN sourced y USING (event_id)
    WHERE y.trace_id = x.trace_id AND y.source = x.source) AS blocked_ns,

@@ -57,8 +57,9 @@ HAVING count(DISTINCT rank) = count(*) AND count(*) > 1;
 --   wait_ns      time inside its kernel before the last peer arrived
 --                (min(last_ts - ts, dur))
 --   is_last      1 for the last arrival (ties: the highest rank)
+--   (event_id: the kernel)
 CREATE TEMP TABLE report_coll_arrival AS
-SELECT m.run, m.pg, m.coll, m.seq, m.trace_id, m.rank, m.ts, m.dur,
+SELECT m.run, m.pg, m.coll, m.seq, m.event_id, m.trace_id, m.rank, m.ts, m.dur,
   m.ts - i.first_ts AS lateness_ns,
   CAST(max(0, m.ts - i.median_ts) AS INTEGER) AS excess_ns,
   max(0, min(i.last_ts - m.ts, m.dur)) AS wait_ns,
@@ -110,3 +111,54 @@ SELECT s.run, count(*) AS ranks,
 FROM report_straggler s
 GROUP BY s.run
 HAVING sum(s.straggler) > 0;
+
+-- Waiting split from transfer, per collective kernel in scope.  A
+-- collective kernel starts when its rank arrives and cannot move data
+-- before the last rank of the instance has arrived: the time until then is
+-- waiting (owed to imbalance or a straggler, rank_sum), the time after it
+-- is transfer (what overlap with compute can hide).  A kernel not matched
+-- across ranks (a single-rank trace, or peers not loaded) has no known
+-- split: its peers are unknown and its whole time counts as transfer, with
+-- matched = 0 saying so.
+--   event_id, trace_id, device  the kernel
+--   ts, dur                     kernel start and duration (ns)
+--   wait_ns                     time before the last peer arrived (0 when unmatched)
+--   matched                     1 when the instance was matched across ranks
+CREATE TEMP TABLE report_comm_kernel AS
+SELECT g.event_id, g.trace_id, g.device, g.ts, g.dur,
+  coalesce(a.wait_ns, 0) AS wait_ns, a.event_id IS NOT NULL AS matched
+FROM report_gpu g LEFT JOIN report_coll_arrival a USING (event_id)
+WHERE g.kind = 'kernel' AND g.category = 'NCCL/communication';
+
+-- Communication per trace and device, waiting split from transfer.
+--   trace_id, device   where it ran
+--   comm_ns            time covered by collective kernels
+--   wait_ns            time covered by their waiting parts (peers late)
+--   transfer_ns        time covered by their transfer parts (after the last peer arrived)
+--   unmatched_ns       time covered by collective kernels whose peers are unknown (counted as transfer)
+--   compute_ns         time covered by other kernels
+--   overlapped_ns      transfer time with compute running at the same time
+--   exposed_ns         transfer_ns - overlapped_ns: what overlap could still hide
+CREATE TEMP TABLE report_comm AS
+WITH iv AS (
+  SELECT trace_id, device, ts AS a, ts + wait_ns AS b, 1 AS part FROM report_comm_kernel
+  WHERE wait_ns > 0
+  UNION ALL
+  SELECT trace_id, device, ts + wait_ns, ts + dur, CASE WHEN matched THEN 2 ELSE 3 END
+  FROM report_comm_kernel WHERE dur > wait_ns
+  UNION ALL
+  SELECT trace_id, device, ts, ts + dur, 0 FROM report_gpu
+  WHERE kind = 'kernel' AND category <> 'NCCL/communication'
+    AND (trace_id, device) IN (SELECT trace_id, device FROM report_comm_kernel)
+)
+SELECT trace_id, device,
+  (SELECT interval_union(k.ts, k.ts + k.dur) FROM report_comm_kernel k
+   WHERE k.trace_id = iv.trace_id AND k.device = iv.device) AS comm_ns,
+  coalesce(interval_union(a, b) FILTER (WHERE part = 1), 0) AS wait_ns,
+  coalesce(interval_union(a, b) FILTER (WHERE part IN (2, 3)), 0) AS transfer_ns,
+  coalesce(interval_union(a, b) FILTER (WHERE part = 3), 0) AS unmatched_ns,
+  coalesce(interval_union(a, b) FILTER (WHERE part = 0), 0) AS compute_ns,
+  coalesce(interval_overlap(a, b, part IN (2, 3)) FILTER (WHERE part <> 1), 0) AS overlapped_ns,
+  coalesce(interval_union(a, b) FILTER (WHERE part IN (2, 3)), 0)
+    - coalesce(interval_overlap(a, b, part IN (2, 3)) FILTER (WHERE part <> 1), 0) AS exposed_ns
+FROM iv GROUP BY trace_id, device;

@@ -166,8 +166,15 @@ for ref_file in sorted(os.listdir(reference)):
             if p is None:
                 failures.append(f"{name}: rank {h['rank']}: no communication row (HTA {v}%)")
                 continue
+            # With peers matched, profdb measures overlap on transfer only
+            # (waiting for late peers split off, issue 23); HTA over whole
+            # collective kernels: a deliberate difference then.
+            waits = p.get("wait_ns", 0) > 0
+            if waits:
+                notes.append(f"{name}: rank {h['rank']}: overlap over transfer, waiting split off "
+                             "(not failed)")
             note_diff("communication overlap_pct", abs(p["overlap_pct"] - v), f"{name} rank {h['rank']}",
-                      tb_differs, 100.0 * slack_us / max(p["comm_ns"] / 1000, 1))
+                      tb_differs or waits, 100.0 * slack_us / max(p["comm_ns"] / 1000, 1))
 
     idle = hta.get("idle_time_breakdown")
     if isinstance(idle, dict) and idle.get("breakdown"):

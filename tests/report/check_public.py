@@ -35,8 +35,10 @@ EXPECTED = {
     # At the replayed peak reserved - requested is ~109 MiB, ~78 MiB of it
     # inside used segments (not the 842 MiB inactive at the end).
     "ZidongLiu__DeComFL/memory.json.gz": {"fragmentation": (4.0, 4.7), "need_snapshot": None},
-    # An embedding all-to-all (SendRecv) dominates: not DDP bucket advice.
-    "facebookresearch__param/dlrm_kineto": {"exposed_communication": (30, 40),
+    # Its collectives are 96% waiting for late peers (the straggler
+    # finding's time); transfer not overlapped is ~1% of the job step, under
+    # the rule's 10% floor (issue 23): no exposed_communication finding.
+    "facebookresearch__param/dlrm_kineto": {"exposed_communication": None,
                                             "synchronization": None},
     # A CPU-only trace is not asked for a CUDA memory snapshot.
     # (and its aten::item reads a CPU tensor: no synchronization finding).

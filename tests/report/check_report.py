@@ -314,9 +314,19 @@ def check_traces(sections, models, tag):
         for dev, (comm, compute) in devs.items():
             if comm:
                 r = comm_rows.get((labels[tid], dev), {})
-                check(f"{tag} {labels[tid]} device {dev} comm/overlap",
-                      (r.get("comm_ns"), r.get("overlapped_ns")),
-                      (union(comm), intersect(comm, compute)))
+                check(f"{tag} {labels[tid]} device {dev} comm", r.get("comm_ns"), union(comm))
+                # Waiting for the last peer is split from transfer (issue
+                # 23); only transfer counts as overlapped.  Without matched
+                # peers everything is transfer: the whole overlap.
+                if r.get("wait_ns") == 0 and r.get("unmatched_ns") == r.get("transfer_ns"):
+                    check(f"{tag} {labels[tid]} device {dev} overlap (no peers)",
+                          r.get("overlapped_ns"), intersect(comm, compute))
+                else:
+                    check(f"{tag} {labels[tid]} device {dev} wait + transfer cover comm",
+                          r.get("wait_ns", 0) + r.get("transfer_ns", 0) >= r.get("comm_ns", 0)
+                          and r.get("overlapped_ns", 0) <= intersect(comm, compute)
+                          and r.get("exposed_comm_ns") == r.get("transfer_ns", 0) - r.get("overlapped_ns", 0),
+                          True)
     # Mean step per rank.
     if len(models) > 1:
         ranks = {r["label"]: r for r in sections["rank_sum"]["rows"]}

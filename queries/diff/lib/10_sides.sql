@@ -44,12 +44,30 @@ CREATE TEMP TABLE diff_scope(side TEXT, trace_id INTEGER, step INTEGER,
   PRIMARY KEY(side, trace_id, step)) WITHOUT ROWID;
 INSERT INTO diff_scope SELECT side, trace_id, coalesce(step, -1) FROM diff_step;
 
--- Per side: traces, analysed steps, and step time statistics (ns).
+-- Job steps (docs/definitions.md#jobs): each side is one job; job step k
+-- is ProfilerStep k on every rank of the side, and it lasts as long as its
+-- slowest rank's step (a trace without steps: one job step, -1).  Step
+-- time statistics and the noise test run over job steps, never over
+-- ranks: eight ranks of one step are one sample, not eight.
+--   side, step   the job step
+--   ranks        traces that ran it
+--   wall_ns      its duration: the longest rank's step span (ns)
+CREATE TEMP TABLE diff_job_step AS
+SELECT side, coalesce(step, -1) AS step, count(*) AS ranks, max(wall_ns) AS wall_ns
+FROM diff_step GROUP BY side, coalesce(step, -1);
+
+-- Per side: traces, analysed rank steps (steps: one per rank and step, the
+-- divisor of every per-step figure, which is thus the mean rank's), job
+-- steps, and the step time statistics over the job steps (ns).
 CREATE TEMP TABLE diff_run AS
 SELECT d.side, count(DISTINCT s.trace_id) AS traces, count(s.wall_ns) AS steps,
-  sum(s.wall_ns) AS wall_ns, avg(s.wall_ns) AS mean_wall, profdb_median(s.wall_ns) AS median_wall,
-  profdb_percentile(s.wall_ns, 95) AS p95_wall, min(s.wall_ns) AS min_wall,
-  max(s.wall_ns) AS max_wall,
+  sum(s.wall_ns) AS wall_ns,
+  (SELECT count(*) FROM diff_job_step j WHERE j.side = d.side) AS job_steps,
+  (SELECT avg(j.wall_ns) FROM diff_job_step j WHERE j.side = d.side) AS mean_wall,
+  (SELECT profdb_median(j.wall_ns) FROM diff_job_step j WHERE j.side = d.side) AS median_wall,
+  (SELECT profdb_percentile(j.wall_ns, 95) FROM diff_job_step j WHERE j.side = d.side) AS p95_wall,
+  (SELECT min(j.wall_ns) FROM diff_job_step j WHERE j.side = d.side) AS min_wall,
+  (SELECT max(j.wall_ns) FROM diff_job_step j WHERE j.side = d.side) AS max_wall,
   (SELECT group_concat(name, ', ') FROM (
      SELECT DISTINCT name FROM main.device WHERE d.side = 'after'
      UNION SELECT DISTINCT name FROM base.device WHERE d.side = 'before'

@@ -1,6 +1,6 @@
 -- profdb diff, noise: is the step time change larger than the step-to-step
 -- spread?  A two-sided Mann-Whitney U test (Wilcoxon rank-sum) of the
--- analysed steps' times, after against before, with the normal
+-- analysed job steps' times (diff_job_step: never ranks), after against before, with the normal
 -- approximation and the tie correction (docs/definitions.md, "Noise test"):
 --   U = R_after - n_a (n_a + 1) / 2, R_after the sum of the after steps'
 --       mid-ranks in the pooled steps;
@@ -17,7 +17,7 @@
 --   verdict: the sentence the verdict and the gate show
 CREATE TEMP TABLE diff_noise AS
 WITH s AS (
-  SELECT side, wall_ns FROM diff_step WHERE wall_ns IS NOT NULL
+  SELECT side, wall_ns FROM diff_job_step WHERE wall_ns IS NOT NULL
 ), n AS (
   SELECT count(*) FILTER (WHERE side = 'before') AS nb,
     count(*) FILTER (WHERE side = 'after') AS na, count(*) AS n FROM s
