@@ -258,7 +258,7 @@ int cli_gate_read_file(cli_gate *g, const char *path) {
   /* A gate that cannot be read fails closed: a regular file of bounded
   ** size, never /dev/zero or a FIFO read until memory runs out (exit 2). */
   size_t len;
-  char *text = rp_read_text(path, RP_MAX_TEXT_FILE, &len);
+  char *text = rp_read_text(path, RP_MAX_TEXT_FILE, "the gate file", &len);
   if (!text) return PROFDB_EXIT_USAGE;
   if (memchr(text, 0, len)) {
     fprintf(stderr, "profdb: %s: a NUL byte: not a text file of checks\n", path);

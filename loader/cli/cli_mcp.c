@@ -36,6 +36,7 @@
 */
 #include "cli.h"
 #include "report.h"
+#include "oom.h"
 
 #include "profdb/profdb.h"
 
@@ -112,7 +113,7 @@ static const char **get_strings(yajl_val v, const char *key, int *n) {
   *n = 0;
   if (!a) return NULL;
   const char **out = calloc(YAJL_GET_ARRAY(a)->len + 1, sizeof *out);
-  if (!out) abort();
+  if (!out) ld_oom();
   for (size_t i = 0; i < YAJL_GET_ARRAY(a)->len; i++) {
     yajl_val s = YAJL_GET_ARRAY(a)->values[i];
     if (!YAJL_IS_STRING(s)) {
@@ -152,7 +153,7 @@ static char *allowed(const mcp *m, const char *path, int must_exist, ld_buf *err
     char *folder = strdup(path), *slash = strrchr(folder, '/');
     char dir[PATH_MAX];
     const char *name = slash ? slash + 1 : path;
-    if (!folder) abort();
+    if (!folder) ld_oom();
     if (slash == folder)
       folder[1] = 0; /* "/name" */
     else if (slash)
@@ -222,7 +223,7 @@ static int tool_load(mcp *m, yajl_val args, ld_buf *out) {
   const char **inputs = get_strings(args, "inputs", &n);
   char **real = calloc((size_t)(n > 0 ? n : 0) + 1, sizeof *real);
   char *db = NULL;
-  if (!real) abort();
+  if (!real) ld_oom();
   if (n <= 0) {
     put_cstr(out, "give inputs: an array of trace / snapshot files or folders");
     goto done;
@@ -457,7 +458,7 @@ static int run_to_json(rp_report *r, const char *const *only, int nonly, ld_buf 
     char *data = NULL;
     size_t size = 0;
     FILE *f = open_memstream(&data, &size);
-    if (!f) abort();
+    if (!f) ld_oom();
     rp_write_json(r, f);
     fclose(f);
     ld_buf_put(out, data, size);
@@ -582,7 +583,7 @@ static int tool_diff(mcp *m, yajl_val args, ld_buf *out) {
       char *data = NULL;
       size_t size = 0;
       FILE *f = open_memstream(&data, &size);
-      if (!f) abort();
+      if (!f) ld_oom();
       rp_write_json(&r, f);
       fclose(f);
       ld_buf_put(out, data, size);

@@ -119,8 +119,9 @@ char *rp_find_queries(const char *option, char **looked);
 
 /* The text of a regular file of at most max bytes (NUL-terminated,
 ** malloc'd; its length in *len).  A FIFO, a device or a larger file is
-** refused: prints "profdb: PATH: cannot read: why" and returns NULL. */
-char *rp_read_text(const char *path, size_t max, size_t *len);
+** refused: prints "profdb: PATH: cannot read [WHAT]: why" and returns NULL
+** (what: e.g. "the gate file", or NULL). */
+char *rp_read_text(const char *path, size_t max, const char *what, size_t *len);
 
 /* 1 when a pack's data= path stays inside the pack: relative, no '..'. */
 int rp_pack_relative(const char *file);

@@ -152,10 +152,10 @@ static char *xstrdup(const char *s) {
 ** when it is not. */
 static char *read_file(const char *path) {
   size_t n;
-  return rp_read_text(path, RP_MAX_TEXT_FILE, &n);
+  return rp_read_text(path, RP_MAX_TEXT_FILE, NULL, &n);
 }
 
-char *rp_read_text(const char *path, size_t max, size_t *len) {
+char *rp_read_text(const char *path, size_t max, const char *what, size_t *len) {
   int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* a FIFO must not block */
   struct stat st;
   const char *why = NULL;
@@ -177,7 +177,8 @@ char *rp_read_text(const char *path, size_t max, size_t *len) {
   if (!why && got < 0) why = strerror(errno);
   if (fd >= 0) close(fd);
   if (why) {
-    fprintf(stderr, "profdb: %s: cannot read: %s\n", path, why);
+    fprintf(stderr, "profdb: %s: cannot read%s%s: %s\n", path, what ? " " : "",
+            what ? what : "", why);
     ld_buf_free(&b);
     return NULL;
   }
