@@ -30,11 +30,11 @@
 */
 #include "report.h"
 #include "clock.h"
+#include "dbswap.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -753,9 +753,10 @@ void rp_free(rp_report *r) {
 ** rename (readers never see half a report); a device or a pipe
 ** (/dev/null, /dev/stdout, <(...)) directly, since a rename would replace
 ** it; a symbolic link's target, keeping the link.  The temporary file is
-** made by mkstemp() in the target's folder: a new file with a random name,
-** created exclusively (O_EXCL), so a link or file planted there by
-** someone else is never followed or overwritten. */
+** the atomic update's (dbswap_mktemp(), loader/dbswap.h): a new file with
+** a random name in the target's folder, created exclusively (O_EXCL), so a
+** link or file planted there by someone else is never followed or
+** overwritten. */
 int rp_write_file(const char *path, const char *data, size_t n) {
   char tmp[PATH_MAX + 64], real[PATH_MAX];
   struct stat st;
@@ -772,12 +773,7 @@ int rp_write_file(const char *path, const char *data, size_t n) {
   if (direct) {
     fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   } else {
-    char *dup1 = strdup(path), *dup2 = strdup(path);
-    if (!dup1 || !dup2) abort();
-    snprintf(tmp, sizeof tmp, "%s/.%s.profdb-XXXXXX", dirname(dup1), basename(dup2));
-    free(dup1);
-    free(dup2);
-    fd = mkstemp(tmp);
+    fd = dbswap_mktemp(path, tmp, sizeof tmp); /* the loader's temporary files' */
     if (fd >= 0) { /* the mode a new file gets, or the replaced file's */
       mode_t mask = umask(0);
       umask(mask);
