@@ -2,7 +2,7 @@
 ** buf.c — growable buffer and compact JSON writer (see buf.h).
 */
 #include "buf.h"
-#include "utf8.h"
+#include "utf8seq.h"
 
 #include <stdio.h>
 #include <stdlib.h>

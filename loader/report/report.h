@@ -158,7 +158,7 @@ int rp_chart_svg_part(const rp_section *s, int part, ld_buf *b, int inline_svg, 
                       size_t part_n);
 
 /* A chart spec's value for key ("x=label,step" -> "label,step"), copied
-** into out; 0 when absent. */
+** into out; 0 when absent (report_section.c). */
 int rp_chart_key(const rp_section *s, const char *key, char *out, size_t n);
 
 /* ---- presentation (report_format.c) ------------------------------------ */
@@ -197,12 +197,14 @@ void rp_free_names(char **names, int n);
 ** "(communication)"; a plain word like "communication" is no citation), or NULL. */
 const rp_section *rp_cited_section(const rp_report *r, const char *text, const char *p);
 
-/* Cell accessors.  rp_text_of: the text in column `col` of a row, or "". */
+/* Cell accessors (report_section.c).  rp_text_of: the text in column
+** `col` of a row, or "". */
 const char *rp_text_of(const rp_section *s, int row, const char *col);
 const rp_value *rp_cell(const rp_section *s, int row, int col);
 int rp_col_index(const rp_section *s, const char *name);
 
-/* Write bytes to path atomically (temporary file + rename). */
+/* Write bytes to path atomically (temporary file + rename; report_section.c,
+** with the loader's dbswap_mktemp()). */
 int rp_write_file(const char *path, const char *data, size_t n);
 
 #endif

@@ -91,18 +91,6 @@ static void svg_begin(ld_buf *b, const char *title, int inline_svg) {
   ld_buf_put(b, "</text>\n", 8);
 }
 
-int rp_chart_key(const rp_section *s, const char *key, char *out, size_t n) {
-  if (!s->chart) return 0;
-  size_t k = strlen(key);
-  for (const char *p = s->chart; (p = strstr(p, key)); p += k)
-    if ((p == s->chart || p[-1] == ' ') && p[k] == '=') {
-      const char *v = p + k + 1;
-      size_t len = strcspn(v, " ");
-      snprintf(out, n, "%.*s", (int)len, v);
-      return 1;
-    }
-  return 0;
-}
 
 static double num(const rp_section *s, int row, int col) {
   if (col < 0) return 0;
