@@ -16,7 +16,7 @@ HEADER = "| category | patterns (substrings of the lower-cased name) |\n|---|---
 
 def table():
     src = open(os.path.join(ROOT, "sqlext", "category.c"), encoding="utf-8").read()
-    rules = re.findall(r'\{"([^"]+)", \{((?:"[^"]*",\s*)+)NULL\}\}', src)
+    rules = re.findall(r'\{"([^"]+)",\s*\{((?:"[^"]*",\s*)+)NULL\}\}', src)
     return "".join("| %s | %s |\n" % (c, ", ".join("`%s`" % p for p in re.findall(r'"([^"]*)"', pats)))
                    for c, pats in rules)
 
