@@ -575,9 +575,99 @@ static void gather_slice(tparser *p, int64_t id, int kind) {
                   &(step_row){p->f->artifact_id, ev->step_number, id, ev->ts.ns, ev->dur.ns});
 }
 
-static void emit_x(tparser *p, int64_t id) {
+/* An X event of a GPU kind: a _gpu row. */
+static void gpu_row(tparser *p, int64_t id, int kind, int64_t cat) {
   tevent *ev = &p->ev;
   ld_buf *b = writer_batch(p->ctx->w);
+  spill_targs(ev, gpu_targs);
+  row_begin(b, TB_GPU);
+  row_int(b, COL_GPU_ID, id);
+  row_int(b, COL_GPU_TRACE_ID, p->f->artifact_id);
+  row_int(b, COL_GPU_KIND, kind);
+  col_id(b, COL_GPU_CAT_ID, cat);
+  col_id(b, COL_GPU_RAW_CAT_ID, ev->raw_cat_id);
+  col_id(b, COL_GPU_NAME_ID, ev->name_id);
+  col_val(b, COL_GPU_PID, ev, &ev->pid);
+  col_val(b, COL_GPU_TID, ev, &ev->tid);
+  col_time(b, COL_GPU_TS, &ev->ts);
+  col_time(b, COL_GPU_DUR, &ev->dur);
+  /* device/stream: args first, else pid/tid (GPU rows: pid = device). */
+  if (has_targ(ev, TA_DEVICE))
+    row_int(b, COL_GPU_DEVICE, ev->targs[TA_DEVICE].i);
+  else if (ev->pid.type == 'i')
+    row_int(b, COL_GPU_DEVICE, ev->pid.i);
+  else
+    row_null(b, COL_GPU_DEVICE);
+  if (has_targ(ev, TA_STREAM))
+    row_int(b, COL_GPU_STREAM, ev->targs[TA_STREAM].i);
+  else if (ev->tid.type == 'i')
+    row_int(b, COL_GPU_STREAM, ev->tid.i);
+  else
+    row_null(b, COL_GPU_STREAM);
+  col_int(b, COL_GPU_CORRELATION, ev, TA_CORRELATION);
+  col_int(b, COL_GPU_EXTERNAL_ID, ev, TA_EXTERNAL_ID);
+  static const int grid_cols[2][3] = {{COL_GPU_GRID_X, COL_GPU_GRID_Y, COL_GPU_GRID_Z},
+                                      {COL_GPU_BLOCK_X, COL_GPU_BLOCK_Y, COL_GPU_BLOCK_Z}};
+  for (int t = TA_GRID; t <= TA_BLOCK; t++) {
+    const int *c = grid_cols[t - TA_GRID];
+    if (has_targ(ev, (targ)t)) {
+      row_int(b, c[0], ev->targs[t].i);
+      row_int(b, c[1], ev->targs[t].y);
+      row_int(b, c[2], ev->targs[t].z);
+    } else {
+      row_null(b, c[0]);
+      row_null(b, c[1]);
+      row_null(b, c[2]);
+    }
+  }
+  col_int(b, COL_GPU_REGISTERS, ev, TA_REGISTERS);
+  col_int(b, COL_GPU_SHARED_MEMORY, ev, TA_SHMEM);
+  col_real(b, COL_GPU_BLOCKS_PER_SM, ev, TA_BLOCKS_PER_SM);
+  col_real(b, COL_GPU_WARPS_PER_SM, ev, TA_WARPS_PER_SM);
+  col_real(b, COL_GPU_OCCUPANCY_PCT, ev, TA_OCCUPANCY);
+  col_int(b, COL_GPU_BYTES, ev, TA_BYTES);
+  col_real(b, COL_GPU_BANDWIDTH_GBPS, ev, TA_BANDWIDTH);
+  col_obj(b, COL_GPU_ARGS, &ev->args, &ev->args_w);
+  col_obj(b, COL_GPU_EXTRA, &ev->extra, &ev->extra_w);
+}
+
+/* Any other X event: a _slice row, and its nesting keys (nest.h). */
+static void slice_row(tparser *p, int64_t id, int kind, int64_t cat) {
+  tevent *ev = &p->ev;
+  ld_buf *b = writer_batch(p->ctx->w);
+  spill_targs(ev, slice_targs);
+  if (ev->ts.state == 'v' && ev->dur.state == 'v') gather_slice(p, id, kind);
+  row_begin(b, TB_SLICE);
+  row_int(b, COL_SLICE_ID, id);
+  row_int(b, COL_SLICE_TRACE_ID, p->f->artifact_id);
+  row_int(b, COL_SLICE_KIND, kind);
+  col_id(b, COL_SLICE_CAT_ID, cat);
+  col_id(b, COL_SLICE_RAW_CAT_ID, ev->raw_cat_id);
+  col_id(b, COL_SLICE_NAME_ID, ev->name_id);
+  col_val(b, COL_SLICE_PID, ev, &ev->pid);
+  col_val(b, COL_SLICE_TID, ev, &ev->tid);
+  col_time(b, COL_SLICE_TS, &ev->ts);
+  col_time(b, COL_SLICE_DUR, &ev->dur);
+  col_int(b, COL_SLICE_EXTERNAL_ID, ev, TA_EXTERNAL_ID);
+  col_int(b, COL_SLICE_CORRELATION, ev, TA_CORRELATION);
+  col_int(b, COL_SLICE_SEQ_NUM, ev, TA_SEQ_NUM);
+  col_int(b, COL_SLICE_FWD_TID, ev, TA_FWD_TID);
+  col_int(b, COL_SLICE_EV_IDX, ev, TA_EV_IDX);
+  col_json(b, COL_SLICE_INPUT_DIMS, ev, TA_INPUT_DIMS);
+  col_json(b, COL_SLICE_INPUT_TYPES, ev, TA_INPUT_TYPES);
+  col_int(b, COL_SLICE_CBID, ev, TA_CBID);
+  col_int(b, COL_SLICE_PYTHON_ID, ev, TA_PY_ID);
+  col_int(b, COL_SLICE_PYTHON_PARENT_ID, ev, TA_PY_PARENT);
+  col_int(b, COL_SLICE_RECORD_FN_ID, ev, TA_RECORD_FN);
+  col_json(b, COL_SLICE_INPUT_STRIDES, ev, TA_INPUT_STRIDES);
+  col_json(b, COL_SLICE_CONCRETE_INPUTS, ev, TA_CONCRETE_INPUTS);
+  col_int(b, COL_SLICE_KERNEL_ID, ev, TA_KERNEL);
+  col_obj(b, COL_SLICE_ARGS, &ev->args, &ev->args_w);
+  col_obj(b, COL_SLICE_EXTRA, &ev->extra, &ev->extra_w);
+}
+
+static void emit_x(tparser *p, int64_t id) {
+  tevent *ev = &p->ev;
   int kind = ev->raw_cat_id >= 0 ? ev->cat_kind : K_CPU_OP;
   int64_t cat = ev->raw_cat_id >= 0 ? ev->cat_id : cpu_op_cat(p);
   int64_t end = 0; /* set by the overflow check whenever ts and dur are usable */
@@ -600,88 +690,10 @@ static void emit_x(tparser *p, int64_t id) {
   spill_text(ev, "bp", ev->has_bp, ev->bp_off, ev->bp_len);
   spill_text(ev, "s", ev->has_s, ev->s_off, ev->s_len);
   p->kind_count[kind]++;
-  if (kind >= K_KERNEL && kind <= K_GPU_SYNC) {
-    spill_targs(ev, gpu_targs);
-    row_begin(b, TB_GPU);
-    row_int(b, COL_GPU_ID, id);
-    row_int(b, COL_GPU_TRACE_ID, p->f->artifact_id);
-    row_int(b, COL_GPU_KIND, kind);
-    col_id(b, COL_GPU_CAT_ID, cat);
-    col_id(b, COL_GPU_RAW_CAT_ID, ev->raw_cat_id);
-    col_id(b, COL_GPU_NAME_ID, ev->name_id);
-    col_val(b, COL_GPU_PID, ev, &ev->pid);
-    col_val(b, COL_GPU_TID, ev, &ev->tid);
-    col_time(b, COL_GPU_TS, &ev->ts);
-    col_time(b, COL_GPU_DUR, &ev->dur);
-    /* device/stream: args first, else pid/tid (GPU rows: pid = device). */
-    if (has_targ(ev, TA_DEVICE))
-      row_int(b, COL_GPU_DEVICE, ev->targs[TA_DEVICE].i);
-    else if (ev->pid.type == 'i')
-      row_int(b, COL_GPU_DEVICE, ev->pid.i);
-    else
-      row_null(b, COL_GPU_DEVICE);
-    if (has_targ(ev, TA_STREAM))
-      row_int(b, COL_GPU_STREAM, ev->targs[TA_STREAM].i);
-    else if (ev->tid.type == 'i')
-      row_int(b, COL_GPU_STREAM, ev->tid.i);
-    else
-      row_null(b, COL_GPU_STREAM);
-    col_int(b, COL_GPU_CORRELATION, ev, TA_CORRELATION);
-    col_int(b, COL_GPU_EXTERNAL_ID, ev, TA_EXTERNAL_ID);
-    static const int grid_cols[2][3] = {{COL_GPU_GRID_X, COL_GPU_GRID_Y, COL_GPU_GRID_Z},
-                                        {COL_GPU_BLOCK_X, COL_GPU_BLOCK_Y, COL_GPU_BLOCK_Z}};
-    for (int t = TA_GRID; t <= TA_BLOCK; t++) {
-      const int *c = grid_cols[t - TA_GRID];
-      if (has_targ(ev, (targ)t)) {
-        row_int(b, c[0], ev->targs[t].i);
-        row_int(b, c[1], ev->targs[t].y);
-        row_int(b, c[2], ev->targs[t].z);
-      } else {
-        row_null(b, c[0]);
-        row_null(b, c[1]);
-        row_null(b, c[2]);
-      }
-    }
-    col_int(b, COL_GPU_REGISTERS, ev, TA_REGISTERS);
-    col_int(b, COL_GPU_SHARED_MEMORY, ev, TA_SHMEM);
-    col_real(b, COL_GPU_BLOCKS_PER_SM, ev, TA_BLOCKS_PER_SM);
-    col_real(b, COL_GPU_WARPS_PER_SM, ev, TA_WARPS_PER_SM);
-    col_real(b, COL_GPU_OCCUPANCY_PCT, ev, TA_OCCUPANCY);
-    col_int(b, COL_GPU_BYTES, ev, TA_BYTES);
-    col_real(b, COL_GPU_BANDWIDTH_GBPS, ev, TA_BANDWIDTH);
-    col_obj(b, COL_GPU_ARGS, &ev->args, &ev->args_w);
-    col_obj(b, COL_GPU_EXTRA, &ev->extra, &ev->extra_w);
-  } else {
-    spill_targs(ev, slice_targs);
-    if (ev->ts.state == 'v' && ev->dur.state == 'v') gather_slice(p, id, kind);
-    row_begin(b, TB_SLICE);
-    row_int(b, COL_SLICE_ID, id);
-    row_int(b, COL_SLICE_TRACE_ID, p->f->artifact_id);
-    row_int(b, COL_SLICE_KIND, kind);
-    col_id(b, COL_SLICE_CAT_ID, cat);
-    col_id(b, COL_SLICE_RAW_CAT_ID, ev->raw_cat_id);
-    col_id(b, COL_SLICE_NAME_ID, ev->name_id);
-    col_val(b, COL_SLICE_PID, ev, &ev->pid);
-    col_val(b, COL_SLICE_TID, ev, &ev->tid);
-    col_time(b, COL_SLICE_TS, &ev->ts);
-    col_time(b, COL_SLICE_DUR, &ev->dur);
-    col_int(b, COL_SLICE_EXTERNAL_ID, ev, TA_EXTERNAL_ID);
-    col_int(b, COL_SLICE_CORRELATION, ev, TA_CORRELATION);
-    col_int(b, COL_SLICE_SEQ_NUM, ev, TA_SEQ_NUM);
-    col_int(b, COL_SLICE_FWD_TID, ev, TA_FWD_TID);
-    col_int(b, COL_SLICE_EV_IDX, ev, TA_EV_IDX);
-    col_json(b, COL_SLICE_INPUT_DIMS, ev, TA_INPUT_DIMS);
-    col_json(b, COL_SLICE_INPUT_TYPES, ev, TA_INPUT_TYPES);
-    col_int(b, COL_SLICE_CBID, ev, TA_CBID);
-    col_int(b, COL_SLICE_PYTHON_ID, ev, TA_PY_ID);
-    col_int(b, COL_SLICE_PYTHON_PARENT_ID, ev, TA_PY_PARENT);
-    col_int(b, COL_SLICE_RECORD_FN_ID, ev, TA_RECORD_FN);
-    col_json(b, COL_SLICE_INPUT_STRIDES, ev, TA_INPUT_STRIDES);
-    col_json(b, COL_SLICE_CONCRETE_INPUTS, ev, TA_CONCRETE_INPUTS);
-    col_int(b, COL_SLICE_KERNEL_ID, ev, TA_KERNEL);
-    col_obj(b, COL_SLICE_ARGS, &ev->args, &ev->args_w);
-    col_obj(b, COL_SLICE_EXTRA, &ev->extra, &ev->extra_w);
-  }
+  if (kind >= K_KERNEL && kind <= K_GPU_SYNC)
+    gpu_row(p, id, kind, cat);
+  else
+    slice_row(p, id, kind, cat);
 }
 
 /* Send a flow start or finish to the unmatched-flow count (flows.h),
@@ -1190,6 +1202,53 @@ static void arg_value(tparser *p, tok t, const char *s, size_t n) {
 
 /* ---- the token handler -------------------------------------------------- */
 
+/* TP_ROOT: a top-level key; its value comes next (TP_ROOT_VAL). */
+static void root_key(tparser *p, const char *s, size_t n) {
+  p->root_keys++;
+  if (n == 11 && !memcmp(s, "traceEvents", 11)) {
+    p->in_events_key = 1;
+  } else {
+    ld_text(p->f, &s, &n);
+    p->in_events_key = 0;
+    p->cur_key_off = (uint32_t)p->meta.n;
+    p->cur_key_len = (uint32_t)n;
+    ld_buf_put(&p->meta, s, n);
+    ld_note(p->f, PROFDB_STAT_metadata_keys, NULL);
+  }
+  p->pos = TP_ROOT_VAL;
+}
+
+/* TP_ROOT_VAL, other than traceEvents: the value of a metadata key,
+** captured whole when it is an object or array. */
+static void root_value(tparser *p, tok t, const char *s, size_t n) {
+  p->meta_val_off = (uint32_t)p->meta.n;
+  jw_init(&p->meta_w, &p->meta);
+  if (is_scalar(t)) {
+    ld_write_scalar(p->f, &p->meta_w, t, s, n);
+    push_meta(p, p->cur_key_off, p->cur_key_len);
+    p->pos = TP_ROOT;
+  } else {
+    capture_start(p, &p->meta_w, CAP_META, t);
+  }
+}
+
+/* TP_EVENT: a key of an event; its value comes next (TP_EVENT_VAL). */
+static void event_member(tparser *p, const char *s, size_t n) {
+  tevent *ev = &p->ev;
+  ekey k = event_key(s, n);
+  if (k != EK_OTHER) {
+    if (ev->seen & (1u << k))
+      ld_note(p->f, PROFDB_STAT_duplicate_key, "duplicate event key '%s'", ekey_text[k]);
+    ev->seen |= 1u << k;
+  } else {
+    ld_text(p->f, &s, &n);
+    ld_note(p->f, PROFDB_STAT_event_extra_keys, NULL);
+    extra_member(ev, s, n);
+  }
+  p->cur_ekey = k;
+  p->pos = TP_EVENT_VAL;
+}
+
 static int tok_handle(tparser *p, tok t, const char *s, size_t n) {
   tevent *ev = &p->ev;
   switch (p->pos) {
@@ -1211,19 +1270,7 @@ static int tok_handle(tparser *p, tok t, const char *s, size_t n) {
         p->pos = TP_DONE;
         return 1;
       }
-      /* t == TK_KEY */
-      p->root_keys++;
-      if (n == 11 && !memcmp(s, "traceEvents", 11)) {
-        p->in_events_key = 1;
-      } else {
-        ld_text(p->f, &s, &n);
-        p->in_events_key = 0;
-        p->cur_key_off = (uint32_t)p->meta.n;
-        p->cur_key_len = (uint32_t)n;
-        ld_buf_put(&p->meta, s, n);
-        ld_note(p->f, PROFDB_STAT_metadata_keys, NULL);
-      }
-      p->pos = TP_ROOT_VAL;
+      root_key(p, s, n); /* t == TK_KEY */
       return 1;
 
     case TP_ROOT_VAL:
@@ -1234,15 +1281,7 @@ static int tok_handle(tparser *p, tok t, const char *s, size_t n) {
         p->pos = TP_EVENTS;
         return 1;
       }
-      p->meta_val_off = (uint32_t)p->meta.n;
-      jw_init(&p->meta_w, &p->meta);
-      if (is_scalar(t)) {
-        ld_write_scalar(p->f, &p->meta_w, t, s, n);
-        push_meta(p, p->cur_key_off, p->cur_key_len);
-        p->pos = TP_ROOT;
-      } else {
-        capture_start(p, &p->meta_w, CAP_META, t);
-      }
+      root_value(p, t, s, n);
       return 1;
 
     case TP_EVENTS:
@@ -1272,20 +1311,7 @@ static int tok_handle(tparser *p, tok t, const char *s, size_t n) {
         p->pos = TP_EVENTS;
         return 1;
       }
-      { /* TK_KEY */
-        ekey k = event_key(s, n);
-        if (k != EK_OTHER) {
-          if (ev->seen & (1u << k))
-            ld_note(p->f, PROFDB_STAT_duplicate_key, "duplicate event key '%s'", ekey_text[k]);
-          ev->seen |= 1u << k;
-        } else {
-          ld_text(p->f, &s, &n);
-          ld_note(p->f, PROFDB_STAT_event_extra_keys, NULL);
-          extra_member(ev, s, n);
-        }
-        p->cur_ekey = k;
-        p->pos = TP_EVENT_VAL;
-      }
+      event_member(p, s, n); /* TK_KEY */
       return 1;
 
     case TP_EVENT_VAL: event_value(p, t, s, n); return 1;
