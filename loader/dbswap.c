@@ -161,7 +161,6 @@ static void remove_stale_temps(const char *db_path) {
   free(dup2);
 }
 
-
 /* ---- replacing the original -------------------------------------------- */
 
 static int open_original(const char *path, ld_original *o, FILE *out) {
