@@ -3,7 +3,7 @@
 */
 #include "buf.h"
 #include "oom.h"
-#include "utf8.h"
+#include "utf8seq.h"
 
 #include <stdio.h>
 #include <stdlib.h>

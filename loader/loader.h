@@ -1,8 +1,10 @@
 /*
 ** loader.h — state shared by the loader's parts (internal).
 **
-**   load.c      orchestration: locking, temporary database, per-file loop
-**   merge.c     an append's side database moved into the original
+**   load.c      inputs, duplicates, the per-file loop, the post-pass
+**   dbswap.c    the atomic update: lock, temporary or side database,
+**               rename, copy-in or merge; the original left as it was
+**   schema.c    schema version and creation, an artifact's rows, runs
 **   sniff.c     is this file a trace, a snapshot, a pickle, or neither?
 **   parse.c     the yajl read loop shared by both parsers; diagnostics
 **   trace.c     Kineto trace events -> _slice/_gpu/_instant/_flow/_meta
@@ -37,7 +39,7 @@ typedef struct ld_ctx {
   sqlite3 *existing;              /* the rows before this load, read for the
                                     ** ids, strings and stacks in use: db, or
                                     ** the original when db is a side database
-                                    ** (load.c, merge.h) */
+                                    ** (load.c, dbswap.h) */
   ld_writer *w;                   /* row writer */
   ld_intern *strings;             /* _string interner */
   const profdb_load_options *opt; /* caller's options */
@@ -159,5 +161,27 @@ int ld_exec_script(sqlite3 *db, const char *script, int64_t id);
 
 /* Exec SQL on the (idle) database; on failure prints and returns -1. */
 int ld_exec(ld_ctx *ctx, const char *sql);
+
+/* schema.c: the first column of the first row of sql as an integer; dflt
+** when there is no row, it is NULL, or sql fails. */
+int64_t ld_query_int(sqlite3 *db, const char *sql, int64_t dflt);
+
+/* The profdb schema version of db; -1 when it is not a profdb database. */
+int64_t ld_schema_version(sqlite3 *db);
+
+/* Check that ctx->db is empty or a profdb database of this version, then
+** create what it lacks of the schema (tables, views, code rows).  db_path
+** names it in messages.  Returns 0, or -1 (message printed). */
+int ld_prepare_schema(ld_ctx *ctx, const char *db_path);
+
+/* Delete every row of artifact id in ctx->db (--replace).  Returns 0 or -1
+** (sqlite3_errmsg says why). */
+int ld_delete_artifact(ld_ctx *ctx, ld_kind kind, int64_t id);
+
+/* Record --run NAME on the artifacts from first_trace / first_snapshot on
+** (metadata key 'profdb.run' at position -1, before the file's own keys),
+** then warn about each new trace that does not fit the run it joins
+** (loader/run_check.sql).  Warnings only.  Returns 0 or -1. */
+int ld_record_runs(ld_ctx *ctx, int64_t first_trace, int64_t first_snapshot);
 
 #endif

@@ -50,9 +50,9 @@ int64_t ld_string(ld_file *f, const char *s, size_t n) {
   int64_t id = intern_id(f->ctx->strings, s, n, &is_new);
   if (is_new) {
     ld_buf *b = writer_batch(f->ctx->w);
-    row_begin(b, TB_STRING, 2);
-    row_int(b, id);
-    row_text(b, s, n);
+    row_begin(b, TB_STRING);
+    row_int(b, COL_STRING_ID, id);
+    row_text(b, COL_STRING_VALUE, s, n);
   }
   return id;
 }
@@ -67,14 +67,14 @@ void ld_note(ld_file *f, profdb_stat stat, const char *fmt, ...) {
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
   ld_buf *b = writer_batch(f->ctx->w);
-  row_begin(b, TB_LOG, 6);
-  row_int(b, f->artifact_id);
-  row_text(b, f->path, strlen(f->path));
-  row_int(b, (int64_t)ld_offset(f));
+  row_begin(b, TB_LOG);
+  row_int(b, COL_IMPORT_LOG_ARTIFACT_ID, f->artifact_id);
+  row_text(b, COL_IMPORT_LOG_FILE, f->path, strlen(f->path));
+  row_int(b, COL_IMPORT_LOG_OFFSET, (int64_t)ld_offset(f));
   const char *sev = severity_name(stat_info[stat].severity);
-  row_text(b, sev, strlen(sev));
-  row_text(b, stat_info[stat].name, strlen(stat_info[stat].name));
-  row_text(b, msg, strlen(msg));
+  row_text(b, COL_IMPORT_LOG_SEVERITY, sev, strlen(sev));
+  row_text(b, COL_IMPORT_LOG_CODE, stat_info[stat].name, strlen(stat_info[stat].name));
+  row_text(b, COL_IMPORT_LOG_MESSAGE, msg, strlen(msg));
 }
 
 int ld_fail(ld_file *f, int exit_code, int with_offset, const char *fmt, ...) {

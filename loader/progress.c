@@ -6,6 +6,7 @@
 #include "clock.h"
 #include "utf8.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -137,6 +138,16 @@ void progress_clear(void) {
   fputs("\r\033[K", pg.out);
   fflush(pg.out);
   pg.drawn = 0;
+}
+
+void ld_say(FILE *out, const char *fmt, ...) {
+  va_list ap;
+  progress_clear();
+  fputs("profdb: ", out);
+  va_start(ap, fmt);
+  vfprintf(out, fmt, ap);
+  va_end(ap);
+  fputc('\n', out);
 }
 
 void progress_file(int index, int count) {

@@ -47,6 +47,10 @@ void progress_tick(void);
 /* Erase the line if one is drawn (before printing a message). */
 void progress_clear(void);
 
+/* "profdb: " and the formatted message and a newline on out, after
+** erasing the progress line. */
+void ld_say(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* The terminal's width in columns: the window size of out's terminal,
 ** else $COLUMNS, else 80. */
 int progress_width(FILE *out);

@@ -242,30 +242,30 @@ static void extra_key(sobj *o, const char *k, size_t n) {
 
 /* ---- row columns -------------------------------------------------------- */
 
-static void col(ld_buf *b, const sobj *o, int field) {
+static void col(ld_buf *b, int c, const sobj *o, int field) {
   const sval *v = &o->f[field];
   switch (v->type) {
     case 'i':
-    case 'b': row_int(b, v->i); break;
-    case 'r': row_real(b, v->d); break;
+    case 'b': row_int(b, c, v->i); break;
+    case 'r': row_real(b, c, v->d); break;
     case 't':
-    case 'j': row_text(b, o->text.p + v->off, v->len); break;
-    default: row_null(b);
+    case 'j': row_text(b, c, o->text.p + v->off, v->len); break;
+    default: row_null(b, c);
   }
 }
-static void col_stack(ld_buf *b, int64_t stack) {
+static void col_stack(ld_buf *b, int c, int64_t stack) {
   if (stack >= 0)
-    row_int(b, stack);
+    row_int(b, c, stack);
   else
-    row_null(b);
+    row_null(b, c);
 }
-static void col_extra(ld_buf *b, sobj *o) {
+static void col_extra(ld_buf *b, int c, sobj *o) {
   if (!o->extra.n) {
-    row_null(b);
+    row_null(b, c);
     return;
   }
   jw_close(&o->extra_w, '}');
-  row_text(b, o->extra.p, o->extra.n);
+  row_text(b, c, o->extra.p, o->extra.n);
 }
 
 static int field_is(const sobj *o, int field, const char *s) {
@@ -278,21 +278,21 @@ static void emit_segment(sparser *p) {
   sobj *o = &p->seg;
   ld_buf *b = writer_batch(p->ctx->w);
   p->segments++;
-  row_begin(b, TB_SEGMENT, 14);
-  row_int(b, o->id);
-  row_int(b, p->f->artifact_id);
-  col(b, o, F_DEVICE);
-  col(b, o, F_ADDRESS);
-  col(b, o, F_TOTAL_SIZE);
-  col(b, o, F_ALLOCATED_SIZE);
-  col(b, o, F_ACTIVE_SIZE);
-  col(b, o, F_REQUESTED_SIZE);
-  col(b, o, F_STREAM);
-  col(b, o, F_SEGMENT_TYPE);
-  col(b, o, F_POOL_ID);
-  col(b, o, F_IS_EXPANDABLE);
-  col_stack(b, o->stack_id);
-  col_extra(b, o);
+  row_begin(b, TB_SEGMENT);
+  row_int(b, COL_SEGMENT_ID, o->id);
+  row_int(b, COL_SEGMENT_SNAPSHOT_ID, p->f->artifact_id);
+  col(b, COL_SEGMENT_DEVICE, o, F_DEVICE);
+  col(b, COL_SEGMENT_ADDRESS, o, F_ADDRESS);
+  col(b, COL_SEGMENT_TOTAL_SIZE, o, F_TOTAL_SIZE);
+  col(b, COL_SEGMENT_ALLOCATED_SIZE, o, F_ALLOCATED_SIZE);
+  col(b, COL_SEGMENT_ACTIVE_SIZE, o, F_ACTIVE_SIZE);
+  col(b, COL_SEGMENT_REQUESTED_SIZE, o, F_REQUESTED_SIZE);
+  col(b, COL_SEGMENT_STREAM, o, F_STREAM);
+  col(b, COL_SEGMENT_SEGMENT_TYPE, o, F_SEGMENT_TYPE);
+  col(b, COL_SEGMENT_POOL_ID, o, F_POOL_ID);
+  col(b, COL_SEGMENT_IS_EXPANDABLE, o, F_IS_EXPANDABLE);
+  col_stack(b, COL_SEGMENT_STACK_ID, o->stack_id);
+  col_extra(b, COL_SEGMENT_EXTRA, o);
 }
 
 static void emit_block(sparser *p) {
@@ -300,22 +300,22 @@ static void emit_block(sparser *p) {
   ld_buf *b = writer_batch(p->ctx->w);
   p->blocks++;
   if (o->f[F_ADDRESS].type != 'i') p->legacy_blocks++;
-  row_begin(b, TB_BLOCK, 10);
-  row_int(b, o->id);
-  row_int(b, p->seg.id);
-  row_int(b, p->f->artifact_id);
-  row_int(b, p->seg.count++);
-  col(b, o, F_ADDRESS);
-  col(b, o, F_SIZE);
+  row_begin(b, TB_BLOCK);
+  row_int(b, COL_BLOCK_ID, o->id);
+  row_int(b, COL_BLOCK_SEGMENT_ID, p->seg.id);
+  row_int(b, COL_BLOCK_SNAPSHOT_ID, p->f->artifact_id);
+  row_int(b, COL_BLOCK_POSITION, p->seg.count++);
+  col(b, COL_BLOCK_ADDRESS, o, F_ADDRESS);
+  col(b, COL_BLOCK_SIZE, o, F_SIZE);
   if (o->f[F_REQUESTED_SIZE].type)
-    col(b, o, F_REQUESTED_SIZE);
+    col(b, COL_BLOCK_REQUESTED_SIZE, o, F_REQUESTED_SIZE);
   else if (o->hist_size.type == 'i')
-    row_int(b, o->hist_size.i); /* 2.0 */
+    row_int(b, COL_BLOCK_REQUESTED_SIZE, o->hist_size.i); /* 2.0 */
   else
-    row_null(b);
-  col(b, o, F_STATE);
-  col_stack(b, o->stack_id >= 0 ? o->stack_id : o->hist_stack);
-  col_extra(b, o);
+    row_null(b, COL_BLOCK_REQUESTED_SIZE);
+  col(b, COL_BLOCK_STATE, o, F_STATE);
+  col_stack(b, COL_BLOCK_STACK_ID, o->stack_id >= 0 ? o->stack_id : o->hist_stack);
+  col_extra(b, COL_BLOCK_EXTRA, o);
 }
 
 static void emit_hist(sparser *p) {
@@ -325,13 +325,13 @@ static void emit_hist(sparser *p) {
     p->block.hist_stack = o->stack_id;
     p->block.hist_size = o->f[F_REAL_SIZE];
   }
-  row_begin(b, TB_BLOCK_HISTORY, 6);
-  row_int(b, p->block.id);
-  row_int(b, p->block.count++);
-  col(b, o, F_ADDR);
-  col(b, o, F_REAL_SIZE);
-  col_stack(b, o->stack_id);
-  col_extra(b, o);
+  row_begin(b, TB_BLOCK_HISTORY);
+  row_int(b, COL_BLOCK_HISTORY_BLOCK_ID, p->block.id);
+  row_int(b, COL_BLOCK_HISTORY_POSITION, p->block.count++);
+  col(b, COL_BLOCK_HISTORY_ADDR, o, F_ADDR);
+  col(b, COL_BLOCK_HISTORY_REAL_SIZE, o, F_REAL_SIZE);
+  col_stack(b, COL_BLOCK_HISTORY_STACK_ID, o->stack_id);
+  col_extra(b, COL_BLOCK_HISTORY_EXTRA, o);
 }
 
 /* Action names by code (include/profdb/codes.h); code 0 is "other", an
@@ -357,35 +357,35 @@ static void emit_entry(sparser *p) {
     jw_string(&o->extra_w, o->text.p + o->f[F_ACTION].off, o->f[F_ACTION].len);
   }
   p->entries++;
-  row_begin(b, TB_ALLOC_EVENT, 14);
-  row_int(b, p->ctx->next_alloc_id++);
-  row_int(b, p->f->artifact_id);
-  row_int(b, p->device);
-  row_int(b, p->seq++);
-  row_int(b, code);
-  col(b, o, F_ADDR);
-  col(b, o, F_SIZE);
-  col(b, o, F_STREAM);
-  col(b, o, F_TIME_US);
-  col_stack(b, o->stack_id);
-  col(b, o, F_DEVICE_FREE);
-  col(b, o, F_COMPILE_CONTEXT);
-  col(b, o, F_USER_METADATA);
-  col_extra(b, o);
+  row_begin(b, TB_ALLOC_EVENT);
+  row_int(b, COL_ALLOC_EVENT_ID, p->ctx->next_alloc_id++);
+  row_int(b, COL_ALLOC_EVENT_SNAPSHOT_ID, p->f->artifact_id);
+  row_int(b, COL_ALLOC_EVENT_DEVICE, p->device);
+  row_int(b, COL_ALLOC_EVENT_SEQ, p->seq++);
+  row_int(b, COL_ALLOC_EVENT_ACTION, code);
+  col(b, COL_ALLOC_EVENT_ADDR, o, F_ADDR);
+  col(b, COL_ALLOC_EVENT_SIZE, o, F_SIZE);
+  col(b, COL_ALLOC_EVENT_STREAM, o, F_STREAM);
+  col(b, COL_ALLOC_EVENT_TIME_US, o, F_TIME_US);
+  col_stack(b, COL_ALLOC_EVENT_STACK_ID, o->stack_id);
+  col(b, COL_ALLOC_EVENT_DEVICE_FREE, o, F_DEVICE_FREE);
+  col(b, COL_ALLOC_EVENT_COMPILE_CONTEXT, o, F_COMPILE_CONTEXT);
+  col(b, COL_ALLOC_EVENT_USER_METADATA, o, F_USER_METADATA);
+  col_extra(b, COL_ALLOC_EVENT_EXTRA, o);
 }
 
 static void emit_annotation(sparser *p) {
   sobj *o = &p->ann;
   ld_buf *b = writer_batch(p->ctx->w);
   p->annotations++;
-  row_begin(b, TB_ANNOTATION, 7);
-  row_int(b, p->f->artifact_id);
-  row_int(b, p->ann_seq++);
-  col(b, o, F_DEVICE);
-  col(b, o, F_STAGE);
-  col(b, o, F_NAME);
-  col(b, o, F_TIME_US);
-  col_extra(b, o);
+  row_begin(b, TB_ANNOTATION);
+  row_int(b, COL_ANNOTATION_SNAPSHOT_ID, p->f->artifact_id);
+  row_int(b, COL_ANNOTATION_SEQ, p->ann_seq++);
+  col(b, COL_ANNOTATION_DEVICE, o, F_DEVICE);
+  col(b, COL_ANNOTATION_STAGE, o, F_STAGE);
+  col(b, COL_ANNOTATION_NAME, o, F_NAME);
+  col(b, COL_ANNOTATION_TIME_US, o, F_TIME_US);
+  col_extra(b, COL_ANNOTATION_EXTRA, o);
 }
 
 /* ---- stacks ------------------------------------------------------------- */
@@ -430,16 +430,16 @@ static int64_t frames_done(sparser *p) {
       memcpy(&extra_len, q + sizeof k, sizeof extra_len);
       const char *extra = q + sizeof k + sizeof extra_len;
       q = extra + extra_len;
-      row_begin(b, TB_STACK_FRAME, 6);
-      row_int(b, id);
-      row_int(b, i);
-      row_int_opt(b, k[0] >= 0, k[0]);
-      row_int_opt(b, k[1] != NO_LINE, k[1]);
-      row_int_opt(b, k[2] >= 0, k[2]);
+      row_begin(b, TB_STACK_FRAME);
+      row_int(b, COL_STACK_FRAME_STACK_ID, id);
+      row_int(b, COL_STACK_FRAME_DEPTH, i);
+      row_int_opt(b, COL_STACK_FRAME_FILENAME_ID, k[0] >= 0, k[0]);
+      row_int_opt(b, COL_STACK_FRAME_LINE, k[1] != NO_LINE, k[1]);
+      row_int_opt(b, COL_STACK_FRAME_NAME_ID, k[2] >= 0, k[2]);
       if (extra_len)
-        row_text(b, extra, extra_len);
+        row_text(b, COL_STACK_FRAME_EXTRA, extra, extra_len);
       else
-        row_null(b);
+        row_null(b, COL_STACK_FRAME_EXTRA);
     }
   }
   return id;

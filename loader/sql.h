@@ -14,7 +14,7 @@ extern const char profdb_sql_postpass_links[];
 extern const char profdb_sql_postpass_spans[];
 extern const char profdb_sql_postpass_link_stats[];
 extern const char profdb_sql_postpass_flow_stats[];
-extern const char profdb_sql_merge_tables[]; /* merge.c */
+extern const char profdb_sql_merge_tables[]; /* dbswap.c */
 extern const char profdb_sql_merge_missing[];
 extern const char profdb_sql_merge_stale_stats[];
 extern const char profdb_sql_merge_stats_add[];

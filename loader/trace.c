@@ -470,51 +470,51 @@ static int has_targ(const tevent *ev, targ t) {
   return (ev->targ_mask & TA_BIT(t)) != 0;
 }
 
-static void col_int(ld_buf *b, const tevent *ev, targ t) {
+static void col_int(ld_buf *b, int c, const tevent *ev, targ t) {
   if (has_targ(ev, t))
-    row_int(b, ev->targs[t].i);
+    row_int(b, c, ev->targs[t].i);
   else
-    row_null(b);
+    row_null(b, c);
 }
-static void col_real(ld_buf *b, const tevent *ev, targ t) {
+static void col_real(ld_buf *b, int c, const tevent *ev, targ t) {
   if (has_targ(ev, t))
-    row_real(b, ev->targs[t].d);
+    row_real(b, c, ev->targs[t].d);
   else
-    row_null(b);
+    row_null(b, c);
 }
-static void col_json(ld_buf *b, const tevent *ev, targ t) {
+static void col_json(ld_buf *b, int c, const tevent *ev, targ t) {
   if (has_targ(ev, t))
-    row_text(b, ev->raw.p + ev->targs[t].raw_off, ev->targs[t].raw_len);
+    row_text(b, c, ev->raw.p + ev->targs[t].raw_off, ev->targs[t].raw_len);
   else
-    row_null(b);
+    row_null(b, c);
 }
-static void col_val(ld_buf *b, const tevent *ev, const tval *v) {
+static void col_val(ld_buf *b, int c, const tevent *ev, const tval *v) {
   if (v->type == 'i')
-    row_int(b, v->i);
+    row_int(b, c, v->i);
   else if (v->type == 't')
-    row_text(b, ev->raw.p + v->off, v->len);
+    row_text(b, c, ev->raw.p + v->off, v->len);
   else
-    row_null(b);
+    row_null(b, c);
 }
-static void col_time(ld_buf *b, const ttime *t) {
+static void col_time(ld_buf *b, int c, const ttime *t) {
   if (t->state == 'v')
-    row_int(b, t->ns);
+    row_int(b, c, t->ns);
   else
-    row_null(b);
+    row_null(b, c);
 }
-static void col_obj(ld_buf *b, ld_buf *obj, ld_jw *w) {
+static void col_obj(ld_buf *b, int c, ld_buf *obj, ld_jw *w) {
   if (!obj->n) {
-    row_null(b);
+    row_null(b, c);
     return;
   }
   jw_close(w, '}');
-  row_text(b, obj->p, obj->n);
+  row_text(b, c, obj->p, obj->n);
 }
-static void col_id(ld_buf *b, int64_t id) {
+static void col_id(ld_buf *b, int c, int64_t id) {
   if (id >= 0)
-    row_int(b, id);
+    row_int(b, c, id);
   else
-    row_null(b);
+    row_null(b, c);
 }
 
 /* Keys a table has no column for (id, bp, s) go to extra. */
@@ -569,16 +569,106 @@ static void gather_slice(tparser *p, int64_t id, int kind) {
   nest_row r = nest_row_of(p->ctx->nest, p->f->artifact_id, &pid, &tid, id, ev->ts.ns,
                            ev->dur.ns, ev->name_id, kind, has_targ(ev, TA_INPUT_DIMS));
   ld_buf *b = writer_batch(p->ctx->w);
-  row_begin(b, TB_NEST, 1);
-  row_text(b, (const char *)&r, sizeof r);
+  row_begin(b, TB_NEST);
+  row_text(b, 0, (const char *)&r, sizeof r);
   if (ev->step_number >= 0 && (kind == K_CPU_OP || kind == K_USER_ANNOTATION))
     nest_add_step(p->ctx->nest,
                   &(step_row){p->f->artifact_id, ev->step_number, id, ev->ts.ns, ev->dur.ns});
 }
 
-static void emit_x(tparser *p, int64_t id) {
+/* An X event of a GPU kind: a _gpu row. */
+static void gpu_row(tparser *p, int64_t id, int kind, int64_t cat) {
   tevent *ev = &p->ev;
   ld_buf *b = writer_batch(p->ctx->w);
+  spill_targs(ev, gpu_targs);
+  row_begin(b, TB_GPU);
+  row_int(b, COL_GPU_ID, id);
+  row_int(b, COL_GPU_TRACE_ID, p->f->artifact_id);
+  row_int(b, COL_GPU_KIND, kind);
+  col_id(b, COL_GPU_CAT_ID, cat);
+  col_id(b, COL_GPU_RAW_CAT_ID, ev->raw_cat_id);
+  col_id(b, COL_GPU_NAME_ID, ev->name_id);
+  col_val(b, COL_GPU_PID, ev, &ev->pid);
+  col_val(b, COL_GPU_TID, ev, &ev->tid);
+  col_time(b, COL_GPU_TS, &ev->ts);
+  col_time(b, COL_GPU_DUR, &ev->dur);
+  /* device/stream: args first, else pid/tid (GPU rows: pid = device). */
+  if (has_targ(ev, TA_DEVICE))
+    row_int(b, COL_GPU_DEVICE, ev->targs[TA_DEVICE].i);
+  else if (ev->pid.type == 'i')
+    row_int(b, COL_GPU_DEVICE, ev->pid.i);
+  else
+    row_null(b, COL_GPU_DEVICE);
+  if (has_targ(ev, TA_STREAM))
+    row_int(b, COL_GPU_STREAM, ev->targs[TA_STREAM].i);
+  else if (ev->tid.type == 'i')
+    row_int(b, COL_GPU_STREAM, ev->tid.i);
+  else
+    row_null(b, COL_GPU_STREAM);
+  col_int(b, COL_GPU_CORRELATION, ev, TA_CORRELATION);
+  col_int(b, COL_GPU_EXTERNAL_ID, ev, TA_EXTERNAL_ID);
+  static const int grid_cols[2][3] = {{COL_GPU_GRID_X, COL_GPU_GRID_Y, COL_GPU_GRID_Z},
+                                      {COL_GPU_BLOCK_X, COL_GPU_BLOCK_Y, COL_GPU_BLOCK_Z}};
+  for (int t = TA_GRID; t <= TA_BLOCK; t++) {
+    const int *c = grid_cols[t - TA_GRID];
+    if (has_targ(ev, (targ)t)) {
+      row_int(b, c[0], ev->targs[t].i);
+      row_int(b, c[1], ev->targs[t].y);
+      row_int(b, c[2], ev->targs[t].z);
+    } else {
+      row_null(b, c[0]);
+      row_null(b, c[1]);
+      row_null(b, c[2]);
+    }
+  }
+  col_int(b, COL_GPU_REGISTERS, ev, TA_REGISTERS);
+  col_int(b, COL_GPU_SHARED_MEMORY, ev, TA_SHMEM);
+  col_real(b, COL_GPU_BLOCKS_PER_SM, ev, TA_BLOCKS_PER_SM);
+  col_real(b, COL_GPU_WARPS_PER_SM, ev, TA_WARPS_PER_SM);
+  col_real(b, COL_GPU_OCCUPANCY_PCT, ev, TA_OCCUPANCY);
+  col_int(b, COL_GPU_BYTES, ev, TA_BYTES);
+  col_real(b, COL_GPU_BANDWIDTH_GBPS, ev, TA_BANDWIDTH);
+  col_obj(b, COL_GPU_ARGS, &ev->args, &ev->args_w);
+  col_obj(b, COL_GPU_EXTRA, &ev->extra, &ev->extra_w);
+}
+
+/* Any other X event: a _slice row, and its nesting keys (nest.h). */
+static void slice_row(tparser *p, int64_t id, int kind, int64_t cat) {
+  tevent *ev = &p->ev;
+  ld_buf *b = writer_batch(p->ctx->w);
+  spill_targs(ev, slice_targs);
+  if (ev->ts.state == 'v' && ev->dur.state == 'v') gather_slice(p, id, kind);
+  row_begin(b, TB_SLICE);
+  row_int(b, COL_SLICE_ID, id);
+  row_int(b, COL_SLICE_TRACE_ID, p->f->artifact_id);
+  row_int(b, COL_SLICE_KIND, kind);
+  col_id(b, COL_SLICE_CAT_ID, cat);
+  col_id(b, COL_SLICE_RAW_CAT_ID, ev->raw_cat_id);
+  col_id(b, COL_SLICE_NAME_ID, ev->name_id);
+  col_val(b, COL_SLICE_PID, ev, &ev->pid);
+  col_val(b, COL_SLICE_TID, ev, &ev->tid);
+  col_time(b, COL_SLICE_TS, &ev->ts);
+  col_time(b, COL_SLICE_DUR, &ev->dur);
+  col_int(b, COL_SLICE_EXTERNAL_ID, ev, TA_EXTERNAL_ID);
+  col_int(b, COL_SLICE_CORRELATION, ev, TA_CORRELATION);
+  col_int(b, COL_SLICE_SEQ_NUM, ev, TA_SEQ_NUM);
+  col_int(b, COL_SLICE_FWD_TID, ev, TA_FWD_TID);
+  col_int(b, COL_SLICE_EV_IDX, ev, TA_EV_IDX);
+  col_json(b, COL_SLICE_INPUT_DIMS, ev, TA_INPUT_DIMS);
+  col_json(b, COL_SLICE_INPUT_TYPES, ev, TA_INPUT_TYPES);
+  col_int(b, COL_SLICE_CBID, ev, TA_CBID);
+  col_int(b, COL_SLICE_PYTHON_ID, ev, TA_PY_ID);
+  col_int(b, COL_SLICE_PYTHON_PARENT_ID, ev, TA_PY_PARENT);
+  col_int(b, COL_SLICE_RECORD_FN_ID, ev, TA_RECORD_FN);
+  col_json(b, COL_SLICE_INPUT_STRIDES, ev, TA_INPUT_STRIDES);
+  col_json(b, COL_SLICE_CONCRETE_INPUTS, ev, TA_CONCRETE_INPUTS);
+  col_int(b, COL_SLICE_KERNEL_ID, ev, TA_KERNEL);
+  col_obj(b, COL_SLICE_ARGS, &ev->args, &ev->args_w);
+  col_obj(b, COL_SLICE_EXTRA, &ev->extra, &ev->extra_w);
+}
+
+static void emit_x(tparser *p, int64_t id) {
+  tevent *ev = &p->ev;
   int kind = ev->raw_cat_id >= 0 ? ev->cat_kind : K_CPU_OP;
   int64_t cat = ev->raw_cat_id >= 0 ? ev->cat_id : cpu_op_cat(p);
   int64_t end = 0; /* set by the overflow check whenever ts and dur are usable */
@@ -601,85 +691,10 @@ static void emit_x(tparser *p, int64_t id) {
   spill_text(ev, "bp", ev->has_bp, ev->bp_off, ev->bp_len);
   spill_text(ev, "s", ev->has_s, ev->s_off, ev->s_len);
   p->kind_count[kind]++;
-  if (kind >= K_KERNEL && kind <= K_GPU_SYNC) {
-    spill_targs(ev, gpu_targs);
-    row_begin(b, TB_GPU, 29);
-    row_int(b, id);
-    row_int(b, p->f->artifact_id);
-    row_int(b, kind);
-    col_id(b, cat);
-    col_id(b, ev->raw_cat_id);
-    col_id(b, ev->name_id);
-    col_val(b, ev, &ev->pid);
-    col_val(b, ev, &ev->tid);
-    col_time(b, &ev->ts);
-    col_time(b, &ev->dur);
-    /* device/stream: args first, else pid/tid (GPU rows: pid = device). */
-    if (has_targ(ev, TA_DEVICE))
-      row_int(b, ev->targs[TA_DEVICE].i);
-    else if (ev->pid.type == 'i')
-      row_int(b, ev->pid.i);
-    else
-      row_null(b);
-    if (has_targ(ev, TA_STREAM))
-      row_int(b, ev->targs[TA_STREAM].i);
-    else if (ev->tid.type == 'i')
-      row_int(b, ev->tid.i);
-    else
-      row_null(b);
-    col_int(b, ev, TA_CORRELATION);
-    col_int(b, ev, TA_EXTERNAL_ID);
-    for (int t = TA_GRID; t <= TA_BLOCK; t++) {
-      if (has_targ(ev, (targ)t)) {
-        row_int(b, ev->targs[t].i);
-        row_int(b, ev->targs[t].y);
-        row_int(b, ev->targs[t].z);
-      } else {
-        row_null(b);
-        row_null(b);
-        row_null(b);
-      }
-    }
-    col_int(b, ev, TA_REGISTERS);
-    col_int(b, ev, TA_SHMEM);
-    col_real(b, ev, TA_BLOCKS_PER_SM);
-    col_real(b, ev, TA_WARPS_PER_SM);
-    col_real(b, ev, TA_OCCUPANCY);
-    col_int(b, ev, TA_BYTES);
-    col_real(b, ev, TA_BANDWIDTH);
-    col_obj(b, &ev->args, &ev->args_w);
-    col_obj(b, &ev->extra, &ev->extra_w);
-  } else {
-    spill_targs(ev, slice_targs);
-    if (ev->ts.state == 'v' && ev->dur.state == 'v') gather_slice(p, id, kind);
-    row_begin(b, TB_SLICE, 26);
-    row_int(b, id);
-    row_int(b, p->f->artifact_id);
-    row_int(b, kind);
-    col_id(b, cat);
-    col_id(b, ev->raw_cat_id);
-    col_id(b, ev->name_id);
-    col_val(b, ev, &ev->pid);
-    col_val(b, ev, &ev->tid);
-    col_time(b, &ev->ts);
-    col_time(b, &ev->dur);
-    col_int(b, ev, TA_EXTERNAL_ID);
-    col_int(b, ev, TA_CORRELATION);
-    col_int(b, ev, TA_SEQ_NUM);
-    col_int(b, ev, TA_FWD_TID);
-    col_int(b, ev, TA_EV_IDX);
-    col_json(b, ev, TA_INPUT_DIMS);
-    col_json(b, ev, TA_INPUT_TYPES);
-    col_int(b, ev, TA_CBID);
-    col_int(b, ev, TA_PY_ID);
-    col_int(b, ev, TA_PY_PARENT);
-    col_int(b, ev, TA_RECORD_FN);
-    col_json(b, ev, TA_INPUT_STRIDES);
-    col_json(b, ev, TA_CONCRETE_INPUTS);
-    col_int(b, ev, TA_KERNEL);
-    col_obj(b, &ev->args, &ev->args_w);
-    col_obj(b, &ev->extra, &ev->extra_w);
-  }
+  if (kind >= K_KERNEL && kind <= K_GPU_SYNC)
+    gpu_row(p, id, kind, cat);
+  else
+    slice_row(p, id, kind, cat);
 }
 
 /* Send a flow start or finish to the unmatched-flow count (flows.h),
@@ -698,8 +713,8 @@ static void gather_flow_end(tparser *p) {
   e.id = e.has_id ? ev->id.i : 0;
   e.ph = (uint8_t)ev->ph;
   ld_buf *b = writer_batch(p->ctx->w);
-  row_begin(b, TB_FLOW_END, 1);
-  row_text(b, (const char *)&e, sizeof e);
+  row_begin(b, TB_FLOW_END);
+  row_text(b, 0, (const char *)&e, sizeof e);
 }
 
 static void emit_flow(tparser *p, int64_t id) {
@@ -718,23 +733,23 @@ static void emit_flow(tparser *p, int64_t id) {
   p->flows++;
   if (ev->ph == 's' || ev->ph == 'f') gather_flow_end(p);
   char ph[1] = {ev->ph};
-  row_begin(b, TB_FLOW, 13);
-  row_int(b, id);
-  row_int(b, p->f->artifact_id);
-  row_text(b, ph, 1);
-  col_id(b, ev->raw_cat_id >= 0 ? ev->cat_id : -1);
-  col_id(b, ev->raw_cat_id);
-  col_id(b, ev->name_id);
-  col_val(b, ev, &ev->pid);
-  col_val(b, ev, &ev->tid);
-  col_time(b, &ev->ts);
-  col_val(b, ev, &ev->id);
+  row_begin(b, TB_FLOW);
+  row_int(b, COL_FLOW_ID, id);
+  row_int(b, COL_FLOW_TRACE_ID, p->f->artifact_id);
+  row_text(b, COL_FLOW_PH, ph, 1);
+  col_id(b, COL_FLOW_CAT_ID, ev->raw_cat_id >= 0 ? ev->cat_id : -1);
+  col_id(b, COL_FLOW_RAW_CAT_ID, ev->raw_cat_id);
+  col_id(b, COL_FLOW_NAME_ID, ev->name_id);
+  col_val(b, COL_FLOW_PID, ev, &ev->pid);
+  col_val(b, COL_FLOW_TID, ev, &ev->tid);
+  col_time(b, COL_FLOW_TS, &ev->ts);
+  col_val(b, COL_FLOW_FLOW_ID, ev, &ev->id);
   if (ev->has_bp)
-    row_text(b, ev->raw.p + ev->bp_off, ev->bp_len);
+    row_text(b, COL_FLOW_BP, ev->raw.p + ev->bp_off, ev->bp_len);
   else
-    row_null(b);
-  col_obj(b, &ev->args, &ev->args_w);
-  col_obj(b, &ev->extra, &ev->extra_w);
+    row_null(b, COL_FLOW_BP);
+  col_obj(b, COL_FLOW_ARGS, &ev->args, &ev->args_w);
+  col_obj(b, COL_FLOW_EXTRA, &ev->extra, &ev->extra_w);
 }
 
 static void emit_meta(tparser *p, int64_t id) {
@@ -751,15 +766,15 @@ static void emit_meta(tparser *p, int64_t id) {
     jw_raw(&ev->extra_w, tmp, (size_t)n);
   }
   p->metas_count++;
-  row_begin(b, TB_META, 8);
-  row_int(b, id);
-  row_int(b, p->f->artifact_id);
-  col_id(b, ev->name_id);
-  col_val(b, ev, &ev->pid);
-  col_val(b, ev, &ev->tid);
-  col_time(b, &ev->ts);
-  col_obj(b, &ev->args, &ev->args_w);
-  col_obj(b, &ev->extra, &ev->extra_w);
+  row_begin(b, TB_META);
+  row_int(b, COL_META_ID, id);
+  row_int(b, COL_META_TRACE_ID, p->f->artifact_id);
+  col_id(b, COL_META_NAME_ID, ev->name_id);
+  col_val(b, COL_META_PID, ev, &ev->pid);
+  col_val(b, COL_META_TID, ev, &ev->tid);
+  col_time(b, COL_META_TS, &ev->ts);
+  col_obj(b, COL_META_ARGS, &ev->args, &ev->args_w);
+  col_obj(b, COL_META_EXTRA, &ev->extra, &ev->extra_w);
 }
 
 /* Instants, counters and every phase profdb has no table for. */
@@ -772,33 +787,33 @@ static void emit_instant(tparser *p, int64_t id, int kind, const char *ph, size_
   spill_id(ev);
   spill_text(ev, "bp", ev->has_bp, ev->bp_off, ev->bp_len);
   p->kind_count[kind]++;
-  row_begin(b, TB_INSTANT, 20);
-  row_int(b, id);
-  row_int(b, p->f->artifact_id);
-  row_int(b, kind);
+  row_begin(b, TB_INSTANT);
+  row_int(b, COL_INSTANT_ID, id);
+  row_int(b, COL_INSTANT_TRACE_ID, p->f->artifact_id);
+  row_int(b, COL_INSTANT_KIND, kind);
   if (ph)
-    row_text(b, ph, phn);
+    row_text(b, COL_INSTANT_PH, ph, phn);
   else
-    row_null(b);
-  col_id(b, ev->raw_cat_id >= 0 ? ev->cat_id : -1);
-  col_id(b, ev->raw_cat_id);
-  col_id(b, ev->name_id);
-  col_val(b, ev, &ev->pid);
-  col_val(b, ev, &ev->tid);
-  col_time(b, &ev->ts);
-  col_time(b, &ev->dur);
+    row_null(b, COL_INSTANT_PH);
+  col_id(b, COL_INSTANT_CAT_ID, ev->raw_cat_id >= 0 ? ev->cat_id : -1);
+  col_id(b, COL_INSTANT_RAW_CAT_ID, ev->raw_cat_id);
+  col_id(b, COL_INSTANT_NAME_ID, ev->name_id);
+  col_val(b, COL_INSTANT_PID, ev, &ev->pid);
+  col_val(b, COL_INSTANT_TID, ev, &ev->tid);
+  col_time(b, COL_INSTANT_TS, &ev->ts);
+  col_time(b, COL_INSTANT_DUR, &ev->dur);
   if (ev->has_s)
-    row_text(b, ev->raw.p + ev->s_off, ev->s_len);
+    row_text(b, COL_INSTANT_SCOPE, ev->raw.p + ev->s_off, ev->s_len);
   else
-    row_null(b);
-  col_int(b, ev, TA_MEM_ADDR);
-  col_int(b, ev, TA_MEM_BYTES);
-  col_int(b, ev, TA_MEM_TOTAL_ALLOC);
-  col_int(b, ev, TA_MEM_TOTAL_RESERVED);
-  col_int(b, ev, TA_MEM_DEVICE_TYPE);
-  col_int(b, ev, TA_MEM_DEVICE_ID);
-  col_obj(b, &ev->args, &ev->args_w);
-  col_obj(b, &ev->extra, &ev->extra_w);
+    row_null(b, COL_INSTANT_SCOPE);
+  col_int(b, COL_INSTANT_ADDR, ev, TA_MEM_ADDR);
+  col_int(b, COL_INSTANT_BYTES, ev, TA_MEM_BYTES);
+  col_int(b, COL_INSTANT_TOTAL_ALLOCATED, ev, TA_MEM_TOTAL_ALLOC);
+  col_int(b, COL_INSTANT_TOTAL_RESERVED, ev, TA_MEM_TOTAL_RESERVED);
+  col_int(b, COL_INSTANT_DEVICE_TYPE, ev, TA_MEM_DEVICE_TYPE);
+  col_int(b, COL_INSTANT_DEVICE_ID, ev, TA_MEM_DEVICE_ID);
+  col_obj(b, COL_INSTANT_ARGS, &ev->args, &ev->args_w);
+  col_obj(b, COL_INSTANT_EXTRA, &ev->extra, &ev->extra_w);
 }
 
 /* Encode a pid or tid: tag byte, then 8 bytes or the text. */
@@ -1187,6 +1202,53 @@ static void arg_value(tparser *p, tok t, const char *s, size_t n) {
 
 /* ---- the token handler -------------------------------------------------- */
 
+/* TP_ROOT: a top-level key; its value comes next (TP_ROOT_VAL). */
+static void root_key(tparser *p, const char *s, size_t n) {
+  p->root_keys++;
+  if (n == 11 && !memcmp(s, "traceEvents", 11)) {
+    p->in_events_key = 1;
+  } else {
+    ld_text(p->f, &s, &n);
+    p->in_events_key = 0;
+    p->cur_key_off = (uint32_t)p->meta.n;
+    p->cur_key_len = (uint32_t)n;
+    ld_buf_put(&p->meta, s, n);
+    ld_note(p->f, PROFDB_STAT_metadata_keys, NULL);
+  }
+  p->pos = TP_ROOT_VAL;
+}
+
+/* TP_ROOT_VAL, other than traceEvents: the value of a metadata key,
+** captured whole when it is an object or array. */
+static void root_value(tparser *p, tok t, const char *s, size_t n) {
+  p->meta_val_off = (uint32_t)p->meta.n;
+  jw_init(&p->meta_w, &p->meta);
+  if (is_scalar(t)) {
+    ld_write_scalar(p->f, &p->meta_w, t, s, n);
+    push_meta(p, p->cur_key_off, p->cur_key_len);
+    p->pos = TP_ROOT;
+  } else {
+    capture_start(p, &p->meta_w, CAP_META, t);
+  }
+}
+
+/* TP_EVENT: a key of an event; its value comes next (TP_EVENT_VAL). */
+static void event_member(tparser *p, const char *s, size_t n) {
+  tevent *ev = &p->ev;
+  ekey k = event_key(s, n);
+  if (k != EK_OTHER) {
+    if (ev->seen & (1u << k))
+      ld_note(p->f, PROFDB_STAT_duplicate_key, "duplicate event key '%s'", ekey_text[k]);
+    ev->seen |= 1u << k;
+  } else {
+    ld_text(p->f, &s, &n);
+    ld_note(p->f, PROFDB_STAT_event_extra_keys, NULL);
+    extra_member(ev, s, n);
+  }
+  p->cur_ekey = k;
+  p->pos = TP_EVENT_VAL;
+}
+
 static int tok_handle(tparser *p, tok t, const char *s, size_t n) {
   tevent *ev = &p->ev;
   switch (p->pos) {
@@ -1208,19 +1270,7 @@ static int tok_handle(tparser *p, tok t, const char *s, size_t n) {
         p->pos = TP_DONE;
         return 1;
       }
-      /* t == TK_KEY */
-      p->root_keys++;
-      if (n == 11 && !memcmp(s, "traceEvents", 11)) {
-        p->in_events_key = 1;
-      } else {
-        ld_text(p->f, &s, &n);
-        p->in_events_key = 0;
-        p->cur_key_off = (uint32_t)p->meta.n;
-        p->cur_key_len = (uint32_t)n;
-        ld_buf_put(&p->meta, s, n);
-        ld_note(p->f, PROFDB_STAT_metadata_keys, NULL);
-      }
-      p->pos = TP_ROOT_VAL;
+      root_key(p, s, n); /* t == TK_KEY */
       return 1;
 
     case TP_ROOT_VAL:
@@ -1231,15 +1281,7 @@ static int tok_handle(tparser *p, tok t, const char *s, size_t n) {
         p->pos = TP_EVENTS;
         return 1;
       }
-      p->meta_val_off = (uint32_t)p->meta.n;
-      jw_init(&p->meta_w, &p->meta);
-      if (is_scalar(t)) {
-        ld_write_scalar(p->f, &p->meta_w, t, s, n);
-        push_meta(p, p->cur_key_off, p->cur_key_len);
-        p->pos = TP_ROOT;
-      } else {
-        capture_start(p, &p->meta_w, CAP_META, t);
-      }
+      root_value(p, t, s, n);
       return 1;
 
     case TP_EVENTS:
@@ -1269,20 +1311,7 @@ static int tok_handle(tparser *p, tok t, const char *s, size_t n) {
         p->pos = TP_EVENTS;
         return 1;
       }
-      { /* TK_KEY */
-        ekey k = event_key(s, n);
-        if (k != EK_OTHER) {
-          if (ev->seen & (1u << k))
-            ld_note(p->f, PROFDB_STAT_duplicate_key, "duplicate event key '%s'", ekey_text[k]);
-          ev->seen |= 1u << k;
-        } else {
-          ld_text(p->f, &s, &n);
-          ld_note(p->f, PROFDB_STAT_event_extra_keys, NULL);
-          extra_member(ev, s, n);
-        }
-        p->cur_ekey = k;
-        p->pos = TP_EVENT_VAL;
-      }
+      event_member(p, s, n); /* TK_KEY */
       return 1;
 
     case TP_EVENT_VAL: event_value(p, t, s, n); return 1;

@@ -10,6 +10,7 @@
 #define PROFDB_UTF8_H
 
 #include "buf.h"
+#include "utf8seq.h" /* utf8_seq_len() */
 
 #include <stddef.h>
 
@@ -19,9 +20,6 @@
 ** and outn at it and return 1.
 */
 int utf8_repair(const char *s, size_t n, ld_buf *scratch, const char **out, size_t *outn);
-
-/* Length of the well-formed UTF-8 sequence at s[i..n), 0 if invalid. */
-size_t utf8_seq_len(const unsigned char *s, size_t i, size_t n);
 
 /*
 ** Append s[0..n) for a terminal or a Markdown file: invalid UTF-8 and

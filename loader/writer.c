@@ -21,33 +21,34 @@
 #define POOL 4
 #define BATCH_BYTES (512 * 1024)
 
-/* The storage table of each ld_table.  Its columns, their order and their
-** count are the DDL's (loader/schema_*.sql, the one definition): the INSERT
-** is built from the table as created, and every row must carry exactly as
-** many values as the table has columns, in DDL order. */
-static const char *const table_name[TB__COUNT] = {
-    [TB_STRING] = "_string",
-    [TB_SLICE] = "_slice",
-    [TB_GPU] = "_gpu",
-    [TB_INSTANT] = "_instant",
-    [TB_FLOW] = "_flow",
-    [TB_META] = "_meta",
-    [TB_LOG] = "import_log",
-    [TB_SEGMENT] = "_segment",
-    [TB_BLOCK] = "_block",
-    [TB_BLOCK_HISTORY] = "_block_history",
-    [TB_ALLOC_EVENT] = "_alloc_event",
-    [TB_STACK_FRAME] = "_stack_frame",
-    [TB_ANNOTATION] = "annotation",
-    [TB_NEST] = "(nesting sort)",
-    [TB_FLOW_END] = "(flow sort)",
+/* The storage table of each ld_table, and its columns in the DDL's order
+** (loader/schema_*.sql, the one definition) as the column ids were
+** generated from them (profdb_columns.h): the statement checks the table
+** as created against them once, then binds each value by its id. */
+static const struct {
+  const char *name;
+  const char *columns;
+} table_def[TB__COUNT] = {
+    [TB_STRING] = {"_string", COLS_STRING},
+    [TB_SLICE] = {"_slice", COLS_SLICE},
+    [TB_GPU] = {"_gpu", COLS_GPU},
+    [TB_INSTANT] = {"_instant", COLS_INSTANT},
+    [TB_FLOW] = {"_flow", COLS_FLOW},
+    [TB_META] = {"_meta", COLS_META},
+    [TB_LOG] = {"import_log", COLS_IMPORT_LOG},
+    [TB_SEGMENT] = {"_segment", COLS_SEGMENT},
+    [TB_BLOCK] = {"_block", COLS_BLOCK},
+    [TB_BLOCK_HISTORY] = {"_block_history", COLS_BLOCK_HISTORY},
+    [TB_ALLOC_EVENT] = {"_alloc_event", COLS_ALLOC_EVENT},
+    [TB_STACK_FRAME] = {"_stack_frame", COLS_STACK_FRAME},
+    [TB_ANNOTATION] = {"annotation", COLS_ANNOTATION},
+    [TB_NEST] = {"(nesting sort)", ""},
+    [TB_FLOW_END] = {"(flow sort)", ""},
 };
 
 struct ld_writer {
   sqlite3 *db;                   /* connection (owned by the caller) */
   sqlite3_stmt *stmt[TB__COUNT]; /* prepared lazily, per table */
-  int ncols[TB__COUNT];          /* columns of each table (its statement's
-                                  ** parameters) */
   ld_sink_fn sink[TB__COUNT];    /* tables whose rows go to a function */
   void *sink_arg[TB__COUNT];
   const char *sink_why[TB__COUNT]; /* its failure, in words */
@@ -72,33 +73,46 @@ struct ld_writer {
                                   ** (the producer was behind) */
 };
 
-/* INSERT INTO table VALUES(?1, ..., ?n), n = the table's column count. */
+/* INSERT INTO table VALUES(?1, ..., ?n), once the table's columns were
+** found to be the ones the column ids stand for: ?k is column id k - 1. */
 static sqlite3_stmt *statement(ld_writer *w, ld_table t) {
   if (w->stmt[t]) return w->stmt[t];
   sqlite3_stmt *info = NULL;
-  int ncols = 0;
-  if (sqlite3_prepare_v2(w->db, "SELECT count(*) FROM pragma_table_info(?1)", -1, &info,
-                         NULL) == SQLITE_OK) {
-    sqlite3_bind_text(info, 1, table_name[t], -1, SQLITE_STATIC);
-    if (sqlite3_step(info) == SQLITE_ROW) ncols = sqlite3_column_int(info, 0);
+  char columns[1024] = "";
+  if (sqlite3_prepare_v2(w->db,
+                         "SELECT group_concat(name, ',') FROM"
+                         " (SELECT name FROM pragma_table_info(?1) ORDER BY cid)",
+                         -1, &info, NULL) == SQLITE_OK) {
+    sqlite3_bind_text(info, 1, table_def[t].name, -1, SQLITE_STATIC);
+    if (sqlite3_step(info) == SQLITE_ROW && sqlite3_column_text(info, 0))
+      snprintf(columns, sizeof columns, "%s", (const char *)sqlite3_column_text(info, 0));
   }
   sqlite3_finalize(info);
-  ld_buf sql = {0};
-  char head[128];
-  int n = snprintf(head, sizeof head, "INSERT INTO %s VALUES(", table_name[t]);
-  ld_buf_put(&sql, head, (size_t)n);
-  for (int c = 0; c < ncols; c++) ld_buf_put(&sql, c ? ",?" : "?", c ? 2 : 1);
-  ld_buf_putc(&sql, ')');
-  int rc = ncols > 0 ? sqlite3_prepare_v3(w->db, ld_buf_cstr(&sql), -1,
-                                          SQLITE_PREPARE_PERSISTENT, &w->stmt[t], NULL)
-                     : SQLITE_ERROR;
-  ld_buf_free(&sql);
-  if (rc != SQLITE_OK) {
-    snprintf(w->error, sizeof w->error, "cannot prepare the insert into %s: %s", table_name[t],
-             ncols > 0 ? sqlite3_errmsg(w->db) : "no such table");
+  if (!columns[0]) {
+    snprintf(w->error, sizeof w->error, "cannot prepare the insert into %s: no such table",
+             table_def[t].name);
     return NULL;
   }
-  w->ncols[t] = sqlite3_bind_parameter_count(w->stmt[t]);
+  if (strcmp(columns, table_def[t].columns)) { /* not the DDL profdb was built with */
+    snprintf(w->error, sizeof w->error,
+             "internal error: table %s has the columns (%.200s), this profdb writes (%.200s)",
+             table_def[t].name, columns, table_def[t].columns);
+    return NULL;
+  }
+  ld_buf sql = {0};
+  char head[128];
+  int n = snprintf(head, sizeof head, "INSERT INTO %s VALUES(", table_def[t].name);
+  ld_buf_put(&sql, head, (size_t)n);
+  for (int c = 0; c < ld_table_ncols[t]; c++) ld_buf_put(&sql, c ? ",?" : "?", c ? 2 : 1);
+  ld_buf_putc(&sql, ')');
+  int rc = sqlite3_prepare_v3(w->db, ld_buf_cstr(&sql), -1, SQLITE_PREPARE_PERSISTENT,
+                              &w->stmt[t], NULL);
+  ld_buf_free(&sql);
+  if (rc != SQLITE_OK) {
+    snprintf(w->error, sizeof w->error, "cannot prepare the insert into %s: %s",
+             table_def[t].name, sqlite3_errmsg(w->db));
+    return NULL;
+  }
   return w->stmt[t];
 }
 
@@ -120,28 +134,30 @@ static int write_batch(ld_writer *w, ld_buf *b) {
     }
     sqlite3_stmt *st = t < TB__COUNT ? statement(w, t) : NULL;
     if (!st) return -1;
-    if (ncols != w->ncols[t]) { /* a parser and the DDL disagree: a bug */
-      snprintf(w->error, sizeof w->error,
-               "internal error: a row for %s has %d values, the table %d columns",
-               table_name[t], ncols, w->ncols[t]);
+    if (ncols != ld_table_ncols[t]) { /* not a row_begin() of this build: a bug */
+      snprintf(w->error, sizeof w->error, "internal error: a row for %s is damaged",
+               table_def[t].name);
       return -1;
     }
-    for (int c = 1; c <= ncols; c++) {
-      int tag = b->p[i++];
-      switch (tag) {
+    uint64_t seen = 0; /* the columns given a value */
+    for (int v = 0; v < ncols; v++) {
+      unsigned tag = (unsigned char)b->p[i++];
+      int c = (int)(tag >> 2) + 1; /* the column's parameter */
+      seen |= (uint64_t)1 << (tag >> 2);
+      switch (tag & 3) {
         case RV_NULL: sqlite3_bind_null(st, c); break;
         case RV_INT: {
-          int64_t v;
-          memcpy(&v, b->p + i, 8);
+          int64_t x;
+          memcpy(&x, b->p + i, 8);
           i += 8;
-          sqlite3_bind_int64(st, c, v);
+          sqlite3_bind_int64(st, c, x);
           break;
         }
         case RV_REAL: {
-          double v;
-          memcpy(&v, b->p + i, 8);
+          double x;
+          memcpy(&x, b->p + i, 8);
           i += 8;
-          sqlite3_bind_double(st, c, v);
+          sqlite3_bind_double(st, c, x);
           break;
         }
         default: {
@@ -152,6 +168,12 @@ static int write_batch(ld_writer *w, ld_buf *b) {
           i += len;
         }
       }
+    }
+    if (seen != ((uint64_t)1 << ncols) - 1 || i > b->n) { /* a parser bug */
+      snprintf(w->error, sizeof w->error,
+               "internal error: a row for %s does not give each of its %d columns one value",
+               table_def[t].name, ncols);
+      return -1;
     }
     int rc = sqlite3_step(st);
     sqlite3_reset(st);

@@ -4,7 +4,15 @@
 ** Parsers never call SQLite while streaming.  They append rows to a batch
 ** (a flat byte buffer: table id, then one tagged value per column) and hand
 ** full batches to the writer, which binds them to one prepared INSERT per
-** table.  With a writer thread, JSON parsing and B-tree work run on two
+** table.
+**
+** Columns by name: each value names its column, an id generated from the
+** DDL at build time (profdb_columns.h, by cmake/columns.cmake from
+** loader/schema_*.sql: COL_GPU_DEVICE is _gpu's device column), so a row's
+** values may come in any order and a reordered DDL column moves no value.
+** The writer checks once per prepared statement that the table has the
+** columns the ids were generated from, in that order, and for every row
+** that each column got exactly one value.  With a writer thread, JSON parsing and B-tree work run on two
 ** cores; a fixed pool of batches bounds the memory in flight.
 **
 ** Ownership: between writer_start() and writer_stop() the writer owns the
@@ -15,13 +23,13 @@
 #define PROFDB_WRITER_H
 
 #include "buf.h"
+#include "profdb_columns.h"
 
 #include <sqlite3.h>
 #include <stdint.h>
 
 /* Tables rows can be written to (names in writer.c).  A row carries one
-** value per column of the table, in the DDL's column order; the writer
-** checks the count against the table. */
+** value per column of the table, each tagged with its column id. */
 typedef enum ld_table {
   TB_STRING,        /* _string(id, value) */
   TB_SLICE,         /* _slice */
@@ -41,8 +49,30 @@ typedef enum ld_table {
   TB__COUNT
 } ld_table;
 
-/* Value tags inside a batch. */
+/* Value tags inside a batch: the type in the low 2 bits, the column id
+** (0-based, < 64: cmake/columns.cmake checks) in the high 6. */
 enum { RV_NULL, RV_INT, RV_REAL, RV_TEXT };
+#define RV_TAG(type, col) ((char)((type) | (unsigned)(col) << 2))
+
+/* Values per row of each table: its column count in the DDL; a sink's
+** record is one text value (column 0). */
+static const unsigned char ld_table_ncols[TB__COUNT] = {
+    [TB_STRING] = COL_STRING__N,
+    [TB_SLICE] = COL_SLICE__N,
+    [TB_GPU] = COL_GPU__N,
+    [TB_INSTANT] = COL_INSTANT__N,
+    [TB_FLOW] = COL_FLOW__N,
+    [TB_META] = COL_META__N,
+    [TB_LOG] = COL_IMPORT_LOG__N,
+    [TB_SEGMENT] = COL_SEGMENT__N,
+    [TB_BLOCK] = COL_BLOCK__N,
+    [TB_BLOCK_HISTORY] = COL_BLOCK_HISTORY__N,
+    [TB_ALLOC_EVENT] = COL_ALLOC_EVENT__N,
+    [TB_STACK_FRAME] = COL_STACK_FRAME__N,
+    [TB_ANNOTATION] = COL_ANNOTATION__N,
+    [TB_NEST] = 1,
+    [TB_FLOW_END] = 1,
+};
 
 typedef struct ld_writer ld_writer;
 
@@ -83,41 +113,42 @@ void writer_waits(ld_writer *w, double *producer_wait, double *writer_idle);
 
 /* ---- encoding rows (inline: this is the hot path) ---------------------- */
 
-static inline void row_begin(ld_buf *b, ld_table t, int ncols) {
+/* Start a row of t; then one row_* call per column of t, any order. */
+static inline void row_begin(ld_buf *b, ld_table t) {
   ld_buf_reserve(b, 2);
   b->p[b->n++] = (char)t;
-  b->p[b->n++] = (char)ncols;
+  b->p[b->n++] = (char)ld_table_ncols[t];
 }
-static inline void row_null(ld_buf *b) {
-  ld_buf_putc(b, RV_NULL);
+static inline void row_null(ld_buf *b, int col) {
+  ld_buf_putc(b, RV_TAG(RV_NULL, col));
 }
-static inline void row_int(ld_buf *b, int64_t v) {
+static inline void row_int(ld_buf *b, int col, int64_t v) {
   ld_buf_reserve(b, 9);
-  b->p[b->n++] = RV_INT;
+  b->p[b->n++] = RV_TAG(RV_INT, col);
   memcpy(b->p + b->n, &v, 8);
   b->n += 8;
 }
-static inline void row_real(ld_buf *b, double v) {
+static inline void row_real(ld_buf *b, int col, double v) {
   ld_buf_reserve(b, 9);
-  b->p[b->n++] = RV_REAL;
+  b->p[b->n++] = RV_TAG(RV_REAL, col);
   memcpy(b->p + b->n, &v, 8);
   b->n += 8;
 }
-static inline void row_text(ld_buf *b, const char *s, size_t n) {
+static inline void row_text(ld_buf *b, int col, const char *s, size_t n) {
   uint32_t len = (uint32_t)n;
   ld_buf_reserve(b, 5 + n);
-  b->p[b->n++] = RV_TEXT;
+  b->p[b->n++] = RV_TAG(RV_TEXT, col);
   memcpy(b->p + b->n, &len, 4);
   b->n += 4;
   memcpy(b->p + b->n, s, n);
   b->n += n;
 }
 /* Optional values: NULL when absent. */
-static inline void row_int_opt(ld_buf *b, int has, int64_t v) {
+static inline void row_int_opt(ld_buf *b, int col, int has, int64_t v) {
   if (has)
-    row_int(b, v);
+    row_int(b, col, v);
   else
-    row_null(b);
+    row_null(b, col);
 }
 
 #endif

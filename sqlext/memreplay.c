@@ -402,10 +402,58 @@ typedef struct mem_vtab {
 
 enum { K_TIMELINE, K_PEAK, K_LIVE_AT, K_TRACE_PEAK };
 
+/* Each kind's visible columns, in the order of its CREATE TABLE in kinds[]
+** below (as series.c's SERIES_COLUMN_*): a row's values and null bits are
+** indexed by them.  The hidden arguments follow the visible columns. */
+enum { /* mem_timeline */
+       TL_SEQ,
+       TL_ACTION, /* text: mem_row.text */
+       TL_ADDR,
+       TL_SIZE,
+       TL_ALLOCATED,
+       TL_RESERVED,
+       TL_STACK_ID,
+       TL_TIME_US,
+       TL__N
+};
+enum { /* mem_peak */
+       PK_PEAK_ALLOCATED,
+       PK_PEAK_SEQ,
+       PK_BASELINE,
+       PK_END_ALLOCATED,
+       PK_PEAK_RESERVED,
+       PK_EVENTS,
+       PK__N
+};
+enum { /* mem_live_at */
+       LV_ADDR,
+       LV_SIZE,
+       LV_ALLOC_SEQ,
+       LV_STACK_ID,
+       LV__N
+};
+enum { /* mem_trace_peak */
+       TP_DEVICE_TYPE,
+       TP_DEVICE_ID,
+       TP_PEAK_ALLOCATED,
+       TP_PEAK_TS,
+       TP_PEAK_RESERVED,
+       TP_BASELINE,
+       TP_END_ALLOCATED,
+       TP_EVENTS,
+       TP__N
+};
+
+_Static_assert(TL__N <= 8 && PK__N <= 8 && LV__N <= 8 && TP__N <= 8,
+               "mem_row holds 8 values and 8 null bits");
+
+/* The null bit of column col in mem_row.null_mask. */
+#define NULL_BIT(col) (1u << (col))
+
 typedef struct mem_row {
-  sqlite3_int64 v[8];
-  unsigned char null_mask; /* bit i: column i is NULL */
-  const char *text;        /* K_TIMELINE: action name */
+  sqlite3_int64 v[8];      /* by column: TL_*, PK_*, LV_* or TP_* */
+  unsigned char null_mask; /* NULL_BIT(col): column col is NULL */
+  const char *text;        /* K_TIMELINE: the TL_ACTION name */
 } mem_row;
 
 typedef struct mem_cursor {
@@ -430,17 +478,17 @@ static const struct {
 } kinds[] = {
     [K_TIMELINE] = {"CREATE TABLE x(seq, action, addr, size, allocated, reserved,"
                     " stack_id, time_us, snapshot_id HIDDEN, device HIDDEN, schema HIDDEN)",
-                    8, 2, "mem_timeline"},
+                    TL__N, 2, "mem_timeline"},
     [K_PEAK] = {"CREATE TABLE x(peak_allocated, peak_seq, baseline, end_allocated,"
                 " peak_reserved, events, snapshot_id HIDDEN, device HIDDEN, schema HIDDEN)",
-                6, 2, "mem_peak"},
+                PK__N, 2, "mem_peak"},
     [K_LIVE_AT] = {"CREATE TABLE x(addr, size, alloc_seq, stack_id, snapshot_id HIDDEN,"
                    " device HIDDEN, seq HIDDEN, schema HIDDEN)",
-                   4, 3, "mem_live_at"},
+                   LV__N, 3, "mem_live_at"},
     [K_TRACE_PEAK] = {"CREATE TABLE x(device_type, device_id, peak_allocated, peak_ts,"
                       " peak_reserved, baseline, end_allocated, events, trace_id HIDDEN,"
                       " schema HIDDEN)",
-                      8, 1, "mem_trace_peak"},
+                      TP__N, 1, "mem_trace_peak"},
 };
 
 static int mem_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
@@ -535,24 +583,26 @@ static int add_row(mem_cursor *c, const mem_row *row) {
 
 static int cmp_live(const void *a, const void *b) {
   const mem_row *x = a, *y = b;
-  if (x->v[1] != y->v[1]) return x->v[1] > y->v[1] ? -1 : 1; /* size desc */
-  return x->v[0] < y->v[0] ? -1 : x->v[0] > y->v[0];         /* addr */
+  if (x->v[LV_SIZE] != y->v[LV_SIZE]) return x->v[LV_SIZE] > y->v[LV_SIZE] ? -1 : 1;
+  return x->v[LV_ADDR] < y->v[LV_ADDR] ? -1 : x->v[LV_ADDR] > y->v[LV_ADDR];
 }
 
 static void timeline_row(mem_cursor *c) {
   replay *r = &c->r;
   mem_row *row = &c->cur;
   memset(row, 0, sizeof *row);
-  row->v[0] = r->seq;
+  row->v[TL_SEQ] = r->seq;
   row->text = action_name(r->action);
-  row->v[2] = r->addr;
-  row->v[3] = r->size;
-  row->v[4] = r->allocated;
-  row->v[5] = r->reserved;
-  row->v[6] = r->stack;
-  row->v[7] = r->time_us;
-  row->null_mask = (unsigned char)((r->addr_null << 2) | (r->size_null << 3) |
-                                   (r->stack_null << 6) | (r->time_null << 7));
+  row->v[TL_ADDR] = r->addr;
+  row->v[TL_SIZE] = r->size;
+  row->v[TL_ALLOCATED] = r->allocated;
+  row->v[TL_RESERVED] = r->reserved;
+  row->v[TL_STACK_ID] = r->stack;
+  row->v[TL_TIME_US] = r->time_us;
+  row->null_mask = (unsigned char)((r->addr_null ? NULL_BIT(TL_ADDR) : 0) |
+                                   (r->size_null ? NULL_BIT(TL_SIZE) : 0) |
+                                   (r->stack_null ? NULL_BIT(TL_STACK_ID) : 0) |
+                                   (r->time_null ? NULL_BIT(TL_TIME_US) : 0));
 }
 
 static int peak_rows(mem_cursor *c) {
@@ -568,8 +618,26 @@ static int peak_rows(mem_cursor *c) {
     if (r->reserved > peak_reserved) peak_reserved = r->reserved;
   }
   if (rc != SQLITE_DONE) return rc;
-  mem_row row = {{peak, peak_seq, r->baseline, r->allocated, peak_reserved, r->events},
-                 (unsigned char)(peak_seq < 0 ? 1 << 1 : 0),
+  mem_row row = {{[PK_PEAK_ALLOCATED] = peak,
+                  [PK_PEAK_SEQ] = peak_seq,
+                  [PK_BASELINE] = r->baseline,
+                  [PK_END_ALLOCATED] = r->allocated,
+                  [PK_PEAK_RESERVED] = peak_reserved,
+                  [PK_EVENTS] = r->events},
+                 (unsigned char)(peak_seq < 0 ? NULL_BIT(PK_PEAK_SEQ) : 0),
+                 NULL};
+  return add_row(c, &row);
+}
+
+/* One mem_live_at row; alloc_seq NULL when the allocation came before the
+** snapshot's history (!with_seq). */
+static int add_live(mem_cursor *c, const alloc_rec *a, int with_seq) {
+  mem_row row = {{[LV_ADDR] = a->addr,
+                  [LV_SIZE] = a->size,
+                  [LV_ALLOC_SEQ] = with_seq ? a->seq : 0,
+                  [LV_STACK_ID] = a->stack},
+                 (unsigned char)((with_seq ? 0 : NULL_BIT(LV_ALLOC_SEQ)) |
+                                 (a->stack < 0 ? NULL_BIT(LV_STACK_ID) : 0)),
                  NULL};
   return add_row(c, &row);
 }
@@ -581,33 +649,17 @@ static int live_rows(mem_cursor *c, int64_t upto) {
     while ((rc = replay_step(r)) == SQLITE_ROW && r->seq < upto) {}
     if (rc != SQLITE_ROW && rc != SQLITE_DONE) return rc;
   }
-  mem_row row;
-  for (size_t i = 0; i <= r->live.mask; i++) {
-    if (!r->live.used[i]) continue;
-    const alloc_rec *a = &r->live.slot[i];
-    row = (mem_row){
-        {a->addr, a->size, a->seq, a->stack}, (unsigned char)(a->stack < 0 ? 8 : 0), NULL};
-    if ((rc = add_row(c, &row)) != SQLITE_OK) return rc;
-  }
-  for (size_t i = 0; i < r->shadowed.n; i++) {
-    const alloc_rec *a = &r->shadowed.v[i];
-    row = (mem_row){
-        {a->addr, a->size, a->seq, a->stack}, (unsigned char)(a->stack < 0 ? 8 : 0), NULL};
-    if ((rc = add_row(c, &row)) != SQLITE_OK) return rc;
-  }
+  for (size_t i = 0; i <= r->live.mask; i++)
+    if (r->live.used[i] && (rc = add_live(c, &r->live.slot[i], 1)) != SQLITE_OK) return rc;
+  for (size_t i = 0; i < r->shadowed.n; i++)
+    if ((rc = add_live(c, &r->shadowed.v[i], 1)) != SQLITE_OK) return rc;
   for (size_t i = 0; i < r->pre_freed.n; i++) {
     const alloc_rec *a = &r->pre_freed.v[i];
     if (upto >= 0 && a->seq <= upto) continue; /* already freed */
-    row = (mem_row){
-        {a->addr, a->size, 0, a->stack}, (unsigned char)(4 | (a->stack < 0 ? 8 : 0)), NULL};
-    if ((rc = add_row(c, &row)) != SQLITE_OK) return rc;
+    if ((rc = add_live(c, a, 0)) != SQLITE_OK) return rc;
   }
-  for (size_t i = 0; i < r->pre_live.n; i++) {
-    const alloc_rec *a = &r->pre_live.v[i];
-    row = (mem_row){
-        {a->addr, a->size, 0, a->stack}, (unsigned char)(4 | (a->stack < 0 ? 8 : 0)), NULL};
-    if ((rc = add_row(c, &row)) != SQLITE_OK) return rc;
-  }
+  for (size_t i = 0; i < r->pre_live.n; i++)
+    if ((rc = add_live(c, &r->pre_live.v[i], 0)) != SQLITE_OK) return rc;
   if (c->nrows) qsort(c->rows, c->nrows, sizeof *c->rows, cmp_live);
   return SQLITE_OK;
 }
@@ -647,15 +699,24 @@ static int trace_peak_rows(mem_cursor *c, sqlite3 *db, const char *schema, int64
         rc = SQLITE_RANGE;
         break;
       }
-      row = (mem_row){{t, d, alloc, ts, reserved, before, alloc, 0}, 0, NULL};
+      row = (mem_row){{[TP_DEVICE_TYPE] = t,
+                       [TP_DEVICE_ID] = d,
+                       [TP_PEAK_ALLOCATED] = alloc,
+                       [TP_PEAK_TS] = ts,
+                       [TP_PEAK_RESERVED] = reserved,
+                       [TP_BASELINE] = before,
+                       [TP_END_ALLOCATED] = alloc,
+                       [TP_EVENTS] = 0},
+                      0,
+                      NULL};
     }
-    if (alloc > row.v[2]) {
-      row.v[2] = alloc;
-      row.v[3] = ts;
+    if (alloc > row.v[TP_PEAK_ALLOCATED]) {
+      row.v[TP_PEAK_ALLOCATED] = alloc;
+      row.v[TP_PEAK_TS] = ts;
     }
-    if (reserved > row.v[4]) row.v[4] = reserved;
-    row.v[6] = alloc;
-    row.v[7]++;
+    if (reserved > row.v[TP_PEAK_RESERVED]) row.v[TP_PEAK_RESERVED] = reserved;
+    row.v[TP_END_ALLOCATED] = alloc;
+    row.v[TP_EVENTS]++;
   }
   if (rc != SQLITE_DONE) goto done;
   rc = have ? add_row(c, &row) : SQLITE_OK;
@@ -771,8 +832,8 @@ static int mem_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
   int nvis = kinds[c->kind].nvisible;
   if (col >= nvis) return SQLITE_OK; /* hidden arguments: not echoed */
   const mem_row *row = c->streaming ? &c->cur : &c->rows[c->pos];
-  if (row->null_mask & (1u << col)) return SQLITE_OK;
-  if (c->kind == K_TIMELINE && col == 1) {
+  if (row->null_mask & NULL_BIT(col)) return SQLITE_OK;
+  if (c->kind == K_TIMELINE && col == TL_ACTION) {
     sqlite3_result_text(ctx, row->text, -1, SQLITE_STATIC);
     return SQLITE_OK;
   }

@@ -18,10 +18,17 @@
 ** number between 0 and 100 and the same for every row.
 **
 ** HOW IT WORKS
-**   Values are collected (8 bytes each, as int64 until a REAL arrives) and
-**   sorted at the end; named with
-**   the profdb_ prefix so they never clash with SQLite builds that have
-**   their own median()/percentile().
+**   Each group's non-NULL values are collected in one array that doubles
+**   as it grows, 8 bytes a value: as int64 while every value is an
+**   integer, converted to double when the first REAL arrives.  The final
+**   step sorts the array (qsort) and interpolates between the two values
+**   around position (n - 1) * P / 100; with integers that happens in
+**   128-bit arithmetic, so a whole result (epoch nanoseconds, say) comes
+**   back as an exact INTEGER.  Memory is 8 bytes per value of the group,
+**   time O(n log n).
+**
+**   The names carry the profdb_ prefix so they never clash with SQLite
+**   builds that have their own median()/percentile().
 **
 ** Flags: INNOCUOUS (aggregates are not marked DETERMINISTIC).
 */

@@ -7,8 +7,12 @@
 ** schema is documented in docs/schema.md and in the database itself.
 **
 ** Loads are atomic: all inputs of one profdb_load() call are written to a
-** temporary copy of the database that replaces the original only when
-** every input loaded.  A failed call leaves the database file untouched.
+** temporary database next to the original, never to the original itself.
+** Only when every input loaded does the original change, in one step: a
+** new or empty database is replaced by the temporary one; one that holds
+** artifacts is appended to, the temporary database's rows moved into it
+** in one SQLite transaction (no copy of the original is made).  A failed
+** or interrupted call leaves the database file untouched.
 */
 #ifndef PROFDB_PROFDB_H
 #define PROFDB_PROFDB_H

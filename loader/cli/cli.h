@@ -80,8 +80,8 @@ void rp_cli_free(rp_cli *o);
 ** cores or more and free memory above 4x the databases' size. */
 int rp_cli_two_connections(const char *const *db_paths, int n);
 
-/* ATTACH the older database as base, as profdb diff reads it.  Prints
-** why and returns -1 on failure. */
+/* cli_db.c: ATTACH the older database as base, as profdb diff reads it.
+** Prints why and returns -1 on failure. */
 int cli_attach_base(sqlite3 *db, const char *path);
 /* The after database with the before one attached as base, both checked to
 ** be profdb databases of this schema version; NULL with *rc set (and why

@@ -64,40 +64,6 @@ static const char diff_usage[] =
     "                     peak_allocated peak_reserved ooms\n"
     "  --gate FILE        the checks of FILE, one a line ('#' comments)\n";
 
-int cli_attach_base(sqlite3 *db, const char *path) {
-  sqlite3_stmt *st;
-  int rc = sqlite3_prepare_v2(db, "ATTACH ?1 AS base", -1, &st, NULL);
-  if (rc == SQLITE_OK) {
-    sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
-    rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
-    sqlite3_finalize(st);
-  }
-  if (rc != SQLITE_OK) {
-    fprintf(stderr, "profdb: %s: cannot attach: %s\n", path, sqlite3_errmsg(db));
-    return -1;
-  }
-  return 0;
-}
-
-sqlite3 *cli_open_pair(const char *before, const char *after, int *rc) {
-  *rc = PROFDB_EXIT_USAGE;
-  /* Both must be databases of this schema version. */
-  sqlite3 *check = cli_open_db(before, 1), *db = NULL;
-  if (!check) return NULL;
-  if (cli_check_schema(check, before))
-    *rc = PROFDB_EXIT_DATA;
-  else if ((db = cli_open_db(after, 1)) && cli_check_schema(db, after))
-    *rc = PROFDB_EXIT_DATA;
-  else if (db && cli_attach_base(db, before) == 0)
-    *rc = PROFDB_EXIT_OK;
-  sqlite3_close(check);
-  if (*rc != PROFDB_EXIT_OK && db) {
-    sqlite3_close(db);
-    db = NULL;
-  }
-  return db;
-}
-
 int cli_diff(int argc, char **argv) {
   rp_cli o;
   const char **pos = calloc((size_t)argc, sizeof *pos);

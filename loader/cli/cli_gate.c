@@ -77,10 +77,11 @@ void cli_gate_free(cli_gate *g) {
 
 /* Parse one check into r (text and arg owned).  On error writes why into
 ** err and returns -1. */
-static int parse_rule(const char *text, cli_gate_rule *r, char *err, size_t errlen) {
-  memset(r, 0, sizeof *r);
-  const char *p = skip_space(text);
-  const char *name = p;
+/* The metric at *pp, with its [argument] (*arg, *alen; NULL when none);
+** *pp moves past them.  Returns the metric, or NULL with err set. */
+static const struct gate_metric *parse_metric(const char **pp, const char **arg, size_t *alen,
+                                              char *err, size_t errlen) {
+  const char *p = *pp, *name = p;
   while (isalnum((unsigned char)*p) || *p == '_') p++;
   size_t nlen = (size_t)(p - name);
   const struct gate_metric *m = NULL;
@@ -94,34 +95,101 @@ static int parse_rule(const char *text, cli_gate_rule *r, char *err, size_t errl
              "step_time_p95, gpu_util, category[NAME], kernel[NAME], memcpy_bytes, "
              "comm_exposed, peak_allocated, peak_reserved, ooms)",
              (int)nlen, name);
-    return -1;
+    return NULL;
   }
-  const char *arg = NULL;
-  size_t alen = 0;
+  *arg = NULL;
+  *alen = 0;
   if (m->takes_arg) {
     if (*p != '[') {
       snprintf(err, errlen, "%s needs a name in brackets: %s[NAME]", m->name, m->name);
-      return -1;
+      return NULL;
     }
     /* The argument runs to the first ']' followed by the operator, so
     ** kernel names may hold brackets. */
-    arg = p + 1;
+    *arg = p + 1;
     const char *close = NULL;
-    for (const char *q = arg; *q && !close; q++) {
+    for (const char *q = *arg; *q && !close; q++) {
       const char *after = skip_space(q + 1);
       if (*q == ']' && (*after == '<' || *after == '>')) close = q;
     }
-    if (!close || close == arg) {
+    if (!close || close == *arg) {
       snprintf(err, errlen, "%s[NAME] needs a name and a closing ']' before the operator",
                m->name);
-      return -1;
+      return NULL;
     }
-    alen = (size_t)(close - arg);
+    *alen = (size_t)(close - *arg);
     p = close + 1;
   } else if (*p == '[') {
     snprintf(err, errlen, "%s takes no [argument]", m->name);
-    return -1;
+    return NULL;
   }
+  *pp = p;
+  return m;
+}
+
+/* How the limit's number v (signed when sign) and its unit suffix[0..slen)
+** are read for metric m: *mode "relative", "change" or "value" and the
+** factor to the metric's unit.  Returns 0, or -1 with err set. */
+static int limit_unit(const struct gate_metric *m, int sign, double v, const char *suffix,
+                      size_t slen, const char **mode, double *factor, char *err,
+                      size_t errlen) {
+  if (slen == 1 && *suffix == '%') {
+    if (sign)
+      *mode = "relative", *factor = 1;
+    else if (!strcmp(m->unit, "%"))
+      *mode = "value", *factor = 1;
+    else {
+      snprintf(err, errlen, "a %% limit needs a sign: +%g%% (grew by more than %g%%) or -%g%%",
+               v, v, v);
+      return -1;
+    }
+  } else if (slen == 2 && !strncmp(suffix, "pt", 2)) {
+    if (strcmp(m->unit, "%")) {
+      snprintf(err, errlen,
+               "'pt' (percentage points) applies to gpu_util only; "
+               "use %% for a relative change of %s",
+               m->name);
+      return -1;
+    }
+    if (!sign) {
+      snprintf(err, errlen, "a change in points needs a sign: -%gpt or +%gpt", v, v);
+      return -1;
+    }
+    *mode = "change", *factor = 1;
+  } else {
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+      if (!strcmp(units[i].metric_unit, m->unit) && strlen(units[i].suffix) == slen &&
+          !strncmp(units[i].suffix, suffix, slen))
+        *factor = units[i].factor;
+    if (!*factor && !strcmp(m->unit, "%") && slen == 0) {
+      if (sign) {
+        snprintf(err, errlen, "say what the %g is: %+gpt (points) or %+g%% (relative)", v, v,
+                 v);
+        return -1;
+      }
+      *factor = 1;
+    }
+    if (!*factor) {
+      snprintf(err, errlen, "%s is in %s: '%.*s' is not a unit of it (%s)", m->name, m->unit,
+               (int)slen, suffix,
+               !strcmp(m->unit, "ns")      ? "ns, us, ms, s, or % with a sign"
+               : !strcmp(m->unit, "bytes") ? "B, KB, MB, GB, KiB, MiB, GiB, or % with a sign"
+               : !strcmp(m->unit, "%")     ? "pt with a sign, or %"
+                                           : "no unit, or % with a sign");
+      return -1;
+    }
+    *mode = sign ? "change" : "value";
+  }
+  return 0;
+}
+
+static int parse_rule(const char *text, cli_gate_rule *r, char *err, size_t errlen) {
+  memset(r, 0, sizeof *r);
+  const char *p = skip_space(text);
+  const char *arg;
+  size_t alen;
+  const struct gate_metric *m = parse_metric(&p, &arg, &alen, err, errlen);
+  if (!m) return -1;
   p = skip_space(p);
   const char *op;
   if (!strncmp(p, ">=", 2))
@@ -160,53 +228,7 @@ static int parse_rule(const char *text, cli_gate_rule *r, char *err, size_t errl
   size_t slen = (size_t)(p - suffix);
   const char *mode = NULL;
   double factor = 0;
-  if (slen == 1 && *suffix == '%') {
-    if (sign)
-      mode = "relative", factor = 1;
-    else if (!strcmp(m->unit, "%"))
-      mode = "value", factor = 1;
-    else {
-      snprintf(err, errlen, "a %% limit needs a sign: +%g%% (grew by more than %g%%) or -%g%%",
-               v, v, v);
-      return -1;
-    }
-  } else if (slen == 2 && !strncmp(suffix, "pt", 2)) {
-    if (strcmp(m->unit, "%")) {
-      snprintf(err, errlen,
-               "'pt' (percentage points) applies to gpu_util only; "
-               "use %% for a relative change of %s",
-               m->name);
-      return -1;
-    }
-    if (!sign) {
-      snprintf(err, errlen, "a change in points needs a sign: -%gpt or +%gpt", v, v);
-      return -1;
-    }
-    mode = "change", factor = 1;
-  } else {
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-      if (!strcmp(units[i].metric_unit, m->unit) && strlen(units[i].suffix) == slen &&
-          !strncmp(units[i].suffix, suffix, slen))
-        factor = units[i].factor;
-    if (!factor && !strcmp(m->unit, "%") && slen == 0) {
-      if (sign) {
-        snprintf(err, errlen, "say what the %g is: %+gpt (points) or %+g%% (relative)", v, v,
-                 v);
-        return -1;
-      }
-      factor = 1;
-    }
-    if (!factor) {
-      snprintf(err, errlen, "%s is in %s: '%.*s' is not a unit of it (%s)", m->name, m->unit,
-               (int)slen, suffix,
-               !strcmp(m->unit, "ns")      ? "ns, us, ms, s, or % with a sign"
-               : !strcmp(m->unit, "bytes") ? "B, KB, MB, GB, KiB, MiB, GiB, or % with a sign"
-               : !strcmp(m->unit, "%")     ? "pt with a sign, or %"
-                                           : "no unit, or % with a sign");
-      return -1;
-    }
-    mode = sign ? "change" : "value";
-  }
+  if (limit_unit(m, sign, v, suffix, slen, &mode, &factor, err, errlen)) return -1;
   p = skip_space(p);
   int significant = 0;
   if (!strncmp(p, "significant", 11)) {

@@ -79,57 +79,73 @@ static int artifact_exists(sqlite3 *db, const char *path, const char *table, lon
   return found;
 }
 
+/* profdb report's own options. */
+typedef struct report_opts {
+  long long trace_id, snapshot_id; /* --trace, --snapshot; -1: all */
+  int scope_trace, scope_hta;      /* --scope trace / hta */
+  double gpu_gb;                   /* --gpu-gb; -1: the trace's device table */
+} report_opts;
+
+/* Take one of report_opts' options at argv[*i] (and its value).  Returns
+** 1 when taken, 0 when argv[*i] is none of them, -1 on a bad value (said). */
+static int report_option(report_opts *ro, int argc, char **argv, int *i) {
+  const char *a = argv[*i];
+  char *end = NULL;
+  if (*i + 1 >= argc) return 0;
+  if (!strcmp(a, "--trace")) {
+    ro->trace_id = strtoll(argv[++*i], &end, 10);
+    if (!*argv[*i] || *end || ro->trace_id < 1) {
+      fprintf(stderr, "profdb: report: --trace needs a trace_id >= 1, got '%s'\n", argv[*i]);
+      return -1;
+    }
+  } else if (!strcmp(a, "--snapshot")) {
+    ro->snapshot_id = strtoll(argv[++*i], &end, 10);
+    if (!*argv[*i] || *end || ro->snapshot_id < 1) {
+      fprintf(stderr, "profdb: report: --snapshot needs a snapshot_id >= 1, got '%s'\n",
+              argv[*i]);
+      return -1;
+    }
+  } else if (!strcmp(a, "--scope")) {
+    const char *v = argv[++*i];
+    ro->scope_hta = !strcmp(v, "hta");
+    if (!strcmp(v, "trace") || ro->scope_hta)
+      ro->scope_trace = 1;
+    else if (!strcmp(v, "steps"))
+      ro->scope_trace = 0;
+    else {
+      fprintf(stderr, "profdb: report: --scope is steps, trace or hta, got '%s'\n", v);
+      return -1;
+    }
+  } else if (!strcmp(a, "--gpu-gb")) {
+    ro->gpu_gb = strtod(argv[++*i], &end);
+    if (!*argv[*i] || *end || !(ro->gpu_gb > 0)) {
+      fprintf(stderr, "profdb: report: --gpu-gb needs a size in GB > 0, got '%s'\n", argv[*i]);
+      return -1;
+    }
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
 int cli_report(int argc, char **argv) {
   rp_cli o;
   const char **pos = calloc((size_t)argc + 1, sizeof *pos);
   int npos = 0, rc = PROFDB_EXIT_USAGE;
-  long long trace_id = -1, snapshot_id = -1;
-  int scope_trace = 0, scope_hta = 0;
-  double gpu_gb = -1;
+  report_opts ro = {-1, -1, 0, 0, -1};
   sqlite3 *db = NULL;
   rp_report r = {0};
   if (rp_cli_init(&o, argc) || !pos) goto done;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    int more = i + 1 < argc;
-    char *end = NULL;
     int common = rp_cli_option(&o, argc, argv, &i);
+    if (common == 0) common = report_option(&ro, argc, argv, &i);
     if (common < 0) goto bad;
     if (common) continue;
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       fputs(report_usage, stdout);
       rc = PROFDB_EXIT_OK;
       goto done;
-    } else if (!strcmp(a, "--trace") && more) {
-      trace_id = strtoll(argv[++i], &end, 10);
-      if (!*argv[i] || *end || trace_id < 1) {
-        fprintf(stderr, "profdb: report: --trace needs a trace_id >= 1, got '%s'\n", argv[i]);
-        goto bad;
-      }
-    } else if (!strcmp(a, "--snapshot") && more) {
-      snapshot_id = strtoll(argv[++i], &end, 10);
-      if (!*argv[i] || *end || snapshot_id < 1) {
-        fprintf(stderr, "profdb: report: --snapshot needs a snapshot_id >= 1, got '%s'\n",
-                argv[i]);
-        goto bad;
-      }
-    } else if (!strcmp(a, "--scope") && more) {
-      const char *v = argv[++i];
-      scope_hta = !strcmp(v, "hta");
-      if (!strcmp(v, "trace") || scope_hta)
-        scope_trace = 1;
-      else if (!strcmp(v, "steps"))
-        scope_trace = 0;
-      else {
-        fprintf(stderr, "profdb: report: --scope is steps, trace or hta, got '%s'\n", v);
-        goto bad;
-      }
-    } else if (!strcmp(a, "--gpu-gb") && more) {
-      gpu_gb = strtod(argv[++i], &end);
-      if (!*argv[i] || *end || !(gpu_gb > 0)) {
-        fprintf(stderr, "profdb: report: --gpu-gb needs a size in GB > 0, got '%s'\n", argv[i]);
-        goto bad;
-      }
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "profdb: report: unknown option '%s'\n", a);
       goto bad;
@@ -154,20 +170,21 @@ int cli_report(int argc, char **argv) {
     rc = PROFDB_EXIT_DATA;
     goto done;
   }
-  if ((trace_id > 0 && !artifact_exists(db, db_path, "trace", trace_id)) ||
-      (snapshot_id > 0 && !artifact_exists(db, db_path, "snapshot", snapshot_id)))
+  if ((ro.trace_id > 0 && !artifact_exists(db, db_path, "trace", ro.trace_id)) ||
+      (ro.snapshot_id > 0 && !artifact_exists(db, db_path, "snapshot", ro.snapshot_id)))
     goto done;
   rp_param params[] = {
       {"top", SQLITE_INTEGER, o.top, 0},
       {"include_warmup", SQLITE_INTEGER, o.include_warmup, 0},
-      {"scope_trace", SQLITE_INTEGER, scope_trace, 0},
-      {"scope_hta", SQLITE_INTEGER, scope_hta, 0},
-      {"gpu_bytes", gpu_gb > 0 ? SQLITE_INTEGER : SQLITE_NULL, (long long)(gpu_gb * 1e9), 0},
-      {"trace_id", trace_id > 0 ? SQLITE_INTEGER : SQLITE_NULL, trace_id, 0},
-      {"snapshot_id", snapshot_id > 0 ? SQLITE_INTEGER : SQLITE_NULL, snapshot_id, 0},
+      {"scope_trace", SQLITE_INTEGER, ro.scope_trace, 0},
+      {"scope_hta", SQLITE_INTEGER, ro.scope_hta, 0},
+      {"gpu_bytes", ro.gpu_gb > 0 ? SQLITE_INTEGER : SQLITE_NULL, (long long)(ro.gpu_gb * 1e9),
+       0},
+      {"trace_id", ro.trace_id > 0 ? SQLITE_INTEGER : SQLITE_NULL, ro.trace_id, 0},
+      {"snapshot_id", ro.snapshot_id > 0 ? SQLITE_INTEGER : SQLITE_NULL, ro.snapshot_id, 0},
   };
   r.kind = &rp_kind_report;
-  r.time_scope = scope_hta ? "hta" : scope_trace ? "trace" : "steps";
+  r.time_scope = ro.scope_hta ? "hta" : ro.scope_trace ? "trace" : "steps";
   r.db = db;
   /* With a second core, a second connection runs half of the sections. */
   if (rp_cli_two_connections(&db_path, 1)) r.db2 = cli_open_db(db_path, 1);

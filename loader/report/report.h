@@ -177,7 +177,7 @@ int rp_chart_svg_part(const rp_section *s, int part, ld_buf *b, int inline_svg, 
                       size_t part_n);
 
 /* A chart spec's value for key ("x=label,step" -> "label,step"), copied
-** into out; 0 when absent. */
+** into out; 0 when absent (report_section.c). */
 int rp_chart_key(const rp_section *s, const char *key, char *out, size_t n);
 
 /* ---- presentation (report_format.c) ------------------------------------ */
@@ -232,12 +232,14 @@ int rp_rank_count(const rp_section *s, int rank_col);
   "steps of what a rank's step would lose, and its percentage is its share of the mean job "  \
   "step, so a job with more ranks that behave alike gives the same findings."
 
-/* Cell accessors.  rp_text_of: the text in column `col` of a row, or "". */
+/* Cell accessors (report_section.c).  rp_text_of: the text in column
+** `col` of a row, or "". */
 const char *rp_text_of(const rp_section *s, int row, const char *col);
 const rp_value *rp_cell(const rp_section *s, int row, int col);
 int rp_col_index(const rp_section *s, const char *name);
 
-/* Write bytes to path atomically (temporary file + rename). */
+/* Write bytes to path atomically (temporary file + rename; report_section.c,
+** with the loader's dbswap_mktemp()). */
 int rp_write_file(const char *path, const char *data, size_t n);
 
 #endif

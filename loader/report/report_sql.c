@@ -35,7 +35,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -736,23 +735,6 @@ int rp_run(rp_report *r) {
   return run_scope(r);
 }
 
-const rp_value *rp_cell(const rp_section *s, int row, int col) {
-  return &s->cells[(size_t)row * (size_t)s->ncols + (size_t)col];
-}
-
-const char *rp_text_of(const rp_section *s, int row, const char *col) {
-  int c = rp_col_index(s, col);
-  if (c < 0) return "";
-  const rp_value *v = rp_cell(s, row, c);
-  return v->type == SQLITE_TEXT ? v->s : "";
-}
-
-int rp_col_index(const rp_section *s, const char *name) {
-  for (int c = 0; c < s->ncols; c++)
-    if (!strcmp(s->cols[c].name, name)) return c;
-  return -1;
-}
-
 void rp_section_free(rp_section *s) {
   for (int i = 0; i < s->nrows * s->ncols; i++) free(s->cells[i].s);
   free(s->cells);
@@ -786,57 +768,4 @@ void rp_free(rp_report *r) {
   rp_section_free(&r->findings);
   rp_section_free(&r->gate);
   free(r->scope_note);
-}
-
-/* Write data to path: a regular file through a temporary file and a
-** rename (readers never see half a report); a device or a pipe
-** (/dev/null, /dev/stdout, <(...)) directly, since a rename would replace
-** it; a symbolic link's target, keeping the link.  The temporary file is
-** made by mkstemp() in the target's folder: a new file with a random name,
-** created exclusively (O_EXCL), so a link or file planted there by
-** someone else is never followed or overwritten. */
-int rp_write_file(const char *path, const char *data, size_t n) {
-  char tmp[PATH_MAX + 64], real[PATH_MAX];
-  struct stat st;
-  int direct = 0;
-  if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-    if (realpath(path, real))
-      path = real;
-    else
-      direct = 1; /* a link to a file not made yet: create it through the link */
-  }
-  int exists = stat(path, &st) == 0;
-  if (exists && !S_ISREG(st.st_mode)) direct = 1;
-  int fd;
-  if (direct) {
-    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  } else {
-    char *dup1 = strdup(path), *dup2 = strdup(path);
-    if (!dup1 || !dup2) ld_oom();
-    snprintf(tmp, sizeof tmp, "%s/.%s.profdb-XXXXXX", dirname(dup1), basename(dup2));
-    free(dup1);
-    free(dup2);
-    fd = mkstemp(tmp);
-    if (fd >= 0) { /* the mode a new file gets, or the replaced file's */
-      mode_t mask = umask(0);
-      umask(mask);
-      if (fchmod(fd, exists ? st.st_mode & 07777 : 0666 & ~mask) != 0) { /* not fatal */
-      }
-    }
-  }
-  int ok = fd >= 0;
-  for (size_t off = 0; ok && off < n;) {
-    ssize_t w = write(fd, data + off, n - off);
-    if (w < 0 && errno == EINTR) continue;
-    ok = w > 0;
-    if (ok) off += (size_t)w;
-  }
-  if (fd >= 0) ok = (close(fd) == 0) && ok;
-  if (ok && !direct) ok = rename(tmp, path) == 0;
-  if (!ok) {
-    fprintf(stderr, "profdb: %s: cannot write: %s\n", path, strerror(errno));
-    if (fd >= 0 && !direct) unlink(tmp);
-    return -1;
-  }
-  return 0;
 }

@@ -92,18 +92,6 @@ static void svg_begin(ld_buf *b, const char *title, int inline_svg) {
   ld_buf_put(b, "</text>\n", 8);
 }
 
-int rp_chart_key(const rp_section *s, const char *key, char *out, size_t n) {
-  if (!s->chart) return 0;
-  size_t k = strlen(key);
-  for (const char *p = s->chart; (p = strstr(p, key)); p += k)
-    if ((p == s->chart || p[-1] == ' ') && p[k] == '=') {
-      const char *v = p + k + 1;
-      size_t len = strcspn(v, " ");
-      snprintf(out, n, "%.*s", (int)len, v);
-      return 1;
-    }
-  return 0;
-}
 
 static double num(const rp_section *s, int row, int col) {
   if (col < 0) return 0;
@@ -442,6 +430,21 @@ static int part_rows(const rp_section *d, int pc, int part, int *from, int *to) 
   return k == part && d->nrows > 0;
 }
 
+/* The memory timeline's x axis: ticks and the axis' name. */
+static void timeline_x_axis(ld_buf *b, const axis *xa, int timed) {
+  double plot_w = W - LEFT - RIGHT;
+  for (int i = 0; i * xa->step <= xa->top + 1e-9; i++) { /* x ticks */
+    double v = i * xa->step, px = LEFT + plot_w * v / xa->top;
+    char label[64];
+    tick_label(label, sizeof label, v, xa);
+    svgf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888\"/>\n", px,
+         H - BOTTOM, px, H - BOTTOM + 5);
+    svg_text(b, px, H - BOTTOM + 18, "middle", label);
+  }
+  svg_text(b, LEFT + plot_w / 2, H - 8, "middle",
+           timed ? "time since the first allocator event" : "allocator event");
+}
+
 static int chart_timeline(const rp_section *s, int part, ld_buf *b, int inline_svg,
                           char *part_name, size_t part_n) {
   const rp_section *d = s->chart_data;
@@ -484,16 +487,7 @@ static int chart_timeline(const rp_section *s, int part, ld_buf *b, int inline_s
   double xscale = plot_w / (xa.top * xa.scale / (timed ? 1e3 : 1));
 #define PX(v) (LEFT + ((v)-x0) * xscale)
 #define PY(v) (H - BOTTOM - plot_h * (v) / ya.scale / ya.top)
-  for (int i = 0; i * xa.step <= xa.top + 1e-9; i++) { /* x ticks */
-    double v = i * xa.step, px = LEFT + plot_w * v / xa.top;
-    char label[64];
-    tick_label(label, sizeof label, v, &xa);
-    svgf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888\"/>\n", px,
-         H - BOTTOM, px, H - BOTTOM + 5);
-    svg_text(b, px, H - BOTTOM + 18, "middle", label);
-  }
-  svg_text(b, LEFT + plot_w / 2, H - 8, "middle",
-           timed ? "time since the first allocator event" : "allocator event");
+  timeline_x_axis(b, &xa, timed);
   /* Steps, not slopes: a level holds until the next event.  Allocated
   ** goes through each bucket's low and high (the peak is never averaged
   ** away) and leaves it at its last value. */
