@@ -128,7 +128,7 @@ static int thread_of(ld_nest *n, int64_t trace_id, const ld_value *pid, const ld
 
 nest_row nest_row_of(ld_nest *n, int64_t trace_id, const ld_value *pid, const ld_value *tid,
                      int64_t id, int64_t ts, int64_t dur, int64_t name_id, int kind,
-                     const char *dims, size_t dims_len) {
+                     const char *dims, size_t dims_len, const char *types, size_t types_len) {
   nest_row r;
   memset(&r, 0, sizeof r); /* the padding too: the record is copied as bytes */
   r.ts = ts;
@@ -142,6 +142,7 @@ nest_row nest_row_of(ld_nest *n, int64_t trace_id, const ld_value *pid, const ld
   if (dims) {
     r.dims = hash_bytes(dims, dims_len);
     if (!r.dims) r.dims = 1;
+    if (types) r.types = hash_bytes(types, types_len);
   }
   return r;
 }
@@ -155,7 +156,8 @@ int nest_sink(void *arg, const void *bytes, size_t len) {
 int nest_add(ld_nest *n, int64_t trace_id, const ld_value *pid, const ld_value *tid, int64_t id,
              int64_t ts, int64_t dur, int64_t name_id, int kind, const char *dims,
              size_t dims_len) {
-  nest_row r = nest_row_of(n, trace_id, pid, tid, id, ts, dur, name_id, kind, dims, dims_len);
+  nest_row r =
+      nest_row_of(n, trace_id, pid, tid, id, ts, dur, name_id, kind, dims, dims_len, NULL, 0);
   return nest_sink(n, &r, sizeof r);
 }
 

@@ -64,10 +64,12 @@ typedef struct open_slice {
   int depth;
   int64_t children; /* ns covered by direct children */
   int64_t name_id;
-  int op;        /* an operator (cpu_op, not ProfilerStep#N): counted in _op_stats */
-  int shaped;    /* it recorded Input Dims */
-  int cpu_op;    /* kind cpu_op (ProfilerStep#N included) */
-  uint64_t dims; /* hash of its Input Dims, 0 when none */
+  int op;           /* an operator (cpu_op, not ProfilerStep#N): counted in _op_stats */
+  int shaped;       /* it recorded Input Dims */
+  int cpu_op;       /* kind cpu_op (ProfilerStep#N included) */
+  uint64_t dims;    /* hash of its Input Dims, 0 when none */
+  uint64_t types;   /* hash of its Input type, 0 when none */
+  int64_t shape_id; /* a cpu_op: its (name, shapes, types) (_attr_shape.shape_id), else -1 */
   /* attribution: what encloses it, itself included (see HOW IT WORKS) */
   int64_t chain;    /* operator chain (interned key), 0 when none */
   int64_t mod, ann; /* module / annotation path (interned key), 0 when none */
@@ -137,6 +139,9 @@ typedef struct nest_state {
   ld_opstats *ops; /* operator totals of the current thread */
   sqlite3_stmt *ops_ins;
   ld_opstats *ranges; /* module / annotation path totals of the current thread */
+  ld_opstats *shapes; /* operator totals per (name, shapes, types) of the current thread */
+  sqlite3_stmt *shapes_ins;
+  attr_map shape_keys;
   sqlite3_stmt *ranges_ins;
   attr_map chains, paths, ctxs; /* interned attribution keys */
   sqlite3_stmt *path_ins, *ctx_ins, *ctx_op_ins, *ctx_shape_ins, *flop_ins;
@@ -178,6 +183,9 @@ static void pop(nest_state *s) {
   if (extsort_add(s->tree, &t)) s->failed = 1;
   if (x->op && opstats_add(s->ops, step, x->name_id, x->dur, self, x->shaped, s->ops_ins,
                            s->trace_id, s->pid, s->tid))
+    s->failed = 1;
+  if (x->shape_id >= 0 && opstats_add(s->shapes, step, x->shape_id, x->dur, self, x->shaped,
+                                      s->shapes_ins, s->trace_id, s->pid, s->tid))
     s->failed = 1;
   if (x->path_id >= 0 && opstats_add(s->ranges, step, x->path_id, x->dur, self, 0,
                                      s->ranges_ins, s->trace_id, s->pid, s->tid))
@@ -280,7 +288,7 @@ static void attribute(nest_state *s, open_slice *x, int kind, int cls, int rank)
   x->src = p ? p->src : -1;
   x->src_rank = p ? p->src_rank : 4;
   x->flop = p ? p->flop : -1;
-  x->ctx_id = x->path_id = -1;
+  x->ctx_id = x->path_id = x->shape_id = -1;
   x->cpu_op = kind == PROFDB_KIND_CPU_OP;
   if (kind == PROFDB_KIND_PYTHON_FUNCTION) {
     if (cls & CLS_MODULE) x->mod = attr_path(s, x, 'm', x->mod);
@@ -299,6 +307,11 @@ static void attribute(nest_state *s, open_slice *x, int kind, int cls, int rank)
     x->flop = x->id;
   }
   int is_new;
+  {
+    int64_t shape[3] = {x->name_id, (int64_t)x->dims, (int64_t)x->types};
+    int64_t k = attr_key(&s->shape_keys, shape, sizeof shape, x->id, 0, &is_new);
+    x->shape_id = s->shape_keys.slice[k];
+  }
   int64_t chain[3] = {x->chain, x->name_id, (int64_t)x->dims};
   x->chain = attr_key(&s->chains, chain, sizeof chain, x->id, 0, &is_new);
   int64_t key[4] = {x->chain, x->mod, x->ann, x->src};
@@ -332,6 +345,7 @@ static void push(nest_state *s, const nest_row *r, int op, int cls, int rank) {
   x->op = op;
   x->shaped = r->shaped;
   x->dims = r->dims;
+  x->types = r->types;
   attribute(s, x, r->kind, cls, rank);
   if (s->n && x->end > s->stack[s->n - 1].end) s->overhang++;
   s->n++;
@@ -518,6 +532,8 @@ static void end_thread(nest_state *s) {
   if (s->pid && opstats_flush(s->ops, s->ops_ins, s->trace_id, s->pid, s->tid)) s->failed = 1;
   if (s->pid && opstats_flush(s->ranges, s->ranges_ins, s->trace_id, s->pid, s->tid))
     s->failed = 1;
+  if (s->pid && opstats_flush(s->shapes, s->shapes_ins, s->trace_id, s->pid, s->tid))
+    s->failed = 1;
 }
 
 /* The statements writing the attribution tables. */
@@ -530,12 +546,16 @@ static int attr_prepare(ld_ctx *ctx, nest_state *s) {
       " VALUES(?,?,?,?)",
       "INSERT INTO _attr_ctx_op(ctx_id, name_id, is_self) VALUES(?,?,?)",
       "INSERT INTO _attr_ctx_shape(ctx_id, name_id, op_id, is_self) VALUES(?,?,?,?)",
-      "INSERT INTO _attr_flop(id, parent_id) VALUES(?,?)"};
-  sqlite3_stmt **st[] = {&s->ranges_ins, &s->path_ins,      &s->ctx_ins,
-                         &s->ctx_op_ins, &s->ctx_shape_ins, &s->flop_ins};
+      "INSERT INTO _attr_flop(id, parent_id) VALUES(?,?)",
+      "INSERT INTO _attr_shape(trace_id, pid, tid, step, shape_id, calls, total_dur, self_dur,"
+      " max_dur, shaped) VALUES(?,?,?,?,?,?,?,?,?,?)"};
+  sqlite3_stmt **st[] = {&s->ranges_ins,    &s->path_ins, &s->ctx_ins,   &s->ctx_op_ins,
+                         &s->ctx_shape_ins, &s->flop_ins, &s->shapes_ins};
   for (size_t i = 0; i < sizeof sql / sizeof *sql; i++)
     if (sqlite3_prepare_v2(ctx->db, sql[i], -1, st[i], NULL) != SQLITE_OK) return -1;
   s->ranges = opstats_new();
+  s->shapes = opstats_new();
+  s->shape_keys.keys = intern_new();
   s->chains.keys = intern_new();
   s->paths.keys = intern_new();
   s->ctxs.keys = intern_new();
@@ -549,10 +569,12 @@ static void attr_map_free(attr_map *m) {
 }
 
 static void attr_free(nest_state *s) {
-  sqlite3_stmt *st[] = {s->ranges_ins, s->path_ins,      s->ctx_ins,
-                        s->ctx_op_ins, s->ctx_shape_ins, s->flop_ins};
+  sqlite3_stmt *st[] = {s->ranges_ins,    s->path_ins, s->ctx_ins,   s->ctx_op_ins,
+                        s->ctx_shape_ins, s->flop_ins, s->shapes_ins};
   for (size_t i = 0; i < sizeof st / sizeof *st; i++) sqlite3_finalize(st[i]);
   opstats_free(s->ranges);
+  opstats_free(s->shapes);
+  attr_map_free(&s->shape_keys);
   attr_map_free(&s->chains);
   attr_map_free(&s->paths);
   attr_map_free(&s->ctxs);

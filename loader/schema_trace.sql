@@ -407,6 +407,31 @@ CREATE TABLE IF NOT EXISTS _attr_ctx_shape(
   is_self INTEGER NOT NULL
 );
 
+-- Host time per operator name, input shapes and input types: the calls of
+-- every cpu_op (ProfilerStep#N of 2021 traces included; no shapes is a key
+-- of its own), per thread and step (the _op_stats layout; rows of one key
+-- add up).
+CREATE TABLE IF NOT EXISTS _attr_shape(
+  -- trace
+  trace_id INTEGER NOT NULL,
+  -- process and thread
+  pid, tid,
+  -- ProfilerStep number whose CPU range contains the calls' starts, NULL
+  -- outside steps
+  step INTEGER,
+  -- event id of the first call with this name, "Input Dims" and "Input
+  -- type" (read name_id, input_dims and input_types from it; the two are
+  -- told apart by a 64-bit hash of their JSON text)
+  shape_id INTEGER NOT NULL,
+  -- calls, and their total, self and longest duration (ns)
+  calls INTEGER NOT NULL,
+  total_dur INTEGER NOT NULL,
+  self_dur INTEGER NOT NULL,
+  max_dur INTEGER NOT NULL,
+  -- calls that recorded Input Dims (all or none of a row's)
+  shaped INTEGER NOT NULL
+);
+
 -- Operator calls whose FLOPs op_flops() may count (aten::mm, addmm, bmm,
 -- baddbmm, matmul, linear, convolution, convolution_backward,
 -- scaled_dot_product_attention with "Input Dims").

@@ -122,18 +122,18 @@ FROM node n JOIN ordered o USING (tree, path);
 -- (with_stack=True): among the enclosing Python frames named
 -- 'file.py(line): function', the one of lowest frame_rank() (user .py
 -- files, then installed packages, then PyTorch), innermost first
--- (_attr_ctx.source_id, picked by the load).
+-- (_attr_ctx.source_id, picked by the load).  report_source_name: each
+-- such frame name once, in the display form.
 --   op_id   launching operator
 --   source  'file:line function'
+CREATE TEMP TABLE report_source_name(name_id INTEGER PRIMARY KEY, source TEXT);
+INSERT INTO report_source_name
+SELECT id,
+  filename || ':' || substr(value, length(filename) + 2, instr(value, '): ') - length(filename) - 2)
+    || ' ' || substr(value, instr(value, '): ') + 3)
+FROM (SELECT id, value, substr(value, 1, instr(value, '(') - 1) AS filename FROM _string
+      WHERE id IN (SELECT source_id FROM _attr_ctx));
 CREATE TEMP TABLE report_launch_source AS
-WITH frame_name AS (
-  -- each source frame name once, in its display form
-  SELECT id AS name_id,
-    filename || ':' || substr(value, length(filename) + 2, instr(value, '): ') - length(filename) - 2)
-      || ' ' || substr(value, instr(value, '): ') + 3) AS source
-  FROM (SELECT id, value, substr(value, 1, instr(value, '(') - 1) AS filename FROM _string
-        WHERE id IN (SELECT source_id FROM _attr_ctx))
-)
 SELECT l.op_id, f.source
-FROM report_launch l JOIN _attr_ctx c ON c.id = l.ctx_id JOIN frame_name f ON f.name_id = c.source_id;
+FROM report_launch l JOIN _attr_ctx c ON c.id = l.ctx_id JOIN report_source_name f ON f.name_id = c.source_id;
 CREATE UNIQUE INDEX temp.report_launch_source_by_op ON report_launch_source(op_id);
