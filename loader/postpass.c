@@ -99,7 +99,8 @@ enum {
   CLS_DATALOADER = 2, /* GLOB 'enumerate(DataLoader)*' */
   CLS_MODULE = 4,     /* LIKE 'nn.Module: %' (a module's Python frame) */
   CLS_FRAME = 8,      /* GLOB '*.py([0-9]*): *' (a source frame) */
-  CLS_FLOP = 16       /* an operator op_flops() counts */
+  CLS_FLOP = 16,      /* an operator op_flops() counts */
+  CLS_MARKER = 32     /* a marker the report's CPU sections look for (_attr_marker) */
 };
 
 /* Name ids of the classes above, sorted, so the pass classifies a slice
@@ -144,7 +145,7 @@ typedef struct nest_state {
   attr_map shape_keys;
   sqlite3_stmt *ranges_ins;
   attr_map chains, paths, ctxs; /* interned attribution keys */
-  sqlite3_stmt *path_ins, *ctx_ins, *ctx_op_ins, *ctx_shape_ins, *flop_ins;
+  sqlite3_stmt *path_ins, *ctx_ins, *ctx_op_ins, *ctx_shape_ins, *flop_ins, *marker_ins;
   const ld_value *pid, *tid; /* the current thread */
   open_slice *stack;
   int n, cap;
@@ -290,6 +291,12 @@ static void attribute(nest_state *s, open_slice *x, int kind, int cls, int rank)
   x->flop = p ? p->flop : -1;
   x->ctx_id = x->path_id = x->shape_id = -1;
   x->cpu_op = kind == PROFDB_KIND_CPU_OP;
+  if ((cls & CLS_MARKER) &&
+      (x->cpu_op || kind == PROFDB_KIND_USER_ANNOTATION || kind == PROFDB_KIND_RUNTIME ||
+       kind == PROFDB_KIND_PYTHON_FUNCTION)) {
+    sqlite3_bind_int64(s->marker_ins, 1, x->id);
+    step_done(s, s->marker_ins);
+  }
   if (kind == PROFDB_KIND_PYTHON_FUNCTION) {
     if (cls & CLS_MODULE) x->mod = attr_path(s, x, 'm', x->mod);
     if ((cls & CLS_FRAME) && rank <= x->src_rank) {
@@ -380,6 +387,20 @@ static void busy_add(nest_state *s, int c, int64_t a, int64_t b, const ld_value 
   r->open = 1;
 }
 
+/* The names of markers: queries/lib/10_trace_scope.sql's report_marker_name
+** but ProfilerStep#N (sync calls, checkpoint / recompute frames, backward
+** and optimizer phases, DataLoader ranges); the report reads the slices
+** of these names from _attr_marker, so the two lists must agree
+** (report.marker checks it). */
+#define MARKER_NAME                                                                       \
+  "(value IN ('cudaStreamSynchronize', 'cudaDeviceSynchronize', 'cudaEventSynchronize',"  \
+  " 'cudaMemcpy', 'hipStreamSynchronize', 'hipDeviceSynchronize', 'hipEventSynchronize'," \
+  " 'hipMemcpy', 'aten::item', 'aten::_local_scalar_dense', 'aten::is_nonzero',"          \
+  " 'aten::equal')"                                                                       \
+  " OR lower(value) LIKE '%checkpoint%' OR lower(value) LIKE '%recompute%'"               \
+  " OR value LIKE 'autograd::engine::evaluate_function%' OR value GLOB '*Backward[0-9]*'" \
+  " OR value LIKE 'Optimizer.step#%' OR value LIKE 'enumerate(DataLoader)%')"
+
 static int load_name_classes(ld_ctx *ctx, name_class *nc) {
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(
@@ -389,14 +410,13 @@ static int load_name_classes(ld_ctx *ctx, name_class *nc) {
           " | ((value LIKE 'nn.Module: %') << 2) | ((value GLOB '*.py([0-9]*): *') << 3)"
           " | ((value IN ('aten::mm', 'aten::addmm', 'aten::bmm', 'aten::baddbmm',"
           " 'aten::matmul', 'aten::linear', 'aten::convolution', 'aten::convolution_backward',"
-          " 'aten::scaled_dot_product_attention')) << 4),"
+          " 'aten::scaled_dot_product_attention')) << 4) | ((" MARKER_NAME ") << 5),"
           " substr(value, 1, instr(value, '(') - 1) FROM _string"
           " WHERE value GLOB 'ProfilerStep#*' OR value GLOB 'enumerate(DataLoader)*'"
           " OR value LIKE 'nn.Module: %' OR value GLOB '*.py([0-9]*): *'"
           " OR value IN ('aten::mm', 'aten::addmm', 'aten::bmm', 'aten::baddbmm',"
           " 'aten::matmul', 'aten::linear', 'aten::convolution', 'aten::convolution_backward',"
-          " 'aten::scaled_dot_product_attention')"
-          " ORDER BY id",
+          " 'aten::scaled_dot_product_attention') OR " MARKER_NAME " ORDER BY id",
           -1, &st, NULL) != SQLITE_OK)
     return -1;
   int cap = 0;
@@ -548,9 +568,10 @@ static int attr_prepare(ld_ctx *ctx, nest_state *s) {
       "INSERT INTO _attr_ctx_shape(ctx_id, name_id, op_id, is_self) VALUES(?,?,?,?)",
       "INSERT INTO _attr_flop(id, parent_id) VALUES(?,?)",
       "INSERT INTO _attr_shape(trace_id, pid, tid, step, shape_id, calls, total_dur, self_dur,"
-      " max_dur, shaped) VALUES(?,?,?,?,?,?,?,?,?,?)"};
-  sqlite3_stmt **st[] = {&s->ranges_ins,    &s->path_ins, &s->ctx_ins,   &s->ctx_op_ins,
-                         &s->ctx_shape_ins, &s->flop_ins, &s->shapes_ins};
+      " max_dur, shaped) VALUES(?,?,?,?,?,?,?,?,?,?)",
+      "INSERT INTO _attr_marker(id) VALUES(?)"};
+  sqlite3_stmt **st[] = {&s->ranges_ins,    &s->path_ins, &s->ctx_ins,    &s->ctx_op_ins,
+                         &s->ctx_shape_ins, &s->flop_ins, &s->shapes_ins, &s->marker_ins};
   for (size_t i = 0; i < sizeof sql / sizeof *sql; i++)
     if (sqlite3_prepare_v2(ctx->db, sql[i], -1, st[i], NULL) != SQLITE_OK) return -1;
   s->ranges = opstats_new();
@@ -569,8 +590,8 @@ static void attr_map_free(attr_map *m) {
 }
 
 static void attr_free(nest_state *s) {
-  sqlite3_stmt *st[] = {s->ranges_ins,    s->path_ins, s->ctx_ins,   s->ctx_op_ins,
-                        s->ctx_shape_ins, s->flop_ins, s->shapes_ins};
+  sqlite3_stmt *st[] = {s->ranges_ins,    s->path_ins, s->ctx_ins,    s->ctx_op_ins,
+                        s->ctx_shape_ins, s->flop_ins, s->shapes_ins, s->marker_ins};
   for (size_t i = 0; i < sizeof st / sizeof *st; i++) sqlite3_finalize(st[i]);
   opstats_free(s->ranges);
   opstats_free(s->shapes);

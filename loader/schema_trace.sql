@@ -432,6 +432,16 @@ CREATE TABLE IF NOT EXISTS _attr_shape(
   shaped INTEGER NOT NULL
 );
 
+-- CPU slices (cpu_op, user_annotation, runtime, python_function) whose
+-- names the report's CPU sections look for (queries/lib/10_trace_scope.sql,
+-- report_marker_name; the loader's MARKER_NAME in postpass.c has the same
+-- patterns): sync calls, checkpoint / recompute frames, backward and
+-- optimizer phases, DataLoader ranges.
+CREATE TABLE IF NOT EXISTS _attr_marker(
+  -- the slice's event id
+  id INTEGER PRIMARY KEY
+);
+
 -- Operator calls whose FLOPs op_flops() may count (aten::mm, addmm, bmm,
 -- baddbmm, matmul, linear, convolution, convolution_backward,
 -- scaled_dot_product_attention with "Input Dims").
