@@ -37,7 +37,8 @@
 **   interned tuple of the four; a context, path or chain seen for the first
 **   time gets the event id of the slice that introduced it as its id (ids
 **   of slices are unique across loads, so appends need no renumbering) and
-**   its rows are written then.  The report reads these small tables with
+**   its rows are written then.  Keys include the trace: a context belongs
+**   to one trace, whose --replace deletes it (load.c, delete_artifact).  The report reads these small tables with
 **   plain joins.  Memory is bounded by the distinct contexts, paths and
 **   chains: the model's structure, not the trace's length.
 */
@@ -232,7 +233,7 @@ static void bind_id(sqlite3_stmt *st, int col, int64_t v) {
 /* The path (interned key) of a module or annotation range x under its
 ** tree's enclosing path; a new path gets its _attr_path row. */
 static int64_t attr_path(nest_state *s, open_slice *x, char tree, int64_t parent) {
-  int64_t key[3] = {tree, parent, x->name_id};
+  int64_t key[4] = {s->trace_id, tree, parent, x->name_id};
   int is_new, depth = parent ? s->paths.depth[parent] + 1 : 0;
   int64_t k = attr_key(&s->paths, key, sizeof key, x->id, depth, &is_new);
   x->path_id = s->paths.slice[k];
@@ -315,11 +316,11 @@ static void attribute(nest_state *s, open_slice *x, int kind, int cls, int rank)
   }
   int is_new;
   {
-    int64_t shape[3] = {x->name_id, (int64_t)x->dims, (int64_t)x->types};
+    int64_t shape[4] = {s->trace_id, x->name_id, (int64_t)x->dims, (int64_t)x->types};
     int64_t k = attr_key(&s->shape_keys, shape, sizeof shape, x->id, 0, &is_new);
     x->shape_id = s->shape_keys.slice[k];
   }
-  int64_t chain[3] = {x->chain, x->name_id, (int64_t)x->dims};
+  int64_t chain[4] = {s->trace_id, x->chain, x->name_id, (int64_t)x->dims};
   x->chain = attr_key(&s->chains, chain, sizeof chain, x->id, 0, &is_new);
   int64_t key[4] = {x->chain, x->mod, x->ann, x->src};
   int64_t k = attr_key(&s->ctxs, key, sizeof key, x->id, 0, &is_new);

@@ -320,9 +320,9 @@ CREATE TABLE IF NOT EXISTS _slice_tree(
 -- operators, module and annotation paths and source lines enclosing its
 -- launching operator with plain joins, never walking _slice_tree upwards.
 
--- The nn.Module and annotation trees: one row per distinct path (the
--- names of the enclosing ranges of the same tree on the thread, outermost
--- first, and the range's own).
+-- The nn.Module and annotation trees: one row per trace and distinct path
+-- (the names of the enclosing ranges of the same tree on the thread,
+-- outermost first, and the range's own).
 CREATE TABLE IF NOT EXISTS _attr_path(
   -- event id of the first range with this path
   id INTEGER PRIMARY KEY,
@@ -364,9 +364,9 @@ CREATE TABLE IF NOT EXISTS _attr_range(
   shaped INTEGER NOT NULL
 );
 
--- What encloses an operator call: one row per distinct combination of the
--- chain of enclosing operators (names and input shapes), the innermost
--- nn.Module and annotation paths and the source frame.
+-- What encloses an operator call: one row per trace and distinct
+-- combination of the chain of enclosing operators (names and input shapes),
+-- the innermost nn.Module and annotation paths and the source frame.
 CREATE TABLE IF NOT EXISTS _attr_ctx(
   -- event id of the first operator call with this context
   id INTEGER PRIMARY KEY,
