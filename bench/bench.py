@@ -20,6 +20,13 @@ The floor (bench/floor.c, --floor, default: profdb-floor next to PROFDB)
 writes the rows of each loaded database again from memory, with the
 loader's writer settings and indexes and no JSON: `load / floor` is what
 parsing and deriving cost on top of SQLite's own writing.
+With --report-only, each size gets only `json_verify -q`, `profdb load`,
+`profdb report` and `profdb diff` (this size's database against the
+previous size's: two different runs), with peak RSS and the ratios to
+`json_verify`; --baseline PROFDB (and --baseline-queries DIR, the query
+files of that build) adds the same for another build, in the same run,
+for before / after figures.  That table goes between the bench-report
+markers of --out.
 Ratios are against baselines measured in
 the same run, since these machines are shared and noisy; every figure is
 the best of --repeat runs.  Prints the tables and writes them with the
@@ -134,6 +141,78 @@ def bench_size(profdb, source, work, mb, repeat, mem_gib):
     r["report"] = best(repeat, lambda: timed([profdb, "report", db, "--json", out]))
     r["diff"] = best(repeat, lambda: timed([profdb, "diff", db, db, "--json", out]))
     return r
+
+
+def bench_report(profdb, source, work, mb, repeat, prev, baseline=None):
+    """json_verify, load, report and diff (against prev, the previous size's
+    databases) of one size; the same with the baseline build when given
+    ((PROFDB, QUERIES_DIR))."""
+    plain = os.path.join(work, f"trace_{mb}.json")
+    if not os.path.exists(plain):
+        subprocess.run([PY, os.path.join(HERE, "scale_trace.py"), source, plain, str(mb)],
+                       check=True)
+    r = {"mb": mb, "json_bytes": os.path.getsize(plain)}
+    r["json_verify"] = best(repeat, lambda: timed(f"json_verify -q < {plain}", shell=True))
+    builds = [("new", profdb, None)] + ([("base",) + baseline] if baseline else [])
+    for tag, exe, queries in builds:
+        env = dict(os.environ, PROFDB_QUERIES=queries) if queries else None
+        db = os.path.join(work, f"trace_{mb}.{tag}.db")
+
+        def load():
+            if os.path.exists(db):
+                os.unlink(db)
+            return timed([exe, "load", "-q", plain, "-o", db])
+        r[tag + "_load"] = best(repeat, load)
+        r[tag + "_db_bytes"] = os.path.getsize(db)
+        out = os.path.join(work, "out.json")
+        r[tag + "_report"] = best(repeat, lambda: timed([exe, "report", db, "--json", out],
+                                                        env=env))
+        before = prev[tag] if prev else db
+        r[tag + "_diff"] = best(repeat, lambda: timed([exe, "diff", before, db, "--json", out],
+                                                      env=env))
+        r[tag + "_db"] = db
+    return r
+
+
+def report_table(results, mach, baseline):
+    lines = [f"Machine: {mach}.", "",
+             "| JSON | `json_verify -q` | `profdb load` | load / verify | load RSS "
+             "| `profdb report` | report / verify | report RSS | `profdb diff` (vs previous size) "
+             "| diff / verify | diff RSS |",
+             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for tag in ["new"] + (["base"] if baseline else []):
+        if baseline:
+            lines.append(f"| **{'this build' if tag == 'new' else 'baseline'}** |||||||||||")
+        for r in results:
+            jv = r["json_verify"][0]
+            ld, rp, df = r[tag + "_load"], r[tag + "_report"], r[tag + "_diff"]
+            lines.append(
+                f"| {r['json_bytes'] / 1e6:.0f} MB | {fmt_s(jv)} | {fmt_s(ld[0])} "
+                f"| {ld[0] / jv:.2f}x | {ld[2] / 1024:.0f} MB | {fmt_s(rp[0])} "
+                f"| {rp[0] / jv:.2f}x | {rp[2] / 1024:.0f} MB | {fmt_s(df[0])} "
+                f"| {df[0] / jv:.2f}x | {df[2] / 1024:.0f} MB |")
+    lines += ["", "CPU time (user + sys) of the same runs, which a busy machine disturbs less:",
+              "", "| JSON | build | `json_verify -q` | load | report | diff |",
+              "|---:|---|---:|---:|---:|---:|"]
+    for r in results:
+        for tag in ["new"] + (["base"] if baseline else []):
+            lines.append(
+                f"| {r['json_bytes'] / 1e6:.0f} MB | {'this' if tag == 'new' else 'baseline'} "
+                f"| {fmt_s(r['json_verify'][1])} | {fmt_s(r[tag + '_load'][1])} "
+                f"| {fmt_s(r[tag + '_report'][1])} | {fmt_s(r[tag + '_diff'][1])} |")
+    return "\n".join(lines)
+
+
+def write_block(path, name, argv, text):
+    begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
+    old = open(path).read() if os.path.exists(path) else ""
+    if begin not in old:
+        old += f"\n{begin}\n{end}\n"
+    head, rest = old.split(begin, 1)
+    tail = rest.split(end, 1)[1]
+    block = f"{begin}\n<!-- written by bench/bench.py {' '.join(argv)} -->\n\n{text}\n\n{end}"
+    with open(path, "w") as f:
+        f.write(head + block + tail)
 
 
 def bench_replay(profdb, work, repeat):
@@ -308,7 +387,27 @@ def main():
         HERE, "..", "..", "shared", "data", "public", "AMD-AGI__TraceLens",
         "gaunernst_bert-small-uncased__1016001.json.gz"),
         help="the ~1 MB trace appended to the largest size's database")
+    ap.add_argument("--report-only", action="store_true",
+                    help="only json_verify, load, report and diff per size")
+    ap.add_argument("--baseline", help="another build's profdb, measured the same way")
+    ap.add_argument("--baseline-queries", help="its query files (PROFDB_QUERIES)")
     a = ap.parse_args()
+    if a.report_only:
+        os.makedirs(a.work, exist_ok=True)
+        baseline = (a.baseline, a.baseline_queries) if a.baseline else None
+        results, prev = [], None
+        t0 = time.time()
+        for mb in (int(x) for x in a.sizes.split(",")):
+            print(f"bench: {mb} MB ...", file=sys.stderr, flush=True)
+            r = bench_report(a.profdb, a.source, a.work, mb, a.repeat, prev, baseline)
+            prev = {"new": r["new_db"], "base": r.get("base_db")}
+            results.append(r)
+        text = report_table(results, machine(), baseline)
+        print(text)
+        print(f"bench: {time.time() - t0:.0f} s", file=sys.stderr)
+        if a.out:
+            write_block(a.out, "bench-report", sys.argv[1:], text)
+        return
     floor = a.floor or os.path.join(os.path.dirname(os.path.abspath(a.profdb)), "profdb-floor")
     if not os.access(floor, os.X_OK):
         sys.exit(f"bench: {floor} not found (built with profdb: cmake --build build;"

@@ -10,6 +10,7 @@
 #include "oom.h"
 
 #include "extsort.h"
+#include "hash.h"
 #include "intern.h"
 
 #include "profdb/codes.h"
@@ -128,7 +129,7 @@ static int thread_of(ld_nest *n, int64_t trace_id, const ld_value *pid, const ld
 
 nest_row nest_row_of(ld_nest *n, int64_t trace_id, const ld_value *pid, const ld_value *tid,
                      int64_t id, int64_t ts, int64_t dur, int64_t name_id, int kind,
-                     int shaped) {
+                     const char *dims, size_t dims_len, const char *types, size_t types_len) {
   nest_row r;
   memset(&r, 0, sizeof r); /* the padding too: the record is copied as bytes */
   r.ts = ts;
@@ -138,7 +139,12 @@ nest_row nest_row_of(ld_nest *n, int64_t trace_id, const ld_value *pid, const ld
   r.thread = thread_of(n, trace_id, pid, tid);
   r.rank = kind_rank(kind);
   r.kind = (uint8_t)kind;
-  r.shaped = (uint8_t)(shaped != 0);
+  r.shaped = dims != NULL;
+  if (dims) {
+    r.dims = hash_bytes(dims, dims_len);
+    if (!r.dims) r.dims = 1;
+    if (types) r.types = hash_bytes(types, types_len);
+  }
   return r;
 }
 
@@ -149,8 +155,10 @@ int nest_sink(void *arg, const void *bytes, size_t len) {
 }
 
 int nest_add(ld_nest *n, int64_t trace_id, const ld_value *pid, const ld_value *tid, int64_t id,
-             int64_t ts, int64_t dur, int64_t name_id, int kind, int shaped) {
-  nest_row r = nest_row_of(n, trace_id, pid, tid, id, ts, dur, name_id, kind, shaped);
+             int64_t ts, int64_t dur, int64_t name_id, int kind, const char *dims,
+             size_t dims_len) {
+  nest_row r =
+      nest_row_of(n, trace_id, pid, tid, id, ts, dur, name_id, kind, dims, dims_len, NULL, 0);
   return nest_sink(n, &r, sizeof r);
 }
 

@@ -31,6 +31,8 @@ typedef struct ld_value {
 ** enclose ops, which enclose runtime calls), then id. */
 typedef struct nest_row {
   int64_t ts, dur, id, name_id;
+  uint64_t dims;  /* hash of its "Input Dims" text (never 0), 0 when it has none */
+  uint64_t types; /* hash of its "Input type" text, 0 when it has none or no dims */
   int32_t thread; /* nest_thread() index */
   uint8_t rank, kind, shaped;
 } nest_row;
@@ -49,10 +51,11 @@ ld_nest *nest_new(void);
 void nest_free(ld_nest *n);
 
 /* The record of a CPU slice whose ts and dur are usable (on the parser's
-** thread: it numbers the slice's thread). */
+** thread: it numbers the slice's thread); dims and types: its "Input Dims"
+** and "Input type" JSON texts, NULL when it has none. */
 nest_row nest_row_of(ld_nest *n, int64_t trace_id, const ld_value *pid, const ld_value *tid,
                      int64_t id, int64_t ts, int64_t dur, int64_t name_id, int kind,
-                     int shaped);
+                     const char *dims, size_t dims_len, const char *types, size_t types_len);
 
 /* Add a record (bytes: one nest_row) to the sort: the writer thread's sink
 ** for TB_NEST rows (writer_sink), so the sorting runs beside the parser.
@@ -61,7 +64,8 @@ int nest_sink(void *n, const void *bytes, size_t len);
 
 /* nest_row_of, then nest_sink, on one thread. */
 int nest_add(ld_nest *n, int64_t trace_id, const ld_value *pid, const ld_value *tid, int64_t id,
-             int64_t ts, int64_t dur, int64_t name_id, int kind, int shaped);
+             int64_t ts, int64_t dur, int64_t name_id, int kind, const char *dims,
+             size_t dims_len);
 
 /* Add a ProfilerStep#N slice (also added with nest_add). */
 void nest_add_step(ld_nest *n, const step_row *s);

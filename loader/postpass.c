@@ -6,6 +6,10 @@
 **   cpu_busy    per thread, the union of its slices (and of its runtime
 **               calls, DataLoader ranges) as disjoint intervals
 **   _op_stats   per thread, step and operator name: calls and times
+**   _attr_*     attribution: per operator call its context (enclosing
+**               operator names and shapes, nn.Module and annotation paths,
+**               source frame), per range its path, per path the host time
+**               (attr_*() below)
 **   _gpu_link   kernel/memcpy/memset/sync -> launching runtime call (same
 **               correlation) -> CPU op (same External id) and step
 **   indexes     created before the rows (postpass_prepare): the writer
@@ -22,6 +26,21 @@
 **   their start time and counted in import_stats.slice_overhang.  When a
 **   slice closes, its self time is its duration minus the time its direct
 **   children cover inside it.  Memory is bounded by the nesting depth.
+**
+** HOW IT WORKS (attribution)
+**   Each open slice carries what encloses it: the chain of enclosing
+**   operators (an interned (parent chain, name, shapes hash) key), the
+**   innermost nn.Module and annotation paths (interned (tree, parent path,
+**   name) keys), the source frame so far (the innermost Python frame of
+**   lowest frame_rank()) and the innermost FLOP-counted operator.  A child
+**   inherits its parent's and adds its own.  An operator's context is the
+**   interned tuple of the four; a context, path or chain seen for the first
+**   time gets the event id of the slice that introduced it as its id (ids
+**   of slices are unique across loads, so appends need no renumbering) and
+**   its rows are written then.  Keys include the trace: a context belongs
+**   to one trace, whose --replace deletes it (load.c, delete_artifact).  The report reads these small tables with
+**   plain joins.  Memory is bounded by the distinct contexts, paths and
+**   chains: the model's structure, not the trace's length.
 */
 #include "loader.h"
 #include "oom.h"
@@ -29,8 +48,11 @@
 #include "flows.h"
 #include "nest.h"
 #include "opstats.h"
+#include "intern.h"
 #include "progress.h"
 #include "sql.h"
+
+#include "../sqlext/frame_rank.h"
 
 #include "profdb/codes.h"
 
@@ -44,8 +66,20 @@ typedef struct open_slice {
   int depth;
   int64_t children; /* ns covered by direct children */
   int64_t name_id;
-  int op;     /* an operator (cpu_op, not ProfilerStep#N): counted in _op_stats */
-  int shaped; /* it recorded Input Dims */
+  int op;           /* an operator (cpu_op, not ProfilerStep#N): counted in _op_stats */
+  int shaped;       /* it recorded Input Dims */
+  int cpu_op;       /* kind cpu_op (ProfilerStep#N included) */
+  uint64_t dims;    /* hash of its Input Dims, 0 when none */
+  uint64_t types;   /* hash of its Input type, 0 when none */
+  int64_t shape_id; /* a cpu_op: its (name, shapes, types) (_attr_shape.shape_id), else -1 */
+  /* attribution: what encloses it, itself included (see HOW IT WORKS) */
+  int64_t chain;    /* operator chain (interned key), 0 when none */
+  int64_t mod, ann; /* module / annotation path (interned key), 0 when none */
+  int64_t src;      /* source frame name id, -1 when none */
+  int src_rank;     /* its frame_rank(), 4 when none */
+  int64_t flop;     /* innermost FLOP-counted operator (event id), -1 when none */
+  int64_t ctx_id;   /* cpu_op: its context (_attr_ctx.id), else -1 */
+  int64_t path_id;  /* a module or annotation range: its path (_attr_path.id), else -1 */
 } open_slice;
 
 typedef struct step_win {
@@ -61,18 +95,37 @@ typedef struct busy_run {
   int open;
 } busy_run;
 
-/* Name ids of ProfilerStep#N (class 1) and DataLoader ranges (class 2),
-** sorted, so the pass classifies a slice without a join per row. */
+/* Name classes (bits), as the report's SQL tells them apart. */
+enum {
+  CLS_STEP = 1,       /* GLOB 'ProfilerStep#*' */
+  CLS_DATALOADER = 2, /* GLOB 'enumerate(DataLoader)*' */
+  CLS_MODULE = 4,     /* LIKE 'nn.Module: %' (a module's Python frame) */
+  CLS_FRAME = 8,      /* GLOB '*.py([0-9]*): *' (a source frame) */
+  CLS_FLOP = 16,      /* an operator op_flops() counts */
+  CLS_MARKER = 32     /* a marker the report's CPU sections look for (_attr_marker) */
+};
+
+/* Name ids of the classes above, sorted, so the pass classifies a slice
+** without a join per row; rank: frame_rank() of a CLS_FRAME's file. */
 typedef struct name_class {
   int64_t *id;
-  int *cls;
+  int *cls, *rank;
   int n;
 } name_class;
+
+/* Interned attribution keys: intern id -> what the tables call them. */
+typedef struct attr_map {
+  ld_intern *keys;
+  int64_t *slice; /* the event id that introduced the key (its table id) */
+  int *depth;     /* paths: depth */
+  size_t cap;
+} attr_map;
 
 /* A _slice_tree row, sorted by id before insertion so that the table's
 ** pages fill up (rows come out of the pass in thread order). */
 typedef struct tree_row {
-  int64_t id, parent, self, step; /* parent, step: -1 for NULL */
+  int64_t id, parent, self, step;   /* parent, step: -1 for NULL */
+  int64_t ctx_id, path_id, flop_id; /* -1 for NULL */
   int32_t depth;
 } tree_row;
 
@@ -88,6 +141,13 @@ typedef struct nest_state {
   sqlite3_stmt *busy_ins;
   ld_opstats *ops; /* operator totals of the current thread */
   sqlite3_stmt *ops_ins;
+  ld_opstats *ranges; /* module / annotation path totals of the current thread */
+  ld_opstats *shapes; /* operator totals per (name, shapes, types) of the current thread */
+  sqlite3_stmt *shapes_ins;
+  attr_map shape_keys;
+  sqlite3_stmt *ranges_ins;
+  attr_map chains, paths, ctxs; /* interned attribution keys */
+  sqlite3_stmt *path_ins, *ctx_ins, *ctx_op_ins, *ctx_shape_ins, *flop_ins, *marker_ins;
   const ld_value *pid, *tid; /* the current thread */
   open_slice *stack;
   int n, cap;
@@ -121,10 +181,17 @@ static void pop(nest_state *s) {
   int64_t self = x->dur - x->children;
   if (self < 0) self = 0;
   int64_t step = step_at(s, s->trace_id, x->ts);
-  tree_row t = {x->id, x->parent, self, step, x->depth};
+  tree_row t = {x->id,   x->parent, self, step, x->ctx_id, x->path_id, x->cpu_op ? x->flop : -1,
+                x->depth};
   if (extsort_add(s->tree, &t)) s->failed = 1;
   if (x->op && opstats_add(s->ops, step, x->name_id, x->dur, self, x->shaped, s->ops_ins,
                            s->trace_id, s->pid, s->tid))
+    s->failed = 1;
+  if (x->shape_id >= 0 && opstats_add(s->shapes, step, x->shape_id, x->dur, self, x->shaped,
+                                      s->shapes_ins, s->trace_id, s->pid, s->tid))
+    s->failed = 1;
+  if (x->path_id >= 0 && opstats_add(s->ranges, step, x->path_id, x->dur, self, 0,
+                                     s->ranges_ins, s->trace_id, s->pid, s->tid))
     s->failed = 1;
   if (s->n > 0) {
     open_slice *p = &s->stack[s->n - 1];
@@ -133,25 +200,162 @@ static void pop(nest_state *s) {
   }
 }
 
-static void push(nest_state *s, int64_t id, int64_t ts, int64_t dur, int64_t name_id, int op,
-                 int shaped) {
-  while (s->n > 0 && s->stack[s->n - 1].end <= ts) pop(s);
+/* The table id of an interned key (the event id that introduced it) and
+** whether it is new; a new key records slice as its id. */
+static int64_t attr_key(attr_map *m, const void *key, size_t len, int64_t slice, int depth,
+                        int *is_new) {
+  int64_t k = intern_id(m->keys, key, len, is_new);
+  if (*is_new) {
+    if ((size_t)k >= m->cap) {
+      m->cap = m->cap ? 2 * m->cap : 1024;
+      while (m->cap <= (size_t)k) m->cap *= 2;
+      m->slice = realloc(m->slice, m->cap * sizeof *m->slice);
+      m->depth = realloc(m->depth, m->cap * sizeof *m->depth);
+      if (!m->slice || !m->depth) ld_oom();
+    }
+    m->slice[k] = slice;
+    m->depth[k] = depth;
+  }
+  return k;
+}
+
+static void step_done(nest_state *s, sqlite3_stmt *st) {
+  if (sqlite3_step(st) != SQLITE_DONE) s->failed = 1;
+  sqlite3_reset(st);
+}
+
+static void bind_id(sqlite3_stmt *st, int col, int64_t v) {
+  if (v >= 0)
+    sqlite3_bind_int64(st, col, v);
+  else
+    sqlite3_bind_null(st, col);
+}
+
+/* The path (interned key) of a module or annotation range x under its
+** tree's enclosing path; a new path gets its _attr_path row. */
+static int64_t attr_path(nest_state *s, open_slice *x, char tree, int64_t parent) {
+  int64_t key[4] = {s->trace_id, tree, parent, x->name_id};
+  int is_new, depth = parent ? s->paths.depth[parent] + 1 : 0;
+  int64_t k = attr_key(&s->paths, key, sizeof key, x->id, depth, &is_new);
+  x->path_id = s->paths.slice[k];
+  if (is_new) {
+    sqlite3_bind_int64(s->path_ins, 1, x->id);
+    sqlite3_bind_text(s->path_ins, 2, tree == 'm' ? "module" : "annotation", -1, SQLITE_STATIC);
+    sqlite3_bind_int64(s->path_ins, 3, x->name_id);
+    bind_id(s->path_ins, 4, parent ? s->paths.slice[parent] : -1);
+    sqlite3_bind_int(s->path_ins, 5, depth);
+    step_done(s, s->path_ins);
+  }
+  return k;
+}
+
+/* The operators on the stack (x, the top, included), for a new context's
+** _attr_ctx_op and _attr_ctx_shape rows: each name, and each (name,
+** shapes), once. */
+static void attr_ctx_rows(nest_state *s, int64_t ctx, const open_slice *x) {
+  for (int i = 0; i <= s->n; i++) {
+    const open_slice *a = &s->stack[i];
+    if (!a->cpu_op) continue;
+    int first_name = 1, first_shape = a->shaped, self_name = 0, self_shape = 0;
+    for (int j = 0; j <= s->n; j++) {
+      const open_slice *b = &s->stack[j];
+      if (!b->cpu_op || b->name_id != a->name_id) continue;
+      if (j < i) first_name = 0;
+      if (j < i && b->shaped && b->dims == a->dims) first_shape = 0;
+      if (b == x) self_name = 1;
+      if (b == x && b->dims == a->dims) self_shape = 1;
+    }
+    if (first_name) {
+      sqlite3_bind_int64(s->ctx_op_ins, 1, ctx);
+      sqlite3_bind_int64(s->ctx_op_ins, 2, a->name_id);
+      sqlite3_bind_int(s->ctx_op_ins, 3, self_name);
+      step_done(s, s->ctx_op_ins);
+    }
+    if (first_shape) {
+      sqlite3_bind_int64(s->ctx_shape_ins, 1, ctx);
+      sqlite3_bind_int64(s->ctx_shape_ins, 2, a->name_id);
+      sqlite3_bind_int64(s->ctx_shape_ins, 3, a->id);
+      sqlite3_bind_int(s->ctx_shape_ins, 4, self_shape && x->shaped);
+      step_done(s, s->ctx_shape_ins);
+    }
+  }
+}
+
+/* Attribution of slice x (the top of the stack, not yet counted in s->n)
+** from its parent's: see HOW IT WORKS. */
+static void attribute(nest_state *s, open_slice *x, int kind, int cls, int rank) {
+  const open_slice *p = s->n ? &s->stack[s->n - 1] : NULL;
+  x->chain = p ? p->chain : 0;
+  x->mod = p ? p->mod : 0;
+  x->ann = p ? p->ann : 0;
+  x->src = p ? p->src : -1;
+  x->src_rank = p ? p->src_rank : 4;
+  x->flop = p ? p->flop : -1;
+  x->ctx_id = x->path_id = x->shape_id = -1;
+  x->cpu_op = kind == PROFDB_KIND_CPU_OP;
+  if ((cls & CLS_MARKER) &&
+      (x->cpu_op || kind == PROFDB_KIND_USER_ANNOTATION || kind == PROFDB_KIND_RUNTIME ||
+       kind == PROFDB_KIND_PYTHON_FUNCTION)) {
+    sqlite3_bind_int64(s->marker_ins, 1, x->id);
+    step_done(s, s->marker_ins);
+  }
+  if (kind == PROFDB_KIND_PYTHON_FUNCTION) {
+    if (cls & CLS_MODULE) x->mod = attr_path(s, x, 'm', x->mod);
+    if ((cls & CLS_FRAME) && rank <= x->src_rank) {
+      x->src = x->name_id;
+      x->src_rank = rank;
+    }
+  }
+  if (kind == PROFDB_KIND_USER_ANNOTATION && !(cls & CLS_STEP))
+    x->ann = attr_path(s, x, 'a', x->ann);
+  if (!x->cpu_op) return;
+  if ((cls & CLS_FLOP) && x->shaped) {
+    sqlite3_bind_int64(s->flop_ins, 1, x->id);
+    bind_id(s->flop_ins, 2, x->flop);
+    step_done(s, s->flop_ins);
+    x->flop = x->id;
+  }
+  int is_new;
+  {
+    int64_t shape[4] = {s->trace_id, x->name_id, (int64_t)x->dims, (int64_t)x->types};
+    int64_t k = attr_key(&s->shape_keys, shape, sizeof shape, x->id, 0, &is_new);
+    x->shape_id = s->shape_keys.slice[k];
+  }
+  int64_t chain[4] = {s->trace_id, x->chain, x->name_id, (int64_t)x->dims};
+  x->chain = attr_key(&s->chains, chain, sizeof chain, x->id, 0, &is_new);
+  int64_t key[4] = {x->chain, x->mod, x->ann, x->src};
+  int64_t k = attr_key(&s->ctxs, key, sizeof key, x->id, 0, &is_new);
+  x->ctx_id = s->ctxs.slice[k];
+  if (!is_new) return;
+  sqlite3_bind_int64(s->ctx_ins, 1, x->ctx_id);
+  bind_id(s->ctx_ins, 2, x->mod ? s->paths.slice[x->mod] : -1);
+  bind_id(s->ctx_ins, 3, x->ann ? s->paths.slice[x->ann] : -1);
+  bind_id(s->ctx_ins, 4, x->src);
+  step_done(s, s->ctx_ins);
+  attr_ctx_rows(s, x->ctx_id, x);
+}
+
+static void push(nest_state *s, const nest_row *r, int op, int cls, int rank) {
+  while (s->n > 0 && s->stack[s->n - 1].end <= r->ts) pop(s);
   if (s->n == s->cap) {
     s->cap = s->cap ? s->cap * 2 : 64;
     s->stack = realloc(s->stack, (size_t)s->cap * sizeof *s->stack);
     if (!s->stack) ld_oom();
   }
   open_slice *x = &s->stack[s->n];
-  x->id = id;
-  x->ts = ts;
-  x->dur = dur;
-  x->end = ts + dur;
+  x->id = r->id;
+  x->ts = r->ts;
+  x->dur = r->dur;
+  x->end = r->ts + r->dur;
   x->parent = s->n ? s->stack[s->n - 1].id : -1;
   x->depth = s->n;
   x->children = 0;
-  x->name_id = name_id;
+  x->name_id = r->name_id;
   x->op = op;
-  x->shaped = shaped;
+  x->shaped = r->shaped;
+  x->dims = r->dims;
+  x->types = r->types;
+  attribute(s, x, r->kind, cls, rank);
   if (s->n && x->end > s->stack[s->n - 1].end) s->overhang++;
   s->n++;
 }
@@ -185,13 +389,36 @@ static void busy_add(nest_state *s, int c, int64_t a, int64_t b, const ld_value 
   r->open = 1;
 }
 
+/* The names of markers: queries/lib/10_trace_scope.sql's report_marker_name
+** but ProfilerStep#N (sync calls, checkpoint / recompute frames, backward
+** and optimizer phases, DataLoader ranges); the report reads the slices
+** of these names from _attr_marker, so the two lists must agree
+** (report.marker checks it). */
+#define MARKER_NAME                                                                       \
+  "(value IN ('cudaStreamSynchronize', 'cudaDeviceSynchronize', 'cudaEventSynchronize',"  \
+  " 'cudaMemcpy', 'hipStreamSynchronize', 'hipDeviceSynchronize', 'hipEventSynchronize'," \
+  " 'hipMemcpy', 'aten::item', 'aten::_local_scalar_dense', 'aten::is_nonzero',"          \
+  " 'aten::equal')"                                                                       \
+  " OR lower(value) LIKE '%checkpoint%' OR lower(value) LIKE '%recompute%'"               \
+  " OR value LIKE 'autograd::engine::evaluate_function%' OR value GLOB '*Backward[0-9]*'" \
+  " OR value LIKE 'Optimizer.step#%' OR value LIKE 'enumerate(DataLoader)%')"
+
 static int load_name_classes(ld_ctx *ctx, name_class *nc) {
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(
           ctx->db,
-          "SELECT id, CASE WHEN value GLOB 'ProfilerStep#*' THEN 1 ELSE 2 END FROM _string"
+          "SELECT id, (value GLOB 'ProfilerStep#*') | ((value GLOB 'enumerate(DataLoader)*') "
+          "<< 1)"
+          " | ((value LIKE 'nn.Module: %') << 2) | ((value GLOB '*.py([0-9]*): *') << 3)"
+          " | ((value IN ('aten::mm', 'aten::addmm', 'aten::bmm', 'aten::baddbmm',"
+          " 'aten::matmul', 'aten::linear', 'aten::convolution', 'aten::convolution_backward',"
+          " 'aten::scaled_dot_product_attention')) << 4) | ((" MARKER_NAME ") << 5),"
+          " substr(value, 1, instr(value, '(') - 1) FROM _string"
           " WHERE value GLOB 'ProfilerStep#*' OR value GLOB 'enumerate(DataLoader)*'"
-          " ORDER BY id",
+          " OR value LIKE 'nn.Module: %' OR value GLOB '*.py([0-9]*): *'"
+          " OR value IN ('aten::mm', 'aten::addmm', 'aten::bmm', 'aten::baddbmm',"
+          " 'aten::matmul', 'aten::linear', 'aten::convolution', 'aten::convolution_backward',"
+          " 'aten::scaled_dot_product_attention') OR " MARKER_NAME " ORDER BY id",
           -1, &st, NULL) != SQLITE_OK)
     return -1;
   int cap = 0;
@@ -200,10 +427,13 @@ static int load_name_classes(ld_ctx *ctx, name_class *nc) {
       cap = cap ? cap * 2 : 64;
       nc->id = realloc(nc->id, (size_t)cap * sizeof *nc->id);
       nc->cls = realloc(nc->cls, (size_t)cap * sizeof *nc->cls);
-      if (!nc->id || !nc->cls) ld_oom();
+      nc->rank = realloc(nc->rank, (size_t)cap * sizeof *nc->rank);
+      if (!nc->id || !nc->cls || !nc->rank) ld_oom();
     }
     nc->id[nc->n] = sqlite3_column_int64(st, 0);
-    nc->cls[nc->n++] = sqlite3_column_int(st, 1);
+    nc->cls[nc->n] = sqlite3_column_int(st, 1);
+    nc->rank[nc->n++] = frame_rank_of((const char *)sqlite3_column_text(st, 2),
+                                      (size_t)sqlite3_column_bytes(st, 2));
   }
   return sqlite3_finalize(st) == SQLITE_OK ? 0 : -1;
 }
@@ -220,11 +450,6 @@ static int find_name(const name_class *nc, int64_t id) {
       hi = mid - 1;
   }
   return -1;
-}
-
-static int class_of(const name_class *nc, int64_t id) {
-  int i = find_name(nc, id);
-  return i < 0 ? 0 : nc->cls[i];
 }
 
 static int load_steps(ld_ctx *ctx, nest_state *s, int64_t first_trace) {
@@ -294,8 +519,8 @@ static int write_tree(ld_ctx *ctx, ld_extsort *tree) {
   sqlite3_stmt *ins;
   if (extsort_finish(tree) ||
       sqlite3_prepare_v2(ctx->db,
-                         "INSERT INTO _slice_tree(id, parent_id, depth, self_dur, step)"
-                         " VALUES(?,?,?,?,?)",
+                         "INSERT INTO _slice_tree(id, parent_id, depth, self_dur, step, ctx_id,"
+                         " path_id, flop_id) VALUES(?,?,?,?,?,?,?,?)",
                          -1, &ins, NULL) != SQLITE_OK)
     return -1;
   int rc = 0;
@@ -311,6 +536,9 @@ static int write_tree(ld_ctx *ctx, ld_extsort *tree) {
       sqlite3_bind_int64(ins, 5, t->step);
     else
       sqlite3_bind_null(ins, 5);
+    bind_id(ins, 6, t->ctx_id);
+    bind_id(ins, 7, t->path_id);
+    bind_id(ins, 8, t->flop_id);
     rc = sqlite3_step(ins) == SQLITE_DONE ? 0 : -1;
     sqlite3_reset(ins);
   }
@@ -324,6 +552,55 @@ static void end_thread(nest_state *s) {
   while (s->n) pop(s);
   for (int c = 0; c < BUSY__N; c++) busy_flush(s, c, s->pid, s->tid);
   if (s->pid && opstats_flush(s->ops, s->ops_ins, s->trace_id, s->pid, s->tid)) s->failed = 1;
+  if (s->pid && opstats_flush(s->ranges, s->ranges_ins, s->trace_id, s->pid, s->tid))
+    s->failed = 1;
+  if (s->pid && opstats_flush(s->shapes, s->shapes_ins, s->trace_id, s->pid, s->tid))
+    s->failed = 1;
+}
+
+/* The statements writing the attribution tables. */
+static int attr_prepare(ld_ctx *ctx, nest_state *s) {
+  static const char *const sql[] = {
+      "INSERT INTO _attr_range(trace_id, pid, tid, step, path_id, calls, total_dur, self_dur,"
+      " max_dur, shaped) VALUES(?,?,?,?,?,?,?,?,?,?)",
+      "INSERT INTO _attr_path(id, tree, name_id, parent_id, depth) VALUES(?,?,?,?,?)",
+      "INSERT INTO _attr_ctx(id, module_path_id, annotation_path_id, source_id)"
+      " VALUES(?,?,?,?)",
+      "INSERT INTO _attr_ctx_op(ctx_id, name_id, is_self) VALUES(?,?,?)",
+      "INSERT INTO _attr_ctx_shape(ctx_id, name_id, op_id, is_self) VALUES(?,?,?,?)",
+      "INSERT INTO _attr_flop(id, parent_id) VALUES(?,?)",
+      "INSERT INTO _attr_shape(trace_id, pid, tid, step, shape_id, calls, total_dur, self_dur,"
+      " max_dur, shaped) VALUES(?,?,?,?,?,?,?,?,?,?)",
+      "INSERT INTO _attr_marker(id) VALUES(?)"};
+  sqlite3_stmt **st[] = {&s->ranges_ins,    &s->path_ins, &s->ctx_ins,    &s->ctx_op_ins,
+                         &s->ctx_shape_ins, &s->flop_ins, &s->shapes_ins, &s->marker_ins};
+  for (size_t i = 0; i < sizeof sql / sizeof *sql; i++)
+    if (sqlite3_prepare_v2(ctx->db, sql[i], -1, st[i], NULL) != SQLITE_OK) return -1;
+  s->ranges = opstats_new();
+  s->shapes = opstats_new();
+  s->shape_keys.keys = intern_new();
+  s->chains.keys = intern_new();
+  s->paths.keys = intern_new();
+  s->ctxs.keys = intern_new();
+  return 0;
+}
+
+static void attr_map_free(attr_map *m) {
+  intern_free(m->keys);
+  free(m->slice);
+  free(m->depth);
+}
+
+static void attr_free(nest_state *s) {
+  sqlite3_stmt *st[] = {s->ranges_ins,    s->path_ins, s->ctx_ins,    s->ctx_op_ins,
+                        s->ctx_shape_ins, s->flop_ins, s->shapes_ins, s->marker_ins};
+  for (size_t i = 0; i < sizeof st / sizeof *st; i++) sqlite3_finalize(st[i]);
+  opstats_free(s->ranges);
+  opstats_free(s->shapes);
+  attr_map_free(&s->shape_keys);
+  attr_map_free(&s->chains);
+  attr_map_free(&s->paths);
+  attr_map_free(&s->ctxs);
 }
 
 /* Nesting of the CPU slices the parser gathered (traces >= first_trace):
@@ -349,7 +626,7 @@ static int build_tree(ld_ctx *ctx, int64_t first_trace) {
           -1, &s.ops_ins, NULL) != SQLITE_OK)
     goto done;
   s.ops = opstats_new();
-  if (load_steps(ctx, &s, first_trace)) goto done;
+  if (attr_prepare(ctx, &s) || load_steps(ctx, &s, first_trace)) goto done;
   if (nest_finish(nest)) {
     fprintf(ctx->msg, "profdb: cannot write a temporary file to sort slices\n");
     goto done;
@@ -373,16 +650,16 @@ static int build_tree(ld_ctx *ctx, int64_t first_trace) {
       s.pid = nest_thread_pid(nest, thread);
       s.tid = nest_thread_tid(nest, thread);
     }
-    int name_class = class_of(&s.names, r->name_id), kind = r->kind;
-    push(&s, r->id, r->ts, r->dur, r->name_id, kind == PROFDB_KIND_CPU_OP && name_class != 1,
-         r->shaped);
+    int at = find_name(&s.names, r->name_id), kind = r->kind;
+    int cls = at < 0 ? 0 : s.names.cls[at], rank = at < 0 ? 3 : s.names.rank[at];
+    push(&s, r, kind == PROFDB_KIND_CPU_OP && !(cls & CLS_STEP), cls, rank);
     int64_t end = r->ts + r->dur;
     /* CPU work: operators, annotations, Python functions, runtime calls. */
     int cpu_work = kind == PROFDB_KIND_CPU_OP || kind == PROFDB_KIND_USER_ANNOTATION ||
                    kind == PROFDB_KIND_PYTHON_FUNCTION || kind == PROFDB_KIND_RUNTIME;
-    if (cpu_work && name_class != 1) busy_add(&s, BUSY_CPU, r->ts, end, s.pid, s.tid);
+    if (cpu_work && !(cls & CLS_STEP)) busy_add(&s, BUSY_CPU, r->ts, end, s.pid, s.tid);
     if (kind == PROFDB_KIND_RUNTIME) busy_add(&s, BUSY_RUNTIME, r->ts, end, s.pid, s.tid);
-    if (name_class == 2 && kind != PROFDB_KIND_RUNTIME)
+    if ((cls & CLS_DATALOADER) && kind != PROFDB_KIND_RUNTIME)
       busy_add(&s, BUSY_DATALOADER, r->ts, end, s.pid, s.tid);
   }
   end_thread(&s);
@@ -391,7 +668,8 @@ static int build_tree(ld_ctx *ctx, int64_t first_trace) {
     goto done;
   }
   ld_phase(ctx, "nesting: pass");
-  if (write_tree(ctx, s.tree)) goto done;
+  if (write_tree(ctx, s.tree) || ld_exec_script(ctx->db, profdb_sql_postpass_attr, 0))
+    goto done;
   if (last_trace >= 0 &&
       ld_put_stat(ctx->db, LD_KIND_TRACE, last_trace, PROFDB_STAT_slice_overhang,
                   (int64_t)(s.overhang - overhang_before)))
@@ -405,10 +683,12 @@ done:
   sqlite3_finalize(s.busy_ins);
   sqlite3_finalize(s.ops_ins);
   opstats_free(s.ops);
+  attr_free(&s);
   free(s.stack);
   free(s.steps);
   free(s.names.id);
   free(s.names.cls);
+  free(s.names.rank);
   return rc;
 }
 

@@ -81,9 +81,16 @@ int ld_delete_artifact(ld_ctx *ctx, ld_kind kind, int64_t id) {
   static const char *const trace_dependents[] = {
       "_slice_tree WHERE id IN (SELECT id FROM _slice WHERE trace_id = ?1)",
       "_gpu_link WHERE id IN (SELECT id FROM _gpu WHERE trace_id = ?1)",
+      "_attr_ctx_op WHERE ctx_id IN (SELECT id FROM _slice WHERE trace_id = ?1)",
+      "_attr_ctx_shape WHERE ctx_id IN (SELECT id FROM _slice WHERE trace_id = ?1)",
+      "_attr_ctx WHERE id IN (SELECT id FROM _slice WHERE trace_id = ?1)",
+      "_attr_path WHERE id IN (SELECT id FROM _slice WHERE trace_id = ?1)",
+      "_attr_flop WHERE id IN (SELECT id FROM _slice WHERE trace_id = ?1)",
+      "_attr_marker WHERE id IN (SELECT id FROM _slice WHERE trace_id = ?1)",
       "import_log WHERE artifact_id = ?1 AND artifact_id IN"
       " (SELECT trace_id FROM trace WHERE trace_id = ?1)",
-      "import_stats WHERE artifact_id = ?1 AND artifact = 'trace'", NULL};
+      "import_stats WHERE artifact_id = ?1 AND artifact = 'trace'",
+      NULL};
   static const char *const snapshot_dependents[] = {
       "_block_history WHERE block_id IN (SELECT id FROM _block WHERE snapshot_id = ?1)",
       "import_stats WHERE artifact_id = ?1 AND artifact = 'snapshot'", NULL};

@@ -303,7 +303,153 @@ CREATE TABLE IF NOT EXISTS _slice_tree(
   -- dur minus the time covered by direct children (clipped to the slice)
   self_dur INTEGER,
   -- ProfilerStep number whose CPU range contains ts, NULL outside steps
-  step INTEGER
+  step INTEGER,
+  -- cpu_op: its attribution context (_attr_ctx.id: enclosing operators,
+  -- nn.Module and annotation paths, source frame); NULL for other kinds
+  ctx_id INTEGER,
+  -- an nn.Module Python frame or a record_function annotation other than
+  -- ProfilerStep#N: its path (_attr_path.id); NULL for other slices
+  path_id INTEGER,
+  -- cpu_op: the innermost FLOP-counted operator call enclosing it, itself
+  -- included (_attr_flop.id); NULL when none
+  flop_id INTEGER
+);
+
+-- Attribution, derived in the nesting pass (postpass.c), where each
+-- slice's ancestors are on the stack: the report charges GPU work to the
+-- operators, module and annotation paths and source lines enclosing its
+-- launching operator with plain joins, never walking _slice_tree upwards.
+
+-- The nn.Module and annotation trees: one row per trace and distinct path
+-- (the names of the enclosing ranges of the same tree on the thread,
+-- outermost first, and the range's own).
+CREATE TABLE IF NOT EXISTS _attr_path(
+  -- event id of the first range with this path
+  id INTEGER PRIMARY KEY,
+  -- 'module' (nn.Module Python frames) or 'annotation' (record_function
+  -- ranges, ProfilerStep#N excluded)
+  tree TEXT NOT NULL,
+  -- the range's name (_string id)
+  name_id INTEGER NOT NULL,
+  -- path of the enclosing range of the same tree (_attr_path.id), NULL at
+  -- the top
+  parent_id INTEGER,
+  -- 0 at the top
+  depth INTEGER NOT NULL,
+  -- the name without 'nn.Module: ' for modules ('Linear_0')
+  name TEXT,
+  -- the names from the outermost range to this one, joined by ' > '
+  path TEXT
+);
+
+-- Host time per path: the calls of the ranges with each path, per thread
+-- and step (the same layout as _op_stats).  A (thread, step, path) may
+-- have several rows: they add up.
+CREATE TABLE IF NOT EXISTS _attr_range(
+  -- trace
+  trace_id INTEGER NOT NULL,
+  -- process and thread
+  pid, tid,
+  -- ProfilerStep number whose CPU range contains the ranges' starts, NULL
+  -- outside steps
+  step INTEGER,
+  -- the path (_attr_path.id)
+  path_id INTEGER NOT NULL,
+  -- calls, and their total, self and longest duration (ns)
+  calls INTEGER NOT NULL,
+  total_dur INTEGER NOT NULL,
+  self_dur INTEGER NOT NULL,
+  max_dur INTEGER NOT NULL,
+  -- always 0 (the _op_stats layout)
+  shaped INTEGER NOT NULL
+);
+
+-- What encloses an operator call: one row per trace and distinct
+-- combination of the chain of enclosing operators (names and input shapes),
+-- the innermost nn.Module and annotation paths and the source frame.
+CREATE TABLE IF NOT EXISTS _attr_ctx(
+  -- event id of the first operator call with this context
+  id INTEGER PRIMARY KEY,
+  -- innermost enclosing nn.Module path (_attr_path.id), NULL when none
+  module_path_id INTEGER,
+  -- innermost enclosing annotation path (_attr_path.id), NULL when none
+  annotation_path_id INTEGER,
+  -- the source frame (_string id of 'file.py(line): function'): among the
+  -- enclosing Python frames, the innermost of lowest frame_rank(); NULL
+  -- when none
+  source_id INTEGER
+);
+
+-- The operator names enclosing a context's operator, itself included,
+-- each once.
+CREATE TABLE IF NOT EXISTS _attr_ctx_op(
+  -- the context (_attr_ctx.id)
+  ctx_id INTEGER NOT NULL,
+  -- operator name (_string id)
+  name_id INTEGER NOT NULL,
+  -- 1 when the context's operator itself has this name
+  is_self INTEGER NOT NULL
+);
+
+-- The same for operator name and input shapes, over the enclosing
+-- operators that recorded "Input Dims".
+CREATE TABLE IF NOT EXISTS _attr_ctx_shape(
+  -- the context (_attr_ctx.id)
+  ctx_id INTEGER NOT NULL,
+  -- operator name (_string id)
+  name_id INTEGER NOT NULL,
+  -- "Input Dims" as JSON text
+  input_dims TEXT,
+  -- event id of an operator call with these name and shapes (input_dims
+  -- is read from it)
+  op_id INTEGER NOT NULL,
+  -- 1 when the context's operator itself has these name and shapes
+  is_self INTEGER NOT NULL
+);
+
+-- Host time per operator name, input shapes and input types: the calls of
+-- every cpu_op (ProfilerStep#N of 2021 traces included; no shapes is a key
+-- of its own), per thread and step (the _op_stats layout; rows of one key
+-- add up).
+CREATE TABLE IF NOT EXISTS _attr_shape(
+  -- trace
+  trace_id INTEGER NOT NULL,
+  -- process and thread
+  pid, tid,
+  -- ProfilerStep number whose CPU range contains the calls' starts, NULL
+  -- outside steps
+  step INTEGER,
+  -- event id of the first call with this name, "Input Dims" and "Input
+  -- type" (read name_id, input_dims and input_types from it; the two are
+  -- told apart by a 64-bit hash of their JSON text)
+  shape_id INTEGER NOT NULL,
+  -- calls, and their total, self and longest duration (ns)
+  calls INTEGER NOT NULL,
+  total_dur INTEGER NOT NULL,
+  self_dur INTEGER NOT NULL,
+  max_dur INTEGER NOT NULL,
+  -- calls that recorded Input Dims (all or none of a row's)
+  shaped INTEGER NOT NULL
+);
+
+-- CPU slices (cpu_op, user_annotation, runtime, python_function) whose
+-- names the report's CPU sections look for (queries/lib/10_trace_scope.sql,
+-- report_marker_name; the loader's MARKER_NAME in postpass.c has the same
+-- patterns): sync calls, checkpoint / recompute frames, backward and
+-- optimizer phases, DataLoader ranges.
+CREATE TABLE IF NOT EXISTS _attr_marker(
+  -- the slice's event id
+  id INTEGER PRIMARY KEY
+);
+
+-- Operator calls whose FLOPs op_flops() may count (aten::mm, addmm, bmm,
+-- baddbmm, matmul, linear, convolution, convolution_backward,
+-- scaled_dot_product_attention with "Input Dims").
+CREATE TABLE IF NOT EXISTS _attr_flop(
+  -- the call's event id
+  id INTEGER PRIMARY KEY,
+  -- the innermost such call enclosing it (_attr_flop.id), NULL when none
+  parent_id INTEGER
 );
 
 -- When each CPU thread was busy: the union of its slices, as disjoint

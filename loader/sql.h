@@ -10,6 +10,7 @@ extern const char profdb_sql_trace_finish[];           /* trace.c */
 extern const char profdb_sql_postpass_legacy_blocks[]; /* postpass.c, in run order */
 extern const char profdb_sql_postpass_indexes[];
 extern const char profdb_sql_postpass_step_gpu[];
+extern const char profdb_sql_postpass_attr[];
 extern const char profdb_sql_postpass_links[];
 extern const char profdb_sql_postpass_spans[];
 extern const char profdb_sql_postpass_link_stats[];

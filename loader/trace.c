@@ -566,8 +566,13 @@ static ld_value nest_value(const tevent *ev, const tval *v) {
 static void gather_slice(tparser *p, int64_t id, int kind) {
   const tevent *ev = &p->ev;
   ld_value pid = nest_value(ev, &ev->pid), tid = nest_value(ev, &ev->tid);
-  nest_row r = nest_row_of(p->ctx->nest, p->f->artifact_id, &pid, &tid, id, ev->ts.ns,
-                           ev->dur.ns, ev->name_id, kind, has_targ(ev, TA_INPUT_DIMS));
+  int shaped = has_targ(ev, TA_INPUT_DIMS);
+  nest_row r = nest_row_of(
+      p->ctx->nest, p->f->artifact_id, &pid, &tid, id, ev->ts.ns, ev->dur.ns, ev->name_id, kind,
+      shaped ? ev->raw.p + ev->targs[TA_INPUT_DIMS].raw_off : NULL,
+      shaped ? ev->targs[TA_INPUT_DIMS].raw_len : 0,
+      has_targ(ev, TA_INPUT_TYPES) ? ev->raw.p + ev->targs[TA_INPUT_TYPES].raw_off : NULL,
+      has_targ(ev, TA_INPUT_TYPES) ? ev->targs[TA_INPUT_TYPES].raw_len : 0);
   ld_buf *b = writer_batch(p->ctx->w);
   row_begin(b, TB_NEST);
   row_text(b, 0, (const char *)&r, sizeof r);

@@ -67,7 +67,8 @@ SELECT a.snapshot, a.device, a.trace, p.row, p.step, p.ts - a.start_ts AS at_ns,
     (SELECT k.baseline FROM report_mem_peak k WHERE k.snapshot_id = p.snapshot_id
        AND k.device = p.device)) END AS step_start_bytes,
   (SELECT n.value FROM _slice s JOIN _string n ON n.id = s.name_id WHERE s.id = p.op_id) AS operator,
-  coalesce((SELECT m.path FROM report_range_call m WHERE m.id = p.module_id AND m.tree = 'module'),
+  coalesce((SELECT a.path FROM _slice_tree t JOIN _attr_path a ON a.id = t.path_id
+            WHERE t.id = p.module_id AND a.tree = 'module'),
            (SELECT substr(n.value, 12) FROM _slice s JOIN _string n ON n.id = s.name_id
             WHERE s.id = p.module_id)) AS module,
   (SELECT CAST(s.tid AS TEXT) FROM _slice s WHERE s.id = p.op_id) AS thread,

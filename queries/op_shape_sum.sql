@@ -15,12 +15,12 @@
 --   device_self_ns   ns     GPU time of the work it launched itself
 --   device_total_ns  ns     GPU time including nested operators' work
 WITH host AS (
-  SELECT s.name_id, s.input_dims, min(s.input_types) AS input_types, count(*) AS calls,
-    sum(t.self_dur) AS host_self_ns, sum(s.dur) AS host_total_ns
-  FROM _slice s JOIN _slice_tree t ON t.id = s.id
-  WHERE s.kind = (SELECT kind FROM _kind WHERE name = 'cpu_op') AND s.input_dims IS NOT NULL AND s.dur IS NOT NULL
-    AND EXISTS (SELECT 1 FROM report_scope k
-                WHERE k.trace_id = s.trace_id AND k.step = coalesce(t.step, -1))
+  -- the load's totals per (name, shapes, types): _attr_shape
+  SELECT s.name_id, s.input_dims, min(s.input_types) AS input_types, sum(a.calls) AS calls,
+    sum(a.self_dur) AS host_self_ns, sum(a.total_dur) AS host_total_ns
+  FROM _attr_shape a JOIN _slice s ON s.id = a.shape_id
+  WHERE s.input_dims IS NOT NULL AND EXISTS (SELECT 1 FROM report_scope k
+                WHERE k.trace_id = a.trace_id AND k.step = coalesce(a.step, -1))
   GROUP BY s.name_id, s.input_dims
 )
 SELECT n.value AS name, h.input_dims, h.input_types, h.calls, h.host_self_ns, h.host_total_ns,

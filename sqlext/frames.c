@@ -36,40 +36,10 @@
 SQLITE_EXTENSION_INIT3
 
 #include "families.h"
+#include "frame_rank.h"
 
 #include <ctype.h>
 #include <string.h>
-
-/* Case-insensitive search of needle in s[0..n). */
-static int contains(const char *s, size_t n, const char *needle) {
-  size_t m = strlen(needle);
-  for (size_t i = 0; i + m <= n; i++) {
-    size_t k = 0;
-    while (k < m && tolower((unsigned char)s[i + k]) == needle[k]) k++;
-    if (k == m) return 1;
-  }
-  return 0;
-}
-
-static int ends_with_py(const char *s, size_t n) {
-  return n >= 3 && s[n - 3] == '.' && tolower((unsigned char)s[n - 2]) == 'p' &&
-         tolower((unsigned char)s[n - 1]) == 'y';
-}
-
-static int frame_rank_of(const char *s, size_t n) {
-  if (!s || !ends_with_py(s, n)) {
-    /* "<frozen runpy>" and "<string>" are Python without a .py name */
-    return s && n && s[0] == '<' ? 1 : 3;
-  }
-  /* Separators may be '/' or '\' (Windows paths): test both spellings. */
-  if (contains(s, n, "/torch/") || contains(s, n, "\\torch\\") || !strncmp(s, "torch/", 6) ||
-      !strncmp(s, "torch\\", 6))
-    return 2;
-  if (contains(s, n, "site-packages") || contains(s, n, "dist-packages") ||
-      contains(s, n, "/lib/python3") || contains(s, n, "\\lib\\python3") || s[0] == '<')
-    return 1;
-  return 0;
-}
 
 static void frame_rank_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;

@@ -76,8 +76,12 @@ int rp_cli_output(rp_report *r, rp_cli *o, int with_charts);
 int rp_cli_list(const rp_kind *kind, rp_cli *o);
 /* Remove the temporary databases. */
 void rp_cli_free(rp_cli *o);
-/* Whether to run the sections on two connections (rp_report.db2): two
-** cores or more and free memory above 4x the databases' size. */
+/* Whether to run the sections on two connections (rp_report.db2): only
+** when PROFDB_CONNECTIONS=2 asks for it, on two cores or more and free
+** memory above 4x the databases' size.  Each connection builds its own
+** copy of the library's TEMP tables, which cost more than the sections
+** since the attribution is stored by the load (docs/performance.md): one
+** connection is about as fast and holds half the memory. */
 int rp_cli_two_connections(const char *const *db_paths, int n);
 
 /* cli_db.c: ATTACH the older database as base, as profdb diff reads it.

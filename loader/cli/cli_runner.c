@@ -359,7 +359,8 @@ void rp_cli_free(rp_cli *o) {
 }
 
 int rp_cli_two_connections(const char *const *db_paths, int n) {
-  if (sysconf(_SC_NPROCESSORS_ONLN) < 2) return 0;
+  const char *want = getenv("PROFDB_CONNECTIONS");
+  if (!want || strcmp(want, "2") || sysconf(_SC_NPROCESSORS_ONLN) < 2) return 0;
   /* Each connection holds its own TEMP tables, about the size of the
   ** database: only where memory is plentiful. */
   double bytes = 0;

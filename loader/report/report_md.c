@@ -126,7 +126,7 @@ static void write_rank_summary(FILE *out, const rp_section *s, int rank_col, int
   double *x = calloc((size_t)s->nrows + 1, sizeof *x),
          *score = calloc((size_t)s->nrows + 1, sizeof *score);
   int *order = calloc((size_t)s->nrows + 1, sizeof *order);
-  if (!all || !x || !score || !order) abort();
+  if (!all || !x || !score || !order) ld_oom();
   int nall = rp_column_views(s, all, s->ncols);
   int stream_col = rp_col_index(s, "stream"), has_all = 0;
   for (int i = 0; stream_col >= 0 && i < s->nrows; i++)
@@ -220,7 +220,7 @@ static void write_rank_summary(FILE *out, const rp_section *s, int rank_col, int
       }
     rp_section sub = *s;
     sub.cells = calloc((size_t)keep * (size_t)s->ncols + 1, sizeof *sub.cells);
-    if (!sub.cells) abort();
+    if (!sub.cells) ld_oom();
     for (int i = 0; i < keep; i++)
       memcpy(sub.cells + (size_t)i * (size_t)s->ncols,
              s->cells + (size_t)order[i] * (size_t)s->ncols,

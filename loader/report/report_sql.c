@@ -594,14 +594,16 @@ const char *rp_section_scope(const rp_report *r, const rp_section *s) {
 /* Run the prelude (every .sql file under lib/, in name order) on r->db. */
 static int run_lib(rp_report *r) {
   if (!r->kind->lib) return 0;
-  /* The report's TEMP tables hold up to a few hundred MB on GB traces:
-  ** keep them in memory rather than spilling to temporary files.  The
-  ** database is read-only here, so it is memory-mapped (reads without a
-  ** copy through the page cache; a concurrent load replaces the file by
-  ** rename, which leaves this mapping valid). */
+  /* Memory independent of the trace's length: the TEMP tables (report_gpu
+  ** holds every kernel of the scope) go to a temporary file behind a 32 MiB
+  ** cache, the database is read through a 32 MiB page cache, not
+  ** memory-mapped (mapped pages count in the process's resident memory, up
+  ** to the whole file).  Since the attribution is stored by the load the
+  ** TEMP tables are small next to the database; on a 300 MB trace this
+  ** costs about 0.3 s of system time for the reads (docs/performance.md). */
   sqlite3_exec(r->db,
-               "PRAGMA temp_store=MEMORY; PRAGMA mmap_size=2147418112;"
-               " PRAGMA cache_size=-65536;",
+               "PRAGMA temp_store=FILE; PRAGMA mmap_size=0; PRAGMA cache_size=-32768;"
+               " PRAGMA temp.cache_size=-32768;",
                NULL, NULL, NULL);
   char dir[4096];
   snprintf(dir, sizeof dir, "%s/%s", r->queries_dir, r->kind->lib);

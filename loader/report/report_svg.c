@@ -29,6 +29,7 @@
 ** charts (in the HTML) take their colours from the page (dark mode).
 */
 #include "report.h"
+#include "oom.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -233,7 +234,7 @@ static int chart_distribution(const rp_section *s, ld_buf *b, int inline_svg, in
   double *tot = calloc((size_t)n + 1, sizeof *tot),
          *sorted = calloc((size_t)n + 1, sizeof *tot);
   int counts[DIST_BINS] = {0};
-  if (!tot || !sorted) abort();
+  if (!tot || !sorted) ld_oom();
   int lo = 0, hi = 0;
   for (int i = 0; i < n; i++) {
     for (int p = 0; p < np; p++) tot[i] += num(s, i, parts[p]);

@@ -185,15 +185,17 @@ FROM (SELECT name_id, sum(calls) AS calls, sum(total_dur) AS total_dur,
 JOIN report_name n USING (name_id);
 
 -- The analysed CPU slices with marker names (sync calls, checkpoint
--- frames, phase markers, DataLoader ranges), with the marker flags.
+-- frames, phase markers, DataLoader ranges), with the marker flags.  The
+-- load listed the slices of these names in _attr_marker (its patterns are
+-- those of report_marker_name above: keep them in step).
 --   kind: 'cpu_op', 'user_annotation', 'python_function' or 'runtime'
 CREATE TEMP TABLE report_marker AS
 SELECT s.id AS event_id, s.trace_id,
   (SELECT name FROM _kind WHERE _kind.kind = s.kind) AS kind,
   s.name_id, s.pid, s.tid, s.ts, s.dur, t.step, m.name, m.sync, m.recompute, m.backward,
   m.optimizer, m.dataloader
-FROM _slice s CROSS JOIN report_marker_name m CROSS JOIN _slice_tree t
-WHERE m.name_id = s.name_id AND t.id = s.id AND NOT m.step
+FROM _attr_marker a CROSS JOIN _slice s CROSS JOIN report_marker_name m CROSS JOIN _slice_tree t
+WHERE s.id = a.id AND m.name_id = s.name_id AND t.id = s.id AND NOT m.step
   -- Python frames (millions with with_stack=True) only when some frame
   -- name is a checkpoint marker
   AND (s.kind IN (SELECT kind FROM _kind WHERE name IN ('cpu_op', 'user_annotation', 'runtime'))

@@ -44,7 +44,9 @@ INSERT INTO report_gpu_peak VALUES
   (9, '%MI210%', 'fp16', 181, 'AMD Instinct MI210 datasheet'),
   (9, '%MI210%', 'fp32', 45.3, 'AMD Instinct MI210 datasheet');
 
--- The counted operator calls of the analysed steps.
+-- The counted operator calls of the analysed steps (_attr_flop: the load
+-- listed the calls of these operators with "Input Dims" and the counted
+-- call enclosing each).
 --   id, trace_id, step  the call
 --   name_id, input_dims the operator and its "Input Dims"
 --   dtype        'bf16', 'fp16', 'fp32', 'fp64' or the "Input type" of the first operand
@@ -55,38 +57,34 @@ INSERT INTO report_gpu_peak VALUES
 --                counts, its aten::addmm does not): the calls mfu_step adds up
 --   source       first user-code frame of its launches (report_launch_source)
 CREATE TEMP TABLE report_flop_op AS
-WITH counted AS (
+WITH RECURSIVE counted AS (
   SELECT s.id, s.trace_id, t.step, s.name_id, s.input_dims,
     CASE json_extract(s.input_types, '$[' || CASE WHEN n.value IN ('aten::addmm', 'aten::baddbmm')
                                                  THEN 1 ELSE 0 END || ']')
       WHEN 'c10::BFloat16' THEN 'bf16' WHEN 'c10::Half' THEN 'fp16' WHEN 'float' THEN 'fp32'
       WHEN 'double' THEN 'fp64' ELSE json_extract(s.input_types, '$[0]') END AS dtype,
-    op_flops(n.value, s.input_dims, s.concrete_inputs) AS flops
-  FROM _slice s JOIN _string n ON n.id = s.name_id JOIN _slice_tree t ON t.id = s.id
-  WHERE s.kind = (SELECT kind FROM _kind WHERE name = 'cpu_op') AND s.input_dims IS NOT NULL
-    AND n.value IN ('aten::mm', 'aten::addmm', 'aten::bmm', 'aten::baddbmm', 'aten::matmul',
-                    'aten::linear', 'aten::convolution', 'aten::convolution_backward',
-                    'aten::scaled_dot_product_attention')
-    AND EXISTS (SELECT 1 FROM report_scope k
+    op_flops(n.value, s.input_dims, s.concrete_inputs) AS flops,
+    f.parent_id IS NULL AS outermost
+  FROM _attr_flop f JOIN _slice s ON s.id = f.id JOIN _string n ON n.id = s.name_id
+  JOIN _slice_tree t ON t.id = s.id
+  WHERE EXISTS (SELECT 1 FROM report_scope k
                 WHERE k.trace_id = s.trace_id AND k.step = coalesce(t.step, -1))
-), up(id, anc_id) AS (
-  SELECT c.id, t.parent_id FROM counted c JOIN _slice_tree t ON t.id = c.id
-  WHERE t.parent_id IS NOT NULL
+), up(flop_id, anc_id) AS (
+  -- the counted calls enclosing the launching operators' innermost one
+  SELECT DISTINCT flop_id, flop_id FROM report_launch WHERE flop_id IS NOT NULL
   UNION ALL
-  SELECT up.id, t.parent_id FROM up JOIN _slice_tree t ON t.id = up.anc_id
-  WHERE t.parent_id IS NOT NULL
-), nested AS (
-  SELECT DISTINCT up.id FROM up JOIN counted x ON x.id = up.anc_id
+  SELECT up.flop_id, f.parent_id FROM up JOIN _attr_flop f ON f.id = up.anc_id
+  WHERE f.parent_id IS NOT NULL
+), launched AS (
+  SELECT up.anc_id AS id, sum(l.gpu_ns) AS device_ns, min(l.device) AS device,
+    min(r.source) AS source
+  FROM up JOIN report_launch l ON l.flop_id = up.flop_id
+  LEFT JOIN report_launch_source r ON r.op_id = l.op_id
+  GROUP BY up.anc_id
 )
-SELECT c.*,
-  (SELECT sum(l.gpu_ns) FROM report_launch_anc a JOIN report_launch l USING (op_id)
-   WHERE a.anc_id = c.id) AS device_ns,
-  (SELECT min(g.device) FROM report_launch_anc a JOIN report_gpu g USING (op_id)
-   WHERE a.anc_id = c.id) AS device,
-  c.id NOT IN (SELECT id FROM nested) AS outermost,
-  (SELECT min(r.source) FROM report_launch_anc a JOIN report_launch_source r USING (op_id)
-   WHERE a.anc_id = c.id) AS source
-FROM counted c
+SELECT c.id, c.trace_id, c.step, c.name_id, c.input_dims, c.dtype, c.flops, g.device_ns,
+  g.device, c.outermost, g.source
+FROM counted c LEFT JOIN launched g USING (id)
 WHERE c.flops IS NOT NULL;
 
 -- The peak of each device of the traces, per dtype (NULL tflops: unknown model).

@@ -62,12 +62,12 @@ int main(void) {
   ld_nest *n = nest_new();
   ld_value i1 = {'i', 1, NULL, 0}, t1 = {'t', 0, "1", 1}, none = {0, 0, NULL, 0};
   /* added out of order: (thread, ts, dur desc, kind rank, id) is the order */
-  nest_add(n, 1, &i1, &i1, 10, 500, 5, 0, PROFDB_KIND_CPU_OP, 0);
-  nest_add(n, 1, &t1, &i1, 11, 100, 5, 0, PROFDB_KIND_CPU_OP, 0);
-  nest_add(n, 1, &i1, &i1, 12, 100, 50, 0, PROFDB_KIND_CPU_OP, 1);
-  nest_add(n, 2, &i1, &i1, 13, 0, 5, 0, PROFDB_KIND_CPU_OP, 0);
-  nest_add(n, 1, &i1, &i1, 14, 100, 50, 0, PROFDB_KIND_RUNTIME, 0);
-  nest_add(n, 1, &none, &none, 15, 1, 1, 0, PROFDB_KIND_CPU_OP, 0);
+  nest_add(n, 1, &i1, &i1, 10, 500, 5, 0, PROFDB_KIND_CPU_OP, NULL, 0);
+  nest_add(n, 1, &t1, &i1, 11, 100, 5, 0, PROFDB_KIND_CPU_OP, NULL, 0);
+  nest_add(n, 1, &i1, &i1, 12, 100, 50, 0, PROFDB_KIND_CPU_OP, "[[2]]", 5);
+  nest_add(n, 2, &i1, &i1, 13, 0, 5, 0, PROFDB_KIND_CPU_OP, NULL, 0);
+  nest_add(n, 1, &i1, &i1, 14, 100, 50, 0, PROFDB_KIND_RUNTIME, NULL, 0);
+  nest_add(n, 1, &none, &none, 15, 1, 1, 0, PROFDB_KIND_CPU_OP, NULL, 0);
   CHECK(nest_count(n) == 6, "count %llu", (unsigned long long)nest_count(n));
   CHECK(nest_finish(n) == 0, "finish");
   static const long long want_ids[] = {12, 14, 10, 11, 13, 15};

@@ -42,19 +42,20 @@ FROM k;
 --   shapes: Input Dims as JSON text, '' when not recorded
 CREATE TEMP TABLE diff_op_shape AS
 WITH o AS (
+  -- the load's totals per (name, shapes, types): _attr_shape
   SELECT 'after' AS side, n.value AS name, coalesce(s.input_dims, '') AS shapes,
-    count(*) AS calls, sum(s.dur) AS dur
-  FROM main._slice s JOIN main._slice_tree t ON t.id = s.id JOIN main._string n ON n.id = s.name_id
-  WHERE s.kind = (SELECT kind FROM main._kind WHERE name = 'cpu_op') AND s.dur IS NOT NULL
-    AND EXISTS (SELECT 1 FROM diff_scope k WHERE k.side = 'after' AND k.trace_id = s.trace_id
-                AND k.step = coalesce(t.step, -1))
+    sum(a.calls) AS calls, sum(a.total_dur) AS dur
+  FROM main._attr_shape a JOIN main._slice s ON s.id = a.shape_id
+  JOIN main._string n ON n.id = s.name_id
+  WHERE EXISTS (SELECT 1 FROM diff_scope k WHERE k.side = 'after' AND k.trace_id = a.trace_id
+                AND k.step = coalesce(a.step, -1))
   GROUP BY 2, 3
   UNION ALL
-  SELECT 'before', n.value, coalesce(s.input_dims, ''), count(*), sum(s.dur)
-  FROM base._slice s JOIN base._slice_tree t ON t.id = s.id JOIN base._string n ON n.id = s.name_id
-  WHERE s.kind = (SELECT kind FROM base._kind WHERE name = 'cpu_op') AND s.dur IS NOT NULL
-    AND EXISTS (SELECT 1 FROM diff_scope k WHERE k.side = 'before' AND k.trace_id = s.trace_id
-                AND k.step = coalesce(t.step, -1))
+  SELECT 'before', n.value, coalesce(s.input_dims, ''), sum(a.calls), sum(a.total_dur)
+  FROM base._attr_shape a JOIN base._slice s ON s.id = a.shape_id
+  JOIN base._string n ON n.id = s.name_id
+  WHERE EXISTS (SELECT 1 FROM diff_scope k WHERE k.side = 'before' AND k.trace_id = a.trace_id
+                AND k.step = coalesce(a.step, -1))
   GROUP BY 2, 3
 )
 SELECT name, shapes,
