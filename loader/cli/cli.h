@@ -15,6 +15,7 @@ int cli_query(int argc, char **argv);
 int cli_report(int argc, char **argv);
 int cli_diff(int argc, char **argv);
 int cli_export(int argc, char **argv);
+int cli_export_chrome(int argc, char **argv);
 
 /* Open a database read-only with the profdb SQL functions registered.
 ** Prints "profdb: PATH: why" and returns NULL on failure. */
