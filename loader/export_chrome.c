@@ -38,7 +38,8 @@
 ** by cmake/embed.cmake. */
 extern const char profdb_chrome__setup[], profdb_chrome__window[], profdb_chrome_header[],
     profdb_chrome_meta[], profdb_chrome_slices[], profdb_chrome_gpu[], profdb_chrome_instants[],
-    profdb_chrome_flows[], profdb_export__traces[];
+    profdb_chrome_flows[], profdb_export__traces[], profdb_chrome__finding[],
+    profdb_chrome__longest_step[];
 
 typedef struct ec_out {
   FILE *f;
@@ -239,6 +240,17 @@ int ec_export(sqlite3 *db, const ec_options *o, ec_result *res) {
     fprintf(stderr, "profdb: export: no trace matches --run/--rank\n");
     rc = -1;
   }
+  ec_options local = *o;
+  if (rc == 0 && o->longest_step && !o->have_step) {
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, profdb_chrome__longest_step, -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW) {
+      local.have_step = 1;
+      local.step = sqlite3_column_int64(st, 0);
+    }
+    sqlite3_finalize(st);
+  }
+  o = &local;
   if (rc == 0) rc = exec_script(db, profdb_chrome__window, o);
   if (rc == 0 && (count_rows(db, "SELECT count(*) FROM _cx_trace", &n) || n == 0)) {
     fprintf(stderr, "profdb: export: no selected trace has step %lld\n", o->step);
@@ -286,4 +298,32 @@ int ec_export(sqlite3 *db, const ec_options *o, ec_result *res) {
   }
   sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
   return rc;
+}
+
+int ec_finding_subjects(sqlite3 *db, const char *subjects, long long *ranks, int max,
+                        int *nranks, int *have_step, long long *step) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(db, profdb_chrome__finding, -1, &st, NULL) != SQLITE_OK) {
+    fprintf(stderr, "profdb: export: %s\n", sqlite3_errmsg(db));
+    return -1;
+  }
+  sqlite3_bind_text(st, sqlite3_bind_parameter_index(st, ":subjects"), subjects, -1,
+                    SQLITE_STATIC);
+  int n = 0, src;
+  while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+    const char *what = (const char *)sqlite3_column_text(st, 0);
+    if (!strcmp(what, "rank") && n < max)
+      ranks[n++] = sqlite3_column_int64(st, 1);
+    else if (!strcmp(what, "step") && !*have_step) {
+      *have_step = 1;
+      *step = sqlite3_column_int64(st, 1);
+    }
+  }
+  sqlite3_finalize(st);
+  if (src != SQLITE_DONE) {
+    fprintf(stderr, "profdb: export: --finding: %s\n", sqlite3_errmsg(db));
+    return -1;
+  }
+  *nranks = n;
+  return 0;
 }

@@ -3,7 +3,7 @@
 ** database (ranks, a step, a time window) as a Chrome trace-event JSON
 ** file that Perfetto UI and chrome://tracing open (module prefix ec_).
 **
-** One process per rank (pid 0.. by run and rank, "rank R"), its CPU
+** One process per rank ("rank R", pid R; sorted by run and rank), its CPU
 ** threads and GPU streams as threads ("rank 3 - GPU 0 stream 7"); the
 ** queries are the files in loader/export_chrome; docs/export.md documents it.
 */
@@ -27,6 +27,8 @@ typedef struct ec_options {
   int have_from, have_to;   /* --from / --to given */
   long long from_ns, to_ns; /* the window's edges (ns) */
   int from_rel, to_rel;     /* 1: relative to the selection's first event */
+  int longest_step;         /* no --step: the step with the longest span on the
+                            ** selected ranks (--finding naming no step) */
 } ec_options;
 
 typedef struct ec_result {
@@ -44,5 +46,11 @@ int ec_export(sqlite3 *db, const ec_options *o, ec_result *res);
 ** makes it relative to the selection's first event (*rel = 1).  Exact to
 ** the nanosecond.  0 ok, -1 malformed. */
 int ec_parse_time(const char *s, long long *ns, int *rel);
+
+/* What a report finding's subjects (JSON text) name: its ranks (into
+** ranks, at most max; *nranks set) and its step (*have_step, *step; left
+** as they are when it names none).  0, or -1 with a message. */
+int ec_finding_subjects(sqlite3 *db, const char *subjects, long long *ranks, int max,
+                        int *nranks, int *have_step, long long *step);
 
 #endif

@@ -7,8 +7,11 @@ DROP TABLE IF EXISTS temp._cx_thread;
 CREATE TEMP TABLE _cx_trace(
   -- trace id
   trace_id INTEGER PRIMARY KEY,
-  -- pid of the rank's process in the output (0.. by run, rank)
+  -- pid of the rank's process in the output: the rank when the selected
+  -- ranks are distinct, else 0.. by run and rank
   pid INTEGER,
+  -- process_sort_index: 0.. by run and rank
+  sort INTEGER,
   -- rank: distributedInfo.rank, else the number in the file name, else 0
   rank INTEGER NOT NULL,
   -- run (as profdb export names it: loader/export/_traces.sql)

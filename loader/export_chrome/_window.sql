@@ -23,8 +23,10 @@ UPDATE _cx_trace SET
          SELECT min(t.start_ts) FROM trace t JOIN _cx_trace c USING (trace_id))
        ELSE 0 END)
 WHERE :to IS NOT NULL;
-UPDATE _cx_trace SET pid = o.pid - 1
-FROM (SELECT trace_id, row_number() OVER (ORDER BY run, rank, trace_id) AS pid
+UPDATE _cx_trace SET sort = o.n - 1,
+  pid = CASE WHEN o.distinct_ranks THEN _cx_trace.rank ELSE o.n - 1 END
+FROM (SELECT trace_id, row_number() OVER (ORDER BY run, rank, trace_id) AS n,
+        (SELECT count(DISTINCT rank) = count(*) FROM _cx_trace) AS distinct_ranks
       FROM _cx_trace) o
 WHERE o.trace_id = _cx_trace.trace_id;
 INSERT INTO _cx_thread(trace_id, pid, tid, ntid, name)

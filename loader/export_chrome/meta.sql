@@ -13,7 +13,7 @@ SELECT NULL AS ts, NULL AS dur,
 FROM _cx_trace
 UNION ALL
 SELECT NULL, NULL, json_object('ph', 'M', 'name', 'process_sort_index', 'pid', pid,
-  'tid', 0, 'args', json_object('sort_index', pid))
+  'tid', 0, 'args', json_object('sort_index', sort))
 FROM _cx_trace
 UNION ALL
 SELECT NULL, NULL, json_object('ph', 'M', 'name', 'thread_name', 'pid', c.pid,

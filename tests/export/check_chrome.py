@@ -235,6 +235,25 @@ def mode_dlrm(data):
     run("load", data, "-o", db)
     steps = [int(r["step"]) for r in query(db, "SELECT DISTINCT step FROM step ORDER BY step")]
     step_slice(db, steps[0], 8, "dlrm")
+    # --finding straggler: the ranks the report's straggler finding names,
+    # each with its whole step (the report library's findings, as JSON)
+    report = os.path.join(WORK, "dlrm_report.json")
+    run("report", db, "--section", "findings", "--json", report)
+    found = [f for f in load_json(report)["findings"] if f["rule"] == "straggler"]
+    if not found:
+        fail("the DLRM report has no straggler finding")
+    named = sorted(s["rank"] for s in found[0]["subjects"])
+    out = os.path.join(WORK, "dlrm_straggler.json")
+    doc, procs, _ = export(db, out, "--finding", "straggler")
+    if sorted(procs.values()) != ["rank %d" % r for r in named]:
+        fail("--finding straggler: processes %r, the finding names ranks %r" % (procs, named))
+    step = doc["profdb.export"]["step"]
+    got = kernels_of(doc)
+    want = db_kernels(db, "k.step = %d AND t.rank IN (%s)" % (step, ",".join(map(str, named))))
+    if not want or got != want:
+        fail("--finding straggler: %d kernels, ranks %r step %d has %d" %
+             (len(got), named, step, len(want)))
+    print("ok: --finding straggler: ranks %r, step %d, %d kernels" % (named, step, len(got)))
 
 
 def maxrss_of(args):
