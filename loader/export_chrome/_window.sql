@@ -33,8 +33,14 @@ INSERT INTO _cx_thread(trace_id, pid, tid, ntid, name)
 SELECT trace_id, pid, tid,
   row_number() OVER (PARTITION BY trace_id ORDER BY gpu, sort_index IS NULL, sort_index,
                      pid, tid),
-  'rank ' || rank || ' - ' || CASE WHEN gpu THEN 'GPU ' || pid || ' stream ' || tid
-                                   ELSE coalesce(name, 'thread ' || tid) END
+  'rank ' || rank || ' - ' || CASE
+    WHEN gpu THEN 'GPU ' || pid || ' stream ' || tid
+    WHEN name <> '' THEN name
+    -- Kineto's text pids ('Spans', 'Traces'): pid and tid name the row
+    WHEN typeof(pid) = 'text' AND trim(pid || ' ' || tid) <> ''
+      THEN trim(pid || ' ' || tid)
+    WHEN tid <> '' THEN 'thread ' || tid
+    ELSE '(no thread)' END
 FROM (
   SELECT th.trace_id, th.pid, th.tid, th.name, th.sort_index, c.rank,
     th.pid IN (SELECT d.device_id FROM device d WHERE d.trace_id = th.trace_id)
