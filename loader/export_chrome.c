@@ -290,7 +290,7 @@ int ec_export(sqlite3 *db, const ec_options *o, ec_result *res) {
       fprintf(stderr, "profdb: export: %s: %s\n", o->out, strerror(errno));
       rc = -1;
     }
-    res->bytes = ftell(f);
+    res->bytes = f != stdout ? ftell(f) : 0;
     if (f != stdout && fclose(f) && rc == 0) {
       fprintf(stderr, "profdb: export: %s: %s\n", o->out, strerror(errno));
       rc = -1;
