@@ -38,7 +38,8 @@ static const char export_usage[] =
     "rank: one task of a job array).\n"
     "\n"
     "  -o, --output DIR     the dataset's folder (created when missing)\n"
-    "  --format parquet     the output format (the only one so far)\n"
+    "  --format parquet     the output format (default); --format chrome writes a\n"
+    "                       Chrome-trace slice: profdb export --format chrome -h\n"
     "  --files LIST         a file with one input path a line; the task exports\n"
     "                       line I (0-based, blank lines and '#' lines skipped)\n"
     "  --index I            the line of LIST; default $SLURM_ARRAY_TASK_ID, else\n"
@@ -148,6 +149,12 @@ int cli_export(int argc, char **argv) {
   const char *files = NULL, *index_arg = NULL;
   int n = 0, quiet = 0;
   o.only = only;
+  for (int i = 1; i + 1 < argc; i++)
+    if (!strcmp(argv[i], "--format") && !strcmp(argv[i + 1], "chrome")) {
+      free(inputs);
+      free(only);
+      return cli_export_chrome(argc, argv);
+    }
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -168,7 +175,7 @@ int cli_export(int argc, char **argv) {
       o.dir = v;
     else if (!strcmp(a, "--format")) {
       if (strcmp(v, "parquet")) {
-        fprintf(stderr, "profdb: export: --format %s: only 'parquet' is written\n", v);
+        fprintf(stderr, "profdb: export: --format %s: 'parquet' or 'chrome'\n", v);
         goto usage;
       }
     } else if (!strcmp(a, "--files"))
