@@ -16,6 +16,7 @@
 ** 2 usage or any other error, 4 a pickle refused.
 */
 #include "cli.h"
+#include "oom.h"
 
 #include "export.h"
 #include "profdb/profdb.h"
@@ -142,150 +143,190 @@ static const char *load_task(const char *const *inputs, int n, const char *run, 
   return tmp_db;
 }
 
-int cli_export(int argc, char **argv) {
-  ex_options o = {0};
-  const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
-  const char **only = calloc((size_t)argc + 1, sizeof *only);
-  const char *files = NULL, *index_arg = NULL;
-  int n = 0, quiet = 0;
-  o.only = only;
-  for (int i = 1; i + 1 < argc; i++)
-    if (!strcmp(argv[i], "--format") && !strcmp(argv[i + 1], "chrome")) {
-      free(inputs);
-      free(only);
-      return cli_export_chrome(argc, argv);
+/* What the command line asks for, besides the export's own options. */
+typedef struct ex_args {
+  const char **inputs; /* traces, snapshots or one database */
+  int n;
+  const char **only;             /* --table names (o->only points here) */
+  const char *files, *index_arg; /* --files LIST, --index I */
+  int quiet;                     /* -q */
+} ex_args;
+
+/* An option that takes a value: the value into o or a; -1 (message
+** printed) when it is not valid. */
+static int value_option(const char *a, const char *v, ex_options *o, ex_args *x) {
+  if (!strcmp(a, "-o") || !strcmp(a, "--output"))
+    o->dir = v;
+  else if (!strcmp(a, "--format")) {
+    if (strcmp(v, "parquet")) {
+      fprintf(stderr, "profdb: export: --format %s: 'parquet' or 'chrome'\n", v);
+      return -1;
     }
+  } else if (!strcmp(a, "--files"))
+    x->files = v;
+  else if (!strcmp(a, "--index"))
+    x->index_arg = v;
+  else if (!strcmp(a, "--run"))
+    o->run = v;
+  else if (!strcmp(a, "--rank")) {
+    if (parse_ll(v, &o->rank)) {
+      fprintf(stderr, "profdb: export: --rank %s: not a rank\n", v);
+      return -1;
+    }
+    o->have_rank = 1;
+  } else if (!strcmp(a, "--table"))
+    x->only[o->nonly++] = v;
+  else if (!strcmp(a, "--compression")) {
+    if (!strcmp(v, "none"))
+      o->uncompressed = 1;
+    else if (strcmp(v, "zstd")) {
+      fprintf(stderr, "profdb: export: --compression %s: zstd or none\n", v);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* Parse argv into o and x: 0, 1 for --help (printed), -1 for a usage
+** error (printed). */
+static int parse_args(int argc, char **argv, ex_options *o, ex_args *x) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       fputs(export_usage, stdout);
-      free(inputs);
-      free(only);
-      return PROFDB_EXIT_OK;
+      return 1;
     }
     int takes = !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--format") ||
                 !strcmp(a, "--files") || !strcmp(a, "--index") || !strcmp(a, "--run") ||
                 !strcmp(a, "--rank") || !strcmp(a, "--table") || !strcmp(a, "--compression");
     if (takes && !v) {
       fprintf(stderr, "profdb: export: %s needs a value\n\n%s", a, export_usage);
-      goto usage;
+      return -1;
     }
-    if (!strcmp(a, "-o") || !strcmp(a, "--output"))
-      o.dir = v;
-    else if (!strcmp(a, "--format")) {
-      if (strcmp(v, "parquet")) {
-        fprintf(stderr, "profdb: export: --format %s: 'parquet' or 'chrome'\n", v);
-        goto usage;
-      }
-    } else if (!strcmp(a, "--files"))
-      files = v;
-    else if (!strcmp(a, "--index"))
-      index_arg = v;
-    else if (!strcmp(a, "--run"))
-      o.run = v;
-    else if (!strcmp(a, "--rank")) {
-      if (parse_ll(v, &o.rank)) {
-        fprintf(stderr, "profdb: export: --rank %s: not a rank\n", v);
-        goto usage;
-      }
-      o.have_rank = 1;
-    } else if (!strcmp(a, "--table"))
-      only[o.nonly++] = v;
-    else if (!strcmp(a, "--compression")) {
-      if (!strcmp(v, "none"))
-        o.uncompressed = 1;
-      else if (strcmp(v, "zstd")) {
-        fprintf(stderr, "profdb: export: --compression %s: zstd or none\n", v);
-        goto usage;
-      }
+    if (takes) {
+      if (value_option(a, v, o, x)) return -1;
+      i++;
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-      quiet = 1;
-      continue;
+      x->quiet = 1;
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "profdb: export: unknown option %s\n\n%s", a, export_usage);
-      goto usage;
+      return -1;
     } else {
-      inputs[n++] = a;
-      continue;
+      x->inputs[x->n++] = a;
     }
-    i++;
+  }
+  if (!o->dir) {
+    fprintf(stderr, "profdb: export: -o DIR is required\n\n%s", export_usage);
+    return -1;
+  }
+  return 0;
+}
+
+/* The job-array task's input: line I of --files LIST (I from --index,
+** $SLURM_ARRAY_TASK_ID or $JOB_COMPLETION_INDEX) appended to x->inputs,
+** *listed its malloc'd text.  Returns 0, or an exit code (printed). */
+static int task_input(ex_args *x, char **listed) {
+  if (!x->files) {
+    if (!x->index_arg) return PROFDB_EXIT_OK;
+    fprintf(stderr, "profdb: export: --index goes with --files LIST\n");
+    return PROFDB_EXIT_USAGE;
+  }
+  if (x->n) {
+    fprintf(stderr, "profdb: export: give inputs or --files LIST, not both\n");
+    return PROFDB_EXIT_USAGE;
+  }
+  const char *idx = x->index_arg ? x->index_arg : getenv("SLURM_ARRAY_TASK_ID");
+  if (!idx || !*idx) idx = getenv("JOB_COMPLETION_INDEX");
+  long long index;
+  if (!idx || !*idx || parse_ll(idx, &index)) {
+    fprintf(stderr,
+            "profdb: export: --files needs --index I, $SLURM_ARRAY_TASK_ID or"
+            " $JOB_COMPLETION_INDEX (a number from 0)\n");
+    return PROFDB_EXIT_USAGE;
+  }
+  if (!(*listed = list_line(x->files, index))) return PROFDB_EXIT_USAGE;
+  x->inputs[x->n++] = *listed;
+  return PROFDB_EXIT_OK;
+}
+
+/* --rank names the rank of one input: a database given with it must hold
+** one artifact.  0, or -1 (printed). */
+static int one_artifact(sqlite3 *db, const char *db_path) {
+  sqlite3_stmt *st;
+  long long count = 0;
+  if (sqlite3_prepare_v2(db,
+                         "SELECT (SELECT count(*) FROM trace) + (SELECT count(*) FROM"
+                         " snapshot)",
+                         -1, &st, NULL) == SQLITE_OK &&
+      sqlite3_step(st) == SQLITE_ROW)
+    count = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  if (count <= 1) return 0;
+  fprintf(stderr, "profdb: export: --rank: %s holds %lld traces and snapshots\n", db_path,
+          count);
+  return -1;
+}
+
+/* Export the database, or the inputs loaded into a temporary one. */
+static int export_inputs(ex_options *o, ex_args *x, ex_result *res, int *load_rc) {
+  int rc = PROFDB_EXIT_OK;
+  const char *db_path;
+  if (x->n == 1 && is_sqlite(x->inputs[0]))
+    db_path = x->inputs[0];
+  else if (!(db_path = load_task(x->inputs, x->n, o->run, load_rc)))
+    return *load_rc;
+  sqlite3 *db = cli_open_db(db_path, 1);
+  if (!db || cli_check_schema(db, db_path))
+    rc = PROFDB_EXIT_USAGE;
+  else if (o->have_rank && db_path == x->inputs[0] && one_artifact(db, db_path))
+    rc = PROFDB_EXIT_USAGE;
+  if (rc == PROFDB_EXIT_OK && ex_export(db, o, res))
+    rc = res->retryable ? EX_EXIT_RETRY : PROFDB_EXIT_USAGE;
+  sqlite3_close(db);
+  return rc;
+}
+
+int cli_export(int argc, char **argv) {
+  for (int i = 1; i + 1 < argc; i++)
+    if (!strcmp(argv[i], "--format") && !strcmp(argv[i + 1], "chrome"))
+      return cli_export_chrome(argc, argv);
+  ex_options o = {0};
+  const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
+  const char **only = calloc((size_t)argc + 1, sizeof *only);
+  if (!inputs || !only) ld_oom();
+  o.only = only;
+  ex_args x = {.inputs = inputs, .only = only};
+  char *listed = NULL;
+  int rc = parse_args(argc, argv, &o, &x);
+  if (rc) {
+    free(inputs);
+    free(only);
+    return rc > 0 ? PROFDB_EXIT_OK : PROFDB_EXIT_USAGE;
   }
   if (!o.nonly) o.only = NULL;
-  if (!o.dir) {
-    fprintf(stderr, "profdb: export: -o DIR is required\n\n%s", export_usage);
-    goto usage;
-  }
-  char *listed = NULL;
-  if (files) {
-    if (n) {
-      fprintf(stderr, "profdb: export: give inputs or --files LIST, not both\n");
-      goto usage;
-    }
-    const char *idx = index_arg ? index_arg : getenv("SLURM_ARRAY_TASK_ID");
-    if (!idx || !*idx) idx = getenv("JOB_COMPLETION_INDEX");
-    long long index;
-    if (!idx || !*idx || parse_ll(idx, &index)) {
-      fprintf(stderr,
-              "profdb: export: --files needs --index I, $SLURM_ARRAY_TASK_ID or"
-              " $JOB_COMPLETION_INDEX (a number from 0)\n");
-      goto usage;
-    }
-    if (!(listed = list_line(files, index))) {
-      free(inputs);
-      free(only);
-      return PROFDB_EXIT_USAGE;
-    }
-    inputs[n++] = listed;
-  } else if (index_arg) {
-    fprintf(stderr, "profdb: export: --index goes with --files LIST\n");
-    goto usage;
-  }
-  if (!n) {
+  rc = task_input(&x, &listed);
+  if (rc == PROFDB_EXIT_OK && !x.n) {
     fprintf(stderr, "profdb: export: nothing to export\n\n%s", export_usage);
-    goto usage;
+    rc = PROFDB_EXIT_USAGE;
   }
-
+  if (rc != PROFDB_EXIT_OK) {
+    free(listed);
+    free(inputs);
+    free(only);
+    return rc;
+  }
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  int rc = PROFDB_EXIT_OK, load_rc = PROFDB_EXIT_OK;
-  const char *db_path;
-  if (n == 1 && is_sqlite(inputs[0]))
-    db_path = inputs[0];
-  else if (!(db_path = load_task(inputs, n, o.run, &load_rc)))
-    rc = load_rc;
+  int load_rc = PROFDB_EXIT_OK;
   ex_result res = {0};
-  if (db_path) {
-    sqlite3 *db = cli_open_db(db_path, 1);
-    if (!db || cli_check_schema(db, db_path))
-      rc = PROFDB_EXIT_USAGE;
-    else if (o.have_rank && db_path == inputs[0]) {
-      /* --rank names the rank of one input: a database holds many. */
-      sqlite3_stmt *st;
-      long long count = 0;
-      if (sqlite3_prepare_v2(db,
-                             "SELECT (SELECT count(*) FROM trace) + (SELECT count(*) FROM"
-                             " snapshot)",
-                             -1, &st, NULL) == SQLITE_OK &&
-          sqlite3_step(st) == SQLITE_ROW)
-        count = sqlite3_column_int64(st, 0);
-      sqlite3_finalize(st);
-      if (count > 1) {
-        fprintf(stderr, "profdb: export: --rank: %s holds %lld traces and snapshots\n", db_path,
-                count);
-        rc = PROFDB_EXIT_USAGE;
-      }
-    }
-    if (rc == PROFDB_EXIT_OK && ex_export(db, &o, &res))
-      rc = res.retryable ? EX_EXIT_RETRY : PROFDB_EXIT_USAGE;
-    sqlite3_close(db);
-  }
+  rc = export_inputs(&o, &x, &res, &load_rc);
   remove_tmp();
   tmp_dir[0] = 0;
   clock_gettime(CLOCK_MONOTONIC, &t1);
   if (rc == PROFDB_EXIT_OK && (res.warnings || load_rc == PROFDB_EXIT_TRUNCATED))
     rc = PROFDB_EXIT_TRUNCATED;
-  if (!quiet && (rc == PROFDB_EXIT_OK || rc == PROFDB_EXIT_TRUNCATED))
+  if (!x.quiet && (rc == PROFDB_EXIT_OK || rc == PROFDB_EXIT_TRUNCATED))
     fprintf(stderr, "profdb: export: %s: %lld files, %lld rows, %.1f MB in %.2f s%s\n", o.dir,
             (long long)res.files, (long long)res.rows, res.bytes / 1e6,
             (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
@@ -294,8 +335,4 @@ int cli_export(int argc, char **argv) {
   free(inputs);
   free(only);
   return rc;
-usage:
-  free(inputs);
-  free(only);
-  return PROFDB_EXIT_USAGE;
 }

@@ -88,6 +88,49 @@ static const char chrome_usage[] =
     "                       no step named: the longest step of those ranks\n"
     "  -q, --quiet          no summary line\n";
 
+/* An option of --format chrome that takes a value: into o (ranks: the
+** --rank list), *finding; -1 (printed) when it is not valid. */
+static int chrome_option(const char *a, const char *v, ec_options *o, long long *ranks,
+                         const char **finding) {
+  char *end;
+  if (!strcmp(a, "-o") || !strcmp(a, "--output"))
+    o->out = v;
+  else if (!strcmp(a, "--format")) {
+    if (strcmp(v, "chrome")) return -1;
+  } else if (!strcmp(a, "--run"))
+    o->run = v;
+  else if (!strcmp(a, "--finding"))
+    *finding = v;
+  else if (!strcmp(a, "--step") || !strcmp(a, "--rank")) {
+    errno = 0;
+    long long n = strtoll(v, &end, 10);
+    if (!*v || *end || errno || n < 0) {
+      fprintf(stderr, "profdb: export: %s %s: not a number\n", a, v);
+      return -1;
+    }
+    if (a[2] == 's') {
+      o->step = n;
+      o->have_step = 1;
+    } else
+      ranks[o->nranks++] = n;
+  } else if (!strcmp(a, "--from") || !strcmp(a, "--to")) {
+    int from = a[2] == 'f';
+    if (ec_parse_time(v, from ? &o->from_ns : &o->to_ns, from ? &o->from_rel : &o->to_rel)) {
+      fprintf(stderr,
+              "profdb: export: %s %s: not a time (a number with ns, us, ms or s;"
+              " '+' for relative)\n",
+              a, v);
+      return -1;
+    }
+    *(from ? &o->have_from : &o->have_to) = 1;
+  } else {
+    fprintf(stderr, "profdb: export: --format chrome: unknown option %s\n\n%s", a,
+            chrome_usage);
+    return -1;
+  }
+  return 0;
+}
+
 int cli_export_chrome(int argc, char **argv) {
   ec_options o = {0};
   long long *ranks = calloc((size_t)argc + 4096, sizeof *ranks); /* + a finding's */
@@ -118,42 +161,7 @@ int cli_export_chrome(int argc, char **argv) {
       fprintf(stderr, "profdb: export: %s needs a value\n\n%s", a, chrome_usage);
       goto usage;
     }
-    char *end;
-    if (!strcmp(a, "-o") || !strcmp(a, "--output"))
-      o.out = v;
-    else if (!strcmp(a, "--format")) {
-      if (strcmp(v, "chrome")) goto usage;
-    } else if (!strcmp(a, "--run"))
-      o.run = v;
-    else if (!strcmp(a, "--finding"))
-      finding = v;
-    else if (!strcmp(a, "--step") || !strcmp(a, "--rank")) {
-      errno = 0;
-      long long n = strtoll(v, &end, 10);
-      if (!*v || *end || errno || n < 0) {
-        fprintf(stderr, "profdb: export: %s %s: not a number\n", a, v);
-        goto usage;
-      }
-      if (a[2] == 's') {
-        o.step = n;
-        o.have_step = 1;
-      } else
-        ranks[o.nranks++] = n;
-    } else if (!strcmp(a, "--from") || !strcmp(a, "--to")) {
-      int from = a[2] == 'f';
-      if (ec_parse_time(v, from ? &o.from_ns : &o.to_ns, from ? &o.from_rel : &o.to_rel)) {
-        fprintf(stderr,
-                "profdb: export: %s %s: not a time (a number with ns, us, ms or s;"
-                " '+' for relative)\n",
-                a, v);
-        goto usage;
-      }
-      *(from ? &o.have_from : &o.have_to) = 1;
-    } else {
-      fprintf(stderr, "profdb: export: --format chrome: unknown option %s\n\n%s", a,
-              chrome_usage);
-      goto usage;
-    }
+    if (chrome_option(a, v, &o, ranks, &finding)) goto usage;
     i++;
   }
   if (!db_path || !o.out) {

@@ -121,6 +121,48 @@ static int summarized(const rp_section *s, const rp_colview *v) {
          strcmp(name, "stream");
 }
 
+/* The rows whose score (distance from a figure's median, in MADs) is above
+** 0, most outlying first (at most OUTLIERS_MAX), shown in rank order;
+** order: room for s->nrows row indexes. */
+static void write_outliers(FILE *out, const rp_section *s, const double *score, int *order) {
+  int nout = 0;
+  for (int i = 0; i < s->nrows; i++)
+    if (score[i] > 0) order[nout++] = i;
+  for (int i = 1; i < nout; i++)
+    for (int j = i; j > 0 && score[order[j]] > score[order[j - 1]]; j--) {
+      int t = order[j];
+      order[j] = order[j - 1];
+      order[j - 1] = t;
+    }
+  fprintf(out,
+          "\nOutlying rows (a figure further from its median than %.0f median absolute "
+          "deviations and %.0f%% of the median): ",
+          OUTLIER_MADS, 100 * OUTLIER_SHARE);
+  if (nout == 0) {
+    fputs("none.\n", out);
+  } else {
+    int keep = nout < OUTLIERS_MAX ? nout : OUTLIERS_MAX;
+    fprintf(out, "%d%s.\n\n", nout, nout > keep ? ", the most outlying shown" : "");
+    /* in row (rank) order */
+    for (int i = 1; i < keep; i++)
+      for (int j = i; j > 0 && order[j] < order[j - 1]; j--) {
+        int t = order[j];
+        order[j] = order[j - 1];
+        order[j - 1] = t;
+      }
+    rp_section sub = *s;
+    sub.cells = calloc((size_t)keep * (size_t)s->ncols + 1, sizeof *sub.cells);
+    if (!sub.cells) ld_oom();
+    for (int i = 0; i < keep; i++)
+      memcpy(sub.cells + (size_t)i * (size_t)s->ncols,
+             s->cells + (size_t)order[i] * (size_t)s->ncols,
+             (size_t)s->ncols * sizeof *sub.cells);
+    sub.nrows = keep;
+    write_rows(out, &sub);
+    free(sub.cells); /* the values are s's */
+  }
+}
+
 static void write_rank_summary(FILE *out, const rp_section *s, int rank_col, int ranks) {
   rp_colview *all = calloc((size_t)s->ncols + 1, sizeof *all);
   double *x = calloc((size_t)s->nrows + 1, sizeof *x),
@@ -192,43 +234,7 @@ static void write_rank_summary(FILE *out, const rp_section *s, int rank_col, int
     put_escaped(out, rank_text(rz, sizeof rz, s, hi, rank_col));
     fputs(" |\n", out);
   }
-  /* The outlying rows, most outlying first, shown in rank order. */
-  int nout = 0;
-  for (int i = 0; i < s->nrows; i++)
-    if (score[i] > 0) order[nout++] = i;
-  for (int i = 1; i < nout; i++)
-    for (int j = i; j > 0 && score[order[j]] > score[order[j - 1]]; j--) {
-      int t = order[j];
-      order[j] = order[j - 1];
-      order[j - 1] = t;
-    }
-  fprintf(out,
-          "\nOutlying rows (a figure further from its median than %.0f median absolute "
-          "deviations and %.0f%% of the median): ",
-          OUTLIER_MADS, 100 * OUTLIER_SHARE);
-  if (nout == 0) {
-    fputs("none.\n", out);
-  } else {
-    int keep = nout < OUTLIERS_MAX ? nout : OUTLIERS_MAX;
-    fprintf(out, "%d%s.\n\n", nout, nout > keep ? ", the most outlying shown" : "");
-    /* in row (rank) order */
-    for (int i = 1; i < keep; i++)
-      for (int j = i; j > 0 && order[j] < order[j - 1]; j--) {
-        int t = order[j];
-        order[j] = order[j - 1];
-        order[j - 1] = t;
-      }
-    rp_section sub = *s;
-    sub.cells = calloc((size_t)keep * (size_t)s->ncols + 1, sizeof *sub.cells);
-    if (!sub.cells) ld_oom();
-    for (int i = 0; i < keep; i++)
-      memcpy(sub.cells + (size_t)i * (size_t)s->ncols,
-             s->cells + (size_t)order[i] * (size_t)s->ncols,
-             (size_t)s->ncols * sizeof *sub.cells);
-    sub.nrows = keep;
-    write_rows(out, &sub);
-    free(sub.cells); /* the values are s's */
-  }
+  write_outliers(out, s, score, order);
   free(order);
   free(score);
   free(x);
