@@ -11,16 +11,17 @@
 --                   allocator's 512-byte minimum (its real block may be
 --                   larger when the allocator did not split it)
 --   stack_id        the stack of its allocation, or NULL
+WITH later(addr) AS MATERIALIZED (
+  -- addresses allocated again after the window: their final block is another
+  SELECT DISTINCT addr FROM _alloc_event
+  WHERE snapshot_id = :snapshot AND device = :device AND seq > :last
+    AND action = (SELECT code FROM _alloc_action WHERE name = 'alloc')
+), final(address, size) AS MATERIALIZED (
+  SELECT address, size FROM block
+  WHERE snapshot_id = :snapshot AND device = :device AND state = 'active_allocated'
+    AND address NOT IN later
+)
 SELECT l.addr, l.size AS requested_size,
-  coalesce(
-    (SELECT b.size FROM block b
-     WHERE b.snapshot_id = :snapshot AND b.device = :device AND b.address = l.addr
-       AND b.state = 'active_allocated'
-       AND NOT EXISTS (SELECT 1 FROM _alloc_event e
-                       WHERE e.snapshot_id = :snapshot AND e.device = :device
-                         AND e.seq > :last AND e.addr = l.addr
-                         AND e.action = (SELECT code FROM _alloc_action WHERE name = 'alloc'))),
-    max(512, (l.size + 511) / 512 * 512)) AS size,
-  l.stack_id
-FROM mem_live_at(:snapshot, :device, :last) l
+  coalesce(f.size, max(512, (l.size + 511) / 512 * 512)) AS size, l.stack_id
+FROM mem_live_at(:snapshot, :device, :last) l LEFT JOIN final f ON f.address = l.addr
 ORDER BY l.addr;
