@@ -228,6 +228,42 @@ def check_window(snap, device, w, first, last, name):
     return max(wt)
 
 
+def viewer_module():
+    """PyTorch's torch/cuda/_memory_viz.py when $PROFDB_MEMORY_VIZ_PY names a
+    copy (it imports no torch for these functions), else None."""
+    path = os.environ.get("PROFDB_MEMORY_VIZ_PY")
+    if not path:
+        return None
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("memory_viz", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def viewer_checks(mod, w, name):
+    """segsum (asserts free + allocated == reserved per segment), trace,
+    trace_plot and segment_plot of PyTorch's own module accept w."""
+    try:
+        mod.segsum(w)
+        mod.trace(w)
+        for html_text in (mod.trace_plot(w), mod.segment_plot(w)):
+            if "add_local_files" not in html_text:
+                fail("%s: _memory_viz.py wrote no viewer page" % name)
+    except Exception as e:  # noqa: BLE001 - any failure of the viewer's code
+        fail("%s: _memory_viz.py: %r" % (name, e))
+
+
+def expect_error(db, args, words):
+    r = subprocess.run([PROFDB, "export", db, "--format", "memory_viz", "-o",
+                        os.path.join(WORK, "bad.pickle"), *args], capture_output=True, text=True)
+    if r.returncode != 2 or not r.stderr.startswith("profdb: export: ") or words not in r.stderr:
+        fail("%s: exit %d, %r (wanted 2 and %r)" % (" ".join(args), r.returncode, r.stderr,
+                                                     words))
+    if os.path.exists(os.path.join(WORK, "bad.pickle")):
+        fail("%s: a file was left behind" % " ".join(args))
+
+
 def export(db, name, *args):
     out = os.path.join(WORK, name)
     run("export", db, "--format", "memory_viz", "-q", "-o", out + ".pickle", *args)
@@ -235,6 +271,8 @@ def export(db, name, *args):
     run("export", db, "--format", "memory_viz", "-q", "-o", out + ".json", *args)
     if json.load(open(out + ".json")) != w:
         fail("%s: the JSON and the pickle differ" % name)
+    if VIEWER:
+        viewer_checks(VIEWER, w, name)
     return w
 
 
@@ -354,6 +392,11 @@ def main_fixture():
         fail("--at-peak: the window's peak is not mem_peak's %d" % peak)
     w = export(db, "dev1", "--device", "1")
     check_window(snap, 1, w, 0, 1, "device 1")
+    expect_error(db, ["--at-peak", "--from", "+1ms"], "not both")
+    expect_error(db, ["--snapshot", "nosuch"], "no such snapshot")
+    expect_error(db, ["--device", "7"], "no allocator events")
+    expect_error(db, ["--from", "1us", "--to", "2us"], "holds no allocator event")
+    expect_error(db, ["--from", "soon"], "not a time")
     print("ok: %d windows of the fixture, --at-peak (peak %d bytes), device 1" % (n, peak))
 
 
@@ -392,6 +435,9 @@ def main_public(path):
 
 
 os.makedirs(WORK, exist_ok=True)
+VIEWER = viewer_module()
+if not VIEWER:
+    print("note: $PROFDB_MEMORY_VIZ_PY not set: PyTorch's _memory_viz.py not run")
 if MODE == "fixture":
     main_fixture()
 elif MODE == "public":
