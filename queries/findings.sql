@@ -530,7 +530,7 @@ SELECT round(100.0 * s.bytes / max(s.peak_reserved, s.peak_allocated), 1), 'peak
   printf('Up to %s off the peak.', profdb_fmt_bytes(s.bytes)),
   'New snapshot: mem_peak.peak_allocated down, this source smaller in mem_peak_sources.',
   0, round(min(100.0 * s.bytes / max(s.peak_reserved, s.peak_allocated), 100), 2), NULL, s.bytes,
-  json_array(json_object('source', s.source, 'device', s.device)),
+  json_array(json_object('snapshot', s.snapshot_id, 'source', s.source, 'device', s.device)),
   json_object('sections', json_array('mem_peak_sources', 'mem_peak'),
     'figures', json_object('source_bytes', s.bytes, 'peak_allocated', s.peak_allocated,
       'peak_reserved', s.peak_reserved))
@@ -546,7 +546,7 @@ SELECT 0.5, 'allocation_churn', 'low',
   'Preallocate and reuse these buffers, or use out= variants and in-place operations.',
   'Less allocator overhead and fragmentation.',
   'New snapshot: mem_churn.allocs for this size down.',
-  0, 0, NULL, NULL, json_array(json_object('size', c.size, 'device', c.device)),
+  0, 0, NULL, NULL, json_array(json_object('snapshot', c.snapshot_id, 'size', c.size, 'device', c.device)),
   json_object('sections', json_array('mem_churn'),
     'figures', json_object('allocs', c.allocs, 'churn_bytes', c.churn, 'peak_allocated', m.peak_allocated))
 FROM churn_m c, mem_m m

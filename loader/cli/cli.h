@@ -21,6 +21,7 @@ int cli_report(int argc, char **argv);
 int cli_diff(int argc, char **argv);
 int cli_export(int argc, char **argv);
 int cli_export_chrome(int argc, char **argv);
+int cli_export_memviz(int argc, char **argv);
 /* profdb mcp: the Model Context Protocol server (cli_mcp.c). */
 int cli_mcp(int argc, char **argv);
 

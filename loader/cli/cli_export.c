@@ -40,7 +40,9 @@ static const char export_usage[] =
     "\n"
     "  -o, --output DIR     the dataset's folder (created when missing)\n"
     "  --format parquet     the output format (default); --format chrome writes a\n"
-    "                       Chrome-trace slice: profdb export --format chrome -h\n"
+    "                       Chrome-trace slice: profdb export --format chrome -h;\n"
+    "                       --format memory_viz a memory-snapshot window for\n"
+    "                       PyTorch's memory viewer: profdb export --format memory_viz -h\n"
     "  --files LIST         a file with one input path a line; the task exports\n"
     "                       line I (0-based, blank lines and '#' lines skipped)\n"
     "  --index I            the line of LIST; default $SLURM_ARRAY_TASK_ID, else\n"
@@ -159,7 +161,7 @@ static int value_option(const char *a, const char *v, ex_options *o, ex_args *x)
     o->dir = v;
   else if (!strcmp(a, "--format")) {
     if (strcmp(v, "parquet")) {
-      fprintf(stderr, "profdb: export: --format %s: 'parquet' or 'chrome'\n", v);
+      fprintf(stderr, "profdb: export: --format %s: 'parquet', 'chrome' or 'memory_viz'\n", v);
       return -1;
     }
   } else if (!strcmp(a, "--files"))
@@ -291,6 +293,8 @@ int cli_export(int argc, char **argv) {
   for (int i = 1; i + 1 < argc; i++)
     if (!strcmp(argv[i], "--format") && !strcmp(argv[i + 1], "chrome"))
       return cli_export_chrome(argc, argv);
+    else if (!strcmp(argv[i], "--format") && !strcmp(argv[i + 1], "memory_viz"))
+      return cli_export_memviz(argc, argv);
   ex_options o = {0};
   const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
   const char **only = calloc((size_t)argc + 1, sizeof *only);

@@ -193,6 +193,7 @@ int cli_report(int argc, char **argv) {
   r.nparams = (int)(sizeof params / sizeof params[0]);
   r.inputs = (char **)pos;
   r.ninputs = npos;
+  r.db_path = db_path == pos[0] ? db_path : NULL; /* else a temporary database */
   if (rp_cli_sections(&r, &o) || rp_run(&r)) goto done;
   rc = rp_cli_output(&r, &o, 1);
   goto done;

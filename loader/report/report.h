@@ -95,6 +95,9 @@ typedef struct rp_report {
   int with_gate;       /* write the gate: PASS/FAIL first, and JSON "gate" */
   char **inputs;       /* what was reported on (paths) */
   int ninputs;
+  const char *db_path;    /* the database reported on, as the user named it;
+                       ** NULL when the inputs were loaded into a temporary
+                       ** one (the HTML then names run.db in its commands) */
   char *scope_note;       /* one line on steps analysed / warm-up */
   const char *time_scope; /* report: "steps", "trace" or "hta" (--scope), stated in
                           ** every section; NULL for the diff */

@@ -111,6 +111,75 @@ static void put_linked(FILE *out, const rp_report *r, const char *text) {
   }
 }
 
+/* s as one shell word: as it is when it needs no quoting, else in single
+** quotes (HTML-escaped either way). */
+static void put_shell_word(FILE *out, const char *s) {
+  int plain = *s != 0;
+  for (const char *p = s; *p && plain; p++)
+    plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-+=:,@%",
+                   *p) != NULL;
+  if (plain) {
+    esc(out, s);
+    return;
+  }
+  fputc('\'', out);
+  for (const char *p = s; *p; p++) {
+    char c[2] = {*p, 0};
+    if (*p == '\'')
+      fputs("'\\''", out);
+    else
+      esc(out, c);
+  }
+  fputc('\'', out);
+}
+
+/* The integer after "key": in a finding's subjects (JSON text), or -1. */
+static long long subject_int(const char *subjects, const char *key) {
+  const char *p = subjects ? strstr(subjects, key) : NULL;
+  if (!p) return -1;
+  p += strlen(key);
+  while (*p == ' ') p++;
+  return *p >= '0' && *p <= '9' ? strtoll(p, NULL, 10) : -1;
+}
+
+/* Finding i's command that exports what it names (issue 28): for a memory
+** finding (its subjects name a snapshot) a memory_viz window around that
+** snapshot's peak, else a Chrome-trace slice of its ranks and step
+** (`--finding RULE`, or its number when the rule repeats).  None for the
+** rules about missing data (need_*). */
+static void write_export_command(FILE *out, const rp_report *r, int i) {
+  const rp_section *f = &r->findings;
+  const char *rule = rp_text_of(f, i, "rule"), *subjects = rp_text_of(f, i, "subjects");
+  if (!*rule || !strncmp(rule, "need_", 5)) return;
+  long long snap = subject_int(subjects, "\"snapshot\":"),
+            dev = subject_int(subjects, "\"device\":");
+  int repeats = 0;
+  for (int k = 0; k < f->nrows; k++) repeats += !strcmp(rp_text_of(f, k, "rule"), rule);
+  fputs("<dt>Open it</dt><dd><code>", out);
+  if (!r->db_path) {
+    fputs("profdb load", out);
+    for (int k = 0; k < r->ninputs; k++) {
+      fputc(' ', out);
+      put_shell_word(out, r->inputs[k]);
+    }
+    fputs(" -o run.db &amp;&amp; ", out);
+  }
+  fputs("profdb export ", out);
+  put_shell_word(out, r->db_path ? r->db_path : "run.db");
+  if (snap >= 0)
+    fprintf(out, " --format memory_viz --snapshot %lld --device %lld --at-peak -o %s.pickle",
+            snap, dev < 0 ? 0 : dev, rule);
+  else if (repeats > 1)
+    fprintf(out, " --format chrome --finding %d -o finding%d.json", i + 1, i + 1);
+  else
+    fprintf(out, " --format chrome --finding %s -o %s.json", rule, rule);
+  fputs(snap >= 0 ? "</code>: the allocator's events around the memory peak, for"
+                    " PyTorch's memory viewer (pytorch.org/memory_viz)</dd>"
+                  : "</code>: the ranks and step it names, for Perfetto UI"
+                    " (ui.perfetto.dev) or chrome://tracing</dd>",
+        out);
+}
+
 static void write_findings(FILE *out, const rp_report *r) {
   const rp_section *f = &r->findings;
   fputs("<section id=\"findings\"><h2>Findings, by expected impact</h2>\n", out);
@@ -139,6 +208,7 @@ static void write_findings(FILE *out, const rp_report *r) {
       put_linked(out, r, rp_text_of(f, i, parts[k][1]));
       fputs("</dd>", out);
     }
+    write_export_command(out, r, i);
     fputs("</dl></article>\n", out);
   }
   fputs("</section>\n", out);
