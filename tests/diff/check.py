@@ -28,7 +28,8 @@ message per failed check; 77 when the data it needs is absent.
                       not "the largest gain": the verdict says the GPU
                       changed
   resnet50_series     the public resnet50 series of pytorch/kineto (the
-                      issue's cases; 77 without ../shared/data/public)
+                      issue's cases) and HTA's A100 -> V100 pair (77
+                      without ../shared/data/public)
 """
 import json
 import os
@@ -293,7 +294,7 @@ def case_verdict_host_side():
     check(f"1.40x faster ({step})", "1.40x faster" in step, True)
     host = verdict_of(v, "Where")
     check(f"the gain is on the host side ({host})", host.startswith(
-          "GPU time per job step unchanged (300.00 us -> 300.00 us, +0.0%) while the step time "
+          "GPU busy time per step unchanged (300.00 us -> 300.00 us, +0.0%) while the step time "
           "fell 400.00 us: the gain is on the host (CPU) side"), True)
     # GPU time that did fall explains the gain: no host-side line.
     a2 = write_trace("gpu_after.json", [(1000, [("aten::mm", "ampere_sgemm_128x64_tn", 150 - 110),
@@ -385,9 +386,22 @@ def case_resnet50_series():
     v = json.load(open(js))
     where = verdict_of(v, "Where")
     check(f"jan -> feb: host side ({where})", where.startswith(
-          "GPU time per job step unchanged (101.66 ms -> 103.10 ms, +1.4%) while the step time "
+          "GPU busy time per step unchanged (101.66 ms -> 103.10 ms, +1.4%) while the step time "
           "fell 61.80 ms: the gain is on the host (CPU) side"), True)
     check("jan -> feb: 1.41x", "1.41x faster" in verdict_of(v, "Step time"), True)
+    # 6. HTA's control -> test (A100 -> V100): the A100's cutlass GEMMs
+    #    vanished with the GPU, not "the largest gain".
+    hta = os.path.join(data, "facebookresearch__HolisticTraceAnalysis")
+    if os.path.exists(os.path.join(hta, "test.json.gz")):
+        control = load("control.db", os.path.join(hta, "control.json.gz"))
+        test = load("test.db", os.path.join(hta, "test.json.gz"))
+        p = run("diff", control, test, "--json", js, "--section", "verdict")
+        kern = verdict_of(json.load(open(js)), "Kernels")
+        check(f"HTA A100 -> V100: no vanished largest gain ({kern})", "largest gain cutlass" in kern,
+              False)
+        check(f"HTA A100 -> V100: the GPU changed ({kern})",
+              "the GPU changed (NVIDIA A100-PG509-200 before, Tesla V100-SXM2-16GB after): "
+              "cutlass::Kernel vanished (-9.09 ms/step)" in kern, True)
 
 
 cases = {n[5:]: f for n, f in globals().items() if n.startswith("case_")}
