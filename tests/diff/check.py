@@ -389,6 +389,10 @@ def case_resnet50_series():
           "GPU busy time per step unchanged (101.66 ms -> 103.10 ms, +1.4%) while the step time "
           "fell 61.80 ms: the gain is on the host (CPU) side"), True)
     check("jan -> feb: 1.41x", "1.41x faster" in verdict_of(v, "Step time"), True)
+    # 99.85% of the after kernel time matched by name: no "kernel names
+    # differ: 0% matched by operator" caveat.
+    check("jan -> feb: no kernel-name caveat", "kernel names differ" in verdict_of(v, "Caveats"),
+          False)
     # 6. HTA's control -> test (A100 -> V100): the A100's cutlass GEMMs
     #    vanished with the GPU, not "the largest gain".
     hta = os.path.join(data, "facebookresearch__HolisticTraceAnalysis")
