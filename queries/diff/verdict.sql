@@ -42,9 +42,10 @@ WITH r AS (
     matched_by IN ('vanished', 'new') AND EXISTS (SELECT 1 FROM gpus) AS other_gpu
   FROM diff_kernel
 ), busy AS (
-  -- GPU busy time per step (queries/diff/gpu.sql's gpu_busy_ns)
-  SELECT d.side, 1.0 * (SELECT sum(busy_ns) FROM diff_gpu_busy g WHERE g.side = d.side)
-    / p.steps AS ns
+  -- GPU busy time per step and device (queries/diff/gpu.sql's gpu_busy_ns
+  -- over the devices a rank uses: the same figure with one GPU per rank)
+  SELECT d.side, 1.0 * (SELECT sum(busy_ns) * count(DISTINCT trace_id) / count(*)
+                        FROM diff_gpu_busy g WHERE g.side = d.side) / p.steps AS ns
   FROM diff_sides d JOIN diff_per_step p USING (side)
 ), host AS (
   -- the step time moved by 5% or more, the GPU busy time by a quarter of
