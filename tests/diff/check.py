@@ -21,7 +21,8 @@ message per failed check; 77 when the data it needs is absent.
                       shows before / after in their units (ms, MiB, %)
   trend_ooms          in a series, a check that was not evaluated (ooms > 0
                       without snapshots) is never listed as failed, nor
-                      with another check's measurement
+                      with another check's measurement; the Markdown's
+                      table of runs keeps its gate column
   verdict_host_side   faster steps with the GPU time per step unchanged:
                       the verdict says the gain is on the host (CPU) side
   verdict_gpu_changed a kernel family that vanished with a change of GPU is
@@ -275,6 +276,11 @@ def case_trend_ooms():
           f"first failure at run 2 ({after}) against run 1: gpu_util < -3pt (-11.5pt). "
           "Runs failing: 2.")
     check("ooms never listed", [g for g in gate + [line] if "ooms >" in g], [])
+    # The Markdown's table of runs keeps the gate column (it was cut at 8).
+    p = run("diff", before, after, before, "--fail-if", "gpu_util < -3pt", "--fail-if", "ooms > 0")
+    header = [ln for ln in p.stdout.split("\n") if ln.startswith("| run |")]
+    check("Markdown: the gate column", bool(header) and "| gate |" in header[0], True)
+    check("Markdown: run 2 fails", "| FAIL: gpu_util &lt; -3pt (-11.5pt) |" in p.stdout, True)
 
 
 def case_verdict_host_side():
