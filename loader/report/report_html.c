@@ -204,9 +204,13 @@ static void write_gate(FILE *out, const rp_section *g) {
     esc(out, rp_text_of(g, i, "measured"));
     fputs(!strcmp(rp_gate_verdict(g, i), "FAILED") ? "</td><td><strong>" : "</td><td>", out);
     esc(out, rp_gate_verdict(g, i));
-    fputs(!strcmp(rp_gate_verdict(g, i), "FAILED") ? "</strong></td><td>" : "</td><td>", out);
+    /* the sentences wrap */
+    fputs(!strcmp(rp_gate_verdict(g, i), "FAILED")
+              ? "</strong></td><td style=\"white-space:normal\">"
+              : "</td><td style=\"white-space:normal\">",
+          out);
     esc(out, rp_text_of(g, i, "noise"));
-    fputs("</td><td>", out);
+    fputs("</td><td style=\"white-space:normal\">", out);
     esc(out, rp_text_of(g, i, "note"));
     fputs("</td></tr>\n", out);
   }
