@@ -97,8 +97,8 @@ sqlite3 *cli_open_pair(const char *before, const char *after, int *rc);
 /* profdb diff with more than two runs (cli_trend.c): each run diffed with
 ** the one before; the per-run table, verdict and chart.  An exit code. */
 struct cli_gate;
-int cli_trend(rp_cli *o, const char **runs, int nruns, const struct cli_gate *gate,
-              const char *qdir, rp_param *params, int nparams);
+int cli_trend(rp_cli *o, const char **runs, int nruns, struct cli_gate *gate, const char *qdir,
+              rp_param *params, int nparams);
 
 /* ---- the regression gate of `profdb diff` (cli_gate.c) ------------- */
 
@@ -112,11 +112,15 @@ typedef struct cli_gate_rule {
   double limit;       /* in the metric's unit (%, points, ns, bytes, count) */
   const char *unit;   /* the metric's unit */
   int significant;    /* fail only beyond the step-to-step spread */
+  char *where;        /* where it was given: "--fail-if" or "FILE:LINE" */
+  int missing;        /* pairs of runs in which its category/kernel NAME is in neither run */
+  char *suggest;      /* the closest names of that kind ("'a', 'b' or 'c'"), or NULL */
 } cli_gate_rule;
 
 typedef struct cli_gate {
   cli_gate_rule *rules;
   int n, cap;
+  int allow_missing; /* --allow-missing: a NAME in neither run leaves its check unevaluated */
 } cli_gate;
 
 /* Add a --fail-if check; prints "profdb: diff: --fail-if 'TEXT': why" and
@@ -129,6 +133,19 @@ int cli_gate_read_file(cli_gate *g, const char *path);
 int cli_gate_run(const cli_gate *g, rp_report *r);
 /* 1 when no check failed (checks without data do not fail). */
 int cli_gate_passed(const rp_report *r);
+/* After cli_gate_run: count, per check, the pairs in which its
+** category[NAME] or kernel[NAME] names nothing in either run
+** (queries/diff/gate_missing.sql), with the closest names there are.
+** Returns the number of such checks in this pair, or -1 on error. */
+int cli_gate_find_missing(cli_gate *g, rp_report *r);
+/* Without --allow-missing: print "profdb: diff: WHERE 'CHECK': no kernel
+** named 'X' in either run: did you mean ..." for each check missing in
+** all `pairs` pairs and return how many were printed (the caller exits 2). */
+int cli_gate_report_missing(const cli_gate *g, int pairs);
+/* A failing gate's one line on stderr (the job log), whatever the outputs:
+** "profdb: diff: gate FAIL: `CHECK` (measured X); ..." (prefix: the
+** trend's run). */
+void cli_gate_fail_line(const rp_section *gate, const char *prefix);
 void cli_gate_free(cli_gate *g);
 
 #endif

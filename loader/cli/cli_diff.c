@@ -62,7 +62,11 @@ static const char diff_usage[] =
     "                     metrics: step_time step_time_median step_time_p95 gpu_util\n"
     "                     category[NAME] kernel[NAME] memcpy_bytes comm_exposed\n"
     "                     peak_allocated peak_reserved ooms\n"
-    "  --gate FILE        the checks of FILE, one a line ('#' comments)\n";
+    "  --gate FILE        the checks of FILE, one a line ('#' comments)\n"
+    "  --allow-missing    let a category[NAME] or kernel[NAME] check whose NAME is in\n"
+    "                     neither run pass unevaluated (default: exit 2, naming the\n"
+    "                     closest names)\n"
+    "a failing gate prints one line on stderr: profdb: diff: gate FAIL: ...\n";
 
 int cli_diff(int argc, char **argv) {
   rp_cli o;
@@ -80,6 +84,8 @@ int cli_diff(int argc, char **argv) {
     if (common) continue;
     if (!strcmp(a, "--fail-if") && i + 1 < argc) {
       if (cli_gate_add(&gate, argv[++i])) goto done;
+    } else if (!strcmp(a, "--allow-missing")) {
+      gate.allow_missing = 1;
     } else if (!strcmp(a, "--gate") && i + 1 < argc) {
       if ((rc = cli_gate_read_file(&gate, argv[++i])) != PROFDB_EXIT_OK) goto done;
       rc = PROFDB_EXIT_USAGE;
@@ -143,9 +149,13 @@ int cli_diff(int argc, char **argv) {
   r.inputs = (char **)pos;
   r.ninputs = 2;
   if (rp_cli_sections(&r, &o) || rp_run(&r)) goto done;
-  if (gate.n && cli_gate_run(&gate, &r)) goto done;
+  if (gate.n && (cli_gate_run(&gate, &r) || cli_gate_find_missing(&gate, &r) < 0)) goto done;
+  if (cli_gate_report_missing(&gate, 1)) goto done; /* a check that names nothing: exit 2 */
   rc = rp_cli_output(&r, &o, 0);
-  if (rc == PROFDB_EXIT_OK && gate.n && !cli_gate_passed(&r)) rc = PROFDB_EXIT_GATE_FAILED;
+  if (rc == PROFDB_EXIT_OK && gate.n && !cli_gate_passed(&r)) {
+    cli_gate_fail_line(&r.gate, NULL); /* the job log has it, whatever the outputs */
+    rc = PROFDB_EXIT_GATE_FAILED;
+  }
   goto done;
 bad:
   fputs(diff_usage, stderr);

@@ -18,6 +18,7 @@
 */
 #include "cli.h"
 #include "oom.h"
+#include "buf.h"
 
 #include "profdb/profdb.h"
 
@@ -70,6 +71,8 @@ void cli_gate_free(cli_gate *g) {
   for (int i = 0; i < g->n; i++) {
     free(g->rules[i].text);
     free(g->rules[i].arg);
+    free(g->rules[i].where);
+    free(g->rules[i].suggest);
   }
   free(g->rules);
   memset(g, 0, sizeof *g);
@@ -257,9 +260,11 @@ static int parse_rule(const char *text, cli_gate_rule *r, char *err, size_t errl
   return 0;
 }
 
-static int add_rule(cli_gate *g, const char *text, char *err, size_t errlen) {
+static int add_rule(cli_gate *g, const char *text, const char *where, char *err,
+                    size_t errlen) {
   cli_gate_rule r;
   if (parse_rule(text, &r, err, errlen)) return -1;
+  if (!(r.where = strdup(where))) ld_oom();
   if (g->n == g->cap) {
     g->cap = g->cap ? 2 * g->cap : 8;
     g->rules = realloc(g->rules, (size_t)g->cap * sizeof *g->rules);
@@ -271,7 +276,7 @@ static int add_rule(cli_gate *g, const char *text, char *err, size_t errlen) {
 
 int cli_gate_add(cli_gate *g, const char *text) {
   char err[512];
-  if (add_rule(g, text, err, sizeof err) == 0) return 0;
+  if (add_rule(g, text, "--fail-if", err, sizeof err) == 0) return 0;
   fprintf(stderr, "profdb: diff: --fail-if '%s': %s\n", text, err);
   return -1;
 }
@@ -301,8 +306,9 @@ int cli_gate_read_file(cli_gate *g, const char *path) {
     while (n && isspace((unsigned char)line[n - 1])) line[--n] = 0;
     const char *rule = skip_space(line);
     if (!*rule) continue;
-    char err[512];
-    if (add_rule(g, rule, err, sizeof err)) {
+    char err[512], where[4200];
+    snprintf(where, sizeof where, "%s:%d", path, lineno);
+    if (add_rule(g, rule, where, err, sizeof err)) {
       fprintf(stderr, "profdb: %s:%d: '%s': %s\n", path, lineno, rule, err);
       rc = PROFDB_EXIT_DATA;
     }
@@ -355,4 +361,135 @@ int cli_gate_passed(const rp_report *r) {
     if (v->type == SQLITE_INTEGER && v->i == 0) return 0;
   }
   return 1;
+}
+
+/* ---- names in neither run (Requirement: a check never passes silently) ----
+** A category[NAME] or kernel[NAME] check whose NAME is in neither run would
+** compare 0 with 0 and pass: a typo or a renamed kernel turns the gate
+** off.  It fails the command instead (exit 2), naming the closest names
+** the runs have; --allow-missing keeps it as "not evaluated". */
+
+#define NAME_CMP_MAX 256 /* characters compared of a name */
+
+static int lower(int c) {
+  return c >= 'A' && c <= 'Z' ? c + 32 : c;
+}
+
+/* How far candidate c is from the name a, case-insensitively: 0 to 1 when
+** one contains the other (the closer their lengths the lower), else 1 +
+** their Levenshtein distance (over the first NAME_CMP_MAX characters). */
+static double name_distance(const char *a, const char *c) {
+  size_t n = strlen(a), m = strlen(c);
+  if (n > NAME_CMP_MAX) n = NAME_CMP_MAX;
+  if (m > NAME_CMP_MAX) m = NAME_CMP_MAX;
+  char x[NAME_CMP_MAX + 1], y[NAME_CMP_MAX + 1];
+  for (size_t i = 0; i < n; i++) x[i] = (char)lower((unsigned char)a[i]);
+  for (size_t j = 0; j < m; j++) y[j] = (char)lower((unsigned char)c[j]);
+  x[n] = y[m] = 0;
+  if (n && m && (strstr(x, y) || strstr(y, x)))
+    return (double)(n > m ? n - m : m - n) / (double)(n + m);
+  int row[NAME_CMP_MAX + 1];
+  for (size_t j = 0; j <= m; j++) row[j] = (int)j;
+  for (size_t i = 1; i <= n; i++) {
+    int diag = row[0];
+    row[0] = (int)i;
+    for (size_t j = 1; j <= m; j++) {
+      int up = row[j], best = diag + (x[i - 1] != y[j - 1]);
+      if (up + 1 < best) best = up + 1;
+      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+      diag = up;
+      row[j] = best;
+    }
+  }
+  return 1.0 + row[m];
+}
+
+#define SUGGEST_MAX 3
+
+/* The closest candidates of rows [from, to) of the section as text:
+** "'a', 'b' or 'c'" (NULL when there is none).  Ties keep the query's
+** order (the most GPU time first). */
+static char *closest_names(const rp_section *s, int from, int to, const char *arg) {
+  int col = rp_col_index(s, "candidate"), best[SUGGEST_MAX], nbest = 0;
+  double dist[SUGGEST_MAX];
+  for (int i = from; i < to; i++) {
+    const rp_value *v = rp_cell(s, i, col);
+    if (v->type != SQLITE_TEXT) continue;
+    double d = name_distance(arg, v->s);
+    int k = nbest < SUGGEST_MAX ? nbest++ : SUGGEST_MAX;
+    for (; k > 0 && dist[k - 1] > d; k--)
+      if (k < SUGGEST_MAX) best[k] = best[k - 1], dist[k] = dist[k - 1];
+    if (k < SUGGEST_MAX) best[k] = i, dist[k] = d;
+  }
+  if (!nbest) return NULL;
+  ld_buf b = {0};
+  for (int k = 0; k < nbest; k++) {
+    const char *sep = k == 0           ? ""
+                      : k == nbest - 1 ? " or "
+                                       : ", ",
+               *name = rp_cell(s, best[k], col)->s;
+    ld_buf_put(&b, sep, strlen(sep));
+    ld_buf_putc(&b, '\'');
+    ld_buf_put(&b, name, strlen(name));
+    ld_buf_putc(&b, '\'');
+  }
+  ld_buf_putc(&b, 0);
+  return b.p;
+}
+
+int cli_gate_find_missing(cli_gate *g, rp_report *r) {
+  rp_section s = {0};
+  char path[4200];
+  snprintf(path, sizeof path, "%s/%sgate_missing.sql", r->queries_dir, r->kind->sections);
+  if (rp_parse_file(path, "gate_missing", &s) || rp_run_section(r, &s)) {
+    rp_section_free(&s);
+    return -1;
+  }
+  int ord = rp_col_index(&s, "ord"), nmissing = 0;
+  for (int i = 0; i < s.nrows;) {
+    int j = i, k = (int)rp_cell(&s, i, ord)->i - 1;
+    while (j < s.nrows && rp_cell(&s, j, ord)->i == k + 1) j++;
+    if (k >= 0 && k < g->n) {
+      cli_gate_rule *x = &g->rules[k];
+      x->missing++;
+      free(x->suggest);
+      x->suggest = closest_names(&s, i, j, x->arg);
+      nmissing++;
+    }
+    i = j;
+  }
+  rp_section_free(&s);
+  return nmissing;
+}
+
+int cli_gate_report_missing(const cli_gate *g, int pairs) {
+  int n = 0;
+  for (int i = 0; !g->allow_missing && i < g->n; i++) {
+    const cli_gate_rule *x = &g->rules[i];
+    if (pairs <= 0 || x->missing < pairs) continue;
+    fprintf(stderr, "profdb: diff: %s '%s': %s '%s' is %s", x->where, x->text, x->metric,
+            x->arg, pairs > 1 ? "in no run of the series" : "not in either run");
+    if (x->suggest)
+      fprintf(stderr, ": did you mean %s?", x->suggest);
+    else
+      fprintf(stderr, " (the runs have no %s at all)", x->metric);
+    fputs(" (--allow-missing lets such a check pass unevaluated)\n", stderr);
+    n++;
+  }
+  return n;
+}
+
+void cli_gate_fail_line(const rp_section *gate, const char *prefix) {
+  int passed = rp_col_index(gate, "passed"), failed = 0;
+  for (int i = 0; passed >= 0 && i < gate->nrows; i++) {
+    const rp_value *v = rp_cell(gate, i, passed);
+    if (v->type != SQLITE_INTEGER || v->i != 0) continue;
+    if (!failed++)
+      fprintf(stderr, "profdb: diff: gate FAIL%s%s: ", prefix ? " " : "", prefix ? prefix : "");
+    else
+      fputs("; ", stderr);
+    fprintf(stderr, "`%s` (measured %s)", rp_text_of(gate, i, "rule"),
+            rp_text_of(gate, i, "measured"));
+  }
+  if (failed) fputc('\n', stderr);
 }

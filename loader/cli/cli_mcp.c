@@ -574,8 +574,12 @@ static int tool_diff(mcp *m, yajl_val args, ld_buf *out) {
   if (ngate) {
     /* the gate is judged after rp_run: run, gate, then write */
     capture_begin(&c);
-    int bad_run =
-        (nonly && rp_load_sections(&r, only, nonly)) || rp_run(&r) || cli_gate_run(&gate, &r);
+    /* a category/kernel NAME in neither run is an error, as on the command
+    ** line, unless allow_missing */
+    gate.allow_missing = YAJL_IS_TRUE(get(args, "allow_missing", yajl_t_true));
+    int bad_run = (nonly && rp_load_sections(&r, only, nonly)) || rp_run(&r) ||
+                  cli_gate_run(&gate, &r) || cli_gate_find_missing(&gate, &r) < 0 ||
+                  cli_gate_report_missing(&gate, 1);
     capture_end(&c, &msg);
     if (bad_run) {
       ld_buf_put(out, msg.p ? msg.p : "", msg.n);
@@ -667,7 +671,10 @@ static const struct {
      "and the diff sections asked for (list_sections kind diff); JSON of profdb diff --json.",
      "\"properties\": {\"before\": {\"type\": \"string\"}, \"after\": {\"type\": \"string\"}, "
      "\"gate\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}}, \"sections\": "
-     "{\"type\": \"array\", \"items\": {\"type\": \"string\"}}}, "
+     "{\"type\": \"array\", \"items\": {\"type\": \"string\"}}, \"allow_missing\": "
+     "{\"type\": \"boolean\", \"description\": \"let a category[NAME] or kernel[NAME] check "
+     "whose NAME is in neither run pass unevaluated (default: an error naming the closest "
+     "names)\"}}, "
      "\"required\": [\"before\", \"after\"]"},
 };
 #define NTOOLS ((int)(sizeof tools / sizeof tools[0]))

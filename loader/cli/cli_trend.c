@@ -44,6 +44,10 @@ static int collect(sqlite3 *pair, const rp_section *gate, sqlite3 *trend, int ru
   for (int i = 0; i < gate->nrows; i++) {
     const rp_value *m = rp_cell(gate, i, measured), *p = rp_cell(gate, i, passed);
     sqlite3_reset(put);
+    /* A check not evaluated has NULL measured and passed: no binding of
+    ** the check before may stay (it was listed as failed with that
+    ** check's measurement). */
+    sqlite3_clear_bindings(put);
     sqlite3_bind_int(put, 1, run);
     sqlite3_bind_int(put, 2, i + 1);
     sqlite3_bind_text(put, 3, rp_cell(gate, i, rule)->s, -1, SQLITE_STATIC);
@@ -61,7 +65,7 @@ done:
 
 /* Diff runs[run - 2] -> runs[run - 1] and collect it.  Returns an exit
 ** code; *failed is set when a check failed. */
-static int pair(const char *before, const char *after, int run, const cli_gate *gate,
+static int pair(const char *before, const char *after, int run, cli_gate *gate,
                 const char *qdir, rp_param *params, int nparams, sqlite3 *trend, int *failed) {
   int rc;
   sqlite3 *db = cli_open_pair(before, after, &rc);
@@ -73,9 +77,16 @@ static int pair(const char *before, const char *after, int run, const cli_gate *
   r.queries_dir = qdir;
   r.params = params;
   r.nparams = nparams;
-  if (rp_run(&r) || (gate->n && cli_gate_run(gate, &r)) || collect(db, &r.gate, trend, run))
+  if (rp_run(&r) ||
+      (gate->n && (cli_gate_run(gate, &r) || cli_gate_find_missing(gate, &r) < 0)) ||
+      collect(db, &r.gate, trend, run))
     goto done;
-  if (gate->n && !cli_gate_passed(&r)) *failed = 1;
+  if (gate->n && !cli_gate_passed(&r)) {
+    char where[4300];
+    snprintf(where, sizeof where, "at run %d (%s) against run %d", run, after, run - 1);
+    if (!*failed) cli_gate_fail_line(&r.gate, where); /* the first failure, in the job log */
+    *failed = 1;
+  }
   rc = PROFDB_EXIT_OK;
 done:
   rp_free(&r);
@@ -83,7 +94,7 @@ done:
   return rc;
 }
 
-int cli_trend(rp_cli *o, const char **runs, int nruns, const cli_gate *gate, const char *qdir,
+int cli_trend(rp_cli *o, const char **runs, int nruns, cli_gate *gate, const char *qdir,
               rp_param *params, int nparams) {
   sqlite3 *trend = NULL;
   rp_report r = {0};
@@ -124,6 +135,7 @@ int cli_trend(rp_cli *o, const char **runs, int nruns, const cli_gate *gate, con
     if (rc != PROFDB_EXIT_OK) goto done;
   }
   rc = PROFDB_EXIT_USAGE;
+  if (cli_gate_report_missing(gate, nruns - 1)) goto done; /* names in no run: exit 2 */
   r.inputs = (char **)runs;
   r.ninputs = nruns;
   if (rp_cli_sections(&r, o) || rp_run(&r)) goto done;

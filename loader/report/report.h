@@ -206,6 +206,13 @@ void rp_format_cell(char *out, size_t n, const rp_colview *v, const rp_value *x)
 const char *rp_skip_reason(const rp_section *s);
 int rp_reason_group(const rp_report *r, int i, const rp_section **group);
 
+/* A value of the gate (gate.sql's before / after) in its row's unit
+** (ns, bytes, %, count) with the unit: "214.29 ms", "19.00 MiB", "82.10%";
+** "" for NULL.  The gate's rows mix units, so its column has none. */
+void rp_format_gate_value(char *out, size_t n, const char *unit, const rp_value *x);
+/* A gate row's verdict as a word: "passed", "FAILED" or "not evaluated". */
+const char *rp_gate_verdict(const rp_section *gate, int row);
+
 /* Whether row is a difference row (its first cell reads "change" or
 ** "delta"): its numbers are signed. */
 int rp_row_is_delta(const rp_section *s, int row);

@@ -20,6 +20,7 @@
 */
 #include "report.h"
 #include "oom.h"
+#include "humanize.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -185,6 +186,29 @@ void rp_format_cell(char *out, size_t n, const rp_colview *v, const rp_value *x)
     else
       snprintf(out, n, "%s%.*f", sign, decimals, d);
   }
+}
+
+void rp_format_gate_value(char *out, size_t n, const char *unit, const rp_value *x) {
+  double d = number(x);
+  if (x->type != SQLITE_INTEGER && x->type != SQLITE_FLOAT) {
+    snprintf(out, n, "%s", x->type == SQLITE_TEXT ? x->s : "");
+  } else if (!strcmp(unit, "ns")) {
+    profdb_humanize_ns(out, n, d);
+  } else if (!strcmp(unit, "bytes")) {
+    profdb_humanize_bytes(out, n, d);
+  } else if (!strcmp(unit, "%")) {
+    snprintf(out, n, "%.2f%%", d);
+  } else if (x->type == SQLITE_INTEGER) {
+    snprintf(out, n, "%lld", x->i);
+  } else {
+    snprintf(out, n, "%g", d);
+  }
+}
+
+const char *rp_gate_verdict(const rp_section *gate, int row) {
+  const rp_value *v = rp_cell(gate, row, rp_col_index(gate, "passed"));
+  if (v->type != SQLITE_INTEGER) return "not evaluated";
+  return v->i ? "passed" : "FAILED";
 }
 
 /* ---- short names (Requirement 4) ----------------------------------------- */

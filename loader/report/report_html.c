@@ -214,6 +214,79 @@ static void write_findings(FILE *out, const rp_report *r) {
   fputs("</section>\n", out);
 }
 
+/* The gate (with --fail-if / --gate), inside the verdict's section: the
+** PASS / FAIL line the Markdown starts with, then every check with its
+** before and after in their units (the exact value in data-v). */
+static void write_gate(FILE *out, const rp_section *g) {
+  int failed = 0, unjudged = 0;
+  for (int i = 0; i < g->nrows; i++) {
+    const char *v = rp_gate_verdict(g, i);
+    failed += !strcmp(v, "FAILED");
+    unjudged += !strcmp(v, "not evaluated");
+  }
+  fputs("<h3 id=\"gate\">Gate</h3>\n<p class=\"gate\">", out);
+  if (failed) {
+    fputs("<strong>FAIL:</strong> ", out);
+    for (int i = 0, k = 0; i < g->nrows; i++) {
+      if (strcmp(rp_gate_verdict(g, i), "FAILED")) continue;
+      fputs(k++ ? "; <code>" : "<code>", out);
+      esc(out, rp_text_of(g, i, "rule"));
+      fputs("</code> (measured ", out);
+      esc(out, rp_text_of(g, i, "measured"));
+      fputs(")", out);
+    }
+  } else {
+    fprintf(out, "<strong>PASS:</strong> %d of %d checks passed", g->nrows - unjudged,
+            g->nrows);
+  }
+  if (unjudged) fprintf(out, " (%d not evaluated: no data)", unjudged);
+  fputs(
+      "</p>\n<div class=\"scroll\"><table class=\"sortable\"><thead><tr><th>check</th>"
+      "<th class=\"num\">before</th><th class=\"num\">after</th><th class=\"num\">change</th>"
+      "<th>measured</th><th>passed</th><th>noise</th><th>note</th></tr></thead>\n<tbody>\n",
+      out);
+  static const char *const nums[] = {"before", "after", "change"};
+  for (int i = 0; i < g->nrows; i++) {
+    fputs("<tr><td class=\"name\" title=\"", out);
+    esc(out, rp_text_of(g, i, "metric"));
+    fputs("\"><code>", out);
+    esc(out, rp_text_of(g, i, "rule"));
+    fputs("</code></td>", out);
+    for (int k = 0; k < 3; k++) {
+      const rp_value *v = rp_cell(g, i, rp_col_index(g, nums[k]));
+      char cell[64];
+      fputs("<td class=\"num\" data-v=\"", out);
+      if (v->type == SQLITE_INTEGER)
+        fprintf(out, "%lld", v->i);
+      else if (v->type == SQLITE_FLOAT)
+        fprintf(out, "%.17g", v->d);
+      fputs("\">", out);
+      if (k < 2)
+        rp_format_gate_value(cell, sizeof cell, rp_text_of(g, i, "unit"), v);
+      else if (v->type == SQLITE_NULL) /* in the limit's units: measured says which */
+        cell[0] = 0;
+      else
+        snprintf(cell, sizeof cell, "%.2f", v->type == SQLITE_INTEGER ? (double)v->i : v->d);
+      esc(out, cell);
+      fputs("</td>", out);
+    }
+    fputs("<td>", out);
+    esc(out, rp_text_of(g, i, "measured"));
+    fputs(!strcmp(rp_gate_verdict(g, i), "FAILED") ? "</td><td><strong>" : "</td><td>", out);
+    esc(out, rp_gate_verdict(g, i));
+    /* the sentences wrap */
+    fputs(!strcmp(rp_gate_verdict(g, i), "FAILED")
+              ? "</strong></td><td style=\"white-space:normal\">"
+              : "</td><td style=\"white-space:normal\">",
+          out);
+    esc(out, rp_text_of(g, i, "noise"));
+    fputs("</td><td style=\"white-space:normal\">", out);
+    esc(out, rp_text_of(g, i, "note"));
+    fputs("</td></tr>\n", out);
+  }
+  fputs("</tbody></table></div>\n", out);
+}
+
 static void write_verdict(FILE *out, const rp_report *r) {
   const rp_section *f = &r->findings;
   fputs("<section id=\"verdict\"><h2>Verdict</h2>\n", out);
@@ -232,6 +305,7 @@ static void write_verdict(FILE *out, const rp_report *r) {
     }
     fputs("</ul>\n", out);
   }
+  if (r->with_gate) write_gate(out, &r->gate);
   fputs("</section>\n", out);
 }
 
@@ -391,6 +465,7 @@ void rp_write_html(const rp_report *r, FILE *out) {
     else
       write_findings(out, r);
   }
+  if (r->with_gate && !(r->with_findings && r->kind->bullets)) write_gate(out, &r->gate);
   write_toc(out, r);
   const char *group = NULL;
   for (int i = 0; i < r->nsections; i++) {

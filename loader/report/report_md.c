@@ -426,6 +426,46 @@ static void write_gate_line(FILE *out, const rp_section *g) {
   fputs("\n\n", out);
 }
 
+/* The gate's table: each check with its before and after in their units,
+** what it measured, whether it passed and why not evaluated; the step
+** time checks' noise test once below (it is the same for each).  Every
+** column is in the HTML, the JSON and gate.csv. */
+static void write_gate_table(FILE *out, const rp_section *g) {
+  fputs(
+      "| check | before | after | measured | passed | note |\n"
+      "|---|---:|---:|---:|---|---|\n",
+      out);
+  const char *noise = NULL;
+  for (int i = 0; i < g->nrows; i++) {
+    const char *unit = rp_text_of(g, i, "unit");
+    char b[64], a[64];
+    rp_format_gate_value(b, sizeof b, unit, rp_cell(g, i, rp_col_index(g, "before")));
+    rp_format_gate_value(a, sizeof a, unit, rp_cell(g, i, rp_col_index(g, "after")));
+    const char *verdict = rp_gate_verdict(g, i);
+    fputs("| ", out);
+    put_code(out, rp_text_of(g, i, "rule"));
+    fprintf(out, " | %s | %s | ", b, a);
+    put_escaped(out, rp_text_of(g, i, "measured"));
+    fprintf(out, !strcmp(verdict, "FAILED") ? " | **%s** | " : " | %s | ", verdict);
+    put_escaped(out, rp_text_of(g, i, "note"));
+    fputs(" |\n", out);
+    const rp_value *nv = rp_cell(g, i, rp_col_index(g, "noise"));
+    if (!noise && nv->type == SQLITE_TEXT) noise = nv->s;
+  }
+  if (noise) {
+    /* without the row's "; significance required" */
+    char *text = strdup(noise), *cut;
+    if (!text) ld_oom();
+    if ((cut = strstr(text, "; significance required"))) *cut = 0;
+    fputs("\nStep time checks, noise test: ", out);
+    put_escaped(out, text);
+    fputs(".\n", out);
+    free(text);
+  }
+  fputs("\nMore columns in the HTML and JSON output: metric, unit, change, limit, noise.\n",
+        out);
+}
+
 void rp_write_markdown(const rp_report *r, FILE *out, const char *const *charts, int ncharts) {
   if (r->with_gate) write_gate_line(out, &r->gate);
   fprintf(out, "# %s\n\n", r->kind->title);
@@ -457,7 +497,7 @@ void rp_write_markdown(const rp_report *r, FILE *out, const char *const *charts,
   }
   if (r->with_gate) {
     fputs("## Gate\n\n", out);
-    write_table(out, &r->gate);
+    write_gate_table(out, &r->gate);
     fputc('\n', out);
   }
   const char *group = NULL;

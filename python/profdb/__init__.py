@@ -276,13 +276,15 @@ def diff(before: Union[PathLike, Database], after: Union[PathLike, Database],
          gate: Union[None, str, Sequence[str]] = None, *,
          sections: Union[None, str, Iterable[str]] = None, top: Optional[int] = None,
          include_warmup: bool = False, line_tolerance: Optional[int] = None, html: bool = True,
-         progress: Optional[bool] = None) -> Report:
+         progress: Optional[bool] = None, allow_missing: bool = False) -> Report:
     """Compare two runs as ``profdb diff BEFORE AFTER --json`` does:
     databases (paths or Database handles) or trace files / folders.  gate:
     checks such as ``["step_time > +5%", "ooms > 0"]`` (each a --fail-if),
     or the path of a gate file (--gate).  The dict has "verdict",
     "sections" and, with a gate, "gate": {"passed": bool, "checks": [...]};
-    a failing gate does not raise."""
+    a failing gate does not raise.  A category[NAME] / kernel[NAME] check
+    whose NAME is in neither run raises (profdb exits 2, naming the closest
+    names) unless allow_missing (--allow-missing: not evaluated)."""
     args = ["diff", _db_path(before), _db_path(after)] + _sections(sections)
     if isinstance(gate, str):
         gate = [gate]
@@ -294,4 +296,6 @@ def diff(before: Union[PathLike, Database], after: Union[PathLike, Database],
         args.append("--include-warmup")
     if line_tolerance is not None:
         args += ["--line-tolerance", str(int(line_tolerance))]
+    if allow_missing:
+        args.append("--allow-missing")
     return _report(args, progress, ok=(0, 10), with_html=html)

@@ -1,11 +1,17 @@
 -- Title: Verdict
 -- Question: What got faster or slower, by how much, and how far can the
 --   comparison be trusted?  One line per topic, in this order: step time,
---   faster and slower kinds of GPU work, the kernels that moved most, GPU
---   utilization, memory, caveats.  Lines without data are left out, and
---   changes under 0.5% of the before step time are not worth a mention.
---   The step time line says whether the change exceeds the step-to-step
---   spread (diff_noise: a Mann-Whitney U test of the steps' times).
+--   where the change is (host or GPU), faster and slower kinds of GPU
+--   work, the kernels that moved most, GPU utilization, memory, caveats.
+--   Lines without data are left out, and changes under 0.5% of the before
+--   step time are not worth a mention.  The step time line says whether
+--   the change exceeds the step-to-step spread (diff_noise: a Mann-Whitney
+--   U test of the steps' times).  'Where': when the step time moved by 5%
+--   or more and the GPU busy time per step by at most a quarter of that,
+--   the change is on the host (CPU) side (docs/definitions.md, "Diff:
+--   verdict").  'Kernels': when the GPUs differ (diff_env), kernels that
+--   vanished or are new with no counterpart are the other GPU's libraries'
+--   kernels, said so, never the largest gain or loss.
 -- Parameters: :include_warmup
 -- Columns:
 --   topic      -      what the line is about
@@ -25,9 +31,30 @@ WITH r AS (
 ), noise AS (
   -- the smallest per-step change worth a mention
   SELECT 0.005 * coalesce((SELECT mean_wall FROM diff_run WHERE side = 'before'), 0) AS ns
+), gpus AS (
+  -- the GPUs of each side when both recorded them and they differ
+  SELECT b.value AS before_gpus, a.value AS after_gpus
+  FROM diff_env b JOIN diff_env a ON a.fact = b.fact AND a.side = 'after'
+  WHERE b.fact = 'GPUs' AND b.side = 'before' AND a.value <> b.value
 ), kern AS (
-  SELECT kernel_base(kernel) AS kernel, matched_by, after_per_step - before_per_step AS delta
+  -- other_gpu: a kernel without counterpart when the GPU changed
+  SELECT kernel_base(kernel) AS kernel, matched_by, after_per_step - before_per_step AS delta,
+    matched_by IN ('vanished', 'new') AND EXISTS (SELECT 1 FROM gpus) AS other_gpu
   FROM diff_kernel
+), busy AS (
+  -- GPU busy time per step and device (queries/diff/gpu.sql's gpu_busy_ns
+  -- over the devices a rank uses: the same figure with one GPU per rank)
+  SELECT d.side, 1.0 * (SELECT sum(busy_ns) * count(DISTINCT trace_id) / count(*)
+                        FROM diff_gpu_busy g WHERE g.side = d.side) / p.steps AS ns
+  FROM diff_sides d JOIN diff_per_step p USING (side)
+), host AS (
+  -- the step time moved by 5% or more, the GPU busy time by a quarter of
+  -- that at most: the change is on the host side
+  SELECT r.bw, r.aw, b.ns AS bg, a.ns AS ag
+  FROM r, busy b, busy a
+  WHERE b.side = 'before' AND a.side = 'after' AND r.bs > 0 AND r.as_ > 0
+    AND b.ns > 0 AND a.ns > 0 AND abs(r.aw - r.bw) >= 0.05 * r.bw
+    AND abs(a.ns - b.ns) <= 0.25 * abs(r.aw - r.bw)
 ), util AS (
   SELECT side, 100.0 * sum(busy_ns) / max(sum(wall), 1) AS util FROM (
     SELECT b.side, b.busy_ns, (SELECT sum(s.wall_ns) FROM diff_step s
@@ -55,6 +82,18 @@ WITH r AS (
                      FROM diff_noise WHERE r.bs > 0 AND r.as_ > 0), '')
   FROM r
   UNION ALL
+  -- 1.5 Where the change is: on the host when the GPU time did not move
+  SELECT 1.5, 'Where',
+    printf('GPU busy time per step %s (%s -> %s, %+.1f%%) while the step time %s %s: the %s is '
+           || 'on the host (CPU) side, where the GPU %s for the CPU (input pipeline, operator '
+           || 'dispatch, host syncs); compare the CPU operators (cpu_op).',
+           CASE WHEN abs(ag - bg) <= 0.05 * bg THEN 'unchanged' ELSE 'changed little' END,
+           profdb_fmt_ns(bg), profdb_fmt_ns(ag), 100.0 * (ag - bg) / bg,
+           CASE WHEN aw < bw THEN 'fell' ELSE 'grew' END, profdb_fmt_ns(abs(aw - bw)),
+           CASE WHEN aw < bw THEN 'gain' ELSE 'loss' END,
+           CASE WHEN aw < bw THEN 'waited less' ELSE 'now waits longer' END)
+  FROM host
+  UNION ALL
   -- 2-3. GPU work that got faster / slower (per step)
   SELECT 2, 'Faster', group_concat(printf('%s %s/step%s', category, profdb_fmt_ns(delta),
     CASE WHEN speedup IS NOT NULL THEN printf(' (%.2fx)', speedup) ELSE ' (gone)' END), '; ')
@@ -70,11 +109,29 @@ WITH r AS (
   SELECT 4, 'Kernels', group_concat(line, '; ') FROM (
     SELECT printf('largest gain %s %s/step%s', kernel, profdb_fmt_ns(delta),
                   CASE matched_by WHEN 'vanished' THEN ' (vanished)' ELSE '' END) AS line
-    FROM (SELECT * FROM kern WHERE delta < -(SELECT ns FROM noise) ORDER BY delta LIMIT 1)
+    FROM (SELECT * FROM kern WHERE delta < -(SELECT ns FROM noise) AND NOT other_gpu
+          ORDER BY delta LIMIT 1)
     UNION ALL
     SELECT printf('largest loss %s +%s/step%s', kernel, profdb_fmt_ns(delta),
                   CASE matched_by WHEN 'new' THEN ' (new)' ELSE '' END)
-    FROM (SELECT * FROM kern WHERE delta > (SELECT ns FROM noise) ORDER BY delta DESC LIMIT 1))
+    FROM (SELECT * FROM kern WHERE delta > (SELECT ns FROM noise) AND NOT other_gpu
+          ORDER BY delta DESC LIMIT 1)
+    UNION ALL
+    -- the largest vanished and new kernels of a change of GPU, each way
+    SELECT printf('the GPU changed (%s before, %s after): %s, kernels of the other GPU''s '
+                  || 'libraries, not a gain or a loss', before_gpus, after_gpus,
+                  group_concat(part, ' and '))
+    FROM gpus, (
+      SELECT * FROM (
+        SELECT printf('%s vanished (-%s/step)', kernel, profdb_fmt_ns(-delta)) AS part
+        FROM kern WHERE other_gpu AND matched_by = 'vanished'
+          AND delta < -(SELECT ns FROM noise) ORDER BY delta LIMIT 1)
+      UNION ALL
+      SELECT * FROM (
+        SELECT printf('%s is new (+%s/step)', kernel, profdb_fmt_ns(delta))
+        FROM kern WHERE other_gpu AND matched_by = 'new'
+          AND delta > (SELECT ns FROM noise) ORDER BY delta DESC LIMIT 1))
+    HAVING count(part) > 0)
   HAVING count(*) > 0
   UNION ALL
   -- 5. GPU utilization
@@ -112,7 +169,11 @@ WITH r AS (
     SELECT printf('kernel names differ: %.0f%% of the after kernel time matched by operator, %.0f%% is new (see How the kernels were matched)',
                   100.0 * sum(after_per_step) FILTER (WHERE matched_by LIKE 'operator%') / sum(after_per_step),
                   100.0 * coalesce(sum(after_per_step) FILTER (WHERE matched_by = 'new'), 0) / sum(after_per_step))
-    FROM diff_kernel HAVING sum(after_per_step) FILTER (WHERE matched_by LIKE 'operator%') > 0
+    -- only when the names differ for 1% of the after kernel time or more
+    -- (a 0.14% operator match read "0% matched by operator")
+    FROM diff_kernel
+    HAVING sum(after_per_step) FILTER (WHERE matched_by LIKE 'operator%')
+      >= 0.01 * sum(after_per_step)
     UNION ALL
     SELECT 'the warm-up steps are included (--include-warmup)' WHERE :include_warmup)
   HAVING count(*) > 0

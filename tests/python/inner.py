@@ -117,6 +117,15 @@ if mode == "full":
     check("diff equals profdb diff --json", dict(d, inputs=None) == dict(ref_d, inputs=None))
     failing = profdb.diff(ref_db, ref_db, gate="step_time < 1000ms", html=False)
     check("a failing gate is a verdict, not an exception", failing["gate"]["passed"] is False)
+    # a kernel named in neither run raises (profdb exits 2), unless allow_missing
+    try:
+        profdb.diff(ref_db, ref_db, gate="kernel[no_such_kernel] > +5%", html=False)
+        failures.append("a kernel in neither run did not raise")
+    except profdb.Error as e:
+        check(f"a kernel in neither run: the message says so: {e}", "not in either run" in str(e))
+    missing = profdb.diff(ref_db, ref_db, gate="kernel[no_such_kernel] > +5%", html=False,
+                          allow_missing=True)
+    check("allow_missing: not evaluated", missing["gate"]["checks"][0]["passed"] is None)
 
     # read-only, errors
     try:

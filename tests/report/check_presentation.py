@@ -7,13 +7,15 @@ Markdown: every table has at most 8 columns and no table line is longer
 than 160 characters; every section with rows has its id next to its
 heading (an anchor), so that the ids findings cite resolve; sections
 without data are listed once, under "Not available", at the end; signed
-deltas.
+deltas; a diff with a gate has its table (check, before, after, measured,
+passed, note).
 HTML: self-contained (no URL outside the file: no http(s)://, no
 protocol-relative //host, no src=, no @import or url(), no <link>);
 findings or verdict first, then the contents; one collapsible <section>
 per section with rows, in the JSON's order, with as many body rows as the
 JSON; name cells carry the full name on hover; numeric cells are
-right-aligned and carry the exact value; dark mode and print styles.
+right-aligned and carry the exact value; dark mode and print styles; a
+diff with a gate shows it.
 Exits 1 with a message per problem.
 """
 import html.parser
@@ -58,6 +60,8 @@ def check_markdown(path, report):
         for s in skipped:
             if f"(`{s['id']}`)" not in tail:
                 fail(f"{path}: skipped section {s['id']} not under 'Not available'")
+    if "gate" in report and "| check | before | after | measured | passed | note |" not in text:
+        fail(f"{path}: the gate table lacks its columns (passed, before and after in units)")
     if "SKIPPED" in text:
         fail(f"{path}: a section is still marked SKIPPED in place")
     # Deltas carry a sign: a delta column's positive values start with '+'.
@@ -144,6 +148,8 @@ def check_html(path, report):
     for s in report["sections"]:
         if s["note"] and f'<span id="{s["id"]}">' not in text:
             fail(f"{path}: {s['id']} (no data) not under Not available")
+    if "gate" in report and '<h3 id="gate">Gate</h3>' not in text:
+        fail(f"{path}: the JSON has a gate, the HTML shows none")
     if page.name_cells != page.name_titled:
         fail(f"{path}: name cells without the full name on hover")
     if page.num_cells != page.num_valued:

@@ -5,6 +5,7 @@
 --   it (as a nightly CI job would run them).
 -- Requires: trend_input
 -- Chart: panels x=run lines=step_time_ns,gpu_util_pct,peak_allocated mark=first_failure
+-- Brief: run input step_time_ns step_time_p95_ns gpu_util_pct peak_allocated gate first_failure
 -- Columns:
 --   run                -      position in the series
 --   input              -      the database or file
