@@ -55,4 +55,16 @@ int ex_export(sqlite3 *db, const ex_options *o, ex_result *res);
 ** 1 when found, else 0. */
 int ex_rank_from_name(const char *name, long long *rank);
 
+/* The job report from a dataset (export_summary.c).  ex_write_summary():
+** trace_id's rows of db, alone, published atomically as
+** FOLDER/rank=RANK.db (set_run: --run NAME recorded in it, or NULL);
+** 0, or -1 with err set.  ex_is_dataset(): 1 when PATH is a folder with a
+** _summary folder.  ex_merge_summaries(): every summary of the dataset DIR
+** appended into the new database db_path, ids moved past each other's;
+** 0 (*traces: how many), or -1 after printing why. */
+int ex_write_summary(sqlite3 *db, const char *folder, const char *run, long long rank,
+                     int64_t trace_id, const char *set_run, char *err, size_t errsize);
+int ex_is_dataset(const char *path);
+int ex_merge_summaries(const char *dir, const char *db_path, int *traces);
+
 #endif
