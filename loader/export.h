@@ -61,7 +61,9 @@ int ex_rank_from_name(const char *name, long long *rank);
 ** 0, or -1 with err set.  ex_is_dataset(): 1 when PATH is a folder with a
 ** _summary folder.  ex_merge_summaries(): every summary of the dataset DIR
 ** appended into the new database db_path, ids moved past each other's;
-** 0 (*traces: how many), or -1 after printing why. */
+** PROFDB_EXIT_OK (*traces: how many), else after printing why
+** PROFDB_EXIT_DATA (no summaries, a damaged one) or PROFDB_EXIT_USAGE
+** (an I/O error). */
 int ex_write_summary(sqlite3 *db, const char *folder, const char *run, long long rank,
                      int64_t trace_id, const char *set_run, char *err, size_t errsize);
 int ex_is_dataset(const char *path);

@@ -25,6 +25,7 @@
 #include "export.h"
 
 #include "loader.h"
+#include "profdb/profdb.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -242,13 +243,29 @@ static int list_summaries(const char *dir, char ***list, int *n) {
   return 0;
 }
 
-int ex_is_dataset(const char *path) {
-  size_t len = strlen(path) + 16;
+/* 1 when dir/sub is a folder (with an entry "run=..." when run is set). */
+static int has_folder(const char *dir, const char *sub, int run) {
+  size_t len = strlen(dir) + strlen(sub) + 2;
   char *top = malloc(len);
-  struct stat st;
-  snprintf(top, len, "%s/_summary", path);
-  int yes = stat(top, &st) == 0 && S_ISDIR(st.st_mode);
+  snprintf(top, len, "%s/%s", dir, sub);
+  DIR *d = opendir(top);
+  int yes = d != NULL && !run;
+  struct dirent *e;
+  while (d && !yes && (e = readdir(d))) yes = !strncmp(e->d_name, "run=", 4);
+  if (d) closedir(d);
   free(top);
+  return yes;
+}
+
+/* A dataset: a _summary folder, or a folder of run=R folders (a table's). */
+int ex_is_dataset(const char *path) {
+  if (has_folder(path, "_summary", 0)) return 1;
+  DIR *d = opendir(path);
+  struct dirent *e;
+  int yes = 0;
+  while (d && !yes && (e = readdir(d)))
+    yes = e->d_name[0] != '.' && has_folder(path, e->d_name, 1);
+  if (d) closedir(d);
   return yes;
 }
 
@@ -306,9 +323,10 @@ static int append_one(sqlite3 *db) {
 ** 0, or -1 with err set. */
 static int attach(sqlite3 *db, const char *path, const char *plain, char *err, size_t errsize) {
   if (zstd_file(path, plain, 0)) {
+    int damaged = errno == EINVAL;
     snprintf(err, errsize, "%s: %s", path,
-             errno == EINVAL ? "damaged (not zstd data, or cut short)" : strerror(errno));
-    return -1;
+             damaged ? "damaged summary (not zstd data, or cut short)" : strerror(errno));
+    return damaged ? -2 : -1;
   }
   sqlite3_stmt *st;
   int rc = sqlite3_prepare_v2(db, "ATTACH ?1 AS r", -1, &st, NULL) == SQLITE_OK ? 0 : -1;
@@ -319,10 +337,12 @@ static int attach(sqlite3 *db, const char *path, const char *plain, char *err, s
   }
   if (rc == 0 && ld_query_int(db, "SELECT value FROM r._profdb WHERE key = 'schema_version'",
                               -1) != PROFDB_SCHEMA_VERSION) {
-    snprintf(err, errsize, "%s: a summary of another profdb schema version (export again)",
-             path);
+    snprintf(err, errsize,
+             "%s: not a summary of this profdb's schema (version %d): export the dataset"
+             " again",
+             path, PROFDB_SCHEMA_VERSION);
     sqlite3_exec(db, "DETACH r", NULL, NULL, NULL);
-    return -1;
+    return -2;
   }
   if (rc) snprintf(err, errsize, "%s: %s", path, sqlite3_errmsg(db));
   return rc;
@@ -350,13 +370,13 @@ static int merge_into(sqlite3 *db, const char *plain, char **list, int n, char *
     rc = -1;
   }
   for (int i = 0; rc == 0 && i < n; i++) {
-    if (attach(db, list[i], plain, err, errsize)) {
-      rc = -1;
+    if ((rc = attach(db, list[i], plain, err, errsize))) {
     } else if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK || append_one(db) ||
                sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+      int e = sqlite3_errcode(db);
       snprintf(err, errsize, "%s: %s", list[i], sqlite3_errmsg(db));
       sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-      rc = -1;
+      rc = e == SQLITE_NOTADB || e == SQLITE_CORRUPT || e == SQLITE_ERROR ? -2 : -1;
     }
     sqlite3_exec(db, "DETACH r", NULL, NULL, NULL);
     unlink(plain);
@@ -373,16 +393,13 @@ int ex_merge_summaries(const char *dir, const char *db_path, int *traces) {
   int n = 0;
   char err[512] = "";
   *traces = 0;
-  if (list_summaries(dir, &list, &n)) {
-    fprintf(stderr, "profdb: %s/_summary: %s\n", dir, strerror(errno));
-    return -1;
-  }
-  if (n == 0) {
+  if (list_summaries(dir, &list, &n) || n == 0) {
     fprintf(stderr,
-            "profdb: %s: a dataset without summaries (_summary/run=R/rank=N.db): export it"
-            " again with this profdb, or load its traces\n",
+            "profdb: %s: a dataset without summaries (_summary/run=R/rank=N.db.zst; written by"
+            " profdb export of every table): export it again, or report on its traces\n",
             dir);
-    return -1;
+    free(list);
+    return PROFDB_EXIT_DATA;
   }
   sqlite3 *db = NULL;
   int rc = sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
@@ -391,13 +408,14 @@ int ex_merge_summaries(const char *dir, const char *db_path, int *traces) {
   size_t pl = strlen(db_path) + 16;
   char *plain = malloc(pl);
   snprintf(plain, pl, "%s-summary", db_path); /* cli_runner.c removes it on a signal */
+  if (rc != SQLITE_OK) snprintf(err, sizeof err, "%s: %s", db_path, sqlite3_errmsg(db));
   rc = rc == SQLITE_OK ? merge_into(db, plain, list, n, err, sizeof err) : -1;
   unlink(plain);
   free(plain);
-  if (rc) fprintf(stderr, "profdb: %s: cannot merge the summaries: %s\n", dir, err);
-  if (sqlite3_close(db) != SQLITE_OK) rc = -1;
+  if (rc) fprintf(stderr, "profdb: %s (merging the summaries of %s)\n", err, dir);
+  if (sqlite3_close(db) != SQLITE_OK && rc == 0) rc = -1;
   for (int i = 0; i < n; i++) free(list[i]);
   free(list);
   if (rc == 0) *traces = n;
-  return rc;
+  return rc == 0 ? PROFDB_EXIT_OK : rc == -2 ? PROFDB_EXIT_DATA : PROFDB_EXIT_USAGE;
 }

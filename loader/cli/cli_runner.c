@@ -233,9 +233,9 @@ const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int *rc
     signal(SIGHUP, remove_temporaries);
   }
   if (n == 1 && ex_is_dataset(inputs[0])) { /* profdb export's dataset: its summaries */
-    int traces;
-    if (ex_merge_summaries(inputs[0], db, &traces)) {
-      *rc = PROFDB_EXIT_USAGE;
+    int traces, mrc = ex_merge_summaries(inputs[0], db, &traces);
+    if (mrc != PROFDB_EXIT_OK) {
+      *rc = mrc;
       return NULL;
     }
     return db;
