@@ -352,7 +352,8 @@ static int export_summary(ex_ctx *x, const ex_params *p) {
   int rc = mkdirs(folder);
   if (rc) snprintf(err, sizeof err, "%s", strerror(errno));
   if (rc == 0)
-    rc = ex_write_summary(x->db, folder, p->run, p->rank, p->id, x->o->run, err, sizeof err);
+    rc = ex_write_summary(x->db, folder, &(ex_summary_trace){p->id, p->base, p->last, p->rank},
+                          x->o->run, err, sizeof err);
   if (rc) {
     x->res->retryable = is_retryable(errno);
     fprintf(stderr, "profdb: export: %s/rank=%lld.db: %s\n", folder, (long long)p->rank, err);

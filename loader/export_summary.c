@@ -3,12 +3,13 @@
 **
 ** HOW IT WORKS
 **   Writing (ex_write_summary, once per exported trace): the trace's rows
-**   of the profdb database, alone, as DIR/_summary/run=R/rank=N.db: the
-**   database is copied with SQLite's backup API into a hidden temporary
-**   file in that folder, every other trace and every snapshot is deleted
-**   (ld_delete_artifact, as --replace does), the file is vacuumed, flushed
-**   to disk and renamed into place.  A job-array task's database holds its
-**   one trace, so nothing is deleted there.
+**   of the profdb database, alone, as DIR/_summary/run=R/rank=N.db.zst:
+**   a new database in a hidden temporary file of that folder gets the
+**   exported database's schema and the trace's rows of each table
+**   (loader/export/_summary_copy.sql: by trace_id, or by the trace's event
+**   id range), then is compressed with zstd into a second hidden file,
+**   flushed to disk and renamed into place.  The cost is the trace's rows,
+**   not the database's: export DB of many ranks copies each rank once.
 **   Reading (ex_merge_summaries, profdb report DIR): the summaries of the
 **   dataset, in (run, rank) order, are appended to one new database:
 **   the first is copied, each next one attached as "r" and its rows
@@ -36,7 +37,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
-extern const char profdb_export__summary_merge[];
+extern const char profdb_export__summary_merge[], profdb_export__summary_copy[];
 
 /* ---- zstd, streamed (a summary of a large rank need not fit in memory) -- */
 
@@ -96,53 +97,112 @@ static int copy_db(sqlite3 *from, sqlite3 *to) {
   return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* Keep only trace_id in db: delete the other traces and every snapshot. */
-static int keep_one_trace(sqlite3 *db, int64_t trace_id, const char *run) {
-  ld_ctx ctx = {.db = db, .msg = stderr};
-  sqlite3_stmt *st;
+/* The exported database's tables, indexes and views, created in out (the
+** summary) with the database attached to it as "src". */
+static int copy_schema(sqlite3 *out) {
   static const char list[] =
-      "SELECT 0, trace_id FROM trace WHERE trace_id <> ?1"
-      " UNION ALL SELECT 1, snapshot_id FROM snapshot";
-  if (sqlite3_prepare_v2(db, list, -1, &st, NULL) != SQLITE_OK) return -1;
-  sqlite3_bind_int64(st, 1, trace_id);
-  int n = 0, cap = 16, rc = 0;
-  int64_t(*ids)[2] = malloc(sizeof *ids * (size_t)cap);
-  while (ids && sqlite3_step(st) == SQLITE_ROW) {
-    if (n == cap && !(ids = realloc(ids, sizeof *ids * (size_t)(cap *= 2)))) break;
-    ids[n][0] = sqlite3_column_int64(st, 0);
-    ids[n++][1] = sqlite3_column_int64(st, 1);
-  }
-  sqlite3_finalize(st);
-  if (!ids) return -1;
-  rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
-  for (int i = 0; rc == 0 && i < n; i++)
-    rc = ld_delete_artifact(&ctx, ids[i][0] ? LD_KIND_SNAPSHOT : LD_KIND_TRACE, ids[i][1]);
-  free(ids);
-  /* --run NAME of the export: the job's report names the run as the
-  ** dataset's folders do. */
-  if (rc == 0 && run) {
-    rc = sqlite3_prepare_v2(
-             db,
-             "INSERT OR REPLACE INTO trace_metadata(trace_id, position, key, value)"
-             " VALUES (?1, -1, 'profdb.run', json_quote(?2))",
-             -1, &st, NULL) == SQLITE_OK
+      "SELECT sql FROM src.sqlite_schema WHERE sql IS NOT NULL"
+      " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+      " ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END, rowid";
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(out, list, -1, &st, NULL) != SQLITE_OK) return -1;
+  int rc = 0;
+  while (rc == 0 && sqlite3_step(st) == SQLITE_ROW)
+    rc = sqlite3_exec(out, (const char *)sqlite3_column_text(st, 0), NULL, NULL, NULL) ==
+                 SQLITE_OK
              ? 0
              : -1;
-    if (rc == 0) {
-      sqlite3_bind_int64(st, 1, trace_id);
-      sqlite3_bind_text(st, 2, run, -1, SQLITE_STATIC);
-      rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-      sqlite3_finalize(st);
-    }
-  }
-  if (rc == 0) rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
-  if (rc == 0) rc = sqlite3_exec(db, "VACUUM", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+  sqlite3_finalize(st);
   return rc;
 }
 
-int ex_write_summary(sqlite3 *db, const char *folder, const char *run, long long rank,
-                     int64_t trace_id, const char *set_run, char *err, size_t errsize) {
-  size_t n = strlen(folder) + strlen(run) + 96;
+/* The trace's rows of every table (loader/export/_summary_copy.sql). */
+static int copy_rows(sqlite3 *out, const ex_summary_trace *t, char *err, size_t errsize) {
+  sqlite3_stmt *tables;
+  if (sqlite3_prepare_v2(out, profdb_export__summary_copy, -1, &tables, NULL) != SQLITE_OK)
+    return -1;
+  int rc = 0;
+  while (rc == 0 && sqlite3_step(tables) == SQLITE_ROW) {
+    const char *name = (const char *)sqlite3_column_text(tables, 0);
+    const char *filter = (const char *)sqlite3_column_text(tables, 1);
+    if (!filter) {
+      snprintf(err, errsize, "internal error: no rule copies table %s into a summary", name);
+      rc = -2;
+      break;
+    }
+    if (!strcmp(filter, "0")) continue;
+    char *sql = sqlite3_mprintf("INSERT INTO main.\"%w\" SELECT * FROM src.\"%w\" WHERE %s",
+                                name, name, filter);
+    sqlite3_stmt *ins;
+    rc = sql && sqlite3_prepare_v2(out, sql, -1, &ins, NULL) == SQLITE_OK ? 0 : -1;
+    sqlite3_free(sql);
+    if (rc) break;
+    int k;
+    if ((k = sqlite3_bind_parameter_index(ins, ":trace_id"))) sqlite3_bind_int64(ins, k, t->id);
+    if ((k = sqlite3_bind_parameter_index(ins, ":base"))) sqlite3_bind_int64(ins, k, t->base);
+    if ((k = sqlite3_bind_parameter_index(ins, ":last"))) sqlite3_bind_int64(ins, k, t->last);
+    rc = sqlite3_step(ins) == SQLITE_DONE ? 0 : -1;
+    sqlite3_finalize(ins);
+  }
+  sqlite3_finalize(tables);
+  return rc;
+}
+
+/* --run NAME of the export, recorded as profdb load --run does: the job's
+** report names the run as the dataset's folders do. */
+static int record_run(sqlite3 *out, int64_t trace_id, const char *run) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(out,
+                         "INSERT OR REPLACE INTO trace_metadata(trace_id, position, key, value)"
+                         " VALUES (?1, -1, 'profdb.run', json_quote(?2))",
+                         -1, &st, NULL) != SQLITE_OK)
+    return -1;
+  sqlite3_bind_int64(st, 1, trace_id);
+  sqlite3_bind_text(st, 2, run, -1, SQLITE_STATIC);
+  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+  sqlite3_finalize(st);
+  return rc;
+}
+
+/* The summary database at path: the trace's rows of db. */
+static int write_db(sqlite3 *db, const char *path, const ex_summary_trace *t,
+                    const char *set_run, char *err, size_t errsize) {
+  const char *src = sqlite3_db_filename(db, "main");
+  if (!src || !*src) {
+    snprintf(err, errsize, "the database has no file to read the summary from");
+    return -1;
+  }
+  sqlite3 *out = NULL;
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_open_v2(path, &out, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) ==
+                       SQLITE_OK &&
+                   sqlite3_exec(out, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF", NULL,
+                                NULL, NULL) == SQLITE_OK &&
+                   sqlite3_prepare_v2(out, "ATTACH ?1 AS src", -1, &st, NULL) == SQLITE_OK
+               ? 0
+               : -1;
+  if (rc == 0) {
+    sqlite3_bind_text(st, 1, src, -1, SQLITE_STATIC);
+    rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+  }
+  sqlite3_finalize(st);
+  if (rc == 0) rc = sqlite3_exec(out, "BEGIN", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+  if (rc == 0) rc = copy_schema(out);
+  if (rc == 0) rc = copy_rows(out, t, err, errsize);
+  if (rc == 0 && set_run) rc = record_run(out, t->id, set_run);
+  if (rc == 0) rc = sqlite3_exec(out, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+  if (rc == -1) snprintf(err, errsize, "%s", out ? sqlite3_errmsg(out) : "cannot open");
+  sqlite3_exec(out, "DETACH src", NULL, NULL, NULL);
+  if (sqlite3_close(out) != SQLITE_OK && rc == 0) {
+    snprintf(err, errsize, "cannot close %s", path);
+    rc = -1;
+  }
+  return rc ? -1 : 0;
+}
+
+int ex_write_summary(sqlite3 *db, const char *folder, const ex_summary_trace *t,
+                     const char *set_run, char *err, size_t errsize) {
+  size_t n = strlen(folder) + 96;
   char *final = malloc(n), *tmp = malloc(n + 32), *ztmp = malloc(n + 32);
   if (!final || !tmp || !ztmp) {
     free(final);
@@ -151,31 +211,21 @@ int ex_write_summary(sqlite3 *db, const char *folder, const char *run, long long
     snprintf(err, errsize, "out of memory");
     return -1;
   }
-  snprintf(final, n, "%s/rank=%lld.db.zst", folder, rank);
-  snprintf(tmp, n + 32, "%s/.rank=%lld.db.%ld.tmp", folder, rank, (long)getpid());
-  snprintf(ztmp, n + 32, "%s/.rank=%lld.db.zst.%ld.tmp", folder, rank, (long)getpid());
+  snprintf(final, n, "%s/rank=%lld.db.zst", folder, t->rank);
+  snprintf(tmp, n + 32, "%s/.rank=%lld.db.%ld.tmp", folder, t->rank, (long)getpid());
+  snprintf(ztmp, n + 32, "%s/.rank=%lld.db.zst.%ld.tmp", folder, t->rank, (long)getpid());
   unlink(tmp);
-  sqlite3 *out = NULL;
-  int rc = sqlite3_open_v2(tmp, &out, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
-  if (rc == SQLITE_OK)
-    rc = sqlite3_exec(out, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF", NULL, NULL, NULL);
-  if (rc == SQLITE_OK) rc = copy_db(db, out) ? SQLITE_ERROR : SQLITE_OK;
-  if (rc == SQLITE_OK) rc = keep_one_trace(out, trace_id, set_run) ? SQLITE_ERROR : SQLITE_OK;
-  if (rc != SQLITE_OK) snprintf(err, errsize, "%s", out ? sqlite3_errmsg(out) : "cannot open");
-  if (sqlite3_close(out) != SQLITE_OK && rc == SQLITE_OK) {
-    snprintf(err, errsize, "cannot close");
-    rc = SQLITE_ERROR;
-  }
-  if (rc == SQLITE_OK && (zstd_file(tmp, ztmp, 1) || rename(ztmp, final))) {
+  int rc = write_db(db, tmp, t, set_run, err, errsize);
+  if (rc == 0 && (zstd_file(tmp, ztmp, 1) || rename(ztmp, final))) {
     snprintf(err, errsize, "%s", strerror(errno));
-    rc = SQLITE_ERROR;
+    rc = -1;
   }
   unlink(tmp);
-  if (rc != SQLITE_OK) unlink(ztmp);
+  if (rc) unlink(ztmp);
   free(ztmp);
   free(final);
   free(tmp);
-  return rc == SQLITE_OK ? 0 : -1;
+  return rc;
 }
 
 /* ---- reading ------------------------------------------------------------- */
