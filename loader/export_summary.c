@@ -467,5 +467,10 @@ int ex_merge_summaries(const char *dir, const char *db_path, int *traces) {
   for (int i = 0; i < n; i++) free(list[i]);
   free(list);
   if (rc == 0) *traces = n;
+  if (rc == 0 && has_folder(dir, "snapshot", 1))
+    fprintf(stderr,
+            "profdb: %s: warning: its memory snapshots are not in the summaries: the memory"
+            " sections are not available from a dataset (report on the snapshot files)\n",
+            dir);
   return rc == 0 ? PROFDB_EXIT_OK : rc == -2 ? PROFDB_EXIT_DATA : PROFDB_EXIT_USAGE;
 }

@@ -15,6 +15,10 @@ SELECT l.name,
   CASE
     -- fixed rows and the strings: all of them
     WHEN l.name IN ('_kind', '_alloc_action', '_copy_kind', '_profdb', '_string') THEN '1'
+    -- event tables: their rowid range first (no scan of the other ranks)
+    WHEN EXISTS (SELECT 1 FROM cols WHERE tbl = l.name AND col = 'trace_id')
+      AND EXISTS (SELECT 1 FROM cols WHERE tbl = l.name AND col = 'id')
+      THEN 'id > :base AND id <= :last AND trace_id = :trace_id'
     WHEN EXISTS (SELECT 1 FROM cols WHERE tbl = l.name AND col = 'trace_id')
       THEN 'trace_id = :trace_id'
     -- tables of snapshots (by snapshot, block or stack)
