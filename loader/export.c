@@ -348,6 +348,10 @@ static int export_table(ex_ctx *x, const ex_table *t, const ex_params *p) {
 static int export_summary(ex_ctx *x, const ex_params *p) {
   size_t n = strlen(x->o->dir) + strlen(p->run) + 32;
   char *folder = malloc(n), err[300] = "";
+  if (!folder) {
+    fprintf(stderr, "profdb: export: out of memory\n");
+    return -1;
+  }
   snprintf(folder, n, "%s/_summary/run=%s", x->o->dir, p->run);
   int rc = mkdirs(folder);
   if (rc) snprintf(err, sizeof err, "%s", strerror(errno));

@@ -26,11 +26,11 @@
 #include "export.h"
 
 #include "loader.h"
+#include "oom.h"
 #include "profdb/profdb.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -248,11 +248,12 @@ static int by_rank(const void *a, const void *b) {
   return p < q ? -1 : p > q;
 }
 
-/* Append the paths of DIR/_summary/run=R/rank=N.db to *list: runs by name,
+/* Append the paths of DIR/_summary/run=R/rank=N.db.zst to *list: runs by name,
 ** ranks by number. */
 static int list_summaries(const char *dir, char ***list, int *n) {
   size_t len = strlen(dir) + 16;
   char *top = malloc(len);
+  if (!top) ld_oom();
   snprintf(top, len, "%s/_summary", dir);
   DIR *d = opendir(top);
   if (!d) {
@@ -265,13 +266,14 @@ static int list_summaries(const char *dir, char ***list, int *n) {
   while ((e = readdir(d)))
     if (!strncmp(e->d_name, "run=", 4)) {
       runs = realloc(runs, sizeof *runs * (size_t)(nruns + 1));
-      runs[nruns++] = strdup(e->d_name);
+      if (!runs || !(runs[nruns++] = strdup(e->d_name))) ld_oom();
     }
   closedir(d);
   if (nruns) qsort(runs, (size_t)nruns, sizeof *runs, by_name);
   for (int r = 0; r < nruns; r++) {
     size_t rl = strlen(top) + strlen(runs[r]) + 2;
     char *rd = malloc(rl);
+    if (!rd) ld_oom();
     snprintf(rd, rl, "%s/%s", top, runs[r]);
     int first = *n;
     if ((d = opendir(rd))) {
@@ -279,12 +281,12 @@ static int list_summaries(const char *dir, char ***list, int *n) {
         if (summary_rank(e->d_name) >= 0) {
           size_t fl = rl + strlen(e->d_name) + 2;
           *list = realloc(*list, sizeof **list * (size_t)(*n + 1));
-          (*list)[*n] = malloc(fl);
+          if (!*list || !((*list)[*n] = malloc(fl))) ld_oom();
           snprintf((*list)[(*n)++], fl, "%s/%s", rd, e->d_name);
         }
       closedir(d);
     }
-    qsort(*list + first, (size_t)(*n - first), sizeof **list, by_rank);
+    if (*n > first) qsort(*list + first, (size_t)(*n - first), sizeof **list, by_rank);
     free(rd);
     free(runs[r]);
   }
@@ -297,6 +299,7 @@ static int list_summaries(const char *dir, char ***list, int *n) {
 static int has_folder(const char *dir, const char *sub, int run) {
   size_t len = strlen(dir) + strlen(sub) + 2;
   char *top = malloc(len);
+  if (!top) ld_oom();
   snprintf(top, len, "%s/%s", dir, sub);
   DIR *d = opendir(top);
   int yes = d != NULL && !run;
@@ -457,6 +460,7 @@ int ex_merge_summaries(const char *dir, const char *db_path, int *traces) {
     sqlite3_exec(db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF", NULL, NULL, NULL);
   size_t pl = strlen(db_path) + 16;
   char *plain = malloc(pl);
+  if (!plain) ld_oom();
   snprintf(plain, pl, "%s-summary", db_path); /* cli_runner.c removes it on a signal */
   if (rc != SQLITE_OK) snprintf(err, sizeof err, "%s: %s", db_path, sqlite3_errmsg(db));
   rc = rc == SQLITE_OK ? merge_into(db, plain, list, n, err, sizeof err) : -1;
