@@ -344,6 +344,28 @@ static int export_table(ex_ctx *x, const ex_table *t, const ex_params *p) {
   return rc;
 }
 
+/* DIR/_summary/run=R/rank=N.db: what profdb report DIR reads (export_summary.c). */
+static int export_summary(ex_ctx *x, const ex_params *p) {
+  size_t n = strlen(x->o->dir) + strlen(p->run) + 32;
+  char *folder = malloc(n), err[300] = "";
+  if (!folder) {
+    fprintf(stderr, "profdb: export: out of memory\n");
+    return -1;
+  }
+  snprintf(folder, n, "%s/_summary/run=%s", x->o->dir, p->run);
+  int rc = mkdirs(folder);
+  if (rc) snprintf(err, sizeof err, "%s", strerror(errno));
+  if (rc == 0)
+    rc = ex_write_summary(x->db, folder, &(ex_summary_trace){p->id, p->base, p->last, p->rank},
+                          x->o->run, err, sizeof err);
+  if (rc) {
+    x->res->retryable = is_retryable(errno);
+    fprintf(stderr, "profdb: export: %s/rank=%lld.db: %s\n", folder, (long long)p->rank, err);
+  }
+  free(folder);
+  return rc;
+}
+
 static int wanted(const ex_options *o, const char *table) {
   if (!o->only) return 1;
   for (int i = 0; i < o->nonly; i++)
@@ -452,6 +474,7 @@ static int export_artifacts(ex_ctx *x, int snapshot, ex_seen *seen) {
       for (int t = 0; rc == 0 && t < EX_NTABLES; t++)
         if (ex_tables[t].snapshot == snapshot && wanted(x->o, ex_tables[t].name))
           rc = export_table(x, &ex_tables[t], &p);
+      if (rc == 0 && !snapshot && x->o->nonly == 0) rc = export_summary(x, &p);
     }
     free((char *)p.hash);
   }

@@ -55,4 +55,23 @@ int ex_export(sqlite3 *db, const ex_options *o, ex_result *res);
 ** 1 when found, else 0. */
 int ex_rank_from_name(const char *name, long long *rank);
 
+/* The job report from a dataset (export_summary.c).  ex_write_summary():
+** the trace's rows of db, alone, published atomically as
+** FOLDER/rank=RANK.db.zst (set_run: --run NAME recorded in it, or NULL);
+** 0, or -1 with err set.  ex_is_dataset(): 1 when PATH is a folder with a
+** _summary folder.  ex_merge_summaries(): every summary of the dataset DIR
+** appended into the new database db_path, ids moved past each other's;
+** PROFDB_EXIT_OK (*traces: how many), else after printing why
+** PROFDB_EXIT_DATA (no summaries, a damaged one) or PROFDB_EXIT_USAGE
+** (an I/O error). */
+typedef struct ex_summary_trace {
+  int64_t id;         /* trace_id in the exported database */
+  int64_t base, last; /* its event ids are (base, last] */
+  long long rank;     /* its rank in the dataset */
+} ex_summary_trace;
+int ex_write_summary(sqlite3 *db, const char *folder, const ex_summary_trace *t,
+                     const char *set_run, char *err, size_t errsize);
+int ex_is_dataset(const char *path);
+int ex_merge_summaries(const char *dir, const char *db_path, int *traces);
+
 #endif

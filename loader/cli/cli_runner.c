@@ -5,6 +5,7 @@
 ** Markdown / JSON files.
 */
 #include "cli.h"
+#include "export.h"
 #include "report.h"
 #include "utf8.h"
 #include "oom.h"
@@ -154,7 +155,7 @@ static void remove_temporaries(int sig) {
 }
 
 static void remove_temporaries_files(void) {
-  static const char *const suffixes[] = {"", "-journal", "-wal", "-shm"};
+  static const char *const suffixes[] = {"", "-journal", "-wal", "-shm", "-summary"};
   for (int i = 0; with_temporaries && i < with_temporaries->ntmp; i++) {
     char path[sizeof with_temporaries->tmpdb[0] + 16];
     for (size_t k = 0; k < sizeof suffixes / sizeof *suffixes; k++) {
@@ -230,6 +231,14 @@ const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int *rc
     signal(SIGINT, remove_temporaries);
     signal(SIGTERM, remove_temporaries);
     signal(SIGHUP, remove_temporaries);
+  }
+  if (n == 1 && ex_is_dataset(inputs[0])) { /* profdb export's dataset: its summaries */
+    int traces, mrc = ex_merge_summaries(inputs[0], db, &traces);
+    if (mrc != PROFDB_EXIT_OK) {
+      *rc = mrc;
+      return NULL;
+    }
+    return db;
   }
   /* The load of a large trace takes seconds: show it as `profdb load` does. */
   profdb_load_options opt = {.quiet = 1,

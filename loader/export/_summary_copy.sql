@@ -1,0 +1,36 @@
+-- _summary_copy.sql — a rank's summary (profdb export): for each table of
+-- the exported database, attached as "src" to the new summary database,
+-- which of its rows belong to the trace :trace_id (its event ids are
+-- (:base, :last], loader/export/_traces.sql), as the WHERE clause of the
+-- INSERT that copies them (loader/export_summary.c).  Snapshots are not in
+-- a summary: their tables copy no rows.  A table no rule covers has a NULL
+-- filter, and the export stops (a new table must be given its rule here).
+-- Output:
+--   name      the table
+--   filter    the WHERE clause of its rows of the trace ('0': none)
+WITH cols(tbl, col) AS (
+  SELECT l.name, c.name FROM pragma_table_list l, pragma_table_info(l.name, 'src') c
+  WHERE l.schema = 'src' AND l.type = 'table' AND l.name NOT LIKE 'sqlite\_%' ESCAPE '\')
+SELECT l.name,
+  CASE
+    -- fixed rows and the strings: all of them
+    WHEN l.name IN ('_kind', '_alloc_action', '_copy_kind', '_profdb', '_string') THEN '1'
+    -- event tables: their rowid range first (no scan of the other ranks)
+    WHEN EXISTS (SELECT 1 FROM cols WHERE tbl = l.name AND col = 'trace_id')
+      AND EXISTS (SELECT 1 FROM cols WHERE tbl = l.name AND col = 'id')
+      THEN 'id > :base AND id <= :last AND trace_id = :trace_id'
+    WHEN EXISTS (SELECT 1 FROM cols WHERE tbl = l.name AND col = 'trace_id')
+      THEN 'trace_id = :trace_id'
+    -- tables of snapshots (by snapshot, block or stack)
+    WHEN EXISTS (SELECT 1 FROM cols WHERE tbl = l.name AND col = 'snapshot_id')
+      OR l.name IN ('_block_history', '_stack_frame') THEN '0'
+    -- the post-pass's tables keyed by a CPU slice's event id
+    WHEN l.name IN ('_slice_tree', '_gpu_link', '_attr_ctx', '_attr_path', '_attr_flop',
+                    '_attr_marker') THEN 'id > :base AND id <= :last'
+    WHEN l.name IN ('_attr_ctx_op', '_attr_ctx_shape') THEN 'ctx_id > :base AND ctx_id <= :last'
+    WHEN l.name = 'import_log' THEN 'artifact_id = :trace_id'
+    WHEN l.name = 'import_stats' THEN 'artifact_id = :trace_id AND artifact = ''trace'''
+  END
+FROM pragma_table_list l
+WHERE l.schema = 'src' AND l.type = 'table' AND l.name NOT LIKE 'sqlite\_%' ESCAPE '\'
+ORDER BY l.name;

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""check_report_dir.py PROFDB WORK JOB_DIR — profdb report DIR (the job
+report from an exported dataset's summaries) equals the report of the same
+job loaded into one database, section by section and finding by finding
+(issue 25, item 3).  JOB_DIR: the public 8-rank DLRM job, or
+docs/examples/generated_gpu_run (2 ranks and a memory snapshot).
+
+Checks:
+  1. eight job-array tasks (--files LIST --index I, shuffled) and
+     `profdb export DB` each write one summary per rank,
+     _summary/run=job42/rank=N.db.zst, and no temporary file;
+  2. the traces are then deleted: `profdb report DIR` cannot have parsed
+     them, and gives the JSON report of `profdb report DB` (every section's
+     columns, rows and note, every finding; only 'inputs' differs), for
+     the tasks' dataset and for export DB's; the Markdown too (but its
+     Inputs line);
+  3. independently of profdb: run_summary's kernels per rank equal the
+     trace files' events with cat 'kernel', counted here with json;
+  4. `profdb diff DIR_A DIR_B` equals `profdb diff DB DB` (but 'inputs');
+  5. re-running one task (before the reports) leaves one summary per rank;
+  6. a damaged summary is refused with `profdb: FILE: ...`, exit 1; a
+     dataset without summaries (export --table kernel) with exit 1;
+  7. with a memory snapshot in the dataset, report DIR warns that the
+     memory sections are not available from a dataset.
+Exits 77 (skipped) when the public data is absent.
+"""
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+
+profdb, work, dlrm = sys.argv[1], sys.argv[2], sys.argv[3]
+if not os.path.isdir(dlrm):
+    print(f"SKIPPED: {dlrm} is absent")
+    sys.exit(77)
+shutil.rmtree(work, ignore_errors=True)
+os.makedirs(work)
+failed = 0
+
+
+def check(ok, what):
+    global failed
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok:
+        failed += 1
+
+
+def run(*args, code=0):
+    p = subprocess.run([profdb, *args], capture_output=True, text=True)
+    if p.returncode != code:
+        print(f"profdb {' '.join(args)}: exit {p.returncode}\n{p.stderr}")
+    return p
+
+
+traces = os.path.join(work, "traces")
+os.makedirs(traces)
+names = sorted(f for f in os.listdir(dlrm) if f.endswith(".pt.trace.json"))
+snapshots = [os.path.join(dlrm, f) for f in sorted(os.listdir(dlrm)) if "snapshot" in f]
+nranks = 8 if "dlrm" in dlrm else 2
+kernels = {}
+for f in names:
+    shutil.copy(os.path.join(dlrm, f), traces)
+    with open(os.path.join(dlrm, f)) as fh:
+        t = json.load(fh)
+    kernels[t["distributedInfo"]["rank"]] = sum(
+        1 for e in t["traceEvents"] if e.get("cat") == "kernel")
+check(len(names) == nranks, f"{nranks} traces ({len(names)})")
+
+db = os.path.join(work, "job.db")
+run("load", traces, "-o", db, "--run", "job42", "-q")
+listing = os.path.join(work, "inputs.txt")
+with open(listing, "w") as fh:
+    fh.writelines(os.path.join(traces, f) + "\n" for f in names)
+ds_tasks, ds_db = os.path.join(work, "ds_tasks"), os.path.join(work, "ds_db")
+order = list(range(nranks))
+random.Random(25).shuffle(order)
+codes = [run("export", "--files", listing, "--index", str(i), "-o", ds_tasks, "--run", "job42",
+             "-q").returncode for i in order]
+check(codes == [0] * nranks, f"{nranks} tasks exit 0 ({codes})")
+check(run("export", db, "-o", ds_db, "-q").returncode == 0, "export DB exits 0")
+# a task run again: its summary is rewritten in place (the report below
+# is made after it)
+check(run("export", "--files", listing, "--index", str(nranks - 1), "-o", ds_tasks, "--run", "job42",
+          "-q").returncode == 0, "the last task run again exits 0")
+for ds in (ds_tasks, ds_db):
+    sdir = os.path.join(ds, "_summary", "run=job42")
+    got = sorted(os.listdir(sdir)) if os.path.isdir(sdir) else []
+    check(got == [f"rank={r}.db.zst" for r in range(nranks)],
+          f"{os.path.basename(ds)}: one summary per rank, no temporaries ({got})")
+    size = sum(os.path.getsize(os.path.join(sdir, f)) for f in got)
+    print(f"     summaries: {size} bytes")
+
+ref_json = os.path.join(work, "db.json")
+ref_md = run("report", db, "--json", ref_json).stdout
+ref = json.load(open(ref_json))
+shutil.rmtree(traces)  # report DIR must not need them
+
+
+def same_report(ds, label):
+    out = os.path.join(work, label + ".json")
+    md = run("report", ds, "--json", out).stdout
+    if not os.path.exists(out):
+        check(False, f"{label}: profdb report DIR wrote its JSON")
+        return
+    got = json.load(open(out))
+    check(set(got) == set(ref), f"{label}: the same top-level keys")
+    for key in ref:
+        if key not in ("inputs", "sections", "findings"):
+            check(got.get(key) == ref[key], f"{label}: '{key}' equal")
+    gs = {s["id"]: s for s in got["sections"]}
+    bad = [s["id"] for s in ref["sections"] if gs.get(s["id"]) != s]
+    check(not bad and len(gs) == len(ref["sections"]),
+          f"{label}: all {len(ref['sections'])} sections equal (columns, rows, notes)"
+          + (f"; differing: {bad}" if bad else ""))
+    check(got["findings"] == ref["findings"],
+          f"{label}: the {len(ref['findings'])} findings equal "
+          f"({', '.join(f['id'] for f in ref['findings'])})")
+    rows = {s["id"]: s for s in got["sections"]}["run_summary"]["rows"]
+    per_rank = {r["rank"]: r["kernels"] for r in rows}
+    check(per_rank == kernels, f"{label}: kernels per rank as counted in the JSON ({per_rank})")
+    strip = lambda t: [l for l in t.splitlines() if not l.startswith("- Inputs:")]
+    check(strip(md) == strip(ref_md), f"{label}: the Markdown report equal (but its Inputs)")
+
+
+if nranks == 8:
+    check(ref["findings"] and any(f["id"] == "straggler" for f in ref["findings"]),
+          "the job's report has findings, the straggler among them")
+same_report(ds_tasks, "tasks")
+same_report(ds_db, "export_db")
+
+# diff DIR_A DIR_B
+a, b = os.path.join(work, "diff_dir.json"), os.path.join(work, "diff_db.json")
+run("diff", ds_tasks, ds_db, "--json", a)
+run("diff", db, db, "--json", b)
+da, dbb = json.load(open(a)), json.load(open(b))
+da.pop("inputs"), dbb.pop("inputs")
+check(da == dbb and da.get("sections"), "diff DIR_A DIR_B equals diff DB DB (but 'inputs')")
+
+# damaged summary, no summaries
+bad = os.path.join(work, "bad")
+shutil.copytree(ds_tasks, bad)
+victim = os.path.join(bad, "_summary", "run=job42", f"rank={nranks - 1}.db.zst")
+with open(victim, "r+b") as fh:
+    fh.truncate(os.path.getsize(victim) // 2)
+p = run("report", bad, code=1)
+check(p.returncode == 1 and f"profdb: {victim}: damaged summary" in p.stderr,
+      f"a cut summary: exit 1 naming it ({p.stderr.strip()[:120]})")
+only = os.path.join(work, "only_kernel")
+run("export", db, "-o", only, "--table", "kernel", "-q")
+p = run("report", only, code=1)
+check(p.returncode == 1 and "without summaries" in p.stderr,
+      f"a dataset without summaries: exit 1 ({p.stderr.strip()[:80]})")
+
+if snapshots:
+    run("export", *snapshots, "-o", ds_tasks, "--run", "job42", "-q", code=3)  # rank 0: warned
+    p = run("report", ds_tasks, "--json", os.path.join(work, "with_snapshot.json"))
+    check(p.returncode == 0 and "memory sections are not available from a dataset" in p.stderr,
+          f"a dataset with a snapshot: the memory sections said unavailable ({p.stderr.strip()[:90]})")
+
+sys.exit(1 if failed else 0)
