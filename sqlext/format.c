@@ -11,8 +11,8 @@
 ** SQL Function: profdb_version()
 **   The profdb version, e.g. '0.1.0'.
 ** SQL Function: profdb_display_name(S)
-**   S as the report shows it: unchanged up to 4096 bytes; a longer S is
-**   cut at a character boundary at most 4096 bytes in, and
+**   S as the report shows it: unchanged up to 64 KiB; a longer S is
+**   cut at a character boundary at most 65536 bytes in, and
 **   '…[cut: N bytes, fnv1a HHHHHHHHHHHHHHHH]' appended (N the full length,
 **   H the FNV-1a 64-bit hash of all of S), so two different long names
 **   stay different after the cut, and one name gives the same text in
@@ -77,7 +77,7 @@ static void fmt_ns(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 }
 
 /* Names longer than this many bytes are cut where the report shows them. */
-#define DISPLAY_NAME_MAX 4096
+#define DISPLAY_NAME_MAX 65536
 
 static void display_name(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;

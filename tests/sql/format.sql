@@ -41,10 +41,10 @@ SELECT 'base_04', kernel_base('ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevCo
 -- database)
 SELECT 'display_01', profdb_display_name('aten::mm');
 SELECT 'display_02', profdb_display_name(NULL) IS NULL;
-SELECT 'display_03', profdb_display_name(replace(hex(zeroblob(2048)), '00', 'ab')) = replace(hex(zeroblob(2048)), '00', 'ab');
-SELECT 'display_04', length(CAST(profdb_display_name(replace(hex(zeroblob(5000)), '00', 'x')) AS BLOB)),
-  substr(profdb_display_name(replace(hex(zeroblob(5000)), '00', 'x')), 4096);
-SELECT 'display_05', profdb_display_name('a' || replace(hex(zeroblob(5000)), '00', 'x'))
-  <> profdb_display_name('b' || replace(hex(zeroblob(5000)), '00', 'x'));
-SELECT 'display_06', substr(profdb_display_name('a' || replace(hex(zeroblob(2100)), '00', 'é')), 2047, 4);
+SELECT 'display_03', profdb_display_name(replace(hex(zeroblob(32768)), '00', 'ab')) = replace(hex(zeroblob(32768)), '00', 'ab');
+SELECT 'display_04', length(CAST(profdb_display_name(replace(hex(zeroblob(70000)), '00', 'x')) AS BLOB)),
+  substr(profdb_display_name(replace(hex(zeroblob(70000)), '00', 'x')), 65536);
+SELECT 'display_05', profdb_display_name('a' || replace(hex(zeroblob(70000)), '00', 'x'))
+  <> profdb_display_name('b' || replace(hex(zeroblob(70000)), '00', 'x'));
+SELECT 'display_06', substr(profdb_display_name('a' || replace(hex(zeroblob(32800)), '00', 'é')), 32767, 4);
 SELECT 'display_07', typeof(profdb_display_name(42));
