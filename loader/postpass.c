@@ -414,11 +414,12 @@ static int load_name_classes(ld_ctx *ctx, name_class *nc) {
           " 'aten::matmul', 'aten::linear', 'aten::convolution', 'aten::convolution_backward',"
           " 'aten::scaled_dot_product_attention')) << 4) | ((" MARKER_NAME ") << 5),"
           " substr(value, 1, instr(value, '(') - 1) FROM _string"
-          " WHERE value GLOB 'ProfilerStep#*' OR value GLOB 'enumerate(DataLoader)*'"
+          " WHERE length(value) <= 65536 AND (value GLOB 'ProfilerStep#*'"
+          " OR value GLOB 'enumerate(DataLoader)*'"
           " OR value LIKE 'nn.Module: %' OR value GLOB '*.py([0-9]*): *'"
           " OR value IN ('aten::mm', 'aten::addmm', 'aten::bmm', 'aten::baddbmm',"
           " 'aten::matmul', 'aten::linear', 'aten::convolution', 'aten::convolution_backward',"
-          " 'aten::scaled_dot_product_attention') OR " MARKER_NAME " ORDER BY id",
+          " 'aten::scaled_dot_product_attention') OR " MARKER_NAME ") ORDER BY id",
           -1, &st, NULL) != SQLITE_OK)
     return -1;
   int cap = 0;

@@ -22,10 +22,10 @@
 --   path             -      enclosing annotations and itself, outermost first, joined by ' > '
 --   parent_path      -      path of the enclosing annotation (NULL at the top)
 WITH projected AS (
-  SELECT n.value AS name, count(*) AS gpu_ranges, sum(g.dur) AS gpu_span_ns
+  SELECT profdb_display_name(n.value) AS name, count(*) AS gpu_ranges, sum(g.dur) AS gpu_span_ns
   FROM _gpu g JOIN report_window w ON w.trace_id = g.trace_id JOIN _string n ON n.id = g.name_id
   WHERE g.kind = (SELECT kind FROM _kind WHERE name = 'gpu_annotation') AND g.ts >= w.ts AND g.ts < w.end_ts
-  GROUP BY n.value
+  GROUP BY n.id
 )
 SELECT replace(hex(zeroblob(r.depth)), '00', char(160, 160)) || r.name AS annotation, r.calls,
   r.host_total_ns, r.device_total_ns,

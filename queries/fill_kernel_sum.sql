@@ -11,7 +11,7 @@
 --   total_dur_ns  ns     total time
 --   avg_dur_ns    ns     mean duration
 --   pct_gpu       %      share of all GPU activity time
-SELECT n.value AS op, o.input_dims, count(*) AS kernels, sum(g.dur) AS total_dur_ns,
+SELECT profdb_display_name(n.value) AS op, o.input_dims, count(*) AS kernels, sum(g.dur) AS total_dur_ns,
   CAST(round(avg(g.dur)) AS INTEGER) AS avg_dur_ns,
   round(100.0 * sum(g.dur) / (SELECT sum(dur) FROM report_gpu), 2) AS pct_gpu
 FROM report_gpu g LEFT JOIN _slice o ON o.id = g.op_id LEFT JOIN _string n ON n.id = o.name_id

@@ -194,7 +194,7 @@ counts AS (
 -- The FLOP-counted operator group (gemm_efficiency: name, shapes, dtype)
 -- with the most GPU time, when the device's peak is known.
 gemm_m AS (
-  SELECT n.value AS name, f.input_dims, f.dtype, min(f.source) AS source, d.name AS device_name,
+  SELECT profdb_display_name(n.value) AS name, f.input_dims, f.dtype, min(f.source) AS source, d.name AS device_name,
     sum(f.device_ns) / (SELECT 1.0 * max(n, 1) FROM time_m) AS device_ns, p.tflops AS peak_tflops,
     100.0 * sum(f.flops) / 1000.0 / sum(f.device_ns) / p.tflops AS peak_pct,
     (SELECT sum(dur) FROM report_gpu) / (SELECT 1.0 * max(n, 1) FROM time_m) AS gpu_ns

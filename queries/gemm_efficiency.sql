@@ -23,7 +23,7 @@
 --   peak_pct          %      achieved_tflops as a share of the peak
 --   source            source first user-code frame of the calls' Python stacks (NULL without with_stack)
 --   device_name       -      the GPU (device.name)
-SELECT n.value AS name, f.input_dims, f.dtype, count(*) AS calls,
+SELECT profdb_display_name(n.value) AS name, f.input_dims, f.dtype, count(*) AS calls,
   max(f.flops) AS flops_per_call, sum(f.device_ns) AS device_ns,
   round(sum(f.flops) / 1000.0 / sum(f.device_ns), 2) AS achieved_tflops, p.tflops AS peak_tflops,
   round(100.0 * sum(f.flops) / 1000.0 / sum(f.device_ns) / p.tflops, 2) AS peak_pct,

@@ -66,10 +66,10 @@ SELECT a.snapshot, a.device, a.trace, p.row, p.step, p.ts - a.start_ts AS at_ns,
     -- no event before the step: what was allocated before the first event
     (SELECT k.baseline FROM report_mem_peak k WHERE k.snapshot_id = p.snapshot_id
        AND k.device = p.device)) END AS step_start_bytes,
-  (SELECT n.value FROM _slice s JOIN _string n ON n.id = s.name_id WHERE s.id = p.op_id) AS operator,
+  (SELECT profdb_display_name(n.value) FROM _slice s JOIN _string n ON n.id = s.name_id WHERE s.id = p.op_id) AS operator,
   coalesce((SELECT a.path FROM _slice_tree t JOIN _attr_path a ON a.id = t.path_id
             WHERE t.id = p.module_id AND a.tree = 'module'),
-           (SELECT substr(n.value, 12) FROM _slice s JOIN _string n ON n.id = s.name_id
+           (SELECT profdb_display_name(substr(n.value, 12)) FROM _slice s JOIN _string n ON n.id = s.name_id
             WHERE s.id = p.module_id)) AS module,
   (SELECT CAST(s.tid AS TEXT) FROM _slice s WHERE s.id = p.op_id) AS thread,
   CASE WHEN p.ts IS NULL AND p.row = 'peak' THEN 'the peak is the memory allocated before the first recorded event'

@@ -15,7 +15,7 @@
 --   frees               count  free events
 --   freed_bytes         bytes  bytes freed
 --   size_increase_bytes bytes  allocated minus freed inside the operator itself (self size increase)
-SELECT coalesce(n.value, '(no operator)') AS name,
+SELECT coalesce(profdb_display_name(n.value), '(no operator)') AS name,
   CASE e.device_type WHEN 0 THEN 'CPU' WHEN 1 THEN 'CUDA:' || e.device_id
     ELSE e.device_type || ':' || e.device_id END AS device,
   sum(e.bytes > 0) AS allocations, sum(CASE WHEN e.bytes > 0 THEN e.bytes ELSE 0 END) AS allocated_bytes,

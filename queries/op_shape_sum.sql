@@ -23,7 +23,7 @@ WITH host AS (
                 WHERE k.trace_id = a.trace_id AND k.step = coalesce(a.step, -1))
   GROUP BY s.name_id, s.input_dims
 )
-SELECT n.value AS name, h.input_dims, h.input_types, h.calls, h.host_self_ns, h.host_total_ns,
+SELECT profdb_display_name(n.value) AS name, h.input_dims, h.input_types, h.calls, h.host_self_ns, h.host_total_ns,
   coalesce(g.device_self_ns, 0) AS device_self_ns, coalesce(g.device_total_ns, 0) AS device_total_ns
 FROM host h JOIN _string n ON n.id = h.name_id
 LEFT JOIN report_op_shape_gpu g USING (name_id, input_dims)

@@ -27,6 +27,6 @@ WITH charged AS (
 SELECT c.source, sum(c.gpu_ns) AS device_total_ns,
   round(100.0 * sum(c.gpu_ns) / nullif((SELECT sum(dur) FROM report_gpu), 0), 2) AS device_pct,
   sum(c.activities) AS activities, count(*) AS operators,
-  (SELECT n.value FROM top t JOIN _string n ON n.id = t.name_id WHERE t.source = c.source AND t.rn = 1) AS top_op
+  (SELECT profdb_display_name(n.value) FROM top t JOIN _string n ON n.id = t.name_id WHERE t.source = c.source AND t.rn = 1) AS top_op
 FROM charged c GROUP BY c.source
 ORDER BY device_total_ns DESC, c.source LIMIT :top;

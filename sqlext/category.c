@@ -21,7 +21,9 @@
 **   or '?' it matches anywhere in the name (a substring); with them it is a
 **   glob over the whole name ('*' any run, '?' one character).
 **
-**   Results are cached per connection and distinct name; the cache and the
+**   Results are cached per connection and distinct name (names up to 4 KiB,
+**   at most 65536 of them and 8 MiB: a full cache starts again, so a trace of 10^6
+**   distinct or 30 MiB names costs no more memory than a small one); the cache and the
 **   user rules are reloaded when the database changed (rows, another
 **   connection's commit, or the schema; see refresh()), so edits to the
 **   rule table, and creating, replacing or dropping it, apply to the next
@@ -158,7 +160,16 @@ typedef struct cat_state {
   uint64_t prepared;     /* statement_signal() of the previous call */
   char *lower;           /* scratch: lower-cased name */
   size_t lower_cap;
+  size_t bytes; /* bytes of the cached names */
 } cat_state;
+
+/* What the cache may keep: names up to CACHE_NAME_MAX bytes, and at most
+** CACHE_BYTES_MAX bytes of them (then it starts again); the scratch buffer
+** is given back after a name longer than SCRATCH_KEEP_MAX. */
+#define CACHE_NAME_MAX 4096
+#define CACHE_BYTES_MAX (8u << 20)
+#define CACHE_COUNT_MAX 65536
+#define SCRATCH_KEEP_MAX 65536
 
 /* Hash 8 bytes at a time: kernel names run to 5 KB. */
 static uint64_t name_hash(const char *s, size_t n) {
@@ -181,7 +192,7 @@ static void cache_clear(cat_state *st) {
   for (size_t i = 0; st->slots && i <= st->mask; i++) sqlite3_free(st->slots[i].name);
   sqlite3_free(st->slots);
   st->slots = NULL;
-  st->mask = st->count = 0;
+  st->mask = st->count = st->bytes = 0;
 }
 
 static void rules_clear(cat_state *st) {
@@ -433,6 +444,16 @@ static void kernel_category_func(sqlite3_context *ctx, int argc, sqlite3_value *
   st->lower[n] = 0;
   /* An embedded NUL ends the name for matching (strstr stops there). */
   const char *category = categorize(st, st->lower);
+  if ((size_t)n > SCRATCH_KEEP_MAX) {
+    sqlite3_free(st->lower);
+    st->lower = NULL;
+    st->lower_cap = 0;
+  }
+  if ((size_t)n > CACHE_NAME_MAX) {
+    sqlite3_result_text(ctx, category, -1, SQLITE_TRANSIENT);
+    return;
+  }
+  if (st->bytes + (size_t)n > CACHE_BYTES_MAX || st->count >= CACHE_COUNT_MAX) cache_clear(st);
   if ((!st->slots || (st->count + 1) * 2 > st->mask + 1) && cache_grow(st) != SQLITE_OK) {
     sqlite3_result_text(ctx, category, -1, SQLITE_TRANSIENT);
     return;
@@ -445,6 +466,7 @@ static void kernel_category_func(sqlite3_context *ctx, int argc, sqlite3_value *
     while (st->slots[i].hash) i = (i + 1) & st->mask;
     st->slots[i] = (cache_slot){h, copy, (size_t)n, category};
     st->count++;
+    st->bytes += (size_t)n + 1;
   }
   sqlite3_result_text(ctx, category, -1, SQLITE_TRANSIENT);
 }

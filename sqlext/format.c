@@ -10,6 +10,16 @@
 **   1500000 -> '1.50 ms', 2500000000 -> '2.50 s'.  NULL for NULL.
 ** SQL Function: profdb_version()
 **   The profdb version, e.g. '0.1.0'.
+** SQL Function: profdb_display_name(S)
+**   S as the report shows it: unchanged up to 64 KiB; a longer S is
+**   cut at a character boundary at most 65536 bytes in, and
+**   '…[cut: N bytes, fnv1a HHHHHHHHHHHHHHHH]' appended (N the full length,
+**   H the FNV-1a 64-bit hash of all of S), so two different long names
+**   stay different after the cut, and one name gives the same text in
+**   every database.  The database keeps the full value: the cut bounds
+**   what the report copies into its sorts, tables and files (a 30 MiB
+**   kernel name is read once per use, never copied per row).  NULL and
+**   non-text values are returned unchanged.
 **
 ** Arguments that are not numbers are an error naming the function.
 ** Flags: DETERMINISTIC | INNOCUOUS (pure functions).
@@ -66,6 +76,37 @@ static void fmt_ns(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
 }
 
+/* Names longer than this many bytes are cut where the report shows them. */
+#define DISPLAY_NAME_MAX 65536
+
+static void display_name(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  if (sqlite3_value_type(argv[0]) != SQLITE_TEXT) {
+    sqlite3_result_value(ctx, argv[0]);
+    return;
+  }
+  const unsigned char *s = sqlite3_value_text(argv[0]);
+  int n = sqlite3_value_bytes(argv[0]);
+  if (!s) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  if (n <= DISPLAY_NAME_MAX) {
+    sqlite3_result_value(ctx, argv[0]);
+    return;
+  }
+  unsigned long long h = 14695981039346656037ULL; /* FNV-1a 64 offset basis */
+  for (int i = 0; i < n; i++) h = (h ^ s[i]) * 1099511628211ULL;
+  int cut = DISPLAY_NAME_MAX;
+  while (cut > 0 && (s[cut] & 0xC0) == 0x80) cut--; /* not inside a character */
+  char *r = sqlite3_mprintf("%.*s\xe2\x80\xa6[cut: %d bytes, fnv1a %016llx]", cut, s, n, h);
+  if (!r) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_text(ctx, r, -1, sqlite3_free);
+}
+
 static void version_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
   (void)argv;
@@ -81,5 +122,8 @@ int profdb_format_init(sqlite3 *db) {
   if (rc == SQLITE_OK)
     rc =
         sqlite3_create_function(db, "profdb_version", 0, flags, NULL, version_func, NULL, NULL);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(db, "profdb_display_name", 1, flags, NULL, display_name, NULL,
+                                 NULL);
   return rc;
 }

@@ -97,19 +97,27 @@ UNION SELECT s.trace_id, s.step FROM report_step_all s JOIN report_window w USIN
 UNION SELECT trace_id, -1 FROM report_window WHERE whole;
 
 -- Names by id (the storage tables keep ids).
-CREATE TEMP VIEW report_name(name_id, name) AS SELECT id, value FROM _string;
+CREATE TEMP VIEW report_name(name_id, name) AS SELECT id, profdb_display_name(value) FROM _string;
 
 -- Names of GPU work, once per name: kernel_category(), and whether it is a
--- fill/zero kernel (fill_kernel_sum).
+-- fill/zero kernel (fill_kernel_sum), from the name's first 64 KiB (no
+-- real kernel name is longer; a longer one is cut so that the rules read
+-- a bounded copy: each use of a column copies the whole value, docs/
+-- reliability.md "Long names").  name: the display form.
 CREATE TEMP TABLE report_gpu_name(name_id INTEGER PRIMARY KEY, name TEXT, category TEXT,
   is_fill INTEGER);
+WITH n AS MATERIALIZED (
+  SELECT id, profdb_display_name(value) AS name,
+    CASE WHEN length(value) > 65536 THEN substr(value, 1, 65536) ELSE value END AS head
+  FROM _string
+  WHERE id IN (SELECT name_id FROM _gpu
+               WHERE kind IN (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'memset')))
+)
 INSERT INTO report_gpu_name
-SELECT n.id, n.value, kernel_category(n.value),
-  n.value LIKE '%FillFunctor%' OR n.value LIKE '%fill_kernel%' OR n.value LIKE '%zero_kernel%'
-    OR n.value LIKE '%memset%'
-FROM _string n
-WHERE n.id IN (SELECT name_id FROM _gpu
-               WHERE kind IN (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'memset')));
+SELECT id, name, kernel_category(head),
+  head LIKE '%FillFunctor%' OR head LIKE '%fill_kernel%' OR head LIKE '%zero_kernel%'
+    OR head LIKE '%memset%'
+FROM n;
 
 -- GPU work (kernels, copies, fills) launched in the analysed steps (or all
 -- of it for traces without steps).  category: kernel_category() of the
@@ -150,18 +158,21 @@ INSERT INTO report_sync_name(name) VALUES
 -- checkpoint/recompute frames, phase markers, DataLoader ranges, steps.
 CREATE TEMP TABLE report_marker_name(name_id INTEGER PRIMARY KEY, name TEXT, sync INTEGER,
   recompute INTEGER, backward INTEGER, optimizer INTEGER, dataloader INTEGER, step INTEGER);
+-- (length() reads no text: a name over 64 KiB is no marker and is never
+-- copied here.)
 INSERT INTO report_marker_name
 SELECT id, value, value IN (SELECT name FROM report_sync_name),
-  lower(value) LIKE '%checkpoint%' OR lower(value) LIKE '%recompute%',
+  value LIKE '%checkpoint%' OR value LIKE '%recompute%',
   value LIKE 'autograd::engine::evaluate_function%' OR value GLOB '*Backward[0-9]*',
   value LIKE 'Optimizer.step#%', value LIKE 'enumerate(DataLoader)%',
   value GLOB 'ProfilerStep#*'
 FROM _string
-WHERE value IN (SELECT name FROM report_sync_name)
-  OR lower(value) LIKE '%checkpoint%' OR lower(value) LIKE '%recompute%'
-  OR value LIKE 'autograd::engine::evaluate_function%' OR value GLOB '*Backward[0-9]*'
-  OR value LIKE 'Optimizer.step#%' OR value LIKE 'enumerate(DataLoader)%'
-  OR value GLOB 'ProfilerStep#*';
+WHERE length(value) <= 65536
+  AND (value IN (SELECT name FROM report_sync_name)
+       OR value LIKE '%checkpoint%' OR value LIKE '%recompute%'
+       OR value LIKE 'autograd::engine::evaluate_function%' OR value GLOB '*Backward[0-9]*'
+       OR value LIKE 'Optimizer.step#%' OR value LIKE 'enumerate(DataLoader)%'
+       OR value GLOB 'ProfilerStep#*');
 
 -- Operators of the analysed steps, per thread and name (op_stats, summed
 -- while loading; ProfilerStep#N is not an operator).

@@ -69,7 +69,7 @@ WITH up(event_id, id, level) AS (
   WHERE NOT EXISTS (SELECT 1 FROM up JOIN report_sync y ON y.event_id = up.id
                     WHERE up.event_id = c.event_id AND up.level > 0)
 ), frame AS (
-  SELECT up.event_id, n.value AS source,
+  SELECT up.event_id, profdb_display_name(n.value) AS source,
     row_number() OVER (PARTITION BY up.event_id ORDER BY up.level) AS pick
   FROM up JOIN _slice s ON s.id = up.id JOIN _string n ON n.id = s.name_id
   WHERE up.event_id IN (SELECT event_id FROM outer_call)

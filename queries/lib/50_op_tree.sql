@@ -128,9 +128,9 @@ FROM node n JOIN ordered o USING (tree, path);
 --   source  'file:line function'
 CREATE TEMP TABLE report_source_name(name_id INTEGER PRIMARY KEY, source TEXT);
 INSERT INTO report_source_name
-SELECT id,
+SELECT id, profdb_display_name(
   filename || ':' || substr(value, length(filename) + 2, instr(value, '): ') - length(filename) - 2)
-    || ' ' || substr(value, instr(value, '): ') + 3)
+    || ' ' || substr(value, instr(value, '): ') + 3))
 FROM (SELECT id, value, substr(value, 1, instr(value, '(') - 1) AS filename FROM _string
       WHERE id IN (SELECT source_id FROM _attr_ctx));
 CREATE TEMP TABLE report_launch_source AS

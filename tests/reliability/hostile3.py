@@ -255,6 +255,79 @@ def case_b7_escaped_token_linear():
     check(got == [(16 * (1 << 20) // 6,)], "the name is not loaded whole: %s" % got)
 
 
+def fnv1a64(data):
+    h = 14695981039346656037
+    for b in data:
+        h = ((h ^ b) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def peak_rss_mb(*args):
+    """Run profdb in a child of a fresh Python; its peak RSS in MB, and its result."""
+    code = ("import resource, subprocess, sys; r = subprocess.run(sys.argv[1:], capture_output=True); "
+            "sys.stderr.write(r.stderr.decode(errors='replace')); "
+            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); sys.exit(r.returncode)")
+    r = subprocess.run([sys.executable, "-c", code, PROFDB, *args], capture_output=True)
+    return int(r.stdout.split()[-1]) / 1024, r
+
+
+def case_b8_long_names():
+    """B8: two 6 MiB kernel names that differ only in their last byte: the database
+    keeps them whole, the report shows them cut (64 KiB, then their
+    length and FNV-1a hash, so they stay two rows), its files stay small, and
+    its memory does not grow with the names (it was ~50x the longest name)."""
+    mib = 6
+    names = ["k_" + "x" * (mib << 20) + tail for tail in ("A", "B")]
+    trace = os.path.join(WORK, "long.json")
+    with open(trace, "w") as f:
+        ev = []
+        for s in range(3):
+            t = s * 100000
+            ev.append({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#%d" % s,
+                       "pid": 1, "tid": 1, "ts": t, "dur": 90000})
+            for i, name in enumerate(names):
+                c = s * 10 + i + 1
+                ts = t + 10 + i * 100
+                ev.append({"ph": "X", "cat": "cpu_op", "name": "aten::" + name, "pid": 1,
+                           "tid": 1, "ts": ts, "dur": 50, "args": {"External id": c}})
+                ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel",
+                           "pid": 1, "tid": 1, "ts": ts + 1, "dur": 5,
+                           "args": {"External id": c, "correlation": c}})
+                ev.append({"ph": "X", "cat": "kernel", "name": name, "pid": 0, "tid": 7,
+                           "ts": ts + 20, "dur": 30 + i,
+                           "args": {"device": 0, "stream": 7, "correlation": c}})
+        json.dump({"traceEvents": ev}, f)
+    db = os.path.join(WORK, "long.db")
+    r = run("load", "-q", trace, "-o", db)
+    if not check(r.returncode == 0, "load: exit %d %s" % (r.returncode, r.stderr[-300:])):
+        return
+    con = sqlite3.connect(db)
+    got = sorted(con.execute("SELECT DISTINCT length(name) FROM kernel").fetchall())
+    con.close()
+    check(got == [(len(names[0]),)], "the database does not keep the names whole: %s" % got)
+    out = {k: os.path.join(WORK, "r." + k) for k in ("md", "json", "html")}
+    rss, r = peak_rss_mb("report", db, "--md", out["md"], "--json", out["json"],
+                         "--html", out["html"])
+    check(r.returncode == 0, "report: exit %d %s" % (r.returncode, r.stderr[-300:]))
+    print("report of two %d MiB names: peak RSS %.0f MB" % (mib, rss))
+    if not os.environ.get("PROFDB_TEST_SANITIZED"):
+        # docs/reliability.md: 3 copies of the longest name above a report's
+        # usual ~100 MB (SQLite's page caches); 6 MiB names cost 390 MB before.
+        check(rss < 100 + 3 * mib + 40, "report peak RSS %.0f MB for %d MiB names" % (rss, mib))
+    for k, path in out.items():
+        size = os.path.getsize(path)
+        check(size < (1 << 20), "%s output is %d bytes" % (k, size))
+    with open(out["json"]) as f:
+        report = json.load(f)
+    rows = [x for x in report["sections"] if x["id"] == "gpu_kernel_sum"][0]["rows"]
+    want = sorted("%s\u2026[cut: %d bytes, fnv1a %016x]" % (n[:65536], len(n), fnv1a64(n.encode()))
+                  for n in names)
+    check(sorted(x["name"] for x in rows) == want,
+          "gpu_kernel_sum names: %s" % [x["name"][-60:] for x in rows])
+    check(len(rows) == 2 and {x["instances"] for x in rows} == {2},
+          "two kernels of two steps each: %s" % [(x["name"][-8:], x["instances"]) for x in rows])
+
+
 def case_b5_out_of_memory():
     """B5: when memory runs out the load says so, exits 5 and leaves
     nothing; with what docs/performance.md says a load needs it runs at

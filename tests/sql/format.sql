@@ -1,4 +1,4 @@
--- profdb_fmt_bytes, profdb_fmt_ns, profdb_version
+-- profdb_fmt_bytes, profdb_fmt_ns, profdb_version, profdb_display_name
 SELECT 'fmt_bytes_01', profdb_fmt_bytes(0);
 SELECT 'fmt_bytes_02', profdb_fmt_bytes(1023);
 SELECT 'fmt_bytes_03', profdb_fmt_bytes(1024);
@@ -36,3 +36,15 @@ SELECT 'base_01', kernel_base('void at::native::vectorized_elementwise_kernel<4,
 SELECT 'base_02', kernel_base('ampere_sgemm_128x64_tn'), kernel_base(NULL) IS NULL;
 SELECT 'base_03', kernel_base('void at::native::(anonymous namespace)::max_pool_backward_nchw<float, float>(x)');
 SELECT 'base_04', kernel_base('ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)');
+-- profdb_display_name: short names unchanged, long ones cut at a character
+-- boundary with their length and hash (distinct after the cut, same in any
+-- database)
+SELECT 'display_01', profdb_display_name('aten::mm');
+SELECT 'display_02', profdb_display_name(NULL) IS NULL;
+SELECT 'display_03', profdb_display_name(replace(hex(zeroblob(32768)), '00', 'ab')) = replace(hex(zeroblob(32768)), '00', 'ab');
+SELECT 'display_04', length(CAST(profdb_display_name(replace(hex(zeroblob(70000)), '00', 'x')) AS BLOB)),
+  substr(profdb_display_name(replace(hex(zeroblob(70000)), '00', 'x')), 65536);
+SELECT 'display_05', profdb_display_name('a' || replace(hex(zeroblob(70000)), '00', 'x'))
+  <> profdb_display_name('b' || replace(hex(zeroblob(70000)), '00', 'x'));
+SELECT 'display_06', substr(profdb_display_name('a' || replace(hex(zeroblob(32800)), '00', 'é')), 32767, 4);
+SELECT 'display_07', typeof(profdb_display_name(42));

@@ -97,10 +97,10 @@ WITH a AS (
     AND EXISTS (SELECT 1 FROM diff_scope k WHERE k.side = 'before'
                 AND k.trace_id = g.trace_id AND k.step = coalesce(l.step, -1))
   GROUP BY g.kind, g.name_id
-), named AS (
-  SELECT a.*, n.value AS name FROM a JOIN main._string n ON n.id = a.name_id
+), named AS MATERIALIZED (
+  SELECT a.*, profdb_display_name(n.value) AS name FROM a JOIN main._string n ON n.id = a.name_id
   UNION ALL
-  SELECT b.*, n.value FROM b JOIN base._string n ON n.id = b.name_id
+  SELECT b.*, profdb_display_name(n.value) FROM b JOIN base._string n ON n.id = b.name_id
 )
 SELECT side, (SELECT name FROM main._kind WHERE _kind.kind = named.kind) AS kind,
   name, kernel_base(name) AS base, kernel_category(name) AS category, instances, total_dur,
@@ -111,11 +111,23 @@ FROM named;
 -- analysed steps, overlaps counted once), collectives and their overlap
 -- with compute kernels.
 CREATE TEMP TABLE diff_gpu_busy AS
-WITH g AS (
+-- collective kernels' name ids per side (each name read once, its first
+-- 64 KiB categorized as in the report)
+WITH comm AS MATERIALIZED (
+  SELECT 'after' AS side, id AS name_id FROM main._string
+  WHERE id IN (SELECT name_id FROM main._gpu
+               WHERE kind = (SELECT kind FROM main._kind WHERE name = 'kernel'))
+    AND kernel_category(substr(value, 1, 65536)) = 'NCCL/communication'
+  UNION ALL
+  SELECT 'before', id FROM base._string
+  WHERE id IN (SELECT name_id FROM base._gpu
+               WHERE kind = (SELECT kind FROM base._kind WHERE name = 'kernel'))
+    AND kernel_category(substr(value, 1, 65536)) = 'NCCL/communication'
+), g AS (
   SELECT 'after' AS side, g.trace_id, g.device, g.kind, g.ts, g.ts + g.dur AS end_ts,
     g.kind = (SELECT kind FROM main._kind WHERE name = 'kernel')
-      AND kernel_category(n.value) = 'NCCL/communication' AS comm
-  FROM main._gpu g JOIN main._gpu_link l ON l.id = g.id JOIN main._string n ON n.id = g.name_id
+      AND g.name_id IN (SELECT name_id FROM comm WHERE side = 'after') AS comm
+  FROM main._gpu g JOIN main._gpu_link l ON l.id = g.id
   WHERE g.kind IN (SELECT kind FROM main._kind WHERE name IN ('kernel', 'memcpy', 'memset'))
     AND g.dur IS NOT NULL
     AND EXISTS (SELECT 1 FROM diff_scope k WHERE k.side = 'after'
@@ -123,8 +135,8 @@ WITH g AS (
   UNION ALL
   SELECT 'before', g.trace_id, g.device, g.kind, g.ts, g.ts + g.dur,
     g.kind = (SELECT kind FROM base._kind WHERE name = 'kernel')
-      AND kernel_category(n.value) = 'NCCL/communication'
-  FROM base._gpu g JOIN base._gpu_link l ON l.id = g.id JOIN base._string n ON n.id = g.name_id
+      AND g.name_id IN (SELECT name_id FROM comm WHERE side = 'before')
+  FROM base._gpu g JOIN base._gpu_link l ON l.id = g.id
   WHERE g.kind IN (SELECT kind FROM base._kind WHERE name IN ('kernel', 'memcpy', 'memset'))
     AND g.dur IS NOT NULL
     AND EXISTS (SELECT 1 FROM diff_scope k WHERE k.side = 'before'
@@ -154,10 +166,10 @@ WITH a AS (
                 AND k.trace_id = o.trace_id AND k.step = coalesce(o.step, -1))
   GROUP BY o.name_id
 )
-SELECT a.side, n.value AS name, a.calls, a.total_dur, a.self_dur
+SELECT a.side, profdb_display_name(n.value) AS name, a.calls, a.total_dur, a.self_dur
 FROM a JOIN main._string n ON n.id = a.name_id
 UNION ALL
-SELECT b.side, n.value, b.calls, b.total_dur, b.self_dur
+SELECT b.side, profdb_display_name(n.value), b.calls, b.total_dur, b.self_dur
 FROM b JOIN base._string n ON n.id = b.name_id;
 
 -- Per-step divisor of each side (at least 1, so a run without steps or
