@@ -5,8 +5,7 @@
 --   the window runs from the first GPU activity's start to the last one's
 --   end over all the rank's devices and streams; compute is the union of
 --   kernels that are not collectives; idle is the window minus the union
---   of all GPU activity.  --scope hta gives HTA's own figures: its events
---   and its µs arithmetic (lib/11_hta.sql, docs/definitions.md).  Beyond HTA,
+--   of all GPU activity.  Use --scope hta for HTA's scope.  Beyond HTA,
 --   the collectives' time is split into waiting for the last peer and
 --   transfer (the two last columns).
 -- Requires: report_trace
@@ -24,6 +23,10 @@
 --   comm_wait_ns      ns     collective time before the last peer arrived (waiting: imbalance, stragglers; lib/50_collectives.sql)
 --   comm_transfer_ns  ns     collective time after the last peer arrived, or whose peers are not loaded (transfer)
 WITH per_rank AS (
+  -- With --scope hta the figures are HTA's own: its events and its µs
+  -- arithmetic, lib/11_hta.sql and docs/definitions.md; report_gpu may then
+  -- be empty while HTA counts GPU work, e.g. MTIA events, hence Requires
+  -- names report_trace.
   SELECT g.trace_id, max(g.ts + g.dur) - min(g.ts) AS window,
     interval_union(g.ts, g.ts + g.dur) AS busy,
     coalesce(interval_union(g.ts, g.ts + g.dur)
