@@ -8,7 +8,7 @@
 --   of all GPU activity.  Use --scope hta for HTA's scope.  Beyond HTA,
 --   the collectives' time is split into waiting for the last peer and
 --   transfer (the two last columns).
--- Requires: report_gpu
+-- Requires: report_trace
 -- Empty: no GPU activity (kernels, copies, fills) in scope
 -- Columns:
 --   label             -      trace
@@ -23,11 +23,21 @@
 --   comm_wait_ns      ns     collective time before the last peer arrived (waiting: imbalance, stragglers; lib/50_collectives.sql)
 --   comm_transfer_ns  ns     collective time after the last peer arrived, or whose peers are not loaded (transfer)
 WITH per_rank AS (
+  -- With --scope hta the figures are HTA's own: its events and its µs
+  -- arithmetic, lib/11_hta.sql and docs/definitions.md; report_gpu may then
+  -- be empty while HTA counts GPU work, e.g. MTIA events, hence Requires
+  -- names report_trace.
   SELECT g.trace_id, max(g.ts + g.dur) - min(g.ts) AS window,
     interval_union(g.ts, g.ts + g.dur) AS busy,
     coalesce(interval_union(g.ts, g.ts + g.dur)
       FILTER (WHERE g.kind = 'kernel' AND g.category <> 'NCCL/communication'), 0) AS compute
-  FROM report_gpu g GROUP BY g.trace_id
+  FROM report_gpu g WHERE NOT coalesce(:scope_hta, 0) GROUP BY g.trace_id
+  UNION ALL
+  -- --scope hta: HTA's events and arithmetic (lib/11_hta.sql), µs to ns
+  SELECT h.trace_id, CAST(round(1000 * hta_span(h.ts, h.end_ts)) AS INTEGER),
+    CAST(round(1000 * hta_busy(h.ts, h.end_ts)) AS INTEGER),
+    coalesce(CAST(round(1000 * hta_busy(h.ts, h.end_ts) FILTER (WHERE h.compute)) AS INTEGER), 0)
+  FROM report_hta_gpu h GROUP BY h.trace_id
 )
 SELECT w.label, w.rank, p.window AS kernel_time_ns, p.window - p.busy AS idle_ns,
   p.compute AS compute_ns, p.busy - p.compute AS non_compute_ns,

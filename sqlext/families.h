@@ -19,6 +19,7 @@ int profdb_format_init(sqlite3 *db);    /* profdb_fmt_bytes, profdb_fmt_ns,
                                   ** profdb_version            format.c */
 int profdb_frames_init(sqlite3 *db);    /* frame_rank, kernel_base    frames.c */
 int profdb_flops_init(sqlite3 *db);     /* op_flops                   flops.c */
+int profdb_hta_init(sqlite3 *db);       /* hta_ts, hta_end, hta_busy, hta_span hta.c */
 
 /* Error helpers shared by the families: "NAME(): Nth argument ..." */
 const char *profdb_ext_ordinal(int i); /* "1st", "2nd", ... */

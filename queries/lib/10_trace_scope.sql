@@ -10,7 +10,10 @@
 -- :scope_trace = 1: HolisticTraceAnalysis' scope, which keeps GPU work only
 -- when its launch call starts before the trace's last ProfilerStep does,
 -- if the trace has two steps or more: HTA drops the last step as possibly
--- incomplete, and GPU work it cannot relate to a launch call).
+-- incomplete, and GPU work it cannot relate to a launch call.  The last
+-- ProfilerStep's start is the later of its CPU range's and its GPU
+-- annotation's, as HTA takes it: with the GPU behind, the last step's work
+-- is kept; lib/11_hta.sql).
 --
 -- A trace without ProfilerStep annotations is analysed whole (nothing can
 -- be excluded as warm-up; report_window.all_steps is 0).
@@ -136,7 +139,8 @@ WHERE g.kind IN (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'mems
   AND (NOT coalesce(:scope_hta, 0)
        OR (SELECT count(*) FROM report_step_all s WHERE s.trace_id = g.trace_id) < 2
        OR (SELECT r.ts FROM _slice r WHERE r.id = l.launch_id)
-          < (SELECT max(s.ts) FROM report_step_all s WHERE s.trace_id = g.trace_id));
+          < (SELECT max(max(s.ts, coalesce(s.gpu_ts, s.ts))) FROM report_step_all s
+             WHERE s.trace_id = g.trace_id));
 CREATE INDEX temp.report_gpu_by_stream ON report_gpu(trace_id, device, stream, ts);
 
 -- Calls and ops that block the host until the GPU has done some work
