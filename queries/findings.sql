@@ -410,8 +410,9 @@ UNION ALL
 -- graphs remove launch calls: they save at most the CPU time in
 -- steady-state launch calls (each counted once; cold-start calls, one-time
 -- module loading, left out: cold_start), and no more than the GPU idle
--- time outside cold-start calls.  Steps that already replay CUDA graphs
--- are told to capture what is still launched outside them.
+-- time outside cold-start calls; it fires when the GPU idles over 20% of
+-- the time outside cold-start calls.  Steps that already replay CUDA
+-- graphs are told to capture what is still launched outside them.
 SELECT round(100.0 * min(l.steady_ns, t.wall - t.busy - cm.idle_ns) / t.js, 1),
   'launch_bound', 'medium',
   printf('%.0f%% of kernels run under 10 us while the GPU idles %.0f%%',

@@ -17,6 +17,9 @@ CASE is one of:
   ran_on_cpu       no runtime call, [memory] events on the CPU device: the
                    run used the CPU
   graph_replay     steps that replay CUDA graphs are not told to use them
+  gpu_idle_parts   gpu_idle: a stream's busy_ns + idle_ns + edge_ns make up
+                   the analysed window (issue 29, item 11: the parts were
+                   0.46 ms short of the window on a one-stream trace)
   truncated_trace  a cut trace: profdb report exits 3, and the findings a
                    cut could explain say the trace is cut; also the first
                    500,000 bytes of HolisticTraceAnalysis' test.json.gz
@@ -208,6 +211,34 @@ def case_graph_replay(profdb, public, work):
                 problems.append(f"{rule}: a graph-replay trace is told: {f['action']}")
             if not graphs and not advises:
                 problems.append(f"{rule}: no CUDA-graph advice without graphs: {f['action']}")
+    return problems
+
+
+def case_gpu_idle_parts(profdb, public, work):
+    # Three 10 ms steps (the first is warm-up), one 2 ms kernel 200 us into
+    # each: the analysed window runs from step 2's start to step 3's end.
+    doc = trace_of(lambda t, s: busy(t, s, 2000))
+    steps = sorted((e["ts"], e["ts"] + e["dur"]) for e in doc["traceEvents"]
+                   if e["name"].startswith("ProfilerStep"))
+    window = (steps[-1][1] - steps[1][0]) * US
+    kernels = sorted((e["ts"], e["ts"] + e["dur"]) for e in doc["traceEvents"]
+                     if e.get("cat") == "kernel" and e["ts"] >= steps[1][0])
+    edge = ((kernels[0][0] - steps[1][0]) + (steps[-1][1] - kernels[-1][1])) * US
+    path = os.path.join(work, "parts.json")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    r = subprocess.run([profdb, "report", path, "--section", "gpu_idle", "--json", "-"],
+                       capture_output=True, text=True)
+    rows = json.loads(r.stdout)["sections"][0]["rows"] if r.returncode == 0 else []
+    if len(rows) != 1:
+        return [f"gpu_idle: {len(rows)} rows, exit {r.returncode}: {r.stderr[:200]}"]
+    x = rows[0]
+    problems = []
+    if x["edge_ns"] != edge:
+        problems.append(f"gpu_idle edge_ns {x['edge_ns']}, want {edge}")
+    if x["busy_ns"] + x["idle_ns"] + x["edge_ns"] != window:
+        problems.append(f"gpu_idle parts {x['busy_ns']} + {x['idle_ns']} + {x['edge_ns']} "
+                        f"!= the window {window}")
     return problems
 
 
