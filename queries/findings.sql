@@ -451,11 +451,12 @@ UNION ALL
 -- that much, and how to profile the steady state.  Sorted by the share of
 -- the job step those calls take.
 SELECT round(min(100.0 * cm.call_ns / t.js, 100), 1), 'cold_start', 'high',
-  printf('This profile is a cold start: %d first kernel launch(es) take %s (%.0f%% of the analysed time)',
-    cm.calls, profdb_fmt_ns(cm.call_ns), 100.0 * cm.call_ns / t.wall),
-  printf('Per rank step (%s): %d launch call(s) that are the first launch of their kernel take %s, each over 1 ms and over 100x the median launch call (%s); the largest takes %s; the GPU idles %s during them (launch_overhead).',
+  printf('This profile is a cold start: %d first kernel launch(es) per rank take %.0f%% of the analysed time (%s per rank step)',
+    cm.calls, 100.0 * cm.call_ns / t.wall, profdb_fmt_ns(cm.call_ns)),
+  printf('%d launch call(s) per rank that are the first launch of their kernel take %s per rank step (%s), each over 1 ms and over 100x the median launch call (%s); the largest takes %s; the GPU idles %s per rank step during them (launch_overhead).',
+    cm.calls, profdb_fmt_ns(cm.call_ns),
     CASE WHEN t.steps > 0 THEN j.per ELSE 'the whole trace: no ProfilerStep ranges, start-up included' END,
-    cm.calls, profdb_fmt_ns(cm.call_ns), profdb_fmt_ns(cm.median_ns), profdb_fmt_ns(cm.largest_ns),
+    profdb_fmt_ns(cm.median_ns), profdb_fmt_ns(cm.largest_ns),
     profdb_fmt_ns(cm.idle_ns)),
   'The profiled window starts with the process: CUDA loads each kernel''s module on its first launch (lazy loading, CUDA_MODULE_LOADING=LAZY, the default since CUDA 11.7), and cuDNN/cuBLAS initialize; a long run pays this once, not per step.',
   'Profile the steady state: torch.profiler.profile(schedule=torch.profiler.schedule(wait=1, warmup=1, active=3)) with prof.step() every iteration, or run a few iterations before profiling; CUDA_MODULE_LOADING=EAGER moves the loading to start-up.',
