@@ -7,15 +7,21 @@
 --   when not and the gap is under 30 us (launch and dependency overhead),
 --   other otherwise (waiting on events or other streams).  Every gap
 --   between consecutive work in scope counts, across step boundaries too;
---   use --scope hta for HTA's scope.
+--   use --scope hta for HTA's scope.  The idle time before the stream's
+--   first work and after its last, inside the trace's analysed window, is
+--   no gap between two works, so HTA leaves it out of idle_ns; edge_ns has
+--   it, so that busy_ns + idle_ns + edge_ns = the window (when the work
+--   lies inside it and does not overlap on the stream).
 -- Requires: report_gpu
 -- Empty: the trace has no GPU activity
+-- Brief: label device stream busy_ns edge_ns host_wait_ns kernel_wait_ns other_ns
 -- Columns:
 --   label            -      trace
 --   device           -      device ordinal
 --   stream           -      stream id
 --   busy_ns          ns     time the stream is busy (overlaps counted once)
 --   idle_ns          ns     sum of the gaps between consecutive work
+--   edge_ns          ns     analysed window before the stream's first work and after its last
 --   host_wait_ns     ns     gaps whose next work was launched after the previous ended
 --   kernel_wait_ns   ns     other gaps under 30 us
 --   other_ns         ns     other gaps of 30 us or more
@@ -38,10 +44,12 @@ WITH ordered AS (
     sum(gap) FILTER (WHERE NOT host_wait AND gap >= 30000) AS other
   FROM gaps GROUP BY trace_id, device, stream
 ), busy AS (
-  SELECT trace_id, device, stream, interval_union(ts, ts + dur) AS busy_ns
+  SELECT trace_id, device, stream, interval_union(ts, ts + dur) AS busy_ns,
+    min(ts) AS first_ts, max(ts + dur) AS last_end
   FROM report_gpu GROUP BY trace_id, device, stream
 )
 SELECT w.label, b.device, b.stream, b.busy_ns, coalesce(p.idle, 0) AS idle_ns,
+  max(b.first_ts - w.ts, 0) + max(w.end_ts - b.last_end, 0) AS edge_ns,
   coalesce(p.host_wait, 0) AS host_wait_ns, coalesce(p.kernel_wait, 0) AS kernel_wait_ns,
   coalesce(p.other, 0) AS other_ns,
   round(100.0 * coalesce(p.host_wait, 0) / max(coalesce(p.idle, 0), 1), 2) AS host_wait_pct

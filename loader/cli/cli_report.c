@@ -79,6 +79,31 @@ static int artifact_exists(sqlite3 *db, const char *path, const char *table, lon
   return found;
 }
 
+/* Warns about each truncated trace or snapshot the report covers (all, or
+** only id when id > 0) and returns how many there are: a report of a cut
+** input exits 3 as its load did (docs/reliability.md). */
+static int truncated_inputs(sqlite3 *db, const char *path, const char *table, long long id) {
+  char *sql = sqlite3_mprintf(
+      "SELECT %s_id, label, truncated_at FROM %s"
+      " WHERE status = 'truncated' AND (?1 <= 0 OR %s_id = ?1)"
+      " ORDER BY 1",
+      table, table, table);
+  sqlite3_stmt *st;
+  int n = 0;
+  if (sql && sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+    sqlite3_bind_int64(st, 1, id);
+    for (; sqlite3_step(st) == SQLITE_ROW; n++)
+      fprintf(stderr,
+              "profdb: %s: warning: %s %lld (%s) ends early at byte %lld (decompressed): the"
+              " report covers the events before the cut\n",
+              path, table, (long long)sqlite3_column_int64(st, 0),
+              (const char *)sqlite3_column_text(st, 1), (long long)sqlite3_column_int64(st, 2));
+    sqlite3_finalize(st);
+  }
+  sqlite3_free(sql);
+  return n;
+}
+
 /* profdb report's own options. */
 typedef struct report_opts {
   long long trace_id, snapshot_id; /* --trace, --snapshot; -1: all */
@@ -196,6 +221,10 @@ int cli_report(int argc, char **argv) {
   r.db_path = db_path == pos[0] ? db_path : NULL; /* else a temporary database */
   if (rp_cli_sections(&r, &o) || rp_run(&r)) goto done;
   rc = rp_cli_output(&r, &o, 1);
+  if (rc == PROFDB_EXIT_OK && (truncated_inputs(db, pos[0], "trace", ro.trace_id) +
+                                   truncated_inputs(db, pos[0], "snapshot", ro.snapshot_id) >
+                               0))
+    rc = PROFDB_EXIT_TRUNCATED;
   goto done;
 bad:
   fputs(report_usage, stderr);

@@ -462,9 +462,10 @@ int rp_run_section(rp_report *r, rp_section *s) {
   }
   sqlite3_stmt *st;
   const char *tail;
-  if (sqlite3_prepare_v2(r->db, s->sql, -1, &st, &tail) != SQLITE_OK || !st) {
+  int prc = sqlite3_prepare_v2(r->db, s->sql, -1, &st, &tail);
+  if (prc != SQLITE_OK || !st) {
     fprintf(stderr, "profdb: %s: %s\n", s->path,
-            st ? sqlite3_errmsg(r->db) : "no SQL statement");
+            prc != SQLITE_OK ? sqlite3_errmsg(r->db) : "no SQL statement");
     sqlite3_finalize(st);
     return -1;
   }
