@@ -83,6 +83,17 @@ sync_m AS (
   FROM report_sync_idle, (SELECT 1.0 * max(n, 1) AS n, 1.0 * ranks AS ranks FROM time_m) t
   WHERE name IS NULL
 ),
+-- The host-blocking call that leaves the GPU idle longest (per rank
+-- step), and whether it is a blocking copy (report_sync_name.is_copy):
+-- the synchronization finding's advice names it.
+sync_top AS (
+  SELECT i.name, y.is_copy, sum(i.blocked_gpu_idle_ns) / t.n AS idle,
+    (SELECT count(DISTINCT event_id) FROM report_clip_sync c WHERE c.name = i.name) / t.ranks AS calls,
+    (SELECT max(dur) FROM report_sync r WHERE r.name = i.name) AS max_dur
+  FROM report_sync_idle i JOIN report_sync_name y ON y.name = i.name,
+    (SELECT 1.0 * max(n, 1) AS n, 1.0 * ranks AS ranks FROM time_m) t
+  GROUP BY i.name ORDER BY idle DESC, i.name LIMIT 1
+),
 -- Top 3 kernels (or copies, fills) of a kind, as subjects.
 -- (per rank: a job with more ranks that behave alike names the same
 -- figures)
@@ -304,14 +315,20 @@ SELECT round(100.0 * s.idle / t.js, 1), 'synchronization',
   printf('Host-blocking calls (%d, nested ones included) block the CPU for %s of %s (%.1f%%); during %s of it (%.1f%%) no GPU work of the process was running (sync_sum).',
     s.calls, profdb_fmt_ns(s.sync), profdb_fmt_ns(t.wall), 100.0 * s.sync / t.wall,
     profdb_fmt_ns(s.idle), 100.0 * s.idle / t.wall),
-  'Values are copied to the host inside the loop (.item(), .cpu(), printing or comparing tensors, data-dependent shapes), so the CPU cannot queue work ahead and the GPU drains.',
-  'Remove per-step .item()/.cpu() (log every N steps, accumulate on the GPU), use non_blocking=True copies, and find the remaining syncs with torch.cuda.set_sync_debug_mode("warn").',
+  CASE WHEN y.is_copy AND y.idle >= 0.5 * s.idle
+       THEN printf('Most of it is one kind of blocking copy: %s (%d call(s) per rank, the longest %s, %s of GPU idle per step). A blocking copy returns only when the work queued before it on its stream and the copy itself are done: a .cpu(), .item(), .tolist() or .numpy() of a GPU tensor, or a copy_ / .to() without non_blocking=True (PyTorch on ROCm issues these as hipMemcpyWithStream; on CUDA they show as cudaMemcpyAsync + cudaStreamSynchronize).',
+              y.name, CAST(round(y.calls) AS INTEGER), profdb_fmt_ns(y.max_dur), profdb_fmt_ns(y.idle))
+       ELSE 'Values are copied to the host inside the loop (.item(), .cpu(), printing or comparing tensors, data-dependent shapes), so the CPU cannot queue work ahead and the GPU drains.' END,
+  CASE WHEN y.is_copy AND y.idle >= 0.5 * s.idle
+       THEN printf('Find the %s call sites (subjects; torch.cuda.set_sync_debug_mode("warn") reports each) and take the copy off the critical path: read the value a step later from a pinned host buffer filled with non_blocking=True and an event (event.synchronize() only when it is needed), keep the data on the GPU, or copy once after the loop.', y.name)
+       ELSE 'Remove per-step .item()/.cpu() (log every N steps, accumulate on the GPU), use non_blocking=True copies, and find the remaining syncs with torch.cuda.set_sync_debug_mode("warn").' END,
   printf('Up to %s (%.1f%% of the job step): the blocked time while the GPU was idle.', profdb_fmt_ns(s.idle), 100.0 * s.idle / t.js),
   'Re-profile: sync_sum.gpu_idle_pct under 1%.',
   0, round(100.0 * s.idle / t.js, 2), s.idle, NULL, s.top_calls,
   json_object('sections', json_array('sync_sum', 'step_time_sum'),
-    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js, 'blocked_ns', s.sync, 'blocked_gpu_idle_ns', s.idle))
-FROM sync_m s, time_m t, floor_m f
+    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js, 'blocked_ns', s.sync, 'blocked_gpu_idle_ns', s.idle,
+      'top_call', y.name, 'top_call_gpu_idle_ns', y.idle))
+FROM sync_m s LEFT JOIN sync_top y ON 1, time_m t, floor_m f
 WHERE t.wall > 0 AND s.idle >= f.min_pct / 100 * t.js AND s.idle >= f.min_ns
 UNION ALL
 -- 4. Many short kernels with an idle GPU: launch-bound.  Fusion and CUDA

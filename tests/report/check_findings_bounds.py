@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Fixture tests for issue 29's honest bounds, one per defect, each named
+after the defect (not after a trace):
+
+    check_findings_bounds.py PROFDB WORK_DIR
+
+- blocking_copy_is_host_sync: a 3 ms hipMemcpyWithStream (ROCm's blocking
+  .cpu() / .item()) with the GPU idle is a host sync: sync_sum lists it
+  and the synchronization finding names the copy in its advice.
+- dtod_sync_copy_is_not_host_sync: a synchronous cudaMemcpy whose copy ran
+  device to device does not block the host (CUDA runtime API, "API
+  synchronization behavior"): no sync, no finding.
+The expected figures are derived here from the fixture's own events, not
+from profdb's output.
+"""
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_rules import Trace, busy  # noqa: E402
+
+
+def copy_call(t, api, copy_name, ts, dur, copy_dur=5):
+    """A synchronous copy call of dur us at ts whose copy runs at its end."""
+    t.corr += 1
+    t.x("cuda_runtime", api, ts, dur, correlation=t.corr)
+    t.x("gpu_memcpy", copy_name, ts + dur - copy_dur - 1, copy_dur, tid=7, pid=0, device=0,
+        stream=7, correlation=t.corr)
+
+
+def report(profdb, work, name, doc, sections=("findings",)):
+    path = os.path.join(work, name + ".json")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    out = os.path.join(work, name + ".out.json")
+    args = [profdb, "report", path, "--json", out]
+    for s in sections:
+        args += ["--section", s]
+    r = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        raise SystemExit(f"FAIL {name}: profdb report exit {r.returncode}: {r.stderr[:300]}")
+    with open(out) as f:
+        return json.load(f)
+
+
+def rows(doc, section):
+    for s in doc.get("sections", []):
+        if s.get("id") == section:
+            return s.get("rows", [])
+    return []
+
+
+def findings(doc, rule):
+    return [x for x in doc["findings"] if x["rule"] == rule]
+
+
+def blocking_copy_is_host_sync(profdb, work, problems):
+    # steps 2 and 3 are analysed: GPU busy 5 ms, then a 3 ms blocking copy
+    # with nothing on the GPU but its own 5 us copy at its end
+    doc = report(profdb, work, "blocking_copy_is_host_sync", Trace().build(lambda t, s: (
+        busy(t, s, 5000), copy_call(t, "hipMemcpyWithStream", "Memcpy DtoH (Device -> Host)",
+                                    s + 5300, 3000))), ("findings", "sync_sum"))
+    sync = {r["name"]: r for r in rows(doc, "sync_sum")}
+    if "hipMemcpyWithStream" not in sync:
+        problems.append(f"blocking_copy_is_host_sync: sync_sum lists {sorted(sync)}")
+    elif sync["hipMemcpyWithStream"]["total_dur_ns"] != 2 * 3000 * 1000:
+        problems.append("blocking_copy_is_host_sync: total_dur_ns "
+                        f"{sync['hipMemcpyWithStream']['total_dur_ns']}, want 6000000 (2 steps x 3 ms)")
+    f = findings(doc, "synchronization")
+    # 3 ms less the 5 us copy, per analysed 10 ms step
+    if not f:
+        problems.append("blocking_copy_is_host_sync: no synchronization finding")
+    else:
+        f = f[0]
+        if "hipMemcpyWithStream" not in f["action"] or "non_blocking" not in f["action"]:
+            problems.append(f"blocking_copy_is_host_sync: generic action: {f['action']}")
+        if f["expected_saving_ns"] != 2995000:
+            problems.append(f"blocking_copy_is_host_sync: saving {f['expected_saving_ns']}, want 2995000")
+
+
+def dtod_sync_copy_is_not_host_sync(profdb, work, problems):
+    doc = report(profdb, work, "dtod_sync_copy_is_not_host_sync", Trace().build(lambda t, s: (
+        busy(t, s, 5000), copy_call(t, "cudaMemcpy", "Memcpy DtoD (Device -> Device)",
+                                    s + 5300, 3000))), ("findings", "sync_sum"))
+    names = [r["name"] for r in rows(doc, "sync_sum")]
+    if "cudaMemcpy" in names or findings(doc, "synchronization"):
+        problems.append(f"dtod_sync_copy_is_not_host_sync: counted as a sync ({names})")
+    # the same call copying device to host is one
+    doc = report(profdb, work, "dtoh_sync_copy_is_host_sync", Trace().build(lambda t, s: (
+        busy(t, s, 5000), copy_call(t, "cudaMemcpy", "Memcpy DtoH (Device -> Pageable)",
+                                    s + 5300, 3000))), ("findings", "sync_sum"))
+    if "cudaMemcpy" not in [r["name"] for r in rows(doc, "sync_sum")]:
+        problems.append("dtod_sync_copy_is_not_host_sync: a DtoH cudaMemcpy is not a sync")
+
+
+CHECKS = [blocking_copy_is_host_sync, dtod_sync_copy_is_not_host_sync]
+
+
+def main():
+    profdb, work = sys.argv[1:3]
+    os.makedirs(work, exist_ok=True)
+    problems = []
+    for check in CHECKS:
+        check(profdb, work, problems)
+    for p in problems:
+        print("FAIL", p)
+    print(f"{len(CHECKS)} checks, {len(problems)} failed")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
