@@ -10,6 +10,9 @@ after the defect (not after a trace):
 - dtod_sync_copy_is_not_host_sync: a synchronous cudaMemcpy whose copy ran
   device to device does not block the host (CUDA runtime API, "API
   synchronization behavior"): no sync, no finding.
+- deepep_alltoall_is_communication: DeepEP's expert-parallel all-to-all
+  kernels (names as CUPTI writes them) are Communication, so the
+  communication section sees them; look-alikes are not.
 The expected figures are derived here from the fixture's own events, not
 from profdb's output.
 """
@@ -95,7 +98,49 @@ def dtod_sync_copy_is_not_host_sync(profdb, work, problems):
         problems.append("dtod_sync_copy_is_not_host_sync: a DtoH cudaMemcpy is not a sync")
 
 
-CHECKS = [blocking_copy_is_host_sync, dtod_sync_copy_is_not_host_sync]
+DEEPEP = {  # kernel name -> category it must get
+    "void deep_ep::intranode::notify_dispatch<8>(int const*, int*, int, int const*, int*, int,"
+    " int, int, bool const*, int*, int*, int, void**, int**, int)": "NCCL/communication",
+    "void deep_ep::intranode::dispatch<8, 768, 8192>(int4*, float*, int*, long*, float*, int*,"
+    " int*, int4 const*, float const*, long const*, float const*, bool const*, int const*, int,"
+    " int, int, int, int, int, int, void**, int, int, int)": "NCCL/communication",
+    "void deep_ep::intranode::cached_notify_combine<8>(void**, int*, int, int, int, int**, int)":
+        "NCCL/communication",
+    "void deep_ep::intranode::combine<__nv_bfloat16, 8, 768, 4096>(__nv_bfloat16*, float*,"
+    " __nv_bfloat16 const*, float const*, int const*, int const*, int const*, void**, int const*,"
+    " int, int, int, int, int)": "NCCL/communication",
+    "void deep_ep::internode_ll::dispatch<false, 3, 7168>(void*, float*, int*, long*, int*,"
+    " int*, void*, int*, void*, int*, void const*, long const*, int*, int*, int, int, int, int,"
+    " int, int, int, bool)": "NCCL/communication",
+    "void mori::moe::EpCombineIntraNodeKernel<__hip_bfloat16, true>(mori::moe::"
+    "EpDispatchCombineArgs<__hip_bfloat16>)": "NCCL/communication",
+    # look-alikes
+    "void deep_ep::layout::get_dispatch_layout<256, 32, 8>(long const*, int*, int*, int*, bool*,"
+    " int, int, int, int)": "MoE routing",
+    "void (anonymous namespace)::groupnorm_kernel_dispatch_down<__hip_bfloat16, 1024u>(unsigned"
+    " int, unsigned int, long, float, bool, __hip_bfloat16 const*, __hip_bfloat16 const*,"
+    " __hip_bfloat16 const*, float const*, float const*, __hip_bfloat16*)": "Normalization",
+}
+
+
+def deepep_alltoall_is_communication(profdb, work, problems):
+    names = list(DEEPEP)
+    doc = report(profdb, work, "deepep_alltoall_is_communication", Trace().build(lambda t, s: [
+        t.gpu(n, s + 200 + 1000 * i, 500, stream=20) for i, n in enumerate(names)]),
+        ("gpu_kernel_sum", "kernel_category_sum"))
+    got = {r["name"]: r.get("category") for r in rows(doc, "gpu_kernel_sum")}
+    for n, want in DEEPEP.items():
+        if got.get(n) != want:
+            problems.append(f"deepep_alltoall_is_communication: {n[:50]} is {got.get(n)}, want {want}")
+    # 6 communication kernels of 500 us in each of the 2 analysed steps
+    cats = {r["category"]: r for r in rows(doc, "kernel_category_sum")}
+    comm = cats.get("NCCL/communication", {})
+    if comm.get("total_dur_ns") != 6 * 500000 * 2:
+        problems.append(f"deepep_alltoall_is_communication: communication {comm}, want 6 ms")
+
+
+CHECKS = [blocking_copy_is_host_sync, dtod_sync_copy_is_not_host_sync,
+          deepep_alltoall_is_communication]
 
 
 def main():
