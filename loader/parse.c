@@ -58,24 +58,36 @@ int64_t ld_string(ld_file *f, const char *s, size_t n) {
   return id;
 }
 
-void ld_note(ld_file *f, profdb_stat stat, const char *fmt, ...) {
+static void note_va(ld_file *f, profdb_stat stat, uint64_t offset, const char *fmt,
+                    va_list ap) {
   f->stats[stat]++;
   if (!fmt || f->logged[stat] >= LD_LOG_LIMIT) return;
   f->logged[stat]++;
   char msg[512];
-  va_list ap;
-  va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
   ld_buf *b = writer_batch(f->ctx->w);
   row_begin(b, TB_LOG);
   row_int(b, COL_IMPORT_LOG_ARTIFACT_ID, f->artifact_id);
   row_text(b, COL_IMPORT_LOG_FILE, f->path, strlen(f->path));
-  row_int(b, COL_IMPORT_LOG_OFFSET, (int64_t)ld_offset(f));
+  row_int(b, COL_IMPORT_LOG_OFFSET, (int64_t)offset);
   const char *sev = severity_name(stat_info[stat].severity);
   row_text(b, COL_IMPORT_LOG_SEVERITY, sev, strlen(sev));
   row_text(b, COL_IMPORT_LOG_CODE, stat_info[stat].name, strlen(stat_info[stat].name));
   row_text(b, COL_IMPORT_LOG_MESSAGE, msg, strlen(msg));
+}
+
+void ld_note(ld_file *f, profdb_stat stat, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  note_va(f, stat, ld_offset(f), fmt, ap);
+  va_end(ap);
+}
+
+void ld_note_at(ld_file *f, profdb_stat stat, uint64_t offset, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  note_va(f, stat, offset, fmt, ap);
+  va_end(ap);
 }
 
 int ld_fail(ld_file *f, int exit_code, int with_offset, const char *fmt, ...) {

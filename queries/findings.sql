@@ -157,6 +157,25 @@ mem_m AS (
   FROM report_mem_device d LEFT JOIN report_mem_peak p USING (snapshot_id, device)
   LEFT JOIN report_mem_frag_peak f USING (snapshot_id, device), report_capacity c
 ),
+-- Fragmentation at the peak, bounded (rule 11): expandable segments can
+-- give back at most the free space inside partly used segments
+-- (frag_external), and never more than reserved - requested at the peak
+-- (a snapshot whose segments overlap counts their bytes twice);
+-- overlaps: the load's snapshot_overlapping_segments count (import_stats);
+-- expandable: the snapshot already uses expandable segments (allocator
+-- setting or a segment's is_expandable), whose mapping profdb does not
+-- model, so no fragmentation is claimed there.
+frag_m AS (
+  SELECT m.*,
+    max(min(m.frag_external, m.frag_reserved - m.frag_requested), 0) AS bound,
+    coalesce((SELECT value FROM import_stats i WHERE i.artifact_id = m.snapshot_id
+              AND i.artifact = 'snapshot' AND i.name = 'snapshot_overlapping_segments'), 0)
+      AS overlaps,
+    coalesce(m.expandable_on, 0) = 1
+      OR EXISTS (SELECT 1 FROM segment g WHERE g.snapshot_id = m.snapshot_id
+                 AND g.device = m.device AND g.is_expandable = 1) AS expandable
+  FROM mem_m m
+),
 source_m AS (
   SELECT l.snapshot_id, l.device, coalesce(f.source, '(no stack)') AS source,
     sum(l.size) AS bytes, count(*) AS n
@@ -489,34 +508,36 @@ SELECT 90.0, 'oom', 'high',
   json_object('sections', json_array('mem_oom', 'mem_action_sum'), 'figures', json_object('ooms', m.ooms))
 FROM mem_m m WHERE m.ooms > 0
 UNION ALL
--- 11. Fragmentation at the peak.  Expandable segments can give back at
--- most the free space inside partly used segments at the peak
--- (mem_fragmentation.peak_external); whole free segments are cached, not
--- fragmented, and the end-of-run state does not matter for an OOM.
-SELECT round(100.0 * m.frag_external / m.frag_reserved, 1), 'fragmentation',
-  CASE WHEN m.frag_external > 0.2 * m.frag_reserved THEN 'high' ELSE 'medium' END,
+-- 11. Fragmentation at the peak (frag_m above): the saving is the free
+-- space inside partly used segments at the peak, bounded by reserved -
+-- requested there; whole free segments are cached, not fragmented, and
+-- the end-of-run state does not matter for an OOM.  Low confidence when
+-- segments overlap; not on expandable-segment snapshots (not modelled).
+SELECT round(100.0 * m.bound / m.frag_reserved, 1), 'fragmentation',
+  CASE WHEN m.overlaps > 0 THEN 'low' WHEN m.bound > 0.2 * m.frag_reserved THEN 'high' ELSE 'medium' END,
   printf('%.0f%% of the memory reserved at the peak is free space inside used segments (device %d)',
-    100.0 * m.frag_external / m.frag_reserved, m.device),
-  printf('At the allocation peak: %s reserved, %s requested; the %s difference is %s free inside segments that hold allocations, %s of rounding inside blocks, %s in segments holding nothing; expandable segments are %s (mem_fragmentation).',
+    100.0 * m.bound / m.frag_reserved, m.device),
+  printf('At the allocation peak: %s reserved, %s requested; the %s difference is %s free inside segments that hold allocations, %s of rounding inside blocks, %s in segments holding nothing; expandable segments are %s (mem_fragmentation).%s',
     profdb_fmt_bytes(m.frag_reserved), profdb_fmt_bytes(m.frag_requested),
     profdb_fmt_bytes(m.frag_reserved - m.frag_requested), profdb_fmt_bytes(m.frag_external),
     profdb_fmt_bytes(m.frag_internal), profdb_fmt_bytes(m.frag_free_segments),
-    CASE m.expandable_on WHEN 1 THEN 'on' WHEN 0 THEN 'off' ELSE 'not recorded' END),
+    CASE m.expandable_on WHEN 1 THEN 'on' WHEN 0 THEN 'off' ELSE 'not recorded' END,
+    CASE WHEN m.overlaps > 0 THEN printf(' %d segment(s) overlap another one (import_stats snapshot_overlapping_segments): the snapshot is inconsistent and counts their bytes twice, so these figures are bounds.', m.overlaps)
+         ELSE '' END),
   'Allocations of varying sizes leave free gaps inside segments that larger requests cannot use.',
-  CASE WHEN coalesce(m.expandable_on, 0) = 1 THEN 'Reduce size variation (pad to fixed shapes), or set max_split_size_mb in PYTORCH_CUDA_ALLOC_CONF.'
-       ELSE 'Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (segments grow in place), or max_split_size_mb to limit splitting.' END,
-  printf('Up to %s (%.1f%% of the memory reserved at the peak) returned to use.',
-    profdb_fmt_bytes(m.frag_external), 100.0 * m.frag_external / m.frag_reserved),
+  'Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (segments grow in place), or max_split_size_mb to limit splitting.',
+  printf('Up to %s (%.1f%% of the memory reserved at the peak) returned to use: the free space inside used segments, at most reserved - requested at the peak.',
+    profdb_fmt_bytes(m.bound), 100.0 * m.bound / m.frag_reserved),
   'New snapshot: mem_fragmentation.peak_external under 3% of peak_reserved.',
-  0, round(100.0 * m.frag_external / m.frag_reserved, 2), NULL, m.frag_external,
+  0, round(100.0 * m.bound / m.frag_reserved, 2), NULL, m.bound,
   json_array(json_object('snapshot', m.snapshot_id, 'device', m.device)),
   json_object('sections', json_array('mem_fragmentation', 'mem_peak'),
     'figures', json_object('peak_reserved', m.frag_reserved, 'peak_requested', m.frag_requested,
       'peak_internal', m.frag_internal, 'peak_external', m.frag_external,
-      'peak_free_segments', m.frag_free_segments))
-FROM mem_m m, floor_m f
-WHERE m.frag_reserved > 0 AND m.segments > 10 AND m.frag_external > 0.03 * m.frag_reserved
-  AND m.frag_external >= f.min_bytes
+      'peak_free_segments', m.frag_free_segments, 'overlapping_segments', m.overlaps))
+FROM frag_m m, floor_m f
+WHERE m.frag_reserved > 0 AND m.segments > 10 AND NOT m.expandable
+  AND m.bound > 0.03 * m.frag_reserved AND m.bound >= f.min_bytes
 UNION ALL
 -- 12. Little headroom on the device: a risk, not a saving.
 SELECT CASE WHEN m.capacity - m.peak_reserved < 1073741824 THEN 60.0 ELSE 30.0 END, 'oom_risk',

@@ -10,6 +10,15 @@ after the defect (not after a trace):
 - dtod_sync_copy_is_not_host_sync: a synchronous cudaMemcpy whose copy ran
   device to device does not block the host (CUDA runtime API, "API
   synchronization behavior"): no sync, no finding.
+- fragmentation_saving_above_reserved_minus_requested: a snapshot whose
+  segments overlap (one 64 MiB segment laid over two others) and whose
+  peak holds an allocation outside every segment: the free space inside
+  segments (144 MiB) is more than reserved - requested at the peak
+  (44 MiB); the saving is the latter, the overlap is a warning in
+  import_stats and the confidence is low.
+- fragmentation_claimed_on_expandable_segments: with expandable segments
+  (the allocator setting, or a segment's is_expandable) no fragmentation
+  finding (their mapping is not modelled).
 - deepep_alltoall_is_communication: DeepEP's expert-parallel all-to-all
   kernels (names as CUPTI writes them) are Communication, so the
   communication section sees them; look-alikes are not.
@@ -22,7 +31,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_rules import Trace, busy  # noqa: E402
+from check_rules import MiB, Trace, busy, frames, fragmented, seg  # noqa: E402
 
 
 def copy_call(t, api, copy_name, ts, dur, copy_dur=5):
@@ -139,8 +148,57 @@ def deepep_alltoall_is_communication(profdb, work, problems):
         problems.append(f"deepep_alltoall_is_communication: communication {comm}, want 6 ms")
 
 
+def fragmentation_saving_above_reserved_minus_requested(profdb, work, problems):
+    doc = fragmented(12)  # 12 segments of 64 MiB: 32 + 20 MiB live, a 12 MiB hole
+    a = 0x7F0000000000
+    doc["segments"].append(seg(a + 16 * MiB, 64 * MiB, [
+        (a + 16 * MiB, 64 * MiB, 64 * MiB, "active_allocated", frames("dup"))]))
+    doc["device_traces"] = [[{"action": "alloc", "addr": 0x100000, "size": 100 * MiB,
+                              "time_us": 1, "frames": frames("outside")}]]
+    reserved = 13 * 64 * MiB
+    requested = 12 * (32 + 20) * MiB + 64 * MiB + 100 * MiB
+    out = report(profdb, work, "fragmentation_saving_above_reserved_minus_requested", doc)
+    f = findings(out, "fragmentation")
+    if not f:
+        problems.append("fragmentation_saving_above_reserved_minus_requested: no finding")
+        return
+    f = f[0]
+    if f["expected_saving_bytes"] != reserved - requested:
+        problems.append("fragmentation_saving_above_reserved_minus_requested: saving "
+                        f"{f['expected_saving_bytes']}, want {reserved - requested}")
+    if f["confidence"] != "low" or not f["evidence"]["figures"].get("overlapping_segments"):
+        problems.append("fragmentation_saving_above_reserved_minus_requested: confidence "
+                        f"{f['confidence']}, figures {f['evidence']['figures']}")
+    db = os.path.join(work, "overlap.db")
+    if os.path.exists(db):
+        os.remove(db)
+    subprocess.run([profdb, "load", "-q", os.path.join(
+        work, "fragmentation_saving_above_reserved_minus_requested.json"), "-o", db], check=True)
+    r = subprocess.run([profdb, "query", db, "--csv", "SELECT severity, value FROM import_stats"
+                        " WHERE name = 'snapshot_overlapping_segments'"],
+                       capture_output=True, text=True)
+    # the 13th segment overlaps the first, and the second starts inside it
+    if r.stdout.split() != ["severity,value", "warning,2"]:
+        problems.append(f"fragmentation_saving_above_reserved_minus_requested: import_stats {r.stdout!r}")
+
+
+def fragmentation_claimed_on_expandable_segments(profdb, work, problems):
+    on = fragmented(12)
+    on["allocator_settings"] = {"expandable_segments": True}
+    marked = fragmented(12)
+    for s in marked["segments"]:
+        s["is_expandable"] = True
+    for name, doc in (("setting", on), ("segments", marked)):
+        if findings(report(profdb, work, "fragmentation_expandable_" + name, doc), "fragmentation"):
+            problems.append(f"fragmentation_claimed_on_expandable_segments: fires ({name})")
+    if not findings(report(profdb, work, "fragmentation_expandable_off", fragmented(12)),
+                    "fragmentation"):
+        problems.append("fragmentation_claimed_on_expandable_segments: the control does not fire")
+
+
 CHECKS = [blocking_copy_is_host_sync, dtod_sync_copy_is_not_host_sync,
-          deepep_alltoall_is_communication]
+          deepep_alltoall_is_communication, fragmentation_saving_above_reserved_minus_requested,
+          fragmentation_claimed_on_expandable_segments]
 
 
 def main():
