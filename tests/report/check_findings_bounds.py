@@ -19,6 +19,16 @@ after the defect (not after a trace):
 - fragmentation_claimed_on_expandable_segments: with expandable segments
   (the allocator setting, or a segment's is_expandable) no fragmentation
   finding (their mapping is not modelled).
+- fast_fp16_gemm_no_2x_promise: fp16 tensor-core GEMMs at 86% of the
+  A100's dense fp16 peak (shapes recorded) are faster than the 60% of
+  peak that bounds the saving: no finding (was: half their time, "use
+  bf16/fp16 autocast"); smaller GEMMs at 30% of the peak
+  are promised their time above 60% of the peak, without autocast.
+- nvfp4_gemm_no_bf16_advice: NVFP4 GEMMs (no shapes: no evidence) are
+  promised nothing and told nothing about bf16/fp16; the same time in
+  fp32 sgemm kernels is promised half with the autocast advice.
+- sm80_gemm_on_sm90_not_named: a GEMM kernel built for sm80 running on an
+  H100 (sm90) is named in the action and first in the subjects.
 - deepep_alltoall_is_communication: DeepEP's expert-parallel all-to-all
   kernels (names as CUPTI writes them) are Communication, so the
   communication section sees them; look-alikes are not.
@@ -196,9 +206,81 @@ def fragmentation_claimed_on_expandable_segments(profdb, work, problems):
         problems.append("fragmentation_claimed_on_expandable_segments: the control does not fire")
 
 
+def gemm_trace(device, cc, kernel, dims=None, dtype=None, dur=8000):
+    """Each step: one GEMM kernel of dur us, launched inside aten::mm with
+    Input Dims dims and Input type dtype (no shapes when dims is None)."""
+    def step(t, s):
+        if dims:
+            t.x("cpu_op", "aten::mm", s + 90, 30, **{"Input Dims": dims, "Input type": [dtype, dtype]})
+        t.gpu(kernel, s + 200, dur, launch_ts=s + 100)
+    doc = Trace().build(step)
+    doc["deviceProperties"] = [{"id": 0, "name": device, "totalGlobalMem": 80 << 30,
+                                "computeMajor": cc[0], "computeMinor": cc[1]}]
+    return doc
+
+
+def fast_fp16_gemm_no_2x_promise(profdb, work, problems):
+    n = 10240
+    k = "ampere_fp16_s16816gemm_fp16_256x128_ldg8_f2f_stages_64x3_nn"
+    doc = gemm_trace("NVIDIA A100-SXM4-80GB", (8, 0), k, [[n, n], [n, n]], "c10::Half")
+    f = findings(report(profdb, work, "fast_fp16_gemm_no_2x_promise", doc), "dominant_category")
+    # 2*n^3 FLOPs at the A100's 312 TFLOP/s dense fp16 take 6.88 ms of the
+    # 8 ms: 86% of the peak, above the 60% target
+    if f:
+        problems.append(f"fast_fp16_gemm_no_2x_promise: fires: {f[0]['expected_impact']}")
+    n = 6144  # 0.46 TFLOP in 5 ms of each 10 ms step: 30% of the peak
+    doc = gemm_trace("NVIDIA A100-SXM4-80GB", (8, 0), k, [[n, n], [n, n]], "c10::Half", dur=5000)
+    f = findings(report(profdb, work, "slow_fp16_gemm", doc), "dominant_category")
+    want = 5000000 - 2 * n ** 3 / (0.6 * 312e3)
+    if not f:
+        problems.append("fast_fp16_gemm_no_2x_promise: a GEMM at 29% of peak: no finding")
+        return
+    f = f[0]
+    if abs(f["expected_saving_ns"] - want) > 1000:
+        problems.append(f"fast_fp16_gemm_no_2x_promise: saving {f['expected_saving_ns']}, want {want:.0f}")
+    if "autocast" in f["action"].replace("autocast changes nothing", "") or "2x" in f["expected_impact"]:
+        problems.append(f"fast_fp16_gemm_no_2x_promise: {f['action']} / {f['expected_impact']}")
+
+
+def nvfp4_gemm_no_bf16_advice(profdb, work, problems):
+    nvfp4 = ("cutlass3x_sm100_bstensorop_s256x128x256gemm_block_scaled_ue4m3xnvfp4_ue4m3xnvfp4"
+             "_f32_bf16_bf16_256x128x256_2x1x1_0_tnt_align32_o_vs16_2sm")
+    f = findings(report(profdb, work, "nvfp4_gemm_no_bf16_advice",
+                        gemm_trace("NVIDIA B200", (10, 0), nvfp4)), "dominant_category")
+    if f and ("bf16/fp16" in f[0]["action"] or f[0]["expected_saving_ns"]):
+        problems.append(f"nvfp4_gemm_no_bf16_advice: {f[0]['action']} ({f[0]['expected_saving_ns']})")
+    f = findings(report(profdb, work, "fp32_gemm_autocast", gemm_trace(
+        "NVIDIA B200", (10, 0), "ampere_sgemm_128x64_nn")), "dominant_category")
+    if not f or "autocast" not in f[0]["action"] or f[0]["expected_saving_ns"] != 4000000:
+        problems.append(f"nvfp4_gemm_no_bf16_advice: the fp32 control: {f}")
+
+
+def sm80_gemm_on_sm90_not_named(profdb, work, problems):
+    n = 8192
+    k = ("sm80_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x32_stage4_warpsize2x2x1"
+         "_tensor16x8x16_kernel")
+    doc = gemm_trace("NVIDIA H100 80GB HBM3", (9, 0), k, [[n, n], [n, n]], "c10::BFloat16")
+    f = findings(report(profdb, work, "sm80_gemm_on_sm90_not_named", doc), "dominant_category")
+    want = 8000000 - 2 * n ** 3 / (0.6 * 989.4e3)  # at 60% of the H100 SXM's bf16 peak
+    if not f:
+        problems.append("sm80_gemm_on_sm90_not_named: no finding")
+        return
+    f = f[0]
+    if k not in f["action"] or "sm90" not in f["action"] or f["subjects"][0]["kernel"] != k:
+        problems.append(f"sm80_gemm_on_sm90_not_named: {f['action']} {f['subjects']}")
+    if abs(f["expected_saving_ns"] - want) > 1000:
+        problems.append(f"sm80_gemm_on_sm90_not_named: saving {f['expected_saving_ns']}, want {want:.0f}")
+    # fp32 SIMT kernels have no newer build: ampere_sgemm on an H100 is no outlier
+    f = findings(report(profdb, work, "sm80_sgemm_on_sm90", gemm_trace(
+        "NVIDIA H100 80GB HBM3", (9, 0), "ampere_sgemm_128x64_nn")), "dominant_category")
+    if not f or "older GPU" in f[0]["action"]:
+        problems.append(f"sm80_gemm_on_sm90_not_named: ampere_sgemm on an H100 named: {f}")
+
+
 CHECKS = [blocking_copy_is_host_sync, dtod_sync_copy_is_not_host_sync,
           deepep_alltoall_is_communication, fragmentation_saving_above_reserved_minus_requested,
-          fragmentation_claimed_on_expandable_segments]
+          fragmentation_claimed_on_expandable_segments, fast_fp16_gemm_no_2x_promise,
+          nvfp4_gemm_no_bf16_advice, sm80_gemm_on_sm90_not_named]
 
 
 def main():
