@@ -177,18 +177,18 @@ gemm_dom AS (
 ),
 -- dominant_category's bound (rule 5): for GEMMs whose shapes cover at
 -- least half their time, what the covered ones save at 60% of the
--- device's peak, scaled to the category (nothing when they are faster); without that evidence, half the time (a 2x
--- faster GEMM) only for fp32 / TF32 / unknown precision, nothing for
--- GEMMs already on half-precision tensor cores or lower; other
--- categories: half their time.
+-- device's peak, scaled to the category (nothing when they are faster
+-- than that); without that evidence half the time (a 2x faster GEMM, a
+-- low-confidence guess), except for fp4 GEMMs, which have no lower
+-- precision to go to: nothing; other categories: half their time.
 dom_m AS (
   SELECT c.category, c.dur,
     c.category = 'GEMM' AND coalesce(m.covered_ns, 0) >= 0.5 * c.dur AS shaped,
     CASE WHEN c.category <> 'GEMM' THEN c.dur / 2
          WHEN coalesce(m.covered_ns, 0) >= 0.5 * c.dur
            THEN c.dur * min(1.0, m.peak_saving_ns / m.covered_ns)
-         WHEN m.precision IN ('fp32', 'tf32', 'unknown') OR m.precision IS NULL THEN c.dur / 2
-         ELSE 0 END AS saving,
+         WHEN m.precision = 'fp4' THEN 0
+         ELSE c.dur / 2 END AS saving,
     m.*
   FROM top_cat c, gemm_dom m
 ),
@@ -518,8 +518,9 @@ SELECT round(100.0 * c.saving / t.js, 1), 'dominant_category',
   CASE WHEN c.category = 'GEMM' AND c.shaped
          THEN printf('Up to %s (%.0f%% of the job step): the GEMMs'' time above what their FLOPs take at 60%% of the %s''s dense peak (for fp32 calls its bf16 peak), the level tuned large GEMMs reach; from the recorded shapes.',
            profdb_fmt_ns(c.saving), 100.0 * c.saving / t.js, c.device_name)
-       ELSE printf('A 2x faster %s would save at most %s (%.0f%% of the job step).', c.category,
-         profdb_fmt_ns(c.saving), 100.0 * c.saving / t.js) END,
+       ELSE printf('A 2x faster %s would save at most %s (%.0f%% of the job step).%s', c.category,
+         profdb_fmt_ns(c.saving), 100.0 * c.saving / t.js,
+         CASE WHEN c.category = 'GEMM' THEN ' A guess: no recorded shapes on a device of known peak tell how fast these GEMMs already are (record_shapes=True, gemm_efficiency).' ELSE '' END) END,
   printf('Re-profile: the %s share in kernel_category_sum drops, and step time with it.', c.category),
   0, round(min(100.0 * c.saving / t.js, 100), 2), c.saving, NULL,
   (SELECT json_group_array(json_object('kernel', name, 'dur_ns', dur)) FROM (
