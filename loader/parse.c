@@ -168,7 +168,7 @@ int ld_check_token_length(ld_file *f) {
 static size_t token_start(const unsigned char *c, size_t end) {
   if (end == 0) return 0;
   unsigned char b = c[end - 1];
-  if (strchr("{}[],:", b)) return end - 1;
+  if (b && strchr("{}[],:", b)) return end - 1;
   if (b == '"') {
     for (size_t i = end - 1; i-- > 0;) {
       size_t k = i;
@@ -206,7 +206,7 @@ uint64_t ld_locate_syntax_error(const char *path) {
       yajl_free_error(h, e);
       /* a restored string token: yajl took back its content's length, so
       ** the offset is 2 past its opening quote (the quotes) */
-      if (in_map && end >= 3 && end < (size_t)n && p[end - 2] == '"' &&
+      if (in_map && end >= 3 && end < (size_t)n && p[end - 2] == '"' && p[end - 3] &&
           strchr(" \t\r\n,:[{", p[end - 3]))
         end -= 2;
       at = in.offset + (exact ? end : token_start(p, end));

@@ -321,6 +321,7 @@ static int extent_cmp(const void *a, const void *b) {
 ** counted as snapshot_overlapping_segments and logged at its offset; the
 ** report then bounds and discounts the fragmentation finding. */
 static void seg_overlaps(sparser *p) {
+  if (p->n_ext < 2) return; /* (qsort's base may not be NULL) */
   qsort(p->ext, p->n_ext, sizeof *p->ext, extent_cmp);
   int64_t end = 0;
   size_t last = 0;
