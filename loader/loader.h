@@ -112,6 +112,10 @@ void ld_text(ld_file *f, const char **s, size_t *n);
 void ld_note(ld_file *f, profdb_stat stat, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* ld_note() for something found after the parse: logged at offset. */
+void ld_note_at(ld_file *f, profdb_stat stat, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* Record a fatal error for the file (first one wins); returns 0 so yajl
 ** callbacks can `return ld_fail(...)` to stop the parse. */
 int ld_fail(ld_file *f, int exit_code, int with_offset, const char *fmt, ...)

@@ -13,6 +13,7 @@
 #include "progress.h"
 #include "utf8.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -57,24 +58,36 @@ int64_t ld_string(ld_file *f, const char *s, size_t n) {
   return id;
 }
 
-void ld_note(ld_file *f, profdb_stat stat, const char *fmt, ...) {
+static void note_va(ld_file *f, profdb_stat stat, uint64_t offset, const char *fmt,
+                    va_list ap) {
   f->stats[stat]++;
   if (!fmt || f->logged[stat] >= LD_LOG_LIMIT) return;
   f->logged[stat]++;
   char msg[512];
-  va_list ap;
-  va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
   ld_buf *b = writer_batch(f->ctx->w);
   row_begin(b, TB_LOG);
   row_int(b, COL_IMPORT_LOG_ARTIFACT_ID, f->artifact_id);
   row_text(b, COL_IMPORT_LOG_FILE, f->path, strlen(f->path));
-  row_int(b, COL_IMPORT_LOG_OFFSET, (int64_t)ld_offset(f));
+  row_int(b, COL_IMPORT_LOG_OFFSET, (int64_t)offset);
   const char *sev = severity_name(stat_info[stat].severity);
   row_text(b, COL_IMPORT_LOG_SEVERITY, sev, strlen(sev));
   row_text(b, COL_IMPORT_LOG_CODE, stat_info[stat].name, strlen(stat_info[stat].name));
   row_text(b, COL_IMPORT_LOG_MESSAGE, msg, strlen(msg));
+}
+
+void ld_note(ld_file *f, profdb_stat stat, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  note_va(f, stat, ld_offset(f), fmt, ap);
+  va_end(ap);
+}
+
+void ld_note_at(ld_file *f, profdb_stat stat, uint64_t offset, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  note_va(f, stat, offset, fmt, ap);
+  va_end(ap);
 }
 
 int ld_fail(ld_file *f, int exit_code, int with_offset, const char *fmt, ...) {
@@ -136,11 +149,40 @@ int ld_check_token_length(ld_file *f) {
 }
 
 /*
+** Error offsets are 0-based byte offsets into the decompressed JSON text:
+** the number of bytes before the position, as Python's json error .pos
+** (json.JSONDecodeError.pos: the first byte that is wrong).
+**
 ** yajl reports a syntax error at "the end of the token minus its length",
 ** clamped to the current chunk, so the offset would depend on where chunks
-** were cut.  Re-locate it with a validation-only pass over 1 MiB chunks:
-** the reported offset is then a function of the file alone.
+** were cut, and it points past the offending token.  Re-locate it with a
+** validation-only pass over 1 MiB chunks (the offset is then a function of
+** the file alone), then step back to the start of the token that yajl
+** refused: token_start().
 */
+
+/* Where the token ending at chunk[end] (exclusive) starts: one structural
+** byte, a string back to its opening quote, or a run of number / literal
+** bytes; never before the chunk (a token longer than a chunk keeps the
+** chunk's start). */
+static size_t token_start(const unsigned char *c, size_t end) {
+  if (end == 0) return 0;
+  unsigned char b = c[end - 1];
+  if (b && strchr("{}[],:", b)) return end - 1;
+  if (b == '"') {
+    for (size_t i = end - 1; i-- > 0;) {
+      size_t k = i;
+      while (k > 0 && c[k - 1] == '\\') k--;
+      if (c[i] == '"' && (i - k) % 2 == 0) return i;
+    }
+    return 0;
+  }
+  size_t i = end;
+  while (i > 0 && (isalnum(c[i - 1]) || c[i - 1] == '-' || c[i - 1] == '+' || c[i - 1] == '.'))
+    i--;
+  return i == end ? end - 1 : i;
+}
+
 uint64_t ld_locate_syntax_error(const char *path) {
   ld_input in;
   const unsigned char *p;
@@ -154,7 +196,20 @@ uint64_t ld_locate_syntax_error(const char *path) {
   yajl_config(h, yajl_dont_validate_strings, 1);
   while ((n = input_read(&in, &p)) > 0) {
     if (yajl_parse(h, p, (size_t)n) == yajl_status_error) {
-      at = in.offset + yajl_get_bytes_consumed(h);
+      size_t end = yajl_get_bytes_consumed(h);
+      unsigned char *e = yajl_get_error(h, 0, p, (size_t)n);
+      /* these two already point at the wrong byte: yajl restores the
+      ** offset of an unexpected token inside a map, and stops before a
+      ** raw control character inside a string */
+      int in_map = e && strstr((const char *)e, "inside map");
+      int exact = in_map || (e && strstr((const char *)e, "invalid character inside string"));
+      yajl_free_error(h, e);
+      /* a restored string token: yajl took back its content's length, so
+      ** the offset is 2 past its opening quote (the quotes) */
+      if (in_map && end >= 3 && end < (size_t)n && p[end - 2] == '"' && p[end - 3] &&
+          strchr(" \t\r\n,:[{", p[end - 3]))
+        end -= 2;
+      at = in.offset + (exact ? end : token_start(p, end));
       break;
     }
   }

@@ -394,13 +394,17 @@ static void busy_add(nest_state *s, int c, int64_t a, int64_t b, const ld_value 
 ** and optimizer phases, DataLoader ranges); the report reads the slices
 ** of these names from _attr_marker, so the two lists must agree
 ** (report.marker checks it). */
-#define MARKER_NAME                                                                       \
-  "(value IN ('cudaStreamSynchronize', 'cudaDeviceSynchronize', 'cudaEventSynchronize',"  \
-  " 'cudaMemcpy', 'hipStreamSynchronize', 'hipDeviceSynchronize', 'hipEventSynchronize'," \
-  " 'hipMemcpy', 'aten::item', 'aten::_local_scalar_dense', 'aten::is_nonzero',"          \
-  " 'aten::equal')"                                                                       \
-  " OR lower(value) LIKE '%checkpoint%' OR lower(value) LIKE '%recompute%'"               \
-  " OR value LIKE 'autograd::engine::evaluate_function%' OR value GLOB '*Backward[0-9]*'" \
+#define MARKER_NAME                                                                          \
+  "(value IN ('cudaStreamSynchronize', 'cudaDeviceSynchronize', 'cudaEventSynchronize',"     \
+  " 'cudaMemcpy', 'cudaMemcpy2D', 'cudaMemcpy3D', 'cudaMemcpyPeer', 'cudaMemcpyFromSymbol'," \
+  " 'cudaMemcpyToSymbol', 'cuMemcpyDtoH', 'cuMemcpyDtoH_v2', 'cuMemcpyHtoD',"                \
+  " 'cuMemcpyHtoD_v2', 'hipStreamSynchronize', 'hipDeviceSynchronize',"                      \
+  " 'hipEventSynchronize', 'hipMemcpy', 'hipMemcpyWithStream', 'hipMemcpyDtoH',"             \
+  " 'hipMemcpyHtoD', 'hipMemcpy2D', 'hipMemcpy3D', 'hipMemcpyPeer', 'hipMemcpyFromSymbol',"  \
+  " 'hipMemcpyToSymbol', 'aten::item', 'aten::_local_scalar_dense', 'aten::is_nonzero',"     \
+  " 'aten::equal')"                                                                          \
+  " OR lower(value) LIKE '%checkpoint%' OR lower(value) LIKE '%recompute%'"                  \
+  " OR value LIKE 'autograd::engine::evaluate_function%' OR value GLOB '*Backward[0-9]*'"    \
   " OR value LIKE 'Optimizer.step#%' OR value LIKE 'enumerate(DataLoader)%')"
 
 static int load_name_classes(ld_ctx *ctx, name_class *nc) {

@@ -26,6 +26,7 @@
 #include "loader.h"
 #include "clock.h"
 #include "numtext.h"
+#include "oom.h"
 #include "stream.h"
 
 #include "profdb/codes.h"
@@ -158,6 +159,12 @@ typedef struct sframe_list {
   int frames; /* frames in key */
 } sframe_list;
 
+/* One segment's extent and where it ends in the file. */
+typedef struct seg_extent {
+  int64_t device, address, size;
+  uint64_t offset; /* decompressed offset just past the segment */
+} seg_extent;
+
 typedef struct sparser {
   ld_file *f;
   ld_ctx *ctx;
@@ -189,6 +196,10 @@ typedef struct sparser {
   ld_intern *stacks; /* stack key -> stack id */
   /* totals */
   uint64_t segments, blocks, entries, annotations, legacy_blocks;
+  /* segments with an integer device, address and size, for the overlap
+  ** check at the end (seg_overlaps) */
+  seg_extent *ext;
+  size_t n_ext, cap_ext;
 } sparser;
 
 enum { CAPK_EXTRA, CAPK_FIELD_JSON, CAPK_SETTING, CAPK_META };
@@ -274,6 +285,64 @@ static int field_is(const sobj *o, int field, const char *s) {
   return v->type == 't' && v->len == n && !memcmp(o->text.p + v->off, s, n);
 }
 
+static int field_int(const sobj *o, int field, int64_t *out) {
+  const sval *v = &o->f[field];
+  if (v->type != 'i') return 0;
+  *out = v->i;
+  return 1;
+}
+
+/* Remember a segment's extent (device 0 when the 2.0 layout has none). */
+static void keep_extent(sparser *p, const sobj *o) {
+  seg_extent e = {0};
+  if (!field_int(o, F_ADDRESS, &e.address) || !field_int(o, F_TOTAL_SIZE, &e.size) ||
+      e.size <= 0)
+    return;
+  if (!field_int(o, F_DEVICE, &e.device)) e.device = 0;
+  e.offset = ld_offset(p->f);
+  if (p->n_ext == p->cap_ext) {
+    p->cap_ext = p->cap_ext ? 2 * p->cap_ext : 256;
+    p->ext = realloc(p->ext, p->cap_ext * sizeof *p->ext);
+    if (!p->ext) ld_oom();
+  }
+  p->ext[p->n_ext++] = e;
+}
+
+static int extent_cmp(const void *a, const void *b) {
+  const seg_extent *x = a, *y = b;
+  if (x->device != y->device) return x->device < y->device ? -1 : 1;
+  if (x->address != y->address) return x->address < y->address ? -1 : 1;
+  return (x->offset > y->offset) - (x->offset < y->offset);
+}
+
+/* Requirement: segments of one device never share a byte in a consistent
+** snapshot (each is one cudaMalloc, or one expandable reservation).  A
+** segment starting before the end of an earlier one (by address) is
+** counted as snapshot_overlapping_segments and logged at its offset; the
+** report then bounds and discounts the fragmentation finding. */
+static void seg_overlaps(sparser *p) {
+  if (p->n_ext < 2) return; /* (qsort's base may not be NULL) */
+  qsort(p->ext, p->n_ext, sizeof *p->ext, extent_cmp);
+  int64_t end = 0;
+  size_t last = 0;
+  for (size_t i = 0; i < p->n_ext; i++) {
+    seg_extent *e = &p->ext[i];
+    if (i > 0 && e->device == p->ext[i - 1].device && e->address < end) {
+      seg_extent *o = &p->ext[last];
+      ld_note_at(p->f, PROFDB_STAT_snapshot_overlapping_segments, e->offset,
+                 "segment at 0x%llx (%lld bytes) on device %lld overlaps the segment at"
+                 " 0x%llx (%lld bytes)",
+                 (unsigned long long)e->address, (long long)e->size, (long long)e->device,
+                 (unsigned long long)o->address, (long long)o->size);
+    }
+    int64_t e_end = e->address > INT64_MAX - e->size ? INT64_MAX : e->address + e->size;
+    if (i == 0 || e->device != p->ext[i - 1].device || e_end > end) {
+      end = e_end;
+      last = i;
+    }
+  }
+}
+
 static void emit_segment(sparser *p) {
   sobj *o = &p->seg;
   ld_buf *b = writer_batch(p->ctx->w);
@@ -293,6 +362,7 @@ static void emit_segment(sparser *p) {
   col(b, COL_SEGMENT_IS_EXPANDABLE, o, F_IS_EXPANDABLE);
   col_stack(b, COL_SEGMENT_STACK_ID, o->stack_id);
   col_extra(b, COL_SEGMENT_EXTRA, o);
+  keep_extent(p, o);
 }
 
 static void emit_block(sparser *p) {
@@ -995,6 +1065,7 @@ static int snapshot_finish(sparser *p, int truncated, double seconds) {
   int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
   sqlite3_finalize(st);
   if (rc || write_lists(p)) return -1;
+  seg_overlaps(p);
   f->stats[PROFDB_STAT_snapshot_segments] = p->segments;
   f->stats[PROFDB_STAT_snapshot_blocks] = p->blocks;
   f->stats[PROFDB_STAT_snapshot_trace_entries] = p->entries;
@@ -1058,6 +1129,7 @@ int snapshot_load(ld_file *f) {
   jw_free(&p->value_w);
   ld_buf_free(&p->meta);
   ld_buf_free(&p->settings);
+  free(p->ext);
   free(p);
   return rc;
 }

@@ -83,6 +83,115 @@ sync_m AS (
   FROM report_sync_idle, (SELECT 1.0 * max(n, 1) AS n, 1.0 * ranks AS ranks FROM time_m) t
   WHERE name IS NULL
 ),
+-- The host-blocking call that leaves the GPU idle longest (per rank
+-- step), and whether it is a blocking copy (report_sync_name.is_copy):
+-- the synchronization finding's advice names it.
+sync_top AS (
+  SELECT i.name, y.is_copy, sum(i.blocked_gpu_idle_ns) / t.n AS idle,
+    (SELECT count(DISTINCT event_id) FROM report_clip_sync c WHERE c.name = i.name) / t.ranks AS calls,
+    (SELECT max(dur) FROM report_sync r WHERE r.name = i.name) AS max_dur
+  FROM report_sync_idle i JOIN report_sync_name y ON y.name = i.name,
+    (SELECT 1.0 * max(n, 1) AS n, 1.0 * ranks AS ranks FROM time_m) t
+  GROUP BY i.name ORDER BY idle DESC, i.name LIMIT 1
+),
+-- GEMM kernels (dominant_category), per kernel name: the precision read
+-- from the name ('fp4': NVFP4 / MXFP4 / e2m1; 'fp8': e4m3 / e5m2;
+-- 'fp16/bf16': tensor-core half precision (h*gemm, *_f16*, bf16,
+-- hipBLASLt _HHS_ / _BBS_); 'tf32': s1688 / s16816 tensor-core GEMMs of
+-- fp32 data; 'fp32': sgemm / SIMT on CUDA cores; else 'unknown'), the GPU
+-- generation it was built for when the name says (sm80 / ampere 80, sm90
+-- / hopper 90, sm100 100, volta 70, turing 75), and its time per rank
+-- step.  docs/definitions.md, "Dominant category".  An older-generation
+-- kernel is looked for on sm90 or newer only, among tensor-core GEMMs
+-- (fp32 SIMT kernels have no newer build: ampere_sgemm on an H100 and
+-- volta_sgemm on a Turing GPU are what cuBLAS ships).
+gemm_kern AS (
+  SELECT n.name, g.trace_id, g.device, sum(g.dur) / t.n AS dur,
+    CASE
+      WHEN lower(n.name) GLOB '*nvfp4*' OR lower(n.name) GLOB '*mxfp4*' OR lower(n.name) GLOB '*fp4*'
+        OR lower(n.name) GLOB '*e2m1*' THEN 'fp4'
+      WHEN lower(n.name) GLOB '*fp8*' OR lower(n.name) GLOB '*e4m3*' OR lower(n.name) GLOB '*e5m2*'
+        OR lower(n.name) GLOB '*float8*' THEN 'fp8'
+      WHEN lower(n.name) GLOB '*bf16*' OR lower(n.name) GLOB '*bfloat16*' OR lower(n.name) GLOB '*fp16*'
+        OR lower(n.name) GLOB '*f16*'
+        OR lower(n.name) GLOB '*half*' OR lower(n.name) GLOB '*h884*' OR lower(n.name) GLOB '*h1688*'
+        OR lower(n.name) GLOB '*h16816*' OR lower(n.name) GLOB '*hgemm*'
+        OR lower(n.name) GLOB 'cijk_*_hhs_*' OR lower(n.name) GLOB 'cijk_*_bbs_*'
+        OR lower(n.name) GLOB 'cijk_*_hhh_*' OR lower(n.name) GLOB 'cijk_*_bbb_*' THEN 'fp16/bf16'
+      WHEN lower(n.name) GLOB '*tf32*' OR lower(n.name) GLOB '*s1688gemm*'
+        OR lower(n.name) GLOB '*s16816gemm*' THEN 'tf32'
+      WHEN lower(n.name) GLOB '*sgemm*' OR lower(n.name) GLOB '*simt*' THEN 'fp32'
+      ELSE 'unknown' END AS precision,
+    CASE
+      WHEN lower(n.name) GLOB '*sm100*' OR lower(n.name) GLOB '*sm_100*' THEN 100
+      WHEN lower(n.name) GLOB '*sm90*' OR lower(n.name) GLOB '*sm_90*'
+        OR lower(n.name) GLOB '*cutlass_90*' OR lower(n.name) GLOB '*hopper*' THEN 90
+      WHEN lower(n.name) GLOB '*sm80*' OR lower(n.name) GLOB '*sm_80*'
+        OR lower(n.name) GLOB '*cutlass_80*' OR lower(n.name) GLOB 'ampere_*' THEN 80
+      WHEN lower(n.name) GLOB '*sm75*' OR lower(n.name) GLOB 'turing_*' THEN 75
+      WHEN lower(n.name) GLOB '*sm70*' OR lower(n.name) GLOB 'volta_*' THEN 70 END AS arch
+  FROM report_gpu g JOIN report_name n USING (name_id), (SELECT 1.0 * max(n, 1) AS n FROM time_m) t
+  WHERE g.kind = 'kernel' AND g.category = 'GEMM'
+  GROUP BY n.name, g.trace_id, g.device
+),
+-- The GEMMs in one row: the precision with the most time and its share;
+-- from the recorded shapes (report_flop_op, outermost counted calls with a
+-- known device peak): covered_ns, their GPU time per rank step, peak_pct
+-- their achieved share of the peak, and peak_saving_ns what they would
+-- save at 60% of the device's peak, the level tuned large GEMMs reach
+-- (as low_gemm_efficiency; for fp32 calls 60% of the bf16 peak: the
+-- advice is autocast); the device (NVIDIA, compute capability) and the largest
+-- GEMM kernel built for an older GPU generation than it.
+gemm_dom AS (
+  SELECT
+    (SELECT precision FROM gemm_kern GROUP BY precision ORDER BY sum(dur) DESC, precision LIMIT 1)
+      AS precision,
+    (SELECT sum(dur) FROM gemm_kern WHERE precision = (SELECT precision FROM gemm_kern
+       GROUP BY precision ORDER BY sum(dur) DESC, precision LIMIT 1)) / max((SELECT sum(dur) FROM gemm_kern), 1)
+      AS precision_share,
+    x.covered_ns, x.peak_ns, max(x.covered_ns - x.peak_ns, 0) AS peak_saving_ns,
+    100.0 * x.own_peak_ns / max(x.covered_ns, 1) AS peak_pct,
+    d.name AS device_name, d.cc, o.name AS old_name, o.arch AS old_arch,
+    (SELECT sum(k.dur) FROM gemm_kern k WHERE k.arch < d.cc AND d.cc >= 90
+       AND k.precision NOT IN ('fp32', 'unknown')) / max((SELECT sum(dur) FROM gemm_kern), 1)
+      AS old_share
+  FROM (SELECT sum(f.device_ns) / t.n AS covered_ns,
+          sum(f.flops / 1000.0 / (0.6 * coalesce(b.tflops, p.tflops))) / t.n AS peak_ns,
+          sum(f.flops / 1000.0 / p.tflops) / t.n AS own_peak_ns
+        FROM report_flop_op f
+        JOIN report_device_peak p ON p.trace_id = f.trace_id AND p.device_id = f.device AND p.dtype = f.dtype
+        LEFT JOIN report_device_peak b ON f.dtype = 'fp32' AND b.trace_id = f.trace_id
+          AND b.device_id = f.device AND b.dtype = 'bf16',
+          (SELECT 1.0 * max(n, 1) AS n FROM time_m) t
+        WHERE f.outermost AND f.device_ns > 0 AND p.tflops > 0) x
+  LEFT JOIN (SELECT dv.name, dv.compute_major * 10 + dv.compute_minor AS cc
+             FROM gemm_kern k JOIN device dv ON dv.trace_id = k.trace_id AND dv.device_id = k.device
+             WHERE dv.name LIKE 'NVIDIA%' OR dv.name LIKE 'Tesla%'
+             GROUP BY dv.name, cc ORDER BY sum(k.dur) DESC LIMIT 1) d ON 1
+  LEFT JOIN (SELECT k.name, k.arch, dv.compute_major * 10 + dv.compute_minor AS cc
+             FROM gemm_kern k JOIN device dv ON dv.trace_id = k.trace_id AND dv.device_id = k.device
+             WHERE k.arch < dv.compute_major * 10 + dv.compute_minor AND dv.compute_major >= 9
+               AND k.precision NOT IN ('fp32', 'unknown')
+               AND (dv.name LIKE 'NVIDIA%' OR dv.name LIKE 'Tesla%')
+             GROUP BY k.name, k.arch, cc ORDER BY sum(k.dur) DESC, k.name LIMIT 1) o ON o.cc = d.cc
+),
+-- dominant_category's bound (rule 5): for GEMMs whose shapes cover at
+-- least half their time, what the covered ones save at 60% of the
+-- device's peak, scaled to the category (nothing when they are faster
+-- than that); without that evidence half the time (a 2x faster GEMM, a
+-- low-confidence guess), except for fp4 GEMMs, which have no lower
+-- precision to go to: nothing; other categories: half their time.
+dom_m AS (
+  SELECT c.category, c.dur,
+    c.category = 'GEMM' AND coalesce(m.covered_ns, 0) >= 0.5 * c.dur AS shaped,
+    CASE WHEN c.category <> 'GEMM' THEN c.dur / 2
+         WHEN coalesce(m.covered_ns, 0) >= 0.5 * c.dur
+           THEN c.dur * min(1.0, m.peak_saving_ns / m.covered_ns)
+         WHEN m.precision = 'fp4' THEN 0
+         ELSE c.dur / 2 END AS saving,
+    m.*
+  FROM top_cat c, gemm_dom m
+),
 -- Top 3 kernels (or copies, fills) of a kind, as subjects.
 -- (per rank: a job with more ranks that behave alike names the same
 -- figures)
@@ -190,6 +299,25 @@ mem_m AS (
     f.external AS frag_external, f.free_segments AS frag_free_segments
   FROM report_mem_device d LEFT JOIN report_mem_peak p USING (snapshot_id, device)
   LEFT JOIN report_mem_frag_peak f USING (snapshot_id, device), report_capacity c
+),
+-- Fragmentation at the peak, bounded (rule 11): expandable segments can
+-- give back at most the free space inside partly used segments
+-- (frag_external), and never more than reserved - requested at the peak
+-- (a snapshot whose segments overlap counts their bytes twice);
+-- overlaps: the load's snapshot_overlapping_segments count (import_stats);
+-- expandable: the snapshot already uses expandable segments (allocator
+-- setting or a segment's is_expandable), whose mapping profdb does not
+-- model, so no fragmentation is claimed there.
+frag_m AS (
+  SELECT m.*,
+    max(min(m.frag_external, m.frag_reserved - m.frag_requested), 0) AS bound,
+    coalesce((SELECT value FROM import_stats i WHERE i.artifact_id = m.snapshot_id
+              AND i.artifact = 'snapshot' AND i.name = 'snapshot_overlapping_segments'), 0)
+      AS overlaps,
+    coalesce(m.expandable_on, 0) = 1
+      OR EXISTS (SELECT 1 FROM segment g WHERE g.snapshot_id = m.snapshot_id
+                 AND g.device = m.device AND g.is_expandable = 1) AS expandable
+  FROM mem_m m
 ),
 source_m AS (
   SELECT l.snapshot_id, l.device, coalesce(f.source, '(no stack)') AS source,
@@ -396,14 +524,20 @@ SELECT round(100.0 * s.idle / t.js, 1), 'synchronization',
   printf('Host-blocking calls (%d, nested ones included) block the CPU for %s of %s (%.1f%%); during %s of it (%.1f%%) no GPU work of the process was running (sync_sum).',
     s.calls, profdb_fmt_ns(s.sync), profdb_fmt_ns(t.wall), 100.0 * s.sync / t.wall,
     profdb_fmt_ns(s.idle), 100.0 * s.idle / t.wall),
-  'Values are copied to the host inside the loop (.item(), .cpu(), printing or comparing tensors, data-dependent shapes), so the CPU cannot queue work ahead and the GPU drains.',
-  'Remove per-step .item()/.cpu() (log every N steps, accumulate on the GPU), use non_blocking=True copies, and find the remaining syncs with torch.cuda.set_sync_debug_mode("warn").',
+  CASE WHEN y.is_copy AND y.idle >= 0.5 * s.idle
+       THEN printf('Most of it is one kind of blocking copy: %s (%d call(s) per rank, the longest %s, %s of GPU idle per step). A blocking copy returns only when the work queued before it on its stream and the copy itself are done: a .cpu(), .item(), .tolist() or .numpy() of a GPU tensor, or a copy_ / .to() without non_blocking=True (PyTorch on ROCm issues these as hipMemcpyWithStream; on CUDA they show as cudaMemcpyAsync + cudaStreamSynchronize).',
+              y.name, CAST(round(y.calls) AS INTEGER), profdb_fmt_ns(y.max_dur), profdb_fmt_ns(y.idle))
+       ELSE 'Values are copied to the host inside the loop (.item(), .cpu(), printing or comparing tensors, data-dependent shapes), so the CPU cannot queue work ahead and the GPU drains.' END,
+  CASE WHEN y.is_copy AND y.idle >= 0.5 * s.idle
+       THEN printf('Find the %s call sites (subjects; torch.cuda.set_sync_debug_mode("warn") reports each) and take the copy off the critical path: read the value a step later from a pinned host buffer filled with non_blocking=True and an event (event.synchronize() only when it is needed), keep the data on the GPU, or copy once after the loop.', y.name)
+       ELSE 'Remove per-step .item()/.cpu() (log every N steps, accumulate on the GPU), use non_blocking=True copies, and find the remaining syncs with torch.cuda.set_sync_debug_mode("warn").' END,
   printf('Up to %s (%.1f%% of the job step): the blocked time while the GPU was idle.', profdb_fmt_ns(s.idle), 100.0 * s.idle / t.js),
   'Re-profile: sync_sum.gpu_idle_pct under 1%.',
   0, round(100.0 * s.idle / t.js, 2), s.idle, NULL, s.top_calls,
   json_object('sections', json_array('sync_sum', 'step_time_sum'),
-    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js, 'blocked_ns', s.sync, 'blocked_gpu_idle_ns', s.idle))
-FROM sync_m s, time_m t, floor_m f
+    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js, 'blocked_ns', s.sync, 'blocked_gpu_idle_ns', s.idle,
+      'top_call', y.name, 'top_call_gpu_idle_ns', y.idle))
+FROM sync_m s LEFT JOIN sync_top y ON 1, time_m t, floor_m f
 WHERE t.wall > 0 AND s.idle >= f.min_pct / 100 * t.js AND s.idle >= f.min_ns
 UNION ALL
 -- 4. Many short kernels with an idle GPU: launch-bound.  Fusion and CUDA
@@ -478,41 +612,68 @@ FROM cold_m cm, time_m t, floor_m f, job_w j
 WHERE cm.calls > 0 AND t.wall > 0 AND t.js > 0
   AND cm.call_ns >= f.min_pct / 100 * t.js AND cm.call_ns >= f.min_ns
 UNION ALL
--- 5. One kind of GPU work dominates: a 2x faster category saves at most
--- half its GPU time.
-SELECT round(50.0 * c.dur / t.js, 1), 'dominant_category',
-  CASE WHEN c.category IN ('GEMM', 'Attention', 'Elementwise', 'Convolution') THEN 'medium' ELSE 'low' END,
+-- 5. One kind of GPU work dominates (dom_m above): GEMMs are bounded by
+-- the device's peak where shapes allow, and advised by the precision
+-- their kernels run in (and an older-generation kernel is named); other
+-- categories: a 2x faster implementation saves at most half their time.
+SELECT round(100.0 * c.saving / t.js, 1), 'dominant_category',
+  CASE WHEN c.category = 'GEMM' AND NOT c.shaped THEN 'low'
+       WHEN c.category IN ('GEMM', 'Attention', 'Elementwise', 'Convolution') THEN 'medium' ELSE 'low' END,
   printf('%s kernels take %.0f%% of GPU time', c.category, 100.0 * c.dur / g.gpu_total),
-  printf('%s: %s of %s of GPU activity (kernel_category_sum), in %s of analysed time.', c.category,
-    profdb_fmt_ns(c.dur), profdb_fmt_ns(g.gpu_total), profdb_fmt_ns(t.wall)),
-  CASE c.category
+  printf('%s: %s of %s of GPU activity (kernel_category_sum), in %s of analysed time.%s', c.category,
+    profdb_fmt_ns(c.dur), profdb_fmt_ns(g.gpu_total), profdb_fmt_ns(t.wall),
+    CASE WHEN c.category <> 'GEMM' THEN ''
+      ELSE printf(' %.0f%% of it in %s kernels (from their names)%s.', 100.0 * c.precision_share, c.precision,
+        CASE WHEN c.shaped THEN printf('; where shapes were recorded they reach %.0f%% of the %s peak (gemm_efficiency)', c.peak_pct, c.device_name)
+             ELSE '' END) END),
+  CASE WHEN c.category = 'GEMM' AND c.shaped AND c.peak_pct >= 60
+         THEN printf('The GEMMs already run at %.0f%% of the device''s peak in %s: they are near their limit, so gains come from doing fewer or smaller ones, not from faster kernels.', c.peak_pct, c.precision)
+    ELSE CASE c.category
     WHEN 'GEMM' THEN 'Matrix multiplies dominate: the model is compute-bound in GEMMs, so gains come from doing them faster or doing fewer.'
     WHEN 'Attention' THEN 'Attention dominates: long sequences or an attention implementation without fused kernels.'
     WHEN 'Convolution' THEN 'Convolutions dominate: layout conversions or untuned algorithms can cost a large factor.'
     WHEN 'Elementwise' THEN 'Memory-bound elementwise kernels dominate: the work is split into many unfused passes over memory.'
     WHEN 'Normalization' THEN 'Normalization kernels dominate: they are memory-bound and usually fusable.'
-    ELSE 'This category is where most GPU time goes; it is the first place to optimize.' END,
-  CASE c.category
-    WHEN 'GEMM' THEN 'Use bf16/fp16 autocast (or FP8 where supported), keep matrix dimensions multiples of 8/16 for tensor cores, and check the top kernels for small or odd shapes.'
+    ELSE 'This category is where most GPU time goes; it is the first place to optimize.' END END,
+  CASE WHEN c.category = 'GEMM' THEN
+    CASE WHEN c.old_name IS NOT NULL AND c.old_share >= 0.2
+      THEN printf('%.0f%% of GEMM time runs in kernels built for an older GPU than this %s (sm%d): the largest is %s (sm%d). cuBLAS falls back to them for shapes its newer kernels do not take, or the library that launches them was built without sm%d: update PyTorch / cuBLAS (or rebuild that library for sm%d), keep dimensions multiples of 16, and try torch.compile(mode="max-autotune"). ',
+        100.0 * c.old_share, c.device_name, c.cc, c.old_name, c.old_arch, c.cc, c.cc) ELSE '' END
+    || CASE c.precision
+      WHEN 'fp32' THEN 'These GEMMs run in fp32 on CUDA cores: use bf16/fp16 autocast (torch.autocast("cuda", dtype=torch.bfloat16)), or TF32 (torch.set_float32_matmul_precision("high")) on Ampere or newer; keep matrix dimensions multiples of 8/16.'
+      WHEN 'tf32' THEN 'These GEMMs run in TF32 on tensor cores: bf16/fp16 autocast doubles the tensor-core peak; keep matrix dimensions multiples of 8/16.'
+      WHEN 'fp16/bf16' THEN 'These GEMMs already run on tensor cores in fp16/bf16 (autocast changes nothing): check the top kernels for small or odd shapes (dimensions multiples of 16, batch many small GEMMs or use grouped GEMMs), fuse their epilogues (torch.compile), and on Hopper or newer consider FP8 (Transformer Engine, torchao float8).'
+      WHEN 'fp8' THEN 'These GEMMs already run in FP8: check the top kernels for small or odd shapes and fuse the scaling and epilogues; NVFP4 / MXFP4 only on Blackwell, where accuracy allows.'
+      WHEN 'fp4' THEN 'These GEMMs already run in 4-bit floating point (NVFP4 / MXFP4), the lowest precision tensor cores offer: gains come from their shapes (tile-friendly dimensions, grouped GEMMs), fusing quantization and epilogues, or doing fewer GEMMs.'
+      ELSE 'Check the top kernels: their precision (fp32 GEMMs gain from bf16/fp16 autocast or TF32), and small or odd shapes (keep dimensions multiples of 8/16).' END
+  ELSE CASE c.category
     WHEN 'Attention' THEN 'Use scaled_dot_product_attention / FlashAttention kernels, and consider shorter or packed sequences.'
     WHEN 'Convolution' THEN 'Use channels_last memory format, torch.backends.cudnn.benchmark=True, and autocast.'
     WHEN 'Elementwise' THEN 'Fuse elementwise chains with torch.compile (or fused kernels such as Liger), and avoid needless copies and casts.'
     WHEN 'Normalization' THEN 'Use fused normalization kernels or torch.compile.'
-    ELSE 'Open the top kernels of this category and check their shapes and implementations.' END,
-  printf('A 2x faster %s would save at most %s (%.0f%% of the job step).', c.category,
-    profdb_fmt_ns(c.dur / 2), 50.0 * c.dur / t.js),
+    ELSE 'Open the top kernels of this category and check their shapes and implementations.' END END,
+  CASE WHEN c.category = 'GEMM' AND c.shaped
+         THEN printf('Up to %s (%.0f%% of the job step): the GEMMs'' time above what their FLOPs take at 60%% of the %s''s dense peak (for fp32 calls its bf16 peak), the level tuned large GEMMs reach; from the recorded shapes.',
+           profdb_fmt_ns(c.saving), 100.0 * c.saving / t.js, c.device_name)
+       ELSE printf('A 2x faster %s would save at most %s (%.0f%% of the job step).%s', c.category,
+         profdb_fmt_ns(c.saving), 100.0 * c.saving / t.js,
+         CASE WHEN c.category = 'GEMM' THEN ' A guess: no recorded shapes on a device of known peak tell how fast these GEMMs already are (record_shapes=True, gemm_efficiency).' ELSE '' END) END,
   printf('Re-profile: the %s share in kernel_category_sum drops, and step time with it.', c.category),
-  0, round(min(50.0 * c.dur / t.js, 100), 2), c.dur / 2, NULL,
+  0, round(min(100.0 * c.saving / t.js, 100), 2), c.saving, NULL,
   (SELECT json_group_array(json_object('kernel', name, 'dur_ns', dur)) FROM (
-     SELECT name, sum(dur) AS dur FROM kernel_top WHERE category = c.category
-     GROUP BY name ORDER BY dur DESC, name LIMIT 3)),
-  json_object('sections', json_array('kernel_category_sum', 'gpu_kernel_sum'),
+     SELECT name, sum(dur) AS dur, coalesce(name = c.old_name, 0) AS older
+     FROM kernel_top WHERE category = c.category
+     GROUP BY name ORDER BY older DESC, dur DESC, name LIMIT 3)),
+  json_object('sections', json_array('kernel_category_sum', 'gpu_kernel_sum', 'gemm_efficiency'),
     'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js, 'category', c.category, 'category_ns', c.dur,
-      'gpu_total_ns', g.gpu_total))
-FROM top_cat c, gpu_m g, time_m t, floor_m f
+      'gpu_total_ns', g.gpu_total, 'precision', iif(c.category = 'GEMM', c.precision, NULL),
+      'shaped_ns', iif(c.category = 'GEMM', c.covered_ns, NULL),
+      'peak_pct', iif(c.category = 'GEMM', round(c.peak_pct, 1), NULL),
+      'older_kernel', iif(c.category = 'GEMM' AND c.old_share >= 0.2, c.old_name, NULL)))
+FROM dom_m c, gpu_m g, time_m t, floor_m f
 WHERE g.gpu_total > 0 AND t.wall > 0 AND c.dur > 0.3 * g.gpu_total
   AND c.category NOT IN ('NCCL/communication', 'Memcpy', 'Other')
-  AND c.dur / 2 >= f.min_pct / 100 * t.js AND c.dur / 2 >= f.min_ns
+  AND c.saving >= f.min_pct / 100 * t.js AND c.saving >= f.min_ns
 UNION ALL
 -- 6. Host-device copies: at most the copy time with no kernel running
 -- (step_time memcpy_ns); copies behind compute cost no step time.
@@ -609,34 +770,36 @@ SELECT 90.0, 'oom', 'high',
   json_object('sections', json_array('mem_oom', 'mem_action_sum'), 'figures', json_object('ooms', m.ooms))
 FROM mem_m m WHERE m.ooms > 0
 UNION ALL
--- 11. Fragmentation at the peak.  Expandable segments can give back at
--- most the free space inside partly used segments at the peak
--- (mem_fragmentation.peak_external); whole free segments are cached, not
--- fragmented, and the end-of-run state does not matter for an OOM.
-SELECT round(100.0 * m.frag_external / m.frag_reserved, 1), 'fragmentation',
-  CASE WHEN m.frag_external > 0.2 * m.frag_reserved THEN 'high' ELSE 'medium' END,
+-- 11. Fragmentation at the peak (frag_m above): the saving is the free
+-- space inside partly used segments at the peak, bounded by reserved -
+-- requested there; whole free segments are cached, not fragmented, and
+-- the end-of-run state does not matter for an OOM.  Low confidence when
+-- segments overlap; not on expandable-segment snapshots (not modelled).
+SELECT round(100.0 * m.bound / m.frag_reserved, 1), 'fragmentation',
+  CASE WHEN m.overlaps > 0 THEN 'low' WHEN m.bound > 0.2 * m.frag_reserved THEN 'high' ELSE 'medium' END,
   printf('%.0f%% of the memory reserved at the peak is free space inside used segments (device %d)',
-    100.0 * m.frag_external / m.frag_reserved, m.device),
-  printf('At the allocation peak: %s reserved, %s requested; the %s difference is %s free inside segments that hold allocations, %s of rounding inside blocks, %s in segments holding nothing; expandable segments are %s (mem_fragmentation).',
+    100.0 * m.bound / m.frag_reserved, m.device),
+  printf('At the allocation peak: %s reserved, %s requested; the %s difference is %s free inside segments that hold allocations, %s of rounding inside blocks, %s in segments holding nothing; expandable segments are %s (mem_fragmentation).%s',
     profdb_fmt_bytes(m.frag_reserved), profdb_fmt_bytes(m.frag_requested),
     profdb_fmt_bytes(m.frag_reserved - m.frag_requested), profdb_fmt_bytes(m.frag_external),
     profdb_fmt_bytes(m.frag_internal), profdb_fmt_bytes(m.frag_free_segments),
-    CASE m.expandable_on WHEN 1 THEN 'on' WHEN 0 THEN 'off' ELSE 'not recorded' END),
+    CASE m.expandable_on WHEN 1 THEN 'on' WHEN 0 THEN 'off' ELSE 'not recorded' END,
+    CASE WHEN m.overlaps > 0 THEN printf(' %d segment(s) overlap another one (import_stats snapshot_overlapping_segments): the snapshot is inconsistent and counts their bytes twice, so these figures are bounds.', m.overlaps)
+         ELSE '' END),
   'Allocations of varying sizes leave free gaps inside segments that larger requests cannot use.',
-  CASE WHEN coalesce(m.expandable_on, 0) = 1 THEN 'Reduce size variation (pad to fixed shapes), or set max_split_size_mb in PYTORCH_CUDA_ALLOC_CONF.'
-       ELSE 'Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (segments grow in place), or max_split_size_mb to limit splitting.' END,
-  printf('Up to %s (%.1f%% of the memory reserved at the peak) returned to use.',
-    profdb_fmt_bytes(m.frag_external), 100.0 * m.frag_external / m.frag_reserved),
+  'Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (segments grow in place), or max_split_size_mb to limit splitting.',
+  printf('Up to %s (%.1f%% of the memory reserved at the peak) returned to use: the free space inside used segments, at most reserved - requested at the peak.',
+    profdb_fmt_bytes(m.bound), 100.0 * m.bound / m.frag_reserved),
   'New snapshot: mem_fragmentation.peak_external under 3% of peak_reserved.',
-  0, round(100.0 * m.frag_external / m.frag_reserved, 2), NULL, m.frag_external,
+  0, round(100.0 * m.bound / m.frag_reserved, 2), NULL, m.bound,
   json_array(json_object('snapshot', m.snapshot_id, 'device', m.device)),
   json_object('sections', json_array('mem_fragmentation', 'mem_peak'),
     'figures', json_object('peak_reserved', m.frag_reserved, 'peak_requested', m.frag_requested,
       'peak_internal', m.frag_internal, 'peak_external', m.frag_external,
-      'peak_free_segments', m.frag_free_segments))
-FROM mem_m m, floor_m f
-WHERE m.frag_reserved > 0 AND m.segments > 10 AND m.frag_external > 0.03 * m.frag_reserved
-  AND m.frag_external >= f.min_bytes
+      'peak_free_segments', m.frag_free_segments, 'overlapping_segments', m.overlaps))
+FROM frag_m m, floor_m f
+WHERE m.frag_reserved > 0 AND m.segments > 10 AND NOT m.expandable
+  AND m.bound > 0.03 * m.frag_reserved AND m.bound >= f.min_bytes
 UNION ALL
 -- 12. Little headroom on the device: a risk, not a saving.
 SELECT CASE WHEN m.capacity - m.peak_reserved < 1073741824 THEN 60.0 ELSE 30.0 END, 'oom_risk',

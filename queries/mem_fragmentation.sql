@@ -11,7 +11,8 @@
 --   block on both sides (they keep the segment from being released or
 --   merged).  expandable_would_help: at the peak, free space inside partly
 --   used segments (peak_external) is over 10% of what is reserved there,
---   across more than 10 segments, and expandable segments are not on.
+--   across more than 10 segments, and expandable segments are not on
+--   (neither the allocator setting nor any segment's is_expandable).
 -- Requires: report_mem_device
 -- Empty: no memory snapshot is loaded (see the memory summary)
 -- Columns:
@@ -58,6 +59,8 @@ SELECT p.snapshot_id AS snapshot, p.device, p.reserved, p.inactive,
   f.external AS peak_external, f.free_segments AS peak_free_segments,
   p.largest_inactive, p.pinned AS pinned_small_blocks, p.segments, p.expandable_on,
   CASE WHEN f.external > 0.1 * f.reserved AND p.segments > 10 AND coalesce(p.expandable_on, 0) = 0
+         AND NOT EXISTS (SELECT 1 FROM segment g WHERE g.snapshot_id = p.snapshot_id
+                         AND g.device = p.device AND g.is_expandable = 1)
        THEN 'yes' ELSE 'no' END AS expandable_would_help,
   c.bytes AS capacity, c.bytes - p.reserved AS headroom,
   CASE WHEN c.bytes IS NULL THEN 'unknown'

@@ -1,7 +1,8 @@
 -- Title: Host-device synchronization
 -- Question: Where does the CPU wait for the GPU, and how much of that wait
 --   could the GPU have used?  Calls that block the host until GPU work is
---   done (the synchronize calls, synchronous cudaMemcpy) and the ops that
+--   done (the synchronize calls, the synchronous copies: cudaMemcpy,
+--   hipMemcpyWithStream, ..., not device to device) and the ops that
 --   read a device value on the host (aten::item, _local_scalar_dense:
 --   .item(), .cpu(), printing a tensor).  cudaStreamWaitEvent is not one:
 --   it never blocks the host.  The calls nest (aten::item >

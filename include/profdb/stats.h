@@ -52,7 +52,9 @@
     "2.0-layout blocks without address (computed from the segment)")                           \
   X(snapshot_unknown_keys, INFO, "unknown keys, kept as JSON in extra")                        \
   X(snapshot_bad_value, WARN, "values of an unexpected type, kept as JSON in extra")           \
-  X(snapshot_not_object, WARN, "list elements that are not objects, skipped")
+  X(snapshot_not_object, WARN, "list elements that are not objects, skipped")                  \
+  X(snapshot_overlapping_segments, WARN,                                                       \
+    "segments overlapping another segment of the same device (inconsistent snapshot)")
 
 typedef enum profdb_stat {
 #define PROFDB_STAT_ENUM(name, sev, desc) PROFDB_STAT_##name,

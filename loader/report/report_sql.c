@@ -419,8 +419,11 @@ static int run_chart_data(rp_report *r, rp_section *s) {
   s->chart_data = d;
   if (rp_parse_file(path, file, d)) return -1;
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(r->db, d->sql, -1, &st, NULL) != SQLITE_OK || !st) {
-    fprintf(stderr, "profdb: %s: %s\n", path, st ? sqlite3_errmsg(r->db) : "no SQL statement");
+  int prc = sqlite3_prepare_v2(r->db, d->sql, -1, &st, NULL);
+  if (prc != SQLITE_OK || !st) {
+    /* a failed prepare leaves st NULL: its message is the database's */
+    fprintf(stderr, "profdb: %s: %s\n", path,
+            prc != SQLITE_OK ? sqlite3_errmsg(r->db) : "no SQL statement");
     sqlite3_finalize(st);
     return -1;
   }
@@ -464,6 +467,7 @@ int rp_run_section(rp_report *r, rp_section *s) {
   const char *tail;
   int prc = sqlite3_prepare_v2(r->db, s->sql, -1, &st, &tail);
   if (prc != SQLITE_OK || !st) {
+    /* a failed prepare leaves st NULL: its message is the database's */
     fprintf(stderr, "profdb: %s: %s\n", s->path,
             prc != SQLITE_OK ? sqlite3_errmsg(r->db) : "no SQL statement");
     sqlite3_finalize(st);

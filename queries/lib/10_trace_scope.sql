@@ -144,19 +144,43 @@ WHERE g.kind IN (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'mems
 CREATE INDEX temp.report_gpu_by_stream ON report_gpu(trace_id, device, stream, ts);
 
 -- Calls and ops that block the host until the GPU has done some work
--- (sync_sum, findings): the synchronize calls, the synchronous cudaMemcpy,
--- and the ops that read a device value on the host (they end in one of
--- those).  Not cudaStreamWaitEvent / hipStreamWaitEvent: they make a
--- stream wait and return at once; not cudaMemcpyAsync / cudaMemset, which
--- return before the copy is done (docs/definitions.md, "Host blocked on
--- the GPU").
-CREATE TEMP TABLE report_sync_name(name TEXT PRIMARY KEY);
-INSERT INTO report_sync_name(name) VALUES
-  ('cudaStreamSynchronize'), ('cudaDeviceSynchronize'), ('cudaEventSynchronize'),
-  ('cudaMemcpy'),
-  ('hipStreamSynchronize'), ('hipDeviceSynchronize'), ('hipEventSynchronize'),
-  ('hipMemcpy'), ('aten::item'), ('aten::_local_scalar_dense'),
-  ('aten::is_nonzero'), ('aten::equal');
+-- (sync_sum, findings): the synchronize calls, the synchronous copies
+-- (cudaMemcpy and its 2D/3D/peer/symbol forms, the driver's cuMemcpyDtoH
+-- / HtoD, their hip* twins, and hipMemcpyWithStream, which PyTorch on
+-- ROCm issues for every blocking .cpu() / .item() / copy_), and the ops
+-- that read a device value on the host (they end in one of those).  A
+-- synchronous copy from device to device does not block the host (CUDA
+-- runtime API, "API synchronization behavior"): report_marker drops those
+-- whose copy ran DtoD.  Not cudaStreamWaitEvent / hipStreamWaitEvent:
+-- they make a stream wait and return at once; not cudaMemcpyAsync /
+-- cudaMemset, which return before the copy is done (docs/definitions.md,
+-- "Host blocked on the GPU").  loader/postpass.c's MARKER_NAME lists the
+-- same names: keep them in step (report.marker checks it).
+--   name     call or op name as written
+--   is_copy  1 for a blocking copy (the finding's advice names it)
+CREATE TEMP TABLE report_sync_name(name TEXT PRIMARY KEY, is_copy INTEGER);
+INSERT INTO report_sync_name(name, is_copy) VALUES
+  ('cudaStreamSynchronize', 0), ('cudaDeviceSynchronize', 0), ('cudaEventSynchronize', 0),
+  ('cudaMemcpy', 1), ('cudaMemcpy2D', 1), ('cudaMemcpy3D', 1), ('cudaMemcpyPeer', 1),
+  ('cudaMemcpyFromSymbol', 1), ('cudaMemcpyToSymbol', 1),
+  ('cuMemcpyDtoH', 1), ('cuMemcpyDtoH_v2', 1), ('cuMemcpyHtoD', 1), ('cuMemcpyHtoD_v2', 1),
+  ('hipStreamSynchronize', 0), ('hipDeviceSynchronize', 0), ('hipEventSynchronize', 0),
+  ('hipMemcpy', 1), ('hipMemcpyWithStream', 1), ('hipMemcpyDtoH', 1), ('hipMemcpyHtoD', 1),
+  ('hipMemcpy2D', 1), ('hipMemcpy3D', 1), ('hipMemcpyPeer', 1),
+  ('hipMemcpyFromSymbol', 1), ('hipMemcpyToSymbol', 1),
+  ('aten::item', 0), ('aten::_local_scalar_dense', 0),
+  ('aten::is_nonzero', 0), ('aten::equal', 0);
+
+-- The synchronous copy calls whose copy ran device to device: they do not
+-- block the host (above), so report_marker does not count them as syncs.
+--   launch_id  the runtime call's event id
+CREATE TEMP TABLE report_sync_dtod(launch_id INTEGER PRIMARY KEY);
+INSERT OR IGNORE INTO report_sync_dtod
+SELECT l.launch_id FROM _gpu g JOIN _gpu_link l ON l.id = g.id JOIN _string n ON n.id = g.name_id
+WHERE g.kind = (SELECT kind FROM _kind WHERE name = 'memcpy') AND l.launch_id IS NOT NULL
+  AND (n.value LIKE '%DtoD%' OR n.value LIKE '%DeviceToDevice%')
+  AND (SELECT r.name_id FROM _slice r WHERE r.id = l.launch_id)
+      IN (SELECT x.id FROM _string x JOIN report_sync_name y ON y.name = x.value WHERE y.is_copy);
 
 -- Name ids the CPU sections look for besides operators: sync calls,
 -- checkpoint/recompute frames, phase markers, DataLoader ranges, steps.
@@ -207,7 +231,8 @@ JOIN report_name n USING (name_id);
 CREATE TEMP TABLE report_marker AS
 SELECT s.id AS event_id, s.trace_id,
   (SELECT name FROM _kind WHERE _kind.kind = s.kind) AS kind,
-  s.name_id, s.pid, s.tid, s.ts, s.dur, t.step, m.name, m.sync, m.recompute, m.backward,
+  s.name_id, s.pid, s.tid, s.ts, s.dur, t.step, m.name,
+  m.sync AND s.id NOT IN (SELECT launch_id FROM report_sync_dtod) AS sync, m.recompute, m.backward,
   m.optimizer, m.dataloader
 FROM _attr_marker a CROSS JOIN _slice s CROSS JOIN report_marker_name m CROSS JOIN _slice_tree t
 WHERE s.id = a.id AND m.name_id = s.name_id AND t.id = s.id AND NOT m.step

@@ -198,9 +198,13 @@ WITH old AS (
   WHERE s.kind IN (SELECT kind FROM _kind
                    WHERE name IN ('cpu_op', 'user_annotation', 'runtime', 'python_function'))
     AND (n.value IN ('cudaStreamSynchronize', 'cudaDeviceSynchronize', 'cudaEventSynchronize',
-           'cudaMemcpy', 'hipStreamSynchronize', 'hipDeviceSynchronize', 'hipEventSynchronize',
-           'hipMemcpy', 'aten::item', 'aten::_local_scalar_dense', 'aten::is_nonzero',
-           'aten::equal')
+           'cudaMemcpy', 'cudaMemcpy2D', 'cudaMemcpy3D', 'cudaMemcpyPeer',
+           'cudaMemcpyFromSymbol', 'cudaMemcpyToSymbol', 'cuMemcpyDtoH', 'cuMemcpyDtoH_v2',
+           'cuMemcpyHtoD', 'cuMemcpyHtoD_v2',
+           'hipStreamSynchronize', 'hipDeviceSynchronize', 'hipEventSynchronize',
+           'hipMemcpy', 'hipMemcpyWithStream', 'hipMemcpyDtoH', 'hipMemcpyHtoD', 'hipMemcpy2D',
+           'hipMemcpy3D', 'hipMemcpyPeer', 'hipMemcpyFromSymbol', 'hipMemcpyToSymbol',
+           'aten::item', 'aten::_local_scalar_dense', 'aten::is_nonzero', 'aten::equal')
       OR lower(n.value) LIKE '%checkpoint%' OR lower(n.value) LIKE '%recompute%'
       OR n.value LIKE 'autograd::engine::evaluate_function%' OR n.value GLOB '*Backward[0-9]*'
       OR n.value LIKE 'Optimizer.step#%' OR n.value LIKE 'enumerate(DataLoader)%')

@@ -39,10 +39,17 @@ GPU_CATS = {"kernel": "kernel", "Kernel": "kernel", "gpu_memcpy": "memcpy",
             "Memcpy": "memcpy", "gpu_memset": "memset", "Memset": "memset"}
 RUNTIME_CATS = {"cuda_runtime", "Runtime", "cuda_driver", "Driver"}
 CPU_CATS = {"cpu_op", "Operator", "user_annotation", "python_function"}
+# Blocking copies (issue 29) count unless their copy ran device to device
+# (it does not block the host: CUDA runtime API, API synchronization).
+SYNC_COPIES = {"cudaMemcpy", "cudaMemcpy2D", "cudaMemcpy3D", "cudaMemcpyPeer",
+               "cudaMemcpyFromSymbol", "cudaMemcpyToSymbol", "cuMemcpyDtoH", "cuMemcpyDtoH_v2",
+               "cuMemcpyHtoD", "cuMemcpyHtoD_v2", "hipMemcpy", "hipMemcpyWithStream",
+               "hipMemcpyDtoH", "hipMemcpyHtoD", "hipMemcpy2D", "hipMemcpy3D", "hipMemcpyPeer",
+               "hipMemcpyFromSymbol", "hipMemcpyToSymbol"}
 SYNC_NAMES = {"cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize",
-              "cudaMemcpy", "hipStreamSynchronize",
-              "hipDeviceSynchronize", "hipEventSynchronize", "hipMemcpy", "aten::item",
-              "aten::_local_scalar_dense", "aten::is_nonzero", "aten::equal"}
+              "hipStreamSynchronize", "hipDeviceSynchronize", "hipEventSynchronize",
+              "aten::item", "aten::_local_scalar_dense", "aten::is_nonzero",
+              "aten::equal"} | SYNC_COPIES
 failures = []
 checks = [0]
 
@@ -127,7 +134,8 @@ class TraceModel:
             elif cat in RUNTIME_CATS or cat in CPU_CATS:
                 kind = "runtime" if cat in RUNTIME_CATS else cat
                 self.cpu.append({"kind": kind, "name": name, "ts": ts, "end": ts + dur,
-                                 "dur": dur, "tid": (e.get("pid"), e.get("tid"))})
+                                 "dur": dur, "tid": (e.get("pid"), e.get("tid")),
+                                 "corr": args.get("correlation")})
                 if kind == "runtime" and args.get("correlation") is not None:
                     self.runtime_by_corr.setdefault(args["correlation"], ts)
                 if (cat in ("user_annotation", "cpu_op", "Operator")
@@ -292,8 +300,11 @@ def check_traces(sections, models, tag):
             continue
         for n in m.analysed or []:
             a, b = m.spans[n]
+            dtod = {g["corr"] for g in m.gpu if g["kind"] == "memcpy" and g["corr"] is not None
+                    and ("DtoD" in g["name"] or "DeviceToDevice" in g["name"])}
             calls = [(max(c["ts"], a), min(c["end"], b)) for c in m.cpu
                      if c["name"] in SYNC_NAMES and c["step"] in m.analysed
+                     and not (c["name"] in SYNC_COPIES and c["corr"] in dtod)
                      and c["ts"] < b and c["end"] > a]
             gpu = [(max(g["ts"], a), min(g["end"], b)) for g in m.gpu
                    if g["ts"] < b and g["end"] > a]
