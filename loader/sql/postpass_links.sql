@@ -11,7 +11,10 @@
 -- the launch (temp._launch_op, from the nesting pass).  In traces of
 -- PyTorch ~2.1-2.3 activities and runtime calls carry their correlation id
 -- as External id, a number space that collides with the operators' own
--- External ids: the enclosure test keeps those collisions out.  GPU work
+-- External ids: the enclosure test keeps those collisions out.  The
+-- innermost cpu_op around the call (as nested) counts as enclosing it; that
+-- test comes first, answered from the index alone (SQLite reads the
+-- candidate's row only when the other test is needed).  GPU work
 -- without a runtime call keeps the External id link unchecked (nothing to
 -- check it against).  See docs/definitions.md, "Launching operator".
 --
@@ -32,28 +35,31 @@ FROM (SELECT g.id AS id, g.trace_id AS trace_id, g.ts AS ts, l.id AS launch_id,
    (SELECT min(o.id) FROM _slice o WHERE o.trace_id = g.trace_id
      AND o.external_id = g.external_id AND o.kind = (SELECT kind FROM _kind WHERE name = 'cpu_op')
      AND g.external_id <> 0
-     AND (l.id IS NULL OR (o.pid IS l.pid AND o.tid IS l.tid AND o.ts <= l.ts
-                           AND l.ts + l.dur <= o.ts + o.dur))),
+     AND (l.id IS NULL OR o.id = lo.op_id OR (o.pid IS l.pid AND o.tid IS l.tid
+                           AND o.ts <= l.ts AND l.ts + l.dur <= o.ts + o.dur))),
    (SELECT min(o.id) FROM _slice o WHERE o.trace_id = g.trace_id
      AND o.external_id = g.external_id
      AND o.kind = (SELECT kind FROM _kind WHERE name = 'user_annotation')
      AND g.external_id <> 0
-     AND (l.id IS NULL OR (o.pid IS l.pid AND o.tid IS l.tid AND o.ts <= l.ts
-                           AND l.ts + l.dur <= o.ts + o.dur))),
+     AND (l.id IS NULL OR o.id = lo.op_id OR (o.pid IS l.pid AND o.tid IS l.tid
+                           AND o.ts <= l.ts AND l.ts + l.dur <= o.ts + o.dur))),
    (SELECT min(o.id) FROM _slice o WHERE o.trace_id = g.trace_id
      AND o.external_id = l.external_id AND o.kind = (SELECT kind FROM _kind WHERE name = 'cpu_op')
      AND l.external_id <> 0
-     AND o.pid IS l.pid AND o.tid IS l.tid AND o.ts <= l.ts AND l.ts + l.dur <= o.ts + o.dur),
+     AND (o.id = lo.op_id OR (o.pid IS l.pid AND o.tid IS l.tid AND o.ts <= l.ts
+                          AND l.ts + l.dur <= o.ts + o.dur))),
    (SELECT min(o.id) FROM _slice o WHERE o.trace_id = g.trace_id
      AND o.external_id = l.external_id
      AND o.kind = (SELECT kind FROM _kind WHERE name = 'user_annotation')
      AND l.external_id <> 0
-     AND o.pid IS l.pid AND o.tid IS l.tid AND o.ts <= l.ts AND l.ts + l.dur <= o.ts + o.dur),
-   (SELECT p.op_id FROM temp._launch_op p WHERE p.id = l.id))
+     AND (o.id = lo.op_id OR (o.pid IS l.pid AND o.tid IS l.tid AND o.ts <= l.ts
+                          AND l.ts + l.dur <= o.ts + o.dur))),
+   lo.op_id)
    AS op_id
   FROM _gpu g LEFT JOIN _slice l ON l.id = (SELECT min(r.id) FROM _slice r
     WHERE r.trace_id = g.trace_id AND r.correlation = g.correlation
     AND r.kind = (SELECT kind FROM _kind WHERE name = 'runtime'))
+  LEFT JOIN temp._launch_op lo ON lo.id = l.id
   WHERE g.trace_id >= ?1 AND g.kind IN
    (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'memset', 'gpu_sync'))) x;
 DROP TABLE temp._launch_op;
