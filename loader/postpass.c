@@ -78,8 +78,10 @@ typedef struct open_slice {
   int64_t src;      /* source frame name id, -1 when none */
   int src_rank;     /* its frame_rank(), 4 when none */
   int64_t flop;     /* innermost FLOP-counted operator (event id), -1 when none */
-  int64_t ctx_id;   /* cpu_op: its context (_attr_ctx.id), else -1 */
+  int64_t ctx_id;   /* cpu_op, runtime call: its context (_attr_ctx.id), else -1 */
   int64_t path_id;  /* a module or annotation range: its path (_attr_path.id), else -1 */
+  int64_t op_in; /* innermost cpu_op enclosing it, itself included (event id), -1 when none */
+  int64_t launcher; /* a runtime call: the innermost cpu_op enclosing it, else -1 */
 } open_slice;
 
 typedef struct step_win {
@@ -126,6 +128,7 @@ typedef struct attr_map {
 typedef struct tree_row {
   int64_t id, parent, self, step;   /* parent, step: -1 for NULL */
   int64_t ctx_id, path_id, flop_id; /* -1 for NULL */
+  int64_t launcher;                 /* a runtime call's innermost enclosing cpu_op, -1: none */
   int32_t depth;
 } tree_row;
 
@@ -181,8 +184,9 @@ static void pop(nest_state *s) {
   int64_t self = x->dur - x->children;
   if (self < 0) self = 0;
   int64_t step = step_at(s, s->trace_id, x->ts);
-  tree_row t = {x->id,   x->parent, self, step, x->ctx_id, x->path_id, x->cpu_op ? x->flop : -1,
-                x->depth};
+  tree_row t = {
+      x->id,       x->parent, self, step, x->ctx_id, x->path_id, x->cpu_op ? x->flop : -1,
+      x->launcher, x->depth};
   if (extsort_add(s->tree, &t)) s->failed = 1;
   if (x->op && opstats_add(s->ops, step, x->name_id, x->dur, self, x->shaped, s->ops_ins,
                            s->trace_id, s->pid, s->tid))
@@ -281,6 +285,35 @@ static void attr_ctx_rows(nest_state *s, int64_t ctx, const open_slice *x) {
   }
 }
 
+/* The context of x from its (chain, module, annotation, source) key: the
+** interned id, written to _attr_ctx (and its operator rows) when new. */
+static void attr_ctx(nest_state *s, open_slice *x) {
+  int is_new;
+  /* the trace too: a runtime call's context may have no chain (which has it) */
+  int64_t key[5] = {s->trace_id, x->chain, x->mod, x->ann, x->src};
+  int64_t k = attr_key(&s->ctxs, key, sizeof key, x->id, 0, &is_new);
+  x->ctx_id = s->ctxs.slice[k];
+  if (!is_new) return;
+  sqlite3_bind_int64(s->ctx_ins, 1, x->ctx_id);
+  bind_id(s->ctx_ins, 2, x->mod ? s->paths.slice[x->mod] : -1);
+  bind_id(s->ctx_ins, 3, x->ann ? s->paths.slice[x->ann] : -1);
+  bind_id(s->ctx_ins, 4, x->src);
+  step_done(s, s->ctx_ins);
+  attr_ctx_rows(s, x->ctx_id, x);
+}
+
+/* A runtime call: the innermost cpu_op around it (the launch's operator
+** when no External id link holds, postpass_links.sql) and its context, for
+** the GPU work that no operator launched (docs/definitions.md, "Launching
+** operator"); directly inside an operator that is the operator's own. */
+static void attribute_runtime(nest_state *s, open_slice *x, const open_slice *p) {
+  x->launcher = p ? p->op_in : -1;
+  if (p && p->cpu_op)
+    x->ctx_id = p->ctx_id;
+  else if (x->chain || x->mod || x->ann || x->src >= 0)
+    attr_ctx(s, x);
+}
+
 /* Attribution of slice x (the top of the stack, not yet counted in s->n)
 ** from its parent's: see HOW IT WORKS. */
 static void attribute(nest_state *s, open_slice *x, int kind, int cls, int rank) {
@@ -291,14 +324,16 @@ static void attribute(nest_state *s, open_slice *x, int kind, int cls, int rank)
   x->src = p ? p->src : -1;
   x->src_rank = p ? p->src_rank : 4;
   x->flop = p ? p->flop : -1;
-  x->ctx_id = x->path_id = x->shape_id = -1;
+  x->ctx_id = x->path_id = x->shape_id = x->launcher = -1;
   x->cpu_op = kind == PROFDB_KIND_CPU_OP;
+  x->op_in = x->cpu_op ? x->id : p ? p->op_in : -1;
   if ((cls & CLS_MARKER) &&
       (x->cpu_op || kind == PROFDB_KIND_USER_ANNOTATION || kind == PROFDB_KIND_RUNTIME ||
        kind == PROFDB_KIND_PYTHON_FUNCTION)) {
     sqlite3_bind_int64(s->marker_ins, 1, x->id);
     step_done(s, s->marker_ins);
   }
+  if (kind == PROFDB_KIND_RUNTIME) attribute_runtime(s, x, p);
   if (kind == PROFDB_KIND_PYTHON_FUNCTION) {
     if (cls & CLS_MODULE) x->mod = attr_path(s, x, 'm', x->mod);
     if ((cls & CLS_FRAME) && rank <= x->src_rank) {
@@ -323,16 +358,7 @@ static void attribute(nest_state *s, open_slice *x, int kind, int cls, int rank)
   }
   int64_t chain[4] = {s->trace_id, x->chain, x->name_id, (int64_t)x->dims};
   x->chain = attr_key(&s->chains, chain, sizeof chain, x->id, 0, &is_new);
-  int64_t key[4] = {x->chain, x->mod, x->ann, x->src};
-  int64_t k = attr_key(&s->ctxs, key, sizeof key, x->id, 0, &is_new);
-  x->ctx_id = s->ctxs.slice[k];
-  if (!is_new) return;
-  sqlite3_bind_int64(s->ctx_ins, 1, x->ctx_id);
-  bind_id(s->ctx_ins, 2, x->mod ? s->paths.slice[x->mod] : -1);
-  bind_id(s->ctx_ins, 3, x->ann ? s->paths.slice[x->ann] : -1);
-  bind_id(s->ctx_ins, 4, x->src);
-  step_done(s, s->ctx_ins);
-  attr_ctx_rows(s, x->ctx_id, x);
+  attr_ctx(s, x);
 }
 
 static void push(nest_state *s, const nest_row *r, int op, int cls, int rank) {
@@ -519,17 +545,32 @@ static int write_steps(ld_ctx *ctx, step_row *rows, size_t n, int64_t first_trac
   return rc;
 }
 
-/* Insert the _slice_tree rows in id order. */
+/* Insert the _slice_tree rows in id order, and each runtime call's
+** innermost enclosing cpu_op into temp._launch_op (read and dropped by
+** postpass_links.sql). */
 static int write_tree(ld_ctx *ctx, ld_extsort *tree) {
-  sqlite3_stmt *ins;
+  sqlite3_stmt *ins, *launch = NULL;
   if (extsort_finish(tree) ||
+      ld_exec(ctx,
+              "CREATE TEMP TABLE IF NOT EXISTS _launch_op(id INTEGER PRIMARY KEY,"
+              " op_id INTEGER NOT NULL)") ||
+      sqlite3_prepare_v2(ctx->db, "INSERT INTO temp._launch_op(id, op_id) VALUES(?,?)", -1,
+                         &launch, NULL) != SQLITE_OK ||
       sqlite3_prepare_v2(ctx->db,
                          "INSERT INTO _slice_tree(id, parent_id, depth, self_dur, step, ctx_id,"
                          " path_id, flop_id) VALUES(?,?,?,?,?,?,?,?)",
-                         -1, &ins, NULL) != SQLITE_OK)
+                         -1, &ins, NULL) != SQLITE_OK) {
+    sqlite3_finalize(launch);
     return -1;
+  }
   int rc = 0;
   for (const tree_row *t; rc == 0 && (t = extsort_next(tree));) {
+    if (t->launcher >= 0) {
+      sqlite3_bind_int64(launch, 1, t->id);
+      sqlite3_bind_int64(launch, 2, t->launcher);
+      rc = sqlite3_step(launch) == SQLITE_DONE ? 0 : -1;
+      sqlite3_reset(launch);
+    }
     sqlite3_bind_int64(ins, 1, t->id);
     if (t->parent >= 0)
       sqlite3_bind_int64(ins, 2, t->parent);
@@ -544,10 +585,11 @@ static int write_tree(ld_ctx *ctx, ld_extsort *tree) {
     bind_id(ins, 6, t->ctx_id);
     bind_id(ins, 7, t->path_id);
     bind_id(ins, 8, t->flop_id);
-    rc = sqlite3_step(ins) == SQLITE_DONE ? 0 : -1;
+    if (rc == 0) rc = sqlite3_step(ins) == SQLITE_DONE ? 0 : -1;
     sqlite3_reset(ins);
   }
   sqlite3_finalize(ins);
+  sqlite3_finalize(launch);
   return rc || extsort_failed(tree) ? -1 : 0;
 }
 

@@ -36,6 +36,22 @@ CREATE TEMP TABLE report_ctx_gpu AS
 SELECT ctx_id, sum(gpu_ns) AS gpu_ns FROM report_launch WHERE ctx_id IS NOT NULL GROUP BY ctx_id;
 CREATE UNIQUE INDEX temp.report_ctx_gpu_by_ctx ON report_ctx_gpu(ctx_id);
 
+-- GPU time per launch context, for the module and annotation trees: the
+-- context of the runtime call that launched the work (what encloses the
+-- call on its thread: a record_function range or nn.Module frame around
+-- the launch counts it even with no operator around the call, or with the
+-- range inside the operator), else that of the launching operator (work
+-- without a runtime call; databases loaded before runtime calls had one).
+--   ctx_id  _attr_ctx.id
+--   gpu_ns  GPU time launched in that context
+CREATE TEMP TABLE report_launch_ctx_gpu AS
+SELECT coalesce(r.ctx_id, o.ctx_id) AS ctx_id, sum(g.dur) AS gpu_ns
+FROM report_gpu g LEFT JOIN _slice_tree r ON r.id = g.launch_id
+LEFT JOIN _slice_tree o ON o.id = g.op_id
+WHERE coalesce(r.ctx_id, o.ctx_id) IS NOT NULL
+GROUP BY 1;
+CREATE UNIQUE INDEX temp.report_launch_ctx_gpu_by_ctx ON report_launch_ctx_gpu(ctx_id);
+
 -- Device time per operator name.  An activity counts once per name even
 -- when operators of that name nest (aten::matmul inside aten::matmul), so
 -- device_total_ns never exceeds the GPU time of the scope.
@@ -79,7 +95,8 @@ GROUP BY name_id, input_dims;
 --   depth            0 at the top
 --   calls            calls of ranges with that path
 --   host_total_ns    their summed durations
---   device_total_ns  GPU time of the work launched inside them, each launching operator once per path
+--   device_total_ns  GPU time of the work launched inside them (by a runtime call inside them;
+--                    report_launch_ctx_gpu), each activity once per path
 --   sort_key         orders the rows of one tree depth-first
 CREATE TEMP TABLE report_range_node AS
 WITH RECURSIVE per_path AS (
@@ -91,17 +108,17 @@ WITH RECURSIVE per_path AS (
   GROUP BY p.tree, p.path
 ), up(ctx_id, path_id) AS (
   -- each context's innermost module and annotation paths, then the paths enclosing them
-  SELECT c.id, c.module_path_id FROM _attr_ctx c JOIN report_ctx_gpu g ON g.ctx_id = c.id
+  SELECT c.id, c.module_path_id FROM _attr_ctx c JOIN report_launch_ctx_gpu g ON g.ctx_id = c.id
   WHERE c.module_path_id IS NOT NULL
   UNION ALL
-  SELECT c.id, c.annotation_path_id FROM _attr_ctx c JOIN report_ctx_gpu g ON g.ctx_id = c.id
+  SELECT c.id, c.annotation_path_id FROM _attr_ctx c JOIN report_launch_ctx_gpu g ON g.ctx_id = c.id
   WHERE c.annotation_path_id IS NOT NULL
   UNION ALL
   SELECT up.ctx_id, p.parent_id FROM up JOIN _attr_path p ON p.id = up.path_id
   WHERE p.parent_id IS NOT NULL
 ), gpu AS (
   SELECT p.tree, p.path, sum(g.gpu_ns) AS device_total_ns
-  FROM up JOIN _attr_path p ON p.id = up.path_id JOIN report_ctx_gpu g USING (ctx_id)
+  FROM up JOIN _attr_path p ON p.id = up.path_id JOIN report_launch_ctx_gpu g USING (ctx_id)
   GROUP BY p.tree, p.path
 ), node AS (
   SELECT p.*, coalesce(g.device_total_ns, 0) AS device_total_ns,

@@ -1,7 +1,11 @@
 -- The trace's own [memory] events (profile_memory=True) of the analysed
--- window, each with the operator running when it happened on its thread
--- (the innermost cpu_op whose range contains it), as TensorBoard's memory
--- view attributed them.  Computed for op_memory_sum.
+-- window, each with the operator running when it happened on its thread:
+-- the innermost cpu_op whose closed interval [ts, ts + dur] contains it, as
+-- PyTorch's profiler counts an operator's memory (torch.autograd.profiler
+-- MemRecordsAcc.in_interval: start and end included), so an allocation in
+-- an operator's last microsecond is its own, not its parent's.  Where one
+-- operator ends as another starts, the later one.  (TensorBoard's memory
+-- view takes [ts, ts + dur) instead.)  Computed for op_memory_sum.
 
 -- The CPU slices of the threads that have [memory] events, for a fast
 -- "last slice started before t" lookup.
@@ -20,7 +24,8 @@ CREATE INDEX temp.report_mem_thread_slice_by_ts ON report_mem_thread_slice(trace
 --   event_id, trace_id       the [memory] event
 --   device_type, device_id   c10 DeviceType (0 CPU, 1 CUDA) and ordinal
 --   bytes                    positive on allocation, negative on free
---   op_id                    the innermost cpu_op running at that instant on its thread, NULL when none
+--   op_id                    the innermost cpu_op running at that instant on its thread (its
+--                            start and end included), NULL when none
 CREATE TEMP TABLE report_mem_event_op AS
 WITH RECURSIVE ev AS (
   SELECT m.id AS event_id, m.trace_id, m.ts, m.device_type, m.device_id, m.bytes,
@@ -39,7 +44,8 @@ WITH RECURSIVE ev AS (
   SELECT up.event_id, s.id, t.depth
   FROM up JOIN ev USING (event_id) JOIN _slice s ON s.id = up.slice_id
   JOIN _slice_tree t ON t.id = s.id
-  WHERE s.kind = (SELECT kind FROM _kind WHERE name = 'cpu_op') AND s.ts <= ev.ts AND s.ts + s.dur > ev.ts
+  WHERE s.kind = (SELECT kind FROM _kind WHERE name = 'cpu_op') AND s.ts <= ev.ts
+    AND s.ts + s.dur >= ev.ts
 )
 SELECT ev.event_id, ev.trace_id, ev.device_type, ev.device_id, ev.bytes,
   (SELECT c.id FROM containing c WHERE c.event_id = ev.event_id ORDER BY c.depth DESC LIMIT 1) AS op_id

@@ -13,7 +13,8 @@ DIRs (snapshots are skipped) this re-derives each figure the way the report
 did before, by walking _slice_tree upwards with recursive SQL over all GPU
 work (no step scope), and checks they are equal:
   - device self / total time per operator name, and per name and shapes
-  - per module / annotation path: calls, host time, device time
+  - per module / annotation path: calls, host time, device time (by launching
+    operator, and by launching runtime call: the report's rule)
   - the source frame of every launching operator (lowest frame_rank(),
     innermost)
   - per FLOP-counted call: device time below it, whether it is outermost
@@ -127,6 +128,69 @@ range AS (
 SELECT (SELECT count(*) FROM old FULL JOIN new USING (tree, path)
         WHERE old.calls IS NOT new.calls OR old.host IS NOT new.host
            OR old.gpu IS NOT new.gpu), (SELECT count(*) FROM old)
+""",
+    "module and annotation paths by launching call": f"""
+WITH RECURSIVE work AS (
+  -- each activity's anchor: its launching runtime call (when nested), else its cpu_op
+  SELECT coalesce(CASE WHEN t.id IS NOT NULL THEN l.launch_id END,
+                  CASE WHEN o.kind = {CPU_OP} THEN l.op_id END) AS anchor, g.dur
+  FROM _gpu g JOIN _gpu_link l ON l.id = g.id LEFT JOIN _slice_tree t ON t.id = l.launch_id
+  LEFT JOIN _slice o ON o.id = l.op_id
+  WHERE g.kind IN {GPU} AND g.dur IS NOT NULL
+), anchor AS (
+  SELECT anchor AS id, sum(dur) AS gpu FROM work WHERE anchor IS NOT NULL GROUP BY 1
+), aup(id, anc_id) AS (
+  SELECT id, id FROM anchor
+  UNION ALL
+  SELECT aup.id, t.parent_id FROM aup JOIN _slice_tree t ON t.id = aup.anc_id
+  WHERE t.parent_id IS NOT NULL
+), range AS (
+  SELECT s.id, CASE s.kind WHEN (SELECT kind FROM _kind WHERE name = 'python_function')
+    THEN 'module' ELSE 'annotation' END AS tree,
+    CASE s.kind WHEN (SELECT kind FROM _kind WHERE name = 'python_function')
+    THEN substr(n.value, 12) ELSE n.value END AS name
+  FROM _slice s JOIN _string n ON n.id = s.name_id JOIN _slice_tree t ON t.id = s.id
+  WHERE (s.kind = (SELECT kind FROM _kind WHERE name = 'python_function')
+         AND n.value LIKE 'nn.Module: %')
+     OR (s.kind = (SELECT kind FROM _kind WHERE name = 'user_annotation')
+         AND n.value NOT GLOB 'ProfilerStep#*')
+), rup(id, anc_id, d) AS (
+  SELECT id, id, 0 FROM range
+  UNION ALL
+  SELECT rup.id, t.parent_id, rup.d + 1 FROM rup JOIN _slice_tree t ON t.id = rup.anc_id
+  WHERE t.parent_id IS NOT NULL
+), chain AS (
+  SELECT rup.id, a.name FROM rup JOIN range a ON a.id = rup.anc_id
+  JOIN range r ON r.id = rup.id AND r.tree = a.tree ORDER BY rup.id, rup.d DESC
+), call AS (
+  SELECT r.id, r.tree, c.path FROM range r
+  JOIN (SELECT id, group_concat(name, ' > ') AS path FROM chain GROUP BY id) c USING (id)
+), old AS (
+  SELECT c.tree, c.path,
+    (SELECT sum(a.gpu) FROM (SELECT DISTINCT u.id FROM call k JOIN aup u ON u.anc_id = k.id
+                             WHERE k.tree = c.tree AND k.path = c.path) x
+     JOIN anchor a USING (id)) AS gpu
+  FROM call c GROUP BY c.tree, c.path
+), pup(ctx_id, path_id) AS (
+  SELECT id, module_path_id FROM _attr_ctx WHERE module_path_id IS NOT NULL
+  UNION ALL
+  SELECT id, annotation_path_id FROM _attr_ctx WHERE annotation_path_id IS NOT NULL
+  UNION ALL
+  SELECT pup.ctx_id, p.parent_id FROM pup JOIN _attr_path p ON p.id = pup.path_id
+  WHERE p.parent_id IS NOT NULL
+), lctx AS (
+  SELECT coalesce(r.ctx_id, o.ctx_id) AS ctx_id, sum(g.dur) AS gpu
+  FROM _gpu g JOIN _gpu_link l ON l.id = g.id LEFT JOIN _slice_tree r ON r.id = l.launch_id
+  LEFT JOIN _slice_tree o ON o.id = l.op_id
+  WHERE g.kind IN {GPU} AND g.dur IS NOT NULL GROUP BY 1
+), new AS (
+  SELECT p.tree, p.path,
+    (SELECT sum(x.gpu) FROM pup JOIN _attr_path q ON q.id = pup.path_id
+     JOIN lctx x USING (ctx_id) WHERE q.tree = p.tree AND q.path = p.path) AS gpu
+  FROM _attr_path p GROUP BY p.tree, p.path
+)
+SELECT (SELECT count(*) FROM old FULL JOIN new USING (tree, path) WHERE old.gpu IS NOT new.gpu),
+  (SELECT count(*) FROM old)
 """,
     "source frame per launching operator": f"""
 WITH RECURSIVE {LAUNCH},
