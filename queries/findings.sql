@@ -66,12 +66,14 @@ gpu_m AS (
 -- Copy time by kind (Kineto names each copy "Memcpy HtoD (Pageable ->
 -- Device)", "Memcpy DtoD (Device -> Device)", ...): the memcpy rule's
 -- advice follows what the copies are (pinning helps only pageable host
--- copies).
+-- copies).  Per rank step, as gpu_m.
 copy_m AS (
-  SELECT coalesce(sum(g.dur), 0) AS total,
-    coalesce(sum(g.dur) FILTER (WHERE n.name GLOB '*DtoD*' OR n.name GLOB '*PtoP*'), 0) AS dtod,
-    coalesce(sum(g.dur) FILTER (WHERE n.name GLOB '*Pageable*'), 0) AS pageable
-  FROM report_gpu g JOIN report_gpu_name n USING (name_id) WHERE g.kind = 'memcpy'
+  SELECT coalesce(sum(g.dur), 0) / t.n AS total,
+    coalesce(sum(g.dur) FILTER (WHERE n.name GLOB '*DtoD*' OR n.name GLOB '*PtoP*'), 0) / t.n AS dtod,
+    coalesce(sum(g.dur) FILTER (WHERE n.name GLOB '*Pageable*'), 0) / t.n AS pageable
+  FROM report_gpu g JOIN report_gpu_name n USING (name_id),
+    (SELECT 1.0 * max(n, 1) AS n FROM time_m) t
+  WHERE g.kind = 'memcpy'
 ),
 top_cat AS (
   SELECT category, sum(dur) / (SELECT 1.0 * max(n, 1) FROM time_m) AS dur FROM report_gpu
