@@ -63,6 +63,18 @@ gpu_m AS (
     coalesce(sum(kind = 'kernel'), 0) / t.ranks AS kernels
   FROM report_gpu, (SELECT 1.0 * max(n, 1) AS n, 1.0 * ranks AS ranks FROM time_m) t
 ),
+-- Copy time by kind (Kineto names each copy "Memcpy HtoD (Pageable ->
+-- Device)", "Memcpy DtoD (Device -> Device)", ...): the memcpy rule's
+-- advice follows what the copies are (pinning helps only pageable host
+-- copies).  Per rank step, as gpu_m.
+copy_m AS (
+  SELECT coalesce(sum(g.dur), 0) / t.n AS total,
+    coalesce(sum(g.dur) FILTER (WHERE n.name GLOB '*DtoD*' OR n.name GLOB '*PtoP*'), 0) / t.n AS dtod,
+    coalesce(sum(g.dur) FILTER (WHERE n.name GLOB '*Pageable*'), 0) / t.n AS pageable
+  FROM report_gpu g JOIN report_gpu_name n USING (name_id),
+    (SELECT 1.0 * max(n, 1) AS n FROM time_m) t
+  WHERE g.kind = 'memcpy'
+),
 top_cat AS (
   SELECT category, sum(dur) / (SELECT 1.0 * max(n, 1) FROM time_m) AS dur FROM report_gpu
   GROUP BY category ORDER BY dur DESC, category LIMIT 1
@@ -682,8 +694,12 @@ SELECT round(100.0 * t.memcpy_exposed / t.js, 1), 'memcpy', 'medium',
     100.0 * g.memcpy / g.gpu_total, 100.0 * t.memcpy_exposed / t.wall),
   printf('Copies: %s of %s of GPU activity (see memcpy_sum for directions and bandwidth); %s of the %s analysed time had copies and no kernel running (step_time_sum).',
     profdb_fmt_ns(g.memcpy), profdb_fmt_ns(g.gpu_total), profdb_fmt_ns(t.memcpy_exposed), profdb_fmt_ns(t.wall)),
-  'Data moves between host and device every step (pageable memory, offloading, or results copied back).',
-  'Keep tensors on the device, pin host memory (pin_memory=True) and copy with non_blocking=True, and batch small copies.',
+  CASE WHEN c.dtod >= 0.5 * c.total THEN printf('Most copy time (%.0f%%) is device-to-device: tensors copied on the GPU (.contiguous(), clone, torch.cat, dtype or memory-format changes), not host transfers.', 100.0 * c.dtod / c.total)
+    WHEN c.pageable >= 0.5 * (c.total - c.dtod) THEN 'Data moves between host and device every step from pageable memory (offloading, inputs, or results copied back).'
+    ELSE 'Data moves between host and device every step; the host side is already pinned memory, yet nothing runs on the GPU beside the copies.' END,
+  CASE WHEN c.dtod >= 0.5 * c.total THEN 'Find the operators that launch these copies (op_gpu_sum, memcpy_sum) and avoid them: keep views instead of .contiguous() copies, one memory format end to end (channels_last), in-place ops, preallocated outputs instead of torch.cat. Pinning host memory does not help device-to-device copies.'
+    WHEN c.pageable >= 0.5 * (c.total - c.dtod) THEN 'Keep tensors on the device, pin host memory (pin_memory=True) and copy with non_blocking=True, and batch small copies.'
+    ELSE 'Overlap the copies with compute: issue them earlier on a side stream (prefetch the next batch while this one runs), or keep the data on the device between steps; batch small copies.' END,
   printf('Up to %s (%.0f%% of the job step): the copy time not hidden behind kernels.', profdb_fmt_ns(t.memcpy_exposed), 100.0 * t.memcpy_exposed / t.js),
   'Re-profile: step_time_sum memcpy share down, memcpy_sum bandwidth (gbps) up for pinned copies.',
   0, round(100.0 * t.memcpy_exposed / t.js, 2), t.memcpy_exposed, NULL,
@@ -692,8 +708,9 @@ SELECT round(100.0 * t.memcpy_exposed / t.js, 1), 'memcpy', 'medium',
      GROUP BY name ORDER BY dur DESC, name LIMIT 3)),
   json_object('sections', json_array('memcpy_sum', 'step_time_sum'),
     'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js, 'memcpy_ns', g.memcpy,
-      'memcpy_exposed_ns', t.memcpy_exposed, 'gpu_total_ns', g.gpu_total))
-FROM gpu_m g, time_m t, floor_m f
+      'memcpy_exposed_ns', t.memcpy_exposed, 'gpu_total_ns', g.gpu_total,
+      'dtod_copy_ns', c.dtod, 'pageable_copy_ns', c.pageable))
+FROM gpu_m g, time_m t, floor_m f, copy_m c
 WHERE g.gpu_total > 0 AND t.wall > 0 AND g.memcpy > 0.1 * g.gpu_total
   AND t.memcpy_exposed >= f.min_pct / 100 * t.js AND t.memcpy_exposed >= f.min_ns
 UNION ALL

@@ -29,6 +29,10 @@ after the defect (not after a trace):
   fp32 sgemm kernels is promised half with the autocast advice.
 - sm80_gemm_on_sm90_not_named: a GEMM kernel built for sm80 running on an
   H100 (sm90) is named in the action and first in the subjects.
+- dtod_copies_told_to_pin_memory: exposed device-to-device copies are not
+  told to pin host memory (it cannot help them) but to avoid the copies;
+  pageable host copies still are, and copies that are already pinned are
+  told to overlap instead.
 - deepep_alltoall_is_communication: DeepEP's expert-parallel all-to-all
   kernels (names as CUPTI writes them) are Communication, so the
   communication section sees them; look-alikes are not.
@@ -277,10 +281,33 @@ def sm80_gemm_on_sm90_not_named(profdb, work, problems):
         problems.append(f"sm80_gemm_on_sm90_not_named: ampere_sgemm on an H100 named: {f}")
 
 
+def dtod_copies_told_to_pin_memory(profdb, work, problems):
+    # per step: 5 ms of kernel, then 3 ms of one kind of copy with no kernel
+    want = {"Memcpy DtoD (Device -> Device)": ("device-to-device", "pin_memory=True"),
+            "Memcpy HtoD (Pageable -> Device)": ("pin_memory=True", None),
+            "Memcpy HtoD (Pinned -> Device)": ("side stream", "pin_memory=True")}
+    for i, (copy, (needed, banned)) in enumerate(want.items()):
+        doc = report(profdb, work, f"copies_{i}", Trace().build(lambda t, s: (
+            busy(t, s, 5000), t.gpu(copy, s + 5300, 3000, cat="gpu_memcpy",
+                                    launch_ts=s + 5250))))
+        f = findings(doc, "memcpy")
+        if not f:
+            problems.append(f"dtod_copies_told_to_pin_memory: no memcpy finding for {copy}")
+            continue
+        text = f[0]["hypothesis"] + " " + f[0]["action"]
+        if needed not in text or (banned and banned in f[0]["action"]):
+            problems.append(f"dtod_copies_told_to_pin_memory: {copy}: {f[0]['action']}")
+        # 3 ms exposed per 10 ms step, 2 analysed steps
+        if f[0]["expected_saving_ns"] != 3000 * 1000:
+            problems.append(f"dtod_copies_told_to_pin_memory: {copy}: saving "
+                            f"{f[0]['expected_saving_ns']}, want 3000000")
+
+
+
 CHECKS = [blocking_copy_is_host_sync, dtod_sync_copy_is_not_host_sync,
           deepep_alltoall_is_communication, fragmentation_saving_above_reserved_minus_requested,
           fragmentation_claimed_on_expandable_segments, fast_fp16_gemm_no_2x_promise,
-          nvfp4_gemm_no_bf16_advice, sm80_gemm_on_sm90_not_named]
+          nvfp4_gemm_no_bf16_advice, sm80_gemm_on_sm90_not_named, dtod_copies_told_to_pin_memory]
 
 
 def main():
