@@ -26,7 +26,10 @@ previous size's: two different runs), with peak RSS and the ratios to
 `json_verify`; --baseline PROFDB (and --baseline-queries DIR, the query
 files of that build) adds the same for another build, in the same run,
 for before / after figures.  That table goes between the bench-report
-markers of --out.
+markers of --out.  --hta HTA_SRC adds HTA's parse + temporal breakdown of
+the same file (bench/hta_breakdown.py, one run; skipped where the JSON
+times 6, HTA's appetite, exceeds the free memory) and the end-to-end
+ratio HTA / (profdb load + report).
 Ratios are against baselines measured in
 the same run, since these machines are shared and noisy; every figure is
 the best of --repeat runs.  Prints the tables and writes them with the
@@ -143,7 +146,7 @@ def bench_size(profdb, source, work, mb, repeat, mem_gib):
     return r
 
 
-def bench_report(profdb, source, work, mb, repeat, prev, baseline=None):
+def bench_report(profdb, source, work, mb, repeat, prev, baseline=None, hta=None):
     """json_verify, load, report and diff (against prev, the previous size's
     databases) of one size; the same with the baseline build when given
     ((PROFDB, QUERIES_DIR))."""
@@ -171,6 +174,12 @@ def bench_report(profdb, source, work, mb, repeat, prev, baseline=None):
         r[tag + "_diff"] = best(repeat, lambda: timed([exe, "diff", before, db, "--json", out],
                                                       env=env))
         r[tag + "_db"] = db
+    if hta:
+        with open("/proc/meminfo") as f:
+            avail = {l.split(":")[0]: int(l.split()[1]) * 1024 for l in f}["MemAvailable"]
+        if 6 * r["json_bytes"] < avail:
+            env = dict(os.environ, HTA_SRC=hta)
+            r["hta"] = timed([PY, os.path.join(HERE, "hta_breakdown.py"), plain], env=env)
     return r
 
 
@@ -200,6 +209,22 @@ def report_table(results, mach, baseline):
                 f"| {r['json_bytes'] / 1e6:.0f} MB | {'this' if tag == 'new' else 'baseline'} "
                 f"| {fmt_s(r['json_verify'][1])} | {fmt_s(r[tag + '_load'][1])} "
                 f"| {fmt_s(r[tag + '_report'][1])} | {fmt_s(r[tag + '_diff'][1])} |")
+    if any("hta" in r for r in results):
+        lines += ["", "End to end against HTA (its source checkout's parse + "
+                  "`get_temporal_breakdown`, one run) on the same file:", "",
+                  "| JSON | HTA | its RSS | `profdb load` + `report` | its peak RSS "
+                  "| HTA / profdb (wall) | HTA / profdb (CPU) |", "|---:|---:|---:|---:|---:|---:|---:|"]
+        for r in results:
+            ld, rp = r["new_load"], r["new_report"]
+            if "hta" not in r:
+                lines.append(f"| {r['json_bytes'] / 1e6:.0f} MB | not run: needs ~6x the JSON in RAM "
+                             f"| | {fmt_s(ld[0] + rp[0])} | {max(ld[2], rp[2]) / 1024:.0f} MB | | |")
+                continue
+            h = r["hta"]
+            lines.append(
+                f"| {r['json_bytes'] / 1e6:.0f} MB | {fmt_s(h[0])} | {h[2] / 1024:.0f} MB "
+                f"| {fmt_s(ld[0] + rp[0])} | {max(ld[2], rp[2]) / 1024:.0f} MB "
+                f"| {h[0] / (ld[0] + rp[0]):.1f}x | {h[1] / (ld[1] + rp[1]):.1f}x |")
     return "\n".join(lines)
 
 
@@ -391,6 +416,7 @@ def main():
                     help="only json_verify, load, report and diff per size")
     ap.add_argument("--baseline", help="another build's profdb, measured the same way")
     ap.add_argument("--baseline-queries", help="its query files (PROFDB_QUERIES)")
+    ap.add_argument("--hta", help="HTA source checkout: time its parse + temporal breakdown")
     a = ap.parse_args()
     if a.report_only:
         os.makedirs(a.work, exist_ok=True)
@@ -399,7 +425,7 @@ def main():
         t0 = time.time()
         for mb in (int(x) for x in a.sizes.split(",")):
             print(f"bench: {mb} MB ...", file=sys.stderr, flush=True)
-            r = bench_report(a.profdb, a.source, a.work, mb, a.repeat, prev, baseline)
+            r = bench_report(a.profdb, a.source, a.work, mb, a.repeat, prev, baseline, a.hta)
             prev = {"new": r["new_db"], "base": r.get("base_db")}
             results.append(r)
         text = report_table(results, machine(), baseline)

@@ -103,6 +103,18 @@ int ec_parse_time(const char *s, long long *ns, int *rel) {
   return 0;
 }
 
+int ec_parse_window_option(const char *opt, const char *v, long long *ns, int *rel, int *have) {
+  if (ec_parse_time(v, ns, rel)) {
+    fprintf(stderr,
+            "profdb: export: %s %s: not a time (a number with ns, us, ms or s;"
+            " '+' for relative)\n",
+            opt, v);
+    return -1;
+  }
+  *have = 1;
+  return 0;
+}
+
 static void bind_all(sqlite3_stmt *st, const ec_options *o) {
   int i;
   if ((i = sqlite3_bind_parameter_index(st, ":step")) && o->have_step)

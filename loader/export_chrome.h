@@ -47,6 +47,12 @@ int ec_export(sqlite3 *db, const ec_options *o, ec_result *res);
 ** the nanosecond.  0 ok, -1 malformed. */
 int ec_parse_time(const char *s, long long *ns, int *rel);
 
+/* One edge of an export window, option opt ("--from" or "--to") with
+** value v (ec_parse_time's forms): sets *ns, *rel and *have.  0, or -1
+** with "profdb: export: OPT V: not a time ..." printed.  Shared by the
+** chrome and memory_viz exports, whose windows read the same way. */
+int ec_parse_window_option(const char *opt, const char *v, long long *ns, int *rel, int *have);
+
 /* What a report finding's subjects (JSON text) name: its ranks (into
 ** ranks, at most max; *nranks set) and its step (*have_step, *step; left
 ** as they are when it names none).  0, or -1 with a message. */

@@ -118,7 +118,7 @@ sync_top AS (
 -- (fp32 SIMT kernels have no newer build: ampere_sgemm on an H100 and
 -- volta_sgemm on a Turing GPU are what cuBLAS ships).
 gemm_kern AS (
-  SELECT n.name, g.trace_id, g.device, sum(g.dur) / t.n AS dur,
+  SELECT n.name, g.trace_id, g.device, g.dur / t.n AS dur,
     CASE
       WHEN lower(n.name) GLOB '*nvfp4*' OR lower(n.name) GLOB '*mxfp4*' OR lower(n.name) GLOB '*fp4*'
         OR lower(n.name) GLOB '*e2m1*' THEN 'fp4'
@@ -142,9 +142,10 @@ gemm_kern AS (
         OR lower(n.name) GLOB '*cutlass_80*' OR lower(n.name) GLOB 'ampere_*' THEN 80
       WHEN lower(n.name) GLOB '*sm75*' OR lower(n.name) GLOB 'turing_*' THEN 75
       WHEN lower(n.name) GLOB '*sm70*' OR lower(n.name) GLOB 'volta_*' THEN 70 END AS arch
-  FROM report_gpu g JOIN report_name n USING (name_id), (SELECT 1.0 * max(n, 1) AS n FROM time_m) t
-  WHERE g.kind = 'kernel' AND g.category = 'GEMM'
-  GROUP BY n.name, g.trace_id, g.device
+  -- (grouped by name id, named afterwards: the rules read each name once)
+  FROM (SELECT name_id, trace_id, device, sum(dur) AS dur FROM report_gpu
+        WHERE kind = 'kernel' AND category = 'GEMM' GROUP BY name_id, trace_id, device) g
+    JOIN report_name n USING (name_id), (SELECT 1.0 * max(n, 1) AS n FROM time_m) t
 ),
 -- The GEMMs in one row: the precision with the most time and its share;
 -- from the recorded shapes (report_flop_op, outermost counted calls with a
@@ -209,10 +210,12 @@ dom_m AS (
 -- figures)
 kernel_top AS (
   SELECT g.kind, g.category, g.is_fill, n.name,
-    CAST(round(1.0 * sum(g.dur) / t.ranks) AS INTEGER) AS dur, count(*) / t.ranks AS n,
-    round(1.0 * sum(g.dur < 10000) / t.ranks, 1) AS short
-  FROM report_gpu g JOIN report_name n USING (name_id), (SELECT ranks FROM time_m) t
-  GROUP BY g.kind, g.category, g.is_fill, n.name
+    CAST(round(1.0 * g.dur / t.ranks) AS INTEGER) AS dur, g.n / t.ranks AS n,
+    round(1.0 * g.short / t.ranks, 1) AS short
+  FROM (SELECT kind, category, is_fill, name_id, sum(dur) AS dur, count(*) AS n,
+          sum(dur < 10000) AS short
+        FROM report_gpu GROUP BY kind, category, is_fill, name_id) g
+    JOIN report_name n USING (name_id), (SELECT ranks FROM time_m) t
 ),
 -- Launch calls' CPU time per rank step; calls per rank.  cold_ns: the
 -- part in cold-start calls (lib/37_launch.sql: the first launch of a
@@ -357,47 +360,46 @@ churn_m AS (
     AND snapshot_id IN (SELECT snapshot_id FROM report_mem_device)
   GROUP BY snapshot_id, device, size ORDER BY churn DESC, size DESC LIMIT 1
 ),
+-- GPU work of the reported traces, in the analysed steps or not: the
+-- counts below that explain its absence scan the trace only without it
+-- (a CASE evaluates its branch only when taken; a guard inside a
+-- subquery's WHERE does not stop its scan).
+gpu_all_m AS (SELECT count(*) AS gpu_all FROM gpu_activity a JOIN report_trace t USING (trace_id)),
 counts AS (
   SELECT (SELECT count(*) FROM report_trace) AS traces,
     (SELECT count(*) FROM report_mem_device) AS mem_devices,
     (SELECT count(*) FROM report_gpu) AS gpu,
-    (SELECT count(*) FROM gpu_activity a JOIN report_trace t USING (trace_id)) AS gpu_all,
+    g.gpu_all,
     -- (scanned only when the traces have no CUDA/ROCm GPU work at all)
-    (SELECT printf('%d ''%s'' events', n, cat) FROM (
+    CASE WHEN g.gpu_all = 0 THEN (SELECT printf('%d ''%s'' events', n, cat) FROM (
        SELECT c.value AS cat, count(*) AS n FROM _slice e JOIN _string c ON c.id = e.cat_id
-       WHERE NOT EXISTS (SELECT 1 FROM gpu_activity a JOIN report_trace t USING (trace_id))
-         AND e.kind = (SELECT kind FROM _kind WHERE name = 'cpu_other') AND e.trace_id IN (SELECT trace_id FROM report_trace)
+       WHERE e.kind = (SELECT kind FROM _kind WHERE name = 'cpu_other') AND e.trace_id IN (SELECT trace_id FROM report_trace)
          AND (c.value GLOB 'mtia*' OR c.value GLOB 'xpu*' OR c.value GLOB 'hpu*'
               OR c.value GLOB 'npu*')
-       GROUP BY c.value ORDER BY n DESC, c.value LIMIT 1)) AS other_device,
+       GROUP BY c.value ORDER BY n DESC, c.value LIMIT 1)) END AS other_device,
     -- (scanned only when the traces have no GPU work at all) runtime calls
     -- that launch GPU work, ac2g flows (CPU-to-GPU links), [memory]
     -- events on the CPU (device type 0) and on a GPU, GPUs listed in
     -- deviceProperties, and whether a cuda_profiler_range event (CUPTI's
     -- range profiler, which records counters per range, not kernels) is there
-    (SELECT count(*) FROM _slice r JOIN _string n ON n.id = r.name_id
-     WHERE NOT EXISTS (SELECT 1 FROM gpu_activity a JOIN report_trace t USING (trace_id))
-       AND r.kind = (SELECT kind FROM _kind WHERE name = 'runtime')
+    CASE WHEN g.gpu_all = 0 THEN (SELECT count(*) FROM _slice r JOIN _string n ON n.id = r.name_id
+     WHERE r.kind = (SELECT kind FROM _kind WHERE name = 'runtime')
        AND r.trace_id IN (SELECT trace_id FROM report_trace)
        AND (n.value GLOB '*Launch*' OR n.value GLOB '*MemcpyAsync*'
-            OR n.value GLOB '*MemsetAsync*')) AS launch_calls,
-    (SELECT count(*) FROM _flow f
-     WHERE NOT EXISTS (SELECT 1 FROM gpu_activity a JOIN report_trace t USING (trace_id))
-       AND f.trace_id IN (SELECT trace_id FROM report_trace)
-       AND f.cat_id = (SELECT id FROM _string WHERE value = 'ac2g')) AS ac2g_flows,
-    (SELECT max(i.total_allocated) FROM _instant i
-     WHERE NOT EXISTS (SELECT 1 FROM gpu_activity a JOIN report_trace t USING (trace_id))
-       AND i.trace_id IN (SELECT trace_id FROM report_trace)
-       AND i.kind = (SELECT kind FROM _kind WHERE name = 'memory') AND i.device_type = 0) AS cpu_mem_peak,
-    (SELECT count(*) FROM _instant i
-     WHERE NOT EXISTS (SELECT 1 FROM gpu_activity a JOIN report_trace t USING (trace_id))
-       AND i.trace_id IN (SELECT trace_id FROM report_trace)
-       AND i.kind = (SELECT kind FROM _kind WHERE name = 'memory') AND i.device_type = 1) AS gpu_mem_events,
+            OR n.value GLOB '*MemsetAsync*')) ELSE 0 END AS launch_calls,
+    CASE WHEN g.gpu_all = 0 THEN (SELECT count(*) FROM _flow f
+     WHERE f.trace_id IN (SELECT trace_id FROM report_trace)
+       AND f.cat_id = (SELECT id FROM _string WHERE value = 'ac2g')) ELSE 0 END AS ac2g_flows,
+    CASE WHEN g.gpu_all = 0 THEN (SELECT max(i.total_allocated) FROM _instant i
+     WHERE i.trace_id IN (SELECT trace_id FROM report_trace)
+       AND i.kind = (SELECT kind FROM _kind WHERE name = 'memory') AND i.device_type = 0) END AS cpu_mem_peak,
+    CASE WHEN g.gpu_all = 0 THEN (SELECT count(*) FROM _instant i
+     WHERE i.trace_id IN (SELECT trace_id FROM report_trace)
+       AND i.kind = (SELECT kind FROM _kind WHERE name = 'memory') AND i.device_type = 1) ELSE 0 END AS gpu_mem_events,
     (SELECT count(*) FROM device d WHERE d.trace_id IN (SELECT trace_id FROM report_trace)) AS devices,
-    (SELECT count(*) > 0 FROM _slice e
-     WHERE NOT EXISTS (SELECT 1 FROM gpu_activity a JOIN report_trace t USING (trace_id))
-       AND e.trace_id IN (SELECT trace_id FROM report_trace)
-       AND e.cat_id = (SELECT id FROM _string WHERE value = 'cuda_profiler_range')) AS range_profiler,
+    CASE WHEN g.gpu_all = 0 THEN (SELECT count(*) > 0 FROM _slice e
+     WHERE e.trace_id IN (SELECT trace_id FROM report_trace)
+       AND e.cat_id = (SELECT id FROM _string WHERE value = 'cuda_profiler_range')) ELSE 0 END AS range_profiler,
     -- traces from PyTorch's legacy (pre-Kineto) exporter: a bare array of
     -- events without categories (FORMATS.md 1.10); it never writes shapes
     (SELECT count(*) FROM trace t WHERE t.trace_id IN (SELECT trace_id FROM report_trace)
@@ -409,6 +411,7 @@ counts AS (
     (SELECT count(*) FROM report_step_all) AS all_steps,
     (SELECT coalesce(sum(calls), 0) FROM report_op_stats) AS ops,
     (SELECT coalesce(sum(shaped), 0) FROM report_op_stats) AS ops_with_shapes
+  FROM gpu_all_m g
 )
 ,
 -- The FLOP-counted operator group (gemm_efficiency: name, shapes, dtype)

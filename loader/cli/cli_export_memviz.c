@@ -64,14 +64,10 @@ static int memviz_option(const char *a, const char *v, em_options *o) {
       o->around = n;
   } else if (!strcmp(a, "--from") || !strcmp(a, "--to")) {
     int from = a[2] == 'f';
-    if (ec_parse_time(v, from ? &o->from_ns : &o->to_ns, from ? &o->from_rel : &o->to_rel)) {
-      fprintf(stderr,
-              "profdb: export: %s %s: not a time (a number with ns, us, ms or s;"
-              " '+' for relative)\n",
-              a, v);
+    if (ec_parse_window_option(a, v, from ? &o->from_ns : &o->to_ns,
+                               from ? &o->from_rel : &o->to_rel,
+                               from ? &o->have_from : &o->have_to))
       return -1;
-    }
-    *(from ? &o->have_from : &o->have_to) = 1;
   } else {
     fprintf(stderr, "profdb: export: --format memory_viz: unknown option %s\n\n%s", a,
             memviz_usage);
