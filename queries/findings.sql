@@ -521,14 +521,14 @@ SELECT round(100.0 * (t.wall - t.busy - cl.claimed) / t.js, 1) AS priority, 'gpu
     100.0 * t.busy / t.wall,
     100.0 * t.runtime / t.wall, 100.0 * t.dataloader / t.wall, 100.0 * t.cpu / t.wall,
     100.0 * t.other / t.wall,
-    CASE WHEN cl.claimed > 0 THEN printf(' Of the idle time, %s passes in calls other findings own, which the actions below do not remove:%s%s%s%s%s%s.',
-      profdb_fmt_ns(cl.claimed),
-      CASE WHEN cl.cold > 0 THEN printf(' %s in cold-start launch calls (cold_start);', profdb_fmt_ns(cl.cold)) ELSE '' END,
-      CASE WHEN cl.startup > 0 THEN printf(' %s in one-time set-up calls (startup_calls);', profdb_fmt_ns(cl.startup)) ELSE '' END,
-      CASE WHEN cl.alloc > 0 THEN printf(' %s in repeated allocator calls (allocator_calls);', profdb_fmt_ns(cl.alloc)) ELSE '' END,
-      CASE WHEN cl.outside > 0 THEN printf(' %s blocked on work outside the trace (wait_outside_trace);', profdb_fmt_ns(cl.outside)) ELSE '' END,
-      CASE WHEN cl.explicit > 0 THEN printf(' %s in explicit synchronize calls (explicit_sync);', profdb_fmt_ns(cl.explicit)) ELSE '' END,
-      CASE WHEN cl.op_sync > 0 THEN printf(' %s in host syncs (synchronization);', profdb_fmt_ns(cl.op_sync)) ELSE '' END)
+    CASE WHEN cl.claimed > 0 THEN printf(' Of the idle time, %s passes in calls other findings own, which the actions below do not remove: %s.',
+      profdb_fmt_ns(cl.claimed), rtrim(ltrim(
+      CASE WHEN cl.cold > 0 THEN printf(' %s in cold-start launch calls (cold_start);', profdb_fmt_ns(cl.cold)) ELSE '' END
+      || CASE WHEN cl.startup > 0 THEN printf(' %s in one-time set-up calls (startup_calls);', profdb_fmt_ns(cl.startup)) ELSE '' END
+      || CASE WHEN cl.alloc > 0 THEN printf(' %s in repeated allocator calls (allocator_calls);', profdb_fmt_ns(cl.alloc)) ELSE '' END
+      || CASE WHEN cl.outside > 0 THEN printf(' %s blocked on work outside the trace (wait_outside_trace);', profdb_fmt_ns(cl.outside)) ELSE '' END
+      || CASE WHEN cl.explicit > 0 THEN printf(' %s in explicit synchronize calls (explicit_sync);', profdb_fmt_ns(cl.explicit)) ELSE '' END
+      || CASE WHEN cl.op_sync > 0 THEN printf(' %s in host syncs (synchronization);', profdb_fmt_ns(cl.op_sync)) ELSE '' END), ';'))
     ELSE '' END) AS observation,
   'The host does not feed the GPU fast enough: Python and operator dispatch overhead, many small kernels, data loading or synchronization leave the GPU waiting.' AS hypothesis,
   CASE WHEN gr.calls > 0 THEN printf('Look at the launch overhead, synchronization and GPU idle sections; the steps already replay CUDA graphs (%d graph launches per rank): remove host syncs and CPU work between the replays, capture the work still launched outside the graphs, and overlap data loading with compute.', gr.calls / t.ranks)
@@ -678,7 +678,7 @@ UNION ALL
 SELECT round(min(100.0 * cl.startup / t.js, 100), 1), 'startup_calls', 'high',
   printf('This profile includes start-up: one-time set-up calls leave the GPU idle %.0f%% of the analysed time (%s per rank step)',
     100.0 * cl.startup / t.wall, profdb_fmt_ns(cl.startup)),
-  printf('Allocator and set-up calls that run once (the first cudaFree creates the CUDA context; events, streams and modules are created once; each over 1 ms and 100x the median call of its name, or a name called under 10 times) leave the GPU idle %s per rank step (%s): %s.',
+  printf('Allocator and set-up calls that run once (the first cudaFree / hipFree creates the context; events, streams and modules are created once; each over 1 ms and 100x the median call of its name, or a name called under 10 times) leave the GPU idle %s per rank step (%s): %s.',
     profdb_fmt_ns(cl.startup),
     CASE WHEN t.steps > 0 THEN j.per ELSE 'the whole trace: no ProfilerStep ranges, start-up included' END,
     (SELECT group_concat(printf('%s %d call(s), %s', name, CAST(round(calls) AS INTEGER), profdb_fmt_ns(call_ns)), '; ')
