@@ -45,9 +45,12 @@ FROM c JOIN per p USING (trace_id, name) JOIN report_setup_name n ON n.name = c.
 -- Each outermost host-blocking call (report_sync_sourced) but the frees
 -- (they are allocator calls, above), by what its wait is:
 --   'outside'   the process's GPUs stay idle for over 1 ms and over 90% of
---               the call (inside the span): the host waits for work this
---               trace does not hold (another process, a stream waiting for
---               an event recorded outside the window, lost records)
+--               the call (inside the span) while GPU work launched before
+--               the call waits: some kernel, copy or fill launched before
+--               it starts over 1 ms after it began.  The queued work is
+--               held back by something the trace does not hold (a stream
+--               waiting for an event recorded outside the window or
+--               process), not by the host
 --   'explicit'  a synchronize call (cuda/hip Device, Stream or Event
 --               Synchronize) with no operator around it: an explicit
 --               torch.cuda.synchronize() / event.synchronize(), often a
@@ -70,13 +73,15 @@ WITH outer_call AS (
   SELECT DISTINCT up.event_id FROM up JOIN _slice s ON s.id = up.id
   WHERE up.level > 0 AND s.kind = (SELECT kind FROM _kind WHERE name = 'cpu_op')
 ), idle AS (
-  SELECT o.*, o.b - o.a - coalesce((
+  SELECT o.*, (SELECT ts FROM _slice WHERE id = o.event_id) AS call_ts, o.b - o.a - coalesce((
     SELECT interval_union(max(g.a, o.a), min(g.b, o.b)) FROM report_clip_gpu g
     WHERE g.trace_id = o.trace_id AND g.k = o.k AND g.a < o.b AND g.b > o.a), 0) AS idle_ns
   FROM outer_call o WHERE o.b - o.a > 1000000
 )
 SELECT o.k, o.trace_id, o.event_id, o.name, o.a, o.b,
-  CASE WHEN i.idle_ns > 1000000 AND i.idle_ns >= 0.9 * (o.b - o.a) THEN 'outside'
+  CASE WHEN i.idle_ns > 1000000 AND i.idle_ns >= 0.9 * (o.b - o.a)
+         AND EXISTS (SELECT 1 FROM report_gpu g WHERE g.trace_id = o.trace_id
+                     AND g.launch_ts < i.call_ts AND g.ts > i.call_ts + 1000000) THEN 'outside'
        WHEN o.name GLOB '*Synchronize' AND o.event_id NOT IN (SELECT event_id FROM in_op)
          THEN 'explicit'
        ELSE 'op' END AS class

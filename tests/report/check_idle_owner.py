@@ -205,13 +205,19 @@ def case_allocator_calls_promised_by_gpu_idle(profdb, public_dir, work):
 
 
 def case_sync_wait_claimed_twice(profdb, public_dir, work):
-    """No steps: 100 kernels of 100 us back to back, then one 50 ms
-    hipMemcpyWithStream with nothing on the GPU (waiting for an event
-    recorded outside the trace), then its 2 us copy."""
+    """No steps: 100 kernels of 100 us back to back, then a
+    hipStreamWaitEvent (the event is recorded outside the trace), a kernel
+    launched behind it, and one 50 ms hipMemcpyWithStream with nothing on
+    the GPU; the held-back kernel and the copy's 2 us copy run after it."""
     t, ts = T(), 1000
     for i in range(100):
         t.kernel(ts + 30, 100)
         ts += 100
+    x(t.ev, "cuda_runtime", "hipStreamWaitEvent", ts + 20, 5)
+    t.corr += 1
+    x(t.ev, "cuda_runtime", "hipLaunchKernel", ts + 50, 5, correlation=t.corr)
+    x(t.ev, "kernel", "void held_back_kernel()", ts + 50110, 20, tid=7, pid=0, device=0,
+      stream=7, correlation=t.corr)
     x(t.ev, "cpu_op", "aten::copy_", ts + 100, 50010)
     x(t.ev, "cuda_runtime", "hipMemcpyWithStream", ts + 105, 50000, correlation=999)
     x(t.ev, "gpu_memcpy", "Memcpy DtoH (Device -> Pinned)", ts + 50100, 2, tid=7, pid=0,
