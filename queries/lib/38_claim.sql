@@ -16,9 +16,12 @@
 -- is an outlier against the trace's calls of its name (over 1 ms and over
 -- 100 times their median: the first cudaFree creates the CUDA context,
 -- the first events and streams initialize the runtime) or when its name
--- is called fewer than 10 times in the trace's analysed spans and in one
--- span only; else it is *repeated* (steady-state churn: PyTorch's caching
--- allocator bypassed, events or streams created every step).
+-- is called in one analysed span only and there fewer than 10 times or
+-- in fewer than 5 of the span's ten equal time slices (a burst: the
+-- caching allocator growing, cuDNN autotuning its first iterations); else
+-- it is *repeated*, in two or more steps or all through the trace
+-- (steady-state churn: PyTorch's caching allocator bypassed, events or
+-- streams created every step).
 --   k, trace_id      the span
 --   event_id, name   the call
 --   ts, dur          the call's start and duration (ns)
@@ -28,18 +31,19 @@
 CREATE TEMP TABLE report_setup_call AS
 WITH c AS (
   SELECT s.k, y.trace_id, y.event_id, y.name, y.ts, y.dur,
-    max(y.ts, s.ts) AS a, min(y.ts + y.dur, s.end_ts) AS b
+    max(y.ts, s.ts) AS a, min(y.ts + y.dur, s.end_ts) AS b,
+    min(9, max(0, (max(y.ts, s.ts) - s.ts) * 10 / max(s.end_ts - s.ts, 1))) AS tenth
   FROM report_setup y JOIN report_span s
     ON s.trace_id = y.trace_id AND y.ts < s.end_ts AND y.ts + y.dur > s.ts
   WHERE y.trace_id IN (SELECT trace_id FROM report_longest WHERE code IS NOT NULL)
 ), per AS (
   SELECT trace_id, name, count(DISTINCT event_id) AS calls, count(DISTINCT k) AS spans,
-    profdb_median(dur) AS median_ns
+    count(DISTINCT k * 10 + tenth) AS tenths, profdb_median(dur) AS median_ns
   FROM c GROUP BY trace_id, name
 )
 SELECT c.k, c.trace_id, c.event_id, c.name, c.ts, c.dur, c.a, c.b, n.is_alloc,
-  NOT (c.dur > 1000000 AND c.dur > 100 * p.median_ns) AND (p.calls >= 10 OR p.spans >= 2)
-    AS repeated
+  NOT (c.dur > 1000000 AND c.dur > 100 * p.median_ns)
+    AND (p.spans >= 2 OR (p.calls >= 10 AND p.tenths >= 5)) AS repeated
 FROM c JOIN per p USING (trace_id, name) JOIN report_setup_name n ON n.name = c.name;
 
 -- Each outermost host-blocking call (report_sync_sourced) but the frees
