@@ -419,7 +419,8 @@ static void busy_add(nest_state *s, int c, int64_t a, int64_t b, const ld_value 
 ** but ProfilerStep#N (sync calls, checkpoint / recompute frames, backward
 ** and optimizer phases, DataLoader ranges); the report reads the slices
 ** of these names from _attr_marker, so the two lists must agree
-** (report.marker checks it). */
+** (report.marker checks it).  They include the allocator and set-up calls
+** (report_setup_name). */
 #define MARKER_NAME                                                                          \
   "(value IN ('cudaStreamSynchronize', 'cudaDeviceSynchronize', 'cudaEventSynchronize',"     \
   " 'cudaMemcpy', 'cudaMemcpy2D', 'cudaMemcpy3D', 'cudaMemcpyPeer', 'cudaMemcpyFromSymbol'," \
@@ -428,7 +429,19 @@ static void busy_add(nest_state *s, int c, int64_t a, int64_t b, const ld_value 
   " 'hipEventSynchronize', 'hipMemcpy', 'hipMemcpyWithStream', 'hipMemcpyDtoH',"             \
   " 'hipMemcpyHtoD', 'hipMemcpy2D', 'hipMemcpy3D', 'hipMemcpyPeer', 'hipMemcpyFromSymbol',"  \
   " 'hipMemcpyToSymbol', 'aten::item', 'aten::_local_scalar_dense', 'aten::is_nonzero',"     \
-  " 'aten::equal')"                                                                          \
+  " 'aten::equal',"                                                                          \
+  " 'cudaFree', 'cudaFreeHost', 'hipFree', 'hipHostFree', 'hipFreeHost',"                    \
+  " 'cudaMalloc', 'cudaMallocHost', 'cudaHostAlloc', 'cudaMallocManaged',"                   \
+  " 'cudaMallocPitch', 'cuMemAlloc', 'cuMemAlloc_v2', 'cuMemFree', 'cuMemFree_v2',"          \
+  " 'hipMalloc', 'hipHostMalloc', 'hipMallocManaged', 'hipExtMallocWithFlags',"              \
+  " 'hipMallocPitch', 'cudaEventCreate', 'cudaEventCreateWithFlags',"                        \
+  " 'cudaStreamCreate', 'cudaStreamCreateWithFlags',"                                        \
+  " 'cudaStreamCreateWithPriority', 'cuModuleLoad', 'cuModuleLoadData',"                     \
+  " 'cuModuleLoadDataEx', 'cuModuleGetFunction', 'cuLibraryLoadData',"                       \
+  " 'hipEventCreate', 'hipEventCreateWithFlags', 'hipStreamCreate',"                         \
+  " 'hipStreamCreateWithFlags', 'hipStreamCreateWithPriority', 'hipModuleLoad',"             \
+  " 'hipModuleLoadData', 'hipModuleLoadDataEx', 'hipModuleGetFunction'"                      \
+  ")"                                                                                        \
   " OR lower(value) LIKE '%checkpoint%' OR lower(value) LIKE '%recompute%'"                  \
   " OR value LIKE 'autograd::engine::evaluate_function%' OR value GLOB '*Backward[0-9]*'"    \
   " OR value LIKE 'Optimizer.step#%' OR value LIKE 'enumerate(DataLoader)%')"

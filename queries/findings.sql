@@ -104,6 +104,7 @@ sync_top AS (
     (SELECT max(dur) FROM report_sync r WHERE r.name = i.name) AS max_dur
   FROM report_sync_idle i JOIN report_sync_name y ON y.name = i.name,
     (SELECT 1.0 * max(n, 1) AS n, 1.0 * ranks AS ranks FROM time_m) t
+  WHERE i.name NOT IN (SELECT name FROM report_setup_name)
   GROUP BY i.name ORDER BY idle DESC, i.name LIMIT 1
 ),
 -- GEMM kernels (dominant_category), per kernel name: the precision read
@@ -244,6 +245,33 @@ cold_m AS (
         FROM report_cold_span) c,
     (SELECT 1.0 * max(n, 1) AS n, 1.0 * ranks AS ranks, wall, busy FROM time_m) t
 ),
+-- Who owns the GPU idle time (lib/38_claim.sql), per rank step: each
+-- instant of GPU idle time is claimed by one finding only.  claimed: the
+-- sum of all but gpu_idle's own part.
+claim_m AS (
+  SELECT coalesce(sum(c.cold_ns), 0) / t.n AS cold, coalesce(sum(c.startup_ns), 0) / t.n AS startup,
+    coalesce(sum(c.alloc_ns), 0) / t.n AS alloc, coalesce(sum(c.outside_ns), 0) / t.n AS outside,
+    coalesce(sum(c.explicit_ns), 0) / t.n AS explicit, coalesce(sum(c.op_sync_ns), 0) / t.n AS op_sync,
+    coalesce(sum(c.cold_ns + c.startup_ns + c.alloc_ns + c.outside_ns + c.explicit_ns
+                  + c.op_sync_ns), 0) / t.n AS claimed
+  FROM (SELECT 1.0 * max(n, 1) AS n FROM time_m) t LEFT JOIN report_idle_claim c ON 1
+),
+-- Allocator and set-up calls per name (lib/38_claim.sql), per rank: calls
+-- and their time, one-time and repeated apart; the innermost operator
+-- around the repeated ones comes in setup_op.
+setup_m AS (
+  SELECT name, repeated, count(DISTINCT event_id) / t.ranks AS calls,
+    sum(b - a) / t.n AS call_ns, max(dur) AS max_dur
+  FROM report_setup_call, (SELECT 1.0 * max(n, 1) AS n, 1.0 * ranks AS ranks FROM time_m) t
+  GROUP BY name, repeated
+),
+setup_op AS (
+  SELECT n.value AS op, count(DISTINCT c.event_id) AS calls
+  FROM report_setup_call c JOIN _slice_tree t ON t.id = c.event_id
+  JOIN _slice s ON s.id = t.parent_id JOIN _string n ON n.id = s.name_id
+  WHERE c.repeated AND s.kind IN (SELECT kind FROM _kind WHERE name IN ('cpu_op', 'user_annotation'))
+  GROUP BY n.value ORDER BY calls DESC, op LIMIT 3
+),
 -- Launch calls in the analysed steps that replay a CUDA/HIP graph: such
 -- steps already use CUDA graphs, so no finding advises them.
 graph_m AS (
@@ -265,6 +293,7 @@ cut_m AS (
 ),
 cut_rule(rule) AS (
   VALUES ('gpu_idle'), ('launch_bound'), ('synchronization'), ('memcpy'),
+    ('startup_calls'), ('allocator_calls'), ('wait_outside_trace'), ('explicit_sync'),
     ('exposed_communication'), ('straggler'), ('cold_start'), ('need_gpu_activity'),
     ('gpu_records_lost'), ('ran_on_cpu'), ('gpu_outside_steps'), ('need_steps')
 ),
@@ -478,12 +507,14 @@ FROM straggler_j r, floor_m f WHERE r.analysed_ns > 0 AND r.step_saving_ns >= f.
 rules AS (
 -- 1. The GPU waits: low utilization.  The fix (a host that keeps the GPU
 -- fed) can save at most the idle time, less the idle time during
--- cold-start launch calls (cold_start's: one-time start-up that these
--- actions do not remove); a GPU that barely works (under 1% of the window
--- or 100 us) is a CPU-bound run, not an idle GPU.  It fires when the GPU
--- idles over 30% of the time outside cold-start calls.  Steps that already
+-- idle time other findings own (lib/38_claim.sql: cold-start launch
+-- calls, one-time set-up and repeated allocator calls, host-blocking
+-- calls; their own actions, not these, remove it); a GPU that barely
+-- works (under 1% of the window or 100 us) is a CPU-bound run, not an
+-- idle GPU.  It fires when the GPU idles over 30% of the time outside
+-- those calls.  Steps that already
 -- replay CUDA graphs are not told to use them.
-SELECT round(100.0 * (t.wall - t.busy - cm.idle_ns) / t.js, 1) AS priority, 'gpu_idle' AS id,
+SELECT round(100.0 * (t.wall - t.busy - cl.claimed) / t.js, 1) AS priority, 'gpu_idle' AS id,
   CASE WHEN (t.wall - t.busy) > 0.5 * t.wall AND t.steps > 0 THEN 'high' ELSE 'medium' END AS confidence,
   printf('The GPU is idle %.0f%% of the analysed time', 100.0 * (t.wall - t.busy) / t.wall) AS title,
   printf('Per rank step (%s): GPU busy %s of %s (%.1f%%); the rest: runtime calls %.1f%%, data loading %.1f%%, other CPU work %.1f%%, nothing recorded %.1f%%.%s',
@@ -493,26 +524,34 @@ SELECT round(100.0 * (t.wall - t.busy - cm.idle_ns) / t.js, 1) AS priority, 'gpu
     100.0 * t.busy / t.wall,
     100.0 * t.runtime / t.wall, 100.0 * t.dataloader / t.wall, 100.0 * t.cpu / t.wall,
     100.0 * t.other / t.wall,
-    CASE WHEN cm.idle_ns > 0 THEN printf(' Of the idle time, %s passes in cold-start launch calls (cold_start), which the actions below do not remove.',
-      profdb_fmt_ns(cm.idle_ns)) ELSE '' END) AS observation,
+    CASE WHEN cl.claimed > 0 THEN printf(' Of the idle time, %s passes in calls other findings own, which the actions below do not remove: %s.',
+      profdb_fmt_ns(cl.claimed), rtrim(ltrim(
+      CASE WHEN cl.cold > 0 THEN printf(' %s in cold-start launch calls (cold_start);', profdb_fmt_ns(cl.cold)) ELSE '' END
+      || CASE WHEN cl.startup > 0 THEN printf(' %s in one-time set-up calls (startup_calls);', profdb_fmt_ns(cl.startup)) ELSE '' END
+      || CASE WHEN cl.alloc > 0 THEN printf(' %s in repeated allocator calls (allocator_calls);', profdb_fmt_ns(cl.alloc)) ELSE '' END
+      || CASE WHEN cl.outside > 0 THEN printf(' %s blocked on work outside the trace (wait_outside_trace);', profdb_fmt_ns(cl.outside)) ELSE '' END
+      || CASE WHEN cl.explicit > 0 THEN printf(' %s in explicit synchronize calls (explicit_sync);', profdb_fmt_ns(cl.explicit)) ELSE '' END
+      || CASE WHEN cl.op_sync > 0 THEN printf(' %s in host syncs (synchronization);', profdb_fmt_ns(cl.op_sync)) ELSE '' END), ';'))
+    ELSE '' END) AS observation,
   'The host does not feed the GPU fast enough: Python and operator dispatch overhead, many small kernels, data loading or synchronization leave the GPU waiting.' AS hypothesis,
   CASE WHEN gr.calls > 0 THEN printf('Look at the launch overhead, synchronization and GPU idle sections; the steps already replay CUDA graphs (%d graph launches per rank): remove host syncs and CPU work between the replays, capture the work still launched outside the graphs, and overlap data loading with compute.', gr.calls / t.ranks)
        ELSE 'Look at the launch overhead, synchronization and GPU idle sections; remove host syncs from the loop, fuse small operations (torch.compile), capture repeated steps with CUDA graphs, and overlap data loading with compute.' END AS action,
-  printf('Up to %s (%.0f%% of the job step) if the GPU were kept busy%s.', profdb_fmt_ns(t.wall - t.busy - cm.idle_ns),
-    100.0 * (t.wall - t.busy - cm.idle_ns) / t.js,
-    CASE WHEN cm.idle_ns > 0 THEN ', cold-start calls left out' ELSE '' END) AS expected_impact,
+  printf('Up to %s (%.0f%% of the job step) if the GPU were kept busy%s.', profdb_fmt_ns(t.wall - t.busy - cl.claimed),
+    100.0 * (t.wall - t.busy - cl.claimed) / t.js,
+    CASE WHEN cl.claimed > 0 THEN ', the idle time other findings own left out' ELSE '' END) AS expected_impact,
   'Re-profile: step_time_sum.mean_gpu_idle_pct below 20% and mean_wall_ns down.' AS validation,
   0 AS needs_artifact,
-  round(100.0 * (t.wall - t.busy - cm.idle_ns) / t.js, 2) AS saving_pct,
-  t.wall - t.busy - cm.idle_ns AS saving_ns,
+  round(100.0 * (t.wall - t.busy - cl.claimed) / t.js, 2) AS saving_pct,
+  t.wall - t.busy - cl.claimed AS saving_ns,
   NULL AS saving_bytes, r.subjects,
   json_object('sections', json_array('step_time_sum', 'gpu_util'),
     'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js, 'gpu_busy_ns', t.busy,
-      'cold_start_idle_ns', CAST(round(cm.idle_ns) AS INTEGER), 'graph_launches', gr.calls)) AS evidence
-FROM time_m t, gpu_m g, ranks_idle r, floor_m f, job_w j, cold_m cm, graph_m gr
-WHERE g.activities > 0 AND t.wall > 0 AND (t.wall - t.busy - cm.idle_ns) > 0.3 * (t.wall - cm.idle_ns)
+      'cold_start_idle_ns', CAST(round(cl.cold) AS INTEGER),
+      'other_findings_idle_ns', CAST(round(cl.claimed) AS INTEGER), 'graph_launches', gr.calls)) AS evidence
+FROM time_m t, gpu_m g, ranks_idle r, floor_m f, job_w j, claim_m cl, graph_m gr
+WHERE g.activities > 0 AND t.wall > 0 AND (t.wall - t.busy - cl.claimed) > 0.3 * (t.wall - cl.claimed)
   AND t.busy >= f.min_pct / 100 * t.js AND t.busy >= f.min_ns
-  AND t.wall - t.busy - cm.idle_ns >= f.min_ns
+  AND t.wall - t.busy - cl.claimed >= f.min_ns
 UNION ALL
 -- 2. Data loading on the critical path: at most the loading time.
 SELECT round(100.0 * t.dataloader / t.js, 1), 'data_loading',
@@ -532,13 +571,19 @@ WHERE t.wall > 0 AND t.dataloader > 0.05 * t.wall AND t.dataloader >= f.min_ns
 UNION ALL
 -- 3. Host-device synchronization.  A wait costs step time only while the
 -- GPU has nothing to run: the bound is the blocked time with the
--- process's GPUs idle (sync_sum.gpu_idle_ns), not the blocked time.
-SELECT round(100.0 * s.idle / t.js, 1), 'synchronization',
+-- process's GPUs idle (sync_sum.gpu_idle_ns), not the blocked time, and
+-- only the part of it in calls that an operator makes (lib/38_claim.sql:
+-- the frees are allocator_calls', explicit synchronize calls outside
+-- operators explicit_sync's, waits on work outside the trace
+-- wait_outside_trace's).
+SELECT round(100.0 * cl.op_sync / t.js, 1), 'synchronization',
   CASE WHEN s.idle > 0.1 * t.wall THEN 'high' ELSE 'medium' END,
-  printf('Host syncs leave the GPU idle %.1f%% of the job step', 100.0 * s.idle / t.wall),
+  printf('Host syncs leave the GPU idle %.1f%% of the job step', 100.0 * cl.op_sync / t.wall),
   printf('Host-blocking calls (%d, nested ones included) block the CPU for %s of %s (%.1f%%); during %s of it (%.1f%%) no GPU work of the process was running (sync_sum).',
     s.calls, profdb_fmt_ns(s.sync), profdb_fmt_ns(t.wall), 100.0 * s.sync / t.wall,
-    profdb_fmt_ns(s.idle), 100.0 * s.idle / t.wall),
+    profdb_fmt_ns(s.idle), 100.0 * s.idle / t.wall)
+  || CASE WHEN abs(s.idle - cl.op_sync) >= 1 THEN printf(' Of that, %s is in syncs that operators make (.item(), .cpu(), nonzero, blocking copies); the rest is other findings'' (frees, explicit synchronize calls, waits on work outside the trace).',
+       profdb_fmt_ns(cl.op_sync)) ELSE '' END,
   CASE WHEN y.is_copy AND y.idle >= 0.5 * s.idle
        THEN printf('Most of it is one kind of blocking copy: %s (%d call(s) per rank, the longest %s, %s of GPU idle per step). A blocking copy returns only when the work queued before it on its stream and the copy itself are done: a .cpu(), .item(), .tolist() or .numpy() of a GPU tensor, or a copy_ / .to() without non_blocking=True (PyTorch on ROCm issues these as hipMemcpyWithStream; on CUDA they show as cudaMemcpyAsync + cudaStreamSynchronize).',
               y.name, CAST(round(y.calls) AS INTEGER), profdb_fmt_ns(y.max_dur), profdb_fmt_ns(y.idle))
@@ -546,14 +591,15 @@ SELECT round(100.0 * s.idle / t.js, 1), 'synchronization',
   CASE WHEN y.is_copy AND y.idle >= 0.5 * s.idle
        THEN printf('Find the %s call sites (subjects; torch.cuda.set_sync_debug_mode("warn") reports each) and take the copy off the critical path: read the value a step later from a pinned host buffer filled with non_blocking=True and an event (event.synchronize() only when it is needed), keep the data on the GPU, or copy once after the loop.', y.name)
        ELSE 'Remove per-step .item()/.cpu() (log every N steps, accumulate on the GPU), use non_blocking=True copies, and find the remaining syncs with torch.cuda.set_sync_debug_mode("warn").' END,
-  printf('Up to %s (%.1f%% of the job step): the blocked time while the GPU was idle.', profdb_fmt_ns(s.idle), 100.0 * s.idle / t.js),
+  printf('Up to %s (%.1f%% of the job step): the time operators block the host while the GPU is idle.', profdb_fmt_ns(cl.op_sync), 100.0 * cl.op_sync / t.js),
   'Re-profile: sync_sum.gpu_idle_pct under 1%.',
-  0, round(100.0 * s.idle / t.js, 2), s.idle, NULL, s.top_calls,
+  0, round(100.0 * cl.op_sync / t.js, 2), cl.op_sync, NULL, s.top_calls,
   json_object('sections', json_array('sync_sum', 'step_time_sum'),
     'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js, 'blocked_ns', s.sync, 'blocked_gpu_idle_ns', s.idle,
+      'op_sync_gpu_idle_ns', CAST(round(cl.op_sync) AS INTEGER),
       'top_call', y.name, 'top_call_gpu_idle_ns', y.idle))
-FROM sync_m s LEFT JOIN sync_top y ON 1, time_m t, floor_m f
-WHERE t.wall > 0 AND s.idle >= f.min_pct / 100 * t.js AND s.idle >= f.min_ns
+FROM sync_m s LEFT JOIN sync_top y ON 1, time_m t, floor_m f, claim_m cl
+WHERE t.wall > 0 AND cl.op_sync >= f.min_pct / 100 * t.js AND cl.op_sync >= f.min_ns
 UNION ALL
 -- 4. Many short kernels with an idle GPU: launch-bound.  Fusion and CUDA
 -- graphs remove launch calls: they save at most the CPU time in
@@ -626,6 +672,111 @@ SELECT round(min(100.0 * cm.call_ns / t.js, 100), 1), 'cold_start', 'high',
 FROM cold_m cm, time_m t, floor_m f, job_w j
 WHERE cm.calls > 0 AND t.wall > 0 AND t.js > 0
   AND cm.call_ns >= f.min_pct / 100 * t.js AND cm.call_ns >= f.min_ns
+UNION ALL
+-- 4c. One-time set-up calls (lib/38_claim.sql): the first cudaFree
+-- (context creation), the first events and streams, module loading.  Like
+-- cold_start it saves no step time (expected_saving 0): the profile
+-- holds start-up; it says how to profile the steady state.  Sorted by the
+-- share of the job step the GPU idles during them.
+SELECT round(min(100.0 * cl.startup / t.js, 100), 1), 'startup_calls', 'high',
+  printf('This profile includes start-up: one-time set-up calls leave the GPU idle %.0f%% of the analysed time (%s per rank step)',
+    100.0 * cl.startup / t.wall, profdb_fmt_ns(cl.startup)),
+  printf('Allocator and set-up calls that run once (the first cudaFree / hipFree creates the context; events, streams and modules are created once; each over 1 ms and 100x the median call of its name, or a name called in one step only, under 10 times or in a burst) leave the GPU idle %s per rank step (%s): %s.',
+    profdb_fmt_ns(cl.startup),
+    CASE WHEN t.steps > 0 THEN j.per ELSE 'the whole trace: no ProfilerStep ranges, start-up included' END,
+    (SELECT group_concat(printf('%s %d call(s), %s', name, CAST(round(calls) AS INTEGER), profdb_fmt_ns(call_ns)), '; ')
+     FROM (SELECT * FROM setup_m WHERE NOT repeated ORDER BY call_ns DESC, name LIMIT 3))),
+  'The profiled window starts with the process: CUDA/HIP creates its context, events and streams and PyTorch''s caching allocator reserves its first memory once; a long run pays this once, not per step.',
+  'Profile the steady state: torch.profiler.profile(schedule=torch.profiler.schedule(wait=1, warmup=1, active=3)) with prof.step() every iteration, or run a few iterations before profiling.',
+  printf('None per step: %s of one-time set-up leaves the measured time; the other findings then show the steady state.',
+    profdb_fmt_ns(cl.startup)),
+  'Re-profile after warm-up: no startup_calls finding; sync_sum without cudaFree / hipFree over 1 ms.',
+  0, 0, 0, NULL,
+  (SELECT json_group_array(json_object('call', name, 'calls', CAST(round(calls) AS INTEGER), 'call_ns', CAST(round(call_ns) AS INTEGER)))
+   FROM (SELECT * FROM setup_m WHERE NOT repeated ORDER BY call_ns DESC, name LIMIT 3)),
+  json_object('sections', json_array('sync_sum', 'step_time_sum'),
+    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js,
+      'startup_idle_ns', CAST(round(cl.startup) AS INTEGER)))
+FROM claim_m cl, time_m t, floor_m f, job_w j
+WHERE t.wall > 0 AND t.js > 0 AND cl.startup >= f.min_pct / 100 * t.js AND cl.startup >= f.min_ns
+UNION ALL
+-- 4d. Repeated allocator (and set-up) calls in the steady state
+-- (lib/38_claim.sql): PyTorch's caching allocator keeps freed memory for
+-- reuse, so steady-state cudaMalloc / cudaFree calls mean it is bypassed
+-- (PYTORCH_NO_CUDA_MEMORY_CACHING set, torch.cuda.empty_cache() in the
+-- loop, a library allocating its own workspace).  cudaFree also
+-- synchronizes the device.  Removing them saves at most the GPU idle time
+-- during them.
+SELECT round(100.0 * cl.alloc / t.js, 1), 'allocator_calls',
+  CASE WHEN cl.alloc > 0.1 * t.wall THEN 'high' ELSE 'medium' END,
+  printf('Repeated allocator calls leave the GPU idle %.1f%% of the job step', 100.0 * cl.alloc / t.wall),
+  printf('Allocator and set-up calls repeated in the analysed time (%s) leave the GPU idle %s of %s per rank step: %s%s.',
+    CASE WHEN t.steps > 0 THEN j.per ELSE 'the whole trace: no ProfilerStep ranges' END,
+    profdb_fmt_ns(cl.alloc), profdb_fmt_ns(t.wall),
+    (SELECT group_concat(printf('%s %d call(s) per rank, %s per rank step', name, CAST(round(calls) AS INTEGER), profdb_fmt_ns(call_ns)), '; ')
+     FROM (SELECT * FROM setup_m WHERE repeated ORDER BY call_ns DESC, name LIMIT 3)),
+    coalesce((SELECT '; made inside ' || group_concat(printf('%s (%d)', op, calls), ', ') FROM setup_op), '')),
+  'Memory is allocated and freed with the device allocator every time instead of being reused: PyTorch''s caching allocator is bypassed (PYTORCH_NO_CUDA_MEMORY_CACHING=1 makes every tensor free a cudaFree / hipFree; torch.cuda.empty_cache() in the loop returns the cache), or a library (cuDNN / MIOpen workspace, a custom extension) allocates outside it. Each cudaFree / hipFree also synchronizes the device.',
+  'Check that PYTORCH_NO_CUDA_MEMORY_CACHING is unset and torch.cuda.empty_cache() is not called in the loop; if the calls come from a library inside an operator (subjects, the operators above), give it memory from PyTorch (a cached workspace) or keep its allocations after warm-up (for MIOpen / cuDNN autotuning, torch.backends.cudnn.benchmark with fixed shapes, MIOPEN_FIND_MODE=FAST); create events and streams once, outside the loop.',
+  printf('Up to %s (%.1f%% of the job step): the GPU idle time during the repeated calls.', profdb_fmt_ns(cl.alloc), 100.0 * cl.alloc / t.js),
+  'Re-profile: sync_sum and launch_overhead without per-step cudaMalloc / cudaFree (hipMalloc / hipFree).',
+  0, round(100.0 * cl.alloc / t.js, 2), cl.alloc, NULL,
+  (SELECT json_group_array(json_object('call', name, 'calls', CAST(round(calls) AS INTEGER), 'call_ns', CAST(round(call_ns) AS INTEGER)))
+   FROM (SELECT * FROM setup_m WHERE repeated ORDER BY call_ns DESC, name LIMIT 3)),
+  json_object('sections', json_array('sync_sum', 'step_time_sum'),
+    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js,
+      'allocator_idle_ns', CAST(round(cl.alloc) AS INTEGER)))
+FROM claim_m cl, time_m t, floor_m f, job_w j
+WHERE t.wall > 0 AND t.js > 0 AND cl.alloc >= f.min_pct / 100 * t.js AND cl.alloc >= f.min_ns
+UNION ALL
+-- 4e. The host blocks while the GPU stays idle (lib/38_claim.sql,
+-- 'outside'): the wait is for work this trace does not hold, so no
+-- change to the profiled code is known to save it (expected_saving 0).
+SELECT round(min(100.0 * cl.outside / t.js, 100), 1), 'wait_outside_trace', 'medium',
+  printf('The GPU waits on work outside this trace for %.0f%% of the analysed time', 100.0 * cl.outside / t.wall),
+  printf('Host-blocking calls wait %s per rank step (%s) while no GPU work of the process runs (over 1 ms and over 90%% of each call): %s.',
+    profdb_fmt_ns(cl.outside),
+    CASE WHEN t.steps > 0 THEN j.per ELSE 'the whole trace: no ProfilerStep ranges' END,
+    (SELECT group_concat(printf('%s of %s', name, profdb_fmt_ns(b - a)), '; ')
+     FROM (SELECT name, a, b FROM report_sync_class WHERE class = 'outside' ORDER BY b - a DESC, name LIMIT 3))),
+  'The blocked call waits for GPU work the trace does not show: its stream waits for an event recorded by work outside the profiled window or process (another process or thread not traced, a producer that ran before the window), or the GPU records were lost.',
+  'The GPU waits on work outside this trace: profile a longer window that holds the producer (or profile the producing process / thread), then act on what it shows.',
+  'None promised: the cause is not in this trace.',
+  'Re-profile with the producer in the window: no wait_outside_trace finding.',
+  0, 0, 0, NULL,
+  (SELECT json_group_array(json_object('call', c.name, 'source', y.source, 'blocked_ns', c.b - c.a))
+   FROM (SELECT * FROM report_sync_class WHERE class = 'outside' ORDER BY b - a DESC, name LIMIT 3) c
+   LEFT JOIN report_sync_sourced y USING (event_id)),
+  json_object('sections', json_array('sync_sum', 'step_time_sum'),
+    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js,
+      'outside_idle_ns', CAST(round(cl.outside) AS INTEGER)))
+FROM claim_m cl, time_m t, floor_m f, job_w j
+WHERE t.wall > 0 AND t.js > 0 AND cl.outside >= f.min_pct / 100 * t.js AND cl.outside >= f.min_ns
+UNION ALL
+-- 4f. Explicit synchronize calls outside any operator (lib/38_claim.sql,
+-- 'explicit'): a torch.cuda.synchronize() / event.synchronize() in the
+-- loop, often the benchmark harness's.  Removing them saves at most the
+-- GPU idle time during them.
+SELECT round(100.0 * cl.explicit / t.js, 1), 'explicit_sync', 'medium',
+  printf('Explicit synchronize calls leave the GPU idle %.1f%% of the job step', 100.0 * cl.explicit / t.wall),
+  printf('Synchronize calls outside any operator (%s) leave the GPU idle %s of %s per rank step.',
+    (SELECT group_concat(printf('%s x%d', name, n), ', ') FROM (
+       SELECT name, count(DISTINCT event_id) AS n FROM report_sync_class WHERE class = 'explicit'
+       GROUP BY name ORDER BY n DESC, name LIMIT 3)),
+    profdb_fmt_ns(cl.explicit), profdb_fmt_ns(t.wall)),
+  'An explicit synchronize (e.g. the benchmark harness''s torch.cuda.synchronize(), or event.synchronize()) waits for all queued GPU work, so the CPU cannot queue the next work ahead; no operator of the model makes it.',
+  'An explicit synchronize (e.g. the benchmark harness''s torch.cuda.synchronize()): remove it from the timed loop, or ignore this time if it is only the harness measuring the step (subjects: where it is called).',
+  printf('Up to %s (%.1f%% of the job step): the GPU idle time during those calls.', profdb_fmt_ns(cl.explicit), 100.0 * cl.explicit / t.js),
+  'Re-profile: sync_sum without cudaDeviceSynchronize / hipDeviceSynchronize in the steps.',
+  0, round(100.0 * cl.explicit / t.js, 2), cl.explicit, NULL,
+  (SELECT json_group_array(json_object('source', coalesce(y.source, '(no Python stack)'), 'call', c.name))
+   FROM (SELECT DISTINCT event_id, name FROM report_sync_class WHERE class = 'explicit' LIMIT 3) c
+   LEFT JOIN report_sync_sourced y USING (event_id)),
+  json_object('sections', json_array('sync_sum', 'step_time_sum'),
+    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js,
+      'explicit_sync_idle_ns', CAST(round(cl.explicit) AS INTEGER)))
+FROM claim_m cl, time_m t, floor_m f
+WHERE t.wall > 0 AND t.js > 0 AND cl.explicit >= f.min_pct / 100 * t.js AND cl.explicit >= f.min_ns
 UNION ALL
 -- 5. One kind of GPU work dominates (dom_m above): GEMMs are bounded by
 -- the device's peak where shapes allow, and advised by the precision

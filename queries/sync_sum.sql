@@ -2,14 +2,17 @@
 -- Question: Where does the CPU wait for the GPU, and how much of that wait
 --   could the GPU have used?  Calls that block the host until GPU work is
 --   done (the synchronize calls, the synchronous copies: cudaMemcpy,
---   hipMemcpyWithStream, ..., not device to device) and the ops that
+--   hipMemcpyWithStream, ..., not device to device), the frees that
+--   synchronize the device (cudaFree, hipFree, cudaFreeHost) and the ops that
 --   read a device value on the host (aten::item, _local_scalar_dense:
 --   .item(), .cpu(), printing a tensor).  cudaStreamWaitEvent is not one:
 --   it never blocks the host.  The calls nest (aten::item >
 --   _local_scalar_dense > cudaMemcpyAsync > cudaStreamSynchronize), so
 --   the last row counts the time once.  A wait costs step time only while
 --   the GPU has nothing to run: gpu_idle_ns is that part, the bound the
---   findings use.  Times are clipped to the analysed spans.
+--   findings split among them by who made the call (synchronization,
+--   explicit_sync, wait_outside_trace, allocator_calls, startup_calls:
+--   lib/38_claim.sql).  Times are clipped to the analysed spans.
 -- Requires: report_sync_idle
 -- Empty: no host-blocking calls were recorded in the analysed steps (a
 --   trace without GPU work has none: aten::item then reads a CPU tensor)

@@ -154,8 +154,14 @@ CREATE INDEX temp.report_gpu_by_stream ON report_gpu(trace_id, device, stream, t
 -- whose copy ran DtoD.  Not cudaStreamWaitEvent / hipStreamWaitEvent:
 -- they make a stream wait and return at once; not cudaMemcpyAsync /
 -- cudaMemset, which return before the copy is done (docs/definitions.md,
--- "Host blocked on the GPU").  loader/postpass.c's MARKER_NAME lists the
--- same names: keep them in step (report.marker checks it).
+-- "Host blocked on the GPU").  The frees cudaFree, cudaFreeHost,
+-- hipFree, hipHostFree (hipFreeHost) block too: freeing memory with them
+-- synchronizes the device (CUDA Programming Guide, "Stream-Ordered Memory
+-- Allocator": cudaMalloc and cudaFree "cause the GPU to synchronize across
+-- all executing CUDA streams"); cudaFreeAsync / hipFreeAsync are
+-- stream-ordered and return at once, so they are not listed.
+-- loader/postpass.c's MARKER_NAME lists the same names and those of
+-- report_setup_name below: keep them in step (report.marker checks it).
 --   name     call or op name as written
 --   is_copy  1 for a blocking copy (the finding's advice names it)
 CREATE TEMP TABLE report_sync_name(name TEXT PRIMARY KEY, is_copy INTEGER);
@@ -169,7 +175,35 @@ INSERT INTO report_sync_name(name, is_copy) VALUES
   ('hipMemcpy2D', 1), ('hipMemcpy3D', 1), ('hipMemcpyPeer', 1),
   ('hipMemcpyFromSymbol', 1), ('hipMemcpyToSymbol', 1),
   ('aten::item', 0), ('aten::_local_scalar_dense', 0),
-  ('aten::is_nonzero', 0), ('aten::equal', 0);
+  ('aten::is_nonzero', 0), ('aten::equal', 0),
+  ('cudaFree', 0), ('cudaFreeHost', 0), ('hipFree', 0), ('hipHostFree', 0), ('hipFreeHost', 0);
+
+-- Allocator and one-time set-up calls (lib/38_claim.sql; findings
+-- startup_calls, allocator_calls): runtime and driver calls that allocate
+-- or free memory outside a stream's order, create events and streams or
+-- load modules.  PyTorch's caching allocator makes them rare after
+-- warm-up, so a profile without warm-up holds them at start-up; in the
+-- steady state they mean the cache is bypassed (docs/definitions.md,
+-- "Set-up and allocator calls").
+--   name      runtime / driver call name
+--   is_alloc  1 for an allocation or a free, 0 for creating events or
+--             streams or loading modules
+CREATE TEMP TABLE report_setup_name(name TEXT PRIMARY KEY, is_alloc INTEGER);
+INSERT INTO report_setup_name(name, is_alloc) VALUES
+  ('cudaMalloc', 1), ('cudaFree', 1), ('cudaMallocHost', 1), ('cudaHostAlloc', 1),
+  ('cudaFreeHost', 1), ('cudaMallocManaged', 1), ('cudaMallocPitch', 1),
+  ('cuMemAlloc', 1), ('cuMemAlloc_v2', 1), ('cuMemFree', 1), ('cuMemFree_v2', 1),
+  ('hipMalloc', 1), ('hipFree', 1), ('hipHostMalloc', 1), ('hipHostFree', 1),
+  ('hipFreeHost', 1), ('hipMallocManaged', 1), ('hipExtMallocWithFlags', 1),
+  ('hipMallocPitch', 1),
+  ('cudaEventCreate', 0), ('cudaEventCreateWithFlags', 0), ('cudaStreamCreate', 0),
+  ('cudaStreamCreateWithFlags', 0), ('cudaStreamCreateWithPriority', 0),
+  ('cuModuleLoad', 0), ('cuModuleLoadData', 0), ('cuModuleLoadDataEx', 0),
+  ('cuModuleGetFunction', 0), ('cuLibraryLoadData', 0),
+  ('hipEventCreate', 0), ('hipEventCreateWithFlags', 0), ('hipStreamCreate', 0),
+  ('hipStreamCreateWithFlags', 0), ('hipStreamCreateWithPriority', 0),
+  ('hipModuleLoad', 0), ('hipModuleLoadData', 0), ('hipModuleLoadDataEx', 0),
+  ('hipModuleGetFunction', 0);
 
 -- The synchronous copy calls whose copy ran device to device: they do not
 -- block the host (above), so report_marker does not count them as syncs.
@@ -184,8 +218,10 @@ WHERE g.kind = (SELECT kind FROM _kind WHERE name = 'memcpy') AND l.launch_id IS
 
 -- Name ids the CPU sections look for besides operators: sync calls,
 -- checkpoint/recompute frames, phase markers, DataLoader ranges, steps.
+--   setup: 1 for an allocator or set-up call (report_setup_name)
 CREATE TEMP TABLE report_marker_name(name_id INTEGER PRIMARY KEY, name TEXT, sync INTEGER,
-  recompute INTEGER, backward INTEGER, optimizer INTEGER, dataloader INTEGER, step INTEGER);
+  recompute INTEGER, backward INTEGER, optimizer INTEGER, dataloader INTEGER, step INTEGER,
+  setup INTEGER);
 -- (length() reads no text: a name over 64 KiB is no marker and is never
 -- copied here.)
 INSERT INTO report_marker_name
@@ -193,10 +229,10 @@ SELECT id, value, value IN (SELECT name FROM report_sync_name),
   value LIKE '%checkpoint%' OR value LIKE '%recompute%',
   value LIKE 'autograd::engine::evaluate_function%' OR value GLOB '*Backward[0-9]*',
   value LIKE 'Optimizer.step#%', value LIKE 'enumerate(DataLoader)%',
-  value GLOB 'ProfilerStep#*'
+  value GLOB 'ProfilerStep#*', value IN (SELECT name FROM report_setup_name)
 FROM _string
 WHERE length(value) <= 65536
-  AND (value IN (SELECT name FROM report_sync_name)
+  AND (value IN (SELECT name FROM report_sync_name) OR value IN (SELECT name FROM report_setup_name)
        OR value LIKE '%checkpoint%' OR value LIKE '%recompute%'
        OR value LIKE 'autograd::engine::evaluate_function%' OR value GLOB '*Backward[0-9]*'
        OR value LIKE 'Optimizer.step#%' OR value LIKE 'enumerate(DataLoader)%'
@@ -233,7 +269,7 @@ SELECT s.id AS event_id, s.trace_id,
   (SELECT name FROM _kind WHERE _kind.kind = s.kind) AS kind,
   s.name_id, s.pid, s.tid, s.ts, s.dur, t.step, m.name,
   m.sync AND s.id NOT IN (SELECT launch_id FROM report_sync_dtod) AS sync, m.recompute, m.backward,
-  m.optimizer, m.dataloader
+  m.optimizer, m.dataloader, m.setup
 FROM _attr_marker a CROSS JOIN _slice s CROSS JOIN report_marker_name m CROSS JOIN _slice_tree t
 WHERE s.id = a.id AND m.name_id = s.name_id AND t.id = s.id AND NOT m.step
   -- Python frames (millions with with_stack=True) only when some frame
@@ -247,6 +283,8 @@ WHERE s.id = a.id AND m.name_id = s.name_id AND t.id = s.id AND NOT m.step
 
 -- The analysed CPU intervals spent in sync calls, nested ones included.
 CREATE TEMP VIEW report_sync AS SELECT * FROM report_marker WHERE sync;
+-- The analysed allocator and set-up calls (report_setup_name).
+CREATE TEMP VIEW report_setup AS SELECT * FROM report_marker WHERE setup;
 
 -- The time ranges the per-step sections use, numbered k in time order:
 -- the analysed steps' spans, or one pseudo-step (NULL) covering the whole

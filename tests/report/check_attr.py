@@ -268,7 +268,18 @@ WITH old AS (
            'hipStreamSynchronize', 'hipDeviceSynchronize', 'hipEventSynchronize',
            'hipMemcpy', 'hipMemcpyWithStream', 'hipMemcpyDtoH', 'hipMemcpyHtoD', 'hipMemcpy2D',
            'hipMemcpy3D', 'hipMemcpyPeer', 'hipMemcpyFromSymbol', 'hipMemcpyToSymbol',
-           'aten::item', 'aten::_local_scalar_dense', 'aten::is_nonzero', 'aten::equal')
+           'aten::item', 'aten::_local_scalar_dense', 'aten::is_nonzero', 'aten::equal',
+           'cudaFree', 'cudaFreeHost', 'hipFree', 'hipHostFree', 'hipFreeHost',
+           'cudaMalloc', 'cudaMallocHost', 'cudaHostAlloc', 'cudaMallocManaged',
+           'cudaMallocPitch', 'cuMemAlloc', 'cuMemAlloc_v2', 'cuMemFree', 'cuMemFree_v2',
+           'hipMalloc', 'hipHostMalloc', 'hipMallocManaged', 'hipExtMallocWithFlags',
+           'hipMallocPitch', 'cudaEventCreate', 'cudaEventCreateWithFlags',
+           'cudaStreamCreate', 'cudaStreamCreateWithFlags',
+           'cudaStreamCreateWithPriority', 'cuModuleLoad', 'cuModuleLoadData',
+           'cuModuleLoadDataEx', 'cuModuleGetFunction', 'cuLibraryLoadData',
+           'hipEventCreate', 'hipEventCreateWithFlags', 'hipStreamCreate',
+           'hipStreamCreateWithFlags', 'hipStreamCreateWithPriority', 'hipModuleLoad',
+           'hipModuleLoadData', 'hipModuleLoadDataEx', 'hipModuleGetFunction')
       OR lower(n.value) LIKE '%checkpoint%' OR lower(n.value) LIKE '%recompute%'
       OR n.value LIKE 'autograd::engine::evaluate_function%' OR n.value GLOB '*Backward[0-9]*'
       OR n.value LIKE 'Optimizer.step#%' OR n.value LIKE 'enumerate(DataLoader)%')

@@ -33,8 +33,24 @@ EXPECTED = {
     # hipDeviceSynchronize covers 90% of the window, the GPU is 95.6% busy.
     "AMD-AGI__TraceLens/trace.json.gz": {"synchronization": None, "dominant_category": (25, 35)},
     # One hipMemcpyWithStream (ROCm's blocking copy) of 463.06 ms in the
-    # 473.83 ms window, 463.03 ms of it with the GPU idle (issue 29).
-    "AMD-AGI__TraceLens/sglang_Qwen3-8B_decode.json.gz": {"synchronization": (97, 98)},
+    # 473.83 ms window, 463.03 ms of it with the GPU idle (issue 29), while
+    # kernels launched before it wait behind a hipStreamWaitEvent: the GPU
+    # waits on work outside the trace.  Neither gpu_idle nor
+    # synchronization promises that time; wait_outside_trace promises 0.
+    "AMD-AGI__TraceLens/sglang_Qwen3-8B_decode.json.gz": {
+        "synchronization": None, "gpu_idle": None, "wait_outside_trace": (0, 0)},
+    # 3 cudaFree (context creation) leave the GPU idle 981 ms of 1,633 ms:
+    # one-time start-up, out of gpu_idle's saving (issue 29 audit).
+    "facebookresearch__param/linear_kineto.json.gz": {"startup_calls": (0, 0),
+                                                      "gpu_idle": (30, 35)},
+    # 1,360 hipFree calls (the caching allocator bypassed) hold 99% of the
+    # idle time: allocator_calls', not gpu_idle's input-pipeline advice.
+    "AMD-AGI__TraceLens/train_resnet18.json.gz": {"allocator_calls": (80, 85),
+                                                  "gpu_idle": None},
+    # The harness's cudaDeviceSynchronize (profile.py) is explicit_sync's;
+    # the operators' syncs (31 us) are under the floor: no .item() advice.
+    "AMD-AGI__TraceLens/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz": {
+        "synchronization": None, "explicit_sync": (1.3, 1.6)},
     # At the replayed peak reserved - requested is ~109 MiB, ~78 MiB of it
     # inside used segments (not the 842 MiB inactive at the end).
     "ZidongLiu__DeComFL/memory.json.gz": {"fragmentation": (4.0, 4.7), "need_snapshot": None},

@@ -131,11 +131,19 @@ def cases():
                              "user_annotation", "enumerate(DataLoader)#_Iter.__next__", s + 9100, 800)))),
                          (T, trace_of(lambda t, s: (busy(t, s), t.x(
                              "user_annotation", "enumerate(DataLoader)#_Iter.__next__", s + 9700, 20))))),
-        # Host blocked 3 ms: after the GPU finished (fires) or while it runs.
-        "synchronization": ((T, trace_of(lambda t, s: (busy(t, s, 5000), t.x(
-                                "cuda_runtime", "cudaDeviceSynchronize", s + 5000, 3000)))),
-                            (T, trace_of(lambda t, s: (busy(t, s, 9500), t.x(
-                                "cuda_runtime", "cudaDeviceSynchronize", s + 300, 3000))))),
+        # Host blocked 3 ms in an op's sync (.item()): after the GPU
+        # finished (fires) or while it runs.  A bare synchronize outside any
+        # op is explicit_sync's (lib/38_claim.sql).
+        "synchronization": ((T, trace_of(lambda t, s: (busy(t, s, 5000), t.op(
+                                "aten::item", s + 5000, 3000), t.x(
+                                "cuda_runtime", "cudaStreamSynchronize", s + 5005, 2990)))),
+                            (T, trace_of(lambda t, s: (busy(t, s, 9500), t.op(
+                                "aten::item", s + 300, 3000), t.x(
+                                "cuda_runtime", "cudaStreamSynchronize", s + 305, 2990))))),
+        "explicit_sync": ((T, trace_of(lambda t, s: (busy(t, s, 5000), t.x(
+                              "cuda_runtime", "cudaDeviceSynchronize", s + 5000, 3000)))),
+                          (T, trace_of(lambda t, s: (busy(t, s, 9500), t.x(
+                              "cuda_runtime", "cudaDeviceSynchronize", s + 300, 3000))))),
         # 150 kernels of 5 us per step, 20 us launches: launch-bound; 80 in all are too few.
         "launch_bound": ((T, trace_of(lambda t, s: [t.gpu(ADD, s + 100 + 30 * i, 5, launch_dur=20,
                                                           launch_ts=s + 80 + 30 * i)
@@ -237,17 +245,17 @@ def main():
                 if not 0 <= x["expected_saving_pct"] <= 100 or not isinstance(x["subjects"], list) \
                         or not x["evidence"].get("sections"):
                     problems.append(f"{name}: incomplete contract {x}")
-    # The synchronization finding names the user's line around the sync.
+    # The explicit_sync finding names the user's line around the sync.
     found = findings_of(profdb, work, "synchronization.source", trace_of(lambda t, s: (
         busy(t, s, 5000), t.x(
             "python_function", "/home/u/train.py(12): train_step", s + 4990, 3020,
             **{"Python id": 5, "Python parent id": 1}), t.x(
             "python_function", "/usr/lib/python3/dist-packages/torch/cuda/__init__.py(800): synchronize",
             s + 4995, 3010, **{"Python id": 6, "Python parent id": 5}), t.x(
-            "cuda_runtime", "cudaDeviceSynchronize", s + 5000, 3000))), "synchronization")
+            "cuda_runtime", "cudaDeviceSynchronize", s + 5000, 3000))), "explicit_sync")
     n += 1
     if not found or isinstance(found, str) or found[0]["subjects"][0].get("source") != "/home/u/train.py(12): train_step":
-        problems.append(f"synchronization: subjects {found and found[0]['subjects']} do not "
+        problems.append(f"explicit_sync: subjects {found and found[0]['subjects']} do not "
                         "start with the user's line")
     # A stack through a module's __init__ holds parameters, not activations.
     for function, word in (("__init__", "parameters"), ("forward", "activations")):

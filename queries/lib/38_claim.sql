@@ -1,0 +1,121 @@
+-- Who owns the GPU idle time (findings gpu_idle, cold_start,
+-- startup_calls, allocator_calls, wait_outside_trace, explicit_sync,
+-- synchronization).  Each instant of an analysed span with no GPU work
+-- running is claimed by at most one finding, the first of these whose
+-- calls the host was in then: a cold-start launch call (cold_start), a
+-- one-time set-up call (startup_calls), a repeated allocator or set-up
+-- call (allocator_calls), a host-blocking call whose wait is not explained
+-- by the trace (wait_outside_trace), an explicit synchronize outside any
+-- operator (explicit_sync), another host-blocking call (synchronization);
+-- gpu_idle keeps the rest.  So the time-saving findings' savings never
+-- count one instant twice (docs/definitions.md, "Who owns GPU idle
+-- time").
+
+-- The allocator and set-up calls (report_setup_name) in the analysed
+-- spans, clipped to each span they overlap.  A call is *one-time* when it
+-- is an outlier against the trace's calls of its name (over 1 ms and over
+-- 100 times their median: the first cudaFree creates the CUDA context,
+-- the first events and streams initialize the runtime) or when its name
+-- is called in one analysed span only and there fewer than 10 times or
+-- in fewer than 5 of the span's ten equal time slices (a burst: the
+-- caching allocator growing, cuDNN autotuning its first iterations); else
+-- it is *repeated*, in two or more steps or all through the trace
+-- (steady-state churn: PyTorch's caching allocator bypassed, events or
+-- streams created every step).
+--   k, trace_id      the span
+--   event_id, name   the call
+--   ts, dur          the call's start and duration (ns)
+--   a, b             clipped start and end (ns)
+--   is_alloc         1 for an allocation or free (report_setup_name)
+--   repeated         1 for a repeated call, 0 for a one-time call
+CREATE TEMP TABLE report_setup_call AS
+WITH c AS (
+  SELECT s.k, y.trace_id, y.event_id, y.name, y.ts, y.dur,
+    max(y.ts, s.ts) AS a, min(y.ts + y.dur, s.end_ts) AS b,
+    min(9, max(0, (max(y.ts, s.ts) - s.ts) * 10 / max(s.end_ts - s.ts, 1))) AS tenth
+  FROM report_setup y JOIN report_span s
+    ON s.trace_id = y.trace_id AND y.ts < s.end_ts AND y.ts + y.dur > s.ts
+  WHERE y.trace_id IN (SELECT trace_id FROM report_longest WHERE code IS NOT NULL)
+), per AS (
+  SELECT trace_id, name, count(DISTINCT event_id) AS calls, count(DISTINCT k) AS spans,
+    count(DISTINCT k * 10 + tenth) AS tenths, profdb_median(dur) AS median_ns
+  FROM c GROUP BY trace_id, name
+)
+SELECT c.k, c.trace_id, c.event_id, c.name, c.ts, c.dur, c.a, c.b, n.is_alloc,
+  NOT (c.dur > 1000000 AND c.dur > 100 * p.median_ns)
+    AND (p.spans >= 2 OR (p.calls >= 10 AND p.tenths >= 5)) AS repeated
+FROM c JOIN per p USING (trace_id, name) JOIN report_setup_name n ON n.name = c.name;
+
+-- Each outermost host-blocking call (report_sync_sourced) but the frees
+-- (they are allocator calls, above), by what its wait is:
+--   'outside'   the process's GPUs stay idle for over 1 ms and over 90% of
+--               the call (inside the span) while GPU work launched before
+--               the call waits: some kernel, copy or fill launched before
+--               it starts over 1 ms after it began.  The queued work is
+--               held back by something the trace does not hold (a stream
+--               waiting for an event recorded outside the window or
+--               process), not by the host
+--   'explicit'  a synchronize call (cuda/hip Device, Stream or Event
+--               Synchronize) with no operator around it: an explicit
+--               torch.cuda.synchronize() / event.synchronize(), often a
+--               benchmark harness's
+--   'op'        the rest: a device value read on the host by an operator
+--               (.item(), .cpu(), nonzero, a blocking copy_)
+--   k, trace_id, event_id, name, a, b  the call clipped to span k
+--   class                              as above
+CREATE TEMP TABLE report_sync_class AS
+WITH outer_call AS (
+  SELECT c.k, c.trace_id, c.event_id, c.name, c.a, c.b
+  FROM report_clip_sync c JOIN report_sync_sourced o USING (event_id)
+  WHERE c.name NOT IN (SELECT name FROM report_setup_name)
+), up(event_id, id, level) AS (
+  SELECT DISTINCT event_id, event_id, 0 FROM outer_call
+  UNION ALL
+  SELECT up.event_id, t.parent_id, up.level + 1 FROM up JOIN _slice_tree t ON t.id = up.id
+  WHERE t.parent_id IS NOT NULL AND up.level < 200
+), in_op AS (
+  SELECT DISTINCT up.event_id FROM up JOIN _slice s ON s.id = up.id
+  WHERE up.level > 0 AND s.kind = (SELECT kind FROM _kind WHERE name = 'cpu_op')
+), idle AS (
+  SELECT o.*, (SELECT ts FROM _slice WHERE id = o.event_id) AS call_ts, o.b - o.a - coalesce((
+    SELECT interval_union(max(g.a, o.a), min(g.b, o.b)) FROM report_clip_gpu g
+    WHERE g.trace_id = o.trace_id AND g.k = o.k AND g.a < o.b AND g.b > o.a), 0) AS idle_ns
+  FROM outer_call o WHERE o.b - o.a > 1000000
+)
+SELECT o.k, o.trace_id, o.event_id, o.name, o.a, o.b,
+  CASE WHEN i.idle_ns > 1000000 AND i.idle_ns >= 0.9 * (o.b - o.a)
+         AND EXISTS (SELECT 1 FROM report_gpu g WHERE g.trace_id = o.trace_id
+                     AND g.launch_ts < i.call_ts AND g.ts > i.call_ts + 1000000) THEN 'outside'
+       WHEN o.name GLOB '*Synchronize' AND o.event_id NOT IN (SELECT event_id FROM in_op)
+         THEN 'explicit'
+       ELSE 'op' END AS class
+FROM outer_call o LEFT JOIN idle i ON i.k = o.k AND i.event_id = o.event_id;
+
+-- Per span, the GPU idle time each owner claims (ns): interval_layers
+-- gives each instant to the lowest layer present (0: GPU work).
+--   k, trace_id        the span
+--   cold_ns            during cold-start launch calls (lib/37_launch.sql)
+--   startup_ns         during one-time set-up calls
+--   alloc_ns           during repeated allocator and set-up calls
+--   outside_ns         during host-blocking calls waiting on work outside the trace
+--   explicit_ns        during explicit synchronize calls outside operators
+--   op_sync_ns         during the other host-blocking calls
+CREATE TEMP TABLE report_idle_claim AS
+WITH l AS (
+  SELECT k, trace_id, interval_layers(a, b, layer, 7) AS x FROM (
+    SELECT k, trace_id, a, b, 0 AS layer FROM report_clip_gpu
+    UNION ALL
+    SELECT s.k, s.trace_id, max(c.ts, s.ts), min(c.ts + c.dur, s.end_ts), 1
+    FROM report_span s JOIN report_cold_launch c
+      ON c.trace_id = s.trace_id AND c.ts < s.end_ts AND c.ts + c.dur > s.ts
+    UNION ALL
+    SELECT k, trace_id, a, b, CASE WHEN repeated THEN 3 ELSE 2 END FROM report_setup_call
+    UNION ALL
+    SELECT k, trace_id, a, b, CASE class WHEN 'outside' THEN 4 WHEN 'explicit' THEN 5 ELSE 6 END
+    FROM report_sync_class)
+  GROUP BY k, trace_id
+)
+SELECT k, trace_id, json_extract(x, '$[1]') AS cold_ns, json_extract(x, '$[2]') AS startup_ns,
+  json_extract(x, '$[3]') AS alloc_ns, json_extract(x, '$[4]') AS outside_ns,
+  json_extract(x, '$[5]') AS explicit_ns, json_extract(x, '$[6]') AS op_sync_ns
+FROM l;

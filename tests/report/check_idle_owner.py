@@ -1,0 +1,307 @@
+#!/usr/bin/env python3
+"""Who owns GPU idle time (issue 29's audit: host calls behind GPU idle
+and synchronization), one case per defect, each on a fixture written here:
+
+    check_idle_owner.py PROFDB CASE PUBLIC_DIR WORK_DIR
+
+CASE is one of:
+  startup_calls_promised_by_gpu_idle  one-time cudaFree / cudaEventCreate /
+                   cudaStreamCreate of 100+ ms and a burst of cudaMalloc at
+                   start-up: gpu_idle's saving leaves them out,
+                   startup_calls names them (saving 0) and says to profile
+                   after warm-up; no allocator_calls
+  allocator_calls_promised_by_gpu_idle  cudaFree calls every step inside
+                   an op: allocator_calls carries their idle time with the
+                   caching-allocator advice, gpu_idle leaves it out
+  sync_wait_claimed_twice  one 50 ms blocking copy while the GPU idles (its
+                   producer is outside the trace): claimed by neither
+                   gpu_idle nor synchronization; wait_outside_trace says so
+                   and promises nothing
+  harness_sync_given_item_advice  cudaDeviceSynchronize outside any op at
+                   the step edges plus a short aten::item: the synchronize
+                   time goes to explicit_sync with the harness advice, not
+                   to synchronization's .item() advice
+
+Expected figures come from the fixture's own events (or, for the public
+traces, from the raw JSON), never from profdb.  Where PUBLIC_DIR has them,
+each case also checks its public trace (param's linear_kineto,
+TraceLens' train_resnet18, sglang decode and Qwen); without it that part
+is skipped with a note.
+"""
+import gzip
+import json
+import os
+import subprocess
+import sys
+
+US = 1000  # ns per us
+
+
+def x(ev, cat, name, ts, dur, tid=100, pid=1, **args):
+    ev.append({"ph": "X", "cat": cat, "name": name, "pid": pid, "tid": tid, "ts": ts,
+               "dur": dur, "args": args})
+
+
+class T:
+    def __init__(self):
+        self.ev, self.corr = [], 0
+
+    def kernel(self, ts, dur, name="void gemm_kernel<float>()"):
+        self.corr += 1
+        x(self.ev, "cuda_runtime", "cudaLaunchKernel", ts - 20, 5, correlation=self.corr)
+        x(self.ev, "kernel", name, ts, dur, tid=7, pid=0, device=0, stream=7,
+          correlation=self.corr)
+
+    def doc(self):
+        return {"schemaVersion": 1, "traceEvents": self.ev,
+                "deviceProperties": [{"id": 0, "name": "GPU", "totalGlobalMem": 80 << 30}]}
+
+
+def report(profdb, work, name, doc=None, path=None):
+    if path is None:
+        path = os.path.join(work, name + ".json")
+        with open(path, "w") as f:
+            json.dump(doc, f)
+    out = os.path.join(work, name + ".out.json")
+    r = subprocess.run([profdb, "report", path, "--section", "findings", "--json", out],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        raise AssertionError(f"{name}: profdb report exit {r.returncode}: {r.stderr[:300]}")
+    with open(out) as f:
+        return {f["rule"]: f for f in json.load(f)["findings"]}
+
+
+def union(iv):
+    out, cur = [], None
+    for a, b in sorted(iv):
+        if cur and a <= cur[1]:
+            cur[1] = max(cur[1], b)
+        else:
+            cur = [a, b]
+            out.append(cur)
+    return out
+
+
+def idle_in(a, b, gpu):
+    """Time in [a, b) with no interval of gpu (a union) running."""
+    return (b - a) - sum(max(0, min(b, d) - max(a, c)) for c, d in gpu)
+
+
+def saving(found, rule):
+    return found[rule]["expected_saving_ns"] if rule in found else 0
+
+
+def load_raw(path):
+    with gzip.open(path) as f:
+        d = json.load(f)
+    ev = d["traceEvents"] if isinstance(d, dict) else d
+    xs = [e for e in ev if e.get("ph") == "X" and "dur" in e]
+    gpu = union([(float(e["ts"]), float(e["ts"]) + float(e["dur"])) for e in xs
+                 if e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset")])
+    return xs, gpu
+
+
+def window_idle(xs, gpu):
+    lo = min(float(e["ts"]) for e in xs)
+    hi = max(float(e["ts"]) + float(e["dur"]) for e in xs)
+    return idle_in(lo, hi, gpu)
+
+
+def public(public_dir, rel):
+    p = os.path.join(public_dir, rel)
+    if not os.path.exists(p):
+        print(f"note: {rel} not found, public part skipped")
+        return None
+    return p
+
+
+def startup_trace():
+    """A 200 ms cudaFree (context creation), a 150 ms cudaEventCreateWithFlags
+    and a 100 ms cudaStreamCreateWithFlags at start-up, and a burst of 12
+    cudaMalloc of 2 ms (the cache growing), GPU idle; then 400 kernels of
+    50 us with 150 us gaps (GPU idle 75% outside start-up)."""
+    t, ts = T(), 1000
+    for name, ms in (("cudaFree", 200), ("cudaEventCreateWithFlags", 150),
+                     ("cudaStreamCreateWithFlags", 100)) + (("cudaMalloc", 2),) * 12:
+        x(t.ev, "cuda_runtime", name, ts, ms * 1000)
+        ts += ms * 1000 + 10
+    start = ts
+    for i in range(400):
+        t.kernel(ts + 30, 50)
+        ts += 200
+    x(t.ev, "cpu_op", "aten::mm", start, ts - start)
+    return t.doc(), 474 * 1000 * US
+
+
+def case_startup_calls_promised_by_gpu_idle(profdb, public_dir, work):
+    doc, startup_ns = startup_trace()
+    f = report(profdb, work, "startup", doc)
+    xs = [e for e in doc["traceEvents"]]
+    gpu = union([(e["ts"], e["ts"] + e["dur"]) for e in xs if e["cat"] == "kernel"])
+    idle = window_idle(xs, gpu) * US
+    problems = []
+    s = f.get("startup_calls")
+    if not s or s["expected_saving_ns"] != 0 or "schedule(" not in s["action"] \
+            or s["evidence"]["figures"]["startup_idle_ns"] != startup_ns:
+        problems.append(f"startup_calls: {s}")
+    if saving(f, "gpu_idle") > idle - startup_ns:
+        problems.append(f"gpu_idle promises {saving(f, 'gpu_idle')} > {idle - startup_ns}")
+    if "gpu_idle" not in f:
+        problems.append("gpu_idle does not fire on the steady part (75% idle)")
+    if "allocator_calls" in f:
+        problems.append("a start-up burst of cudaMalloc is taken for steady-state churn")
+    p = public(public_dir, "facebookresearch__param/linear_kineto.json.gz")
+    if p:
+        xs, gpu = load_raw(p)
+        frees = sum(idle_in(float(e["ts"]), float(e["ts"]) + float(e["dur"]), gpu)
+                    for e in xs if e["name"] == "cudaFree" and float(e["dur"]) > 1000)
+        idle = window_idle(xs, gpu)
+        f = report(profdb, work, "linear_kineto", path=p)
+        if saving(f, "gpu_idle") > (idle - frees) * US + 1000:
+            problems.append(f"linear_kineto: gpu_idle {saving(f, 'gpu_idle')} > "
+                            f"idle {idle} - cudaFree idle {frees} us")
+        if "startup_calls" not in f or \
+                f["startup_calls"]["evidence"]["figures"]["startup_idle_ns"] < frees * US * 0.999:
+            problems.append(f"linear_kineto: startup_calls {f.get('startup_calls')}")
+    return problems
+
+
+def case_allocator_calls_promised_by_gpu_idle(profdb, public_dir, work):
+    """3 steps of 10 ms: a 2 ms kernel, then 12 cudaFree of 500 us inside
+    aten::convolution (GPU idle during them: 6 ms a step)."""
+    t = T()
+    for i in range(3):
+        s = 1000 + i * 10000
+        x(t.ev, "user_annotation", f"ProfilerStep#{i + 1}", s, 9999)
+        t.kernel(s + 100, 2000)
+        x(t.ev, "cpu_op", "aten::convolution", s + 2200, 12 * 510)
+        for j in range(12):
+            x(t.ev, "cuda_runtime", "cudaFree", s + 2200 + j * 510, 500)
+    f = report(profdb, work, "alloc", t.doc())
+    a = f.get("allocator_calls")
+    problems = []
+    if not a or a["expected_saving_ns"] != 12 * 500 * US \
+            or "PYTORCH_NO_CUDA_MEMORY_CACHING" not in a["action"] \
+            or "aten::convolution" not in a["observation"]:
+        problems.append(f"allocator_calls: {a}")
+    if saving(f, "gpu_idle") + saving(f, "allocator_calls") + saving(f, "synchronization") \
+            > (10000 - 2000) * US:
+        problems.append("gpu_idle + allocator_calls + synchronization exceed the idle time: "
+                        f"{saving(f, 'gpu_idle')} {saving(f, 'allocator_calls')} "
+                        f"{saving(f, 'synchronization')}")
+    p = public(public_dir, "AMD-AGI__TraceLens/train_resnet18.json.gz")
+    if p:
+        xs, gpu = load_raw(p)
+        frees = sum(idle_in(float(e["ts"]), float(e["ts"]) + float(e["dur"]), gpu)
+                    for e in xs if e["name"] == "hipFree")
+        idle = window_idle(xs, gpu)
+        f = report(profdb, work, "train_resnet18", path=p)
+        a = f.get("allocator_calls")
+        if not a or "PYTORCH_NO_CUDA_MEMORY_CACHING" not in a["action"]:
+            problems.append(f"train_resnet18: allocator_calls {a}")
+        if saving(f, "gpu_idle") > (idle - frees) * US + 1000:
+            problems.append(f"train_resnet18: gpu_idle {saving(f, 'gpu_idle')} > idle {idle} - "
+                            f"hipFree idle {frees} us")
+        total = sum(saving(f, r) for r in ("gpu_idle", "allocator_calls", "synchronization"))
+        if total > idle * US + 1000:
+            problems.append(f"train_resnet18: savings {total} > idle {idle} us")
+    return problems
+
+
+def case_sync_wait_claimed_twice(profdb, public_dir, work):
+    """No steps: 100 kernels of 100 us back to back, then a
+    hipStreamWaitEvent (the event is recorded outside the trace), a kernel
+    launched behind it, and one 50 ms hipMemcpyWithStream with nothing on
+    the GPU; the held-back kernel and the copy's 2 us copy run after it."""
+    t, ts = T(), 1000
+    for i in range(100):
+        t.kernel(ts + 30, 100)
+        ts += 100
+    x(t.ev, "cuda_runtime", "hipStreamWaitEvent", ts + 20, 5)
+    t.corr += 1
+    x(t.ev, "cuda_runtime", "hipLaunchKernel", ts + 50, 5, correlation=t.corr)
+    x(t.ev, "kernel", "void held_back_kernel()", ts + 50110, 20, tid=7, pid=0, device=0,
+      stream=7, correlation=t.corr)
+    x(t.ev, "cpu_op", "aten::copy_", ts + 100, 50010)
+    x(t.ev, "cuda_runtime", "hipMemcpyWithStream", ts + 105, 50000, correlation=999)
+    x(t.ev, "gpu_memcpy", "Memcpy DtoH (Device -> Pinned)", ts + 50100, 2, tid=7, pid=0,
+      device=0, stream=7, correlation=999)
+    f = report(profdb, work, "outside", t.doc())
+    problems = []
+    w = f.get("wait_outside_trace")
+    if not w or w["expected_saving_ns"] != 0 or "outside this trace" not in w["action"] \
+            or "longer window" not in w["action"]:
+        problems.append(f"wait_outside_trace: {w}")
+    for r in ("gpu_idle", "synchronization"):
+        if saving(f, r) > 2 * 1000 * US:
+            problems.append(f"{r} promises the outside wait: {saving(f, r)}")
+    p = public(public_dir, "AMD-AGI__TraceLens/sglang_Qwen3-8B_decode.json.gz")
+    if p:
+        xs, gpu = load_raw(p)
+        wait = max((e for e in xs if e["name"] == "hipMemcpyWithStream"),
+                   key=lambda e: float(e["dur"]))
+        wait_idle = idle_in(float(wait["ts"]), float(wait["ts"]) + float(wait["dur"]), gpu)
+        f = report(profdb, work, "sglang", path=p)
+        w = f.get("wait_outside_trace")
+        if not w or w["evidence"]["figures"]["outside_idle_ns"] < wait_idle * US * 0.999:
+            problems.append(f"sglang: wait_outside_trace {w}, want {wait_idle} us")
+        claimed = saving(f, "gpu_idle") + saving(f, "synchronization")
+        if claimed > window_idle(xs, gpu) * US - wait_idle * US * 0.999:
+            problems.append(f"sglang: gpu_idle + synchronization claim the wait: {claimed}")
+    return problems
+
+
+def case_harness_sync_given_item_advice(profdb, public_dir, work):
+    """3 steps of 10 ms: a 3 ms kernel, an aten::item whose sync waits 20 us
+    after it, then a bare cudaDeviceSynchronize (no op around it) waiting
+    for a 3 ms kernel and returning 300 us after it ends."""
+    t = T()
+    for i in range(3):
+        s = 1000 + i * 10000
+        x(t.ev, "user_annotation", f"ProfilerStep#{i + 1}", s, 9999)
+        t.kernel(s + 100, 3000)
+        x(t.ev, "cpu_op", "aten::item", s + 200, 2920)
+        x(t.ev, "cuda_runtime", "cudaStreamSynchronize", s + 210, 2910)
+        t.kernel(s + 5000, 3000)
+        x(t.ev, "cuda_runtime", "cudaDeviceSynchronize", s + 5100, 3200)
+    f = report(profdb, work, "harness", t.doc())
+    problems = []
+    e = f.get("explicit_sync")
+    if not e or e["expected_saving_ns"] != 300 * US \
+            or "torch.cuda.synchronize()" not in e["action"] \
+            or "remove it from the timed loop" not in e["action"]:
+        problems.append(f"explicit_sync: {e}")
+    if saving(f, "synchronization") > 20 * US:
+        problems.append(f"synchronization promises {saving(f, 'synchronization')} > 20 us")
+    p = public(public_dir, "AMD-AGI__TraceLens/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz")
+    if p:
+        xs, gpu = load_raw(p)
+        dev = sum(idle_in(float(e["ts"]), float(e["ts"]) + float(e["dur"]), gpu)
+                  for e in xs if e["name"] in ("cudaDeviceSynchronize", "hipDeviceSynchronize"))
+        f = report(profdb, work, "qwen", path=p)
+        if "synchronization" in f and ".item()" in f["synchronization"]["action"] \
+                and saving(f, "synchronization") >= dev * US * 0.5:
+            problems.append(f"Qwen: .item() advice for the harness's synchronize: "
+                            f"{f['synchronization']['expected_saving_ns']}")
+        e = f.get("explicit_sync")
+        if not e or e["expected_saving_ns"] > dev * US + 1000:
+            problems.append(f"Qwen: explicit_sync {e}, device synchronize idle {dev} us")
+    return problems
+
+
+def main():
+    profdb, case, public_dir, work = sys.argv[1:5]
+    work = os.path.join(work, case)
+    os.makedirs(work, exist_ok=True)
+    try:
+        problems = globals()["case_" + case](profdb, public_dir, work)
+    except AssertionError as e:
+        problems = [str(e)]
+    for p in problems:
+        print("FAIL", p)
+    print(f"{case}: {len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
