@@ -19,6 +19,9 @@ communication defects, one per defect, each named after it:
   faster GEMM saves only the same share of its time that the host waits
   for (a cudaDeviceSynchronize while it runs); the finding says the GPU
   idles and the host sets the step; with the GPU busy it is half the time.
+- fill_saving_when_gpu_mostly_idle: the same for fill kernels: with the
+  GPU idle 94%, only their 200 us that the host waits for (a
+  cudaStreamSynchronize) is promised, not their 600 us.
 - comm_overlap_beyond_compute: exposed collective transfer of 5 ms per
   step with 1 ms of compute: overlap can hide at most that 1 ms; with 1 of
   8 ranks loaded the finding names the 7 peers not loaded and has low
@@ -229,8 +232,31 @@ def comm_overlap_beyond_compute(profdb, work, problems):
         problems.append(f"comm_overlap_beyond_compute: no world size: {f and text(f)}")
 
 
+FILL = ("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>,"
+        " std::array<char*, 1ul> >(int, at::native::FillFunctor<float>, std::array<char*, 1ul>)")
+
+
+def fill_saving_when_gpu_mostly_idle(profdb, work, problems):
+    # per 10 ms step: a 600 us fill kernel from +200 us, the host blocked
+    # from +500 to +700 us: 200 us of it on the critical path
+    def step(t, s):
+        t.gpu(FILL, s + 200, 600, launch_ts=s + 100)
+        t.x("cuda_runtime", "cudaStreamSynchronize", s + 500, 200)
+    f = finding(report(profdb, work, "fill_gpu_mostly_idle", Trace().build(step)), "fill_kernels")
+    if not f or f["expected_saving_ns"] != 200 * 1000 or "idles 94%" not in f["title"] \
+            or f["confidence"] != "low" or "keep the GPU busy" not in f["action"]:
+        problems.append(f"fill_saving_when_gpu_mostly_idle: {f and (f['expected_saving_ns'], text(f))}")
+    # control: the GPU busy with a 9 ms GEMM after the fill: all 600 us
+    f = finding(report(profdb, work, "fill_gpu_busy", Trace().build(lambda t, s: (
+        t.gpu(FILL, s + 200, 600, launch_ts=s + 100),
+        t.gpu(SGEMM, s + 850, 9000, launch_ts=s + 120)))), "fill_kernels")
+    if not f or f["expected_saving_ns"] != 600 * 1000 or "idles" in f["title"]:
+        problems.append(f"fill_saving_when_gpu_mostly_idle: busy control {f and text(f)}")
+
+
 CHECKS = [miopen_transposes_called_elementwise, gemm_peak_unknown_device_half_guess,
-          gemm_saving_when_gpu_mostly_idle, comm_overlap_beyond_compute]
+          gemm_saving_when_gpu_mostly_idle, fill_saving_when_gpu_mostly_idle,
+          comm_overlap_beyond_compute]
 
 
 def main():
