@@ -7,7 +7,9 @@
 --   the same bound as a percentage.  Findings sort by that saving (one
 --   denominator per report, so by absolute saving), and a resource rule
 --   fires only when its bound passes the floor (floor_m below): 1% of the
---   step time and 100 us, or 1% of the reserved memory and 8 MiB.
+--   step time and 100 us, or 1% of the reserved memory and 8 MiB
+--   (dominant_category and fill_kernels on a GPU busy under half the
+--   step: their unbounded saving passes it, to say how little is left).
 --   A failure or risk (oom, oom_risk) has a fixed priority (90, 60 or
 --   30); findings asking for a missing artifact or option come last.  Rules of confidence 'low'
 --   are hypotheses.  Edit, remove or add rules here: each is one SELECT of
