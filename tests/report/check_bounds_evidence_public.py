@@ -19,7 +19,11 @@ correlation ids, interval unions), sharing no code with profdb:
 - AMD-AGI__TraceLens/gaunernst_bert-small-uncased__1016001 (H100, GPU
   idle 93%): the GEMM finding says the GPU idles, and its saving is no
   more than the GEMM time that runs while the host blocks in a sync or
-  after the step's CPU range.
+  after the step's CPU range (none here).
+- AMD-AGI__TraceLens/google_owlv2-large-patch14-ensemble (GPU idle 53%):
+  Softmax dominates; its critical-path time is the Softmax kernels' time
+  inside the host's sync calls or the step's tail, and the bound is half
+  of it (no shapes: a 2x faster Softmax, on the critical path only).
 - AMD-AGI__TraceLens/resnet_act_checkpoint (rank 0 of 8): the
   exposed_communication saving is min(exposed transfer, compute not beside
   it) per analysed step, and the 7 peers not loaded are named.
@@ -143,28 +147,43 @@ def mi300x_trace(profdb, public, work, problems):
                         f"{f['expected_impact']}")
 
 
-SYNC = {"cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize", "cudaMemcpy",
-        "aten::item", "aten::_local_scalar_dense", "aten::is_nonzero"}
+# Calls that block the host until the GPU is done (CUDA runtime API,
+# "API synchronization behavior"; the ops that read a device value).
+SYNC = {"cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize", "cudaMemcpy",
+        "hipStreamSynchronize", "hipDeviceSynchronize", "hipMemcpy", "hipMemcpyWithStream",
+        "aten::item", "aten::_local_scalar_dense", "aten::is_nonzero", "aten::equal"}
+ATTENTION = re.compile(r"flash|fmha|attention|attn|sdpa|scaled_dot_product|mha_|xformers|"
+                       r"flashinfer|kvcache|kv_cache|paged_")
+
+
+def one_step_critical_path(ev, is_category):
+    """For a trace of one analysed ProfilerStep: its span (CPU start to the
+    end of the last GPU work it launched), the GPU busy time in it, and the
+    time of the kernels is_category(name) picks that runs while the host
+    blocks in a SYNC call or after the step's CPU range."""
+    step = [e for e in ev if e.get("cat") == "user_annotation"
+            and e["name"].startswith("ProfilerStep")]
+    assert len(step) == 1, len(step)
+    s0, s1 = ns(step[0]["ts"]), ns(step[0]["ts"]) + ns(step[0]["dur"])
+    launch = {e["args"]["correlation"]: ns(e["ts"]) for e in ev
+              if e.get("cat") == "cuda_runtime" and "correlation" in e.get("args", {})}
+    mine = [e for e in ev if e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset") and "dur" in e
+            and s0 <= launch.get(e["args"].get("correlation"), ns(e["ts"])) < s1]
+    end = max([s1] + [ns(e["ts"]) + ns(e["dur"]) for e in mine])
+    busy = union([(max(ns(e["ts"]), s0), min(ns(e["ts"]) + ns(e["dur"]), end)) for e in mine])
+    cat = [(ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])) for e in mine
+           if e.get("cat") == "kernel" and is_category(e["name"].lower())]
+    waits = [(max(ns(e["ts"]), s0), min(ns(e["ts"]) + ns(e["dur"]), end)) for e in ev
+             if e.get("name") in SYNC and "dur" in e and e.get("cat") in ("cuda_runtime", "cpu_op")
+             and ns(e["ts"]) < end and ns(e["ts"]) + ns(e["dur"]) > s0] + [(s1, end)]
+    return end - s0, busy, union(cat), overlap(cat, waits)
 
 
 def bert_mostly_idle(profdb, public, work, problems):
     path = os.path.join(public, TL, "gaunernst_bert-small-uncased__1016001.json.gz")
-    ev = load(path)["traceEvents"]
-    step = [e for e in ev if e.get("cat") == "user_annotation" and e["name"].startswith("ProfilerStep")]
-    if len(step) != 1:
-        problems.append(f"bert_mostly_idle: {len(step)} steps")
-        return
-    s0, s1 = ns(step[0]["ts"]), ns(step[0]["ts"]) + ns(step[0]["dur"])
-    gpu = [(ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])) for e in ev
-           if e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset") and "dur" in e]
-    end = max(s1, max(b for a, b in gpu))  # the span: CPU start to the last GPU work
-    busy = union([(max(a, s0), min(b, end)) for a, b in gpu if b > s0 and a < end])
-    idle = 100 * (1 - busy / (end - s0))
-    gemm = [(ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])) for e in ev if e.get("cat") == "kernel"
-            and re.search(r"gemm|cutlass|cublas|nvjet|xmma", e["name"].lower())]
-    waits = [(ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])) for e in ev
-             if e.get("name") in SYNC and "dur" in e] + [(s1, end)]
-    crit = overlap(gemm, waits)
+    span, busy, gemm, crit = one_step_critical_path(
+        load(path)["traceEvents"], lambda n: re.search(r"gemm|cutlass|cublas|nvjet|xmma", n))
+    idle = 100 * (1 - busy / span)
     f = finding(report(profdb, work, "bert_mostly_idle", [path]), "dominant_category")
     if not f:
         problems.append("bert_mostly_idle: no dominant_category finding")
@@ -174,6 +193,25 @@ def bert_mostly_idle(profdb, public, work, problems):
     if f["expected_saving_ns"] > crit or f["evidence"]["figures"].get("critical_path_ns") != crit:
         problems.append(f"bert_mostly_idle: saving {f['expected_saving_ns']}, critical path "
                         f"{f['evidence']['figures'].get('critical_path_ns')}, want <= {crit}")
+
+
+def owlv2_critical_path(profdb, public, work, problems):
+    # GPU idle 53%: Softmax dominates, and 168 ms of its 263 ms run while
+    # the host waits; no shapes, so the bound is half of that share
+    path = os.path.join(public, TL, "google_owlv2-large-patch14-ensemble__1016001.json.gz")
+    span, busy, softmax, crit = one_step_critical_path(
+        load(path)["traceEvents"], lambda n: "softmax" in n and not ATTENTION.search(n))
+    f = finding(report(profdb, work, "owlv2_critical_path", [path]), "dominant_category")
+    if not f or f["evidence"]["figures"].get("category") != "Softmax":
+        problems.append(f"owlv2_critical_path: {f and f['title']}")
+        return
+    fig = f["evidence"]["figures"]
+    want = (softmax / 2) * crit / softmax
+    if fig.get("critical_path_ns") != crit or fig.get("category_ns") != softmax \
+            or abs(f["expected_saving_ns"] - want) > 1 or busy >= span / 2:
+        problems.append(f"owlv2_critical_path: saving {f['expected_saving_ns']}, want {want}; "
+                        f"critical {fig.get('critical_path_ns')} / {crit}, softmax "
+                        f"{fig.get('category_ns')} / {softmax}, busy {busy} of {span}")
 
 
 def resnet_comm(profdb, public, work, problems):
@@ -222,7 +260,8 @@ def sampled_ranks(profdb, public, work, problems):
         problems.append(f"sampled_ranks: {f and (f['confidence'], f['observation'])}")
 
 
-CHECKS = [gpu_only_trace, mi300x_trace, bert_mostly_idle, resnet_comm, sampled_ranks]
+CHECKS = [gpu_only_trace, mi300x_trace, bert_mostly_idle, owlv2_critical_path, resnet_comm,
+          sampled_ranks]
 
 
 def main():
