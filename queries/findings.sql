@@ -7,7 +7,9 @@
 --   the same bound as a percentage.  Findings sort by that saving (one
 --   denominator per report, so by absolute saving), and a resource rule
 --   fires only when its bound passes the floor (floor_m below): 1% of the
---   step time and 100 us, or 1% of the reserved memory and 8 MiB.
+--   step time and 100 us, or 1% of the reserved memory and 8 MiB
+--   (dominant_category and fill_kernels on a GPU busy under half the
+--   step: their unbounded saving passes it, to say how little is left).
 --   A failure or risk (oom, oom_risk) has a fixed priority (90, 60 or
 --   30); findings asking for a missing artifact or option come last.  Rules of confidence 'low'
 --   are hypotheses.  Edit, remove or add rules here: each is one SELECT of
@@ -148,6 +150,13 @@ gemm_kern AS (
         WHERE kind = 'kernel' AND category = 'GEMM' GROUP BY name_id, trace_id, device) g
     JOIN report_name n USING (name_id), (SELECT 1.0 * max(n, 1) AS n FROM time_m) t
 ),
+-- The matrix-multiply operators (op_family 'matmul': aten::mm, addmm, bmm,
+-- baddbmm, matmul, linear) whose counted calls bound the GEMMs; not the
+-- convolutions and attention calls report_flop_op also counts.
+gemm_op AS (
+  SELECT id FROM _string WHERE id IN (SELECT name_id FROM report_flop_op)
+    AND op_family(value) = 'matmul'
+),
 -- The GEMMs in one row: the precision with the most time and its share;
 -- from the recorded shapes (report_flop_op, outermost counted calls with a
 -- known device peak): covered_ns, their GPU time per rank step, peak_pct
@@ -165,6 +174,15 @@ gemm_dom AS (
       AS precision_share,
     x.covered_ns, x.peak_ns, max(x.covered_ns - x.peak_ns, 0) AS peak_saving_ns,
     100.0 * x.own_peak_ns / max(x.covered_ns, 1) AS peak_pct,
+    (SELECT p.name FROM report_flop_op f JOIN report_device_peak p ON p.trace_id = f.trace_id
+       AND p.device_id = f.device AND p.dtype = f.dtype
+     WHERE f.outermost AND f.device_ns > 0 AND f.name_id IN (SELECT id FROM gemm_op) AND p.tflops > 0
+     GROUP BY p.name ORDER BY sum(f.device_ns) DESC, p.name LIMIT 1) AS peak_device,
+    (SELECT max(p.assumed) FROM report_flop_op f JOIN report_device_peak p ON p.trace_id = f.trace_id
+       AND p.device_id = f.device AND p.dtype = f.dtype
+     WHERE f.outermost AND f.device_ns > 0 AND f.name_id IN (SELECT id FROM gemm_op) AND p.tflops > 0) AS peak_assumed,
+    e.covered_ns AS ev_covered_ns, max(e.covered_ns - e.best_ns, 0) AS ev_saving_ns,
+    e.best_tflops AS ev_best_tflops,
     d.name AS device_name, d.cc, o.name AS old_name, o.arch AS old_arch,
     (SELECT sum(k.dur) FROM gemm_kern k WHERE k.arch < d.cc AND d.cc >= 90
        AND k.precision NOT IN ('fp32', 'unknown')) / max((SELECT sum(dur) FROM gemm_kern), 1)
@@ -177,7 +195,22 @@ gemm_dom AS (
         LEFT JOIN report_device_peak b ON f.dtype = 'fp32' AND b.trace_id = f.trace_id
           AND b.device_id = f.device AND b.dtype = 'bf16',
           (SELECT 1.0 * max(n, 1) AS n FROM time_m) t
-        WHERE f.outermost AND f.device_ns > 0 AND p.tflops > 0) x
+        WHERE f.outermost AND f.device_ns > 0 AND f.name_id IN (SELECT id FROM gemm_op) AND p.tflops > 0) x
+  -- no known peak: the evidence is the trace's own fastest shape (per
+  -- dtype, over at least 100 us of GPU time); covered_ns, the calls of a
+  -- device of unknown peak, best_ns their time at that shape's rate
+  LEFT JOIN (SELECT sum(f.device_ns) / t.n AS covered_ns,
+               sum(f.flops / r.rate) / t.n AS best_ns, max(r.rate) / 1000.0 AS best_tflops
+             FROM report_flop_op f
+             JOIN (SELECT dtype, max(1.0 * fl / ns) AS rate FROM (
+                     SELECT dtype, sum(flops) AS fl, sum(device_ns) AS ns FROM report_flop_op
+                     WHERE outermost AND device_ns > 0 AND name_id IN (SELECT id FROM gemm_op)
+                     GROUP BY name_id, input_dims, dtype
+                     HAVING sum(device_ns) >= 100000) GROUP BY dtype) r ON r.dtype = f.dtype,
+               (SELECT 1.0 * max(n, 1) AS n FROM time_m) t
+             WHERE f.outermost AND f.device_ns > 0 AND f.name_id IN (SELECT id FROM gemm_op)
+               AND NOT EXISTS (SELECT 1 FROM report_device_peak p WHERE p.trace_id = f.trace_id
+                               AND p.device_id = f.device AND p.dtype = f.dtype AND p.tflops > 0)) e ON 1
   LEFT JOIN (SELECT dv.name, dv.compute_major * 10 + dv.compute_minor AS cc
              FROM gemm_kern k JOIN device dv ON dv.trace_id = k.trace_id AND dv.device_id = k.device
              WHERE dv.name LIKE 'NVIDIA%' OR dv.name LIKE 'Tesla%'
@@ -192,19 +225,72 @@ gemm_dom AS (
 -- dominant_category's bound (rule 5): for GEMMs whose shapes cover at
 -- least half their time, what the covered ones save at 60% of the
 -- device's peak, scaled to the category (nothing when they are faster
--- than that); without that evidence half the time (a 2x faster GEMM, a
--- low-confidence guess), except for fp4 GEMMs, which have no lower
--- precision to go to: nothing; other categories: half their time.
-dom_m AS (
+-- than that; the device's model may be assumed, lib/58_flops.sql); on a
+-- device of unknown peak, what the covered ones save at the rate of the
+-- trace's fastest shape (ev_*); without shapes half the time (a 2x
+-- faster GEMM, a low-confidence guess), except for fp4 GEMMs, which have
+-- no lower precision to go to: nothing; other categories: half their
+-- time.
+dom_0 AS (
   SELECT c.category, c.dur,
     c.category = 'GEMM' AND coalesce(m.covered_ns, 0) >= 0.5 * c.dur AS shaped,
+    c.category = 'GEMM' AND coalesce(m.covered_ns, 0) < 0.5 * c.dur
+      AND coalesce(m.ev_covered_ns, 0) >= 0.5 * c.dur AS ev_shaped,
     CASE WHEN c.category <> 'GEMM' THEN c.dur / 2
          WHEN coalesce(m.covered_ns, 0) >= 0.5 * c.dur
            THEN c.dur * min(1.0, m.peak_saving_ns / m.covered_ns)
+         WHEN coalesce(m.ev_covered_ns, 0) >= 0.5 * c.dur
+           THEN c.dur * min(1.0, m.ev_saving_ns / m.ev_covered_ns)
          WHEN m.precision = 'fp4' THEN 0
-         ELSE c.dur / 2 END AS saving,
+         ELSE c.dur / 2 END AS saving0,
     m.*
   FROM top_cat c, gemm_dom m
+),
+-- When the host, not the GPU, sets the step (the GPU idles most of it), a
+-- faster kernel shortens the step only where something waits for it: a
+-- host-blocking call (report_clip_sync) or the step's end, when its GPU
+-- work runs past the ProfilerStep's CPU range (the span's tail).  crit:
+-- the dominant category's kernel time in those windows, per rank step.
+crit_win AS (
+  SELECT trace_id, a, b FROM report_clip_sync
+  UNION ALL
+  SELECT trace_id, ts + dur, span_end FROM report_step WHERE span_end > ts + dur
+),
+-- crit_fill: the same for the fill kernels (fill_kernels).
+crit_m AS (
+  SELECT coalesce(sum(x.ns), 0) / t.n AS crit, coalesce(sum(x.fill_ns), 0) / t.n AS crit_fill FROM (
+    SELECT k.trace_id, (SELECT interval_overlap(a, b, w) FROM (
+        SELECT c.a, c.b, 1 AS w FROM crit_win c WHERE c.trace_id = k.trace_id
+        UNION ALL
+        SELECT g.ts, g.ts + g.dur, 0 FROM report_gpu g
+        WHERE g.trace_id = k.trace_id AND g.kind = 'kernel'
+          AND g.category = (SELECT category FROM top_cat))) AS ns,
+      (SELECT interval_overlap(a, b, w) FROM (
+        SELECT c.a, c.b, 1 AS w FROM crit_win c WHERE c.trace_id = k.trace_id
+        UNION ALL
+        SELECT g.ts, g.ts + g.dur, 0 FROM report_gpu g
+        WHERE g.trace_id = k.trace_id AND g.kind = 'kernel' AND g.is_fill)) AS fill_ns
+    FROM (SELECT DISTINCT trace_id FROM report_gpu) k) x,
+    (SELECT 1.0 * max(n, 1) AS n FROM time_m) t
+),
+-- Layout transposes among the convolutions (MIOpen's batched_transpose_*,
+-- cuDNN's nchwToNhwc / nhwcToNchw), per rank step: channels_last removes
+-- them.
+conv_tr AS (
+  SELECT coalesce(sum(g.dur), 0) / t.n AS ns
+  FROM report_gpu g JOIN report_gpu_name n USING (name_id), (SELECT 1.0 * max(n, 1) AS n FROM time_m) t
+  WHERE g.kind = 'kernel' AND g.category = 'Convolution'
+    AND (lower(n.name) GLOB '*batched_transpose_*' OR lower(n.name) GLOB '*nchwtonhwc*'
+         OR lower(n.name) GLOB '*nhwctonchw*')
+),
+-- The bound: with the GPU idle over half the rank step, the same share of
+-- the category's time on the critical path (host_bound = 1), else saving0.
+dom_m AS (
+  SELECT d.*, t.busy < 0.5 * t.wall AS host_bound, cm.crit, ct.ns AS transpose_ns,
+    CASE WHEN t.busy < 0.5 * t.wall THEN d.saving0 * min(1.0, cm.crit / max(d.dur, 1))
+         WHEN d.category = 'Convolution' THEN max(d.saving0, ct.ns)
+         ELSE d.saving0 END AS saving
+  FROM dom_0 d, time_m t, crit_m cm, conv_tr ct
 ),
 -- Top 3 kernels (or copies, fills) of a kind, as subjects.
 -- (per rank: a job with more ranks that behave alike names the same
@@ -317,13 +403,24 @@ ranks_dataloader AS (
 -- Collectives per rank step (lib/50_collectives.sql): waiting for the
 -- last peer is split from transfer; only transfer can be hidden by
 -- overlap, so only its exposed part is promised here (the waiting is the
--- straggler rule's).
+-- straggler rule's), and overlap can hide no more of it than the compute
+-- not already running beside transfer (hideable: per trace and device,
+-- min(exposed, compute - overlapped)).  peers_missing: the most ranks of
+-- one run's world size that are not loaded (their waiting cannot be told
+-- from transfer).
 comm_m AS (
   SELECT coalesce(sum(comm_ns), 0) / t.n AS comm, coalesce(sum(wait_ns), 0) / t.n AS wait,
     coalesce(sum(transfer_ns), 0) / t.n AS transfer,
     coalesce(sum(unmatched_ns), 0) / t.n AS unmatched,
     coalesce(sum(overlapped_ns), 0) / t.n AS overlap,
     coalesce(sum(exposed_ns), 0) / t.n AS exposed,
+    coalesce(sum(compute_ns), 0) / t.n AS compute,
+    coalesce(sum(min(exposed_ns, max(compute_ns - overlapped_ns, 0))), 0) / t.n AS hideable,
+    (SELECT max(ws - n) FROM (
+       SELECT max(x.world_size) AS ws, count(DISTINCT x.rank) AS n
+       FROM report_trace x JOIN report_run r USING (trace_id)
+       WHERE x.world_size > 1 GROUP BY r.run)) AS peers_missing,
+    (SELECT max(x.world_size) FROM report_trace x) AS world_size,
     (SELECT n.name FROM report_gpu g JOIN report_name n USING (name_id)
      WHERE g.category = 'NCCL/communication' GROUP BY n.name ORDER BY sum(g.dur) DESC, n.name
      LIMIT 1) AS top_name
@@ -782,26 +879,42 @@ UNION ALL
 -- the device's peak where shapes allow, and advised by the precision
 -- their kernels run in (and an older-generation kernel is named); other
 -- categories: a 2x faster implementation saves at most half their time.
+-- With the GPU idle over half the step the bound is the critical path's
+-- share (crit_m); the finding then fires when the unbounded saving passes
+-- the floor, to say that faster kernels save little (its own saving may
+-- be under the floor: it sorts last).
 SELECT round(100.0 * c.saving / t.js, 1), 'dominant_category',
-  CASE WHEN c.category = 'GEMM' AND NOT c.shaped THEN 'low'
+  CASE WHEN c.category = 'GEMM' AND NOT c.shaped THEN 'low' WHEN c.host_bound THEN 'low'
        WHEN c.category IN ('GEMM', 'Attention', 'Elementwise', 'Convolution') THEN 'medium' ELSE 'low' END,
-  printf('%s kernels take %.0f%% of GPU time', c.category, 100.0 * c.dur / g.gpu_total),
+  printf('%s kernels take %.0f%% of GPU time%s', c.category, 100.0 * c.dur / g.gpu_total,
+    CASE WHEN c.host_bound THEN printf(', but the GPU idles %.0f%% of the step: faster kernels save little', 100.0 * (t.wall - t.busy) / t.wall) ELSE '' END),
   printf('%s: %s of %s of GPU activity (kernel_category_sum), in %s of analysed time.%s', c.category,
     profdb_fmt_ns(c.dur), profdb_fmt_ns(g.gpu_total), profdb_fmt_ns(t.wall),
     CASE WHEN c.category <> 'GEMM' THEN ''
       ELSE printf(' %.0f%% of it in %s kernels (from their names)%s.', 100.0 * c.precision_share, c.precision,
-        CASE WHEN c.shaped THEN printf('; where shapes were recorded they reach %.0f%% of the %s peak (gemm_efficiency)', c.peak_pct, c.device_name)
-             ELSE '' END) END),
-  CASE WHEN c.category = 'GEMM' AND c.shaped AND c.peak_pct >= 60
+        CASE WHEN c.shaped THEN printf('; where shapes were recorded they reach %.0f%% of the %s peak (gemm_efficiency)%s', c.peak_pct, c.peak_device,
+               CASE WHEN c.peak_assumed THEN printf(' - the model is assumed: the GPU work ran on a device the trace''s deviceProperties do not list, and they list only %s', c.peak_device) ELSE '' END)
+             WHEN c.ev_shaped THEN printf('; the device''s peak is unknown (its model is not in deviceProperties or not in the peak table): where shapes were recorded the fastest shape reaches %.1f TFLOP/s (gemm_efficiency)', c.ev_best_tflops)
+             ELSE '' END) END)
+    || CASE WHEN c.host_bound THEN printf(' The GPU is idle %.0f%% of the rank step: the host sets the step, and only %s of the %s time per rank step runs while something waits for it (a host-blocking call, or the step''s GPU work past its CPU range).',
+         100.0 * (t.wall - t.busy) / t.wall, profdb_fmt_ns(c.crit), c.category) ELSE '' END
+    || CASE WHEN c.category = 'Convolution' AND c.transpose_ns >= 0.1 * c.dur
+         THEN printf(' %.0f%% of it (%s) is layout transposes (batched_transpose / nchwToNhwc kernels) between NCHW tensors and NHWC convolution kernels.', 100.0 * c.transpose_ns / c.dur, profdb_fmt_ns(c.transpose_ns)) ELSE '' END,
+  CASE WHEN c.host_bound
+         THEN printf('The host, not the GPU, sets the step: the GPU waits for the CPU to launch work %.0f%% of the time (gpu_idle), so how fast the %s kernels run barely changes the step.', 100.0 * (t.wall - t.busy) / t.wall, c.category)
+    WHEN c.category = 'GEMM' AND c.shaped AND c.peak_pct >= 60
          THEN printf('The GEMMs already run at %.0f%% of the device''s peak in %s: they are near their limit, so gains come from doing fewer or smaller ones, not from faster kernels.', c.peak_pct, c.precision)
     ELSE CASE c.category
     WHEN 'GEMM' THEN 'Matrix multiplies dominate: the model is compute-bound in GEMMs, so gains come from doing them faster or doing fewer.'
     WHEN 'Attention' THEN 'Attention dominates: long sequences or an attention implementation without fused kernels.'
-    WHEN 'Convolution' THEN 'Convolutions dominate: layout conversions or untuned algorithms can cost a large factor.'
+    WHEN 'Convolution' THEN CASE WHEN c.transpose_ns >= 0.1 * c.dur
+      THEN 'Convolutions dominate, and the model''s tensors are NCHW while the convolution kernels run NHWC: every convolution transposes its inputs and outputs.'
+      ELSE 'Convolutions dominate: layout conversions or untuned algorithms can cost a large factor.' END
     WHEN 'Elementwise' THEN 'Memory-bound elementwise kernels dominate: the work is split into many unfused passes over memory.'
     WHEN 'Normalization' THEN 'Normalization kernels dominate: they are memory-bound and usually fusable.'
     ELSE 'This category is where most GPU time goes; it is the first place to optimize.' END END,
-  CASE WHEN c.category = 'GEMM' THEN
+  CASE WHEN c.host_bound THEN 'First keep the GPU busy (gpu_idle, launch_bound: fewer, larger kernels, CUDA graphs, no host syncs); only then do faster kernels shorten the step. For the kernels themselves: ' ELSE '' END
+  || CASE WHEN c.category = 'GEMM' THEN
     CASE WHEN c.old_name IS NOT NULL AND c.old_share >= 0.2
       THEN printf('%.0f%% of GEMM time runs in kernels built for an older GPU than this %s (sm%d): the largest is %s (sm%d). cuBLAS falls back to them for shapes its newer kernels do not take, or the library that launches them was built without sm%d: update PyTorch / cuBLAS (or rebuild that library for sm%d), keep dimensions multiples of 16, and try torch.compile(mode="max-autotune"). ',
         100.0 * c.old_share, c.device_name, c.cc, c.old_name, c.old_arch, c.cc, c.cc) ELSE '' END
@@ -814,16 +927,27 @@ SELECT round(100.0 * c.saving / t.js, 1), 'dominant_category',
       ELSE 'Check the top kernels: their precision (fp32 GEMMs gain from bf16/fp16 autocast or TF32), and small or odd shapes (keep dimensions multiples of 8/16).' END
   ELSE CASE c.category
     WHEN 'Attention' THEN 'Use scaled_dot_product_attention / FlashAttention kernels, and consider shorter or packed sequences.'
-    WHEN 'Convolution' THEN 'Use channels_last memory format, torch.backends.cudnn.benchmark=True, and autocast.'
+    WHEN 'Convolution' THEN CASE WHEN c.transpose_ns >= 0.1 * c.dur
+      THEN printf('Convert the model and its inputs to channels_last: model = model.to(memory_format=torch.channels_last) and x = x.to(memory_format=torch.channels_last) for each input; that removes the layout transposes (%s per rank step). Then torch.backends.cudnn.benchmark=True.', profdb_fmt_ns(c.transpose_ns))
+      ELSE 'Use channels_last memory format, torch.backends.cudnn.benchmark=True, and autocast.' END
     WHEN 'Elementwise' THEN 'Fuse elementwise chains with torch.compile (or fused kernels such as Liger), and avoid needless copies and casts.'
     WHEN 'Normalization' THEN 'Use fused normalization kernels or torch.compile.'
     ELSE 'Open the top kernels of this category and check their shapes and implementations.' END END,
   CASE WHEN c.category = 'GEMM' AND c.shaped
-         THEN printf('Up to %s (%.0f%% of the job step): the GEMMs'' time above what their FLOPs take at 60%% of the %s''s dense peak (for fp32 calls its bf16 peak), the level tuned large GEMMs reach; from the recorded shapes.',
-           profdb_fmt_ns(c.saving), 100.0 * c.saving / t.js, c.device_name)
+         THEN printf('Up to %s (%.0f%% of the job step): the GEMMs'' time above what their FLOPs take at 60%% of the %s''s dense peak (for fp32 calls its bf16 peak), the level tuned large GEMMs reach; from the recorded shapes%s.',
+           profdb_fmt_ns(c.saving), 100.0 * c.saving / t.js, c.peak_device,
+           CASE WHEN c.peak_assumed THEN printf('; assumed: the device is the %s, the one model the trace lists', c.peak_device) ELSE '' END)
+       WHEN c.category = 'GEMM' AND c.ev_shaped
+         THEN printf('Up to %s (%.0f%% of the job step): the GEMMs'' time above what their FLOPs take at %.1f TFLOP/s, the rate of this trace''s fastest GEMM shape; assumed: the device''s peak is unknown, so what this device is seen to reach stands in for it.',
+           profdb_fmt_ns(c.saving), 100.0 * c.saving / t.js, c.ev_best_tflops)
+       WHEN c.category = 'Convolution' AND c.transpose_ns >= 0.1 * c.dur AND NOT c.host_bound
+         THEN printf('Up to %s (%.0f%% of the job step): channels_last removes the %s of layout transposes; beyond them, a 2x faster Convolution (cudnn.benchmark picking faster algorithms) is a guess.',
+           profdb_fmt_ns(c.saving), 100.0 * c.saving / t.js, profdb_fmt_ns(c.transpose_ns))
        ELSE printf('A 2x faster %s would save at most %s (%.0f%% of the job step).%s', c.category,
          profdb_fmt_ns(c.saving), 100.0 * c.saving / t.js,
-         CASE WHEN c.category = 'GEMM' THEN ' A guess: no recorded shapes on a device of known peak tell how fast these GEMMs already are (record_shapes=True, gemm_efficiency).' ELSE '' END) END,
+         CASE WHEN c.category = 'GEMM' THEN ' A guess: no recorded shapes tell how fast these GEMMs already are (record_shapes=True, gemm_efficiency).' ELSE '' END) END
+    || CASE WHEN c.host_bound THEN printf(' Bounded by the critical path: the GPU idles %.0f%% of the rank step, so a faster %s saves the same share of only its %s per rank step that something waits for, not of all its %s; the host-side findings (gpu_idle, launch_bound) come first.',
+         100.0 * (t.wall - t.busy) / t.wall, c.category, profdb_fmt_ns(c.crit), profdb_fmt_ns(c.dur)) ELSE '' END,
   printf('Re-profile: the %s share in kernel_category_sum drops, and step time with it.', c.category),
   0, round(min(100.0 * c.saving / t.js, 100), 2), c.saving, NULL,
   (SELECT json_group_array(json_object('kernel', name, 'dur_ns', dur)) FROM (
@@ -835,11 +959,18 @@ SELECT round(100.0 * c.saving / t.js, 1), 'dominant_category',
       'gpu_total_ns', g.gpu_total, 'precision', iif(c.category = 'GEMM', c.precision, NULL),
       'shaped_ns', iif(c.category = 'GEMM', c.covered_ns, NULL),
       'peak_pct', iif(c.category = 'GEMM', round(c.peak_pct, 1), NULL),
-      'older_kernel', iif(c.category = 'GEMM' AND c.old_share >= 0.2, c.old_name, NULL)))
+      'older_kernel', iif(c.category = 'GEMM' AND c.old_share >= 0.2, c.old_name, NULL),
+      'peak_device', iif(c.category = 'GEMM' AND c.shaped, c.peak_device, NULL),
+      'peak_model_assumed', iif(c.category = 'GEMM' AND c.shaped, c.peak_assumed, NULL),
+      'evidence_tflops', iif(c.category = 'GEMM' AND c.ev_shaped, round(c.ev_best_tflops, 2), NULL),
+      'gpu_idle_pct', round(100.0 * (t.wall - t.busy) / t.wall, 1),
+      'critical_path_ns', iif(c.host_bound, CAST(round(c.crit) AS INTEGER), NULL),
+      'transpose_ns', iif(c.category = 'Convolution', CAST(round(c.transpose_ns) AS INTEGER), NULL)))
 FROM dom_m c, gpu_m g, time_m t, floor_m f
 WHERE g.gpu_total > 0 AND t.wall > 0 AND c.dur > 0.3 * g.gpu_total
   AND c.category NOT IN ('NCCL/communication', 'Memcpy', 'Other')
-  AND c.saving >= f.min_pct / 100 * t.js AND c.saving >= f.min_ns
+  AND (CASE WHEN c.host_bound THEN c.saving0 ELSE c.saving END) >= f.min_pct / 100 * t.js
+  AND (CASE WHEN c.host_bound THEN c.saving0 ELSE c.saving END) >= f.min_ns
 UNION ALL
 -- 6. Host-device copies: at most the copy time with no kernel running
 -- (step_time memcpy_ns); copies behind compute cost no step time.
@@ -868,22 +999,34 @@ FROM gpu_m g, time_m t, floor_m f, copy_m c
 WHERE g.gpu_total > 0 AND t.wall > 0 AND g.memcpy > 0.1 * g.gpu_total
   AND t.memcpy_exposed >= f.min_pct / 100 * t.js AND t.memcpy_exposed >= f.min_ns
 UNION ALL
--- 7. Fill/zero kernels: at most their GPU time.
-SELECT round(100.0 * g.fill / t.js, 1), 'fill_kernels', 'medium',
-  printf('Fill and zero kernels take %.0f%% of GPU time', 100.0 * g.fill / g.gpu_total),
-  printf('FillFunctor/zero kernels: %s of %s of GPU activity (fill_kernel_sum shows the launching ops and shapes), in %s of analysed time.',
-    profdb_fmt_ns(g.fill), profdb_fmt_ns(g.gpu_total), profdb_fmt_ns(t.wall)),
+-- 7. Fill/zero kernels: at most their GPU time; with the GPU idle over
+-- half the step, their time on the critical path (crit_m.crit_fill, as
+-- dominant_category), and the finding fires when their GPU time passes
+-- the floor, to say so.
+SELECT round(100.0 * x.saving / t.js, 1), 'fill_kernels', iif(x.host_bound, 'low', 'medium'),
+  printf('Fill and zero kernels take %.0f%% of GPU time%s', 100.0 * g.fill / g.gpu_total,
+    CASE WHEN x.host_bound THEN printf(', but the GPU idles %.0f%% of the step: removing them saves little', 100.0 * (t.wall - t.busy) / t.wall) ELSE '' END),
+  printf('FillFunctor/zero kernels: %s of %s of GPU activity (fill_kernel_sum shows the launching ops and shapes), in %s of analysed time.%s',
+    profdb_fmt_ns(g.fill), profdb_fmt_ns(g.gpu_total), profdb_fmt_ns(t.wall),
+    CASE WHEN x.host_bound THEN printf(' The GPU is idle %.0f%% of the rank step: the host sets the step, and only %s of the fill kernels'' time per rank step runs while something waits for it (a host-blocking call, or the step''s GPU work past its CPU range).',
+      100.0 * (t.wall - t.busy) / t.wall, profdb_fmt_ns(x.saving)) ELSE '' END),
   'Large tensors are allocated and zeroed every step (torch.zeros, zero_grad without set_to_none, padding buffers).',
-  'Reuse buffers across steps, use torch.empty where the values are overwritten, and zero_grad(set_to_none=True).',
-  printf('Up to %s (%.0f%% of the job step).', profdb_fmt_ns(g.fill), 100.0 * g.fill / t.js),
+  CASE WHEN x.host_bound THEN 'First keep the GPU busy (gpu_idle, launch_bound); the fills cost step time only where the host waits for them. ' ELSE '' END
+  || 'Reuse buffers across steps, use torch.empty where the values are overwritten, and zero_grad(set_to_none=True).',
+  printf('Up to %s (%.0f%% of the job step)%s.', profdb_fmt_ns(x.saving), 100.0 * x.saving / t.js,
+    CASE WHEN x.host_bound THEN printf(': bounded by the critical path, the part of their %s per rank step that something waits for', profdb_fmt_ns(g.fill)) ELSE '' END),
   'Re-profile: fill_kernel_sum total_dur_ns down.',
-  0, round(min(100.0 * g.fill / t.js, 100), 2), g.fill, NULL,
+  0, round(min(100.0 * x.saving / t.js, 100), 2), x.saving, NULL,
   (SELECT json_group_array(json_object('kernel', name, 'dur_ns', dur)) FROM (
      SELECT name, sum(dur) AS dur FROM kernel_top WHERE kind = 'kernel' AND is_fill
      GROUP BY name ORDER BY dur DESC, name LIMIT 3)),
   json_object('sections', json_array('fill_kernel_sum'),
-    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js, 'fill_ns', g.fill, 'gpu_total_ns', g.gpu_total))
-FROM gpu_m g, time_m t, floor_m f
+    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js, 'fill_ns', g.fill, 'gpu_total_ns', g.gpu_total,
+      'critical_path_ns', iif(x.host_bound, CAST(round(x.saving) AS INTEGER), NULL)))
+FROM gpu_m g, time_m t, floor_m f,
+  (SELECT t2.busy < 0.5 * t2.wall AS host_bound,
+     CASE WHEN t2.busy < 0.5 * t2.wall THEN min(cm.crit_fill, g2.fill) ELSE g2.fill END AS saving
+   FROM time_m t2, crit_m cm, gpu_m g2) x
 WHERE g.gpu_total > 0 AND t.wall > 0 AND g.fill > 0.05 * g.gpu_total
   AND g.fill >= f.min_pct / 100 * t.js AND g.fill >= f.min_ns
 UNION ALL
@@ -891,12 +1034,17 @@ UNION ALL
 -- collective that takes most of the time.  Only transfer (after the last
 -- peer arrived) that no compute overlaps is promised: overlap cannot hide
 -- the waiting for late peers, which rule 9 (straggler) claims.
-SELECT round(100.0 * c.exposed / t.js, 1), 'exposed_communication', 'medium',
+SELECT round(100.0 * c.hideable / t.js, 1), 'exposed_communication',
+  CASE WHEN c.peers_missing > 0 THEN 'low' ELSE 'medium' END,
   printf('Communication transfer on the critical path: %.0f%% of the job step', 100.0 * c.exposed / t.js),
   printf('Per rank step (%s), collectives cover %s: %s waiting for the last peer to arrive (rank_sum, straggler), %s transfer%s, %s of the transfer overlapped with compute; %s exposed; most of the time in %s (communication).',
     j.per, profdb_fmt_ns(c.comm), profdb_fmt_ns(c.wait), profdb_fmt_ns(c.transfer),
     CASE WHEN c.unmatched > 0 THEN printf(' (%s of it in collectives whose peers are not loaded: waiting cannot be told from transfer there)', profdb_fmt_ns(c.unmatched)) ELSE '' END,
-    profdb_fmt_ns(c.overlap), profdb_fmt_ns(c.exposed), c.top_name),
+    profdb_fmt_ns(c.overlap), profdb_fmt_ns(c.exposed), c.top_name)
+  || printf(' Compute kernels run %s per rank step, %s of it beside transfer already: %s is left to hide transfer behind.',
+    profdb_fmt_ns(c.compute), profdb_fmt_ns(c.overlap), profdb_fmt_ns(max(c.compute - c.overlap, 0)))
+  || CASE WHEN c.peers_missing > 0 THEN printf(' Only %d of the job''s %d ranks loaded: the other %d peer(s) are not, so waiting for them cannot be told from transfer (load every rank for the split).',
+       c.world_size - c.peers_missing, c.world_size, c.peers_missing) ELSE '' END,
   CASE WHEN lower(c.top_name) GLOB '*alltoall*' OR lower(c.top_name) GLOB '*all_to_all*'
          OR lower(c.top_name) GLOB '*sendrecv*'
        THEN 'All-to-all exchanges (embedding or expert sharding) wait for every peer: imbalanced shards or a slow peer, with nothing scheduled behind them.'
@@ -909,19 +1057,23 @@ SELECT round(100.0 * c.exposed / t.js, 1), 'exposed_communication', 'medium',
        WHEN lower(c.top_name) GLOB '*allgather*' OR lower(c.top_name) GLOB '*reducescatter*'
        THEN 'Enable FSDP forward/backward prefetch, tune the wrap granularity, and keep limit_all_gathers so compute overlaps the next gather.'
        ELSE 'Overlap the all-reduces with backward: tune DDP bucket_cap_mb, avoid synchronizing the stream between buckets, and check for a late rank.' END,
-  printf('Up to %s per job step (%.0f%% of the job step): the transfer not overlapped with compute; the waiting is not counted here.', profdb_fmt_ns(c.exposed), 100.0 * c.exposed / t.js),
+  printf('Up to %s per job step (%.0f%% of the job step): the transfer not overlapped with compute, %s, bounded by the compute time not already beside it, %s: overlap cannot hide more than the compute there is; the waiting is not counted here%s.',
+    profdb_fmt_ns(c.hideable), 100.0 * c.hideable / t.js, profdb_fmt_ns(c.exposed),
+    profdb_fmt_ns(max(c.compute - c.overlap, 0)),
+    CASE WHEN c.peers_missing > 0 THEN printf(', but with %d peer(s) not loaded part of the transfer may be waiting', c.peers_missing) ELSE '' END),
   'Re-profile: communication.overlap_pct above 80%.',
-  0, round(min(100.0 * c.exposed / t.js, 100), 2), c.exposed, NULL,
+  0, round(min(100.0 * c.hideable / t.js, 100), 2), c.hideable, NULL,
   (SELECT json_group_array(json_object('kernel', name, 'dur_ns', dur)) FROM (
      SELECT name, sum(dur) AS dur FROM kernel_top WHERE category = 'NCCL/communication'
      GROUP BY name ORDER BY dur DESC, name LIMIT 3)),
   json_object('sections', json_array('communication'),
     'figures', json_object('job_step_ns', t.js, 'comm_ns', c.comm, 'wait_ns', c.wait,
       'transfer_ns', c.transfer, 'unmatched_ns', c.unmatched, 'overlapped_ns', c.overlap,
-      'exposed_ns', c.exposed))
+      'exposed_ns', c.exposed, 'compute_ns', c.compute, 'hideable_ns', c.hideable,
+      'peers_not_loaded', c.peers_missing))
 FROM comm_m c, time_m t, floor_m f, job_w j
 WHERE t.js > 0 AND c.comm > 0 AND c.exposed > 0.1 * t.js
-  AND c.exposed >= f.min_ns
+  AND c.hideable >= f.min_pct / 100 * t.js AND c.hideable >= f.min_ns
 UNION ALL
 -- 9. Straggler ranks: late arrival at collectives (straggler_f above);
 -- the saving is the wait of the ranks that were on time.

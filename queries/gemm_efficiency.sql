@@ -27,10 +27,11 @@ SELECT profdb_display_name(n.value) AS name, f.input_dims, f.dtype, count(*) AS 
   max(f.flops) AS flops_per_call, sum(f.device_ns) AS device_ns,
   round(sum(f.flops) / 1000.0 / sum(f.device_ns), 2) AS achieved_tflops, p.tflops AS peak_tflops,
   round(100.0 * sum(f.flops) / 1000.0 / sum(f.device_ns) / p.tflops, 2) AS peak_pct,
-  min(f.source) AS source, d.name AS device_name
+  min(f.source) AS source,
+  coalesce(d.name, p.name || iif(p.assumed, ' (assumed)', '')) AS device_name
 FROM report_flop_op f JOIN _string n ON n.id = f.name_id
 LEFT JOIN device d ON d.trace_id = f.trace_id AND d.device_id = f.device
 LEFT JOIN report_device_peak p ON p.trace_id = f.trace_id AND p.device_id = f.device AND p.dtype = f.dtype
 WHERE f.device_ns > 0
-GROUP BY n.value, f.input_dims, f.dtype, d.name, p.tflops
+GROUP BY n.value, f.input_dims, f.dtype, d.name, p.name, p.tflops
 ORDER BY device_ns DESC, name, f.input_dims LIMIT :top;

@@ -105,6 +105,10 @@ static const cat_rule builtin_rules[] = {
      {"layer_norm", "layernorm", "rms_norm", "rmsnorm", "batch_norm", "batchnorm", "group_norm",
       "groupnorm", "instance_norm", "instancenorm", "bn_fw", "bn_bw", "welford", "gammabeta",
       "rowwisemoments", NULL}},
+    /* MIOpen's helpers around its convolution solvers (README, "Where the
+    ** Convolution patterns come from"): batched_transpose_* (NCHW <-> NHWC
+    ** for the NHWC igemm solvers) and SubTensorOp* (set / scale / cast of a
+    ** conv's output or workspace). */
     {"Convolution", {"conv2d",        "conv3d",
                      "convolution",   "convolve",
                      "implicit_gemm", "implicitgemmconv",
@@ -117,7 +121,8 @@ static const cat_rule builtin_rules[] = {
                      "col2im",        "nchwtonhwc",
                      "nhwctonchw",    "cask_cudnn",
                      "cutlass_cudnn", "flip_filter",
-                     "im2d2col",      NULL}},
+                     "im2d2col",      "batched_transpose_",
+                     "subtensorop",   NULL}},
     {"GEMM",
      {"gemm", "gemv", "cutlass", "cublas", "xmma", "nvjet", "cijk_", "magma", "matmul",
       "splitkreduce", "epilogue::", "wmma", "bmm_", "hipblaslt", "tensile", NULL}},
@@ -157,7 +162,7 @@ static const cat_rule builtin_rules[] = {
     /* Not "fill" or "fill_" (attention "prefill_..."). */
     {"Elementwise",
      {"elementwise", "fillfunctor", "fill_kernel", "copy", "cast", "pointwise", "clamp",
-      "transpose", "catarray", "where", "functor", "scale", "subtensorop", NULL}},
+      "transpose", "catarray", "where", "functor", "scale", NULL}},
 };
 #define N_BUILTIN (sizeof builtin_rules / sizeof builtin_rules[0])
 

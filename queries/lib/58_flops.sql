@@ -88,10 +88,27 @@ FROM counted c LEFT JOIN launched g USING (id)
 WHERE c.flops IS NOT NULL;
 
 -- The peak of each device of the traces, per dtype (NULL tflops: unknown model).
---   trace_id, device_id, name  the device
+-- A device the GPU work ran on but the trace's deviceProperties do not
+-- list (ROCm traces record the physical device ordinal in the events and
+-- only the visible devices in deviceProperties: kernels on device 2, one
+-- "AMD Instinct MI300X" listed as device 0) takes the model of the
+-- trace's listed devices when they are all one model: assumed = 1, and
+-- the findings say so.  With several models listed nothing is assumed.
+--   trace_id, device_id, name  the device (name: the model, listed or assumed)
 --   dtype, tflops              its peak for that operand type
+--   assumed                    1 when the model is taken from the trace's other devices
 CREATE TEMP TABLE report_device_peak AS
-SELECT d.trace_id, d.device_id, d.name, p.dtype, p.tflops
-FROM device d JOIN report_gpu_peak p ON d.name LIKE p.pattern
-WHERE d.trace_id IN (SELECT trace_id FROM report_trace)
-  AND p.priority = (SELECT min(q.priority) FROM report_gpu_peak q WHERE d.name LIKE q.pattern);
+WITH dev AS (
+  SELECT d.trace_id, d.device_id, d.name, 0 AS assumed FROM device d
+  WHERE d.trace_id IN (SELECT trace_id FROM report_trace)
+  UNION ALL
+  SELECT u.trace_id, u.device, m.name, 1
+  FROM (SELECT DISTINCT trace_id, device FROM report_gpu WHERE device IS NOT NULL) u
+  JOIN (SELECT trace_id, min(name) AS name FROM device GROUP BY trace_id
+        HAVING count(DISTINCT name) = 1) m ON m.trace_id = u.trace_id
+  WHERE NOT EXISTS (SELECT 1 FROM device d WHERE d.trace_id = u.trace_id
+                    AND d.device_id = u.device)
+)
+SELECT d.trace_id, d.device_id, d.name, p.dtype, p.tflops, d.assumed
+FROM dev d JOIN report_gpu_peak p ON d.name LIKE p.pattern
+WHERE p.priority = (SELECT min(q.priority) FROM report_gpu_peak q WHERE d.name LIKE q.pattern);

@@ -31,7 +31,10 @@ EXPECTED = {
     # the GPU idles: no synchronization finding.
     "facebookresearch__HolisticTraceAnalysis/test.json.gz": {"synchronization": None},
     # hipDeviceSynchronize covers 90% of the window, the GPU is 95.6% busy.
-    "AMD-AGI__TraceLens/trace.json.gz": {"synchronization": None, "dominant_category": (25, 35)},
+    # Its GEMMs (kernels on device 2, an MI300X listed as device 0: model
+    # assumed) are bounded by their shapes at 60% of the MI300X's bf16
+    # peak: 2.42 of 13.12 ms (issue 29; was half the GEMM time, 30.6%).
+    "AMD-AGI__TraceLens/trace.json.gz": {"synchronization": None, "dominant_category": (18, 19)},
     # One hipMemcpyWithStream (ROCm's blocking copy) of 463.06 ms in the
     # 473.83 ms window, 463.03 ms of it with the GPU idle (issue 29), while
     # kernels launched before it wait behind a hipStreamWaitEvent: the GPU

@@ -48,6 +48,12 @@ SELECT 'cat_46', kernel_category('void cunn_ClassNLLCriterion_updateOutput_kerne
 SELECT 'cat_47', kernel_category('chunked_prefill_paged_decode');
 SELECT 'cat_48', kernel_category('cutlass_tensorop_s1688fprop_optimized_tf32_64x128_32x3_nhwc_align4');
 SELECT 'cat_49', kernel_category('at::cuda::(anonymous namespace)::spin_kernel(long)');
+-- MIOpen's helpers around its conv solvers are Convolution (issue 29: MI210
+-- gpu_only_trace); PyTorch's transposes and casts stay Elementwise.
+SELECT 'cat_50', kernel_category('batched_transpose_16x64_pack_1x4_ediv_1x2_half');
+SELECT 'cat_51', kernel_category('SubTensorOpWithScalar1d');
+SELECT 'cat_52', kernel_category('SubTensorOpWithCastTensor1d');
+SELECT 'cat_53', kernel_category('void at::native::transpose_kernel<float>(float*)');
 SELECT 'cat_43', kernel_category();
 SELECT 'cat_44', kernel_category('a', 'b');
 -- user rules apply first, in priority order; globs match the whole name
