@@ -28,7 +28,8 @@ files of that build) adds the same for another build, in the same run,
 for before / after figures.  That table goes between the bench-report
 markers of --out.  --hta HTA_SRC adds HTA's parse + temporal breakdown of
 the same file (bench/hta_breakdown.py, one run; skipped where the JSON
-times 6, HTA's appetite, exceeds the free memory) and the end-to-end
+times 6, HTA's appetite, exceeds the free memory, or the size is over
+--hta-max-mb) and the end-to-end
 ratio HTA / (profdb load + report).
 Ratios are against baselines measured in
 the same run, since these machines are shared and noisy; every figure is
@@ -146,7 +147,8 @@ def bench_size(profdb, source, work, mb, repeat, mem_gib):
     return r
 
 
-def bench_report(profdb, source, work, mb, repeat, prev, baseline=None, hta=None):
+def bench_report(profdb, source, work, mb, repeat, prev, baseline=None, hta=None,
+                 hta_max_mb=None):
     """json_verify, load, report and diff (against prev, the previous size's
     databases) of one size; the same with the baseline build when given
     ((PROFDB, QUERIES_DIR))."""
@@ -177,7 +179,7 @@ def bench_report(profdb, source, work, mb, repeat, prev, baseline=None, hta=None
     if hta:
         with open("/proc/meminfo") as f:
             avail = {l.split(":")[0]: int(l.split()[1]) * 1024 for l in f}["MemAvailable"]
-        if 6 * r["json_bytes"] < avail:
+        if 6 * r["json_bytes"] < avail and (not hta_max_mb or mb <= hta_max_mb):
             env = dict(os.environ, HTA_SRC=hta)
             r["hta"] = timed([PY, os.path.join(HERE, "hta_breakdown.py"), plain], env=env)
     return r
@@ -217,7 +219,7 @@ def report_table(results, mach, baseline):
         for r in results:
             ld, rp = r["new_load"], r["new_report"]
             if "hta" not in r:
-                lines.append(f"| {r['json_bytes'] / 1e6:.0f} MB | not run: needs ~6x the JSON in RAM "
+                lines.append(f"| {r['json_bytes'] / 1e6:.0f} MB | not run (--hta-max-mb, or ~6x the JSON in RAM) "
                              f"| | {fmt_s(ld[0] + rp[0])} | {max(ld[2], rp[2]) / 1024:.0f} MB | | |")
                 continue
             h = r["hta"]
@@ -417,6 +419,8 @@ def main():
     ap.add_argument("--baseline", help="another build's profdb, measured the same way")
     ap.add_argument("--baseline-queries", help="its query files (PROFDB_QUERIES)")
     ap.add_argument("--hta", help="HTA source checkout: time its parse + temporal breakdown")
+    ap.add_argument("--hta-max-mb", type=int,
+                    help="HTA only on sizes up to this (it takes ~6 min per GB here)")
     a = ap.parse_args()
     if a.report_only:
         os.makedirs(a.work, exist_ok=True)
@@ -425,7 +429,8 @@ def main():
         t0 = time.time()
         for mb in (int(x) for x in a.sizes.split(",")):
             print(f"bench: {mb} MB ...", file=sys.stderr, flush=True)
-            r = bench_report(a.profdb, a.source, a.work, mb, a.repeat, prev, baseline, a.hta)
+            r = bench_report(a.profdb, a.source, a.work, mb, a.repeat, prev, baseline, a.hta,
+                             a.hta_max_mb)
             prev = {"new": r["new_db"], "base": r.get("base_db")}
             results.append(r)
         text = report_table(results, machine(), baseline)

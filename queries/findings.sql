@@ -257,6 +257,8 @@ crit_win AS (
   SELECT trace_id, ts + dur, span_end FROM report_step WHERE span_end > ts + dur
 ),
 -- crit_fill: the same for the fill kernels (fill_kernels).
+-- (measured only when the GPU idles over half the rank step: the only
+-- case that reads it; each measure holds a trace's kernels of the kind)
 crit_m AS (
   SELECT coalesce(sum(x.ns), 0) / t.n AS crit, coalesce(sum(x.fill_ns), 0) / t.n AS crit_fill FROM (
     SELECT k.trace_id, (SELECT interval_overlap(a, b, w) FROM (
@@ -270,7 +272,8 @@ crit_m AS (
         UNION ALL
         SELECT g.ts, g.ts + g.dur, 0 FROM report_gpu g
         WHERE g.trace_id = k.trace_id AND g.kind = 'kernel' AND g.is_fill)) AS fill_ns
-    FROM (SELECT DISTINCT trace_id FROM report_gpu) k) x,
+    FROM (SELECT DISTINCT trace_id FROM report_gpu) k
+    WHERE (SELECT busy < 0.5 * wall FROM time_m)) x,
     (SELECT 1.0 * max(n, 1) AS n FROM time_m) t
 ),
 -- Layout transposes among the convolutions (MIOpen's batched_transpose_*,

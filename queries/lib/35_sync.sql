@@ -20,9 +20,12 @@ FROM report_sync y JOIN report_span s
 WHERE y.trace_id IN (SELECT trace_id FROM report_longest WHERE code IS NOT NULL);
 -- The per-trace lookups below read these by index: without them each
 -- trace scans every trace's rows, and the report's cost grows with the
--- square of the ranks (issue 23).
+-- square of the ranks (issue 23); (k, a) serve the lookups of one call's
+-- span and time (lib/37_launch.sql, lib/38_claim.sql): without them each
+-- call reads its trace's every GPU interval, and a long trace's report
+-- grows with calls x kernels.
 CREATE INDEX temp.report_clip_sync_by_trace ON report_clip_sync(trace_id, name);
-CREATE INDEX temp.report_clip_gpu_by_trace ON report_clip_gpu(trace_id);
+CREATE INDEX temp.report_clip_gpu_by_trace ON report_clip_gpu(trace_id, k, a);
 
 -- Per trace and call name (name NULL: all the calls together):
 --   blocked_ns           time some thread of the process was in such a call

@@ -61,5 +61,5 @@ WITH c AS (
 SELECT c.k, c.trace_id, count(*) AS calls, sum(c.b - c.a) AS call_ns,
   sum(c.b - c.a - coalesce((
     SELECT interval_union(max(g.a, c.a), min(g.b, c.b)) FROM report_clip_gpu g
-    WHERE g.k = c.k AND g.a < c.b AND g.b > c.a), 0)) AS idle_ns
+    WHERE g.trace_id = c.trace_id AND g.k = c.k AND g.a < c.b AND g.b > c.a), 0)) AS idle_ns
 FROM c GROUP BY c.k, c.trace_id;

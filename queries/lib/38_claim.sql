@@ -76,7 +76,7 @@ WITH outer_call AS (
 ), in_op AS (
   SELECT DISTINCT up.event_id FROM up JOIN _slice s ON s.id = up.id
   WHERE up.level > 0 AND s.kind = (SELECT kind FROM _kind WHERE name = 'cpu_op')
-), idle AS (
+), idle AS MATERIALIZED ( -- (once: the join below would recompute it per call)
   SELECT o.*, (SELECT ts FROM _slice WHERE id = o.event_id) AS call_ts, o.b - o.a - coalesce((
     SELECT interval_union(max(g.a, o.a), min(g.b, o.b)) FROM report_clip_gpu g
     WHERE g.trace_id = o.trace_id AND g.k = o.k AND g.a < o.b AND g.b > o.a), 0) AS idle_ns

@@ -15,7 +15,11 @@ WITH thread AS (
   WHERE kind = (SELECT kind FROM _kind WHERE name = 'memory') AND trace_id IN (SELECT trace_id FROM report_trace)
 )
 SELECT s.trace_id, s.pid, s.tid, s.ts, s.id, t.depth
-FROM thread h JOIN _slice s ON s.trace_id = h.trace_id AND s.pid IS h.pid AND s.tid IS h.tid
+-- (no index on threads: one scan of the slices, none at all when no
+-- thread has [memory] events; CROSS JOIN fixes that loop order)
+FROM (SELECT 1 FROM thread LIMIT 1) AS any_thread
+CROSS JOIN _slice s
+CROSS JOIN thread h ON s.trace_id = h.trace_id AND s.pid IS h.pid AND s.tid IS h.tid
 JOIN _slice_tree t ON t.id = s.id
 WHERE s.ts IS NOT NULL AND s.dur IS NOT NULL;
 CREATE INDEX temp.report_mem_thread_slice_by_ts ON report_mem_thread_slice(trace_id, pid, tid, ts, depth);
