@@ -46,8 +46,29 @@ SELECT c.k, c.trace_id, c.event_id, c.name, c.ts, c.dur, c.a, c.b, n.is_alloc,
     AND (p.spans >= 2 OR (p.calls >= 10 AND p.tenths >= 5)) AS repeated
 FROM c JOIN per p USING (trace_id, name) JOIN report_setup_name n ON n.name = c.name;
 
--- Each outermost host-blocking call (report_sync_sourced) but the frees
--- (they are allocator calls, above), by what its wait is:
+-- The outermost host-blocking calls (report_sync_sourced) but the frees
+-- (they are allocator calls, above), clipped to each span.
+--   k, trace_id, event_id, name, a, b  the call clipped to span k
+CREATE TEMP TABLE report_sync_outer AS
+  SELECT c.k, c.trace_id, c.event_id, c.name, c.a, c.b
+  FROM report_clip_sync c JOIN report_sync_sourced o USING (event_id)
+  WHERE c.name NOT IN (SELECT name FROM report_setup_name);
+
+-- Those with an operator around them: report_sync_class's 'explicit'
+-- calls are the others.  (A table of its own: as a CTE of that
+-- statement, the recursive walk was run again per call.)
+--   event_id   the call
+CREATE TEMP TABLE report_sync_in_op AS
+WITH RECURSIVE up(event_id, id, level) AS (
+  SELECT DISTINCT event_id, event_id, 0 FROM report_sync_outer
+  UNION ALL
+  SELECT up.event_id, t.parent_id, up.level + 1 FROM up JOIN _slice_tree t ON t.id = up.id
+  WHERE t.parent_id IS NOT NULL AND up.level < 200
+)
+SELECT DISTINCT up.event_id FROM up JOIN _slice s ON s.id = up.id
+WHERE up.level > 0 AND s.kind = (SELECT kind FROM _kind WHERE name = 'cpu_op');
+
+-- Each of those calls (report_sync_outer) by what its wait is:
 --   'outside'   the process's GPUs stay idle for over 1 ms and over 90% of
 --               the call (inside the span) while GPU work launched before
 --               the call waits: some kernel, copy or fill launched before
@@ -64,18 +85,7 @@ FROM c JOIN per p USING (trace_id, name) JOIN report_setup_name n ON n.name = c.
 --   k, trace_id, event_id, name, a, b  the call clipped to span k
 --   class                              as above
 CREATE TEMP TABLE report_sync_class AS
-WITH outer_call AS (
-  SELECT c.k, c.trace_id, c.event_id, c.name, c.a, c.b
-  FROM report_clip_sync c JOIN report_sync_sourced o USING (event_id)
-  WHERE c.name NOT IN (SELECT name FROM report_setup_name)
-), up(event_id, id, level) AS (
-  SELECT DISTINCT event_id, event_id, 0 FROM outer_call
-  UNION ALL
-  SELECT up.event_id, t.parent_id, up.level + 1 FROM up JOIN _slice_tree t ON t.id = up.id
-  WHERE t.parent_id IS NOT NULL AND up.level < 200
-), in_op AS (
-  SELECT DISTINCT up.event_id FROM up JOIN _slice s ON s.id = up.id
-  WHERE up.level > 0 AND s.kind = (SELECT kind FROM _kind WHERE name = 'cpu_op')
+WITH outer_call AS (SELECT * FROM report_sync_outer
 ), idle AS MATERIALIZED ( -- (once: the join below would recompute it per call)
   SELECT o.*, (SELECT ts FROM _slice WHERE id = o.event_id) AS call_ts, o.b - o.a - coalesce((
     SELECT interval_union(max(g.a, o.a), min(g.b, o.b)) FROM report_clip_gpu g
@@ -86,7 +96,7 @@ SELECT o.k, o.trace_id, o.event_id, o.name, o.a, o.b,
   CASE WHEN i.idle_ns > 1000000 AND i.idle_ns >= 0.9 * (o.b - o.a)
          AND EXISTS (SELECT 1 FROM report_gpu g WHERE g.trace_id = o.trace_id
                      AND g.launch_ts < i.call_ts AND g.ts > i.call_ts + 1000000) THEN 'outside'
-       WHEN o.name GLOB '*Synchronize' AND o.event_id NOT IN (SELECT event_id FROM in_op)
+       WHEN o.name GLOB '*Synchronize' AND o.event_id NOT IN (SELECT event_id FROM report_sync_in_op)
          THEN 'explicit'
        ELSE 'op' END AS class
 FROM outer_call o LEFT JOIN idle i ON i.k = o.k AND i.event_id = o.event_id;
