@@ -22,6 +22,18 @@ CASE is one of:
                    time goes to explicit_sync with the harness advice, not
                    to synchronization's .item() advice
 
+  pageable_copy_not_a_sync  each step a .cpu() (aten::to > cudaMemcpyAsync
+                   with a Device -> Pageable copy) blocks the host while the
+                   GPU idles: synchronization owns that idle time with the
+                   pinned-memory / non_blocking=True advice and gpu_idle
+                   leaves it out; the same trace with a Pinned copy has no
+                   host sync
+  autotune_allocs_called_repeated  cudaMalloc / cudaFree in the first two
+                   of six steps only (cuDNN autotuning): startup_calls,
+                   not allocator_calls; the same calls in every step stay
+                   allocator_calls (and, without steps, calls only in the
+                   first slices of the trace are start-up)
+
 Expected figures come from the fixture's own events (or, for the public
 traces, from the raw JSON), never from profdb.  Where PUBLIC_DIR has them,
 each case also checks its public trace (param's linear_kineto,
@@ -286,6 +298,80 @@ def case_harness_sync_given_item_advice(profdb, public_dir, work):
         e = f.get("explicit_sync")
         if not e or e["expected_saving_ns"] > dev * US + 1000:
             problems.append(f"Qwen: explicit_sync {e}, device synchronize idle {dev} us")
+    return problems
+
+
+def pageable_trace(copy_name):
+    """3 steps of 10 ms: a 4 ms kernel, then aten::to > cudaMemcpyAsync from
+    200 us to 8.2 ms whose 50 us copy (copy_name) runs at 8.1 ms: the host
+    is blocked with the GPU idle from 4.1 to 8.1 ms and 8.15 to 8.2 ms."""
+    t = T()
+    for i in range(3):
+        s = 1000 + i * 10000
+        x(t.ev, "user_annotation", f"ProfilerStep#{i + 1}", s, 9999)
+        t.kernel(s + 100, 4000)
+        x(t.ev, "cpu_op", "aten::to", s + 190, 8020)
+        t.corr += 1
+        x(t.ev, "cuda_runtime", "cudaMemcpyAsync", s + 200, 8000, correlation=t.corr)
+        x(t.ev, "gpu_memcpy", copy_name, s + 8100, 50, tid=7, pid=0, device=0, stream=7,
+          correlation=t.corr)
+    return t.doc()
+
+
+def case_pageable_copy_not_a_sync(profdb, public_dir, work):
+    doc = pageable_trace("Memcpy DtoH (Device -> Pageable)")
+    xs = doc["traceEvents"]
+    gpu = union([(e["ts"], e["ts"] + e["dur"]) for e in xs if e["cat"] in ("kernel", "gpu_memcpy")])
+    calls = [e for e in xs if e["name"] == "cudaMemcpyAsync"]
+    copy_idle = sum(idle_in(e["ts"], e["ts"] + e["dur"], gpu) for e in calls) / 3 * US
+    steps = [e for e in xs if e["name"].startswith("ProfilerStep#")]
+    step_idle = sum(idle_in(e["ts"], e["ts"] + e["dur"], gpu) for e in steps) / 3 * US
+    f = report(profdb, work, "pageable", doc)
+    problems = []
+    y = f.get("synchronization")
+    if not y or y["expected_saving_ns"] != copy_idle \
+            or y["evidence"]["figures"]["top_call"] != "cudaMemcpyAsync" \
+            or "pinned" not in y["action"] or "non_blocking=True" not in y["action"] \
+            or "pageable" not in y["hypothesis"]:
+        problems.append(f"synchronization: {y}, want a saving of {copy_idle}")
+    if saving(f, "gpu_idle") > step_idle - copy_idle:
+        problems.append(f"gpu_idle promises {saving(f, 'gpu_idle')} > "
+                        f"{step_idle} - {copy_idle} (the pageable copy's idle)")
+    f = report(profdb, work, "pinned", pageable_trace("Memcpy DtoH (Device -> Pinned)"))
+    if saving(f, "synchronization") > 0:
+        problems.append(f"an async copy to pinned memory taken for a host sync: "
+                        f"{f['synchronization']['expected_saving_ns']}")
+    p = public(public_dir, "facebookresearch__HolisticTraceAnalysis/rank0.json.gz")
+    if p:
+        # Per ProfilerStep, the GPU idle time and the part of it inside
+        # cudaMemcpyAsync calls whose copy is pageable (by correlation id).
+        # profdb's spans follow the steps' GPU work, so they are shifted
+        # from the ProfilerStep ranges: the bound leaves half the copy's
+        # idle as slack (the audit's: 139.53 ms promised, ~88 of it in the
+        # copy).
+        xs, gpu = load_raw(p)
+        corr = {e["args"].get("correlation") for e in xs
+                if e.get("cat") == "gpu_memcpy" and "Pageable" in e["name"]}
+        pc = [e for e in xs if e["name"] == "cudaMemcpyAsync"
+              and e.get("args", {}).get("correlation") in corr]
+        steps = [e for e in xs if e["name"].startswith("ProfilerStep#")]
+        idle = copy = 0
+        for st in steps:
+            a, b = float(st["ts"]), float(st["ts"]) + float(st["dur"])
+            idle += idle_in(a, b, gpu)
+            copy += sum(idle_in(max(a, float(e["ts"])), min(b, float(e["ts"]) + float(e["dur"])),
+                                gpu) for e in pc
+                        if float(e["ts"]) < b and float(e["ts"]) + float(e["dur"]) > a)
+        idle, copy = idle / len(steps) * US, copy / len(steps) * US
+        f = report(profdb, work, "hta_rank0", path=p)
+        if saving(f, "gpu_idle") > idle - 0.5 * copy:
+            problems.append(f"HTA rank0: gpu_idle {saving(f, 'gpu_idle')} > step idle {idle} "
+                            f"- half the pageable copies' idle {copy} ns")
+        y = f.get("synchronization")
+        if not y or y["evidence"]["figures"]["top_call"] != "cudaMemcpyAsync" \
+                or y["expected_saving_ns"] < 0.5 * copy or "pinned" not in y["action"]:
+            problems.append(f"HTA rank0: synchronization {y and y['expected_saving_ns']}, "
+                            f"want the pageable copies' idle ({copy} ns per step)")
     return problems
 
 
