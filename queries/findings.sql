@@ -787,7 +787,7 @@ UNION ALL
 SELECT round(min(100.0 * cl.startup / t.js, 100), 1), 'startup_calls', 'high',
   printf('This profile includes start-up: one-time set-up calls leave the GPU idle %.0f%% of the analysed time (%s per rank step)',
     100.0 * cl.startup / t.wall, profdb_fmt_ns(cl.startup)),
-  printf('Allocator and set-up calls that run once (the first cudaFree / hipFree creates the context; events, streams and modules are created once; each over 1 ms and 100x the median call of its name, or a name called in one step only, under 10 times or in a burst) leave the GPU idle %s per rank step (%s): %s.',
+  printf('Allocator and set-up calls that run once (the first cudaFree / hipFree creates the context; events, streams and modules are created once; each over 1 ms and 100x the median call of its name, or a name that does not recur through the analysed steps: in under half of them or not in the later half; without steps, not in each of the last three tenths of the trace) leave the GPU idle %s per rank step (%s): %s.',
     profdb_fmt_ns(cl.startup),
     CASE WHEN t.steps > 0 THEN j.per ELSE 'the whole trace: no ProfilerStep ranges, start-up included' END,
     (SELECT group_concat(printf('%s %d call(s), %s', name, CAST(round(calls) AS INTEGER), profdb_fmt_ns(call_ns)), '; ')
