@@ -98,7 +98,8 @@ sync_m AS (
   WHERE name IS NULL
 ),
 -- The host-blocking call that leaves the GPU idle longest (per rank
--- step), and whether it is a blocking copy (report_sync_name.is_copy):
+-- step), and whether it is a blocking copy (report_sync_name.is_copy: 2
+-- for an async copy to or from pageable memory):
 -- the synchronization finding's advice names it.
 sync_top AS (
   SELECT i.name, y.is_copy, sum(i.blocked_gpu_idle_ns) / t.n AS idle,
@@ -684,11 +685,16 @@ SELECT round(100.0 * cl.op_sync / t.js, 1), 'synchronization',
     profdb_fmt_ns(s.idle), 100.0 * s.idle / t.wall)
   || CASE WHEN abs(s.idle - cl.op_sync) >= 1 THEN printf(' Of that, %s is in syncs that operators make (.item(), .cpu(), nonzero, blocking copies); the rest is other findings'' (frees, explicit synchronize calls, waits on work outside the trace).',
        profdb_fmt_ns(cl.op_sync)) ELSE '' END,
-  CASE WHEN y.is_copy AND y.idle >= 0.5 * s.idle
+  CASE WHEN y.is_copy = 2 AND y.idle >= 0.5 * s.idle
+       THEN printf('Most of it is one kind of blocking copy: %s between the device and pageable (not pinned) host memory (%d call(s) per rank, the longest %s, %s of GPU idle per step). An async copy to or from pageable memory blocks the host all the same (CUDA runtime API, "API synchronization behavior"): a copy to pageable memory returns only once the work queued before it on its stream and the copy are done; this is a .cpu(), .item(), .tolist(), .numpy() or .to() of a GPU tensor into ordinary host memory.',
+              y.name, CAST(round(y.calls) AS INTEGER), profdb_fmt_ns(y.max_dur), profdb_fmt_ns(y.idle))
+       WHEN y.is_copy AND y.idle >= 0.5 * s.idle
        THEN printf('Most of it is one kind of blocking copy: %s (%d call(s) per rank, the longest %s, %s of GPU idle per step). A blocking copy returns only when the work queued before it on its stream and the copy itself are done: a .cpu(), .item(), .tolist() or .numpy() of a GPU tensor, or a copy_ / .to() without non_blocking=True (PyTorch on ROCm issues these as hipMemcpyWithStream; on CUDA they show as cudaMemcpyAsync + cudaStreamSynchronize).',
               y.name, CAST(round(y.calls) AS INTEGER), profdb_fmt_ns(y.max_dur), profdb_fmt_ns(y.idle))
        ELSE 'Values are copied to the host inside the loop (.item(), .cpu(), printing or comparing tensors, data-dependent shapes), so the CPU cannot queue work ahead and the GPU drains.' END,
-  CASE WHEN y.is_copy AND y.idle >= 0.5 * s.idle
+  CASE WHEN y.is_copy = 2 AND y.idle >= 0.5 * s.idle
+       THEN printf('Find the %s call sites (subjects; torch.cuda.set_sync_debug_mode("warn") reports each) and take the copy off the critical path: copy into a pinned host buffer (torch.empty(..., pin_memory=True) or .pin_memory()) with non_blocking=True and record an event, synchronizing on it only when the value is read (a step later); or keep the data on the GPU, or copy once after the loop.', y.name)
+       WHEN y.is_copy AND y.idle >= 0.5 * s.idle
        THEN printf('Find the %s call sites (subjects; torch.cuda.set_sync_debug_mode("warn") reports each) and take the copy off the critical path: read the value a step later from a pinned host buffer filled with non_blocking=True and an event (event.synchronize() only when it is needed), keep the data on the GPU, or copy once after the loop.', y.name)
        ELSE 'Remove per-step .item()/.cpu() (log every N steps, accumulate on the GPU), use non_blocking=True copies, and find the remaining syncs with torch.cuda.set_sync_debug_mode("warn").' END,
   printf('Up to %s (%.1f%% of the job step): the time operators block the host while the GPU is idle.', profdb_fmt_ns(cl.op_sync), 100.0 * cl.op_sync / t.js),
@@ -781,7 +787,7 @@ UNION ALL
 SELECT round(min(100.0 * cl.startup / t.js, 100), 1), 'startup_calls', 'high',
   printf('This profile includes start-up: one-time set-up calls leave the GPU idle %.0f%% of the analysed time (%s per rank step)',
     100.0 * cl.startup / t.wall, profdb_fmt_ns(cl.startup)),
-  printf('Allocator and set-up calls that run once (the first cudaFree / hipFree creates the context; events, streams and modules are created once; each over 1 ms and 100x the median call of its name, or a name called in one step only, under 10 times or in a burst) leave the GPU idle %s per rank step (%s): %s.',
+  printf('Allocator and set-up calls that run once (the first cudaFree / hipFree creates the context; events, streams and modules are created once; each over 1 ms and 100x the median call of its name, or a name that does not recur through the analysed steps: in under half of them or not in the later half; without steps, not in each of the last three tenths of the trace) leave the GPU idle %s per rank step (%s): %s.',
     profdb_fmt_ns(cl.startup),
     CASE WHEN t.steps > 0 THEN j.per ELSE 'the whole trace: no ProfilerStep ranges, start-up included' END,
     (SELECT group_concat(printf('%s %d call(s), %s', name, CAST(round(calls) AS INTEGER), profdb_fmt_ns(call_ns)), '; ')

@@ -2,7 +2,8 @@
 -- Question: Where does the CPU wait for the GPU, and how much of that wait
 --   could the GPU have used?  Calls that block the host until GPU work is
 --   done (the synchronize calls, the synchronous copies: cudaMemcpy,
---   hipMemcpyWithStream, ..., not device to device), the frees that
+--   hipMemcpyWithStream, ..., not device to device; cudaMemcpyAsync only
+--   to or from pageable host memory), the frees that
 --   synchronize the device (cudaFree, hipFree, cudaFreeHost) and the ops that
 --   read a device value on the host (aten::item, _local_scalar_dense:
 --   .item(), .cpu(), printing a tensor).  cudaStreamWaitEvent is not one:

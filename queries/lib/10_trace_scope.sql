@@ -152,18 +152,35 @@ CREATE INDEX temp.report_gpu_by_stream ON report_gpu(trace_id, device, stream, t
 -- synchronous copy from device to device does not block the host (CUDA
 -- runtime API, "API synchronization behavior"): report_marker drops those
 -- whose copy ran DtoD.  Not cudaStreamWaitEvent / hipStreamWaitEvent:
--- they make a stream wait and return at once; not cudaMemcpyAsync /
--- cudaMemset, which return before the copy is done (docs/definitions.md,
--- "Host blocked on the GPU").  The frees cudaFree, cudaFreeHost,
+-- they make a stream wait and return at once; not cudaMemset, nor
+-- cudaMemcpyAsync / hipMemcpyAsync when the copy is device to device or
+-- to or from pinned host memory: they return before the copy is done.
+-- An async copy between device and *pageable* host memory blocks: "for
+-- transfers from device memory to pageable host memory, the function will
+-- return only once the copy has completed"; "if pageable memory must
+-- first be staged to pinned memory, the driver may synchronize with the
+-- stream" (CUDA runtime API, "API synchronization behavior",
+-- Asynchronous); counting the call costs nothing when it does not block
+-- (its idle is measured from its duration).  Kineto names those copies
+-- "Memcpy DtoH (Device -> Pageable)" / "Memcpy HtoD (Pageable -> Device)".
+-- So the async copy calls are listed here with is_copy 2 and count as
+-- host-blocking only when their copy (_gpu_link) is pageable
+-- (report_sync_pageable below; docs/definitions.md, "Host blocked on the
+-- GPU").  The frees cudaFree, cudaFreeHost,
 -- hipFree, hipHostFree (hipFreeHost) block too: freeing memory with them
 -- synchronizes the device (CUDA Programming Guide, "Stream-Ordered Memory
 -- Allocator": cudaMalloc and cudaFree "cause the GPU to synchronize across
 -- all executing CUDA streams"); cudaFreeAsync / hipFreeAsync are
 -- stream-ordered and return at once, so they are not listed.
 -- loader/postpass.c's MARKER_NAME lists the same names and those of
--- report_setup_name below: keep them in step (report.marker checks it).
+-- report_setup_name below: keep them in step (report.marker checks it),
+-- but for the async copies (is_copy 2): most of them block nothing, so
+-- the load does not list them and report_marker takes the pageable ones
+-- from _gpu_link.
 --   name     call or op name as written
---   is_copy  1 for a blocking copy (the finding's advice names it)
+--   is_copy  1 for a blocking copy, 2 for an async copy that blocks only
+--            when its host memory is pageable (the finding's advice names
+--            either)
 CREATE TEMP TABLE report_sync_name(name TEXT PRIMARY KEY, is_copy INTEGER);
 INSERT INTO report_sync_name(name, is_copy) VALUES
   ('cudaStreamSynchronize', 0), ('cudaDeviceSynchronize', 0), ('cudaEventSynchronize', 0),
@@ -174,6 +191,8 @@ INSERT INTO report_sync_name(name, is_copy) VALUES
   ('hipMemcpy', 1), ('hipMemcpyWithStream', 1), ('hipMemcpyDtoH', 1), ('hipMemcpyHtoD', 1),
   ('hipMemcpy2D', 1), ('hipMemcpy3D', 1), ('hipMemcpyPeer', 1),
   ('hipMemcpyFromSymbol', 1), ('hipMemcpyToSymbol', 1),
+  ('cudaMemcpyAsync', 2), ('cudaMemcpy2DAsync', 2), ('cudaMemcpy3DAsync', 2),
+  ('hipMemcpyAsync', 2), ('hipMemcpy2DAsync', 2), ('hipMemcpy3DAsync', 2),
   ('aten::item', 0), ('aten::_local_scalar_dense', 0),
   ('aten::is_nonzero', 0), ('aten::equal', 0),
   ('cudaFree', 0), ('cudaFreeHost', 0), ('hipFree', 0), ('hipHostFree', 0), ('hipFreeHost', 0);
@@ -215,6 +234,19 @@ WHERE g.kind = (SELECT kind FROM _kind WHERE name = 'memcpy') AND l.launch_id IS
   AND (n.value LIKE '%DtoD%' OR n.value LIKE '%DeviceToDevice%')
   AND (SELECT r.name_id FROM _slice r WHERE r.id = l.launch_id)
       IN (SELECT x.id FROM _string x JOIN report_sync_name y ON y.name = x.value WHERE y.is_copy);
+
+-- The async copy calls (report_sync_name.is_copy 2) whose copy ran
+-- between device and pageable host memory: they block the host (above),
+-- so report_marker counts them as syncs.
+--   launch_id  the runtime call's event id
+CREATE TEMP TABLE report_sync_pageable(launch_id INTEGER PRIMARY KEY);
+INSERT OR IGNORE INTO report_sync_pageable
+SELECT l.launch_id FROM _gpu g JOIN _gpu_link l ON l.id = g.id JOIN _string n ON n.id = g.name_id
+WHERE g.kind = (SELECT kind FROM _kind WHERE name = 'memcpy') AND l.launch_id IS NOT NULL
+  AND n.value LIKE '%Pageable%'
+  AND (SELECT r.name_id FROM _slice r WHERE r.id = l.launch_id)
+      IN (SELECT x.id FROM _string x JOIN report_sync_name y ON y.name = x.value
+          WHERE y.is_copy = 2);
 
 -- Name ids the CPU sections look for besides operators: sync calls,
 -- checkpoint/recompute frames, phase markers, DataLoader ranges, steps.
@@ -277,6 +309,18 @@ WHERE s.id = a.id AND m.name_id = s.name_id AND t.id = s.id AND NOT m.step
   AND (s.kind IN (SELECT kind FROM _kind WHERE name IN ('cpu_op', 'user_annotation', 'runtime'))
        OR (s.kind = (SELECT kind FROM _kind WHERE name = 'python_function')
            AND EXISTS (SELECT 1 FROM report_marker_name WHERE recompute)))
+  AND s.ts IS NOT NULL AND s.dur IS NOT NULL
+  AND EXISTS (SELECT 1 FROM report_scope k
+              WHERE k.trace_id = s.trace_id AND k.step = coalesce(t.step, -1));
+
+-- The async copy calls to or from pageable memory (report_sync_pageable):
+-- the load does not list them in _attr_marker, so they are added here.
+INSERT INTO report_marker
+SELECT s.id, s.trace_id, (SELECT name FROM _kind WHERE _kind.kind = s.kind), s.name_id, s.pid,
+  s.tid, s.ts, s.dur, t.step, m.name, 1, 0, 0, 0, 0, 0
+FROM report_sync_pageable p CROSS JOIN _slice s CROSS JOIN report_marker_name m
+  CROSS JOIN _slice_tree t
+WHERE s.id = p.launch_id AND m.name_id = s.name_id AND t.id = s.id
   AND s.ts IS NOT NULL AND s.dur IS NOT NULL
   AND EXISTS (SELECT 1 FROM report_scope k
               WHERE k.trace_id = s.trace_id AND k.step = coalesce(t.step, -1));

@@ -16,12 +16,16 @@
 -- is an outlier against the trace's calls of its name (over 1 ms and over
 -- 100 times their median: the first cudaFree creates the CUDA context,
 -- the first events and streams initialize the runtime) or when its name
--- is called in one analysed span only and there fewer than 10 times or
--- in fewer than 5 of the span's ten equal time slices (a burst: the
--- caching allocator growing, cuDNN autotuning its first iterations); else
--- it is *repeated*, in two or more steps or all through the trace
--- (steady-state churn: PyTorch's caching allocator bypassed, events or
--- streams created every step).
+-- does not recur through the analysed time (a burst: the caching
+-- allocator growing, cuDNN autotuning its first iterations).  It is
+-- *repeated* (steady-state churn: PyTorch's caching allocator bypassed,
+-- events or streams created every step) when its name is called, with n
+-- analysed spans in the trace: n >= 2, in at least 2 and at least half
+-- of the spans, one of them in the later half (span index >= n / 2, from
+-- 0); n = 1 (one step, or no steps: the whole trace), at least 10 times,
+-- in at least 5 of the span's ten equal time slices and in each of its
+-- last three.  So calls in the first steps only (autotuning in iterations
+-- 0 and 1) are one-time even when there are many of them.
 --   k, trace_id      the span
 --   event_id, name   the call
 --   ts, dur          the call's start and duration (ns)
@@ -32,19 +36,27 @@ CREATE TEMP TABLE report_setup_call AS
 WITH c AS (
   SELECT s.k, y.trace_id, y.event_id, y.name, y.ts, y.dur,
     max(y.ts, s.ts) AS a, min(y.ts + y.dur, s.end_ts) AS b,
-    min(9, max(0, (max(y.ts, s.ts) - s.ts) * 10 / max(s.end_ts - s.ts, 1))) AS tenth
+    min(9, max(0, (max(y.ts, s.ts) - s.ts) * 10 / max(s.end_ts - s.ts, 1))) AS tenth,
+    s.k - t.k0 AS pos
   FROM report_setup y JOIN report_span s
     ON s.trace_id = y.trace_id AND y.ts < s.end_ts AND y.ts + y.dur > s.ts
+  JOIN span_n t ON t.trace_id = s.trace_id
   WHERE y.trace_id IN (SELECT trace_id FROM report_longest WHERE code IS NOT NULL)
+), span_n AS (
+  SELECT trace_id, min(k) AS k0, count(*) AS n FROM report_span GROUP BY trace_id
 ), per AS (
   SELECT trace_id, name, count(DISTINCT event_id) AS calls, count(DISTINCT k) AS spans,
-    count(DISTINCT k * 10 + tenth) AS tenths, profdb_median(dur) AS median_ns
+    count(DISTINCT k * 10 + tenth) AS tenths, max(pos) AS last_pos,
+    count(DISTINCT CASE WHEN tenth >= 7 THEN tenth END) AS late_tenths,
+    profdb_median(dur) AS median_ns
   FROM c GROUP BY trace_id, name
 )
 SELECT c.k, c.trace_id, c.event_id, c.name, c.ts, c.dur, c.a, c.b, n.is_alloc,
   NOT (c.dur > 1000000 AND c.dur > 100 * p.median_ns)
-    AND (p.spans >= 2 OR (p.calls >= 10 AND p.tenths >= 5)) AS repeated
-FROM c JOIN per p USING (trace_id, name) JOIN report_setup_name n ON n.name = c.name;
+    AND CASE WHEN t.n >= 2 THEN p.spans >= 2 AND 2 * p.spans >= t.n AND p.last_pos >= t.n / 2
+             ELSE p.calls >= 10 AND p.tenths >= 5 AND p.late_tenths = 3 END AS repeated
+FROM c JOIN per p USING (trace_id, name) JOIN span_n t USING (trace_id)
+  JOIN report_setup_name n ON n.name = c.name;
 
 -- The outermost host-blocking calls (report_sync_sourced) but the frees
 -- (they are allocator calls, above), clipped to each span.

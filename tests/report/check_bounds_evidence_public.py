@@ -152,6 +152,10 @@ def mi300x_trace(profdb, public, work, problems):
 SYNC = {"cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize", "cudaMemcpy",
         "hipStreamSynchronize", "hipDeviceSynchronize", "hipMemcpy", "hipMemcpyWithStream",
         "aten::item", "aten::_local_scalar_dense", "aten::is_nonzero", "aten::equal"}
+# Async copies block the host when their copy is to or from pageable
+# memory (same reference; Kineto names the copy "... Pageable ...").
+ASYNC_COPY = {"cudaMemcpyAsync", "cudaMemcpy2DAsync", "cudaMemcpy3DAsync", "hipMemcpyAsync",
+              "hipMemcpy2DAsync", "hipMemcpy3DAsync"}
 ATTENTION = re.compile(r"flash|fmha|attention|attn|sdpa|scaled_dot_product|mha_|xformers|"
                        r"flashinfer|kvcache|kv_cache|paged_")
 
@@ -173,8 +177,12 @@ def one_step_critical_path(ev, is_category):
     busy = union([(max(ns(e["ts"]), s0), min(ns(e["ts"]) + ns(e["dur"]), end)) for e in mine])
     cat = [(ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])) for e in mine
            if e.get("cat") == "kernel" and is_category(e["name"].lower())]
+    pageable = {e["args"].get("correlation") for e in ev
+                if e.get("cat") == "gpu_memcpy" and "Pageable" in e["name"]}
     waits = [(max(ns(e["ts"]), s0), min(ns(e["ts"]) + ns(e["dur"]), end)) for e in ev
-             if e.get("name") in SYNC and "dur" in e and e.get("cat") in ("cuda_runtime", "cpu_op")
+             if (e.get("name") in SYNC or (e.get("name") in ASYNC_COPY and e.get(
+                 "args", {}).get("correlation") in pageable))
+             and "dur" in e and e.get("cat") in ("cuda_runtime", "cpu_op")
              and ns(e["ts"]) < end and ns(e["ts"]) + ns(e["dur"]) > s0] + [(s1, end)]
     return end - s0, busy, union(cat), overlap(cat, waits)
 

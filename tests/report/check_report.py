@@ -46,6 +46,11 @@ SYNC_COPIES = {"cudaMemcpy", "cudaMemcpy2D", "cudaMemcpy3D", "cudaMemcpyPeer",
                "cuMemcpyHtoD", "cuMemcpyHtoD_v2", "hipMemcpy", "hipMemcpyWithStream",
                "hipMemcpyDtoH", "hipMemcpyHtoD", "hipMemcpy2D", "hipMemcpy3D", "hipMemcpyPeer",
                "hipMemcpyFromSymbol", "hipMemcpyToSymbol"}
+# Async copies block the host only when their copy is to or from pageable
+# host memory (CUDA runtime API, API synchronization behavior; Kineto
+# names the copy "... Pageable ..."; issue 29).
+ASYNC_COPIES = {"cudaMemcpyAsync", "cudaMemcpy2DAsync", "cudaMemcpy3DAsync", "hipMemcpyAsync",
+                "hipMemcpy2DAsync", "hipMemcpy3DAsync"}
 SYNC_NAMES = {"cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize",
               "hipStreamSynchronize", "hipDeviceSynchronize", "hipEventSynchronize",
               "aten::item", "aten::_local_scalar_dense", "aten::is_nonzero",
@@ -302,8 +307,12 @@ def check_traces(sections, models, tag):
             a, b = m.spans[n]
             dtod = {g["corr"] for g in m.gpu if g["kind"] == "memcpy" and g["corr"] is not None
                     and ("DtoD" in g["name"] or "DeviceToDevice" in g["name"])}
+            pageable = {g["corr"] for g in m.gpu if g["kind"] == "memcpy"
+                        and g["corr"] is not None and "Pageable" in g["name"]}
             calls = [(max(c["ts"], a), min(c["end"], b)) for c in m.cpu
-                     if c["name"] in SYNC_NAMES and c["step"] in m.analysed
+                     if (c["name"] in SYNC_NAMES
+                         or (c["name"] in ASYNC_COPIES and c["corr"] in pageable))
+                     and c["step"] in m.analysed
                      and not (c["name"] in SYNC_COPIES and c["corr"] in dtod)
                      and c["ts"] < b and c["end"] > a]
             gpu = [(max(g["ts"], a), min(g["end"], b)) for g in m.gpu
