@@ -38,6 +38,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checklist import run_case  # noqa: E402
 from check_rules import ADD, GEMM, Trace, busy, trace_of  # noqa: E402
 
 US = 1000  # ns per us
@@ -367,19 +368,5 @@ def case_truncated_trace(profdb, public, work):
     return problems
 
 
-def main():
-    profdb, case, public, work = sys.argv[1:5]
-    work = os.path.join(work, case)
-    os.makedirs(work, exist_ok=True)
-    try:
-        problems = globals()["case_" + case](profdb, public, work)
-    except AssertionError as e:
-        problems = [str(e)]
-    for p in problems:
-        print("FAIL", p)
-    print(f"{case}: {len(problems)} problem(s)")
-    return 1 if problems else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_case(globals()))

@@ -47,6 +47,9 @@ import statistics
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checklist import run_case  # noqa: E402
+
 US = 1000  # ns per us
 
 
@@ -467,19 +470,5 @@ def case_autotune_allocs_called_repeated(profdb, public_dir, work):
     return problems
 
 
-def main():
-    profdb, case, public_dir, work = sys.argv[1:5]
-    work = os.path.join(work, case)
-    os.makedirs(work, exist_ok=True)
-    try:
-        problems = globals()["case_" + case](profdb, public_dir, work)
-    except AssertionError as e:
-        problems = [str(e)]
-    for p in problems:
-        print("FAIL", p)
-    print(f"{case}: {len(problems)} problem(s)")
-    return 1 if problems else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_case(globals()))
