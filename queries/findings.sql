@@ -930,7 +930,7 @@ SELECT round(100.0 * c.saving / t.js, 1), 'dominant_category',
              ELSE '' END) END)
     || CASE WHEN c.host_bound THEN printf(' The GPU is idle %.0f%% of the rank step: the host sets the step, and only %s of the %s time per rank step runs while something waits for it (a host-blocking call, or the step''s GPU work past its CPU range).',
          100.0 * (t.wall - t.busy) / t.wall, profdb_fmt_ns(c.crit), c.category)
-       WHEN c.crit_bound THEN printf(' The GPU is idle %.0f%% of the rank step, and only %s of the %s time per rank step (%.0f%%) runs while something waits for it (a host-blocking call, or the step''s GPU work past its CPU range): a faster kernel shortens the step only there.',
+       WHEN c.crit_bound THEN printf(' The GPU is idle %.0f%% of the rank step, so a faster kernel shortens the step only where something waits for it (a host-blocking call, or the step''s GPU work past its CPU range): %s of the %s time per rank step (%.0f%%).',
          100.0 * (t.wall - t.busy) / t.wall, profdb_fmt_ns(c.crit), c.category, 100.0 * min(1.0, c.crit / max(c.dur, 1))) ELSE '' END
     || CASE WHEN c.category = 'Convolution' AND c.transpose_ns >= 0.1 * c.dur
          THEN printf(' %.0f%% of it (%s) is layout transposes (batched_transpose / nchwToNhwc kernels) between NCHW tensors and NHWC convolution kernels.', 100.0 * c.transpose_ns / c.dur, profdb_fmt_ns(c.transpose_ns)) ELSE '' END,
@@ -980,7 +980,7 @@ SELECT round(100.0 * c.saving / t.js, 1), 'dominant_category',
        ELSE printf('A 2x faster %s would save at most %s (%.0f%% of the job step).%s', c.category,
          profdb_fmt_ns(c.saving), 100.0 * c.saving / t.js,
          CASE WHEN c.category = 'GEMM' THEN ' A guess: no recorded shapes tell how fast these GEMMs already are (record_shapes=True, gemm_efficiency).' ELSE '' END) END
-    || CASE WHEN c.crit_bound THEN printf(' Bounded by the critical path: the GPU idles %.0f%% of the rank step, so a faster %s saves the same share of only its %s per rank step that something waits for, not of all its %s%s.',
+    || CASE WHEN c.crit_bound AND (c.host_bound OR c.crit < c.dur) THEN printf(' Bounded by the critical path: the GPU idles %.0f%% of the rank step, so a faster %s saves the same share of only its %s per rank step that something waits for, not of all its %s%s.',
          100.0 * (t.wall - t.busy) / t.wall, c.category, profdb_fmt_ns(c.crit), profdb_fmt_ns(c.dur),
          iif(c.host_bound, '; the host-side findings (gpu_idle, launch_bound) come first', '')) ELSE '' END,
   printf('Re-profile: the %s share in kernel_category_sum drops, and step time with it.', c.category),
@@ -1043,13 +1043,15 @@ SELECT round(100.0 * x.saving / t.js, 1), 'fill_kernels', iif(x.host_bound, 'low
     CASE WHEN x.host_bound THEN printf(', but the GPU idles %.0f%% of the step: removing them saves little', 100.0 * (t.wall - t.busy) / t.wall) ELSE '' END),
   printf('FillFunctor/zero kernels: %s of %s of GPU activity (fill_kernel_sum shows the launching ops and shapes), in %s of analysed time.%s',
     profdb_fmt_ns(g.fill), profdb_fmt_ns(g.gpu_total), profdb_fmt_ns(t.wall),
-    CASE WHEN x.crit_bound THEN printf(' The GPU is idle %.0f%% of the rank step%s, and only %s of the fill kernels'' time per rank step runs while something waits for it (a host-blocking call, or the step''s GPU work past its CPU range).',
-      100.0 * (t.wall - t.busy) / t.wall, iif(x.host_bound, ': the host sets the step', ''), profdb_fmt_ns(x.saving)) ELSE '' END),
+    CASE WHEN x.host_bound THEN printf(' The GPU is idle %.0f%% of the rank step: the host sets the step, and only %s of the fill kernels'' time per rank step runs while something waits for it (a host-blocking call, or the step''s GPU work past its CPU range).',
+      100.0 * (t.wall - t.busy) / t.wall, profdb_fmt_ns(x.saving))
+    WHEN x.crit_bound THEN printf(' The GPU is idle %.0f%% of the rank step, so removing them shortens the step only where something waits for them (a host-blocking call, or the step''s GPU work past its CPU range): %s of the fill kernels'' time per rank step.',
+      100.0 * (t.wall - t.busy) / t.wall, profdb_fmt_ns(x.saving)) ELSE '' END),
   'Large tensors are allocated and zeroed every step (torch.zeros, zero_grad without set_to_none, padding buffers).',
   CASE WHEN x.host_bound THEN 'First keep the GPU busy (gpu_idle, launch_bound); the fills cost step time only where the host waits for them. ' ELSE '' END
   || 'Reuse buffers across steps, use torch.empty where the values are overwritten, and zero_grad(set_to_none=True).',
   printf('Up to %s (%.0f%% of the job step)%s.', profdb_fmt_ns(x.saving), 100.0 * x.saving / t.js,
-    CASE WHEN x.crit_bound THEN printf(': bounded by the critical path, the part of their %s per rank step that something waits for', profdb_fmt_ns(g.fill)) ELSE '' END),
+    CASE WHEN x.host_bound OR (x.crit_bound AND x.saving < g.fill) THEN printf(': bounded by the critical path, the part of their %s per rank step that something waits for', profdb_fmt_ns(g.fill)) ELSE '' END),
   'Re-profile: fill_kernel_sum total_dur_ns down.',
   0, round(min(100.0 * x.saving / t.js, 100), 2), x.saving, NULL,
   (SELECT json_group_array(json_object('kernel', name, 'dur_ns', dur)) FROM (
@@ -1224,14 +1226,16 @@ SELECT round(100.0 * x.saving / t.js, 1), 'low_gemm_efficiency', iif(x.share < 0
   printf('gemm_efficiency: the calls of %s with Input Dims %s take %s of GPU time (%.1f%% of all GPU work) at %.1f%% of the %s dense %s peak (%.0f TFLOP/s).',
     m.name, m.input_dims, profdb_fmt_ns(m.device_ns), 100.0 * m.device_ns / m.gpu_ns, m.peak_pct, m.device_name,
     m.dtype, m.peak_tflops)
-    || CASE WHEN x.bounded THEN printf(' The GPU is idle %.0f%% of the rank step, and only %s of the %s kernels'' %s per rank step (%.0f%%) runs while something waits for it (a host-blocking call, or the step''s GPU work past its CPU range): a faster kernel shortens the step only there.',
+    || CASE WHEN x.bounded THEN printf(' The GPU is idle %.0f%% of the rank step, so a faster kernel shortens the step only where something waits for it (a host-blocking call, or the step''s GPU work past its CPU range): %s of the %s kernels'' %s per rank step (%.0f%%).',
          100.0 * (t.wall - t.busy) / t.wall, profdb_fmt_ns(x.crit), x.category, profdb_fmt_ns(x.cat_ns), 100.0 * x.share) ELSE '' END,
   'The shapes are too small or badly aligned for the tensor cores (dimensions not multiples of 8/16), the kernel chosen is not the fastest one, or the operator runs in a slower dtype than it could.',
   CASE WHEN x.share < 0.5 THEN 'First keep the GPU busy (gpu_idle, launch_bound); only then do faster kernels shorten the step. For the kernels themselves: ' ELSE '' END
   || 'Pad the dimensions to multiples of 16 (64 for attention heads), use bf16/fp16 autocast, enable torch.backends.cuda.matmul.allow_tf32 for fp32, try torch.compile (mode="max-autotune") or a fused attention kernel; see op_shape_sum for the exact shapes.',
-  printf('Up to %s (%.1f%% of the job step)%s.', profdb_fmt_ns(CAST(x.saving AS INTEGER)), 100.0 * x.saving / t.js,
-    CASE WHEN x.bounded THEN printf(': of the %s of GPU time it would save at 60%% of peak, the %.0f%% share of %s kernel time on the critical path', profdb_fmt_ns(CAST(x.s0 AS INTEGER)), 100.0 * x.share, x.category)
-      ELSE ' if it reached 60% of peak' END),
+  CASE WHEN x.bounded AND x.share < 1
+    THEN printf('Up to %s (%.1f%% of the job step): of the %s of GPU time it would save at 60%% of peak, the %.0f%% share of %s kernel time on the critical path.',
+      profdb_fmt_ns(CAST(x.saving AS INTEGER)), 100.0 * x.saving / t.js, profdb_fmt_ns(CAST(x.s0 AS INTEGER)), 100.0 * x.share, x.category)
+    ELSE printf('Up to %s of GPU time (%.1f%% of the job step) if it reached 60%% of peak; the step saves less where the GPU is not the bottleneck.',
+      profdb_fmt_ns(CAST(x.saving AS INTEGER)), 100.0 * x.saving / t.js) END,
   printf('Re-profile: gemm_efficiency.peak_pct of %s above %.0f%%.', m.name, min(60, 2 * m.peak_pct)), 0,
   round(100.0 * x.saving / t.js, 2), CAST(x.saving AS INTEGER), NULL,
   json_array(CASE WHEN m.source IS NULL
