@@ -22,6 +22,16 @@ communication defects, one per defect, each named after it:
 - fill_saving_when_gpu_mostly_idle: the same for fill kernels: with the
   GPU idle 94%, only their 200 us that the host waits for (a
   cudaStreamSynchronize) is promised, not their 600 us.
+- kernel_saving_past_critical_path_at_40pct_idle: with the GPU idle 40%
+  of the step (under half, where the bound used to switch), a 6 ms
+  convolution of which 1.5 ms runs inside a sync promises half of that
+  1.5 ms, and the observation says so; the same for fill kernels; a
+  GPU-bound control (idle 5%, no sync) keeps half the time, and at 12%
+  idle with no sync nothing is promised (the switch is at 10% idle).
+- low_gemm_efficiency_not_on_critical_path: a 1024^3 bf16 aten::mm at
+  0.17% of the A100's peak, GPU idle 60% and nothing waiting: no saving,
+  low confidence; with 64% of the GEMM inside a sync, 64% of the time the
+  shape would save at 60% of peak; GPU-bound control: all of it.
 - comm_overlap_beyond_compute: exposed collective transfer of 5 ms per
   step with 1 ms of compute: overlap can hide at most that 1 ms; with 1 of
   8 ranks loaded the finding names the 7 peers not loaded and has low
