@@ -48,7 +48,11 @@ time_m AS (
     sum(step IS NOT NULL) AS steps,
     (SELECT job_step_ns FROM report_job) AS js, (SELECT job_steps FROM report_job) AS job_steps,
     (SELECT longest_ns FROM report_job) AS longest,
-    max((SELECT ranks FROM report_job), 1) AS ranks
+    max((SELECT ranks FROM report_job), 1) AS ranks,
+    -- crit_bound: the GPU idles over 10% of the rank step, so a kernel-time
+    -- saving (dominant_category, fill_kernels, low_gemm_efficiency) is
+    -- bounded by that kernel time's share on the critical path (crit_m)
+    sum(u4) < 0.9 * sum(wall_ns) AS crit_bound
   FROM steps
 ),
 -- In words: what one job step means here.
@@ -257,11 +261,15 @@ crit_win AS (
   UNION ALL
   SELECT trace_id, ts + dur, span_end FROM report_step WHERE span_end > ts + dur
 ),
--- crit_fill: the same for the fill kernels (fill_kernels).
--- (measured only when the GPU idles over half the rank step: the only
--- case that reads it; each measure holds a trace's kernels of the kind)
+-- crit_fill: the same for the fill kernels (fill_kernels); crit_op: for
+-- the kernel category of low_gemm_efficiency's operator (gemm_cat), and
+-- op_cat_ns: that category's kernel time per rank step.
+-- (measured only when the GPU idles over 10% of the rank step, crit_bound:
+-- the only case that reads them; each measure holds a trace's kernels of
+-- the kind)
 crit_m AS (
-  SELECT coalesce(sum(x.ns), 0) / t.n AS crit, coalesce(sum(x.fill_ns), 0) / t.n AS crit_fill FROM (
+  SELECT coalesce(sum(x.ns), 0) / t.n AS crit, coalesce(sum(x.fill_ns), 0) / t.n AS crit_fill,
+    coalesce(sum(x.op_ns), 0) / t.n AS crit_op, coalesce(sum(x.op_cat_ns), 0) / t.n AS op_cat_ns FROM (
     SELECT k.trace_id, (SELECT interval_overlap(a, b, w) FROM (
         SELECT c.a, c.b, 1 AS w FROM crit_win c WHERE c.trace_id = k.trace_id
         UNION ALL
@@ -272,28 +280,41 @@ crit_m AS (
         SELECT c.a, c.b, 1 AS w FROM crit_win c WHERE c.trace_id = k.trace_id
         UNION ALL
         SELECT g.ts, g.ts + g.dur, 0 FROM report_gpu g
-        WHERE g.trace_id = k.trace_id AND g.kind = 'kernel' AND g.is_fill)) AS fill_ns
+        WHERE g.trace_id = k.trace_id AND g.kind = 'kernel' AND g.is_fill)) AS fill_ns,
+      (SELECT interval_overlap(a, b, w) FROM (
+        SELECT c.a, c.b, 1 AS w FROM crit_win c WHERE c.trace_id = k.trace_id
+        UNION ALL
+        SELECT g.ts, g.ts + g.dur, 0 FROM report_gpu g
+        WHERE g.trace_id = k.trace_id AND g.kind = 'kernel'
+          AND g.category = (SELECT category FROM gemm_cat))) AS op_ns,
+      (SELECT sum(g.dur) FROM report_gpu g
+       WHERE g.trace_id = k.trace_id AND g.kind = 'kernel'
+         AND g.category = (SELECT category FROM gemm_cat)) AS op_cat_ns
     FROM (SELECT DISTINCT trace_id FROM report_gpu) k
-    WHERE (SELECT busy < 0.5 * wall FROM time_m)) x,
+    WHERE (SELECT crit_bound FROM time_m)) x,
     (SELECT 1.0 * max(n, 1) AS n FROM time_m) t
 ),
 -- Layout transposes among the convolutions (MIOpen's batched_transpose_*,
 -- cuDNN's nchwToNhwc / nhwcToNchw), per rank step: channels_last removes
--- them.
+-- them.  (The divisor is a scalar subquery: a joined t.n is NULL when no
+-- kernel matches, and the NULL made every Convolution bound NULL.)
 conv_tr AS (
-  SELECT coalesce(sum(g.dur), 0) / t.n AS ns
-  FROM report_gpu g JOIN report_gpu_name n USING (name_id), (SELECT 1.0 * max(n, 1) AS n FROM time_m) t
+  SELECT coalesce(sum(g.dur), 0) / (SELECT 1.0 * max(n, 1) FROM time_m) AS ns
+  FROM report_gpu g JOIN report_gpu_name n USING (name_id)
   WHERE g.kind = 'kernel' AND g.category = 'Convolution'
     AND (lower(n.name) GLOB '*batched_transpose_*' OR lower(n.name) GLOB '*nchwtonhwc*'
          OR lower(n.name) GLOB '*nhwctonchw*')
 ),
--- The bound: with the GPU idle over half the rank step, the same share of
--- the category's time on the critical path (host_bound = 1), else saving0.
+-- The bound: with the GPU idle over 10% of the rank step (crit_bound),
+-- the same share of the category's time on the critical path (of the
+-- larger of saving0 and the layout transposes for Convolution, unless the
+-- GPU idles over half the step: host_bound); else saving0 (Convolution:
+-- the larger of it and the transposes).
 dom_m AS (
-  SELECT d.*, t.busy < 0.5 * t.wall AS host_bound, cm.crit, ct.ns AS transpose_ns,
-    CASE WHEN t.busy < 0.5 * t.wall THEN d.saving0 * min(1.0, cm.crit / max(d.dur, 1))
-         WHEN d.category = 'Convolution' THEN max(d.saving0, ct.ns)
-         ELSE d.saving0 END AS saving
+  SELECT d.*, t.busy < 0.5 * t.wall AS host_bound, t.crit_bound, cm.crit, ct.ns AS transpose_ns,
+    CASE WHEN d.category = 'Convolution' AND t.busy >= 0.5 * t.wall
+         THEN max(d.saving0, ct.ns) ELSE d.saving0 END
+      * iif(t.crit_bound, min(1.0, cm.crit / max(d.dur, 1)), 1.0) AS saving
   FROM dom_0 d, time_m t, crit_m cm, conv_tr ct
 ),
 -- Top 3 kernels (or copies, fills) of a kind, as subjects.
@@ -547,7 +568,8 @@ counts AS (
 -- The FLOP-counted operator group (gemm_efficiency: name, shapes, dtype)
 -- with the most GPU time, when the device's peak is known.
 gemm_m AS (
-  SELECT profdb_display_name(n.value) AS name, f.input_dims, f.dtype, min(f.source) AS source, d.name AS device_name,
+  SELECT profdb_display_name(n.value) AS name, op_family(n.value) AS family,
+    f.input_dims, f.dtype, min(f.source) AS source, d.name AS device_name,
     sum(f.device_ns) / (SELECT 1.0 * max(n, 1) FROM time_m) AS device_ns, p.tflops AS peak_tflops,
     100.0 * sum(f.flops) / 1000.0 / sum(f.device_ns) / p.tflops AS peak_pct,
     (SELECT sum(dur) FROM report_gpu) / (SELECT 1.0 * max(n, 1) FROM time_m) AS gpu_ns
@@ -557,6 +579,12 @@ gemm_m AS (
   WHERE f.device_ns > 0
   GROUP BY n.value, f.input_dims, f.dtype, d.name, p.tflops
   ORDER BY device_ns DESC, name LIMIT 1
+),
+-- The kernel category of gemm_m's operator (its op_family), whose share of
+-- kernel time on the critical path bounds low_gemm_efficiency (crit_m).
+gemm_cat AS (
+  SELECT CASE family WHEN 'matmul' THEN 'GEMM' WHEN 'convolution' THEN 'Convolution'
+    WHEN 'attention' THEN 'Attention' END AS category FROM gemm_m
 ),
 -- Straggler ranks: late arrival at collectives (lib/50_collectives.sql),
 -- with the fields of the findings contract (docs/report-schema.md).
@@ -888,10 +916,11 @@ UNION ALL
 -- the device's peak where shapes allow, and advised by the precision
 -- their kernels run in (and an older-generation kernel is named); other
 -- categories: a 2x faster implementation saves at most half their time.
--- With the GPU idle over half the step the bound is the critical path's
+-- With the GPU idle over 10% of the step the bound is the critical path's
 -- share (crit_m); the finding then fires when the unbounded saving passes
 -- the floor, to say that faster kernels save little (its own saving may
--- be under the floor: it sorts last).
+-- be under the floor: it sorts last); over half the step, the host sets
+-- the step (host_bound) and the finding says so.
 SELECT round(100.0 * c.saving / t.js, 1), 'dominant_category',
   CASE WHEN c.category = 'GEMM' AND NOT c.shaped THEN 'low' WHEN c.host_bound THEN 'low'
        WHEN c.category IN ('GEMM', 'Attention', 'Elementwise', 'Convolution') THEN 'medium' ELSE 'low' END,
@@ -906,7 +935,9 @@ SELECT round(100.0 * c.saving / t.js, 1), 'dominant_category',
              WHEN c.ev_shaped THEN printf('; the device''s peak is unknown (its model is not in deviceProperties or not in the peak table): where shapes were recorded the fastest shape reaches %.1f TFLOP/s (gemm_efficiency)', c.ev_best_tflops)
              ELSE '' END) END)
     || CASE WHEN c.host_bound THEN printf(' The GPU is idle %.0f%% of the rank step: the host sets the step, and only %s of the %s time per rank step runs while something waits for it (a host-blocking call, or the step''s GPU work past its CPU range).',
-         100.0 * (t.wall - t.busy) / t.wall, profdb_fmt_ns(c.crit), c.category) ELSE '' END
+         100.0 * (t.wall - t.busy) / t.wall, profdb_fmt_ns(c.crit), c.category)
+       WHEN c.crit_bound THEN printf(' The GPU is idle %.0f%% of the rank step, so a faster kernel shortens the step only where something waits for it (a host-blocking call, or the step''s GPU work past its CPU range): %s of the %s time per rank step (%.0f%%).',
+         100.0 * (t.wall - t.busy) / t.wall, profdb_fmt_ns(c.crit), c.category, 100.0 * min(1.0, c.crit / max(c.dur, 1))) ELSE '' END
     || CASE WHEN c.category = 'Convolution' AND c.transpose_ns >= 0.1 * c.dur
          THEN printf(' %.0f%% of it (%s) is layout transposes (batched_transpose / nchwToNhwc kernels) between NCHW tensors and NHWC convolution kernels.', 100.0 * c.transpose_ns / c.dur, profdb_fmt_ns(c.transpose_ns)) ELSE '' END,
   CASE WHEN c.host_bound
@@ -955,8 +986,9 @@ SELECT round(100.0 * c.saving / t.js, 1), 'dominant_category',
        ELSE printf('A 2x faster %s would save at most %s (%.0f%% of the job step).%s', c.category,
          profdb_fmt_ns(c.saving), 100.0 * c.saving / t.js,
          CASE WHEN c.category = 'GEMM' THEN ' A guess: no recorded shapes tell how fast these GEMMs already are (record_shapes=True, gemm_efficiency).' ELSE '' END) END
-    || CASE WHEN c.host_bound THEN printf(' Bounded by the critical path: the GPU idles %.0f%% of the rank step, so a faster %s saves the same share of only its %s per rank step that something waits for, not of all its %s; the host-side findings (gpu_idle, launch_bound) come first.',
-         100.0 * (t.wall - t.busy) / t.wall, c.category, profdb_fmt_ns(c.crit), profdb_fmt_ns(c.dur)) ELSE '' END,
+    || CASE WHEN c.crit_bound AND (c.host_bound OR c.crit < c.dur) THEN printf(' Bounded by the critical path: the GPU idles %.0f%% of the rank step, so a faster %s saves the same share of only its %s per rank step that something waits for, not of all its %s%s.',
+         100.0 * (t.wall - t.busy) / t.wall, c.category, profdb_fmt_ns(c.crit), profdb_fmt_ns(c.dur),
+         iif(c.host_bound, '; the host-side findings (gpu_idle, launch_bound) come first', '')) ELSE '' END,
   printf('Re-profile: the %s share in kernel_category_sum drops, and step time with it.', c.category),
   0, round(min(100.0 * c.saving / t.js, 100), 2), c.saving, NULL,
   (SELECT json_group_array(json_object('kernel', name, 'dur_ns', dur)) FROM (
@@ -973,13 +1005,13 @@ SELECT round(100.0 * c.saving / t.js, 1), 'dominant_category',
       'peak_model_assumed', iif(c.category = 'GEMM' AND c.shaped, c.peak_assumed, NULL),
       'evidence_tflops', iif(c.category = 'GEMM' AND c.ev_shaped, round(c.ev_best_tflops, 2), NULL),
       'gpu_idle_pct', round(100.0 * (t.wall - t.busy) / t.wall, 1),
-      'critical_path_ns', iif(c.host_bound, CAST(round(c.crit) AS INTEGER), NULL),
+      'critical_path_ns', iif(c.crit_bound, CAST(round(c.crit) AS INTEGER), NULL),
       'transpose_ns', iif(c.category = 'Convolution', CAST(round(c.transpose_ns) AS INTEGER), NULL)))
 FROM dom_m c, gpu_m g, time_m t, floor_m f
 WHERE g.gpu_total > 0 AND t.wall > 0 AND c.dur > 0.3 * g.gpu_total
   AND c.category NOT IN ('NCCL/communication', 'Memcpy', 'Other')
-  AND (CASE WHEN c.host_bound THEN c.saving0 ELSE c.saving END) >= f.min_pct / 100 * t.js
-  AND (CASE WHEN c.host_bound THEN c.saving0 ELSE c.saving END) >= f.min_ns
+  AND (CASE WHEN c.crit_bound THEN c.saving0 ELSE c.saving END) >= f.min_pct / 100 * t.js
+  AND (CASE WHEN c.crit_bound THEN c.saving0 ELSE c.saving END) >= f.min_ns
 UNION ALL
 -- 6. Host-device copies: at most the copy time with no kernel running
 -- (step_time memcpy_ns); copies behind compute cost no step time.
@@ -1009,7 +1041,7 @@ WHERE g.gpu_total > 0 AND t.wall > 0 AND g.memcpy > 0.1 * g.gpu_total
   AND t.memcpy_exposed >= f.min_pct / 100 * t.js AND t.memcpy_exposed >= f.min_ns
 UNION ALL
 -- 7. Fill/zero kernels: at most their GPU time; with the GPU idle over
--- half the step, their time on the critical path (crit_m.crit_fill, as
+-- 10% of the step, their time on the critical path (crit_m.crit_fill, as
 -- dominant_category), and the finding fires when their GPU time passes
 -- the floor, to say so.
 SELECT round(100.0 * x.saving / t.js, 1), 'fill_kernels', iif(x.host_bound, 'low', 'medium'),
@@ -1018,12 +1050,14 @@ SELECT round(100.0 * x.saving / t.js, 1), 'fill_kernels', iif(x.host_bound, 'low
   printf('FillFunctor/zero kernels: %s of %s of GPU activity (fill_kernel_sum shows the launching ops and shapes), in %s of analysed time.%s',
     profdb_fmt_ns(g.fill), profdb_fmt_ns(g.gpu_total), profdb_fmt_ns(t.wall),
     CASE WHEN x.host_bound THEN printf(' The GPU is idle %.0f%% of the rank step: the host sets the step, and only %s of the fill kernels'' time per rank step runs while something waits for it (a host-blocking call, or the step''s GPU work past its CPU range).',
+      100.0 * (t.wall - t.busy) / t.wall, profdb_fmt_ns(x.saving))
+    WHEN x.crit_bound THEN printf(' The GPU is idle %.0f%% of the rank step, so removing them shortens the step only where something waits for them (a host-blocking call, or the step''s GPU work past its CPU range): %s of the fill kernels'' time per rank step.',
       100.0 * (t.wall - t.busy) / t.wall, profdb_fmt_ns(x.saving)) ELSE '' END),
   'Large tensors are allocated and zeroed every step (torch.zeros, zero_grad without set_to_none, padding buffers).',
   CASE WHEN x.host_bound THEN 'First keep the GPU busy (gpu_idle, launch_bound); the fills cost step time only where the host waits for them. ' ELSE '' END
   || 'Reuse buffers across steps, use torch.empty where the values are overwritten, and zero_grad(set_to_none=True).',
   printf('Up to %s (%.0f%% of the job step)%s.', profdb_fmt_ns(x.saving), 100.0 * x.saving / t.js,
-    CASE WHEN x.host_bound THEN printf(': bounded by the critical path, the part of their %s per rank step that something waits for', profdb_fmt_ns(g.fill)) ELSE '' END),
+    CASE WHEN x.host_bound OR (x.crit_bound AND x.saving < g.fill) THEN printf(': bounded by the critical path, the part of their %s per rank step that something waits for', profdb_fmt_ns(g.fill)) ELSE '' END),
   'Re-profile: fill_kernel_sum total_dur_ns down.',
   0, round(min(100.0 * x.saving / t.js, 100), 2), x.saving, NULL,
   (SELECT json_group_array(json_object('kernel', name, 'dur_ns', dur)) FROM (
@@ -1031,10 +1065,10 @@ SELECT round(100.0 * x.saving / t.js, 1), 'fill_kernels', iif(x.host_bound, 'low
      GROUP BY name ORDER BY dur DESC, name LIMIT 3)),
   json_object('sections', json_array('fill_kernel_sum'),
     'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js, 'fill_ns', g.fill, 'gpu_total_ns', g.gpu_total,
-      'critical_path_ns', iif(x.host_bound, CAST(round(x.saving) AS INTEGER), NULL)))
+      'critical_path_ns', iif(x.crit_bound, CAST(round(x.saving) AS INTEGER), NULL)))
 FROM gpu_m g, time_m t, floor_m f,
-  (SELECT t2.busy < 0.5 * t2.wall AS host_bound,
-     CASE WHEN t2.busy < 0.5 * t2.wall THEN min(cm.crit_fill, g2.fill) ELSE g2.fill END AS saving
+  (SELECT t2.busy < 0.5 * t2.wall AS host_bound, t2.crit_bound,
+     CASE WHEN t2.crit_bound THEN min(cm.crit_fill, g2.fill) ELSE g2.fill END AS saving
    FROM time_m t2, crit_m cm, gpu_m g2) x
 WHERE g.gpu_total > 0 AND t.wall > 0 AND g.fill > 0.05 * g.gpu_total
   AND g.fill >= f.min_pct / 100 * t.js AND g.fill >= f.min_ns
@@ -1187,32 +1221,48 @@ WHERE c.snapshot_id = m.snapshot_id AND c.device = m.device AND c.allocs >= 100
 UNION ALL
 -- 14b. The heaviest GEMM / convolution / attention shape runs far below
 -- the GPU's peak.  Saving bounded by bringing it to 60% of peak, a level
--- tuned large GEMMs reach; only its GPU time is promised.
-SELECT round(100.0 * m.device_ns * (1 - m.peak_pct / 60) / t.js, 1), 'low_gemm_efficiency', 'medium',
+-- tuned large GEMMs reach; only its GPU time is promised, and with the
+-- GPU idle over 10% of the step (crit_bound) only the share of its
+-- kernel category's time on the critical path (crit_m.crit_op /
+-- op_cat_ns, as dominant_category).  The finding fires when the unbounded
+-- saving (s0) passes the floor, to say how little is left.
+SELECT round(100.0 * x.saving / t.js, 1), 'low_gemm_efficiency', iif(x.share < 0.5, 'low', 'medium'),
   printf('%s%s runs at %.1f%% of the %s''s %s peak', m.name,
     CASE WHEN m.source IS NOT NULL THEN ' in ' || m.source ELSE '' END, m.peak_pct, m.device_name, m.dtype),
   printf('gemm_efficiency: the calls of %s with Input Dims %s take %s of GPU time (%.1f%% of all GPU work) at %.1f%% of the %s dense %s peak (%.0f TFLOP/s).',
     m.name, m.input_dims, profdb_fmt_ns(m.device_ns), 100.0 * m.device_ns / m.gpu_ns, m.peak_pct, m.device_name,
-    m.dtype, m.peak_tflops),
+    m.dtype, m.peak_tflops)
+    || CASE WHEN x.bounded THEN printf(' The GPU is idle %.0f%% of the rank step, so a faster kernel shortens the step only where something waits for it (a host-blocking call, or the step''s GPU work past its CPU range): %s of the %s kernels'' %s per rank step (%.0f%%).',
+         100.0 * (t.wall - t.busy) / t.wall, profdb_fmt_ns(x.crit), x.category, profdb_fmt_ns(x.cat_ns), 100.0 * x.share) ELSE '' END,
   'The shapes are too small or badly aligned for the tensor cores (dimensions not multiples of 8/16), the kernel chosen is not the fastest one, or the operator runs in a slower dtype than it could.',
-  'Pad the dimensions to multiples of 16 (64 for attention heads), use bf16/fp16 autocast, enable torch.backends.cuda.matmul.allow_tf32 for fp32, try torch.compile (mode="max-autotune") or a fused attention kernel; see op_shape_sum for the exact shapes.',
-  printf('Up to %s of GPU time (%.1f%% of the job step) if it reached 60%% of peak; the step saves less where the GPU is not the bottleneck.',
-    profdb_fmt_ns(CAST(m.device_ns * (1 - m.peak_pct / 60) AS INTEGER)),
-    100.0 * m.device_ns * (1 - m.peak_pct / 60) / t.js),
+  CASE WHEN x.share < 0.5 THEN 'First keep the GPU busy (gpu_idle, launch_bound); only then do faster kernels shorten the step. For the kernels themselves: ' ELSE '' END
+  || 'Pad the dimensions to multiples of 16 (64 for attention heads), use bf16/fp16 autocast, enable torch.backends.cuda.matmul.allow_tf32 for fp32, try torch.compile (mode="max-autotune") or a fused attention kernel; see op_shape_sum for the exact shapes.',
+  CASE WHEN x.bounded AND x.share < 1
+    THEN printf('Up to %s (%.1f%% of the job step): of the %s of GPU time it would save at 60%% of peak, the %.0f%% share of %s kernel time on the critical path.',
+      profdb_fmt_ns(CAST(x.saving AS INTEGER)), 100.0 * x.saving / t.js, profdb_fmt_ns(CAST(x.s0 AS INTEGER)), 100.0 * x.share, x.category)
+    ELSE printf('Up to %s of GPU time (%.1f%% of the job step) if it reached 60%% of peak; the step saves less where the GPU is not the bottleneck.',
+      profdb_fmt_ns(CAST(x.saving AS INTEGER)), 100.0 * x.saving / t.js) END,
   printf('Re-profile: gemm_efficiency.peak_pct of %s above %.0f%%.', m.name, min(60, 2 * m.peak_pct)), 0,
-  round(100.0 * m.device_ns * (1 - m.peak_pct / 60) / t.js, 2),
-  CAST(m.device_ns * (1 - m.peak_pct / 60) AS INTEGER), NULL,
+  round(100.0 * x.saving / t.js, 2), CAST(x.saving AS INTEGER), NULL,
   json_array(CASE WHEN m.source IS NULL
     THEN json_object('operator', m.name, 'input_dims', m.input_dims, 'dtype', m.dtype)
     ELSE json_object('operator', m.name, 'input_dims', m.input_dims, 'dtype', m.dtype,
       'source', m.source) END),
   json_object('sections', json_array('gemm_efficiency', 'op_shape_sum'),
     'figures', json_object('device_ns', m.device_ns, 'peak_pct', round(m.peak_pct, 2),
-      'peak_tflops', m.peak_tflops, 'device', m.device_name))
-FROM gemm_m m, time_m t, floor_m f
+      'peak_tflops', m.peak_tflops, 'device', m.device_name,
+      'gpu_idle_pct', round(100.0 * (t.wall - t.busy) / t.wall, 1),
+      'critical_path_ns', iif(x.bounded, CAST(round(x.crit) AS INTEGER), NULL),
+      'category_ns', iif(x.bounded, CAST(round(x.cat_ns) AS INTEGER), NULL)))
+FROM gemm_m m, time_m t, floor_m f,
+  (SELECT s0, bounded, crit, cat_ns, category, iif(bounded, min(1.0, crit / cat_ns), 1.0) AS share,
+     s0 * iif(bounded, min(1.0, crit / cat_ns), 1.0) AS saving
+   FROM (SELECT m2.device_ns * (1 - m2.peak_pct / 60) AS s0, gc.category,
+           t2.crit_bound AND coalesce(cm.op_cat_ns, 0) > 0 AS bounded,
+           cm.crit_op AS crit, cm.op_cat_ns AS cat_ns
+         FROM gemm_m m2, time_m t2, crit_m cm, gemm_cat gc)) x
 WHERE t.wall > 0 AND m.peak_pct < 30 AND m.device_ns >= 0.05 * m.gpu_ns
-  AND m.device_ns * (1 - m.peak_pct / 60) >= f.min_ns
-  AND 100.0 * m.device_ns * (1 - m.peak_pct / 60) / t.js >= f.min_pct
+  AND x.s0 >= f.min_ns AND 100.0 * x.s0 / t.js >= f.min_pct
 UNION ALL
 -- 15-21. Missing artifacts and options: they save nothing themselves.
 -- A memory snapshot is asked for only when the trace used a CUDA/ROCm GPU.

@@ -22,6 +22,16 @@ communication defects, one per defect, each named after it:
 - fill_saving_when_gpu_mostly_idle: the same for fill kernels: with the
   GPU idle 94%, only their 200 us that the host waits for (a
   cudaStreamSynchronize) is promised, not their 600 us.
+- kernel_saving_past_critical_path_at_40pct_idle: with the GPU idle 40%
+  of the step (under half, where the bound used to switch), a 6 ms
+  convolution of which 1.5 ms runs inside a sync promises half of that
+  1.5 ms, and the observation says so; the same for fill kernels; a
+  GPU-bound control (idle 5%, no sync) keeps half the time, and at 12%
+  idle with no sync nothing is promised (the switch is at 10% idle).
+- low_gemm_efficiency_not_on_critical_path: a 1024^3 bf16 aten::mm at
+  0.17% of the A100's peak, GPU idle 60% and nothing waiting: no saving,
+  low confidence; with 64% of the GEMM inside a sync, 64% of the time the
+  shape would save at 60% of peak; GPU-bound control: all of it.
 - comm_overlap_beyond_compute: exposed collective transfer of 5 ms per
   step with 1 ms of compute: overlap can hide at most that 1 ms; with 1 of
   8 ranks loaded the finding names the 7 peers not loaded and has low
@@ -90,13 +100,17 @@ def miopen_transposes_called_elementwise(profdb, work, problems):
     # per step: convolution kernels 2 ms; transposes 2 x 600 us, tensor ops
     # 2 x 400 us (Elementwise before the fix: 2 ms, ahead of the 2 ms of
     # convolutions once the 1.5 ms of PyTorch adds count); adds 1.5 ms
+    # (all launched by +160 us, then the host waits in a sync for all of
+    # it: the GPU idles 41% of the step, but every kernel is on the
+    # critical path, so the bound is not scaled down)
     def step(t, s):
-        t.gpu(TRANSPOSE, s + 200, 600)
-        t.gpu(SUBTENSOR, s + 900, 400)
-        t.gpu(CONV, s + 1400, 2000)
-        t.gpu(SUBTENSOR, s + 3500, 400)
-        t.gpu(TRANSPOSE, s + 4000, 600)
-        t.gpu(ADD, s + 4700, 1500)
+        t.gpu(TRANSPOSE, s + 200, 600, launch_ts=s + 100)
+        t.gpu(SUBTENSOR, s + 900, 400, launch_ts=s + 110)
+        t.gpu(CONV, s + 1400, 2000, launch_ts=s + 120)
+        t.gpu(SUBTENSOR, s + 3500, 400, launch_ts=s + 130)
+        t.gpu(TRANSPOSE, s + 4000, 600, launch_ts=s + 140)
+        t.gpu(ADD, s + 4700, 1500, launch_ts=s + 150)
+        t.x("cuda_runtime", "cudaDeviceSynchronize", s + 170, 6100)
     f = finding(report(profdb, work, "miopen_transposes", Trace().build(step)),
                 "dominant_category")
     transpose_ns = 2 * 600 * 1000  # per step
@@ -128,16 +142,24 @@ def miopen_transposes_called_elementwise(profdb, work, problems):
 GEMM_BF16 = "Cijk_Ailk_Bljk_BBS_BH_Bias_HAS_SAV_UserArgs_MT128x64x32_MI32x32x1_SN"
 
 
-def mm(t, s, n, dur, at):
-    """One aten::mm of n x n x n bf16 at s + at launching a GEMM of dur us."""
+def mm(t, s, n, dur, at, gpu_at=None):
+    """One aten::mm of n x n x n bf16 at s + at launching a GEMM of dur us
+    (at s + gpu_at, by default 100 us after the launch)."""
     t.x("cpu_op", "aten::mm", s + at - 10, 30,
         **{"Input Dims": [[n, n], [n, n]], "Input type": ["c10::BFloat16", "c10::BFloat16"]})
-    t.gpu(GEMM_BF16, s + at + 100, dur, launch_ts=s + at)
+    t.gpu(GEMM_BF16, s + (at + 100 if gpu_at is None else gpu_at), dur, launch_ts=s + at)
+
+
+def waited(t, s, until):
+    """The host blocks from +170 us until +until us: the GPU work it
+    waits for is on the critical path, however idle the GPU is."""
+    t.x("cuda_runtime", "cudaDeviceSynchronize", s + 170, until - 170)
 
 
 def gemm_peak_unknown_device_half_guess(profdb, work, problems):
     n = 8192
-    doc = props(on_device(Trace().build(lambda t, s: mm(t, s, n, 8000, 100)), 2),
+    doc = props(on_device(Trace().build(lambda t, s: (mm(t, s, n, 8000, 100),
+                                                      waited(t, s, 8400))), 2),
                 "AMD Instinct MI300X")
     f = finding(report(profdb, work, "gemm_peak_unlisted_device", doc), "dominant_category")
     # 2 n^3 FLOPs at 60% of the MI300X's 1307.4 TFLOP/s dense bf16 peak
@@ -156,7 +178,8 @@ def gemm_peak_unknown_device_half_guess(profdb, work, problems):
     # a model of unknown peak: two shapes, the faster (8192^3 in 4 ms) sets
     # the rate; the slower (4096^3 in 2 ms) would take 1/8 of 4 ms at it
     doc = props(Trace().build(lambda t, s: (mm(t, s, 8192, 4000, 100),
-                                            mm(t, s, 4096, 2000, 4500))), "AMD Instinct MI999")
+                                            mm(t, s, 4096, 2000, 130, gpu_at=4300),
+                                            waited(t, s, 6500))), "AMD Instinct MI999")
     f = finding(report(profdb, work, "gemm_peak_unknown_model", doc), "dominant_category")
     rate = 2 * 8192 ** 3 / 4000e3  # FLOP per ns
     want = 6000e3 - (2 * 8192 ** 3 + 2 * 4096 ** 3) / rate
@@ -254,9 +277,98 @@ def fill_saving_when_gpu_mostly_idle(profdb, work, problems):
         problems.append(f"fill_saving_when_gpu_mostly_idle: busy control {f and text(f)}")
 
 
+def kernel_saving_past_critical_path_at_40pct_idle(profdb, work, problems):
+    # per 10 ms step: a 6 ms convolution kernel from +200 us, launched at
+    # +100; the host blocks in a cudaStreamSynchronize from +4700 to +7000
+    # us: 1.5 ms of the convolution runs while the host waits.  The GPU
+    # idles 40% of the step (under half: the old rule promised half of
+    # the 6 ms).
+    def step(t, s):
+        t.gpu(CONV, s + 200, 6000, launch_ts=s + 100)
+        t.x("cuda_runtime", "cudaStreamSynchronize", s + 4700, 2300)
+    f = finding(report(profdb, work, "conv_40pct_idle", Trace().build(step)), "dominant_category")
+    conv, crit = 6000 * 1000, 1500 * 1000
+    want = (conv / 2) * crit / conv  # a 2x faster convolution, on the critical path only
+    if not f:
+        problems.append("kernel_saving_past_critical_path_at_40pct_idle: no finding")
+    else:
+        fig = f["evidence"]["figures"]
+        if f["expected_saving_ns"] != want or fig.get("critical_path_ns") != crit:
+            problems.append(f"kernel_saving_past_critical_path_at_40pct_idle: saving "
+                            f"{f['expected_saving_ns']}, want {want}; figures {fig}")
+        if "idle 40%" not in f["observation"] or "1.50 ms" not in f["observation"] \
+                or "Bounded by the critical path" not in f["expected_impact"] \
+                or "idles" in f["title"] or f["confidence"] != "medium":
+            problems.append(f"kernel_saving_past_critical_path_at_40pct_idle: "
+                            f"{f['confidence']}: {text(f)}")
+    # the same for fill kernels: 600 us of fill beside 5.4 ms of
+    # convolution (idle 40%), 200 us of the fill inside a sync
+    def fill(t, s):
+        t.gpu(FILL, s + 200, 600, launch_ts=s + 100)
+        t.gpu(CONV, s + 900, 5400, launch_ts=s + 110)
+        t.x("cuda_runtime", "cudaStreamSynchronize", s + 600, 200)
+    f = finding(report(profdb, work, "fill_40pct_idle", Trace().build(fill)), "fill_kernels")
+    if not f or f["expected_saving_ns"] != 200 * 1000 \
+            or f["evidence"]["figures"].get("critical_path_ns") != 200 * 1000 \
+            or "idle 40%" not in f["observation"] or "idles" in f["title"]:
+        problems.append(f"kernel_saving_past_critical_path_at_40pct_idle: fill "
+                        f"{f and (f['expected_saving_ns'], text(f))}")
+    # control: GPU-bound (idle 5%, under the 10% switch), no sync at all:
+    # the whole bound is kept
+    f = finding(report(profdb, work, "conv_5pct_idle", Trace().build(
+        lambda t, s: t.gpu(CONV, s + 200, 9500, launch_ts=s + 100))), "dominant_category")
+    if not f or f["expected_saving_ns"] != 9500 * 1000 / 2 \
+            or f["evidence"]["figures"].get("critical_path_ns") is not None \
+            or "critical path" in f["expected_impact"]:
+        problems.append(f"kernel_saving_past_critical_path_at_40pct_idle: GPU-bound control "
+                        f"{f and (f['expected_saving_ns'], text(f))}")
+    # just past the switch: idle 12%, no sync: nothing on the critical path
+    f = finding(report(profdb, work, "conv_12pct_idle", Trace().build(
+        lambda t, s: t.gpu(CONV, s + 200, 8800, launch_ts=s + 100))), "dominant_category")
+    if not f or f["expected_saving_ns"] != 0 or "idle 12%" not in f["observation"]:
+        problems.append(f"kernel_saving_past_critical_path_at_40pct_idle: 12% idle "
+                        f"{f and (f['expected_saving_ns'], text(f))}")
+
+
+def low_gemm_efficiency_not_on_critical_path(profdb, work, problems):
+    # per 10 ms step: one aten::mm of 1024^3 bf16 on an A100 taking 4 ms
+    # (0.54 TFLOP/s, 0.17% of the 312 TFLOP/s peak): the GPU idles 60%,
+    # and nothing waits for the GEMM: no saving (was: 4 ms less 0.17/60)
+    n, dur = 1024, 4000
+    rate = 2 * n ** 3 / (dur * 1e-6) / 1e12  # TFLOP/s
+    s0 = dur * 1000 * (1 - 100 * rate / 312 / 60)
+    doc = props(Trace().build(lambda t, s: mm(t, s, n, dur, 100)), "NVIDIA A100-SXM4-80GB")
+    f = finding(report(profdb, work, "lowgemm_idle", doc), "low_gemm_efficiency")
+    if not f or f["expected_saving_ns"] != 0 or "idle 60%" not in f["observation"] \
+            or f["evidence"]["figures"].get("critical_path_ns") != 0 or f["confidence"] != "low":
+        problems.append(f"low_gemm_efficiency_not_on_critical_path: idle "
+                        f"{f and (f['expected_saving_ns'], f['confidence'], text(f))}")
+    # 64% of the GEMM inside a sync (+1640 to +4300 us of a kernel at
+    # +200..+4200): 64% of the bound
+    doc = props(Trace().build(lambda t, s: (
+        mm(t, s, n, dur, 100),
+        t.x("cuda_runtime", "cudaDeviceSynchronize", s + 1640, 2660))), "NVIDIA A100-SXM4-80GB")
+    f = finding(report(profdb, work, "lowgemm_64pct", doc), "low_gemm_efficiency")
+    want = s0 * 2560 / 4000
+    if not f or abs(f["expected_saving_ns"] - want) > 1000 \
+            or f["evidence"]["figures"].get("critical_path_ns") != 2560 * 1000 \
+            or "(64%)" not in f["observation"]:
+        problems.append(f"low_gemm_efficiency_not_on_critical_path: 64% want {want:.0f}: "
+                        f"{f and (f['expected_saving_ns'], text(f))}")
+    # control: GPU-bound (the GEMM 9.5 ms of the step): the whole bound
+    doc = props(Trace().build(lambda t, s: mm(t, s, n, 9500, 100)), "NVIDIA A100-SXM4-80GB")
+    f = finding(report(profdb, work, "lowgemm_busy", doc), "low_gemm_efficiency")
+    rate = 2 * n ** 3 / (9500e-6) / 1e12
+    want = 9500 * 1000 * (1 - 100 * rate / 312 / 60)
+    if not f or abs(f["expected_saving_ns"] - want) > 1000 or "critical path" in text(f):
+        problems.append(f"low_gemm_efficiency_not_on_critical_path: busy control want "
+                        f"{want:.0f}: {f and (f['expected_saving_ns'], text(f))}")
+
+
 CHECKS = [miopen_transposes_called_elementwise, gemm_peak_unknown_device_half_guess,
           gemm_saving_when_gpu_mostly_idle, fill_saving_when_gpu_mostly_idle,
-          comm_overlap_beyond_compute]
+          comm_overlap_beyond_compute, kernel_saving_past_critical_path_at_40pct_idle,
+          low_gemm_efficiency_not_on_critical_path]
 
 
 def main():

@@ -212,11 +212,15 @@ def fragmentation_claimed_on_expandable_segments(profdb, work, problems):
 
 def gemm_trace(device, cc, kernel, dims=None, dtype=None, dur=8000):
     """Each step: one GEMM kernel of dur us, launched inside aten::mm with
-    Input Dims dims and Input type dtype (no shapes when dims is None)."""
+    Input Dims dims and Input type dtype (no shapes when dims is None), and
+    the host waiting for it in a sync (as a loop reading its loss): with
+    the GPU idle 20% or more of the step, only the GEMM time the host
+    waits for is promised (the critical path), here all of it."""
     def step(t, s):
         if dims:
             t.x("cpu_op", "aten::mm", s + 90, 30, **{"Input Dims": dims, "Input type": [dtype, dtype]})
         t.gpu(kernel, s + 200, dur, launch_ts=s + 100)
+        t.x("cuda_runtime", "cudaDeviceSynchronize", s + 130, dur + 100)
     doc = Trace().build(step)
     doc["deviceProperties"] = [{"id": 0, "name": device, "totalGlobalMem": 80 << 30,
                                 "computeMajor": cc[0], "computeMinor": cc[1]}]
