@@ -329,10 +329,13 @@ def kernel_saving_past_critical_path_at_40pct_idle(profdb, public, work, problem
 
 
 def low_gemm_efficiency_not_on_critical_path(profdb, public, work, problems):
-    # timesformer (GPU idle 59%): no GEMM time on the critical path: no
-    # saving (was 22.94 ms); owlv2 (53%): 64% of the GEMM time is, so at
-    # most that share of the time the shape would save at 60% of peak
-    for name, most in (("facebook_timesformer-base-finetuned-k400__1016002", 0),
+    # timesformer (GPU idle 59%): only the GEMM time the host waits for
+    # counts (was all of it, 22.94 ms): the GEMMs before its blocking
+    # pageable copies (.cpu(): those copies block the host, docs/
+    # definitions.md), about 79% of it; owlv2 (53%): 64% of the GEMM time
+    # is, so at most that share of the time the shape would save at 60%
+    # of peak
+    for name, most in (("facebook_timesformer-base-finetuned-k400__1016002", 0.8),
                        ("google_owlv2-large-patch14-ensemble__1016001", 0.65)):
         path = os.path.join(public, TL, name + ".json.gz")
         span, busy, gemm, crit = one_step_critical_path(load(path)["traceEvents"], is_gemm)
@@ -342,10 +345,10 @@ def low_gemm_efficiency_not_on_critical_path(profdb, public, work, problems):
             continue
         fig = f["evidence"]["figures"]
         s0 = fig["device_ns"] * (1 - fig["peak_pct"] / 60)
-        # profdb's GEMM category and this name pattern differ by < 1% of the time
+        # profdb's GEMM category and this name pattern differ by < 2% of the time
         want = s0 * crit / gemm
         if fig.get("critical_path_ns") != crit or crit > most * gemm \
-                or abs(f["expected_saving_ns"] - want) > 0.01 * s0 \
+                or abs(f["expected_saving_ns"] - want) > 0.02 * s0 \
                 or "critical path" not in f["observation"] + f["expected_impact"] \
                 and crit < gemm:
             problems.append(f"low_gemm_efficiency_not_on_critical_path: {name}: saving "
