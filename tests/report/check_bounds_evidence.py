@@ -41,11 +41,11 @@ from profdb's output.
 """
 import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_rules import Trace  # noqa: E402
+from checklist import finding, findings_of  # noqa: E402
 
 STEPS = 2  # Trace.build writes 3 steps of 10 ms; the first is warm-up
 
@@ -54,18 +54,7 @@ def report(profdb, work, name, doc):
     path = os.path.join(work, name + ".json")
     with open(path, "w") as f:
         json.dump(doc, f)
-    out = os.path.join(work, name + ".out.json")
-    r = subprocess.run([profdb, "report", path, "--json", out, "--section", "findings"],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if r.returncode != 0:
-        raise SystemExit(f"FAIL {name}: profdb report exit {r.returncode}: {r.stderr[:300]}")
-    with open(out) as f:
-        return json.load(f)
-
-
-def finding(doc, rule):
-    f = [x for x in doc["findings"] if x["rule"] == rule]
-    return f[0] if f else None
+    return findings_of(profdb, work, name, [path])
 
 
 def text(f):

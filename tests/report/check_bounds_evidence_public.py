@@ -41,9 +41,11 @@ import gzip
 import json
 import os
 import re
-import subprocess
 import sys
 from decimal import Decimal
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checklist import finding, findings_of  # noqa: E402
 
 TL = "AMD-AGI__TraceLens"
 HTA = "facebookresearch__HolisticTraceAnalysis"
@@ -76,18 +78,7 @@ def overlap(xs, ys):
 
 
 def report(profdb, work, name, paths):
-    out = os.path.join(work, name + ".json")
-    r = subprocess.run([profdb, "report", *paths, "--json", out, "--section", "findings"],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if r.returncode not in (0, 3):
-        raise SystemExit(f"FAIL {name}: profdb report exit {r.returncode}: {r.stderr[:300]}")
-    with open(out) as f:
-        return json.load(f)
-
-
-def finding(doc, rule):
-    f = [x for x in doc["findings"] if x["rule"] == rule]
-    return f[0] if f else None
+    return findings_of(profdb, work, name, paths, ok=(0, 3))
 
 
 def kernels(doc):

@@ -34,3 +34,24 @@ def run_case(cases):
         print("FAIL", p)
     print(f"{case}: {len(problems)} problem(s)")
     return 1 if problems else 0
+
+
+def findings_of(profdb, work, name, inputs, ok=(0,)):
+    """profdb report INPUTS --section findings, its JSON parsed (written to
+    WORK/NAME.out.json); an exit code not in ok ends the test with FAIL."""
+    import json
+    import os
+    import subprocess
+    out = os.path.join(work, name + ".out.json")
+    r = subprocess.run([profdb, "report", *inputs, "--json", out, "--section", "findings"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if r.returncode not in ok:
+        raise SystemExit(f"FAIL {name}: profdb report exit {r.returncode}: {r.stderr[:300]}")
+    with open(out) as f:
+        return json.load(f)
+
+
+def finding(doc, rule):
+    """The finding of that rule in a report's JSON, or None."""
+    f = [x for x in doc["findings"] if x["rule"] == rule]
+    return f[0] if f else None
