@@ -45,7 +45,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_rules import Trace  # noqa: E402
-from checklist import finding, findings_of  # noqa: E402
+from checklist import finding, findings_of, run_checks  # noqa: E402
 
 STEPS = 2  # Trace.build writes 3 steps of 10 ms; the first is warm-up
 
@@ -363,13 +363,7 @@ CHECKS = [miopen_transposes_called_elementwise, gemm_peak_unknown_device_half_gu
 def main():
     profdb, work = sys.argv[1:3]
     os.makedirs(work, exist_ok=True)
-    problems = []
-    for check in CHECKS:
-        check(profdb, work, problems)
-    for p in problems:
-        print("FAIL", p)
-    print(f"{len(CHECKS)} checks, {len(problems)} failed")
-    return 1 if problems else 0
+    return run_checks(CHECKS, profdb, work)
 
 
 if __name__ == "__main__":

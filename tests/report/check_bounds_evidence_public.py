@@ -45,7 +45,7 @@ import sys
 from decimal import Decimal
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checklist import finding, findings_of  # noqa: E402
+from checklist import finding, findings_of, run_checks  # noqa: E402
 
 TL = "AMD-AGI__TraceLens"
 HTA = "facebookresearch__HolisticTraceAnalysis"
@@ -360,13 +360,7 @@ def main():
         print("SKIP: the public traces are not there:", public)
         return 77
     os.makedirs(work, exist_ok=True)
-    problems = []
-    for check in CHECKS:
-        check(profdb, public, work, problems)
-    for p in problems:
-        print("FAIL", p)
-    print(f"{len(CHECKS)} checks, {len(problems)} failed")
-    return 1 if problems else 0
+    return run_checks(CHECKS, profdb, public, work)
 
 
 if __name__ == "__main__":

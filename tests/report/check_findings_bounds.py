@@ -45,6 +45,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checklist import run_checks  # noqa: E402
 from check_rules import MiB, Trace, busy, frames, fragmented, seg  # noqa: E402
 
 
@@ -317,13 +318,7 @@ CHECKS = [blocking_copy_is_host_sync, dtod_sync_copy_is_not_host_sync,
 def main():
     profdb, work = sys.argv[1:3]
     os.makedirs(work, exist_ok=True)
-    problems = []
-    for check in CHECKS:
-        check(profdb, work, problems)
-    for p in problems:
-        print("FAIL", p)
-    print(f"{len(CHECKS)} checks, {len(problems)} failed")
-    return 1 if problems else 0
+    return run_checks(CHECKS, profdb, work)
 
 
 if __name__ == "__main__":

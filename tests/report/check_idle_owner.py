@@ -44,10 +44,10 @@ import gzip
 import json
 import os
 import statistics
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_advice import report as advice_report  # noqa: E402
 from checklist import run_case  # noqa: E402
 
 US = 1000  # ns per us
@@ -74,17 +74,8 @@ class T:
 
 
 def report(profdb, work, name, doc=None, path=None):
-    if path is None:
-        path = os.path.join(work, name + ".json")
-        with open(path, "w") as f:
-            json.dump(doc, f)
-    out = os.path.join(work, name + ".out.json")
-    r = subprocess.run([profdb, "report", path, "--section", "findings", "--json", out],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if r.returncode != 0:
-        raise AssertionError(f"{name}: profdb report exit {r.returncode}: {r.stderr[:300]}")
-    with open(out) as f:
-        return {f["rule"]: f for f in json.load(f)["findings"]}
+    """The findings by rule of doc (written as WORK/name.json) or path."""
+    return advice_report(profdb, work, name, doc, path)[0]
 
 
 def union(iv):

@@ -55,3 +55,16 @@ def finding(doc, rule):
     """The finding of that rule in a report's JSON, or None."""
     f = [x for x in doc["findings"] if x["rule"] == rule]
     return f[0] if f else None
+
+
+def run_checks(checks, *args):
+    """main()'s loop of a test file with a CHECKS list: each check(*args,
+    problems) appends what it finds wrong; prints them and returns the exit
+    code, 1 when there were any."""
+    problems = []
+    for check in checks:
+        check(*args, problems)
+    for p in problems:
+        print("FAIL", p)
+    print(f"{len(checks)} checks, {len(problems)} failed")
+    return 1 if problems else 0
