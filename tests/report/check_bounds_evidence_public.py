@@ -45,6 +45,7 @@ import sys
 from decimal import Decimal
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_report import union  # noqa: E402
 from checklist import finding, findings_of, run_checks  # noqa: E402
 
 TL = "AMD-AGI__TraceLens"
@@ -58,18 +59,6 @@ def load(path):
 
 def ns(x):
     return int(Decimal(x) * 1000)
-
-
-def union(iv):
-    total, end = 0, None
-    for a, b in sorted(iv):
-        if end is None or a > end:
-            total += b - a
-            end = b
-        elif b > end:
-            total += b - end
-            end = b
-    return total
 
 
 def overlap(xs, ys):
