@@ -254,10 +254,14 @@ dom_0 AS (
 -- When the host, not the GPU, sets the step (the GPU idles most of it), a
 -- faster kernel shortens the step only where something waits for it: a
 -- host-blocking call (report_clip_sync) or the step's end, when its GPU
--- work runs past the ProfilerStep's CPU range (the span's tail).  crit:
--- the dominant category's kernel time in those windows, per rank step.
+-- work runs past the ProfilerStep's CPU range (the span's tail).  The
+-- one-time calls (lib/38_claim.sql: start-up, cuDNN / MIOpen autotuning
+-- syncs in the first iterations) are left out: they are not the steady
+-- state's wait.  crit: the dominant category's kernel time in those
+-- windows, per rank step.
 crit_win AS (
   SELECT trace_id, a, b FROM report_clip_sync
+  WHERE event_id NOT IN (SELECT event_id FROM report_setup_call WHERE NOT repeated)
   UNION ALL
   SELECT trace_id, ts + dur, span_end FROM report_step WHERE span_end > ts + dur
 ),
@@ -358,30 +362,56 @@ cold_m AS (
 ),
 -- Who owns the GPU idle time (lib/38_claim.sql), per rank step: each
 -- instant of GPU idle time is claimed by one finding only.  claimed: the
--- sum of all but gpu_idle's own part.
+-- sum of all but gpu_idle's and launch_bound's parts (launch_claim).
 claim_m AS (
   SELECT coalesce(sum(c.cold_ns), 0) / t.n AS cold, coalesce(sum(c.startup_ns), 0) / t.n AS startup,
     coalesce(sum(c.alloc_ns), 0) / t.n AS alloc, coalesce(sum(c.outside_ns), 0) / t.n AS outside,
     coalesce(sum(c.explicit_ns), 0) / t.n AS explicit, coalesce(sum(c.op_sync_ns), 0) / t.n AS op_sync,
+    coalesce(sum(c.dataloader_ns), 0) / t.n AS dataloader,
     coalesce(sum(c.cold_ns + c.startup_ns + c.alloc_ns + c.outside_ns + c.explicit_ns
-                  + c.op_sync_ns), 0) / t.n AS claimed
+                  + c.op_sync_ns + c.dataloader_ns), 0) / t.n AS claimed
   FROM (SELECT 1.0 * max(n, 1) AS n FROM time_m) t LEFT JOIN report_idle_claim c ON 1
 ),
 -- Allocator and set-up calls per name (lib/38_claim.sql), per rank: calls
--- and their time, one-time and repeated apart; the innermost operator
--- around the repeated ones comes in setup_op.
+-- and their time, one-time and repeated apart, the autotuning syncs
+-- inside convolutions named as such; the innermost operator around the
+-- repeated allocator calls comes in setup_op.
 setup_m AS (
-  SELECT name, repeated, count(DISTINCT event_id) / t.ranks AS calls,
+  SELECT CASE WHEN autotune THEN name || ' inside convolutions (cuDNN / MIOpen autotuning)'
+              ELSE name END AS name,
+    autotune, repeated, count(DISTINCT event_id) / t.ranks AS calls,
     sum(b - a) / t.n AS call_ns, max(dur) AS max_dur
   FROM report_setup_call, (SELECT 1.0 * max(n, 1) AS n, 1.0 * ranks AS ranks FROM time_m) t
-  GROUP BY name, repeated
+  GROUP BY name, autotune, repeated
+),
+-- The autotuning syncs inside convolutions that recur through the steps
+-- (lib/38_claim.sql): calls per rank and their time per rank step.
+autotune_m AS (
+  SELECT count(DISTINCT event_id) / t.ranks AS calls, coalesce(sum(b - a), 0) / t.n AS call_ns
+  FROM report_setup_call, (SELECT 1.0 * max(n, 1) AS n, 1.0 * ranks AS ranks FROM time_m) t
+  WHERE autotune AND repeated
 ),
 setup_op AS (
   SELECT n.value AS op, count(DISTINCT c.event_id) AS calls
   FROM report_setup_call c JOIN _slice_tree t ON t.id = c.event_id
   JOIN _slice s ON s.id = t.parent_id JOIN _string n ON n.id = s.name_id
-  WHERE c.repeated AND s.kind IN (SELECT kind FROM _kind WHERE name IN ('cpu_op', 'user_annotation'))
+  WHERE c.repeated AND NOT c.autotune
+    AND s.kind IN (SELECT kind FROM _kind WHERE name IN ('cpu_op', 'user_annotation'))
   GROUP BY n.value ORDER BY calls DESC, op LIMIT 3
+),
+-- What launch_bound takes of the GPU idle time the calls above leave, per
+-- rank step (0 when it does not fire): fusion and CUDA graphs remove the
+-- steady-state launch calls' CPU time, no more than that idle time.
+-- gpu_idle keeps the rest, so the owners' savings add up to the idle
+-- time at most.
+launch_claim AS (
+  SELECT CASE WHEN g.kernels > 100 AND g.short_kernels > 0.5 * g.kernels
+                AND (t.wall - t.busy - cl.claimed) > 0.2 * (t.wall - cl.claimed)
+                AND min(l.steady_ns, t.wall - t.busy - cl.claimed) >= f.min_pct / 100 * t.js
+                AND min(l.steady_ns, t.wall - t.busy - cl.claimed) >= f.min_ns
+              THEN min(l.steady_ns, t.wall - t.busy - cl.claimed) ELSE 0 END AS ns,
+    t.wall - t.busy - cl.claimed AS idle_left
+  FROM gpu_m g, time_m t, launch_m l, claim_m cl, floor_m f
 ),
 -- Launch calls in the analysed steps that replay a CUDA/HIP graph: such
 -- steps already use CUDA graphs, so no finding advises them.
@@ -635,15 +665,15 @@ FROM straggler_j r, floor_m f WHERE r.analysed_ns > 0 AND r.step_saving_ns >= f.
 ),
 rules AS (
 -- 1. The GPU waits: low utilization.  The fix (a host that keeps the GPU
--- fed) can save at most the idle time, less the idle time during
--- idle time other findings own (lib/38_claim.sql: cold-start launch
--- calls, one-time set-up and repeated allocator calls, host-blocking
--- calls; their own actions, not these, remove it); a GPU that barely
+-- fed) can save at most the idle time, less the idle time other findings
+-- own (lib/38_claim.sql: cold-start launch calls, one-time set-up and
+-- repeated allocator calls, host-blocking calls, DataLoader ranges; and
+-- launch_bound's bound, launch_claim); a GPU that barely
 -- works (under 1% of the window or 100 us) is a CPU-bound run, not an
 -- idle GPU.  It fires when the GPU idles over 30% of the time outside
 -- those calls.  Steps that already
 -- replay CUDA graphs are not told to use them.
-SELECT round(100.0 * (t.wall - t.busy - cl.claimed) / t.js, 1) AS priority, 'gpu_idle' AS id,
+SELECT round(100.0 * (t.wall - t.busy - cl.claimed - lc.ns) / t.js, 1) AS priority, 'gpu_idle' AS id,
   CASE WHEN (t.wall - t.busy) > 0.5 * t.wall AND t.steps > 0 THEN 'high' ELSE 'medium' END AS confidence,
   printf('The GPU is idle %.0f%% of the analysed time', 100.0 * (t.wall - t.busy) / t.wall) AS title,
   printf('Per rank step (%s): GPU busy %s of %s (%.1f%%); the rest: runtime calls %.1f%%, data loading %.1f%%, other CPU work %.1f%%, nothing recorded %.1f%%.%s',
@@ -653,50 +683,55 @@ SELECT round(100.0 * (t.wall - t.busy - cl.claimed) / t.js, 1) AS priority, 'gpu
     100.0 * t.busy / t.wall,
     100.0 * t.runtime / t.wall, 100.0 * t.dataloader / t.wall, 100.0 * t.cpu / t.wall,
     100.0 * t.other / t.wall,
-    CASE WHEN cl.claimed > 0 THEN printf(' Of the idle time, %s passes in calls other findings own, which the actions below do not remove: %s.',
-      profdb_fmt_ns(cl.claimed), rtrim(ltrim(
+    CASE WHEN cl.claimed + lc.ns > 0 THEN printf(' Of the idle time, %s is promised by other findings (their own actions remove it), not here: %s.',
+      profdb_fmt_ns(cl.claimed + lc.ns), rtrim(ltrim(
       CASE WHEN cl.cold > 0 THEN printf(' %s in cold-start launch calls (cold_start);', profdb_fmt_ns(cl.cold)) ELSE '' END
       || CASE WHEN cl.startup > 0 THEN printf(' %s in one-time set-up calls (startup_calls);', profdb_fmt_ns(cl.startup)) ELSE '' END
       || CASE WHEN cl.alloc > 0 THEN printf(' %s in repeated allocator calls (allocator_calls);', profdb_fmt_ns(cl.alloc)) ELSE '' END
       || CASE WHEN cl.outside > 0 THEN printf(' %s blocked on work outside the trace (wait_outside_trace);', profdb_fmt_ns(cl.outside)) ELSE '' END
       || CASE WHEN cl.explicit > 0 THEN printf(' %s in explicit synchronize calls (explicit_sync);', profdb_fmt_ns(cl.explicit)) ELSE '' END
-      || CASE WHEN cl.op_sync > 0 THEN printf(' %s in host syncs (synchronization);', profdb_fmt_ns(cl.op_sync)) ELSE '' END), ';'))
+      || CASE WHEN cl.op_sync > 0 THEN printf(' %s in host syncs (synchronization);', profdb_fmt_ns(cl.op_sync)) ELSE '' END
+      || CASE WHEN cl.dataloader > 0 THEN printf(' %s in data loading (data_loading);', profdb_fmt_ns(cl.dataloader)) ELSE '' END
+      || CASE WHEN lc.ns > 0 THEN printf(' %s for the launch calls'' CPU time (launch_bound);', profdb_fmt_ns(lc.ns)) ELSE '' END), ';'))
     ELSE '' END) AS observation,
   'The host does not feed the GPU fast enough: Python and operator dispatch overhead, many small kernels, data loading or synchronization leave the GPU waiting.' AS hypothesis,
   CASE WHEN gr.calls > 0 THEN printf('Look at the launch overhead, synchronization and GPU idle sections; the steps already replay CUDA graphs (%d graph launches per rank): remove host syncs and CPU work between the replays, capture the work still launched outside the graphs, and overlap data loading with compute.', gr.calls / t.ranks)
        ELSE 'Look at the launch overhead, synchronization and GPU idle sections; remove host syncs from the loop, fuse small operations (torch.compile), capture repeated steps with CUDA graphs, and overlap data loading with compute.' END AS action,
-  printf('Up to %s (%.0f%% of the job step) if the GPU were kept busy%s.', profdb_fmt_ns(t.wall - t.busy - cl.claimed),
-    100.0 * (t.wall - t.busy - cl.claimed) / t.js,
-    CASE WHEN cl.claimed > 0 THEN ', the idle time other findings own left out' ELSE '' END) AS expected_impact,
+  printf('Up to %s (%.0f%% of the job step) if the GPU were kept busy%s.', profdb_fmt_ns(t.wall - t.busy - cl.claimed - lc.ns),
+    100.0 * (t.wall - t.busy - cl.claimed - lc.ns) / t.js,
+    CASE WHEN cl.claimed + lc.ns > 0 THEN ', the idle time other findings own left out' ELSE '' END) AS expected_impact,
   'Re-profile: step_time_sum.mean_gpu_idle_pct below 20% and mean_wall_ns down.' AS validation,
   0 AS needs_artifact,
-  round(100.0 * (t.wall - t.busy - cl.claimed) / t.js, 2) AS saving_pct,
-  t.wall - t.busy - cl.claimed AS saving_ns,
+  round(100.0 * (t.wall - t.busy - cl.claimed - lc.ns) / t.js, 2) AS saving_pct,
+  t.wall - t.busy - cl.claimed - lc.ns AS saving_ns,
   NULL AS saving_bytes, r.subjects,
   json_object('sections', json_array('step_time_sum', 'gpu_util'),
     'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js, 'gpu_busy_ns', t.busy,
       'cold_start_idle_ns', CAST(round(cl.cold) AS INTEGER),
-      'other_findings_idle_ns', CAST(round(cl.claimed) AS INTEGER), 'graph_launches', gr.calls)) AS evidence
-FROM time_m t, gpu_m g, ranks_idle r, floor_m f, job_w j, claim_m cl, graph_m gr
-WHERE g.activities > 0 AND t.wall > 0 AND (t.wall - t.busy - cl.claimed) > 0.3 * (t.wall - cl.claimed)
+      'other_findings_idle_ns', CAST(round(cl.claimed + lc.ns) AS INTEGER), 'graph_launches', gr.calls)) AS evidence
+FROM time_m t, gpu_m g, ranks_idle r, floor_m f, job_w j, claim_m cl, graph_m gr, launch_claim lc
+WHERE g.activities > 0 AND t.wall > 0 AND (t.wall - t.busy - cl.claimed - lc.ns) > 0.3 * (t.wall - cl.claimed - lc.ns)
   AND t.busy >= f.min_pct / 100 * t.js AND t.busy >= f.min_ns
-  AND t.wall - t.busy - cl.claimed >= f.min_ns
+  AND t.wall - t.busy - cl.claimed - lc.ns >= f.min_ns
 UNION ALL
--- 2. Data loading on the critical path: at most the loading time.
-SELECT round(100.0 * t.dataloader / t.js, 1), 'data_loading',
-  CASE WHEN t.dataloader > 0.15 * t.wall THEN 'high' ELSE 'medium' END,
-  printf('Data loading takes %.0f%% of the step', 100.0 * t.dataloader / t.wall),
-  printf('enumerate(DataLoader) ranges cover %s of %s, with nothing of higher priority running.',
-    profdb_fmt_ns(t.dataloader), profdb_fmt_ns(t.wall)),
+-- 2. Data loading on the critical path: at most the GPU idle time during
+-- enumerate(DataLoader) ranges that no call of a higher owner claims
+-- (lib/38_claim.sql).
+SELECT round(100.0 * cl.dataloader / t.js, 1), 'data_loading',
+  CASE WHEN cl.dataloader > 0.15 * t.wall THEN 'high' ELSE 'medium' END,
+  printf('Data loading leaves the GPU idle %.0f%% of the step', 100.0 * cl.dataloader / t.wall),
+  printf('enumerate(DataLoader) ranges leave the GPU idle %s of %s per rank step (step_time_sum: data loading %s, with no GPU work nor runtime call running), outside the calls other findings own.',
+    profdb_fmt_ns(cl.dataloader), profdb_fmt_ns(t.wall), profdb_fmt_ns(t.dataloader)),
   'The training loop waits for the next batch: too few DataLoader workers, slow preprocessing, or host-to-device copies from pageable memory.',
   'Raise DataLoader num_workers, set pin_memory=True and persistent_workers=True, increase prefetch_factor, and move heavy preprocessing off the critical path.',
-  printf('Up to %s (%.0f%% of the job step).', profdb_fmt_ns(t.dataloader), 100.0 * t.dataloader / t.js),
+  printf('Up to %s (%.0f%% of the job step): the GPU idle time while the loop waits for data.', profdb_fmt_ns(cl.dataloader), 100.0 * cl.dataloader / t.js),
   'Re-profile: step_time.dataloader_ns under 2% of wall_ns.',
-  0, round(100.0 * t.dataloader / t.js, 2), t.dataloader, NULL, r.subjects,
+  0, round(100.0 * cl.dataloader / t.js, 2), cl.dataloader, NULL, r.subjects,
   json_object('sections', json_array('step_time_sum'),
-    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js, 'dataloader_ns', t.dataloader))
-FROM time_m t, ranks_dataloader r, floor_m f
-WHERE t.wall > 0 AND t.dataloader > 0.05 * t.wall AND t.dataloader >= f.min_ns
+    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js, 'dataloader_ns', t.dataloader,
+      'dataloader_idle_ns', CAST(round(cl.dataloader) AS INTEGER)))
+FROM time_m t, ranks_dataloader r, floor_m f, claim_m cl
+WHERE t.wall > 0 AND cl.dataloader > 0.05 * t.wall AND cl.dataloader >= f.min_ns
 UNION ALL
 -- 3. Host-device synchronization.  A wait costs step time only while the
 -- GPU has nothing to run: the bound is the blocked time with the
@@ -711,8 +746,10 @@ SELECT round(100.0 * cl.op_sync / t.js, 1), 'synchronization',
   printf('Host-blocking calls (%d, nested ones included) block the CPU for %s of %s (%.1f%%); during %s of it (%.1f%%) no GPU work of the process was running (sync_sum).',
     s.calls, profdb_fmt_ns(s.sync), profdb_fmt_ns(t.wall), 100.0 * s.sync / t.wall,
     profdb_fmt_ns(s.idle), 100.0 * s.idle / t.wall)
-  || CASE WHEN abs(s.idle - cl.op_sync) >= 1 THEN printf(' Of that, %s is in syncs that operators make (.item(), .cpu(), nonzero, blocking copies); the rest is other findings'' (frees, explicit synchronize calls, waits on work outside the trace).',
-       profdb_fmt_ns(cl.op_sync)) ELSE '' END,
+  || CASE WHEN abs(s.idle - cl.op_sync) >= 1 THEN printf(' Of that, %s is in syncs that operators make (.item(), .cpu(), nonzero, blocking copies); the rest is other findings'' (frees, explicit synchronize calls, waits on work outside the trace, one-time autotuning).',
+       profdb_fmt_ns(cl.op_sync)) ELSE '' END
+  || CASE WHEN au.calls > 0 THEN printf(' %d synchronize call(s) per rank (%s per rank step) are cuDNN / MIOpen autotuning inside convolutions that recurs through the steps: with torch.backends.cudnn.benchmark each new input shape is searched again, so the shapes change from step to step; fix them (pad or bucket the inputs) or set torch.backends.cudnn.benchmark = False.',
+       CAST(round(au.calls) AS INTEGER), profdb_fmt_ns(au.call_ns)) ELSE '' END,
   CASE WHEN y.is_copy = 2 AND y.idle >= 0.5 * s.idle
        THEN printf('Most of it is one kind of blocking copy: %s between the device and pageable (not pinned) host memory (%d call(s) per rank, the longest %s, %s of GPU idle per step). An async copy to or from pageable memory blocks the host all the same (CUDA runtime API, "API synchronization behavior"): a copy to pageable memory returns only once the work queued before it on its stream and the copy are done; this is a .cpu(), .item(), .tolist(), .numpy() or .to() of a GPU tensor into ordinary host memory.',
               y.name, CAST(round(y.calls) AS INTEGER), profdb_fmt_ns(y.max_dur), profdb_fmt_ns(y.idle))
@@ -732,17 +769,18 @@ SELECT round(100.0 * cl.op_sync / t.js, 1), 'synchronization',
     'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js, 'blocked_ns', s.sync, 'blocked_gpu_idle_ns', s.idle,
       'op_sync_gpu_idle_ns', CAST(round(cl.op_sync) AS INTEGER),
       'top_call', y.name, 'top_call_gpu_idle_ns', y.idle))
-FROM sync_m s LEFT JOIN sync_top y ON 1, time_m t, floor_m f, claim_m cl
+FROM sync_m s LEFT JOIN sync_top y ON 1, time_m t, floor_m f, claim_m cl, autotune_m au
 WHERE t.wall > 0 AND cl.op_sync >= f.min_pct / 100 * t.js AND cl.op_sync >= f.min_ns
 UNION ALL
 -- 4. Many short kernels with an idle GPU: launch-bound.  Fusion and CUDA
 -- graphs remove launch calls: they save at most the CPU time in
 -- steady-state launch calls (each counted once; cold-start calls, one-time
 -- module loading, left out: cold_start), and no more than the GPU idle
--- time outside cold-start calls; it fires when the GPU idles over 20% of
--- the time outside cold-start calls.  Steps that already replay CUDA
+-- time that the calls and ranges of the other owners leave (launch_claim:
+-- fusion removes no sync wait nor data loading); it fires when the GPU
+-- idles over 20% of the time outside them.  Steps that already replay CUDA
 -- graphs are told to capture what is still launched outside them.
-SELECT round(100.0 * min(l.steady_ns, t.wall - t.busy - cm.idle_ns) / t.js, 1),
+SELECT round(100.0 * lc.ns / t.js, 1),
   'launch_bound', 'medium',
   printf('%.0f%% of kernels run under 10 us while the GPU idles %.0f%%',
     100.0 * g.short_kernels / g.kernels, 100.0 * (t.wall - t.busy) / t.wall),
@@ -753,12 +791,12 @@ SELECT round(100.0 * min(l.steady_ns, t.wall - t.busy - cm.idle_ns) / t.js, 1),
   'Kernel launch overhead dominates: the work is split into many tiny kernels.',
   CASE WHEN gr.calls > 0 THEN 'Fuse operations (torch.compile) and increase the work per kernel (larger batch); the steps already replay CUDA graphs, so capture the kernels still launched one by one outside them (launch_overhead).'
        ELSE 'Fuse operations (torch.compile), use CUDA graphs (torch.compile mode="reduce-overhead" or torch.cuda.graphs) for repeated steps, and increase the work per kernel (larger batch).' END,
-  printf('Up to %s (%.0f%% of the job step): the steady-state launch calls'' CPU time, bounded by the GPU idle time.',
-    profdb_fmt_ns(min(l.steady_ns, t.wall - t.busy - cm.idle_ns)),
-    100.0 * min(l.steady_ns, t.wall - t.busy - cm.idle_ns) / t.js),
+  printf('Up to %s (%.0f%% of the job step): the steady-state launch calls'' CPU time, bounded by the GPU idle time outside the calls other findings own.',
+    profdb_fmt_ns(lc.ns),
+    100.0 * lc.ns / t.js),
   'Re-profile: launch_overhead.short_kernel_pct and kernels per step down, step_time_sum.mean_gpu_idle_pct down.',
-  0, round(100.0 * min(l.steady_ns, t.wall - t.busy - cm.idle_ns) / t.js, 2),
-  min(l.steady_ns, t.wall - t.busy - cm.idle_ns), NULL,
+  0, round(100.0 * lc.ns / t.js, 2),
+  lc.ns, NULL,
   (SELECT json_group_array(json_object('kernel', name, 'short_instances', short)) FROM (
      SELECT name, short FROM kernel_top WHERE kind = 'kernel' AND short > 0
      ORDER BY short DESC, name LIMIT 3)),
@@ -766,12 +804,10 @@ SELECT round(100.0 * min(l.steady_ns, t.wall - t.busy - cm.idle_ns) / t.js, 1),
     'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js, 'gpu_busy_ns', t.busy, 'kernels', g.kernels,
       'short_kernels', g.short_kernels, 'launch_call_ns', l.launch_ns,
       'cold_start_call_ns', l.cold_ns, 'cold_start_idle_ns', CAST(round(cm.idle_ns) AS INTEGER),
+      'idle_outside_other_owners_ns', CAST(round(lc.idle_left) AS INTEGER),
       'graph_launches', gr.calls))
-FROM gpu_m g, time_m t, launch_m l, floor_m f, cold_m cm, graph_m gr
-WHERE g.kernels > 100 AND t.wall > 0 AND g.short_kernels > 0.5 * g.kernels
-  AND (t.wall - t.busy - cm.idle_ns) > 0.2 * (t.wall - cm.idle_ns)
-  AND min(l.steady_ns, t.wall - t.busy - cm.idle_ns) >= f.min_pct / 100 * t.js
-  AND min(l.steady_ns, t.wall - t.busy - cm.idle_ns) >= f.min_ns
+FROM gpu_m g, time_m t, launch_m l, cold_m cm, graph_m gr, launch_claim lc
+WHERE t.wall > 0 AND lc.ns > 0
 UNION ALL
 -- 4b. Cold start: the analysed time holds cold-start launch calls
 -- (lib/37_launch.sql), one-time start-up (lazy module loading on a
@@ -815,19 +851,19 @@ UNION ALL
 SELECT round(min(100.0 * cl.startup / t.js, 100), 1), 'startup_calls', 'high',
   printf('This profile includes start-up: one-time set-up calls leave the GPU idle %.0f%% of the analysed time (%s per rank step)',
     100.0 * cl.startup / t.wall, profdb_fmt_ns(cl.startup)),
-  printf('Allocator and set-up calls that run once (the first cudaFree / hipFree creates the context; events, streams and modules are created once; each over 1 ms and 100x the median call of its name, or a name that does not recur through the analysed steps: in under half of them or not in the later half; without steps, not in each of the last three tenths of the trace) leave the GPU idle %s per rank step (%s): %s.',
+  printf('Allocator and set-up calls that run once (the first cudaFree / hipFree creates the context; events, streams and modules are created once; cuDNN / MIOpen autotuning synchronizes inside convolutions once per new input shape; each over 1 ms and 100x the median call of its name, or a name that does not recur through the analysed steps: in under half of them or not in the later half; without steps, not in each of the last three tenths of the trace) leave the GPU idle %s per rank step (%s): %s.',
     profdb_fmt_ns(cl.startup),
     CASE WHEN t.steps > 0 THEN j.per ELSE 'the whole trace: no ProfilerStep ranges, start-up included' END,
     (SELECT group_concat(printf('%s %d call(s), %s', name, CAST(round(calls) AS INTEGER), profdb_fmt_ns(call_ns)), '; ')
-     FROM (SELECT * FROM setup_m WHERE NOT repeated ORDER BY call_ns DESC, name LIMIT 3))),
-  'The profiled window starts with the process: CUDA/HIP creates its context, events and streams and PyTorch''s caching allocator reserves its first memory once; a long run pays this once, not per step.',
+     FROM (SELECT * FROM setup_m WHERE NOT repeated ORDER BY autotune DESC, call_ns DESC, name LIMIT 3))),
+  'The profiled window starts with the process: CUDA/HIP creates its context, events and streams, PyTorch''s caching allocator reserves its first memory, and with torch.backends.cudnn.benchmark cuDNN (MIOpen: its find mode) times every convolution algorithm on each new input shape, once; a long run pays this once, not per step.',
   'Profile the steady state: torch.profiler.profile(schedule=torch.profiler.schedule(wait=1, warmup=1, active=3)) with prof.step() every iteration, or run a few iterations before profiling.',
   printf('None per step: %s of one-time set-up leaves the measured time; the other findings then show the steady state.',
     profdb_fmt_ns(cl.startup)),
   'Re-profile after warm-up: no startup_calls finding; sync_sum without cudaFree / hipFree over 1 ms.',
   0, 0, 0, NULL,
   (SELECT json_group_array(json_object('call', name, 'calls', CAST(round(calls) AS INTEGER), 'call_ns', CAST(round(call_ns) AS INTEGER)))
-   FROM (SELECT * FROM setup_m WHERE NOT repeated ORDER BY call_ns DESC, name LIMIT 3)),
+   FROM (SELECT * FROM setup_m WHERE NOT repeated ORDER BY autotune DESC, call_ns DESC, name LIMIT 3)),
   json_object('sections', json_array('sync_sum', 'step_time_sum'),
     'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js,
       'startup_idle_ns', CAST(round(cl.startup) AS INTEGER)))
@@ -848,7 +884,7 @@ SELECT round(100.0 * cl.alloc / t.js, 1), 'allocator_calls',
     CASE WHEN t.steps > 0 THEN j.per ELSE 'the whole trace: no ProfilerStep ranges' END,
     profdb_fmt_ns(cl.alloc), profdb_fmt_ns(t.wall),
     (SELECT group_concat(printf('%s %d call(s) per rank, %s per rank step', name, CAST(round(calls) AS INTEGER), profdb_fmt_ns(call_ns)), '; ')
-     FROM (SELECT * FROM setup_m WHERE repeated ORDER BY call_ns DESC, name LIMIT 3)),
+     FROM (SELECT * FROM setup_m WHERE repeated AND NOT autotune ORDER BY call_ns DESC, name LIMIT 3)),
     coalesce((SELECT '; made inside ' || group_concat(printf('%s (%d)', op, calls), ', ') FROM setup_op), '')),
   'Memory is allocated and freed with the device allocator every time instead of being reused: PyTorch''s caching allocator is bypassed (PYTORCH_NO_CUDA_MEMORY_CACHING=1 makes every tensor free a cudaFree / hipFree; torch.cuda.empty_cache() in the loop returns the cache), or a library (cuDNN / MIOpen workspace, a custom extension) allocates outside it. Each cudaFree / hipFree also synchronizes the device.',
   'Check that PYTORCH_NO_CUDA_MEMORY_CACHING is unset and torch.cuda.empty_cache() is not called in the loop; if the calls come from a library inside an operator (subjects, the operators above), give it memory from PyTorch (a cached workspace) or keep its allocations after warm-up (for MIOpen / cuDNN autotuning, torch.backends.cudnn.benchmark with fixed shapes, MIOPEN_FIND_MODE=FAST); create events and streams once, outside the loop.',
@@ -856,7 +892,7 @@ SELECT round(100.0 * cl.alloc / t.js, 1), 'allocator_calls',
   'Re-profile: sync_sum and launch_overhead without per-step cudaMalloc / cudaFree (hipMalloc / hipFree).',
   0, round(100.0 * cl.alloc / t.js, 2), cl.alloc, NULL,
   (SELECT json_group_array(json_object('call', name, 'calls', CAST(round(calls) AS INTEGER), 'call_ns', CAST(round(call_ns) AS INTEGER)))
-   FROM (SELECT * FROM setup_m WHERE repeated ORDER BY call_ns DESC, name LIMIT 3)),
+   FROM (SELECT * FROM setup_m WHERE repeated AND NOT autotune ORDER BY call_ns DESC, name LIMIT 3)),
   json_object('sections', json_array('sync_sum', 'step_time_sum'),
     'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js,
       'allocator_idle_ns', CAST(round(cl.alloc) AS INTEGER)))

@@ -1,18 +1,56 @@
 -- Who owns the GPU idle time (findings gpu_idle, cold_start,
 -- startup_calls, allocator_calls, wait_outside_trace, explicit_sync,
--- synchronization).  Each instant of an analysed span with no GPU work
--- running is claimed by at most one finding, the first of these whose
--- calls the host was in then: a cold-start launch call (cold_start), a
--- one-time set-up call (startup_calls), a repeated allocator or set-up
+-- synchronization, data_loading, launch_bound).  Each instant of an
+-- analysed span with no GPU work running is claimed by at most one
+-- finding, the first of these whose calls the host was in then: a
+-- cold-start launch call (cold_start), a one-time set-up call or cuDNN /
+-- MIOpen autotuning sync (startup_calls), a repeated allocator or set-up
 -- call (allocator_calls), a host-blocking call whose wait is not explained
 -- by the trace (wait_outside_trace), an explicit synchronize outside any
--- operator (explicit_sync), another host-blocking call (synchronization);
--- gpu_idle keeps the rest.  So the time-saving findings' savings never
+-- operator (explicit_sync), another host-blocking call (synchronization),
+-- a DataLoader range (data_loading); launch_bound then takes its bound out
+-- of the rest (findings.sql, launch_claim) and gpu_idle keeps what is
+-- left.  So the time-saving findings' savings never
 -- count one instant twice (docs/definitions.md, "Who owns GPU idle
 -- time").
 
+-- The outermost host-blocking calls (report_sync_sourced) but the frees
+-- (they are allocator calls, report_setup_call below), clipped to each
+-- span.
+--   k, trace_id, event_id, name, a, b  the call clipped to span k
+CREATE TEMP TABLE report_sync_outer AS
+  SELECT c.k, c.trace_id, c.event_id, c.name, c.a, c.b
+  FROM report_clip_sync c JOIN report_sync_sourced o USING (event_id)
+  WHERE c.name NOT IN (SELECT name FROM report_setup_name);
+
+-- Those with an operator around them: report_sync_class's 'explicit'
+-- calls are the others.  (A table of its own: as a CTE of that
+-- statement, the recursive walk was run again per call.)
+--   event_id   the call
+--   in_conv    1 when one of the operators around it is a convolution
+--              (a name with 'convolution': aten::cudnn_convolution*,
+--              aten::miopen_convolution*, aten::convolution_backward,
+--              CudnnConvolutionBackward ...)
+CREATE TEMP TABLE report_sync_in_op AS
+WITH RECURSIVE up(event_id, id, level) AS (
+  SELECT DISTINCT event_id, event_id, 0 FROM report_sync_outer
+  UNION ALL
+  SELECT up.event_id, t.parent_id, up.level + 1 FROM up JOIN _slice_tree t ON t.id = up.id
+  WHERE t.parent_id IS NOT NULL AND up.level < 200
+)
+SELECT up.event_id,
+  max(lower((SELECT value FROM _string WHERE id = s.name_id)) GLOB '*convolution*') AS in_conv
+FROM up JOIN _slice s ON s.id = up.id
+WHERE up.level > 0 AND s.kind = (SELECT kind FROM _kind WHERE name = 'cpu_op')
+GROUP BY up.event_id;
+
 -- The allocator and set-up calls (report_setup_name) in the analysed
--- spans, clipped to each span they overlap.  A call is *one-time* when it
+-- spans, clipped to each span they overlap, and the synchronize calls
+-- inside convolution operators: cuDNN's and MIOpen's algorithm search
+-- (torch.backends.cudnn.benchmark, MIOpen's find mode) times each
+-- candidate kernel between events and waits for them; a convolution
+-- synchronizes the host for nothing else.  It runs once per new input
+-- shape.  A call is *one-time* when it
 -- is an outlier against the trace's calls of its name (over 1 ms and over
 -- 100 times their median: the first cudaFree creates the CUDA context,
 -- the first events and streams initialize the runtime) or when its name
@@ -31,54 +69,41 @@
 --   ts, dur          the call's start and duration (ns)
 --   a, b             clipped start and end (ns)
 --   is_alloc         1 for an allocation or free (report_setup_name)
+--   autotune         1 for a synchronize call inside a convolution
+--                    (recurrence judged over all of them together)
 --   repeated         1 for a repeated call, 0 for a one-time call
 CREATE TEMP TABLE report_setup_call AS
-WITH c AS (
-  SELECT s.k, y.trace_id, y.event_id, y.name, y.ts, y.dur,
+WITH y AS (
+  SELECT trace_id, event_id, name, ts, dur, n.is_alloc, 0 AS autotune, name AS grp
+  FROM report_setup JOIN report_setup_name n USING (name)
+  UNION ALL
+  SELECT m.trace_id, m.event_id, m.name, m.ts, m.dur, 0, 1, 'autotune'
+  FROM report_sync m
+  WHERE m.name GLOB '*Synchronize'
+    AND m.event_id IN (SELECT event_id FROM report_sync_in_op WHERE in_conv)
+), c AS (
+  SELECT s.k, y.trace_id, y.event_id, y.name, y.grp, y.is_alloc, y.autotune, y.ts, y.dur,
     max(y.ts, s.ts) AS a, min(y.ts + y.dur, s.end_ts) AS b,
     min(9, max(0, (max(y.ts, s.ts) - s.ts) * 10 / max(s.end_ts - s.ts, 1))) AS tenth,
     s.k - t.k0 AS pos
-  FROM report_setup y JOIN report_span s
+  FROM y JOIN report_span s
     ON s.trace_id = y.trace_id AND y.ts < s.end_ts AND y.ts + y.dur > s.ts
   JOIN span_n t ON t.trace_id = s.trace_id
   WHERE y.trace_id IN (SELECT trace_id FROM report_longest WHERE code IS NOT NULL)
 ), span_n AS (
   SELECT trace_id, min(k) AS k0, count(*) AS n FROM report_span GROUP BY trace_id
 ), per AS (
-  SELECT trace_id, name, count(DISTINCT event_id) AS calls, count(DISTINCT k) AS spans,
+  SELECT trace_id, grp, count(DISTINCT event_id) AS calls, count(DISTINCT k) AS spans,
     count(DISTINCT k * 10 + tenth) AS tenths, max(pos) AS last_pos,
     count(DISTINCT CASE WHEN tenth >= 7 THEN tenth END) AS late_tenths,
     profdb_median(dur) AS median_ns
-  FROM c GROUP BY trace_id, name
+  FROM c GROUP BY trace_id, grp
 )
-SELECT c.k, c.trace_id, c.event_id, c.name, c.ts, c.dur, c.a, c.b, n.is_alloc,
+SELECT c.k, c.trace_id, c.event_id, c.name, c.ts, c.dur, c.a, c.b, c.is_alloc, c.autotune,
   NOT (c.dur > 1000000 AND c.dur > 100 * p.median_ns)
     AND CASE WHEN t.n >= 2 THEN p.spans >= 2 AND 2 * p.spans >= t.n AND p.last_pos >= t.n / 2
              ELSE p.calls >= 10 AND p.tenths >= 5 AND p.late_tenths = 3 END AS repeated
-FROM c JOIN per p USING (trace_id, name) JOIN span_n t USING (trace_id)
-  JOIN report_setup_name n ON n.name = c.name;
-
--- The outermost host-blocking calls (report_sync_sourced) but the frees
--- (they are allocator calls, above), clipped to each span.
---   k, trace_id, event_id, name, a, b  the call clipped to span k
-CREATE TEMP TABLE report_sync_outer AS
-  SELECT c.k, c.trace_id, c.event_id, c.name, c.a, c.b
-  FROM report_clip_sync c JOIN report_sync_sourced o USING (event_id)
-  WHERE c.name NOT IN (SELECT name FROM report_setup_name);
-
--- Those with an operator around them: report_sync_class's 'explicit'
--- calls are the others.  (A table of its own: as a CTE of that
--- statement, the recursive walk was run again per call.)
---   event_id   the call
-CREATE TEMP TABLE report_sync_in_op AS
-WITH RECURSIVE up(event_id, id, level) AS (
-  SELECT DISTINCT event_id, event_id, 0 FROM report_sync_outer
-  UNION ALL
-  SELECT up.event_id, t.parent_id, up.level + 1 FROM up JOIN _slice_tree t ON t.id = up.id
-  WHERE t.parent_id IS NOT NULL AND up.level < 200
-)
-SELECT DISTINCT up.event_id FROM up JOIN _slice s ON s.id = up.id
-WHERE up.level > 0 AND s.kind = (SELECT kind FROM _kind WHERE name = 'cpu_op');
+FROM c JOIN per p USING (trace_id, grp) JOIN span_n t USING (trace_id);
 
 -- Each of those calls (report_sync_outer) by what its wait is:
 --   'outside'   the process's GPUs stay idle for over 1 ms and over 90% of
@@ -117,27 +142,34 @@ FROM outer_call o LEFT JOIN idle i ON i.k = o.k AND i.event_id = o.event_id;
 -- gives each instant to the lowest layer present (0: GPU work).
 --   k, trace_id        the span
 --   cold_ns            during cold-start launch calls (lib/37_launch.sql)
---   startup_ns         during one-time set-up calls
+--   startup_ns         during one-time set-up calls and autotuning syncs
 --   alloc_ns           during repeated allocator and set-up calls
 --   outside_ns         during host-blocking calls waiting on work outside the trace
 --   explicit_ns        during explicit synchronize calls outside operators
---   op_sync_ns         during the other host-blocking calls
+--   op_sync_ns         during the other host-blocking calls (repeated
+--                      autotuning syncs among them: a new input shape
+--                      every step)
+--   dataloader_ns      during enumerate(DataLoader) ranges
 CREATE TEMP TABLE report_idle_claim AS
 WITH l AS (
-  SELECT k, trace_id, interval_layers(a, b, layer, 7) AS x FROM (
+  SELECT k, trace_id, interval_layers(a, b, layer, 8) AS x FROM (
     SELECT k, trace_id, a, b, 0 AS layer FROM report_clip_gpu
     UNION ALL
     SELECT s.k, s.trace_id, max(c.ts, s.ts), min(c.ts + c.dur, s.end_ts), 1
     FROM report_span s JOIN report_cold_launch c
       ON c.trace_id = s.trace_id AND c.ts < s.end_ts AND c.ts + c.dur > s.ts
     UNION ALL
-    SELECT k, trace_id, a, b, CASE WHEN repeated THEN 3 ELSE 2 END FROM report_setup_call
+    SELECT k, trace_id, a, b, CASE WHEN NOT repeated THEN 2 WHEN autotune THEN 6 ELSE 3 END
+    FROM report_setup_call
     UNION ALL
     SELECT k, trace_id, a, b, CASE class WHEN 'outside' THEN 4 WHEN 'explicit' THEN 5 ELSE 6 END
-    FROM report_sync_class)
+    FROM report_sync_class
+    UNION ALL
+    SELECT k, trace_id, a, b, 7 FROM report_clip_calls WHERE class = 'dataloader')
   GROUP BY k, trace_id
 )
 SELECT k, trace_id, json_extract(x, '$[1]') AS cold_ns, json_extract(x, '$[2]') AS startup_ns,
   json_extract(x, '$[3]') AS alloc_ns, json_extract(x, '$[4]') AS outside_ns,
-  json_extract(x, '$[5]') AS explicit_ns, json_extract(x, '$[6]') AS op_sync_ns
+  json_extract(x, '$[5]') AS explicit_ns, json_extract(x, '$[6]') AS op_sync_ns,
+  json_extract(x, '$[7]') AS dataloader_ns
 FROM l;

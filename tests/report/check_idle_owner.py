@@ -33,12 +33,26 @@ CASE is one of:
                    not allocator_calls; the same calls in every step stay
                    allocator_calls (and, without steps, calls only in the
                    first slices of the trace are start-up)
+  cudnn_autotune_syncs_taken_for_step_time  cudaEventSynchronize calls
+                   inside aten::cudnn_convolution in the first iteration
+                   only (cuDNN benchmark timing its algorithms), trial
+                   convolutions running between them: startup_calls owns
+                   their idle (saving 0), synchronization promises none of
+                   it, and dominant_category's critical path leaves them
+                   out; the same syncs in every iteration (new shapes each
+                   step) stay synchronization's, with the cudnn.benchmark
+                   advice
+  data_loading_counted_in_gpu_idle  a DataLoader wait and a run of short
+                   kernels each step: gpu_idle, data_loading and
+                   launch_bound together promise no more than the idle
+                   time, data_loading exactly the idle time in the
+                   DataLoader ranges
 
 Expected figures come from the fixture's own events (or, for the public
 traces, from the raw JSON), never from profdb.  Where PUBLIC_DIR has them,
 each case also checks its public trace (param's linear_kineto,
-TraceLens' train_resnet18, sglang decode and Qwen); without it that part
-is skipped with a note.
+TraceLens' train_resnet18, sglang decode, Qwen and owlv2, kineto's
+resnet50_autograd); without it that part is skipped with a note.
 """
 import gzip
 import json
@@ -103,8 +117,10 @@ def load_raw(path):
         d = json.load(f)
     ev = d["traceEvents"] if isinstance(d, dict) else d
     xs = [e for e in ev if e.get("ph") == "X" and "dur" in e]
+    # (older Kineto writes the categories Kernel, Memcpy, Memset, Operator)
     gpu = union([(float(e["ts"]), float(e["ts"]) + float(e["dur"])) for e in xs
-                 if e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset")])
+                 if str(e.get("cat")).lower() in ("kernel", "gpu_memcpy", "gpu_memset", "memcpy",
+                                                  "memset")])
     return xs, gpu
 
 
@@ -458,6 +474,161 @@ def case_autotune_allocs_called_repeated(profdb, public_dir, work):
         if abs(saving(f, "allocator_calls") - want * US) > 0.01 * want * US:
             problems.append(f"train_resnet18: allocator_calls {saving(f, 'allocator_calls')}, "
                             f"want the idle in its non-outlier hipMalloc / hipFree, {want} us")
+    return problems
+
+
+def conv_autotune_trace(tune_iters, iters=10):
+    """No steps: iterations of 7 ms.  Each: aten::cudnn_convolution with a
+    1 ms Convolution kernel, then aten::item whose cudaStreamSynchronize
+    waits 600 us for a 500 us Convolution kernel.  In the iterations of
+    tune_iters (0 = the first) the convolution first times 4 candidate
+    algorithms: a 300 us trial kernel each, waited for by a
+    cudaEventSynchronize of 1 ms (GPU idle 700 us of each)."""
+    t, conv = T(), "void cudnn::implicit_convolve_sgemm<float>()"
+    for i in range(iters):
+        s = 1000 + i * 7000
+        tune = 4 * 1100 if i in tune_iters else 0
+        x(t.ev, "cpu_op", "aten::cudnn_convolution", s, tune + 1100)
+        for j in range(4 if i in tune_iters else 0):
+            a = s + j * 1100
+            t.kernel(a + 50, 300, name=conv)
+            x(t.ev, "cuda_runtime", "cudaEventSynchronize", a + 40, 1000)
+        t.kernel(s + tune + 100, 1000, name=conv)
+        x(t.ev, "cpu_op", "aten::item", s + tune + 1200, 620)
+        t.kernel(s + tune + 1250, 500, name=conv)
+        x(t.ev, "cuda_runtime", "cudaStreamSynchronize", s + tune + 1210, 600)
+    return t.doc()
+
+
+def case_cudnn_autotune_syncs_taken_for_step_time(profdb, public_dir, work):
+    problems = []
+    doc = conv_autotune_trace({0})
+    xs = doc["traceEvents"]
+    gpu = union([(e["ts"], e["ts"] + e["dur"]) for e in xs if e["cat"] == "kernel"])
+    tune = [e for e in xs if e["name"] == "cudaEventSynchronize"]
+    tune_idle = sum(idle_in(e["ts"], e["ts"] + e["dur"], gpu) for e in tune) * US
+    item = [e for e in xs if e["name"] == "aten::item"]
+    item_idle = sum(idle_in(e["ts"], e["ts"] + e["dur"], gpu) for e in item) * US
+    # Convolution time the host waits for outside the autotuning: the
+    # kernels inside the aten::item windows.
+    convs = [(e["ts"], e["ts"] + e["dur"]) for e in xs if e["cat"] == "kernel"]
+    crit = sum(max(0, min(b, e["ts"] + e["dur"]) - max(a, e["ts"]))
+               for e in item for a, b in convs) * US
+    f = report(profdb, work, "conv_autotune", doc)
+    st = f.get("startup_calls")
+    if not st or st["evidence"]["figures"]["startup_idle_ns"] != tune_idle \
+            or "autotuning" not in st["observation"]:
+        problems.append(f"startup_calls {st and st['evidence']}, want the autotuning syncs' "
+                        f"idle {tune_idle}")
+    if saving(f, "synchronization") > item_idle:
+        problems.append(f"synchronization promises {saving(f, 'synchronization')} > the "
+                        f".item() idle {item_idle}: the autotuning syncs counted")
+    d = f.get("dominant_category")
+    if not d or d["evidence"]["figures"].get("critical_path_ns") != crit:
+        problems.append(f"dominant_category {d and d['evidence']}, want critical_path_ns {crit} "
+                        "(the Convolution time waited for outside the autotuning)")
+    # Control: the search in every iteration (a new shape each step) is not
+    # start-up: synchronization owns it, with the cudnn.benchmark advice.
+    doc = conv_autotune_trace(set(range(10)))
+    xs = doc["traceEvents"]
+    gpu = union([(e["ts"], e["ts"] + e["dur"]) for e in xs if e["cat"] == "kernel"])
+    want = sum(idle_in(e["ts"], e["ts"] + e["dur"], gpu) for e in xs
+               if e["name"] in ("cudaEventSynchronize", "aten::item")) * US
+    f = report(profdb, work, "conv_autotune_every_step", doc)
+    y = f.get("synchronization")
+    if not y or y["expected_saving_ns"] != want \
+            or "torch.backends.cudnn.benchmark" not in y["observation"]:
+        problems.append(f"every step: synchronization {y}, want {want} with the "
+                        "cudnn.benchmark advice")
+    if "startup_calls" in f:
+        problems.append(f"every step: autotuning taken for start-up: {f['startup_calls']}")
+    p = public(public_dir, "pytorch__kineto/resnet50_autograd_api_num_workers_0/"
+                           "worker0.pt.trace.json.gz")
+    if p:
+        # All of its cudaEventSynchronize calls are inside convolution ops
+        # (cuDNN benchmark in the first iterations): the host syncs outside
+        # convolutions bound synchronization.
+        xs, gpu = load_raw(p)
+        ops = [e for e in xs if str(e.get("cat")).lower() in ("cpu_op", "operator")
+               and "convolution" in e["name"].lower()]
+        ops_by_tid = {}
+        for e in ops:
+            ops_by_tid.setdefault(e["tid"], []).append((float(e["ts"]), float(e["ts"]) + float(e["dur"])))
+
+        def in_conv(e):
+            a, b = float(e["ts"]), float(e["ts"]) + float(e["dur"])
+            return any(c <= a and b <= d for c, d in ops_by_tid.get(e["tid"], ()))
+        syncs = [e for e in xs if e["name"] in ("cudaEventSynchronize", "cudaStreamSynchronize",
+                                                "cudaDeviceSynchronize", "cudaMemcpy",
+                                                "cudaMemcpyAsync")]
+        outside = union([(float(e["ts"]), float(e["ts"]) + float(e["dur"]))
+                         for e in syncs if not in_conv(e)])
+        tuned = [e for e in syncs if e["name"] == "cudaEventSynchronize"]
+        bound = sum(idle_in(a, b, gpu) for a, b in outside) * US
+        f = report(profdb, work, "resnet50_autograd", path=p)
+        if not tuned or not all(in_conv(e) for e in tuned):
+            problems.append("resnet50_autograd: expected every cudaEventSynchronize in a conv op")
+        if saving(f, "synchronization") > bound + 1000:
+            problems.append(f"resnet50_autograd: synchronization {saving(f, 'synchronization')} > "
+                            f"the idle in syncs outside convolutions {bound}")
+        d = f.get("dominant_category")
+        if d and d["expected_saving_ns"] > bound + 1000:
+            problems.append(f"resnet50_autograd: dominant_category {d['expected_saving_ns']} rests "
+                            f"on the autotuning (host syncs outside convolutions: {bound} ns idle)")
+    return problems
+
+
+def loader_trace():
+    """4 steps of 20 ms: enumerate(DataLoader) for 6 ms (GPU idle), then
+    400 launches of 30 us apart for 2 us kernels (GPU idle 28 of every 30
+    us), then a 1 ms kernel."""
+    t = T()
+    for i in range(4):
+        s = 1000 + i * 20000
+        x(t.ev, "user_annotation", f"ProfilerStep#{i + 1}", s, 19999)
+        x(t.ev, "user_annotation", "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
+          s + 10, 6000)
+        for j in range(400):
+            t.kernel(s + 6100 + j * 30, 2, name="void tiny_add_kernel()")
+        t.kernel(s + 18500, 1000)
+    return t.doc()
+
+
+def case_data_loading_counted_in_gpu_idle(profdb, public_dir, work):
+    doc = loader_trace()
+    xs = doc["traceEvents"]
+    gpu = union([(e["ts"], e["ts"] + e["dur"]) for e in xs if e["cat"] == "kernel"])
+    steps = [e for e in xs if e["name"].startswith("ProfilerStep#")][1:]  # warm-up left out
+    idle = sum(idle_in(e["ts"], e["ts"] + e["dur"], gpu) for e in steps) / len(steps) * US
+    loader = [e for e in xs if e["name"].startswith("enumerate(DataLoader)")][1:]
+    load_idle = sum(idle_in(e["ts"], e["ts"] + e["dur"], gpu) for e in loader) / len(loader) * US
+    f = report(profdb, work, "loader", doc)
+    problems = []
+    dl = f.get("data_loading")
+    if not dl or abs(dl["expected_saving_ns"] - load_idle) > 1:
+        problems.append(f"data_loading {dl and dl['expected_saving_ns']}, want {load_idle}")
+    if "launch_bound" not in f:
+        problems.append("launch_bound does not fire on 400 2-us kernels a step")
+    total = sum(saving(f, r) for r in ("gpu_idle", "data_loading", "launch_bound"))
+    if total > idle + 1:
+        problems.append(f"gpu_idle + data_loading + launch_bound = {total} > the idle {idle}: "
+                        + ", ".join(f"{r} {saving(f, r)}" for r in ("gpu_idle", "data_loading",
+                                                                    "launch_bound")))
+    p = public(public_dir, "AMD-AGI__TraceLens/google_owlv2-large-patch14-ensemble__1016001.json.gz")
+    if p:
+        # One ProfilerStep: the GPU idle time in it bounds all the idle
+        # owners together (1% slack: profdb's span follows the step's GPU
+        # work); data_loading is the idle time in the DataLoader ranges.
+        xs, gpu = load_raw(p)
+        st = [e for e in xs if e["name"].startswith("ProfilerStep#")]
+        idle = sum(idle_in(float(e["ts"]), float(e["ts"]) + float(e["dur"]), gpu) for e in st)
+        f = report(profdb, work, "owlv2", path=p)
+        owners = ("gpu_idle", "data_loading", "launch_bound", "synchronization", "explicit_sync",
+                  "allocator_calls")
+        total = sum(saving(f, r) for r in owners)
+        if total > idle * US * 1.01:
+            problems.append(f"owlv2: idle owners promise {total} > the step's idle {idle} us: "
+                            + ", ".join(f"{r} {saving(f, r)}" for r in owners if r in f))
     return problems
 
 
