@@ -7,8 +7,7 @@
 --   kernels that are not collectives; idle is the window minus the union
 --   of all GPU activity.  Use --scope hta for HTA's scope.  Beyond HTA,
 --   the collectives' time is split into waiting for the last peer and
---   transfer (the two last columns), over the same GPU work as the window
---   (not clipped to the analysed spans, unlike the communication section).
+--   transfer (the two last columns).
 -- Requires: report_trace
 -- Empty: no GPU activity (kernels, copies, fills) in scope
 -- Columns:
