@@ -139,16 +139,27 @@ HAVING sum(s.straggler) > 0;
 --   wait_ns                     time before the last peer arrived, unclipped
 --                               (0 when unmatched)
 --   matched                     1 when the instance was matched across ranks
+--
+-- With --scope hta the kernels are HTA's selection instead, unclipped
+-- (report_gpu: launched before the last ProfilerStep starts; k is NULL):
+-- HTA's comm_comp_overlap counts those (tests/real/check_hta.py), while
+-- the whole-trace span of that scope also holds the last step's kernels.
 CREATE TEMP TABLE report_comm_kernel AS
 SELECT c.k, c.event_id, c.trace_id, c.device, c.a, c.b,
   max(c.a, min(g.ts + coalesce(w.wait_ns, 0), c.b)) AS wait_end,
   coalesce(w.wait_ns, 0) AS wait_ns, w.event_id IS NOT NULL AS matched
 FROM report_clip_gpu c JOIN _gpu g ON g.id = c.event_id
 LEFT JOIN report_coll_arrival w ON w.event_id = c.event_id
-WHERE c.is_comm AND c.b > c.a;
+WHERE c.is_comm AND c.b > c.a AND NOT coalesce(:scope_hta, 0)
+UNION ALL
+SELECT NULL, g.event_id, g.trace_id, g.device, g.ts, g.ts + g.dur,
+  g.ts + coalesce(w.wait_ns, 0), coalesce(w.wait_ns, 0), w.event_id IS NOT NULL
+FROM report_gpu g LEFT JOIN report_coll_arrival w ON w.event_id = g.event_id
+WHERE g.kind = 'kernel' AND g.category = 'NCCL/communication' AND coalesce(:scope_hta, 0);
 
 -- Communication per trace and device during the analysed spans (all parts
--- clipped to the spans, above), waiting split from transfer.  Every figure
+-- clipped to the spans, above; --scope hta: HTA's kernels, unclipped),
+-- waiting split from transfer.  Every figure
 -- is a union (interval_union), so collectives running at once on two
 -- streams count once; comm_ns is at most the spans' time of the trace.
 --   trace_id, device   where it ran
@@ -157,6 +168,7 @@ WHERE c.is_comm AND c.b > c.a;
 --   transfer_ns        time covered by their transfer parts (after the last peer arrived)
 --   unmatched_ns       time covered by collective kernels whose peers are unknown (counted as transfer)
 --   compute_ns         time covered by other kernels on the device during the spans
+--                      (--scope hta: report_gpu's, unclipped)
 --   overlapped_ns      transfer time with compute running at the same time
 --   exposed_ns         transfer_ns - overlapped_ns: what overlap could still hide
 CREATE TEMP TABLE report_comm AS
@@ -168,7 +180,11 @@ WITH iv AS (
   FROM report_comm_kernel WHERE b > wait_end
   UNION ALL
   SELECT trace_id, device, a, b, 0 FROM report_clip_gpu
-  WHERE kind = 'kernel' AND NOT is_comm AND b > a
+  WHERE kind = 'kernel' AND NOT is_comm AND b > a AND NOT coalesce(:scope_hta, 0)
+    AND (trace_id, device) IN (SELECT trace_id, device FROM report_comm_kernel)
+  UNION ALL
+  SELECT trace_id, device, ts, ts + dur, 0 FROM report_gpu
+  WHERE kind = 'kernel' AND category <> 'NCCL/communication' AND coalesce(:scope_hta, 0)
     AND (trace_id, device) IN (SELECT trace_id, device FROM report_comm_kernel)
 )
 SELECT trace_id, device,
