@@ -5,7 +5,10 @@
 --   and how much of the transfer is hidden behind compute kernels on the
 --   same device?  Only exposed transfer is what overlap can still save.
 --   A collective whose peers are not loaded (a single-rank trace) cannot
---   be split: it counts as transfer, shown in unmatched_ns.
+--   be split: it counts as transfer, shown in unmatched_ns.  All times are
+--   over the analysed spans, as the step time and sync_sum: the kernels
+--   running during them, each clipped to them (the GPU may run far behind
+--   the CPU); --scope hta: HTA's kernels, unclipped (lib/50_collectives.sql).
 -- Requires: report_comm
 -- Empty: no collective kernels ran (a single-GPU run, or communication not
 --   captured in this trace)

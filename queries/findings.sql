@@ -455,7 +455,8 @@ ranks_dataloader AS (
     'dataloader_pct', round(dataloader_pct, 1))) AS subjects
   FROM (SELECT * FROM rank_time WHERE dataloader_pct > 0 ORDER BY dataloader_pct DESC, rank LIMIT 3)
 ),
--- Collectives per rank step (lib/50_collectives.sql): waiting for the
+-- Collectives per rank step (lib/50_collectives.sql), on the analysed
+-- spans' timeline (clipped to them, as time_m): waiting for the
 -- last peer is split from transfer; only transfer can be hidden by
 -- overlap, so only its exposed part is promised here (the waiting is the
 -- straggler rule's), and overlap can hide no more of it than the compute

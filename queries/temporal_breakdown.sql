@@ -22,7 +22,21 @@
 --   non_compute_pct   %      non_compute_ns / kernel_time_ns
 --   comm_wait_ns      ns     collective time before the last peer arrived (waiting: imbalance, stragglers; lib/50_collectives.sql)
 --   comm_transfer_ns  ns     collective time after the last peer arrived, or whose peers are not loaded (transfer)
-WITH per_rank AS (
+WITH comm AS (
+  -- Per trace and device: union of the waiting parts, of the transfer
+  -- parts.  Over the same GPU work as the window (the collective kernels
+  -- the analysed steps launched, unclipped; summed over the rank's
+  -- devices), unlike the communication section, which measures the
+  -- analysed spans' timeline (lib/50_collectives.sql report_comm).
+  SELECT trace_id, device,
+    coalesce(interval_union(ts, ts + wait_ns) FILTER (WHERE wait_ns > 0), 0) AS wait_ns,
+    coalesce(interval_union(ts + wait_ns, ts + dur) FILTER (WHERE dur > wait_ns), 0)
+      AS transfer_ns
+  FROM (SELECT g.trace_id, g.device, g.ts, g.dur, coalesce(a.wait_ns, 0) AS wait_ns
+        FROM report_gpu g LEFT JOIN report_coll_arrival a USING (event_id)
+        WHERE g.kind = 'kernel' AND g.category = 'NCCL/communication')
+  GROUP BY trace_id, device
+), per_rank AS (
   -- With --scope hta the figures are HTA's own: its events and its µs
   -- arithmetic, lib/11_hta.sql and docs/definitions.md; report_gpu may then
   -- be empty while HTA counts GPU work, e.g. MTIA events, hence Requires
@@ -44,8 +58,8 @@ SELECT w.label, w.rank, p.window AS kernel_time_ns, p.window - p.busy AS idle_ns
   round(100.0 * (p.window - p.busy) / max(p.window, 1), 2) AS idle_pct,
   round(100.0 * p.compute / max(p.window, 1), 2) AS compute_pct,
   round(100.0 * (p.busy - p.compute) / max(p.window, 1), 2) AS non_compute_pct,
-  (SELECT coalesce(sum(c.wait_ns), 0) FROM report_comm c WHERE c.trace_id = p.trace_id) AS comm_wait_ns,
-  (SELECT coalesce(sum(c.transfer_ns), 0) FROM report_comm c WHERE c.trace_id = p.trace_id)
+  (SELECT coalesce(sum(c.wait_ns), 0) FROM comm c WHERE c.trace_id = p.trace_id) AS comm_wait_ns,
+  (SELECT coalesce(sum(c.transfer_ns), 0) FROM comm c WHERE c.trace_id = p.trace_id)
     AS comm_transfer_ns
 FROM per_rank p JOIN report_window w USING (trace_id)
 ORDER BY w.rank, p.trace_id;

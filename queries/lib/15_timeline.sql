@@ -29,12 +29,14 @@ GROUP BY trace_id, class;
 --   is_comm            1 for collective (NCCL/RCCL) kernels
 --   device, stream     where it ran
 --   a, b               clipped start and end (ns)
+--   event_id           the activity (_gpu.id)
 CREATE TEMP TABLE report_clip_gpu AS
 SELECT s.k, s.trace_id, s.step,
   (SELECT name FROM _kind WHERE _kind.kind = g.kind) AS kind,
   (g.kind = (SELECT kind FROM _kind WHERE name = 'kernel')
    AND n.category = 'NCCL/communication') AS is_comm,
-  g.device, g.stream, max(g.ts, s.ts) AS a, min(g.ts + g.dur, s.end_ts) AS b
+  g.device, g.stream, max(g.ts, s.ts) AS a, min(g.ts + g.dur, s.end_ts) AS b,
+  g.id AS event_id
 FROM report_span s CROSS JOIN report_longest m CROSS JOIN _gpu g
 JOIN report_gpu_name n ON n.name_id = g.name_id
 WHERE m.trace_id = s.trace_id AND m.code IS NOT NULL

@@ -112,47 +112,83 @@ FROM report_straggler s
 GROUP BY s.run
 HAVING sum(s.straggler) > 0;
 
--- Waiting split from transfer, per collective kernel in scope.  A
--- collective kernel starts when its rank arrives and cannot move data
--- before the last rank of the instance has arrived: the time until then is
--- waiting (owed to imbalance or a straggler, rank_sum), the time after it
--- is transfer (what overlap with compute can hide).  A kernel not matched
--- across ranks (a single-rank trace, or peers not loaded) has no known
--- split: its peers are unknown and its whole time counts as transfer, with
--- matched = 0 saying so.
+-- Waiting split from transfer, per collective kernel during the analysed
+-- spans.  A collective kernel starts when its rank arrives and cannot move
+-- data before the last rank of the instance has arrived: the time until
+-- then is waiting (owed to imbalance or a straggler, rank_sum), the time
+-- after it is transfer (what overlap with compute can hide).  A kernel not
+-- matched across ranks (a single-rank trace, peers not loaded, or a kernel
+-- launched outside the analysed steps that runs into a span) has no known
+-- split: its whole time counts as transfer, with matched = 0 saying so.
+--
+-- Measured on the spans' timeline, as the step time is (report_clip_gpu,
+-- lib/15_timeline.sql): the collective kernels that run during a span,
+-- whichever step launched them, each part clipped to the span.  The GPU
+-- can run far behind the CPU (TraceLens resnet_act_checkpoint: 30 ms), so
+-- the kernels a step launched (report_gpu) may run before its span
+-- starts; counting them would measure another timeline than the step's
+-- wall time that the finding divides by.  A kernel crossing two spans has
+-- one row per span.  Since ts <= a and b <= ts + dur, the waiting part
+-- [ts, ts + wait_ns) clipped to the span is [a, min(ts + wait_ns, b)) and
+-- the transfer part [ts + wait_ns, ts + dur) is [max(ts + wait_ns, a), b).
+--   k                           the span (report_span)
 --   event_id, trace_id, device  the kernel
---   ts, dur                     kernel start and duration (ns)
---   wait_ns                     time before the last peer arrived (0 when unmatched)
+--   a, b                        the kernel clipped to the span (ns)
+--   wait_end                    min(ts + wait_ns, b): end of its clipped waiting
+--                               part (a when none), start of its clipped transfer
+--   wait_ns                     time before the last peer arrived, unclipped
+--                               (0 when unmatched)
 --   matched                     1 when the instance was matched across ranks
+--
+-- With --scope hta the kernels are HTA's selection instead, unclipped
+-- (report_gpu: launched before the last ProfilerStep starts; k is NULL):
+-- HTA's comm_comp_overlap counts those (tests/real/check_hta.py), while
+-- the whole-trace span of that scope also holds the last step's kernels.
 CREATE TEMP TABLE report_comm_kernel AS
-SELECT g.event_id, g.trace_id, g.device, g.ts, g.dur,
-  coalesce(a.wait_ns, 0) AS wait_ns, a.event_id IS NOT NULL AS matched
-FROM report_gpu g LEFT JOIN report_coll_arrival a USING (event_id)
-WHERE g.kind = 'kernel' AND g.category = 'NCCL/communication';
+SELECT c.k, c.event_id, c.trace_id, c.device, c.a, c.b,
+  max(c.a, min(g.ts + coalesce(w.wait_ns, 0), c.b)) AS wait_end,
+  coalesce(w.wait_ns, 0) AS wait_ns, w.event_id IS NOT NULL AS matched
+FROM report_clip_gpu c JOIN _gpu g ON g.id = c.event_id
+LEFT JOIN report_coll_arrival w ON w.event_id = c.event_id
+WHERE c.is_comm AND c.b > c.a AND NOT coalesce(:scope_hta, 0)
+UNION ALL
+SELECT NULL, g.event_id, g.trace_id, g.device, g.ts, g.ts + g.dur,
+  g.ts + coalesce(w.wait_ns, 0), coalesce(w.wait_ns, 0), w.event_id IS NOT NULL
+FROM report_gpu g LEFT JOIN report_coll_arrival w ON w.event_id = g.event_id
+WHERE g.kind = 'kernel' AND g.category = 'NCCL/communication' AND coalesce(:scope_hta, 0);
 
--- Communication per trace and device, waiting split from transfer.
+-- Communication per trace and device during the analysed spans (all parts
+-- clipped to the spans, above; --scope hta: HTA's kernels, unclipped),
+-- waiting split from transfer.  Every figure
+-- is a union (interval_union), so collectives running at once on two
+-- streams count once; comm_ns is at most the spans' time of the trace.
 --   trace_id, device   where it ran
 --   comm_ns            time covered by collective kernels
 --   wait_ns            time covered by their waiting parts (peers late)
 --   transfer_ns        time covered by their transfer parts (after the last peer arrived)
 --   unmatched_ns       time covered by collective kernels whose peers are unknown (counted as transfer)
---   compute_ns         time covered by other kernels
+--   compute_ns         time covered by other kernels on the device during the spans
+--                      (--scope hta: report_gpu's, unclipped)
 --   overlapped_ns      transfer time with compute running at the same time
 --   exposed_ns         transfer_ns - overlapped_ns: what overlap could still hide
 CREATE TEMP TABLE report_comm AS
 WITH iv AS (
-  SELECT trace_id, device, ts AS a, ts + wait_ns AS b, 1 AS part FROM report_comm_kernel
-  WHERE wait_ns > 0
+  SELECT trace_id, device, a, wait_end AS b, 1 AS part FROM report_comm_kernel
+  WHERE wait_end > a
   UNION ALL
-  SELECT trace_id, device, ts + wait_ns, ts + dur, CASE WHEN matched THEN 2 ELSE 3 END
-  FROM report_comm_kernel WHERE dur > wait_ns
+  SELECT trace_id, device, wait_end, b, CASE WHEN matched THEN 2 ELSE 3 END
+  FROM report_comm_kernel WHERE b > wait_end
+  UNION ALL
+  SELECT trace_id, device, a, b, 0 FROM report_clip_gpu
+  WHERE kind = 'kernel' AND NOT is_comm AND b > a AND NOT coalesce(:scope_hta, 0)
+    AND (trace_id, device) IN (SELECT trace_id, device FROM report_comm_kernel)
   UNION ALL
   SELECT trace_id, device, ts, ts + dur, 0 FROM report_gpu
-  WHERE kind = 'kernel' AND category <> 'NCCL/communication'
+  WHERE kind = 'kernel' AND category <> 'NCCL/communication' AND coalesce(:scope_hta, 0)
     AND (trace_id, device) IN (SELECT trace_id, device FROM report_comm_kernel)
 )
 SELECT trace_id, device,
-  (SELECT interval_union(k.ts, k.ts + k.dur) FROM report_comm_kernel k
+  (SELECT interval_union(k.a, k.b) FROM report_comm_kernel k
    WHERE k.trace_id = iv.trace_id AND k.device = iv.device) AS comm_ns,
   coalesce(interval_union(a, b) FILTER (WHERE part = 1), 0) AS wait_ns,
   coalesce(interval_union(a, b) FILTER (WHERE part IN (2, 3)), 0) AS transfer_ns,

@@ -31,9 +31,11 @@ correlation ids, interval unions), sharing no code with profdb:
 - low_gemm_efficiency_not_on_critical_path: TraceLens timesformer (idle
   59%): no GEMM time on the critical path, no saving; owlv2 (idle 53%):
   the saving is the critical path's share (64%) of the GEMM time.
-- AMD-AGI__TraceLens/resnet_act_checkpoint (rank 0 of 8): the
+- AMD-AGI__TraceLens/resnet_act_checkpoint (rank 0 of 8, the GPU ~30 ms
+  behind the CPU): the collectives and compute kernels clipped to the
+  analysed spans cover at most the spans per rank step, and the
   exposed_communication saving is min(exposed transfer, compute not beside
-  it) per analysed step, and the 7 peers not loaded are named.
+  it) within the spans per analysed step; the 7 peers not loaded are named.
 - facebookresearch__HolisticTraceAnalysis/sampled_rank-0 + -1 (2 of 128
   ranks): the 126 peers not loaded are named, confidence low.
 """
@@ -209,35 +211,67 @@ def owlv2_critical_path(profdb, public, work, problems):
                         f"{fig.get('category_ns')} / {softmax}, busy {busy} of {span}")
 
 
+def clip(ivs, spans):
+    return [(max(a, s), min(b, e)) for a, b in ivs for s, e in spans if a < e and b > s]
+
+
 def resnet_comm(profdb, public, work, problems):
+    """Collectives on the spans' timeline: the GPU runs ~30 ms behind the
+    CPU, so step 16's collectives run before its span; each kernel is
+    clipped to the analysed spans (TensorBoard's: the CPU range widened to
+    the GPU work the step launched, never before the previous span's end)."""
     path = os.path.join(public, TL, "resnet_act_checkpoint.json.gz")
     doc = load(path)
     ev = doc["traceEvents"]
     steps = sorted((ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])) for e in ev
                    if e.get("cat") == "user_annotation" and e["name"].startswith("ProfilerStep#"))
-    analysed = steps[1:]  # the first step is warm-up
     launch = {e["args"]["correlation"]: ns(e["ts"]) for e in ev
               if e.get("cat") == "cuda_runtime" and "correlation" in e.get("args", {})}
-    comm, compute = [], []
-    for e in kernels(doc):
-        # the step of the launching call; a kernel without one (RCCL's
-        # here) belongs to the CPU step its start falls in
-        t = launch.get(e["args"]["correlation"], ns(e["ts"]))
-        if not any(a <= t < b for a, b in analysed):
-            continue
-        iv = (ns(e["ts"]), ns(e["ts"]) + ns(e["dur"]))
-        (comm if "nccl" in e["name"].lower() else compute).append(iv)
+    gpu = []  # (start, end, is kernel, is collective, step index that launched it)
+    for e in ev:
+        if e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset") and "dur" in e:
+            # the step of the launching call; one without it belongs to
+            # the CPU step its start falls in
+            t = launch.get(e["args"].get("correlation"), ns(e["ts"]))
+            k = [i for i, (a, b) in enumerate(steps) if a <= t < b]
+            gpu.append((ns(e["ts"]), ns(e["ts"]) + ns(e["dur"]), e["cat"] == "kernel",
+                        "nccl" in e["name"].lower(), k[0] if k else None))
+    spans, prev = [], None
+    for i, (a, b) in enumerate(steps):
+        lo = min([a] + [g[0] for g in gpu if g[4] == i])
+        hi = max([b] + [g[1] for g in gpu if g[4] == i])
+        spans.append((lo if prev is None else max(lo, prev), hi))
+        prev = hi
+    analysed = spans[1:]  # the first step is warm-up
+    wall = sum(b - a for a, b in analysed)
+    comm = clip([(a, b) for a, b, k, c, _ in gpu if k and c], analysed)
+    compute = clip([(a, b) for a, b, k, c, _ in gpu if k and not c], analysed)
+    launched = union([(a, b) for a, b, k, c, i in gpu if k and c and i is not None and i >= 1])
     both = overlap(comm, compute)
     exposed, free = union(comm) - both, union(compute) - both
-    want = min(exposed, free) / len(analysed)
+    n = len(analysed)
+    want = min(exposed, free) / n
     world = doc["distributedInfo"]["world_size"]
-    f = finding(report(profdb, work, "resnet_comm", [path]), "exposed_communication")
+    out = report(profdb, work, "resnet_comm", [path])
+    f = finding(out, "exposed_communication")
     if not f:
         problems.append("resnet_comm: no finding")
         return
-    if abs(f["expected_saving_ns"] - want) > 1 or free >= exposed:
+    fig = f["evidence"]["figures"]
+    # the spans derived here are profdb's (the finding's job step), and
+    # the collectives the steps launched run partly outside them
+    if abs(fig.get("job_step_ns", 0) - wall / n) > 1 or launched <= union(comm):
+        problems.append(f"resnet_comm: job step {fig.get('job_step_ns')}, want {wall / n}; "
+                        f"launched collectives {launched}, in the spans {union(comm)}")
+    # per rank step: collectives within the step, the saving within the
+    # exposed transfer inside the spans and the compute left beside it
+    if abs(fig.get("comm_ns", -1) - union(comm) / n) > 1 or not fig["comm_ns"] <= wall / n:
+        problems.append(f"resnet_comm: comm {fig.get('comm_ns')} per rank step, want "
+                        f"{union(comm) / n} <= the step {wall / n}")
+    if abs(f["expected_saving_ns"] - want) > 1 or free >= exposed \
+            or not f["expected_saving_ns"] <= exposed / n + 1:
         problems.append(f"resnet_comm: saving {f['expected_saving_ns']}, want {want} "
-                        f"(exposed {exposed}, free {free})")
+                        f"(exposed {exposed}, free {free} over {n} steps)")
     if f"other {world - 1} peer(s)" not in f["observation"] or f["confidence"] != "low":
         problems.append(f"resnet_comm: peers: {f['confidence']} {f['observation']}")
 

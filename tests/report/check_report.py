@@ -14,7 +14,7 @@ act on:
   * GPU utilization per device; the kernel table (total, count, min, max)
     of the work launched in the analysed steps; copies by direction;
   * host-sync time with nested calls counted once; collective time and its
-    overlap with compute; mean step per rank;
+    overlap with compute (clipped to the analysed spans); mean step per rank;
   * memory: reserved / allocated / inactive from the segments, the replayed
     peak, baseline and end (tests/real/check_memreplay.py's reference), and
     the allocator action counts;
@@ -323,14 +323,20 @@ def check_traces(sections, models, tag):
     if sync:
         check(f"{tag} sync total", total[0]["total_dur_ns"] if total else None, sync)
         check(f"{tag} sync while GPU idle", total[0]["gpu_idle_ns"] if total else None, idle)
-    # Collectives and their overlap with compute kernels, per trace and device.
+    # Collectives and their overlap with compute kernels, per trace and
+    # device, on the analysed spans' timeline (issue 29): the kernels
+    # running during the spans, whichever step launched them, clipped.
     comm_rows = {(r["label"], r["device"]): r for r in sections.get("communication", {}).get("rows", [])}
     for tid, m in models.items():
         devs = {}
         for g in m.gpu:
-            if g["kind"] == "kernel" and g["step"] in m.analysed:
-                devs.setdefault(g["device"], ([], []))[0 if is_comm(g["name"]) else 1].append(
-                    (g["ts"], g["end"]))
+            if g["kind"] != "kernel":
+                continue
+            for n in m.analysed:
+                a, b = m.spans[n]
+                if g["ts"] < b and g["end"] > a:
+                    devs.setdefault(g["device"], ([], []))[0 if is_comm(g["name"]) else 1].append(
+                        (max(g["ts"], a), min(g["end"], b)))
         for dev, (comm, compute) in devs.items():
             if comm:
                 r = comm_rows.get((labels[tid], dev), {})
