@@ -990,7 +990,7 @@ SELECT round(100.0 * c.saving / t.js, 1), 'dominant_category',
     WHEN 'Elementwise' THEN 'Memory-bound elementwise kernels dominate: the work is split into many unfused passes over memory.'
     WHEN 'Normalization' THEN 'Normalization kernels dominate: they are memory-bound and usually fusable.'
     ELSE 'This category is where most GPU time goes; it is the first place to optimize.' END END,
-  CASE WHEN c.host_bound THEN 'First keep the GPU busy (gpu_idle, launch_bound: fewer, larger kernels, CUDA graphs, no host syncs); only then do faster kernels shorten the step. For the kernels themselves: ' ELSE '' END
+  CASE WHEN c.host_bound THEN 'First keep the GPU busy (gpu_idle, data_loading, launch_bound, synchronization: input pipeline, fewer and larger kernels, CUDA graphs, no host syncs); only then do faster kernels shorten the step. For the kernels themselves: ' ELSE '' END
   || CASE WHEN c.category = 'GEMM' THEN
     CASE WHEN c.old_name IS NOT NULL AND c.old_share >= 0.2
       THEN printf('%.0f%% of GEMM time runs in kernels built for an older GPU than this %s (sm%d): the largest is %s (sm%d). cuBLAS falls back to them for shapes its newer kernels do not take, or the library that launches them was built without sm%d: update PyTorch / cuBLAS (or rebuild that library for sm%d), keep dimensions multiples of 16, and try torch.compile(mode="max-autotune"). ',
@@ -1025,7 +1025,7 @@ SELECT round(100.0 * c.saving / t.js, 1), 'dominant_category',
          CASE WHEN c.category = 'GEMM' THEN ' A guess: no recorded shapes tell how fast these GEMMs already are (record_shapes=True, gemm_efficiency).' ELSE '' END) END
     || CASE WHEN c.crit_bound AND (c.host_bound OR c.crit < c.dur) THEN printf(' Bounded by the critical path: the GPU idles %.0f%% of the rank step, so a faster %s saves the same share of only its %s per rank step that something waits for, not of all its %s%s.',
          100.0 * (t.wall - t.busy) / t.wall, c.category, profdb_fmt_ns(c.crit), profdb_fmt_ns(c.dur),
-         iif(c.host_bound, '; the host-side findings (gpu_idle, launch_bound) come first', '')) ELSE '' END,
+         iif(c.host_bound, '; the host-side findings (gpu_idle, data_loading, launch_bound, synchronization) come first', '')) ELSE '' END,
   printf('Re-profile: the %s share in kernel_category_sum drops, and step time with it.', c.category),
   0, round(min(100.0 * c.saving / t.js, 100), 2), c.saving, NULL,
   (SELECT json_group_array(json_object('kernel', name, 'dur_ns', dur)) FROM (
@@ -1091,7 +1091,7 @@ SELECT round(100.0 * x.saving / t.js, 1), 'fill_kernels', iif(x.host_bound, 'low
     WHEN x.crit_bound THEN printf(' The GPU is idle %.0f%% of the rank step, so removing them shortens the step only where something waits for them (a host-blocking call, or the step''s GPU work past its CPU range): %s of the fill kernels'' time per rank step.',
       100.0 * (t.wall - t.busy) / t.wall, profdb_fmt_ns(x.saving)) ELSE '' END),
   'Large tensors are allocated and zeroed every step (torch.zeros, zero_grad without set_to_none, padding buffers).',
-  CASE WHEN x.host_bound THEN 'First keep the GPU busy (gpu_idle, launch_bound); the fills cost step time only where the host waits for them. ' ELSE '' END
+  CASE WHEN x.host_bound THEN 'First keep the GPU busy (gpu_idle, data_loading, launch_bound, synchronization); the fills cost step time only where the host waits for them. ' ELSE '' END
   || 'Reuse buffers across steps, use torch.empty where the values are overwritten, and zero_grad(set_to_none=True).',
   printf('Up to %s (%.0f%% of the job step)%s.', profdb_fmt_ns(x.saving), 100.0 * x.saving / t.js,
     CASE WHEN x.host_bound OR (x.crit_bound AND x.saving < g.fill) THEN printf(': bounded by the critical path, the part of their %s per rank step that something waits for', profdb_fmt_ns(g.fill)) ELSE '' END),
@@ -1272,7 +1272,7 @@ SELECT round(100.0 * x.saving / t.js, 1), 'low_gemm_efficiency', iif(x.share < 0
     || CASE WHEN x.bounded THEN printf(' The GPU is idle %.0f%% of the rank step, so a faster kernel shortens the step only where something waits for it (a host-blocking call, or the step''s GPU work past its CPU range): %s of the %s kernels'' %s per rank step (%.0f%%).',
          100.0 * (t.wall - t.busy) / t.wall, profdb_fmt_ns(x.crit), x.category, profdb_fmt_ns(x.cat_ns), 100.0 * x.share) ELSE '' END,
   'The shapes are too small or badly aligned for the tensor cores (dimensions not multiples of 8/16), the kernel chosen is not the fastest one, or the operator runs in a slower dtype than it could.',
-  CASE WHEN x.share < 0.5 THEN 'First keep the GPU busy (gpu_idle, launch_bound); only then do faster kernels shorten the step. For the kernels themselves: ' ELSE '' END
+  CASE WHEN x.share < 0.5 THEN 'First keep the GPU busy (gpu_idle, data_loading, launch_bound, synchronization); only then do faster kernels shorten the step. For the kernels themselves: ' ELSE '' END
   || 'Pad the dimensions to multiples of 16 (64 for attention heads), use bf16/fp16 autocast, enable torch.backends.cuda.matmul.allow_tf32 for fp32, try torch.compile (mode="max-autotune") or a fused attention kernel; see op_shape_sum for the exact shapes.',
   CASE WHEN x.bounded AND x.share < 1
     THEN printf('Up to %s (%.1f%% of the job step): of the %s of GPU time it would save at 60%% of peak, the %.0f%% share of %s kernel time on the critical path.',
