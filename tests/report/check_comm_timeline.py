@@ -38,6 +38,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_report import union  # noqa: E402  (time covered by intervals)
 from checklist import run_case  # noqa: E402
 
 NCCL = "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)"
@@ -76,18 +77,6 @@ def trace(rank, world, streams, late_us=0):
 
 
 # ---- the independent model -------------------------------------------------
-
-def union(ivs):
-    total, end = 0, None
-    for a, b in sorted(ivs):
-        if end is None or a > end:
-            total += b - a
-            end = b
-        elif b > end:
-            total += b - end
-            end = b
-    return total
-
 
 def both(xs, ys):
     """Time covered by the union of xs and by the union of ys."""
