@@ -387,9 +387,8 @@ setup_m AS (
 -- The autotuning syncs inside convolutions that recur through the steps
 -- (lib/38_claim.sql): calls per rank and their time per rank step.
 autotune_m AS (
-  SELECT count(DISTINCT event_id) / t.ranks AS calls, coalesce(sum(b - a), 0) / t.n AS call_ns
-  FROM report_setup_call, (SELECT 1.0 * max(n, 1) AS n, 1.0 * ranks AS ranks FROM time_m) t
-  WHERE autotune AND repeated
+  SELECT coalesce(sum(calls), 0) AS calls, coalesce(sum(call_ns), 0) AS call_ns
+  FROM setup_m WHERE autotune AND repeated
 ),
 setup_op AS (
   SELECT n.value AS op, count(DISTINCT c.event_id) AS calls
@@ -399,19 +398,22 @@ setup_op AS (
     AND s.kind IN (SELECT kind FROM _kind WHERE name IN ('cpu_op', 'user_annotation'))
   GROUP BY n.value ORDER BY calls DESC, op LIMIT 3
 ),
--- What launch_bound takes of the GPU idle time the calls above leave, per
--- rank step (0 when it does not fire): fusion and CUDA graphs remove the
--- steady-state launch calls' CPU time, no more than that idle time.
--- gpu_idle keeps the rest, so the owners' savings add up to the idle
--- time at most.
+-- What launch_bound takes of the GPU idle time the calls above leave
+-- (idle_left), per rank step (ns; 0 when it does not fire): fusion and
+-- CUDA graphs remove the steady-state launch calls' CPU time, no more than
+-- that idle time.  gpu_idle keeps the rest (rest = idle_left - ns), so
+-- the owners' savings add up to the idle time at most.
 launch_claim AS (
-  SELECT CASE WHEN g.kernels > 100 AND g.short_kernels > 0.5 * g.kernels
-                AND (t.wall - t.busy - cl.claimed) > 0.2 * (t.wall - cl.claimed)
-                AND min(l.steady_ns, t.wall - t.busy - cl.claimed) >= f.min_pct / 100 * t.js
-                AND min(l.steady_ns, t.wall - t.busy - cl.claimed) >= f.min_ns
-              THEN min(l.steady_ns, t.wall - t.busy - cl.claimed) ELSE 0 END AS ns,
-    t.wall - t.busy - cl.claimed AS idle_left
-  FROM gpu_m g, time_m t, launch_m l, claim_m cl, floor_m f
+  SELECT idle_left, ns, idle_left - ns AS rest FROM (
+    SELECT i.idle_left,
+      CASE WHEN i.kernels > 100 AND i.short_kernels > 0.5 * i.kernels
+             AND i.idle_left > 0.2 * i.outside
+             AND i.bound >= f.min_pct / 100 * i.js AND i.bound >= f.min_ns
+           THEN i.bound ELSE 0 END AS ns
+    FROM floor_m f, (
+      SELECT t.wall - t.busy - cl.claimed AS idle_left, t.wall - cl.claimed AS outside,
+        min(l.steady_ns, t.wall - t.busy - cl.claimed) AS bound, t.js, g.kernels, g.short_kernels
+      FROM time_m t, claim_m cl, launch_m l, gpu_m g) i)
 ),
 -- Launch calls in the analysed steps that replay a CUDA/HIP graph: such
 -- steps already use CUDA graphs, so no finding advises them.
@@ -674,7 +676,7 @@ rules AS (
 -- idle GPU.  It fires when the GPU idles over 30% of the time outside
 -- those calls.  Steps that already
 -- replay CUDA graphs are not told to use them.
-SELECT round(100.0 * (t.wall - t.busy - cl.claimed - lc.ns) / t.js, 1) AS priority, 'gpu_idle' AS id,
+SELECT round(100.0 * lc.rest / t.js, 1) AS priority, 'gpu_idle' AS id,
   CASE WHEN (t.wall - t.busy) > 0.5 * t.wall AND t.steps > 0 THEN 'high' ELSE 'medium' END AS confidence,
   printf('The GPU is idle %.0f%% of the analysed time', 100.0 * (t.wall - t.busy) / t.wall) AS title,
   printf('Per rank step (%s): GPU busy %s of %s (%.1f%%); the rest: runtime calls %.1f%%, data loading %.1f%%, other CPU work %.1f%%, nothing recorded %.1f%%.%s',
@@ -698,22 +700,22 @@ SELECT round(100.0 * (t.wall - t.busy - cl.claimed - lc.ns) / t.js, 1) AS priori
   'The host does not feed the GPU fast enough: Python and operator dispatch overhead, many small kernels, data loading or synchronization leave the GPU waiting.' AS hypothesis,
   CASE WHEN gr.calls > 0 THEN printf('Look at the launch overhead, synchronization and GPU idle sections; the steps already replay CUDA graphs (%d graph launches per rank): remove host syncs and CPU work between the replays, capture the work still launched outside the graphs, and overlap data loading with compute.', gr.calls / t.ranks)
        ELSE 'Look at the launch overhead, synchronization and GPU idle sections; remove host syncs from the loop, fuse small operations (torch.compile), capture repeated steps with CUDA graphs, and overlap data loading with compute.' END AS action,
-  printf('Up to %s (%.0f%% of the job step) if the GPU were kept busy%s.', profdb_fmt_ns(t.wall - t.busy - cl.claimed - lc.ns),
-    100.0 * (t.wall - t.busy - cl.claimed - lc.ns) / t.js,
+  printf('Up to %s (%.0f%% of the job step) if the GPU were kept busy%s.', profdb_fmt_ns(lc.rest),
+    100.0 * lc.rest / t.js,
     CASE WHEN cl.claimed + lc.ns > 0 THEN ', the idle time other findings own left out' ELSE '' END) AS expected_impact,
   'Re-profile: step_time_sum.mean_gpu_idle_pct below 20% and mean_wall_ns down.' AS validation,
   0 AS needs_artifact,
-  round(100.0 * (t.wall - t.busy - cl.claimed - lc.ns) / t.js, 2) AS saving_pct,
-  t.wall - t.busy - cl.claimed - lc.ns AS saving_ns,
+  round(100.0 * lc.rest / t.js, 2) AS saving_pct,
+  lc.rest AS saving_ns,
   NULL AS saving_bytes, r.subjects,
   json_object('sections', json_array('step_time_sum', 'gpu_util'),
     'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js, 'gpu_busy_ns', t.busy,
       'cold_start_idle_ns', CAST(round(cl.cold) AS INTEGER),
       'other_findings_idle_ns', CAST(round(cl.claimed + lc.ns) AS INTEGER), 'graph_launches', gr.calls)) AS evidence
 FROM time_m t, gpu_m g, ranks_idle r, floor_m f, job_w j, claim_m cl, graph_m gr, launch_claim lc
-WHERE g.activities > 0 AND t.wall > 0 AND (t.wall - t.busy - cl.claimed - lc.ns) > 0.3 * (t.wall - cl.claimed - lc.ns)
+WHERE g.activities > 0 AND t.wall > 0 AND lc.rest > 0.3 * (t.wall - cl.claimed - lc.ns)
   AND t.busy >= f.min_pct / 100 * t.js AND t.busy >= f.min_ns
-  AND t.wall - t.busy - cl.claimed - lc.ns >= f.min_ns
+  AND lc.rest >= f.min_ns
 UNION ALL
 -- 2. Data loading on the critical path: at most the GPU idle time during
 -- enumerate(DataLoader) ranges that no call of a higher owner claims
