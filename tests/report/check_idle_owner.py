@@ -108,6 +108,21 @@ def idle_in(a, b, gpu):
     return (b - a) - sum(max(0, min(b, d) - max(a, c)) for c, d in gpu)
 
 
+def span(e):
+    """An X event's [start, end) in us."""
+    return float(e["ts"]), float(e["ts"]) + float(e["dur"])
+
+
+def gpu_of(xs, cats=("kernel",)):
+    """The union of the events of those categories (a fixture's GPU work)."""
+    return union([span(e) for e in xs if e["cat"] in cats])
+
+
+def idle_during(events, gpu):
+    """GPU idle time (us) inside the events, summed."""
+    return sum(idle_in(*span(e), gpu) for e in events)
+
+
 def saving(found, rule):
     return found[rule]["expected_saving_ns"] if rule in found else 0
 
@@ -118,9 +133,8 @@ def load_raw(path):
     ev = d["traceEvents"] if isinstance(d, dict) else d
     xs = [e for e in ev if e.get("ph") == "X" and "dur" in e]
     # (older Kineto writes the categories Kernel, Memcpy, Memset, Operator)
-    gpu = union([(float(e["ts"]), float(e["ts"]) + float(e["dur"])) for e in xs
-                 if str(e.get("cat")).lower() in ("kernel", "gpu_memcpy", "gpu_memset", "memcpy",
-                                                  "memset")])
+    gpu = union([span(e) for e in xs if str(e.get("cat")).lower()
+                 in ("kernel", "gpu_memcpy", "gpu_memset", "memcpy", "memset")])
     return xs, gpu
 
 
@@ -160,7 +174,7 @@ def case_startup_calls_promised_by_gpu_idle(profdb, public_dir, work):
     doc, startup_ns = startup_trace()
     f = report(profdb, work, "startup", doc)
     xs = [e for e in doc["traceEvents"]]
-    gpu = union([(e["ts"], e["ts"] + e["dur"]) for e in xs if e["cat"] == "kernel"])
+    gpu = gpu_of(xs)
     idle = window_idle(xs, gpu) * US
     problems = []
     s = f.get("startup_calls")
@@ -176,8 +190,8 @@ def case_startup_calls_promised_by_gpu_idle(profdb, public_dir, work):
     p = public(public_dir, "facebookresearch__param/linear_kineto.json.gz")
     if p:
         xs, gpu = load_raw(p)
-        frees = sum(idle_in(float(e["ts"]), float(e["ts"]) + float(e["dur"]), gpu)
-                    for e in xs if e["name"] == "cudaFree" and float(e["dur"]) > 1000)
+        frees = idle_during((e for e in xs if e["name"] == "cudaFree" and float(e["dur"]) > 1000),
+                            gpu)
         idle = window_idle(xs, gpu)
         f = report(profdb, work, "linear_kineto", path=p)
         if saving(f, "gpu_idle") > (idle - frees) * US + 1000:
@@ -215,8 +229,7 @@ def case_allocator_calls_promised_by_gpu_idle(profdb, public_dir, work):
     p = public(public_dir, "AMD-AGI__TraceLens/train_resnet18.json.gz")
     if p:
         xs, gpu = load_raw(p)
-        frees = sum(idle_in(float(e["ts"]), float(e["ts"]) + float(e["dur"]), gpu)
-                    for e in xs if e["name"] == "hipFree")
+        frees = idle_during((e for e in xs if e["name"] == "hipFree"), gpu)
         idle = window_idle(xs, gpu)
         f = report(profdb, work, "train_resnet18", path=p)
         a = f.get("allocator_calls")
@@ -263,7 +276,7 @@ def case_sync_wait_claimed_twice(profdb, public_dir, work):
         xs, gpu = load_raw(p)
         wait = max((e for e in xs if e["name"] == "hipMemcpyWithStream"),
                    key=lambda e: float(e["dur"]))
-        wait_idle = idle_in(float(wait["ts"]), float(wait["ts"]) + float(wait["dur"]), gpu)
+        wait_idle = idle_in(*span(wait), gpu)
         f = report(profdb, work, "sglang", path=p)
         w = f.get("wait_outside_trace")
         if not w or w["evidence"]["figures"]["outside_idle_ns"] < wait_idle * US * 0.999:
@@ -299,8 +312,8 @@ def case_harness_sync_given_item_advice(profdb, public_dir, work):
     p = public(public_dir, "AMD-AGI__TraceLens/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz")
     if p:
         xs, gpu = load_raw(p)
-        dev = sum(idle_in(float(e["ts"]), float(e["ts"]) + float(e["dur"]), gpu)
-                  for e in xs if e["name"] in ("cudaDeviceSynchronize", "hipDeviceSynchronize"))
+        dev = idle_during((e for e in xs if e["name"] in ("cudaDeviceSynchronize",
+                                                           "hipDeviceSynchronize")), gpu)
         f = report(profdb, work, "qwen", path=p)
         if "synchronization" in f and ".item()" in f["synchronization"]["action"] \
                 and saving(f, "synchronization") >= dev * US * 0.5:
@@ -332,11 +345,11 @@ def pageable_trace(copy_name):
 def case_pageable_copy_not_a_sync(profdb, public_dir, work):
     doc = pageable_trace("Memcpy DtoH (Device -> Pageable)")
     xs = doc["traceEvents"]
-    gpu = union([(e["ts"], e["ts"] + e["dur"]) for e in xs if e["cat"] in ("kernel", "gpu_memcpy")])
+    gpu = gpu_of(xs, ("kernel", "gpu_memcpy"))
     calls = [e for e in xs if e["name"] == "cudaMemcpyAsync"]
-    copy_idle = sum(idle_in(e["ts"], e["ts"] + e["dur"], gpu) for e in calls) / 3 * US
+    copy_idle = idle_during(calls, gpu) / 3 * US
     steps = [e for e in xs if e["name"].startswith("ProfilerStep#")]
-    step_idle = sum(idle_in(e["ts"], e["ts"] + e["dur"], gpu) for e in steps) / 3 * US
+    step_idle = idle_during(steps, gpu) / 3 * US
     f = report(profdb, work, "pageable", doc)
     problems = []
     y = f.get("synchronization")
@@ -407,9 +420,8 @@ def autotune_trace(alloc_steps, steps=8, no_steps=False):
 
 def alloc_idle(doc):
     xs = doc["traceEvents"]
-    gpu = union([(e["ts"], e["ts"] + e["dur"]) for e in xs if e["cat"] == "kernel"])
-    return sum(idle_in(e["ts"], e["ts"] + e["dur"], gpu) for e in xs
-               if e["name"] in ("cudaMalloc", "cudaFree")) * US
+    gpu = gpu_of(xs)
+    return idle_during((e for e in xs if e["name"] in ("cudaMalloc", "cudaFree")), gpu) * US
 
 
 def case_autotune_allocs_called_repeated(profdb, public_dir, work):
@@ -448,7 +460,7 @@ def case_autotune_allocs_called_repeated(profdb, public_dir, work):
         # ProfilerStep ranges): start-up, no allocator_calls.
         xs, gpu = load_raw(p)
         calls = [e for e in xs if e["name"] in ("cudaMalloc", "cudaFree")]
-        idle = sum(idle_in(float(e["ts"]), float(e["ts"]) + float(e["dur"]), gpu) for e in calls)
+        idle = idle_during(calls, gpu)
         f = report(profdb, work, "resnet50_autograd", path=p)
         if "allocator_calls" in f:
             problems.append(f"resnet50_autograd: allocator_calls "
@@ -468,8 +480,8 @@ def case_autotune_allocs_called_repeated(profdb, public_dir, work):
         for n in ("hipMalloc", "hipFree"):
             cs = [e for e in xs if e["name"] == n]
             med = statistics.median(float(e["dur"]) for e in cs)
-            want += sum(idle_in(float(e["ts"]), float(e["ts"]) + float(e["dur"]), gpu)
-                        for e in cs if not (float(e["dur"]) > 1000 and float(e["dur"]) > 100 * med))
+            want += idle_during((e for e in cs if not (float(e["dur"]) > 1000
+                                                       and float(e["dur"]) > 100 * med)), gpu)
         f = report(profdb, work, "train_resnet18", path=p)
         if abs(saving(f, "allocator_calls") - want * US) > 0.01 * want * US:
             problems.append(f"train_resnet18: allocator_calls {saving(f, 'allocator_calls')}, "
@@ -504,11 +516,11 @@ def case_cudnn_autotune_syncs_taken_for_step_time(profdb, public_dir, work):
     problems = []
     doc = conv_autotune_trace({0})
     xs = doc["traceEvents"]
-    gpu = union([(e["ts"], e["ts"] + e["dur"]) for e in xs if e["cat"] == "kernel"])
+    gpu = gpu_of(xs)
     tune = [e for e in xs if e["name"] == "cudaEventSynchronize"]
-    tune_idle = sum(idle_in(e["ts"], e["ts"] + e["dur"], gpu) for e in tune) * US
+    tune_idle = idle_during(tune, gpu) * US
     item = [e for e in xs if e["name"] == "aten::item"]
-    item_idle = sum(idle_in(e["ts"], e["ts"] + e["dur"], gpu) for e in item) * US
+    item_idle = idle_during(item, gpu) * US
     # Convolution time the host waits for outside the autotuning: the
     # kernels inside the aten::item windows.
     convs = [(e["ts"], e["ts"] + e["dur"]) for e in xs if e["cat"] == "kernel"]
@@ -531,9 +543,9 @@ def case_cudnn_autotune_syncs_taken_for_step_time(profdb, public_dir, work):
     # start-up: synchronization owns it, with the cudnn.benchmark advice.
     doc = conv_autotune_trace(set(range(10)))
     xs = doc["traceEvents"]
-    gpu = union([(e["ts"], e["ts"] + e["dur"]) for e in xs if e["cat"] == "kernel"])
-    want = sum(idle_in(e["ts"], e["ts"] + e["dur"], gpu) for e in xs
-               if e["name"] in ("cudaEventSynchronize", "aten::item")) * US
+    gpu = gpu_of(xs)
+    want = idle_during((e for e in xs if e["name"] in ("cudaEventSynchronize", "aten::item")),
+                       gpu) * US
     f = report(profdb, work, "conv_autotune_every_step", doc)
     y = f.get("synchronization")
     if not y or y["expected_saving_ns"] != want \
@@ -553,16 +565,15 @@ def case_cudnn_autotune_syncs_taken_for_step_time(profdb, public_dir, work):
                and "convolution" in e["name"].lower()]
         ops_by_tid = {}
         for e in ops:
-            ops_by_tid.setdefault(e["tid"], []).append((float(e["ts"]), float(e["ts"]) + float(e["dur"])))
+            ops_by_tid.setdefault(e["tid"], []).append(span(e))
 
         def in_conv(e):
-            a, b = float(e["ts"]), float(e["ts"]) + float(e["dur"])
+            a, b = span(e)
             return any(c <= a and b <= d for c, d in ops_by_tid.get(e["tid"], ()))
         syncs = [e for e in xs if e["name"] in ("cudaEventSynchronize", "cudaStreamSynchronize",
                                                 "cudaDeviceSynchronize", "cudaMemcpy",
                                                 "cudaMemcpyAsync")]
-        outside = union([(float(e["ts"]), float(e["ts"]) + float(e["dur"]))
-                         for e in syncs if not in_conv(e)])
+        outside = union([span(e) for e in syncs if not in_conv(e)])
         tuned = [e for e in syncs if e["name"] == "cudaEventSynchronize"]
         bound = sum(idle_in(a, b, gpu) for a, b in outside) * US
         f = report(profdb, work, "resnet50_autograd", path=p)
@@ -597,11 +608,11 @@ def loader_trace():
 def case_data_loading_counted_in_gpu_idle(profdb, public_dir, work):
     doc = loader_trace()
     xs = doc["traceEvents"]
-    gpu = union([(e["ts"], e["ts"] + e["dur"]) for e in xs if e["cat"] == "kernel"])
+    gpu = gpu_of(xs)
     steps = [e for e in xs if e["name"].startswith("ProfilerStep#")][1:]  # warm-up left out
-    idle = sum(idle_in(e["ts"], e["ts"] + e["dur"], gpu) for e in steps) / len(steps) * US
+    idle = idle_during(steps, gpu) / len(steps) * US
     loader = [e for e in xs if e["name"].startswith("enumerate(DataLoader)")][1:]
-    load_idle = sum(idle_in(e["ts"], e["ts"] + e["dur"], gpu) for e in loader) / len(loader) * US
+    load_idle = idle_during(loader, gpu) / len(loader) * US
     f = report(profdb, work, "loader", doc)
     problems = []
     dl = f.get("data_loading")
@@ -621,7 +632,7 @@ def case_data_loading_counted_in_gpu_idle(profdb, public_dir, work):
         # work); data_loading is the idle time in the DataLoader ranges.
         xs, gpu = load_raw(p)
         st = [e for e in xs if e["name"].startswith("ProfilerStep#")]
-        idle = sum(idle_in(float(e["ts"]), float(e["ts"]) + float(e["dur"]), gpu) for e in st)
+        idle = idle_during(st, gpu)
         f = report(profdb, work, "owlv2", path=p)
         owners = ("gpu_idle", "data_loading", "launch_bound", "synchronization", "explicit_sync",
                   "allocator_calls")
