@@ -60,9 +60,14 @@ static int zstd_file(const char *from, const char *to, int compress) {
     int done = 0;
     while (rc == 0 && !done) {
       ZSTD_outBuffer obuf = {ob, osz, 0};
-      last = compress
-                 ? ZSTD_compressStream2(c, &obuf, &ibuf, end ? ZSTD_e_end : ZSTD_e_continue)
-                 : ZSTD_decompressStream(d, &obuf, &ibuf);
+      size_t before = ibuf.pos;
+      size_t r = compress
+                     ? ZSTD_compressStream2(c, &obuf, &ibuf, end ? ZSTD_e_end : ZSTD_e_continue)
+                     : ZSTD_decompressStream(d, &obuf, &ibuf);
+      /* A call that reads and writes nothing (after output that filled the
+      ** buffer exactly, at the end of the frame) answers for a next frame:
+      ** the frame's own answer (0: complete) stands. */
+      if (compress || ZSTD_isError(r) || obuf.pos > 0 || ibuf.pos > before) last = r;
       if (ZSTD_isError(last)) {
         errno = EINVAL;
         rc = -1;

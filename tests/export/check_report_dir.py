@@ -19,7 +19,8 @@ Checks:
   4. `profdb diff DIR_A DIR_B` equals `profdb diff DB DB` (but 'inputs');
   5. re-running one task (before the reports) leaves one summary per rank;
   6. a damaged summary is refused with `profdb: FILE: ...`, exit 1; a
-     dataset without summaries (export --table kernel) with exit 1;
+     dataset without summaries (export --table kernel) with exit 1; a
+     summary of whole 128 KiB blocks (zstd's output size) is read;
   7. with a memory snapshot in the dataset, report DIR warns that the
      memory sections are not available from a dataset.
 Exits 77 (skipped) when the public data is absent.
@@ -28,6 +29,7 @@ import json
 import os
 import random
 import shutil
+import sqlite3
 import subprocess
 import sys
 
@@ -147,6 +149,31 @@ with open(victim, "r+b") as fh:
 p = run("report", bad, code=1)
 check(p.returncode == 1 and f"profdb: {victim}: damaged summary" in p.stderr,
       f"a cut summary: exit 1 naming it ({p.stderr.strip()[:120]})")
+# a summary whose database is a whole number of zstd's 128 KiB output
+# blocks (1 summary in 32): read as any other (its decompression once
+# ended on a call that read and wrote nothing and was taken as cut short)
+aligned = os.path.join(work, "aligned")
+shutil.copytree(ds_tasks, aligned)
+target = os.path.join(aligned, "_summary", "run=job42", "rank=0.db.zst")
+plain = target[:-4]
+subprocess.run(["zstd", "-q", "-d", "-f", target, "-o", plain], check=True)
+con = sqlite3.connect(plain)
+con.execute("CREATE TABLE pad(b BLOB)")
+while con.execute("PRAGMA page_count").fetchone()[0] * con.execute(
+        "PRAGMA page_size").fetchone()[0] % (128 * 1024):
+    con.execute("INSERT INTO pad VALUES (zeroblob(1000))")
+    con.commit()
+con.execute("DROP TABLE pad")  # its pages stay, free: the file keeps its size
+con.commit()
+con.close()
+check(os.path.getsize(plain) % (128 * 1024) == 0, "a summary of a whole number of 128 KiB blocks made")
+subprocess.run(["zstd", "-q", "-f", "--rm", plain, "-o", target], check=True)
+out = os.path.join(work, "aligned.json")
+p = run("report", aligned, "--json", out)
+check(p.returncode == 0 and os.path.exists(out)
+      and json.load(open(out))["sections"] == ref["sections"],
+      f"a summary of whole 128 KiB blocks: read, the same report ({p.stderr.strip()[:80]})")
+
 only = os.path.join(work, "only_kernel")
 run("export", db, "-o", only, "--table", "kernel", "-q")
 p = run("report", only, code=1)
