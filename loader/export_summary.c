@@ -256,6 +256,13 @@ int ex_write_summary(sqlite3 *db, const char *folder, const ex_summary_trace *t,
   }
   unlink(tmp);
   if (rc) unlink(ztmp);
+  if (rc == 0) { /* an earlier run's, killed while writing this summary */
+    char name[64];
+    snprintf(name, sizeof name, "rank=%lld.db", t->rank);
+    ex_remove_leftovers(folder, name);
+    snprintf(name, sizeof name, "rank=%lld.db.zst", t->rank);
+    ex_remove_leftovers(folder, name);
+  }
   free(ztmp);
   free(final);
   free(tmp);

@@ -17,7 +17,9 @@ Checks:
   3. independently of profdb: run_summary's kernels per rank equal the
      trace files' events with cat 'kernel', counted here with json;
   4. `profdb diff DIR_A DIR_B` equals `profdb diff DB DB` (but 'inputs');
-  5. re-running one task (before the reports) leaves one summary per rank;
+  5. re-running one task (before the reports) leaves one summary per rank,
+     and removes the temporary files a killed earlier run of it left (not
+     those of other ranks);
   6. a damaged summary is refused with `profdb: FILE: ...`, exit 1; a
      dataset without summaries (export --table kernel) with exit 1; a
      summary of whole 128 KiB blocks (zstd's output size) is read;
@@ -83,9 +85,27 @@ codes = [run("export", "--files", listing, "--index", str(i), "-o", ds_tasks, "-
 check(codes == [0] * nranks, f"{nranks} tasks exit 0 ({codes})")
 check(run("export", db, "-o", ds_db, "-q").returncode == 0, "export DB exits 0")
 # a task run again: its summary is rewritten in place (the report below
-# is made after it)
+# is made after it), and the hidden files an earlier run of it left when
+# it was killed while writing are removed; another rank's stay
+last_rank = json.load(open(os.path.join(traces, names[-1])))["distributedInfo"]["rank"]
+other_rank = (last_rank + 1) % nranks
+sdir = os.path.join(ds_tasks, "_summary", "run=job42")
+kdir = os.path.join(ds_tasks, "kernel", "run=job42", f"rank={last_rank}")
+left = [os.path.join(sdir, f".rank={last_rank}.db.4242.tmp"),
+        os.path.join(sdir, f".rank={last_rank}.db.zst.4242.tmp"),
+        os.path.join(kdir, ".part-0000.parquet.4242.tmp")]
+others = [os.path.join(sdir, f".rank={other_rank}.db.zst.4242.tmp"),
+          os.path.join(sdir, f".rank={last_rank}0.db.zst.4242.tmp")]
+for f in left + others:
+    open(f, "wb").write(b"PAR1 cut short")
 check(run("export", "--files", listing, "--index", str(nranks - 1), "-o", ds_tasks, "--run", "job42",
           "-q").returncode == 0, "the last task run again exits 0")
+check(not any(os.path.exists(f) for f in left),
+      f"the re-run removed the temporary files of a killed run of it "
+      f"({[os.path.basename(f) for f in left if os.path.exists(f)]} left)")
+check(all(os.path.exists(f) for f in others), "the re-run left other ranks' temporary files")
+for f in others:
+    os.remove(f)
 for ds in (ds_tasks, ds_db):
     sdir = os.path.join(ds, "_summary", "run=job42")
     got = sorted(os.listdir(sdir)) if os.path.isdir(sdir) else []
