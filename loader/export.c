@@ -11,7 +11,9 @@
 **   query's "-- Output:" header.  A file is written under a hidden name in
 **   its final folder, flushed to disk, then renamed: a reader sees the old
 **   file or the new one, never a part.  A table without rows for the
-**   artifact removes the file an earlier export left there.
+**   artifact removes the file an earlier export left there.  Once a file
+**   is published (or removed), the hidden files an earlier run of the task
+**   left there, killed while writing it, are removed too.
 **
 ** Requirements
 **   1. The same artifact gives the same bytes, whether its database holds
@@ -27,7 +29,9 @@
 #include "parquet.h"
 #include "profdb/profdb.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -160,6 +164,27 @@ static int exec_script(sqlite3 *db, const char *sql, const ex_params *p, int sna
 }
 
 /* ---- files ------------------------------------------------------------------ */
+
+void ex_remove_leftovers(const char *dir, const char *name) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  size_t n = strlen(name);
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    const char *s = e->d_name;
+    if (s[0] != '.' || strncmp(s + 1, name, n) || s[n + 1] != '.') continue;
+    const char *pid = s + n + 2, *end = pid;
+    while (*end >= '0' && *end <= '9') end++;
+    if (end == pid || strcmp(end, ".tmp") || strtol(pid, NULL, 10) == (long)getpid()) continue;
+    size_t len = strlen(dir) + strlen(s) + 2;
+    char *path = malloc(len);
+    if (!path) break;
+    snprintf(path, len, "%s/%s", dir, s);
+    unlink(path);
+    free(path);
+  }
+  closedir(d);
+}
 
 static int mkdirs(char *path) {
   for (char *s = path + 1; *s; s++)
@@ -333,6 +358,7 @@ static int export_table(ex_ctx *x, const ex_table *t, const ex_params *p) {
     snprintf(err, sizeof err, "%s: %s", final, strerror(errno));
     rc = -1;
   }
+  if (rc == 0) ex_remove_leftovers(dir, "part-0000.parquet");
   if (w) pq_abort(w);
   if (rc) {
     fprintf(stderr, "profdb: export: %s: %s\n", rc && *err ? final : t->name, err);

@@ -55,6 +55,12 @@ int ex_export(sqlite3 *db, const ex_options *o, ex_result *res);
 ** 1 when found, else 0. */
 int ex_rank_from_name(const char *name, long long *rank);
 
+/* Remove the hidden temporary files ".NAME.<pid>.tmp" of dir (any pid
+** but this process's) that an earlier run of the same task, killed while
+** writing NAME, left behind; called once NAME is published (or removed).
+** Best effort: a file that cannot be removed stays. */
+void ex_remove_leftovers(const char *dir, const char *name);
+
 /* The job report from a dataset (export_summary.c).  ex_write_summary():
 ** the trace's rows of db, alone, published atomically as
 ** FOLDER/rank=RANK.db.zst (set_run: --run NAME recorded in it, or NULL);

@@ -5,16 +5,20 @@
 **   Writing (ex_write_summary, once per exported trace): the trace's rows
 **   of the profdb database, alone, as DIR/_summary/run=R/rank=N.db.zst:
 **   a new database in a hidden temporary file of that folder gets the
-**   exported database's schema and the trace's rows of each table
+**   exported database's tables (its indexes only as definitions:
+**   loader/export/_summary_index.sql) and the trace's rows of each table
 **   (loader/export/_summary_copy.sql: by trace_id, or by the trace's event
-**   id range), then is compressed with zstd into a second hidden file,
-**   flushed to disk and renamed into place.  The cost is the trace's rows,
+**   id range; less the Python frames, flows and metadata events no report
+**   query reads: loader/export/_summary_drop.sql, _summary_nest.sql), then
+**   is compressed with zstd into a second hidden file, flushed to disk and
+**   renamed into place.  The cost is the trace's rows,
 **   not the database's: export DB of many ranks copies each rank once.
 **   Reading (ex_merge_summaries, profdb report DIR): the summaries of the
 **   dataset, in (run, rank) order, are appended to one new database:
 **   the first is copied, each next one attached as "r" and its rows
 **   inserted with ids moved past the rows already there
-**   (loader/export/_summary_merge.sql), strings mapped to the job's ones.
+**   (loader/export/_summary_merge.sql), strings mapped to the job's ones;
+**   the indexes are built last.
 **   The report then runs on that database as on one loaded from the
 **   traces, without parsing any JSON again.
 **
@@ -37,7 +41,9 @@
 #include <unistd.h>
 #include <zstd.h>
 
-extern const char profdb_export__summary_merge[], profdb_export__summary_copy[];
+extern const char profdb_export__summary_merge[], profdb_export__summary_copy[],
+    profdb_export__summary_drop[], profdb_export__summary_nest[],
+    profdb_export__summary_index[];
 
 /* ---- zstd, streamed (a summary of a large rank need not fit in memory) -- */
 
@@ -60,9 +66,14 @@ static int zstd_file(const char *from, const char *to, int compress) {
     int done = 0;
     while (rc == 0 && !done) {
       ZSTD_outBuffer obuf = {ob, osz, 0};
-      last = compress
-                 ? ZSTD_compressStream2(c, &obuf, &ibuf, end ? ZSTD_e_end : ZSTD_e_continue)
-                 : ZSTD_decompressStream(d, &obuf, &ibuf);
+      size_t before = ibuf.pos;
+      size_t r = compress
+                     ? ZSTD_compressStream2(c, &obuf, &ibuf, end ? ZSTD_e_end : ZSTD_e_continue)
+                     : ZSTD_decompressStream(d, &obuf, &ibuf);
+      /* A call that reads and writes nothing (after output that filled the
+      ** buffer exactly, at the end of the frame) answers for a next frame:
+      ** the frame's own answer (0: complete) stands. */
+      if (compress || ZSTD_isError(r) || obuf.pos > 0 || ibuf.pos > before) last = r;
       if (ZSTD_isError(last)) {
         errno = EINVAL;
         rc = -1;
@@ -97,13 +108,34 @@ static int copy_db(sqlite3 *from, sqlite3 *to) {
   return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* The exported database's tables, indexes and views, created in out (the
-** summary) with the database attached to it as "src". */
-static int copy_schema(sqlite3 *out) {
+/* Run every statement of sql on out, with the trace's :trace_id, :base
+** and :last bound.  0 or -1. */
+static int exec_bound(sqlite3 *out, const char *sql, const ex_summary_trace *t) {
+  while (sql && *sql) {
+    sqlite3_stmt *st = NULL;
+    const char *tail = NULL;
+    if (sqlite3_prepare_v2(out, sql, -1, &st, &tail) != SQLITE_OK) return -1;
+    if (st) {
+      int k;
+      if ((k = sqlite3_bind_parameter_index(st, ":trace_id"))) sqlite3_bind_int64(st, k, t->id);
+      if ((k = sqlite3_bind_parameter_index(st, ":base"))) sqlite3_bind_int64(st, k, t->base);
+      if ((k = sqlite3_bind_parameter_index(st, ":last"))) sqlite3_bind_int64(st, k, t->last);
+      while (sqlite3_step(st) == SQLITE_ROW) {}
+      if (sqlite3_finalize(st) != SQLITE_OK) return -1;
+    }
+    sql = tail;
+  }
+  return 0;
+}
+
+/* The exported database's tables and views, created in out (the summary)
+** with the database attached to it as "src"; its indexes only as rows of
+** _summary_index (loader/export/_summary_index.sql). */
+static int copy_schema(sqlite3 *out, const ex_summary_trace *t) {
   static const char list[] =
-      "SELECT sql FROM src.sqlite_schema WHERE sql IS NOT NULL"
+      "SELECT sql FROM src.sqlite_schema WHERE sql IS NOT NULL AND type IN ('table', 'view')"
       " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
-      " ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END, rowid";
+      " ORDER BY CASE type WHEN 'table' THEN 0 ELSE 1 END, rowid";
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(out, list, -1, &st, NULL) != SQLITE_OK) return -1;
   int rc = 0;
@@ -113,7 +145,7 @@ static int copy_schema(sqlite3 *out) {
              ? 0
              : -1;
   sqlite3_finalize(st);
-  return rc;
+  return rc ? rc : exec_bound(out, profdb_export__summary_index, t);
 }
 
 /* The trace's rows of every table (loader/export/_summary_copy.sql). */
@@ -187,8 +219,10 @@ static int write_db(sqlite3 *db, const char *path, const ex_summary_trace *t,
   }
   sqlite3_finalize(st);
   if (rc == 0) rc = sqlite3_exec(out, "BEGIN", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
-  if (rc == 0) rc = copy_schema(out);
+  if (rc == 0) rc = copy_schema(out, t);
+  if (rc == 0) rc = exec_bound(out, profdb_export__summary_drop, t);
   if (rc == 0) rc = copy_rows(out, t, err, errsize);
+  if (rc == 0) rc = exec_bound(out, profdb_export__summary_nest, t);
   if (rc == 0 && set_run) rc = record_run(out, t->id, set_run);
   if (rc == 0) rc = sqlite3_exec(out, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
   if (rc == -1) snprintf(err, errsize, "%s", out ? sqlite3_errmsg(out) : "cannot open");
@@ -222,6 +256,13 @@ int ex_write_summary(sqlite3 *db, const char *folder, const ex_summary_trace *t,
   }
   unlink(tmp);
   if (rc) unlink(ztmp);
+  if (rc == 0) { /* an earlier run's, killed while writing this summary */
+    char name[64];
+    snprintf(name, sizeof name, "rank=%lld.db", t->rank);
+    ex_remove_leftovers(folder, name);
+    snprintf(name, sizeof name, "rank=%lld.db.zst", t->rank);
+    ex_remove_leftovers(folder, name);
+  }
   free(ztmp);
   free(final);
   free(tmp);
@@ -322,8 +363,26 @@ int ex_is_dataset(const char *path) {
   return yes;
 }
 
-/* Append the rows of the summary attached as "r" to main. */
-static int append_one(sqlite3 *db) {
+/* Delete main's rows of every table a summary appends (the first
+** summary's copy, before that summary is appended). */
+static int empty_tables(sqlite3 *db) {
+  sqlite3_stmt *tables;
+  if (sqlite3_prepare_v2(db, profdb_export__summary_merge, -1, &tables, NULL) != SQLITE_OK)
+    return -1;
+  int rc = 0;
+  while (rc == 0 && sqlite3_step(tables) == SQLITE_ROW) {
+    char *sql = sqlite3_mprintf("DELETE FROM main.\"%w\"",
+                                (const char *)sqlite3_column_text(tables, 0));
+    rc = sql && sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+    sqlite3_free(sql);
+  }
+  sqlite3_finalize(tables);
+  return rc;
+}
+
+/* Append the rows of the summary attached as "r" to main; first: main is
+** the first summary's copy, whose rows go first (emptied table by table). */
+static int append_one(sqlite3 *db, int first) {
   static const char *const strings[] = {
       "DROP TABLE IF EXISTS temp.summary_string",
       "CREATE TEMP TABLE summary_string(old INTEGER PRIMARY KEY, new INTEGER NOT NULL)",
@@ -334,6 +393,7 @@ static int append_one(sqlite3 *db) {
       NULL};
   for (int i = 0; strings[i]; i++)
     if (sqlite3_exec(db, strings[i], NULL, NULL, NULL) != SQLITE_OK) return -1;
+  if (first && empty_tables(db)) return -1;
   /* Ids continue after the job's, as a load of every rank numbers them. */
   static const char max_event[] =
       "SELECT max(m) FROM (SELECT max(id) AS m FROM main._slice UNION ALL SELECT max(id) FROM"
@@ -401,6 +461,29 @@ static int attach(sqlite3 *db, const char *path, const char *plain, char *err, s
   return rc;
 }
 
+/* The indexes the summaries list (_summary_index, from the first summary),
+** built once every row is in; summaries written before there was such a
+** table carry their indexes themselves.  0 or -1. */
+static int build_indexes(sqlite3 *db) {
+  if (ld_query_int(db, "SELECT count(*) FROM sqlite_schema WHERE name = '_summary_index'", 0) ==
+      0)
+    return 0;
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(db, "SELECT sql FROM _summary_index ORDER BY name", -1, &st, NULL) !=
+      SQLITE_OK)
+    return -1;
+  int rc = 0;
+  while (rc == 0 && sqlite3_step(st) == SQLITE_ROW)
+    rc = sqlite3_exec(db, (const char *)sqlite3_column_text(st, 0), NULL, NULL, NULL) ==
+                 SQLITE_OK
+             ? 0
+             : -1;
+  sqlite3_finalize(st);
+  return rc                                                                             ? rc
+         : sqlite3_exec(db, "DROP TABLE _summary_index", NULL, NULL, NULL) == SQLITE_OK ? 0
+                                                                                        : -1;
+}
+
 /* The first summary's schema and strings, without its rows; then every
 ** summary appended, the first too, so that ids start at 1 as in a load. */
 static int merge_into(sqlite3 *db, const char *plain, char **list, int n, char *err,
@@ -416,15 +499,10 @@ static int merge_into(sqlite3 *db, const char *plain, char **list, int n, char *
     if (rc) snprintf(err, errsize, "%s: %s", list[0], sqlite3_errmsg(first));
     sqlite3_close(first);
   }
-  ld_ctx ctx = {.db = db, .msg = stderr};
-  int64_t first_trace = ld_query_int(db, "SELECT min(trace_id) FROM trace", -1);
-  if (rc == 0 && first_trace >= 0 && ld_delete_artifact(&ctx, LD_KIND_TRACE, first_trace)) {
-    snprintf(err, errsize, "%s: %s", list[0], sqlite3_errmsg(db));
-    rc = -1;
-  }
   for (int i = 0; rc == 0 && i < n; i++) {
     if ((rc = attach(db, list[i], plain, err, errsize))) {
-    } else if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK || append_one(db) ||
+    } else if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
+               append_one(db, i == 0) ||
                sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
       int e = sqlite3_errcode(db);
       snprintf(err, errsize, "%s: %s", list[i], sqlite3_errmsg(db));
@@ -433,6 +511,10 @@ static int merge_into(sqlite3 *db, const char *plain, char **list, int n, char *
     }
     sqlite3_exec(db, "DETACH r", NULL, NULL, NULL);
     unlink(plain);
+  }
+  if (rc == 0 && build_indexes(db)) {
+    snprintf(err, errsize, "%s", sqlite3_errmsg(db));
+    rc = -1;
   }
   if (rc == 0 && sqlite3_exec(db, "ANALYZE", NULL, NULL, NULL) != SQLITE_OK) {
     snprintf(err, errsize, "%s", sqlite3_errmsg(db));

@@ -15,18 +15,21 @@ SELECT l.name,
   CASE
     -- fixed rows and the strings: all of them
     WHEN l.name IN ('_kind', '_alloc_action', '_copy_kind', '_profdb', '_string') THEN '1'
-    -- event tables: their rowid range first (no scan of the other ranks)
+    -- event tables: their rowid range first (no scan of the other ranks),
+    -- less the events no report query reads (_summary_drop.sql)
     WHEN EXISTS (SELECT 1 FROM cols WHERE tbl = l.name AND col = 'trace_id')
       AND EXISTS (SELECT 1 FROM cols WHERE tbl = l.name AND col = 'id')
-      THEN 'id > :base AND id <= :last AND trace_id = :trace_id'
+      THEN 'id > :base AND id <= :last AND trace_id = :trace_id AND id NOT IN temp.summary_drop'
     WHEN EXISTS (SELECT 1 FROM cols WHERE tbl = l.name AND col = 'trace_id')
       THEN 'trace_id = :trace_id'
     -- tables of snapshots (by snapshot, block or stack)
     WHEN EXISTS (SELECT 1 FROM cols WHERE tbl = l.name AND col = 'snapshot_id')
       OR l.name IN ('_block_history', '_stack_frame') THEN '0'
     -- the post-pass's tables keyed by a CPU slice's event id
-    WHEN l.name IN ('_slice_tree', '_gpu_link', '_attr_ctx', '_attr_path', '_attr_flop',
-                    '_attr_marker') THEN 'id > :base AND id <= :last'
+    -- (the nesting of the kept slices only: _summary_nest.sql)
+    WHEN l.name = '_slice_tree' THEN 'id > :base AND id <= :last AND id NOT IN temp.summary_drop'
+    WHEN l.name IN ('_gpu_link', '_attr_ctx', '_attr_path', '_attr_flop', '_attr_marker')
+      THEN 'id > :base AND id <= :last'
     WHEN l.name IN ('_attr_ctx_op', '_attr_ctx_shape') THEN 'ctx_id > :base AND ctx_id <= :last'
     WHEN l.name = 'import_log' THEN 'artifact_id = :trace_id'
     WHEN l.name = 'import_stats' THEN 'artifact_id = :trace_id AND artifact = ''trace'''

@@ -8,7 +8,8 @@
 -- job database interns each string once, as a load of all ranks does);
 -- other integers (pids, correlations, External ids, ...) are the trace's
 -- own values and are copied as they are.  Tables of fixed rows (_kind,
--- _alloc_action, _copy_kind, _profdb) and _string are not appended.
+-- _alloc_action, _copy_kind, _profdb) and _string are not appended, nor
+-- _summary_index (the indexes to build once every summary is appended).
 -- Output:
 --   name      the table
 --   columns   its columns in order, each quoted: "a", "b", ...
@@ -27,5 +28,6 @@ SELECT l.name,
      END, ', ') FROM pragma_table_info(l.name, 'r') c)
 FROM pragma_table_list l
 WHERE l.schema = 'r' AND l.type = 'table' AND l.name NOT LIKE 'sqlite\_%' ESCAPE '\'
-  AND l.name NOT IN ('_string', '_kind', '_alloc_action', '_copy_kind', '_profdb')
+  AND l.name NOT IN ('_string', '_kind', '_alloc_action', '_copy_kind', '_profdb',
+                     '_summary_index')
 ORDER BY l.name;

@@ -17,9 +17,12 @@ Checks:
   3. independently of profdb: run_summary's kernels per rank equal the
      trace files' events with cat 'kernel', counted here with json;
   4. `profdb diff DIR_A DIR_B` equals `profdb diff DB DB` (but 'inputs');
-  5. re-running one task (before the reports) leaves one summary per rank;
+  5. re-running one task (before the reports) leaves one summary per rank,
+     and removes the temporary files a killed earlier run of it left (not
+     those of other ranks);
   6. a damaged summary is refused with `profdb: FILE: ...`, exit 1; a
-     dataset without summaries (export --table kernel) with exit 1;
+     dataset without summaries (export --table kernel) with exit 1; a
+     summary of whole 128 KiB blocks (zstd's output size) is read;
   7. with a memory snapshot in the dataset, report DIR warns that the
      memory sections are not available from a dataset.
 Exits 77 (skipped) when the public data is absent.
@@ -28,6 +31,7 @@ import json
 import os
 import random
 import shutil
+import sqlite3
 import subprocess
 import sys
 
@@ -81,9 +85,27 @@ codes = [run("export", "--files", listing, "--index", str(i), "-o", ds_tasks, "-
 check(codes == [0] * nranks, f"{nranks} tasks exit 0 ({codes})")
 check(run("export", db, "-o", ds_db, "-q").returncode == 0, "export DB exits 0")
 # a task run again: its summary is rewritten in place (the report below
-# is made after it)
+# is made after it), and the hidden files an earlier run of it left when
+# it was killed while writing are removed; another rank's stay
+last_rank = json.load(open(os.path.join(traces, names[-1])))["distributedInfo"]["rank"]
+other_rank = (last_rank + 1) % nranks
+sdir = os.path.join(ds_tasks, "_summary", "run=job42")
+kdir = os.path.join(ds_tasks, "kernel", "run=job42", f"rank={last_rank}")
+left = [os.path.join(sdir, f".rank={last_rank}.db.4242.tmp"),
+        os.path.join(sdir, f".rank={last_rank}.db.zst.4242.tmp"),
+        os.path.join(kdir, ".part-0000.parquet.4242.tmp")]
+others = [os.path.join(sdir, f".rank={other_rank}.db.zst.4242.tmp"),
+          os.path.join(sdir, f".rank={last_rank}0.db.zst.4242.tmp")]
+for f in left + others:
+    open(f, "wb").write(b"PAR1 cut short")
 check(run("export", "--files", listing, "--index", str(nranks - 1), "-o", ds_tasks, "--run", "job42",
           "-q").returncode == 0, "the last task run again exits 0")
+check(not any(os.path.exists(f) for f in left),
+      f"the re-run removed the temporary files of a killed run of it "
+      f"({[os.path.basename(f) for f in left if os.path.exists(f)]} left)")
+check(all(os.path.exists(f) for f in others), "the re-run left other ranks' temporary files")
+for f in others:
+    os.remove(f)
 for ds in (ds_tasks, ds_db):
     sdir = os.path.join(ds, "_summary", "run=job42")
     got = sorted(os.listdir(sdir)) if os.path.isdir(sdir) else []
@@ -147,6 +169,31 @@ with open(victim, "r+b") as fh:
 p = run("report", bad, code=1)
 check(p.returncode == 1 and f"profdb: {victim}: damaged summary" in p.stderr,
       f"a cut summary: exit 1 naming it ({p.stderr.strip()[:120]})")
+# a summary whose database is a whole number of zstd's 128 KiB output
+# blocks (1 summary in 32): read as any other (its decompression once
+# ended on a call that read and wrote nothing and was taken as cut short)
+aligned = os.path.join(work, "aligned")
+shutil.copytree(ds_tasks, aligned)
+target = os.path.join(aligned, "_summary", "run=job42", "rank=0.db.zst")
+plain = target[:-4]
+subprocess.run(["zstd", "-q", "-d", "-f", target, "-o", plain], check=True)
+con = sqlite3.connect(plain)
+con.execute("CREATE TABLE pad(b BLOB)")
+while con.execute("PRAGMA page_count").fetchone()[0] * con.execute(
+        "PRAGMA page_size").fetchone()[0] % (128 * 1024):
+    con.execute("INSERT INTO pad VALUES (zeroblob(1000))")
+    con.commit()
+con.execute("DROP TABLE pad")  # its pages stay, free: the file keeps its size
+con.commit()
+con.close()
+check(os.path.getsize(plain) % (128 * 1024) == 0, "a summary of a whole number of 128 KiB blocks made")
+subprocess.run(["zstd", "-q", "-f", "--rm", plain, "-o", target], check=True)
+out = os.path.join(work, "aligned.json")
+p = run("report", aligned, "--json", out)
+check(p.returncode == 0 and os.path.exists(out)
+      and json.load(open(out))["sections"] == ref["sections"],
+      f"a summary of whole 128 KiB blocks: read, the same report ({p.stderr.strip()[:80]})")
+
 only = os.path.join(work, "only_kernel")
 run("export", db, "-o", only, "--table", "kernel", "-q")
 p = run("report", only, code=1)

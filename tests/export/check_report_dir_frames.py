@@ -1,0 +1,288 @@
+#!/usr/bin/env python3
+"""check_report_dir_frames.py PROFDB WORK [PUBLIC_TRACE...] — a rank's
+summary keeps only the Python frames the report reads
+(loader/export/_summary_frames.sql), and `profdb report DIR` still equals
+`profdb report DB` (issue 25, item 3: small summaries).
+
+The fixture (written here) is a with_stack=True trace whose report reads
+Python frames in each way the queries do; every other frame is one the
+summary may drop:
+  - the synchronization finding: the loss.item() sync's source is the
+    user frame train.py(40) above it, three frames up;
+  - op_memory_sum: [memory] events on the autograd thread, one in a
+    dropped Python frame inside an operator, after an operator nested in
+    that frame (its operator is found up the nesting, past the frame);
+  - module_sum: nn.Module frames (dropped: the load's attribution has them);
+  - recompute_sum: an activation-checkpoint frame (a marker);
+  - --scope hta: whole-µs start times everywhere but in one Python frame,
+    fractional durations on the GPU: HTA rounds the trace (ceil/floor),
+    and only that frame tells the report so;
+  - the trace's first and last events are Python frames (the merge's
+    event-id ranges) that no query reads.
+Checks, for the fixture and each PUBLIC_TRACE given (skipped when absent):
+  1. the report of the exported task's dataset equals the database's
+     (JSON: every section, every finding; but 'inputs'), by default and
+     with --scope hta;
+  2. the summary holds fewer Python frames than the database (the fixture:
+     exactly the kept ones), and no index, only their definitions;
+  3. the fixture's sections above are not empty (the equality means
+     something);
+  4. without GPU work, the ac2g flows the report counts are kept;
+  5. the queries that read Python frames, flows, metadata events and the
+     nesting are the ones _summary_drop.sql accounts for.
+"""
+import json
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+
+profdb, work = sys.argv[1], sys.argv[2]
+public = [p for p in sys.argv[3:] if os.path.exists(p)]
+shutil.rmtree(work, ignore_errors=True)
+os.makedirs(work)
+failed = 0
+
+
+def check(ok, what):
+    global failed
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok:
+        failed += 1
+
+
+def run(*args):
+    p = subprocess.run([profdb, *args], capture_output=True, text=True)
+    if p.returncode not in (0, 3):
+        print(f"profdb {' '.join(args)}: exit {p.returncode}\n{p.stderr}")
+    return p
+
+
+# ---- the fixture ------------------------------------------------------------
+MAIN, BWD, STREAM = 100, 200, 7
+events = []
+corr = [500]
+
+
+def x(cat, name, ts, dur, tid=MAIN, pid=1, **args):
+    ev = {"ph": "X", "cat": cat, "name": name, "pid": pid, "tid": tid, "ts": ts, "dur": dur}
+    if args:
+        ev["args"] = args
+    events.append(ev)
+
+
+def py(name, ts, dur, tid=MAIN):
+    x("python_function", name, ts, dur, tid=tid, **{"Python id": len(events), "Python thread": 0})
+
+
+def launch(api, ts, tid, kind, name, gts, gdur):
+    """A runtime call, its ac2g flow and (in the GPU fixture) its GPU work."""
+    corr[0] += 1
+    x("cuda_runtime", api, ts, 5, tid=tid, correlation=corr[0], cbid=211)
+    events.append({"ph": "s", "id": corr[0], "pid": 1, "tid": tid, "ts": ts, "cat": "ac2g",
+                   "name": "ac2g"})
+    events.append({"ph": "f", "id": corr[0], "pid": 0, "tid": STREAM, "ts": gts, "cat": "ac2g",
+                   "name": "ac2g", "bp": "e"})
+    if gpu:
+        cat = {"kernel": "kernel", "memcpy": "gpu_memcpy"}[kind]
+        x(cat, name, gts, gdur, pid=0, tid=STREAM, device=0, stream=STREAM, correlation=corr[0])
+
+
+def memory(ts, nbytes, total, tid=BWD):
+    events.append({"ph": "i", "cat": "cpu_instant_event", "name": "[memory]", "s": "t",
+                   "pid": 1, "tid": tid, "ts": ts,
+                   "args": {"Total Reserved": 1 << 30, "Total Allocated": total, "Bytes": nbytes,
+                            "Addr": 0x7000 + ts, "Device Type": 1, "Device Id": 0}})
+
+
+def write_fixture(name):
+    """The fixture trace (the module's gpu switch: with or without GPU work)."""
+    events.clear()
+    py("torch/profiler/profiler.py(750): start", 850, 10)  # the first event, above nothing
+    py("train.py(20): main", 900, 6200)
+    for n, t0 in ((1, 1000), (2, 3000), (3, 5000)):
+        x("user_annotation", f"ProfilerStep#{n}", t0, 2000)
+        py("train.py(30): train_step", t0 + 10, 1980)
+        py("torch/nn/modules/module.py(1736): _call_impl", t0 + 20, 300)
+        py("nn.Module: Net_0", t0 + 25, 290)
+        py("model.py(12): forward", t0 + 30, 280)
+        py("torch/nn/modules/linear.py(125): forward", t0 + 40, 200)
+        x("cpu_op", "aten::linear", t0 + 50, 150, **{"External id": n * 10})
+        launch("cudaLaunchKernel", t0 + 60, MAIN, "kernel", "void gemm_kernel<float>()",
+               t0 + 100, 1000.5)
+        # a frame with a fractional start, not above anything the report reads
+        if n == 2:
+            py("torch/autograd/grad_mode.py(80): __enter__", t0 + 330.5, 3)
+        # loss.item(): a sync whose user frame is above library frames
+        py("train.py(40): log_loss", t0 + 400, 1010)
+        py("torch/_tensor.py(1000): item", t0 + 405, 1000)
+        py("torch/_tensor.py(1100): _wrap", t0 + 407, 995)
+        x("cpu_op", "aten::item", t0 + 410, 990, **{"External id": n * 10 + 1})
+        x("cpu_op", "aten::_local_scalar_dense", t0 + 412, 986, **{"External id": n * 10 + 2})
+        launch("cudaMemcpyAsync", t0 + 415, MAIN, "memcpy", "Memcpy DtoH (Device -> Pageable)",
+               t0 + 1120, 1.25)
+        x("cuda_runtime", "cudaStreamSynchronize", t0 + 425, 975, correlation=0, cbid=131)
+        # backward on the autograd thread: memory events
+        py("torch/autograd/graph.py(800): _engine_run_backward", t0 + 1450, 300, tid=BWD)
+        py("torch/utils/checkpoint.py(1125): recompute_fn", t0 + 1460, 100, tid=BWD)
+        x("cpu_op", "aten::mm", t0 + 1470, 60, tid=BWD, **{"External id": n * 10 + 3})
+        memory(t0 + 1480, 1 << 20, (n << 24) + (1 << 20))
+        launch("cudaLaunchKernel", t0 + 1490, BWD, "kernel", "void gemm_bwd_kernel<float>()",
+               t0 + 1550, 200.25)
+        x("cpu_op", "autograd::engine::evaluate_function: MmBackward0", t0 + 1570, 60, tid=BWD,
+          **{"External id": n * 10 + 4})
+        py("torch/autograd/function.py(300): apply", t0 + 1580, 40, tid=BWD)
+        x("cpu_op", "aten::mul", t0 + 1585, 10, tid=BWD, **{"External id": n * 10 + 5})
+        # after aten::mul, in the dropped frame between it and the operator
+        # around both (the summary's nesting skips the frame)
+        memory(t0 + 1600, -(1 << 20), n << 24)
+    py("train.py(50): save", 7100, 50)  # the last event
+    doc = {"schemaVersion": 1, "distributedInfo": {"backend": "nccl", "rank": 0, "world_size": 1},
+           "deviceProperties": [{"id": 0, "name": "NVIDIA A100-SXM4-80GB", "totalGlobalMem": 85097971712,
+                                 "computeMajor": 8, "computeMinor": 0, "numSms": 108}],
+           "traceEvents": events, "displayTimeUnit": "ms"}
+    path = os.path.join(work, name)
+    with open(path, "w") as fh:
+        json.dump(doc, fh)
+    return path
+
+
+gpu = True
+fixture = write_fixture("frames_rank0.json")
+FRAMES = sum(1 for e in events if e.get("cat") == "python_function")
+FLOWS = sum(1 for e in events if e.get("cat") == "ac2g")
+# kept: the marker; the frames above the sync and copy calls and the marker
+# (main, train_step, log_loss, item, _wrap; _engine_run_backward); the
+# first, the last, the fractional
+KEPT_NAMES = {"train.py(20): main", "train.py(30): train_step", "train.py(40): log_loss",
+              "torch/_tensor.py(1000): item", "torch/_tensor.py(1100): _wrap",
+              "torch/autograd/graph.py(800): _engine_run_backward",
+              "torch/utils/checkpoint.py(1125): recompute_fn", "torch/profiler/profiler.py(750): start",
+              "train.py(50): save", "torch/autograd/grad_mode.py(80): __enter__"}
+KEPT = sum(1 for e in events if e.get("cat") == "python_function" and e["name"] in KEPT_NAMES)
+
+
+def summary_db(ds):
+    """The one summary of the dataset, decompressed (zstd's command line)."""
+    found = [os.path.join(r, f) for r, _, fs in os.walk(os.path.join(ds, "_summary")) for f in fs]
+    if len(found) != 1:
+        return None
+    plain = found[0][:-4] + ".plain"
+    subprocess.run(["zstd", "-q", "-d", "-f", found[0], "-o", plain], check=True)
+    return plain
+
+
+def frames_in(db):
+    """Python frames, flows, slices without a nesting row (and the reverse),
+    indexes built, index definitions."""
+    c = sqlite3.connect(db)
+    one = lambda q: c.execute(q).fetchone()[0]
+    n = one("SELECT count(*) FROM _slice WHERE kind = (SELECT kind FROM _kind"
+            " WHERE name = 'python_function')")
+    flows = one("SELECT count(*) FROM _flow")
+    unnested = one("SELECT (SELECT count(*) FROM _slice WHERE id NOT IN (SELECT id FROM _slice_tree))"
+                   " + (SELECT count(*) FROM _slice_tree WHERE id NOT IN (SELECT id FROM _slice))")
+    idx = one("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL")
+    defs = one("SELECT count(*) FROM sqlite_schema WHERE name = '_summary_index'")
+    defs = defs and one("SELECT count(*) FROM _summary_index")
+    c.close()
+    return n, flows, unnested, idx, defs
+
+
+def same(label, trace, scope):
+    name = label + ("_hta" if scope else "")
+    db, ds = os.path.join(work, label + ".db"), os.path.join(work, label + "_ds")
+    extra = ["--scope", "hta"] if scope else []
+    if not os.path.exists(db):
+        run("load", "-q", trace, "-o", db)
+        run("export", "-q", trace, "-o", ds)
+    a, b = os.path.join(work, name + ".db.json"), os.path.join(work, name + ".dir.json")
+    run("report", db, "--json", a, *extra)
+    run("report", ds, "--json", b, *extra)
+    if not (os.path.exists(a) and os.path.exists(b)):
+        check(False, f"{name}: both reports written")
+        return None, [], db, ds
+    ra, rb = json.load(open(a)), json.load(open(b))
+    sa, sb = ({s["id"]: s for s in r["sections"]} for r in (ra, rb))
+    differ = sorted(k for k in set(sa) | set(sb) if sa.get(k) != sb.get(k))
+    others = sorted(k for k in set(ra) | set(rb)
+                    if k not in ("inputs", "sections") and ra.get(k) != rb.get(k))
+    check(not differ and not others,
+          f"{name}: report DIR equals report DB ({len(sa)} sections, "
+          f"{len(ra.get('findings', []))} findings)" + (f"; differing: {differ + others}" if differ or others else ""))
+    return sa, ra.get("findings", []), db, ds
+
+
+def rows(sections, sid):
+    return (sections or {}).get(sid, {}).get("rows") or []
+
+
+sections, findings, db, ds = same("fixture", fixture, False)
+hta, _, _, _ = same("fixture", fixture, True)
+plain = summary_db(ds)
+if plain:
+    n, flows, unnested, idx, defs = frames_in(plain)
+    check(n == KEPT and KEPT < FRAMES,
+          f"fixture: the summary keeps the {KEPT} Python frames the report reads of {FRAMES} ({n})")
+    check(flows == 0 < FLOWS, f"fixture: the summary keeps none of the {FLOWS} flows ({flows})")
+    check(unnested == 0, f"fixture: one nesting row per kept slice ({unnested} without)")
+    check(idx == 0 and defs >= 5, f"fixture: no index in the summary, {defs} definitions ({idx} built)")
+else:
+    check(False, "fixture: one summary written")
+sync = [f for f in findings if f["id"] == "synchronization"]
+check(any(s.get("source") == "train.py(40): log_loss" for f in sync for s in f["subjects"]),
+      f"fixture: the synchronization finding names the user frame train.py(40) ({json.dumps(sync)[:300]})")
+mem = rows(sections, "op_memory_sum")
+check(any("evaluate_function: MmBackward0" in json.dumps(r) for r in mem),
+      f"fixture: op_memory_sum charges the operator around the dropped frame ({json.dumps(mem)[:200]})")
+check(len(rows(sections, "module_sum")) > 0, "fixture: module_sum has rows")
+check(len(rows(sections, "recompute_sum")) > 0, "fixture: recompute_sum has rows")
+check(len(rows(hta, "temporal_breakdown")) > 0, "fixture: --scope hta's temporal_breakdown has rows")
+
+# Without GPU work the report counts the ac2g flows (findings.sql): kept.
+gpu = False
+nogpu = write_fixture("frames_nogpu_rank0.json")
+_, nogpu_findings, _, nogpu_ds = same("nogpu", nogpu, False)
+plain = summary_db(nogpu_ds)
+check(plain and frames_in(plain)[1] == FLOWS,
+      f"nogpu: the summary keeps the {FLOWS} ac2g flows the report counts")
+check("ac2g_flows" in json.dumps(nogpu_findings), "nogpu: a finding counts the ac2g flows")
+
+# The queries that read the tables a summary thins out: a new reader must
+# be checked against loader/export/_summary_drop.sql (and added here).
+READERS = {
+    "python_function": ["lib/10_trace_scope.sql", "lib/35_sync.sql", "mem_peak_context.sql",
+                        "run_summary.sql"],
+    "_flow": ["findings.sql", "lib/11_hta.sql"],
+    "_meta": ["lib/11_hta.sql"],
+    "_slice_tree": ["findings.sql", "lib/10_trace_scope.sql", "lib/35_sync.sql", "lib/38_claim.sql",
+                    "lib/50_op_tree.sql", "lib/55_memory_event_op.sql", "lib/58_flops.sql",
+                    "mem_peak_context.sql"],
+}
+queries = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "queries")
+for token, expected in READERS.items():
+    got = []
+    for sub in ("", "lib"):
+        for f in sorted(os.listdir(os.path.join(queries, sub))):
+            if f.endswith(".sql"):
+                text = "\n".join(l.split("--")[0] for l in open(os.path.join(queries, sub, f)))
+                if re.search(r"\b" + token + r"\b", text):
+                    got.append(os.path.join(sub, f) if sub else f)
+    check(sorted(got) == sorted(expected),
+          f"the queries reading {token} are the ones _summary_drop.sql accounts for ({sorted(got)})")
+
+for i, trace in enumerate(public):
+    label = f"public{i}"
+    print(f"     {label}: {trace}")
+    same(label, trace, False)
+    plain = summary_db(os.path.join(work, label + "_ds"))
+    if plain:
+        got = frames_in(plain)[0]
+        whole = frames_in(os.path.join(work, label + ".db"))[0]
+        check(frames_in(plain)[2] == 0, f"{label}: one nesting row per kept slice")
+        check(got < whole or whole == 0, f"{label}: {got} of {whole} Python frames kept")
+if not public and len(sys.argv) > 3:
+    print("     (public traces absent: only the fixture checked)")
+sys.exit(1 if failed else 0)
