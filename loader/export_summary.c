@@ -108,6 +108,21 @@ static int copy_db(sqlite3 *from, sqlite3 *to) {
   return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* Run on db the statement each row of the query list gives (its first
+** column).  0 or -1. */
+static int exec_each(sqlite3 *db, const char *list) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(db, list, -1, &st, NULL) != SQLITE_OK) return -1;
+  int rc = 0;
+  while (rc == 0 && sqlite3_step(st) == SQLITE_ROW)
+    rc = sqlite3_exec(db, (const char *)sqlite3_column_text(st, 0), NULL, NULL, NULL) ==
+                 SQLITE_OK
+             ? 0
+             : -1;
+  sqlite3_finalize(st);
+  return rc;
+}
+
 /* Run every statement of sql on out, with the trace's :trace_id, :base
 ** and :last bound.  0 or -1. */
 static int exec_bound(sqlite3 *out, const char *sql, const ex_summary_trace *t) {
@@ -136,16 +151,7 @@ static int copy_schema(sqlite3 *out, const ex_summary_trace *t) {
       "SELECT sql FROM src.sqlite_schema WHERE sql IS NOT NULL AND type IN ('table', 'view')"
       " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
       " ORDER BY CASE type WHEN 'table' THEN 0 ELSE 1 END, rowid";
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(out, list, -1, &st, NULL) != SQLITE_OK) return -1;
-  int rc = 0;
-  while (rc == 0 && sqlite3_step(st) == SQLITE_ROW)
-    rc = sqlite3_exec(out, (const char *)sqlite3_column_text(st, 0), NULL, NULL, NULL) ==
-                 SQLITE_OK
-             ? 0
-             : -1;
-  sqlite3_finalize(st);
-  return rc ? rc : exec_bound(out, profdb_export__summary_index, t);
+  return exec_each(out, list) ? -1 : exec_bound(out, profdb_export__summary_index, t);
 }
 
 /* The trace's rows of every table (loader/export/_summary_copy.sql). */
@@ -468,20 +474,10 @@ static int build_indexes(sqlite3 *db) {
   if (ld_query_int(db, "SELECT count(*) FROM sqlite_schema WHERE name = '_summary_index'", 0) ==
       0)
     return 0;
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(db, "SELECT sql FROM _summary_index ORDER BY name", -1, &st, NULL) !=
-      SQLITE_OK)
-    return -1;
-  int rc = 0;
-  while (rc == 0 && sqlite3_step(st) == SQLITE_ROW)
-    rc = sqlite3_exec(db, (const char *)sqlite3_column_text(st, 0), NULL, NULL, NULL) ==
-                 SQLITE_OK
-             ? 0
-             : -1;
-  sqlite3_finalize(st);
-  return rc                                                                             ? rc
-         : sqlite3_exec(db, "DROP TABLE _summary_index", NULL, NULL, NULL) == SQLITE_OK ? 0
-                                                                                        : -1;
+  return exec_each(db, "SELECT sql FROM _summary_index ORDER BY name") ||
+                 sqlite3_exec(db, "DROP TABLE _summary_index", NULL, NULL, NULL) != SQLITE_OK
+             ? -1
+             : 0;
 }
 
 /* The first summary's schema and strings, without its rows; then every

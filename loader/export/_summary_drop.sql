@@ -13,10 +13,14 @@
 --     frame above a marker slice or above a memcpy's runtime call: the
 --     sync sources of lib/35_sync.sql walk up from those calls to the
 --     nearest user frame;
+--   - frames with a "stream" arg or a correlation, which HTA counts as GPU
+--     work or keeps by correlation (lib/11_hta.sql, --scope hta; Kineto's
+--     frames have neither);
+--   - the first frame with a category: whether an array-layout trace is a
+--     legacy exporter's (findings.sql) stays as in the database;
 -- and read by no query: module and source attribution (the load's _attr_*
--- tables hold it); an instant's operator (lib/55_memory_event_op.sql: the
--- operators around it are ancestors of the last slice started before it,
--- Python frame or not); mem_peak_context.sql (snapshots are not in
+-- tables hold it); an instant's operator (lib/55_memory_event_op.sql
+-- leaves frames out); mem_peak_context.sql (snapshots are not in
 -- summaries).
 -- Flows: read only to count ac2g flows in traces without GPU work
 -- (findings.sql); kept there.  Metadata events: read by no query (their
@@ -37,7 +41,7 @@ CREATE TEMP TABLE summary_drop(id INTEGER PRIMARY KEY);
 INSERT INTO temp.summary_drop
 WITH RECURSIVE
 frame AS (
-  SELECT s.id, s.ts FROM src._slice s
+  SELECT s.id, s.ts, s.correlation, s.args, s.raw_cat_id FROM src._slice s
   WHERE s.id > :base AND s.id <= :last AND s.trace_id = :trace_id
     AND s.kind = (SELECT kind FROM src._kind WHERE name = 'python_function')
 ),
@@ -69,6 +73,8 @@ gpu_work(n) AS (
 ),
 kept(id) AS (
   SELECT id FROM frame JOIN up USING (id)
+  UNION ALL SELECT id FROM frame WHERE correlation IS NOT NULL OR args LIKE '%"stream"%'
+  UNION ALL SELECT min(id) FROM frame WHERE raw_cat_id IS NOT NULL
   UNION ALL SELECT min(id) FROM frame WHERE ts % 1000 <> 0
   UNION ALL SELECT id FROM flow WHERE (SELECT n FROM gpu_work) = 0
     AND cat_id = (SELECT id FROM src._string WHERE value = 'ac2g')

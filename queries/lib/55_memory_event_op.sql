@@ -8,7 +8,9 @@
 -- view takes [ts, ts + dur) instead.)  Computed for op_memory_sum.
 
 -- The CPU slices of the threads that have [memory] events, for a fast
--- "last slice started before t" lookup.
+-- "last slice started before t" lookup; Python frames left out (no
+-- operator: a frame starting as an operator ends would hide that
+-- operator, whose closed interval still holds an event at that instant).
 CREATE TEMP TABLE report_mem_thread_slice AS
 WITH thread AS (
   SELECT DISTINCT trace_id, pid, tid FROM _instant
@@ -21,7 +23,8 @@ FROM (SELECT 1 FROM thread LIMIT 1) AS any_thread
 CROSS JOIN _slice s
 CROSS JOIN thread h ON s.trace_id = h.trace_id AND s.pid IS h.pid AND s.tid IS h.tid
 JOIN _slice_tree t ON t.id = s.id
-WHERE s.ts IS NOT NULL AND s.dur IS NOT NULL;
+WHERE s.ts IS NOT NULL AND s.dur IS NOT NULL
+  AND s.kind <> (SELECT kind FROM _kind WHERE name = 'python_function');
 CREATE INDEX temp.report_mem_thread_slice_by_ts ON report_mem_thread_slice(trace_id, pid, tid, ts, depth);
 
 -- Each [memory] event with its operator.

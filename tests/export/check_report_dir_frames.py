@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """check_report_dir_frames.py PROFDB WORK [PUBLIC_TRACE...] — a rank's
 summary keeps only the Python frames the report reads
-(loader/export/_summary_frames.sql), and `profdb report DIR` still equals
+(loader/export/_summary_drop.sql), and `profdb report DIR` still equals
 `profdb report DB` (issue 25, item 3: small summaries).
 
 The fixture (written here) is a with_stack=True trace whose report reads
@@ -11,12 +11,16 @@ summary may drop:
     user frame train.py(40) above it, three frames up;
   - op_memory_sum: [memory] events on the autograd thread, one in a
     dropped Python frame inside an operator, after an operator nested in
-    that frame (its operator is found up the nesting, past the frame);
+    that frame (its operator is found up the nesting, past the frame), one
+    as an operator ends and a dropped frame starts (the operator's);
   - module_sum: nn.Module frames (dropped: the load's attribution has them);
   - recompute_sum: an activation-checkpoint frame (a marker);
   - --scope hta: whole-µs start times everywhere but in one Python frame,
     fractional durations on the GPU: HTA rounds the trace (ceil/floor),
-    and only that frame tells the report so;
+    and only that frame tells the report so; a frame with a stream arg
+    (GPU work for HTA);
+  - an array-layout trace whose only category is a Python frame's (not a
+    legacy exporter's, findings.sql);
   - the trace's first and last events are Python frames (the merge's
     event-id ranges) that no query reads.
 Checks, for the fixture and each PUBLIC_TRACE given (skipped when absent):
@@ -135,9 +139,18 @@ def write_fixture(name):
           **{"External id": n * 10 + 4})
         py("torch/autograd/function.py(300): apply", t0 + 1580, 40, tid=BWD)
         x("cpu_op", "aten::mul", t0 + 1585, 10, tid=BWD, **{"External id": n * 10 + 5})
+        # as aten::mul ends, a dropped frame starts: an event at that instant
+        # is aten::mul's (its closed interval), not the frame's operator's
+        py("torch/autograd/function.py(310): _unpack", t0 + 1595, 3, tid=BWD)
+        memory(t0 + 1595, 1 << 10, (n << 24) + (1 << 10))
         # after aten::mul, in the dropped frame between it and the operator
         # around both (the summary's nesting skips the frame)
-        memory(t0 + 1600, -(1 << 20), n << 24)
+        memory(t0 + 1600, -(1 << 20) - (1 << 10), n << 24)
+        # a frame with a stream arg: GPU work for HTA (--scope hta), while
+        # the GPU is idle, before the last step (HTA drops what is after)
+        if n == 2:
+            py("triton_launcher.py(50): run", t0 + 1800, 20, tid=BWD)
+            events[-1]["args"]["stream"] = STREAM
     py("train.py(50): save", 7100, 50)  # the last event
     doc = {"schemaVersion": 1, "distributedInfo": {"backend": "nccl", "rank": 0, "world_size": 1},
            "deviceProperties": [{"id": 0, "name": "NVIDIA A100-SXM4-80GB", "totalGlobalMem": 85097971712,
@@ -160,7 +173,8 @@ KEPT_NAMES = {"train.py(20): main", "train.py(30): train_step", "train.py(40): l
               "torch/_tensor.py(1000): item", "torch/_tensor.py(1100): _wrap",
               "torch/autograd/graph.py(800): _engine_run_backward",
               "torch/utils/checkpoint.py(1125): recompute_fn", "torch/profiler/profiler.py(750): start",
-              "train.py(50): save", "torch/autograd/grad_mode.py(80): __enter__"}
+              "train.py(50): save", "torch/autograd/grad_mode.py(80): __enter__",
+              "triton_launcher.py(50): run"}
 KEPT = sum(1 for e in events if e.get("cat") == "python_function" and e["name"] in KEPT_NAMES)
 
 
@@ -234,9 +248,10 @@ else:
 sync = [f for f in findings if f["id"] == "synchronization"]
 check(any(s.get("source") == "train.py(40): log_loss" for f in sync for s in f["subjects"]),
       f"fixture: the synchronization finding names the user frame train.py(40) ({json.dumps(sync)[:300]})")
-mem = rows(sections, "op_memory_sum")
-check(any("evaluate_function: MmBackward0" in json.dumps(r) for r in mem),
-      f"fixture: op_memory_sum charges the operator around the dropped frame ({json.dumps(mem)[:200]})")
+mem = {r["name"]: r for r in rows(sections, "op_memory_sum")}
+check("autograd::engine::evaluate_function: MmBackward0" in mem and "aten::mul" in mem,
+      f"fixture: op_memory_sum charges the operator around the dropped frame, and the one "
+      f"ending as a dropped frame starts ({sorted(mem)})")
 check(len(rows(sections, "module_sum")) > 0, "fixture: module_sum has rows")
 check(len(rows(sections, "recompute_sum")) > 0, "fixture: recompute_sum has rows")
 check(len(rows(hta, "temporal_breakdown")) > 0, "fixture: --scope hta's temporal_breakdown has rows")
@@ -250,11 +265,22 @@ check(plain and frames_in(plain)[1] == FLOWS,
       f"nogpu: the summary keeps the {FLOWS} ac2g flows the report counts")
 check("ac2g_flows" in json.dumps(nogpu_findings), "nogpu: a finding counts the ac2g flows")
 
+# An array-layout trace (no categories: PyTorch's legacy exporter) whose
+# only category is a Python frame's: not taken for a legacy trace.
+legacy = os.path.join(work, "frames_legacy.json")
+with open(legacy, "w") as fh:
+    json.dump([{"ph": "X", "name": "aten::first", "pid": 1, "tid": 1, "ts": 100, "dur": 5},
+               {"ph": "X", "cat": "python_function", "name": "model.py(1): f", "pid": 1, "tid": 1,
+                "ts": 200, "dur": 50},
+               {"ph": "X", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 210, "dur": 5},
+               {"ph": "X", "name": "aten::last", "pid": 1, "tid": 1, "ts": 300, "dur": 5}], fh)
+same("legacy", legacy, False)
+
 # The queries that read the tables a summary thins out: a new reader must
 # be checked against loader/export/_summary_drop.sql (and added here).
 READERS = {
-    "python_function": ["lib/10_trace_scope.sql", "lib/35_sync.sql", "mem_peak_context.sql",
-                        "run_summary.sql"],
+    "python_function": ["lib/10_trace_scope.sql", "lib/35_sync.sql", "lib/55_memory_event_op.sql",
+                        "mem_peak_context.sql", "run_summary.sql"],
     "_flow": ["findings.sql", "lib/11_hta.sql"],
     "_meta": ["lib/11_hta.sql"],
     "_slice_tree": ["findings.sql", "lib/10_trace_scope.sql", "lib/35_sync.sql", "lib/38_claim.sql",
