@@ -123,18 +123,23 @@ static int exec_each(sqlite3 *db, const char *list) {
   return rc;
 }
 
-/* Run every statement of sql on out, with the trace's :trace_id, :base
-** and :last bound.  0 or -1. */
+/* Bind the trace's :trace_id, :base and :last where st names them. */
+static void bind_trace(sqlite3_stmt *st, const ex_summary_trace *t) {
+  int k;
+  if ((k = sqlite3_bind_parameter_index(st, ":trace_id"))) sqlite3_bind_int64(st, k, t->id);
+  if ((k = sqlite3_bind_parameter_index(st, ":base"))) sqlite3_bind_int64(st, k, t->base);
+  if ((k = sqlite3_bind_parameter_index(st, ":last"))) sqlite3_bind_int64(st, k, t->last);
+}
+
+/* Run every statement of sql on out, with the trace's parameters bound.
+** 0 or -1. */
 static int exec_bound(sqlite3 *out, const char *sql, const ex_summary_trace *t) {
   while (sql && *sql) {
     sqlite3_stmt *st = NULL;
     const char *tail = NULL;
     if (sqlite3_prepare_v2(out, sql, -1, &st, &tail) != SQLITE_OK) return -1;
     if (st) {
-      int k;
-      if ((k = sqlite3_bind_parameter_index(st, ":trace_id"))) sqlite3_bind_int64(st, k, t->id);
-      if ((k = sqlite3_bind_parameter_index(st, ":base"))) sqlite3_bind_int64(st, k, t->base);
-      if ((k = sqlite3_bind_parameter_index(st, ":last"))) sqlite3_bind_int64(st, k, t->last);
+      bind_trace(st, t);
       while (sqlite3_step(st) == SQLITE_ROW) {}
       if (sqlite3_finalize(st) != SQLITE_OK) return -1;
     }
@@ -146,12 +151,15 @@ static int exec_bound(sqlite3 *out, const char *sql, const ex_summary_trace *t) 
 /* The exported database's tables and views, created in out (the summary)
 ** with the database attached to it as "src"; its indexes only as rows of
 ** _summary_index (loader/export/_summary_index.sql). */
-static int copy_schema(sqlite3 *out, const ex_summary_trace *t) {
+static int copy_schema(sqlite3 *out) {
   static const char list[] =
       "SELECT sql FROM src.sqlite_schema WHERE sql IS NOT NULL AND type IN ('table', 'view')"
       " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
       " ORDER BY CASE type WHEN 'table' THEN 0 ELSE 1 END, rowid";
-  return exec_each(out, list) ? -1 : exec_bound(out, profdb_export__summary_index, t);
+  return exec_each(out, list) ||
+                 sqlite3_exec(out, profdb_export__summary_index, NULL, NULL, NULL) != SQLITE_OK
+             ? -1
+             : 0;
 }
 
 /* The trace's rows of every table (loader/export/_summary_copy.sql). */
@@ -175,10 +183,7 @@ static int copy_rows(sqlite3 *out, const ex_summary_trace *t, char *err, size_t 
     rc = sql && sqlite3_prepare_v2(out, sql, -1, &ins, NULL) == SQLITE_OK ? 0 : -1;
     sqlite3_free(sql);
     if (rc) break;
-    int k;
-    if ((k = sqlite3_bind_parameter_index(ins, ":trace_id"))) sqlite3_bind_int64(ins, k, t->id);
-    if ((k = sqlite3_bind_parameter_index(ins, ":base"))) sqlite3_bind_int64(ins, k, t->base);
-    if ((k = sqlite3_bind_parameter_index(ins, ":last"))) sqlite3_bind_int64(ins, k, t->last);
+    bind_trace(ins, t);
     rc = sqlite3_step(ins) == SQLITE_DONE ? 0 : -1;
     sqlite3_finalize(ins);
   }
@@ -225,7 +230,7 @@ static int write_db(sqlite3 *db, const char *path, const ex_summary_trace *t,
   }
   sqlite3_finalize(st);
   if (rc == 0) rc = sqlite3_exec(out, "BEGIN", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
-  if (rc == 0) rc = copy_schema(out, t);
+  if (rc == 0) rc = copy_schema(out);
   if (rc == 0) rc = exec_bound(out, profdb_export__summary_drop, t);
   if (rc == 0) rc = copy_rows(out, t, err, errsize);
   if (rc == 0) rc = exec_bound(out, profdb_export__summary_nest, t);
@@ -369,25 +374,9 @@ int ex_is_dataset(const char *path) {
   return yes;
 }
 
-/* Delete main's rows of every table a summary appends (the first
-** summary's copy, before that summary is appended). */
-static int empty_tables(sqlite3 *db) {
-  sqlite3_stmt *tables;
-  if (sqlite3_prepare_v2(db, profdb_export__summary_merge, -1, &tables, NULL) != SQLITE_OK)
-    return -1;
-  int rc = 0;
-  while (rc == 0 && sqlite3_step(tables) == SQLITE_ROW) {
-    char *sql = sqlite3_mprintf("DELETE FROM main.\"%w\"",
-                                (const char *)sqlite3_column_text(tables, 0));
-    rc = sql && sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
-    sqlite3_free(sql);
-  }
-  sqlite3_finalize(tables);
-  return rc;
-}
-
 /* Append the rows of the summary attached as "r" to main; first: main is
-** the first summary's copy, whose rows go first (emptied table by table). */
+** the first summary's copy, whose rows are deleted table by table before
+** the summary's own go in (its ids then start at 1). */
 static int append_one(sqlite3 *db, int first) {
   static const char *const strings[] = {
       "DROP TABLE IF EXISTS temp.summary_string",
@@ -399,7 +388,6 @@ static int append_one(sqlite3 *db, int first) {
       NULL};
   for (int i = 0; strings[i]; i++)
     if (sqlite3_exec(db, strings[i], NULL, NULL, NULL) != SQLITE_OK) return -1;
-  if (first && empty_tables(db)) return -1;
   /* Ids continue after the job's, as a load of every rank numbers them. */
   static const char max_event[] =
       "SELECT max(m) FROM (SELECT max(id) AS m FROM main._slice UNION ALL SELECT max(id) FROM"
@@ -409,14 +397,23 @@ static int append_one(sqlite3 *db, int first) {
       "SELECT min(m) FROM (SELECT min(id) AS m FROM r._slice UNION ALL SELECT min(id) FROM"
       " r._gpu UNION ALL SELECT min(id) FROM r._instant UNION ALL SELECT min(id) FROM"
       " r._flow UNION ALL SELECT min(id) FROM r._meta)";
-  int64_t event_base = ld_query_int(db, max_event, 0) - ld_query_int(db, min_event, 1) + 1;
-  int64_t trace_base = ld_query_int(db, "SELECT max(trace_id) FROM main.trace", 0) -
-                       ld_query_int(db, "SELECT min(trace_id) FROM r.trace", 1) + 1;
+  int64_t event_base =
+      (first ? 0 : ld_query_int(db, max_event, 0)) - ld_query_int(db, min_event, 1) + 1;
+  int64_t trace_base =
+      (first ? 0 : ld_query_int(db, "SELECT max(trace_id) FROM main.trace", 0)) -
+      ld_query_int(db, "SELECT min(trace_id) FROM r.trace", 1) + 1;
   sqlite3_stmt *tables;
   if (sqlite3_prepare_v2(db, profdb_export__summary_merge, -1, &tables, NULL) != SQLITE_OK)
     return -1;
   int rc = 0;
   while (rc == 0 && sqlite3_step(tables) == SQLITE_ROW) {
+    if (first) {
+      char *del = sqlite3_mprintf("DELETE FROM main.\"%w\"",
+                                  (const char *)sqlite3_column_text(tables, 0));
+      rc = del && sqlite3_exec(db, del, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+      sqlite3_free(del);
+      if (rc) break;
+    }
     char *sql = sqlite3_mprintf("INSERT INTO main.\"%w\"(%s) SELECT %s FROM r.\"%w\"",
                                 (const char *)sqlite3_column_text(tables, 0),
                                 (const char *)sqlite3_column_text(tables, 1),
