@@ -25,6 +25,8 @@
 ** (EIO, ENOSPC, EDQUOT, ESTALE, ETIMEDOUT, ...): sysexits' EX_TEMPFAIL. */
 #define EX_EXIT_RETRY 75
 
+#define EX_FILE_BYTES (1LL << 30) /* split a table's file past 1 GiB */
+
 typedef struct ex_options {
   const char *dir;         /* the dataset's folder (created when missing) */
   const char *run;         /* --run NAME for every artifact, or NULL */
@@ -33,8 +35,12 @@ typedef struct ex_options {
                           ** distributedInfo.rank */
   const char *const *only; /* --table NAMES, or NULL for every table */
   int nonly;
-  int uncompressed; /* --compression none */
-  FILE *messages;   /* warnings; NULL = stderr */
+  int uncompressed;   /* --compression none */
+  int64_t file_bytes; /* --file-bytes N: a file is closed at the first row
+                      ** group past N bytes and the next part begun
+                      ** (0: EX_FILE_BYTES) */
+  int64_t group_rows; /* --group-rows N: rows per row group (0: PQ_GROUP_ROWS) */
+  FILE *messages;     /* warnings; NULL = stderr */
 } ex_options;
 
 typedef struct ex_result {
