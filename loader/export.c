@@ -41,7 +41,7 @@
 
 /* loader/export/NAME.sql, embedded by cmake/embed.cmake. */
 extern const char profdb_export__traces[], profdb_export__snapshots[], profdb_export__stacks[],
-    profdb_export__stack_table[];
+    profdb_export__stack_table[], profdb_export__summary_rowids[];
 extern const char profdb_export_trace[], profdb_export_step[], profdb_export_cpu_op[],
     profdb_export_user_annotation[], profdb_export_python_function[], profdb_export_runtime[],
     profdb_export_kernel[], profdb_export_memcpy[], profdb_export_memset[],
@@ -621,8 +621,12 @@ int ex_export(sqlite3 *db, const ex_options *o, ex_result *res) {
   /* One read transaction: the database cannot change between tables. */
   sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
   int rc = exec_script(db, profdb_export__stack_table, &(ex_params){0}, 1);
+  /* The summaries' rowid ranges (all tables exported: summaries written). */
+  if (rc == 0 && o->nonly == 0)
+    rc = exec_script(db, profdb_export__summary_rowids, &(ex_params){0}, 0);
   if (rc == 0) rc = export_artifacts(&x, 0, &seen);
   if (rc == 0) rc = export_artifacts(&x, 1, &seen);
+  sqlite3_exec(db, "DROP TABLE IF EXISTS temp.summary_rowids", NULL, NULL, NULL);
   sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
   free(seen.key);
   return rc;
