@@ -167,20 +167,25 @@ static int exec_script(sqlite3 *db, const char *sql, const ex_params *p, int sna
 
 /* ---- files ------------------------------------------------------------------ */
 
-/* 1 when the file name s is ".NAME.<pid>.tmp" of a process other than this. */
+/* 1 when the file name s is ".NAME.<pid>.tmp", whatever the pid: called once
+** this process's own file is published, so one of its pid is a killed
+** run's too (in a container every run may be pid 1). */
 static int is_leftover(const char *s, const char *name) {
   size_t n = strlen(name);
   if (s[0] != '.' || strncmp(s + 1, name, n) || s[n + 1] != '.') return 0;
   const char *pid = s + n + 2, *end = pid;
   while (*end >= '0' && *end <= '9') end++;
-  return end != pid && !strcmp(end, ".tmp") && strtol(pid, NULL, 10) != (long)getpid();
+  return end != pid && !strcmp(end, ".tmp");
 }
 
 /* Unlink dir/name; 0 when done or already gone. */
 static int remove_in(const char *dir, const char *name) {
   size_t len = strlen(dir) + strlen(name) + 2;
   char *path = malloc(len);
-  if (!path) return -1;
+  if (!path) {
+    errno = ENOMEM;
+    return -1;
+  }
   snprintf(path, len, "%s/%s", dir, name);
   int rc = unlink(path) && errno != ENOENT ? -1 : 0;
   free(path);
@@ -285,7 +290,6 @@ static void add_kv(pq_writer *w, const char *table, const ex_params *p) {
   if (p->hash) pq_kv(w, "profdb.content_hash", p->hash);
 }
 
-/* Export one table of one artifact.  0 or -1. */
 /* DIR/part-NNNN.parquet, or its temporary name .part-NNNN.parquet.<pid>.tmp
 ** (in the same folder, so that publishing it is a rename). */
 static void part_path(char *out, size_t n, const char *dir, int part, int tmp) {
@@ -317,21 +321,26 @@ static long part_number(const char *name, int *published) {
 static int remove_stale_parts(const char *dir, int parts) {
   DIR *d = opendir(dir);
   if (!d) return errno == ENOENT ? 0 : -1;
-  int rc = 0;
+  int rc = 0, fail = 0;
   struct dirent *e;
   while ((e = readdir(d))) {
     int published;
     long k = part_number(e->d_name, &published);
     char name[64];
     if (k < 0) continue;
-    if (published && k >= parts && remove_in(dir, e->d_name)) rc = -1;
+    if (published && k >= parts && remove_in(dir, e->d_name) && !rc) {
+      rc = -1;
+      fail = errno;
+    }
     snprintf(name, sizeof name, "part-%04ld.parquet", k);
     if (!published && is_leftover(e->d_name, name)) remove_in(dir, e->d_name);
   }
   closedir(d);
+  errno = fail;
   return rc;
 }
 
+/* Export one table of one artifact.  0 or -1 (printed). */
 static int export_table(ex_ctx *x, const ex_table *t, const ex_params *p) {
   ex_cols cols;
   if (parse_output(t->sql, &cols)) {
@@ -360,13 +369,17 @@ static int export_table(ex_ctx *x, const ex_table *t, const ex_params *p) {
   bind_params(st, p, t->snapshot);
 
   size_t n = strlen(x->o->dir) + strlen(t->name) + strlen(p->run) + 128;
-  char *dir = malloc(n), *path = malloc(n + 64);
-  char err[300] = "";
+  char *dir = malloc(n), *path = malloc(n + 64), *final = malloc(n + 64);
+  char err[600] = "", why[300] = ""; /* err: "PATH: why" */
   pq_writer *w = NULL;
-  int rc = 0, src, parts = 0; /* parts: temporary files begun */
+  int rc = 0, src = SQLITE_DONE, parts = 0; /* parts: temporary files begun */
   int64_t rows = 0, limit = x->o->file_bytes > 0 ? x->o->file_bytes : EX_FILE_BYTES;
-  snprintf(dir, n, "%s/%s/run=%s/rank=%lld", x->o->dir, t->name, p->run, (long long)p->rank);
-  while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+  if (!dir || !path || !final) {
+    snprintf(err, sizeof err, "%s: out of memory", t->name);
+    rc = -1;
+  } else
+    snprintf(dir, n, "%s/%s/run=%s/rank=%lld", x->o->dir, t->name, p->run, (long long)p->rank);
+  while (rc == 0 && (src = sqlite3_step(st)) == SQLITE_ROW) {
     if (!w) {
       if (!parts && mkdirs(dir)) {
         snprintf(err, sizeof err, "%s: %s", dir, strerror(errno));
@@ -375,7 +388,7 @@ static int export_table(ex_ctx *x, const ex_table *t, const ex_params *p) {
         break;
       }
       part_path(path, n + 64, dir, parts, 1);
-      w = pq_open(path, x->o->uncompressed ? PQ_UNCOMPRESSED : PQ_ZSTD, err, sizeof err);
+      w = pq_open(path, x->o->uncompressed ? PQ_UNCOMPRESSED : PQ_ZSTD, why, sizeof why);
       if (!w) {
         x->res->retryable = is_retryable(errno);
         rc = -1;
@@ -387,13 +400,15 @@ static int export_table(ex_ctx *x, const ex_table *t, const ex_params *p) {
       add_kv(w, t->name, p);
     }
     for (int i = 0; i < cols.n; i++) put_value(x, w, st, i, cols.type[i]);
+    int64_t before = pq_bytes(w);
     if (pq_end_row(w)) {
       x->res->retryable = is_retryable(errno);
       rc = -1;
       break;
     }
-    /* A row group was just written past the limit: this part is done. */
-    if (pq_bytes(w) >= limit) {
+    /* The row ended a row group that took the file past the limit: this
+    ** part is done (checked only then: the magic alone is 4 bytes). */
+    if (pq_bytes(w) > before && pq_bytes(w) >= limit) {
       rows += pq_rows(w);
       pq_writer *done = w;
       w = NULL;
@@ -405,7 +420,7 @@ static int export_table(ex_ctx *x, const ex_table *t, const ex_params *p) {
     }
   }
   if (rc == 0 && src != SQLITE_DONE) {
-    snprintf(err, sizeof err, "%s", sqlite3_errmsg(x->db));
+    snprintf(err, sizeof err, "%s: %s", t->name, sqlite3_errmsg(x->db));
     rc = -1;
   }
   sqlite3_finalize(st);
@@ -418,41 +433,43 @@ static int export_table(ex_ctx *x, const ex_table *t, const ex_params *p) {
       rc = -1;
     }
   }
+  if (rc && !*err) snprintf(err, sizeof err, "%s: %s", path, *why ? why : "cannot write");
   /* Publish part by part, then remove what an earlier export left: parts
-  ** past this one's last (none when the table has no rows for the
-  ** artifact) and the temporary files of a killed run. */
-  for (int k = 0; rc == 0 && k < parts; k++) {
-    char *final = malloc(n + 64);
-    part_path(path, n + 64, dir, k, 1);
-    part_path(final, n + 64, dir, k, 0);
+  ** past this one's last (all when the table has no rows for the
+  ** artifact) and the temporary files of a killed run.  A rename failing
+  ** at part k removes the earlier export's parts from k on, so that the
+  ** folder holds this export's first k parts, not a mix of two exports. */
+  int published = 0;
+  while (rc == 0 && published < parts) {
+    part_path(path, n + 64, dir, published, 1);
+    part_path(final, n + 64, dir, published, 0);
     if (rename(path, final)) {
       snprintf(err, sizeof err, "%s: %s", final, strerror(errno));
       x->res->retryable = is_retryable(errno);
       rc = -1;
-    } else {
-      struct stat sb;
-      x->res->files++;
-      if (stat(final, &sb) == 0) x->res->bytes += sb.st_size;
+      break;
     }
-    free(final);
+    struct stat sb;
+    if (stat(final, &sb) == 0) x->res->bytes += sb.st_size;
+    published++;
   }
-  if (rc == 0) {
-    x->res->rows += rows;
-    if (remove_stale_parts(dir, parts)) {
-      snprintf(err, sizeof err, "%s: %s", dir, strerror(errno));
-      rc = -1;
-    }
+  x->res->files += published;
+  if (rc == 0) x->res->rows += rows;
+  if (dir && (rc == 0 || published) && remove_stale_parts(dir, published) && rc == 0) {
+    snprintf(err, sizeof err, "%s: %s", dir, strerror(errno));
+    rc = -1;
   }
   if (w) pq_abort(w);
   if (rc) {
-    fprintf(stderr, "profdb: export: %s: %s\n", dir, *err ? err : "cannot write");
-    for (int k = 0; k < parts; k++) {
+    fprintf(stderr, "profdb: export: %s\n", err);
+    for (int k = published; k < parts; k++) {
       part_path(path, n + 64, dir, k, 1);
       unlink(path);
     }
   }
   free(dir);
   free(path);
+  free(final);
   return rc;
 }
 

@@ -264,6 +264,15 @@ check(sizes.slice(0, -1).every((b) => b >= 6000), 'every part but the last passe
 const splitKv = await rows(`SELECT count(DISTINCT file_name) AS n FROM
   parquet_kv_metadata('${dirSplit}/*/*/*/*.parquet') WHERE decode(key) = 'profdb.schema_version'`);
 check(Number(splitKv[0].n) === splitFiles.length, 'every part carries the schema version');
+// --file-bytes 1: each row group is a part (the file's 4-byte magic alone
+// does not end one).
+const dirTiny = path.join(work, 'tiny');
+check(run(['export', traces[3], '-o', dirTiny, '-q', '--table', 'cpu_op', '--group-rows', '100',
+  '--file-bytes', '1']) === 0, 'a task with --file-bytes 1 exits 0');
+const ops3 = await rows(`SELECT count(*) AS n FROM read_parquet('${dirDb}/cpu_op/*/rank=3/*.parquet')`);
+const tinyParts = fs.readdirSync(path.join(dirTiny, 'cpu_op', 'run=ws8-1', 'rank=3'));
+check(tinyParts.length === Math.ceil(Number(ops3[0].n) / 100),
+  `and writes one part per row group of 100 rows (${tinyParts.length} for ${ops3[0].n} rows)`);
 // Exported again unsplit, the stale parts and a killed run's part go away.
 const killed = path.join(dirSplit, 'kernel/run=ws8-1/rank=3/.part-0042.parquet.999999999.tmp');
 fs.writeFileSync(killed, 'half a part');
