@@ -189,7 +189,8 @@ static int value_option(const char *a, const char *v, ex_options *o, ex_args *x)
       if (rows)
         fprintf(stderr, "profdb: export: %s %s: a number from 1 to %d\n", a, v, PQ_GROUP_ROWS);
       else
-        fprintf(stderr, "profdb: export: %s %s: a number from 1\n", a, v);
+        fprintf(stderr, "profdb: export: %s %s: a number of bytes from 1 to %lld\n", a, v,
+                (long long)INT64_MAX);
       return -1;
     }
     *(rows ? &o->group_rows : &o->file_bytes) = n;
