@@ -7,13 +7,15 @@
 **   _snapshots.sql does the same for memory snapshots.  For each artifact
 **   and each table of ex_tables, the table's query (loader/export/<t>.sql)
 **   runs with the artifact's parameters bound by name (:trace_id, :base,
-**   :run, :rank, ...), and its rows go to one Parquet file, typed by the
-**   query's "-- Output:" header.  A file is written under a hidden name in
-**   its final folder, flushed to disk, then renamed: a reader sees the old
-**   file or the new one, never a part.  A table without rows for the
-**   artifact removes the file an earlier export left there.  Once a file
-**   is published (or removed), the hidden files an earlier run of the task
-**   left there, killed while writing it, are removed too.
+**   :run, :rank, ...), and its rows go to part-0000.parquet, typed by the
+**   query's "-- Output:" header; past --file-bytes (1 GiB) the file is
+**   closed at the next row group and part-0001 begun, and so on.  A part
+**   is written under a hidden name in its final folder, flushed to disk,
+**   then renamed: a reader sees the old file or the new one, never half
+**   of one.  Then the parts an earlier export wrote past this one's last
+**   are removed (all of them when the table has no rows for the
+**   artifact), and the hidden files an earlier run of the task left
+**   there, killed while writing, too.
 **
 ** Requirements
 **   1. The same artifact gives the same bytes, whether its database holds
@@ -39,7 +41,7 @@
 
 /* loader/export/NAME.sql, embedded by cmake/embed.cmake. */
 extern const char profdb_export__traces[], profdb_export__snapshots[], profdb_export__stacks[],
-    profdb_export__stack_table[];
+    profdb_export__stack_table[], profdb_export__summary_rowids[];
 extern const char profdb_export_trace[], profdb_export_step[], profdb_export_cpu_op[],
     profdb_export_user_annotation[], profdb_export_python_function[], profdb_export_runtime[],
     profdb_export_kernel[], profdb_export_memcpy[], profdb_export_memset[],
@@ -165,24 +167,37 @@ static int exec_script(sqlite3 *db, const char *sql, const ex_params *p, int sna
 
 /* ---- files ------------------------------------------------------------------ */
 
+/* 1 when the file name s is ".NAME.<pid>.tmp", whatever the pid: called once
+** this process's own file is published, so one of its pid is a killed
+** run's too (in a container every run may be pid 1). */
+static int is_leftover(const char *s, const char *name) {
+  size_t n = strlen(name);
+  if (s[0] != '.' || strncmp(s + 1, name, n) || s[n + 1] != '.') return 0;
+  const char *pid = s + n + 2, *end = pid;
+  while (*end >= '0' && *end <= '9') end++;
+  return end != pid && !strcmp(end, ".tmp");
+}
+
+/* Unlink dir/name; 0 when done or already gone. */
+static int remove_in(const char *dir, const char *name) {
+  size_t len = strlen(dir) + strlen(name) + 2;
+  char *path = malloc(len);
+  if (!path) {
+    errno = ENOMEM;
+    return -1;
+  }
+  snprintf(path, len, "%s/%s", dir, name);
+  int rc = unlink(path) && errno != ENOENT ? -1 : 0;
+  free(path);
+  return rc;
+}
+
 void ex_remove_leftovers(const char *dir, const char *name) {
   DIR *d = opendir(dir);
   if (!d) return;
-  size_t n = strlen(name);
   struct dirent *e;
-  while ((e = readdir(d))) {
-    const char *s = e->d_name;
-    if (s[0] != '.' || strncmp(s + 1, name, n) || s[n + 1] != '.') continue;
-    const char *pid = s + n + 2, *end = pid;
-    while (*end >= '0' && *end <= '9') end++;
-    if (end == pid || strcmp(end, ".tmp") || strtol(pid, NULL, 10) == (long)getpid()) continue;
-    size_t len = strlen(dir) + strlen(s) + 2;
-    char *path = malloc(len);
-    if (!path) break;
-    snprintf(path, len, "%s/%s", dir, s);
-    unlink(path);
-    free(path);
-  }
+  while ((e = readdir(d)))
+    if (is_leftover(e->d_name, name)) remove_in(dir, e->d_name);
   closedir(d);
 }
 
@@ -275,7 +290,57 @@ static void add_kv(pq_writer *w, const char *table, const ex_params *p) {
   if (p->hash) pq_kv(w, "profdb.content_hash", p->hash);
 }
 
-/* Export one table of one artifact.  0 or -1. */
+/* DIR/part-NNNN.parquet, or its temporary name .part-NNNN.parquet.<pid>.tmp
+** (in the same folder, so that publishing it is a rename). */
+static void part_path(char *out, size_t n, const char *dir, int part, int tmp) {
+  if (tmp)
+    snprintf(out, n, "%s/.part-%04d.parquet.%ld.tmp", dir, part, (long)getpid());
+  else
+    snprintf(out, n, "%s/part-%04d.parquet", dir, part);
+}
+
+/* The part number of a part's file name, published ("part-NNNN.parquet",
+** *published = 1) or temporary (".part-NNNN.parquet.*"), or -1. */
+static long part_number(const char *name, int *published) {
+  *published = name[0] != '.';
+  if (!*published) name++;
+  const char *d = name + 5, *end = d;
+  if (strncmp(name, "part-", 5)) return -1;
+  while (*end >= '0' && *end <= '9') end++;
+  /* The names part_path writes: 4 digits, more only without a leading 0. */
+  if (end - d < 4 || (end - d > 4 && *d == '0') || strncmp(end, ".parquet", 8) ||
+      (*published && end[8]))
+    return -1;
+  return strtol(d, NULL, 10);
+}
+
+/* After publishing parts 0..parts-1 in dir: remove the parts from parts on
+** that an earlier export of more rows wrote, and the temporary files of
+** any part that killed runs left (as ex_remove_leftovers).  0, or -1 when
+** a stale part cannot be removed (engines would read it as data). */
+static int remove_stale_parts(const char *dir, int parts) {
+  DIR *d = opendir(dir);
+  if (!d) return errno == ENOENT ? 0 : -1;
+  int rc = 0, fail = 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    int published;
+    long k = part_number(e->d_name, &published);
+    char name[64];
+    if (k < 0) continue;
+    if (published && k >= parts && remove_in(dir, e->d_name) && !rc) {
+      rc = -1;
+      fail = errno;
+    }
+    snprintf(name, sizeof name, "part-%04ld.parquet", k);
+    if (!published && is_leftover(e->d_name, name)) remove_in(dir, e->d_name);
+  }
+  closedir(d);
+  errno = fail;
+  return rc;
+}
+
+/* Export one table of one artifact.  0 or -1 (printed). */
 static int export_table(ex_ctx *x, const ex_table *t, const ex_params *p) {
   ex_cols cols;
   if (parse_output(t->sql, &cols)) {
@@ -304,69 +369,107 @@ static int export_table(ex_ctx *x, const ex_table *t, const ex_params *p) {
   bind_params(st, p, t->snapshot);
 
   size_t n = strlen(x->o->dir) + strlen(t->name) + strlen(p->run) + 128;
-  char *dir = malloc(n), *final = malloc(n + 32), *tmp = malloc(n + 64);
-  char err[300] = "";
+  char *dir = malloc(n), *path = malloc(n + 64), *final = malloc(n + 64);
+  char err[600] = "", why[300] = ""; /* err: "PATH: why" */
   pq_writer *w = NULL;
-  int rc = 0, src;
-  snprintf(dir, n, "%s/%s/run=%s/rank=%lld", x->o->dir, t->name, p->run, (long long)p->rank);
-  snprintf(final, n + 32, "%s/part-0000.parquet", dir);
-  snprintf(tmp, n + 64, "%s/.part-0000.parquet.%ld.tmp", dir, (long)getpid());
-  while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+  int rc = 0, src = SQLITE_DONE, parts = 0; /* parts: temporary files begun */
+  int64_t rows = 0, limit = x->o->file_bytes > 0 ? x->o->file_bytes : EX_FILE_BYTES;
+  if (!dir || !path || !final) {
+    snprintf(err, sizeof err, "%s: out of memory", t->name);
+    rc = -1;
+  } else
+    snprintf(dir, n, "%s/%s/run=%s/rank=%lld", x->o->dir, t->name, p->run, (long long)p->rank);
+  while (rc == 0 && (src = sqlite3_step(st)) == SQLITE_ROW) {
     if (!w) {
-      if (mkdirs(dir)) {
+      if (!parts && mkdirs(dir)) {
         snprintf(err, sizeof err, "%s: %s", dir, strerror(errno));
         x->res->retryable = is_retryable(errno);
         rc = -1;
         break;
       }
-      w = pq_open(tmp, x->o->uncompressed ? PQ_UNCOMPRESSED : PQ_ZSTD, err, sizeof err);
+      part_path(path, n + 64, dir, parts, 1);
+      w = pq_open(path, x->o->uncompressed ? PQ_UNCOMPRESSED : PQ_ZSTD, why, sizeof why);
       if (!w) {
         x->res->retryable = is_retryable(errno);
         rc = -1;
         break;
       }
+      parts++;
       for (int i = 0; i < cols.n; i++) pq_column(w, cols.name[i], cols.type[i]);
+      if (x->o->group_rows) pq_group_rows(w, x->o->group_rows);
       add_kv(w, t->name, p);
     }
     for (int i = 0; i < cols.n; i++) put_value(x, w, st, i, cols.type[i]);
+    int64_t before = pq_bytes(w);
     if (pq_end_row(w)) {
       x->res->retryable = is_retryable(errno);
       rc = -1;
       break;
     }
+    /* The row ended a row group that took the file past the limit: this
+    ** part is done (checked only then: the magic alone is 4 bytes). */
+    if (pq_bytes(w) > before && pq_bytes(w) >= limit) {
+      rows += pq_rows(w);
+      pq_writer *done = w;
+      w = NULL;
+      if (pq_close(done)) {
+        x->res->retryable = is_retryable(errno);
+        rc = -1;
+        break;
+      }
+    }
   }
   if (rc == 0 && src != SQLITE_DONE) {
-    snprintf(err, sizeof err, "%s", sqlite3_errmsg(x->db));
+    snprintf(err, sizeof err, "%s: %s", t->name, sqlite3_errmsg(x->db));
     rc = -1;
   }
   sqlite3_finalize(st);
   if (rc == 0 && w) {
-    int64_t rows = pq_rows(w);
+    rows += pq_rows(w);
     pq_writer *done = w;
     w = NULL;
-    if (pq_close(done) || rename(tmp, final)) {
-      if (!*err) snprintf(err, sizeof err, "%s", strerror(errno));
+    if (pq_close(done)) {
       x->res->retryable = is_retryable(errno);
       rc = -1;
-    } else {
-      struct stat sb;
-      x->res->files++;
-      x->res->rows += rows;
-      if (stat(final, &sb) == 0) x->res->bytes += sb.st_size;
     }
-  } else if (rc == 0 && unlink(final) && errno != ENOENT) {
-    snprintf(err, sizeof err, "%s: %s", final, strerror(errno));
+  }
+  if (rc && !*err) snprintf(err, sizeof err, "%s: %s", path, *why ? why : "cannot write");
+  /* Publish part by part, then remove what an earlier export left: parts
+  ** past this one's last (all when the table has no rows for the
+  ** artifact) and the temporary files of a killed run.  A rename failing
+  ** at part k removes the earlier export's parts from k on, so that the
+  ** folder holds this export's first k parts, not a mix of two exports. */
+  int published = 0;
+  while (rc == 0 && published < parts) {
+    part_path(path, n + 64, dir, published, 1);
+    part_path(final, n + 64, dir, published, 0);
+    if (rename(path, final)) {
+      snprintf(err, sizeof err, "%s: %s", final, strerror(errno));
+      x->res->retryable = is_retryable(errno);
+      rc = -1;
+      break;
+    }
+    struct stat sb;
+    if (stat(final, &sb) == 0) x->res->bytes += sb.st_size;
+    published++;
+  }
+  x->res->files += published;
+  if (rc == 0) x->res->rows += rows;
+  if (dir && (rc == 0 || published) && remove_stale_parts(dir, published) && rc == 0) {
+    snprintf(err, sizeof err, "%s: %s", dir, strerror(errno));
     rc = -1;
   }
-  if (rc == 0) ex_remove_leftovers(dir, "part-0000.parquet");
   if (w) pq_abort(w);
   if (rc) {
-    fprintf(stderr, "profdb: export: %s: %s\n", rc && *err ? final : t->name, err);
-    unlink(tmp);
+    fprintf(stderr, "profdb: export: %s\n", err);
+    for (int k = published; k < parts; k++) {
+      part_path(path, n + 64, dir, k, 1);
+      unlink(path);
+    }
   }
   free(dir);
+  free(path);
   free(final);
-  free(tmp);
   return rc;
 }
 
@@ -535,8 +638,12 @@ int ex_export(sqlite3 *db, const ex_options *o, ex_result *res) {
   /* One read transaction: the database cannot change between tables. */
   sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
   int rc = exec_script(db, profdb_export__stack_table, &(ex_params){0}, 1);
+  /* The summaries' rowid ranges (all tables exported: summaries written). */
+  if (rc == 0 && o->nonly == 0)
+    rc = exec_script(db, profdb_export__summary_rowids, &(ex_params){0}, 0);
   if (rc == 0) rc = export_artifacts(&x, 0, &seen);
   if (rc == 0) rc = export_artifacts(&x, 1, &seen);
+  sqlite3_exec(db, "DROP TABLE IF EXISTS temp.summary_rowids", NULL, NULL, NULL);
   sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
   free(seen.key);
   return rc;

@@ -3,7 +3,8 @@
 ** (module prefix ex_; the format is written by parquet.c).
 **
 ** Layout (hive partitions, table first, so that one glob reads one table):
-**   DIR/<table>/run=<run>/rank=<rank>/part-0000.parquet
+**   DIR/<table>/run=<run>/rank=<rank>/part-0000.parquet (part-0001, ...
+**   past --file-bytes)
 ** One file per (table, run, rank), its rows sorted by time; the tables and
 ** their columns are loader/export/<table>.sql (each file's "-- Output:"
 ** header gives the column names and their Parquet types); docs/export.md
@@ -25,6 +26,8 @@
 ** (EIO, ENOSPC, EDQUOT, ESTALE, ETIMEDOUT, ...): sysexits' EX_TEMPFAIL. */
 #define EX_EXIT_RETRY 75
 
+#define EX_FILE_BYTES (1LL << 30) /* split a table's file past 1 GiB */
+
 typedef struct ex_options {
   const char *dir;         /* the dataset's folder (created when missing) */
   const char *run;         /* --run NAME for every artifact, or NULL */
@@ -33,8 +36,12 @@ typedef struct ex_options {
                           ** distributedInfo.rank */
   const char *const *only; /* --table NAMES, or NULL for every table */
   int nonly;
-  int uncompressed; /* --compression none */
-  FILE *messages;   /* warnings; NULL = stderr */
+  int uncompressed;   /* --compression none */
+  int64_t file_bytes; /* --file-bytes N: a file is closed at the first row
+                      ** group past N bytes and the next part begun
+                      ** (0: EX_FILE_BYTES) */
+  int64_t group_rows; /* --group-rows N: rows per row group (0: PQ_GROUP_ROWS) */
+  FILE *messages;     /* warnings; NULL = stderr */
 } ex_options;
 
 typedef struct ex_result {
@@ -55,9 +62,10 @@ int ex_export(sqlite3 *db, const ex_options *o, ex_result *res);
 ** 1 when found, else 0. */
 int ex_rank_from_name(const char *name, long long *rank);
 
-/* Remove the hidden temporary files ".NAME.<pid>.tmp" of dir (any pid
-** but this process's) that an earlier run of the same task, killed while
-** writing NAME, left behind; called once NAME is published (or removed).
+/* Remove the hidden temporary files ".NAME.<pid>.tmp" of dir (any pid: in
+** a container every run may have the same) that an earlier run of the
+** same task, killed while writing NAME, left behind; called once this
+** process's NAME is published (or removed).
 ** Best effort: a file that cannot be removed stays. */
 void ex_remove_leftovers(const char *dir, const char *name);
 

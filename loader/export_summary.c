@@ -162,8 +162,38 @@ static int copy_schema(sqlite3 *out) {
              : 0;
 }
 
-/* The trace's rows of every table (loader/export/_summary_copy.sql). */
-static int copy_rows(sqlite3 *out, const ex_summary_trace *t, char *err, size_t errsize) {
+/* Bind the trace's rowid range in table (:lo, :hi of _summary_copy.sql)
+** from db's temp.summary_rowids (loader/export/_summary_rowids.sql); the
+** whole table where db has none (a slower copy, never a shorter one). */
+static void bind_rowids(sqlite3_stmt *st, sqlite3 *db, const char *table, int64_t trace_id) {
+  int lo = sqlite3_bind_parameter_index(st, ":lo"),
+      hi = sqlite3_bind_parameter_index(st, ":hi");
+  if (!lo && !hi) return;
+  sqlite3_int64 from = INT64_MIN, to = INT64_MAX;
+  sqlite3_stmt *q;
+  if (sqlite3_prepare_v2(
+          db, "SELECT lo, hi FROM temp.summary_rowids WHERE tbl = ?1 AND trace_id = ?2", -1, &q,
+          NULL) == SQLITE_OK) {
+    sqlite3_bind_text(q, 1, table, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 2, trace_id);
+    int found = sqlite3_step(q);
+    if (found == SQLITE_ROW) {
+      from = sqlite3_column_int64(q, 0);
+      to = sqlite3_column_int64(q, 1);
+    } else if (found == SQLITE_DONE) {
+      from = 1; /* the table has no row of the trace */
+      to = 0;
+    }
+  }
+  sqlite3_finalize(q);
+  if (lo) sqlite3_bind_int64(st, lo, from);
+  if (hi) sqlite3_bind_int64(st, hi, to);
+}
+
+/* The trace's rows of every table (loader/export/_summary_copy.sql); db:
+** the exported database's own connection (its rowid ranges). */
+static int copy_rows(sqlite3 *out, sqlite3 *db, const ex_summary_trace *t, char *err,
+                     size_t errsize) {
   sqlite3_stmt *tables;
   if (sqlite3_prepare_v2(out, profdb_export__summary_copy, -1, &tables, NULL) != SQLITE_OK)
     return -1;
@@ -184,6 +214,7 @@ static int copy_rows(sqlite3 *out, const ex_summary_trace *t, char *err, size_t 
     sqlite3_free(sql);
     if (rc) break;
     bind_trace(ins, t);
+    bind_rowids(ins, db, name, t->id);
     rc = sqlite3_step(ins) == SQLITE_DONE ? 0 : -1;
     sqlite3_finalize(ins);
   }
@@ -232,7 +263,7 @@ static int write_db(sqlite3 *db, const char *path, const ex_summary_trace *t,
   if (rc == 0) rc = sqlite3_exec(out, "BEGIN", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
   if (rc == 0) rc = copy_schema(out);
   if (rc == 0) rc = exec_bound(out, profdb_export__summary_drop, t);
-  if (rc == 0) rc = copy_rows(out, t, err, errsize);
+  if (rc == 0) rc = copy_rows(out, db, t, err, errsize);
   if (rc == 0) rc = exec_bound(out, profdb_export__summary_nest, t);
   if (rc == 0 && set_run) rc = record_run(out, t->id, set_run);
   if (rc == 0) rc = sqlite3_exec(out, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;

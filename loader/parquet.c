@@ -258,6 +258,7 @@ struct pq_writer {
   pq_col *col;
   int ncol;
   int64_t rows_in_group, rows;
+  int64_t group_rows; /* rows per row group at most */
   size_t group_bytes;
   pq_buf groups; /* encoded RowGroup structs */
   int ngroups;
@@ -295,6 +296,7 @@ pq_writer *pq_open(const char *path, pq_codec codec, char *err, size_t nerr) {
   w->err = err;
   w->nerr = nerr;
   w->codec = codec;
+  w->group_rows = PQ_GROUP_ROWS;
   if (codec == PQ_ZSTD && !(w->zc = ZSTD_createCCtx())) {
     snprintf(err, nerr, "out of memory");
     free(w);
@@ -426,7 +428,7 @@ int pq_end_row(pq_writer *w) {
   w->rows_in_group++;
   w->group_bytes += (size_t)w->ncol;
   if (w->failed) return -1;
-  if (w->rows_in_group >= PQ_GROUP_ROWS || w->group_bytes >= PQ_GROUP_BYTES)
+  if (w->rows_in_group >= w->group_rows || w->group_bytes >= PQ_GROUP_BYTES)
     return pq_row_group(w);
   return 0;
 }
@@ -638,6 +640,16 @@ void pq_kv(pq_writer *w, const char *key, const char *value) {
 
 int64_t pq_rows(const pq_writer *w) {
   return w->rows + w->rows_in_group;
+}
+
+int64_t pq_bytes(const pq_writer *w) {
+  return w->offset;
+}
+
+int pq_group_rows(pq_writer *w, int64_t n) {
+  if (n < 1 || n > PQ_GROUP_ROWS || w->rows || w->rows_in_group) return -1;
+  w->group_rows = n;
+  return 0;
 }
 
 static void free_writer(pq_writer *w) {

@@ -23,7 +23,7 @@
 **                 pq_end_row(w);   (a column not set in a row is NULL)
 **   pq_kv(w, "profdb.schema_version", "2");
 **   pq_close(w);                   (0 ok, -1 with the reason in errbuf)
-** Row groups are cut every PQ_GROUP_ROWS rows, or earlier when the buffered
+** Row groups are cut every PQ_GROUP_ROWS rows (pq_group_rows), or earlier when the buffered
 ** values pass PQ_GROUP_BYTES; pq_row_group() cuts one now.  Memory is one
 ** row group's values (bounded by PQ_GROUP_BYTES plus one row) and one
 ** page's encoding.
@@ -68,6 +68,12 @@ int pq_row_group(pq_writer *w);
 void pq_kv(pq_writer *w, const char *key, const char *value);
 /* Rows written so far (ended rows). */
 int64_t pq_rows(const pq_writer *w);
+/* Bytes in the file so far: the magic and the row groups written (the
+** buffered rows and the footer not yet). */
+int64_t pq_bytes(const pq_writer *w);
+/* Cut row groups every n rows (1 to PQ_GROUP_ROWS; default PQ_GROUP_ROWS)
+** instead; before the first row.  0, or -1 when n is out of range. */
+int pq_group_rows(pq_writer *w, int64_t n);
 /* Flush, write the footer and close the file; frees w.  0 ok, -1 error
 ** (the reason in the err buffer given to pq_open). */
 int pq_close(pq_writer *w);

@@ -19,6 +19,7 @@
 #include "oom.h"
 
 #include "export.h"
+#include "parquet.h"
 #include "profdb/profdb.h"
 
 #include <errno.h>
@@ -33,7 +34,7 @@ static const char export_usage[] =
     "usage: profdb export DB|INPUT... -o DIR [options]\n"
     "       profdb export --files LIST [--index I] -o DIR [options]\n"
     "\n"
-    "Write a Parquet dataset: DIR/<table>/run=<run>/rank=<rank>/part-0000.parquet\n"
+    "Write a Parquet dataset: DIR/<table>/run=<run>/rank=<rank>/part-NNNN.parquet\n"
     "(docs/export.md).  DB exports every trace and snapshot in it; trace or\n"
     "snapshot files are loaded into a temporary database in $TMPDIR first (one\n"
     "rank: one task of a job array).\n"
@@ -54,6 +55,9 @@ static const char export_usage[] =
     "                       the file name, else 0 with a warning)\n"
     "  --table NAME         export only this table (repeatable)\n"
     "  --compression zstd|none   page compression (default zstd)\n"
+    "  --file-bytes N       close a file at the first row group past N bytes and\n"
+    "                       go on in the next part (default 1073741824: 1 GiB)\n"
+    "  --group-rows N       rows per row group at most (1 to 1048576, the default)\n"
     "  -q, --quiet          no summary line\n"
     "\n"
     "exit codes: 0 ok, 3 ok with warnings, 75 I/O error worth a retry,\n"
@@ -178,7 +182,19 @@ static int value_option(const char *a, const char *v, ex_options *o, ex_args *x)
     o->have_rank = 1;
   } else if (!strcmp(a, "--table"))
     x->only[o->nonly++] = v;
-  else if (!strcmp(a, "--compression")) {
+  else if (!strcmp(a, "--file-bytes") || !strcmp(a, "--group-rows")) {
+    long long n;
+    int rows = !strcmp(a, "--group-rows");
+    if (parse_ll(v, &n) || n < 1 || (rows && n > PQ_GROUP_ROWS)) {
+      if (rows)
+        fprintf(stderr, "profdb: export: %s %s: a number from 1 to %d\n", a, v, PQ_GROUP_ROWS);
+      else
+        fprintf(stderr, "profdb: export: %s %s: a number of bytes from 1 to %lld\n", a, v,
+                (long long)INT64_MAX);
+      return -1;
+    }
+    *(rows ? &o->group_rows : &o->file_bytes) = n;
+  } else if (!strcmp(a, "--compression")) {
     if (!strcmp(v, "none"))
       o->uncompressed = 1;
     else if (strcmp(v, "zstd")) {
@@ -201,7 +217,8 @@ static int parse_args(int argc, char **argv, ex_options *o, ex_args *x) {
     }
     int takes = !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--format") ||
                 !strcmp(a, "--files") || !strcmp(a, "--index") || !strcmp(a, "--run") ||
-                !strcmp(a, "--rank") || !strcmp(a, "--table") || !strcmp(a, "--compression");
+                !strcmp(a, "--rank") || !strcmp(a, "--table") || !strcmp(a, "--compression") ||
+                !strcmp(a, "--file-bytes") || !strcmp(a, "--group-rows");
     if (takes && !v) {
       fprintf(stderr, "profdb: export: %s needs a value\n\n%s", a, export_usage);
       return -1;

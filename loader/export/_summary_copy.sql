@@ -2,7 +2,8 @@
 -- the exported database, attached as "src" to the new summary database,
 -- which of its rows belong to the trace :trace_id (its event ids are
 -- (:base, :last], loader/export/_traces.sql), as the WHERE clause of the
--- INSERT that copies them (loader/export_summary.c).  Snapshots are not in
+-- INSERT that copies them (loader/export_summary.c; :lo and :hi: the
+-- trace's rowid range in the table, _summary_rowids.sql).  Snapshots are not in
 -- a summary: their tables copy no rows.  A table no rule covers has a NULL
 -- filter, and the export stops (a new table must be given its rule here).
 -- Output:
@@ -15,6 +16,12 @@ SELECT l.name,
   CASE
     -- fixed rows and the strings: all of them
     WHEN l.name IN ('_kind', '_alloc_action', '_copy_kind', '_profdb', '_string') THEN '1'
+    -- tables without an index by trace: the trace's rowid range
+    -- (_summary_rowids.sql), so that many traces do not scan them each
+    WHEN l.name IN ('_op_stats', '_attr_shape', '_attr_range')
+      THEN 'rowid BETWEEN :lo AND :hi AND trace_id = :trace_id'
+    WHEN l.name IN ('_attr_ctx_op', '_attr_ctx_shape')
+      THEN 'rowid BETWEEN :lo AND :hi AND ctx_id > :base AND ctx_id <= :last'
     -- event tables: their rowid range first (no scan of the other ranks),
     -- less the events no report query reads (_summary_drop.sql)
     WHEN EXISTS (SELECT 1 FROM cols WHERE tbl = l.name AND col = 'trace_id')
@@ -30,7 +37,6 @@ SELECT l.name,
     WHEN l.name = '_slice_tree' THEN 'id > :base AND id <= :last AND id NOT IN temp.summary_drop'
     WHEN l.name IN ('_gpu_link', '_attr_ctx', '_attr_path', '_attr_flop', '_attr_marker')
       THEN 'id > :base AND id <= :last'
-    WHEN l.name IN ('_attr_ctx_op', '_attr_ctx_shape') THEN 'ctx_id > :base AND ctx_id <= :last'
     WHEN l.name = 'import_log' THEN 'artifact_id = :trace_id'
     WHEN l.name = 'import_stats' THEN 'artifact_id = :trace_id AND artifact = ''trace'''
   END

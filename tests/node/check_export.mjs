@@ -15,7 +15,9 @@
 //      same files, byte for byte, as `profdb export DB`;
 //   5. re-running a task changes nothing (same bytes, no leftovers);
 //   6. exit codes: a truncated input 3 (files written), a missing input 2,
-//      an index past the list 2; a rank from the file name is recorded.
+//      an index past the list 2; a rank from the file name is recorded;
+//   7. --file-bytes / --group-rows split a table into parts with the same
+//      rows; exporting again unsplit removes the stale parts.
 // Exits 77 (skipped) when the public data or the npm module is missing.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -227,6 +229,60 @@ check(fs.existsSync(path.join(dirNamed, 'kernel', 'run=job42', 'rank=17', 'part-
   'written to kernel/run=job42/rank=17/');
 check(run(['export', named, '-o', dirNamed, '-q', '--run', 'a/b']) === 2,
   'a run name that is not a folder name is refused');
+
+// ---- 7. past --file-bytes a table goes on in part-0001, ... ----------------
+// Small row groups and a 6 kB limit split the DLRM tables into parts (the
+// default is 1 GiB); the parts hold the same rows as the unsplit export.
+const dirSplit = path.join(work, 'split');
+check(run(['export', db, '-o', dirSplit, '-q', '--group-rows', '100', '--file-bytes', '6000']) === 0,
+  'export --group-rows 100 --file-bytes 6000 exits 0');
+const splitFiles = listFiles(dirSplit);
+const parts = splitFiles.filter((f) => f.startsWith('cpu_op/run=ws8-1/rank=3/'));
+check(parts.length > 2 && parts.every((f, k) => f.endsWith(`/part-${String(k).padStart(4, '0')}.parquet`)),
+  `rank 3's CPU operators are in ${parts.length} parts numbered from part-0000`);
+const tables = [...new Set(filesDb.map((f) => f.split('/')[0]))];
+const unequal = [];
+for (const t of tables) {
+  const d = await rows(`SELECT (SELECT count(*) FROM (SELECT * FROM read_parquet('${dirSplit}/${t}/*/*/*.parquet')
+      EXCEPT ALL SELECT * FROM read_parquet('${dirDb}/${t}/*/*/*.parquet'))) +
+    (SELECT count(*) FROM (SELECT * FROM read_parquet('${dirDb}/${t}/*/*/*.parquet')
+      EXCEPT ALL SELECT * FROM read_parquet('${dirSplit}/${t}/*/*/*.parquet'))) AS n`);
+  if (Number(d[0].n) !== 0) unequal.push(t);
+}
+check(unequal.length === 0, `every table (${tables.length}) has the same rows split as unsplit (${unequal})`);
+const groups = await rows(`SELECT max(row_group_num_rows) AS m,
+  max(row_group_id) + 1 AS g FROM parquet_metadata('${dirSplit}/cpu_op/*/*/*.parquet')`);
+check(Number(groups[0].m) === 100 && Number(groups[0].g) > 1,
+  'row groups hold --group-rows 100 rows at most, several to a part');
+const spans = await rows(`SELECT filename AS f, min(ts) AS lo, max(ts) AS hi
+  FROM read_parquet('${dirSplit}/cpu_op/run=ws8-1/rank=3/*.parquet', filename = true)
+  GROUP BY filename ORDER BY filename`);
+check(spans.length === parts.length && spans.every((s, k) => k === 0 || BigInt(spans[k - 1].hi) <= BigInt(s.lo)),
+  'the parts follow each other in time');
+const sizes = parts.map((f) => fs.statSync(path.join(dirSplit, f)).size);
+check(sizes.slice(0, -1).every((b) => b >= 6000), 'every part but the last passed 6000 bytes');
+const splitKv = await rows(`SELECT count(DISTINCT file_name) AS n FROM
+  parquet_kv_metadata('${dirSplit}/*/*/*/*.parquet') WHERE decode(key) = 'profdb.schema_version'`);
+check(Number(splitKv[0].n) === splitFiles.length, 'every part carries the schema version');
+// --file-bytes 1: each row group is a part (the file's 4-byte magic alone
+// does not end one).
+const dirTiny = path.join(work, 'tiny');
+check(run(['export', traces[3], '-o', dirTiny, '-q', '--table', 'cpu_op', '--group-rows', '100',
+  '--file-bytes', '1']) === 0, 'a task with --file-bytes 1 exits 0');
+const ops3 = await rows(`SELECT count(*) AS n FROM read_parquet('${dirDb}/cpu_op/*/rank=3/*.parquet')`);
+const tinyParts = fs.readdirSync(path.join(dirTiny, 'cpu_op', 'run=ws8-1', 'rank=3'));
+check(tinyParts.length === Math.ceil(Number(ops3[0].n) / 100),
+  `and writes one part per row group of 100 rows (${tinyParts.length} for ${ops3[0].n} rows)`);
+// Exported again unsplit, the stale parts and a killed run's part go away.
+const killed = path.join(dirSplit, 'kernel/run=ws8-1/rank=3/.part-0042.parquet.999999999.tmp');
+fs.writeFileSync(killed, 'half a part');
+check(run(['export', db, '-o', dirSplit, '-q']) === 0, 'the same export without the options exits 0');
+const resplit = listFiles(dirSplit);
+check(JSON.stringify(resplit) === JSON.stringify(filesDb) && !fs.existsSync(killed) &&
+  resplit.every((f) => fs.readFileSync(path.join(dirSplit, f)).equals(fs.readFileSync(path.join(dirDb, f)))),
+  'then the folder holds export DB\'s files and bytes: the parts past part-0000 and a killed part are removed');
+for (const bad of [['--group-rows', '0'], ['--group-rows', '1048577'], ['--file-bytes', '1G']])
+  check(run(['export', db, '-o', dirSplit, '-q', ...bad]) === 2, `${bad.join(' ')} is refused with exit 2`);
 
 // ---- uncompressed pages read the same ---------------------------------------
 const dirPlain = path.join(work, 'plain');

@@ -388,6 +388,30 @@ static void test_deterministic(const char *a, const char *b) {
   if (fb) fclose(fb);
 }
 
+/* pq_group_rows cuts row groups every n rows; pq_bytes counts the file's
+** bytes as each row group is written (export.c splits files by it). */
+static void test_group_rows(const char *path) {
+  char err[256] = "";
+  pq_writer *w = pq_open(path, PQ_ZSTD, err, sizeof err);
+  CHECK(w != NULL);
+  if (!w) return;
+  CHECK(pq_column(w, "ts", PQ_INT64) == 0);
+  CHECK(pq_group_rows(w, 0) == -1 && pq_group_rows(w, PQ_GROUP_ROWS + 1) == -1);
+  CHECK(pq_group_rows(w, 3) == 0);
+  CHECK(pq_bytes(w) == 4); /* the magic */
+  int64_t last = pq_bytes(w);
+  for (int i = 0; i < 7; i++) {
+    pq_int64(w, 0, i);
+    CHECK(pq_end_row(w) == 0);
+    /* rows 3 and 6 end a row group: the file grows then, and only then */
+    CHECK((pq_bytes(w) > last) == (i % 3 == 2));
+    last = pq_bytes(w);
+    if (i == 0) CHECK(pq_group_rows(w, 2) == -1); /* not after the first row */
+  }
+  CHECK(pq_rows(w) == 7);
+  CHECK(pq_close(w) == 0);
+}
+
 int main(void) {
   const char *t = getenv("TMPDIR");
   char path[4000], p2[4096], p3[4096];
@@ -397,6 +421,7 @@ int main(void) {
   test_hybrid();
   test_file(path);
   test_deterministic(p2, p3);
+  test_group_rows(path);
   remove(path);
   remove(p2);
   remove(p3);
