@@ -340,6 +340,17 @@ static int remove_stale_parts(const char *dir, int parts) {
   return rc;
 }
 
+/* Finish the part *w (its rows added to *rows); *w is NULL after.  0, or
+** -1 with the reason in the writer's err buffer. */
+static int close_part(ex_ctx *x, pq_writer **w, int64_t *rows) {
+  pq_writer *done = *w;
+  *w = NULL;
+  *rows += pq_rows(done);
+  if (pq_close(done) == 0) return 0;
+  x->res->retryable = is_retryable(errno);
+  return -1;
+}
+
 /* Export one table of one artifact.  0 or -1 (printed). */
 static int export_table(ex_ctx *x, const ex_table *t, const ex_params *p) {
   ex_cols cols;
@@ -408,15 +419,9 @@ static int export_table(ex_ctx *x, const ex_table *t, const ex_params *p) {
     }
     /* The row ended a row group that took the file past the limit: this
     ** part is done (checked only then: the magic alone is 4 bytes). */
-    if (pq_bytes(w) > before && pq_bytes(w) >= limit) {
-      rows += pq_rows(w);
-      pq_writer *done = w;
-      w = NULL;
-      if (pq_close(done)) {
-        x->res->retryable = is_retryable(errno);
-        rc = -1;
-        break;
-      }
+    if (pq_bytes(w) > before && pq_bytes(w) >= limit && close_part(x, &w, &rows)) {
+      rc = -1;
+      break;
     }
   }
   if (rc == 0 && src != SQLITE_DONE) {
@@ -424,15 +429,7 @@ static int export_table(ex_ctx *x, const ex_table *t, const ex_params *p) {
     rc = -1;
   }
   sqlite3_finalize(st);
-  if (rc == 0 && w) {
-    rows += pq_rows(w);
-    pq_writer *done = w;
-    w = NULL;
-    if (pq_close(done)) {
-      x->res->retryable = is_retryable(errno);
-      rc = -1;
-    }
-  }
+  if (rc == 0 && w && close_part(x, &w, &rows)) rc = -1;
   if (rc && !*err) snprintf(err, sizeof err, "%s: %s", path, *why ? why : "cannot write");
   /* Publish part by part, then remove what an earlier export left: parts
   ** past this one's last (all when the table has no rows for the
