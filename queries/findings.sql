@@ -942,9 +942,11 @@ SELECT round(100.0 * cl.explicit / t.js, 1), 'explicit_sync', 'medium',
   printf('Up to %s (%.1f%% of the job step): the GPU idle time during those calls.', profdb_fmt_ns(cl.explicit), 100.0 * cl.explicit / t.js),
   'Re-profile: sync_sum without cudaDeviceSynchronize / hipDeviceSynchronize in the steps.',
   0, round(100.0 * cl.explicit / t.js, 2), cl.explicit, NULL,
-  (SELECT json_group_array(json_object('source', coalesce(y.source, '(no Python stack)'), 'call', c.name))
-   FROM (SELECT DISTINCT event_id, name FROM report_sync_class WHERE class = 'explicit' LIMIT 3) c
-   LEFT JOIN report_sync_sourced y USING (event_id)),
+  -- subjects: the three (source, call) pairs blocked longest, ties by name
+  (SELECT json_group_array(json_object('source', source, 'call', name, 'blocked_ns', ns))
+   FROM (SELECT coalesce(y.source, '(no Python stack)') AS source, c.name, sum(c.b - c.a) AS ns
+         FROM report_sync_class c LEFT JOIN report_sync_sourced y USING (event_id)
+         WHERE c.class = 'explicit' GROUP BY 1, 2 ORDER BY ns DESC, source, c.name LIMIT 3)),
   json_object('sections', json_array('sync_sum', 'step_time_sum'),
     'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js,
       'explicit_sync_idle_ns', CAST(round(cl.explicit) AS INTEGER)))

@@ -257,6 +257,21 @@ def main():
     if not found or isinstance(found, str) or found[0]["subjects"][0].get("source") != "/home/u/train.py(12): train_step":
         problems.append(f"explicit_sync: subjects {found and found[0]['subjects']} do not "
                         "start with the user's line")
+    # With more call sites than it lists, the three blocked longest, longest first.
+    sites = (("a.py(1): fa", 5100, 800), ("b.py(2): fb", 6000, 1500),
+             ("c.py(3): fc", 7600, 1000), ("d.py(4): fd", 8700, 1200))
+
+    def four_sites(t, s):
+        busy(t, s, 5000)
+        for i, (frame, at, dur) in enumerate(sites):
+            t.x("python_function", "/home/u/" + frame, s + at - 5, dur + 10,
+                **{"Python id": 10 + i, "Python parent id": 1})
+            t.x("cuda_runtime", "cudaDeviceSynchronize", s + at, dur)
+    found = findings_of(profdb, work, "explicit_sync.order", trace_of(four_sites), "explicit_sync")
+    n += 1
+    got = [] if not found or isinstance(found, str) else [x["source"] for x in found[0]["subjects"]]
+    if got != ["/home/u/b.py(2): fb", "/home/u/d.py(4): fd", "/home/u/c.py(3): fc"]:
+        problems.append(f"explicit_sync: subjects {got} are not the three longest blocked, longest first")
     # A stack through a module's __init__ holds parameters, not activations.
     for function, word in (("__init__", "parameters"), ("forward", "activations")):
         found = findings_of(profdb, work, f"peak_source.{function}", one_source(100, function),
