@@ -23,10 +23,10 @@
 **                 pq_end_row(w);   (a column not set in a row is NULL)
 **   pq_kv(w, "profdb.schema_version", "2");
 **   pq_close(w);                   (0 ok, -1 with the reason in errbuf)
-** Row groups are cut every PQ_GROUP_ROWS rows (pq_group_rows), or earlier when the buffered
-** values pass PQ_GROUP_BYTES; pq_row_group() cuts one now.  Memory is one
-** row group's values (bounded by PQ_GROUP_BYTES plus one row) and one
-** page's encoding.
+** Row groups are cut every PQ_GROUP_ROWS rows (fewer: pq_group_rows), or
+** earlier when the buffered values pass PQ_GROUP_BYTES; pq_row_group()
+** cuts one now.  Memory is one row group's values (bounded by
+** PQ_GROUP_BYTES plus one row) and one page's encoding.
 */
 #ifndef PROFDB_PARQUET_H
 #define PROFDB_PARQUET_H

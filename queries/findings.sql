@@ -942,8 +942,10 @@ SELECT round(100.0 * cl.explicit / t.js, 1), 'explicit_sync', 'medium',
   printf('Up to %s (%.1f%% of the job step): the GPU idle time during those calls.', profdb_fmt_ns(cl.explicit), 100.0 * cl.explicit / t.js),
   'Re-profile: sync_sum without cudaDeviceSynchronize / hipDeviceSynchronize in the steps.',
   0, round(100.0 * cl.explicit / t.js, 2), cl.explicit, NULL,
-  -- subjects: the three (source, call) pairs blocked longest, ties by name
-  (SELECT json_group_array(json_object('source', source, 'call', name, 'blocked_ns', ns))
+  -- subjects: the three (source, call) pairs blocked longest over the
+  -- analysed spans, ties by source, then call (the total only ranks them:
+  -- it adds ranks and steps, so it is no figure of the finding)
+  (SELECT json_group_array(json_object('source', source, 'call', name))
    FROM (SELECT coalesce(y.source, '(no Python stack)') AS source, c.name, sum(c.b - c.a) AS ns
          FROM report_sync_class c LEFT JOIN report_sync_sourced y USING (event_id)
          WHERE c.class = 'explicit' GROUP BY 1, 2 ORDER BY ns DESC, source, c.name LIMIT 3)),
