@@ -250,6 +250,7 @@ typedef struct ex_ctx {
   const ex_options *o;
   ex_result *res;
   FILE *msg;
+  ex_files files; /* the current artifact's files, for its record */
 } ex_ctx;
 
 /* Convert the statement's column i into the writer's column i. */
@@ -448,6 +449,7 @@ static int export_table(ex_ctx *x, const ex_table *t, const ex_params *p) {
     }
     struct stat sb;
     if (stat(final, &sb) == 0) x->res->bytes += sb.st_size;
+    ex_files_add(&x->files, final + strlen(x->o->dir) + 1, stat(final, &sb) ? -1 : sb.st_size);
     published++;
   }
   x->res->files += published;
@@ -484,6 +486,11 @@ static int export_summary(ex_ctx *x, const ex_params *p) {
   if (rc == 0)
     rc = ex_write_summary(x->db, folder, &(ex_summary_trace){p->id, p->base, p->last, p->rank},
                           x->o->run, err, sizeof err);
+  if (rc == 0) {
+    char rel[400];
+    snprintf(rel, sizeof rel, "_summary/run=%s/rank=%lld.db.zst", p->run, (long long)p->rank);
+    ex_files_add(&x->files, rel, -1); /* a summary holds its load's time: no size */
+  }
   if (rc) {
     x->res->retryable = is_retryable(errno);
     fprintf(stderr, "profdb: export: %s/rank=%lld.db: %s\n", folder, (long long)p->rank, err);
@@ -542,6 +549,61 @@ static int seen_before(ex_seen *s, const char *kind, const ex_params *p) {
   return 0;
 }
 
+/* The artifact's content hash (returned, malloc'd), its bytes on disk and
+** a warning when it was cut short (its load warned), into r. */
+static char *artifact_facts(sqlite3 *db, int snapshot, int64_t id, ex_record *r) {
+  sqlite3_stmt *h;
+  char *hash = NULL;
+  const char *sql = snapshot ? "SELECT content_hash, file_bytes, status <> 'ok' FROM snapshot"
+                               " WHERE snapshot_id = ?"
+                             : "SELECT content_hash, file_bytes, status <> 'ok' FROM trace"
+                               " WHERE trace_id = ?";
+  if (sqlite3_prepare_v2(db, sql, -1, &h, NULL) == SQLITE_OK) {
+    sqlite3_bind_int64(h, 1, id);
+    if (sqlite3_step(h) == SQLITE_ROW && sqlite3_column_text(h, 0)) {
+      hash = strdup((const char *)sqlite3_column_text(h, 0));
+      r->file_bytes = sqlite3_column_int64(h, 1);
+      r->warnings = sqlite3_column_int(h, 2);
+    }
+    sqlite3_finalize(h);
+  }
+  r->content_hash = hash;
+  return hash;
+}
+
+/* Export one artifact's tables (and a trace's summary) between removing
+** its record and publishing the new one (export_record.c): a record never
+** names files another export may be replacing.  warnings: the count before
+** this artifact.  0 or -1 (printed). */
+static int export_artifact(ex_ctx *x, int snapshot, const ex_params *p, ex_record *rec,
+                           int64_t warnings) {
+  int rc = 0;
+  x->files.len = 0;
+  if (ex_record_forget(x->o->dir, rec->kind, p->run, p->rank)) {
+    fprintf(stderr, "profdb: export: %s/_inputs/%s/run=%s/rank=%lld.json: %s\n", x->o->dir,
+            rec->kind, p->run, (long long)p->rank, strerror(errno));
+    x->res->retryable = is_retryable(errno);
+    return -1;
+  }
+  if (snapshot) rc = exec_script(x->db, profdb_export__stacks, p, 1);
+  for (int t = 0; rc == 0 && t < EX_NTABLES; t++)
+    if (ex_tables[t].snapshot == snapshot && wanted(x->o, ex_tables[t].name))
+      rc = export_table(x, &ex_tables[t], p);
+  if (rc == 0 && !snapshot && x->o->nonly == 0) rc = export_summary(x, p);
+  if (rc || !rec->content_hash) return rc;
+  char key[1024];
+  ex_options_key(x->o, key, sizeof key);
+  rec->options = key;
+  rec->warnings += x->res->warnings - warnings;
+  if (ex_record_publish(x->o->dir, rec, &x->files)) {
+    fprintf(stderr, "profdb: export: %s/_inputs/%s/run=%s/rank=%lld.json: %s\n", x->o->dir,
+            rec->kind, p->run, (long long)p->rank, strerror(errno));
+    x->res->retryable = is_retryable(errno);
+    return -1;
+  }
+  return 0;
+}
+
 /* Export the artifacts listed by list_sql (_traces.sql or _snapshots.sql). */
 static int export_artifacts(ex_ctx *x, int snapshot, ex_seen *seen) {
   sqlite3_stmt *st;
@@ -556,6 +618,8 @@ static int export_artifacts(ex_ctx *x, int snapshot, ex_seen *seen) {
   int rc = 0, src;
   while (rc == 0 && (src = sqlite3_step(st)) == SQLITE_ROW) {
     ex_params p = {0};
+    ex_record rec = {.kind = snapshot ? "snapshot" : "trace"};
+    int64_t warnings = x->res->warnings;
     p.id = sqlite3_column_int64(st, 0);
     p.label = (const char *)sqlite3_column_text(st, 1);
     p.run = (const char *)sqlite3_column_text(st, 2);
@@ -567,19 +631,13 @@ static int export_artifacts(ex_ctx *x, int snapshot, ex_seen *seen) {
         p.rank_source = "distributedInfo";
       } else
         fallback_rank(x, &p);
-      sqlite3_stmt *h;
-      if (sqlite3_prepare_v2(x->db, "SELECT content_hash FROM trace WHERE trace_id = ?", -1, &h,
-                             NULL) == SQLITE_OK) {
-        sqlite3_bind_int64(h, 1, p.id);
-        if (sqlite3_step(h) == SQLITE_ROW)
-          p.hash = strdup((const char *)sqlite3_column_text(h, 0));
-        sqlite3_finalize(h);
-      }
     } else {
       p.base = sqlite3_column_int64(st, 3);
       p.base2 = sqlite3_column_int64(st, 4);
       fallback_rank(x, &p);
     }
+    char *hash = artifact_facts(x->db, snapshot, p.id, &rec);
+    if (!snapshot) p.hash = hash; /* in the trace's files' metadata */
     if (!p.run || !path_safe(p.run)) {
       fprintf(stderr,
               "profdb: export: %s: run name '%s' cannot be a folder name (letters,"
@@ -596,13 +654,13 @@ static int export_artifacts(ex_ctx *x, int snapshot, ex_seen *seen) {
               " (give --run NAME to tell the runs apart)\n",
               p.label, p.run, snapshot ? "snapshot" : "trace", (long long)p.rank);
     } else {
-      if (snapshot) rc = exec_script(x->db, profdb_export__stacks, &p, 1);
-      for (int t = 0; rc == 0 && t < EX_NTABLES; t++)
-        if (ex_tables[t].snapshot == snapshot && wanted(x->o, ex_tables[t].name))
-          rc = export_table(x, &ex_tables[t], &p);
-      if (rc == 0 && !snapshot && x->o->nonly == 0) rc = export_summary(x, &p);
+      rec.run = p.run;
+      rec.label = p.label;
+      rec.rank = p.rank;
+      rec.rank_source = p.rank_source;
+      rc = export_artifact(x, snapshot, &p, &rec, warnings);
     }
-    free((char *)p.hash);
+    free(hash);
   }
   if (rc == 0 && src != SQLITE_DONE) {
     fprintf(stderr, "profdb: export: %s\n", sqlite3_errmsg(x->db));
@@ -612,9 +670,27 @@ static int export_artifacts(ex_ctx *x, int snapshot, ex_seen *seen) {
   return rc;
 }
 
+void ex_options_key(const ex_options *o, char *out, size_t n) {
+  char tables[600] = "";
+  size_t len = 0;
+  for (int t = 0; o->only && t < EX_NTABLES; t++) /* in ex_tables' order */
+    if (wanted(o, ex_tables[t].name) && len + strlen(ex_tables[t].name) + 2 < sizeof tables)
+      len += (size_t)snprintf(tables + len, sizeof tables - len, "%s%s", len ? "," : "",
+                              ex_tables[t].name);
+  char rank[32] = "auto";
+  if (o->have_rank) snprintf(rank, sizeof rank, "%lld", o->rank);
+  snprintf(out, n,
+           "profdb %s; export version %d; run %s; rank %s; tables %s; compression %s;"
+           " file bytes %lld; group rows %lld",
+           PROFDB_VERSION, EX_EXPORT_VERSION, o->run ? o->run : "auto", rank,
+           o->only ? tables : "all", o->uncompressed ? "none" : "zstd",
+           (long long)(o->file_bytes > 0 ? o->file_bytes : EX_FILE_BYTES),
+           (long long)(o->group_rows > 0 ? o->group_rows : PQ_GROUP_ROWS));
+}
+
 int ex_export(sqlite3 *db, const ex_options *o, ex_result *res) {
   memset(res, 0, sizeof *res);
-  ex_ctx x = {db, o, res, o->messages ? o->messages : stderr};
+  ex_ctx x = {db, o, res, o->messages ? o->messages : stderr, {0}};
   for (int i = 0; i < o->nonly; i++) {
     int t = 0;
     while (t < EX_NTABLES && strcmp(ex_tables[t].name, o->only[i])) t++;
@@ -643,5 +719,6 @@ int ex_export(sqlite3 *db, const ex_options *o, ex_result *res) {
   sqlite3_exec(db, "DROP TABLE IF EXISTS temp.summary_rowids", NULL, NULL, NULL);
   sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
   free(seen.key);
+  free(x.files.text);
   return rc;
 }
