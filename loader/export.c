@@ -28,10 +28,12 @@
 */
 #include "export.h"
 
+#include "hash.h"
 #include "parquet.h"
 #include "profdb/profdb.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -551,19 +553,24 @@ static int seen_before(ex_seen *s, const char *kind, const ex_params *p) {
 
 /* The artifact's content hash (returned, malloc'd), its bytes on disk and
 ** a warning when it was cut short (its load warned), into r. */
-static char *artifact_facts(sqlite3 *db, int snapshot, int64_t id, ex_record *r) {
+static char *artifact_facts(ex_ctx *x, int snapshot, int64_t id, ex_record *r) {
   sqlite3_stmt *h;
   char *hash = NULL;
-  const char *sql = snapshot ? "SELECT content_hash, file_bytes, status <> 'ok' FROM snapshot"
-                               " WHERE snapshot_id = ?"
-                             : "SELECT content_hash, file_bytes, status <> 'ok' FROM trace"
-                               " WHERE trace_id = ?";
-  if (sqlite3_prepare_v2(db, sql, -1, &h, NULL) == SQLITE_OK) {
+  const char *sql = snapshot
+                        ? "SELECT content_hash, file_bytes, status <> 'ok', EXISTS (SELECT"
+                          " 1 FROM snapshot_metadata m WHERE m.snapshot_id = s.snapshot_id"
+                          " AND m.key = 'profdb.run') FROM snapshot s WHERE snapshot_id = ?"
+                        : "SELECT content_hash, file_bytes, status <> 'ok', EXISTS (SELECT"
+                          " 1 FROM trace_metadata m WHERE m.trace_id = t.trace_id AND"
+                          " m.key = 'profdb.run') FROM trace t WHERE trace_id = ?";
+  if (sqlite3_prepare_v2(x->db, sql, -1, &h, NULL) == SQLITE_OK) {
     sqlite3_bind_int64(h, 1, id);
     if (sqlite3_step(h) == SQLITE_ROW && sqlite3_column_text(h, 0)) {
       hash = strdup((const char *)sqlite3_column_text(h, 0));
       r->file_bytes = sqlite3_column_int64(h, 1);
       r->warnings = sqlite3_column_int(h, 2);
+      /* as _traces.sql / _snapshots.sql choose the run */
+      r->run_source = x->o->run ? "option" : sqlite3_column_int(h, 3) ? "load" : "derived";
     }
     sqlite3_finalize(h);
   }
@@ -579,10 +586,12 @@ static int export_artifact(ex_ctx *x, int snapshot, const ex_params *p, ex_recor
                            int64_t warnings) {
   int rc = 0;
   x->files.len = 0;
+  x->files.incomplete = 0;
   if (ex_record_forget(x->o->dir, rec->kind, p->run, p->rank)) {
+    int e = errno;
     fprintf(stderr, "profdb: export: %s/_inputs/%s/run=%s/rank=%lld.json: %s\n", x->o->dir,
-            rec->kind, p->run, (long long)p->rank, strerror(errno));
-    x->res->retryable = is_retryable(errno);
+            rec->kind, p->run, (long long)p->rank, strerror(e));
+    x->res->retryable = is_retryable(e);
     return -1;
   }
   if (snapshot) rc = exec_script(x->db, profdb_export__stacks, p, 1);
@@ -590,15 +599,18 @@ static int export_artifact(ex_ctx *x, int snapshot, const ex_params *p, ex_recor
     if (ex_tables[t].snapshot == snapshot && wanted(x->o, ex_tables[t].name))
       rc = export_table(x, &ex_tables[t], p);
   if (rc == 0 && !snapshot && x->o->nonly == 0) rc = export_summary(x, p);
-  if (rc || !rec->content_hash) return rc;
   char key[1024];
-  ex_options_key(x->o, key, sizeof key);
+  /* No record (the input is then never skipped) without a hash, a file
+  ** list or a build to name. */
+  if (rc || !rec->content_hash || x->files.incomplete || ex_options_key(x->o, key, sizeof key))
+    return rc;
   rec->options = key;
   rec->warnings += x->res->warnings - warnings;
   if (ex_record_publish(x->o->dir, rec, &x->files)) {
+    int e = errno;
     fprintf(stderr, "profdb: export: %s/_inputs/%s/run=%s/rank=%lld.json: %s\n", x->o->dir,
-            rec->kind, p->run, (long long)p->rank, strerror(errno));
-    x->res->retryable = is_retryable(errno);
+            rec->kind, p->run, (long long)p->rank, strerror(e));
+    x->res->retryable = is_retryable(e);
     return -1;
   }
   return 0;
@@ -636,7 +648,7 @@ static int export_artifacts(ex_ctx *x, int snapshot, ex_seen *seen) {
       p.base2 = sqlite3_column_int64(st, 4);
       fallback_rank(x, &p);
     }
-    char *hash = artifact_facts(x->db, snapshot, p.id, &rec);
+    char *hash = artifact_facts(x, snapshot, p.id, &rec);
     if (!snapshot) p.hash = hash; /* in the trace's files' metadata */
     if (!p.run || !path_safe(p.run)) {
       fprintf(stderr,
@@ -670,7 +682,32 @@ static int export_artifacts(ex_ctx *x, int snapshot, ex_seen *seen) {
   return rc;
 }
 
-void ex_options_key(const ex_options *o, char *out, size_t n) {
+/* XXH64 of the file that holds this code (the profdb program, or the
+** Python module that links it), as hex: the same version number has
+** exported differently from one commit to the next.  NULL when unknown. */
+static const char *build_id(void) { /* dladdr: -D_GNU_SOURCE (CMakeLists.txt) */
+  static char id[17];
+  static int done;
+  if (!done) {
+    Dl_info info;
+    size_t n;
+    FILE *f = dladdr((void *)build_id, &info) && info.dli_fname && *info.dli_fname
+                  ? fopen(info.dli_fname, "rb")
+                  : NULL;
+    if (f) {
+      ld_hash h;
+      char buf[1 << 16];
+      hash_init(&h);
+      while ((n = fread(buf, 1, sizeof buf, f)) > 0) hash_update(&h, buf, n);
+      if (!ferror(f)) snprintf(id, sizeof id, "%016llx", (unsigned long long)hash_final(&h));
+      fclose(f);
+    }
+    done = 1;
+  }
+  return id[0] ? id : NULL;
+}
+
+int ex_options_key(const ex_options *o, char *out, size_t n) {
   char tables[600] = "";
   size_t len = 0;
   for (int t = 0; o->only && t < EX_NTABLES; t++) /* in ex_tables' order */
@@ -679,18 +716,19 @@ void ex_options_key(const ex_options *o, char *out, size_t n) {
                               ex_tables[t].name);
   char rank[32] = "auto";
   if (o->have_rank) snprintf(rank, sizeof rank, "%lld", o->rank);
+  const char *build = build_id();
   snprintf(out, n,
-           "profdb %s; export version %d; run %s; rank %s; tables %s; compression %s;"
-           " file bytes %lld; group rows %lld",
-           PROFDB_VERSION, EX_EXPORT_VERSION, o->run ? o->run : "auto", rank,
-           o->only ? tables : "all", o->uncompressed ? "none" : "zstd",
+           "profdb %s; build %s; schema %d; export version %d; run %s; rank %s; tables %s;"
+           " compression %s; file bytes %lld; group rows %lld",
+           PROFDB_VERSION, build ? build : "unknown", PROFDB_SCHEMA_VERSION, EX_EXPORT_VERSION,
+           o->run ? o->run : "auto", rank, o->only ? tables : "all",
+           o->uncompressed ? "none" : "zstd",
            (long long)(o->file_bytes > 0 ? o->file_bytes : EX_FILE_BYTES),
            (long long)(o->group_rows > 0 ? o->group_rows : PQ_GROUP_ROWS));
+  return build ? 0 : -1;
 }
 
-int ex_export(sqlite3 *db, const ex_options *o, ex_result *res) {
-  memset(res, 0, sizeof *res);
-  ex_ctx x = {db, o, res, o->messages ? o->messages : stderr, {0}};
+int ex_check_tables(const ex_options *o) {
   for (int i = 0; i < o->nonly; i++) {
     int t = 0;
     while (t < EX_NTABLES && strcmp(ex_tables[t].name, o->only[i])) t++;
@@ -699,6 +737,13 @@ int ex_export(sqlite3 *db, const ex_options *o, ex_result *res) {
       return -1;
     }
   }
+  return 0;
+}
+
+int ex_export(sqlite3 *db, const ex_options *o, ex_result *res) {
+  memset(res, 0, sizeof *res);
+  ex_ctx x = {db, o, res, o->messages ? o->messages : stderr, {0}};
+  if (ex_check_tables(o)) return -1;
   char *dir = strdup(o->dir);
   if (!dir || mkdirs(dir)) {
     fprintf(stderr, "profdb: export: %s: %s\n", o->dir, strerror(errno));

@@ -93,22 +93,29 @@ int ex_merge_summaries(const char *dir, const char *db_path, int *traces);
 ** DIR/_inputs/<trace|snapshot>/run=R/rank=N.json, written after the last
 ** of the artifact's files and removed before the first is replaced.
 ** ex_options_key(): the options that shape the files, with the profdb and
-** export versions, as one line (a record matches only its own).
+** database schema and a hash of the build (the file holding the code:
+** profdb, or the Python module), as one line (a record matches only its
+** own); -1 when the build cannot be read (then nothing is skipped).
 ** ex_files_add(): a file published for the artifact (DIR-relative path;
 ** bytes -1: not recorded).  ex_record_forget() / ex_record_publish(): 0,
 ** or -1 with errno.  ex_record_find(): 1 when the dataset DIR holds the
 ** file input (same content hash, same options, every recorded file
 ** there) and *m says as what, else 0 (also when input or a record cannot
-** be read: then the task exports again). */
+** be read: then the task exports again).  run_derived: no --run, one
+** input: the run a task derives alone (ws<N>-1, local-1, snapshot) must
+** be the record's. */
 typedef struct ex_files {
   char *text; /* JSON array items: {"path": ..., "bytes": ...} */
   size_t len, cap;
+  int incomplete; /* a file could not be listed: publish no record */
 } ex_files;
 typedef struct ex_record {
   const char *kind; /* "trace" or "snapshot" */
   const char *run;
   long long rank;
   const char *rank_source;  /* distributedInfo, option, path or default */
+  const char *run_source;   /* option (--run), load (load --run) or derived
+                            ** (time windows; 'snapshot' for snapshots) */
   const char *content_hash; /* trace.content_hash / snapshot.content_hash */
   int64_t file_bytes;       /* the input's bytes on disk */
   const char *label;        /* trace.label / snapshot.label: in its files */
@@ -120,10 +127,13 @@ typedef struct ex_record_match {
   long long rank;
   int64_t warnings;
 } ex_record_match;
-void ex_options_key(const ex_options *o, char *out, size_t n);
+int ex_options_key(const ex_options *o, char *out, size_t n);
+/* 0, or -1 (printed) when --table names a table that does not exist. */
+int ex_check_tables(const ex_options *o);
 void ex_files_add(ex_files *f, const char *rel_path, int64_t bytes);
 int ex_record_forget(const char *dir, const char *kind, const char *run, long long rank);
 int ex_record_publish(const char *dir, const ex_record *r, const ex_files *files);
-int ex_record_find(const char *dir, const char *input, const char *options, ex_record_match *m);
+int ex_record_find(const char *dir, const char *input, const char *options, int run_derived,
+                   ex_record_match *m);
 
 #endif

@@ -19,7 +19,8 @@
 **      unreadable one, a file removed or rewritten by another export of
 **      that rank) exports again, which gives the same bytes.
 **   3. Cheap when there is nothing to skip: records are matched by size
-**      first; the input is read and hashed only when one has its size.
+**      first, on their text; the input is read and hashed only when one
+**      has its size.
 **   4. Deterministic: no time, pid or path as given, so export DB and the
 **      tasks of a job array write the same records.  The summary's size
 **      is not recorded (a summary holds its load's time): only that it
@@ -29,6 +30,8 @@
 
 #include "input.h"
 #include "loader.h"
+#include "oom.h"
+#include "utf8seq.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -50,12 +53,15 @@ void ex_files_add(ex_files *f, const char *rel_path, int64_t bytes) {
                          f->len ? "," : "", rel_path, (long long)bytes)
               : snprintf(item, sizeof item, "%s\n    {\"path\": \"%s\"}", f->len ? "," : "",
                          rel_path);
-  if (n <= 0 || (size_t)n >= sizeof item) return; /* paths are short: never */
+  if (n <= 0 || (size_t)n >= sizeof item) { /* paths are short: never */
+    f->incomplete = 1;                      /* no record: never skipped */
+    return;
+  }
   if (f->len + (size_t)n + 1 > f->cap) {
     size_t cap = f->cap ? f->cap * 2 : 4096;
     while (cap < f->len + (size_t)n + 1) cap *= 2;
     char *t = realloc(f->text, cap);
-    if (!t) return;
+    if (!t) ld_oom();
     f->text = t;
     f->cap = cap;
   }
@@ -63,15 +69,25 @@ void ex_files_add(ex_files *f, const char *rel_path, int64_t bytes) {
   f->len += (size_t)n;
 }
 
-/* s as the inside of a JSON string (a label is a file name: any bytes but
-** '/' and NUL; UTF-8 passes through, as SQLite's json functions read it). */
+/* s as the inside of a JSON string.  A label is a file name: any bytes
+** but '/' and NUL.  Well-formed UTF-8 passes through; a byte of an
+** invalid sequence becomes \u00XX, valid JSON that never equals the label
+** again (SQLite reads it as U+00XX): such an input is not skipped. */
 static void json_escape(const char *s, char *out, size_t n) {
-  size_t k = 0;
-  for (; *s && k + 7 < n; s++) {
-    unsigned char c = (unsigned char)*s;
+  const unsigned char *u = (const unsigned char *)s;
+  size_t len = strlen(s), k = 0;
+  for (size_t i = 0; i < len && k + 7 < n;) {
+    size_t q = u[i] >= 0x80 ? utf8_seq_len(u, i, len) : 1;
+    if (q > 1 && k + q < n) {
+      memcpy(out + k, s + i, q);
+      k += q;
+      i += q;
+      continue;
+    }
+    unsigned char c = u[i++];
     if (c == '"' || c == '\\')
       k += (size_t)snprintf(out + k, n - k, "\\%c", c);
-    else if (c < 0x20)
+    else if (c < 0x20 || c >= 0x80)
       k += (size_t)snprintf(out + k, n - k, "\\u%04x", c);
     else
       out[k++] = (char)c;
@@ -144,12 +160,14 @@ int ex_record_publish(const char *dir, const ex_record *r, const ex_files *files
     json_escape(r->label ? r->label : "", label, sizeof label);
     fprintf(out,
             "{\n  \"kind\": \"%s\",\n  \"run\": \"%s\",\n  \"rank\": %lld,\n"
-            "  \"rank_source\": \"%s\",\n  \"content_hash\": \"%s\",\n"
+            "  \"rank_source\": \"%s\",\n  \"run_source\": \"%s\",\n"
+            "  \"content_hash\": \"%s\",\n"
             "  \"file_bytes\": %lld,\n  \"label\": \"%s\",\n  \"options\": \"%s\",\n"
             "  \"warnings\": %lld,\n"
             "  \"files\": [%s\n  ]\n}\n",
-            r->kind, r->run, r->rank, r->rank_source, r->content_hash, (long long)r->file_bytes,
-            label, r->options, (long long)r->warnings, files->len ? files->text : "");
+            r->kind, r->run, r->rank, r->rank_source, r->run_source, r->content_hash,
+            (long long)r->file_bytes, label, r->options, (long long)r->warnings,
+            files->len ? files->text : "");
     if (fflush(out) || fsync(fileno(out))) rc = -1;
     if (fclose(out) && rc == 0) rc = -1;
     if (rc == 0 && rename(tmp, final)) rc = -1;
@@ -170,10 +188,11 @@ int ex_record_publish(const char *dir, const ex_record *r, const ex_files *files
 
 typedef struct rec_search {
   const char *dir, *input, *options;
-  int64_t size;  /* the input's bytes on disk */
-  char hash[17]; /* its content hash, computed at the first candidate */
-  int hashed;    /* 1: hash set, -1: the input cannot be read */
-  sqlite3 *db;   /* in memory: json_extract over the records */
+  int run_derived; /* the run must be the one a task derives alone */
+  int64_t size;    /* the input's bytes on disk */
+  char hash[17];   /* its content hash, computed at the first candidate */
+  int hashed;      /* 1: hash set, -1: the input cannot be read */
+  sqlite3 *db;     /* in memory: json_extract over the records */
   ex_record_match *m;
 } rec_search;
 
@@ -210,7 +229,8 @@ static int files_present(rec_search *s, const char *json) {
     size_t n = strlen(s->dir) + (rel ? strlen(rel) : 0) + 2;
     char *path = malloc(n);
     rows++;
-    if (!rel || !path || strstr(rel, "..") || rel[0] == '/') {
+    if (!rel || !path || rel[0] == '/' || !strncmp(rel, "../", 3) || strstr(rel, "/../") ||
+        !strcmp(rel, "..")) {
       free(path);
       ok = 0;
       break;
@@ -227,8 +247,14 @@ static int files_present(rec_search *s, const char *json) {
 
 /* 1 when the record at path is of this input, options and files. */
 static int record_matches(rec_search *s, const char *path) {
-  char *json = read_small(path);
-  if (!json) return 0;
+  char *json = read_small(path), size[48];
+  /* Most records are of other sizes: found by their text as written
+  ** (ex_record_publish), before any JSON is parsed. */
+  snprintf(size, sizeof size, "\"file_bytes\": %lld,", (long long)s->size);
+  if (!json || !strstr(json, size)) {
+    free(json);
+    return 0;
+  }
   sqlite3_stmt *st;
   int yes = 0;
   if (sqlite3_prepare_v2(s->db,
@@ -236,19 +262,23 @@ static int record_matches(rec_search *s, const char *path) {
                          " '$.content_hash'), json_extract(?1, '$.options'),"
                          " json_extract(?1, '$.run'), json_extract(?1, '$.rank'),"
                          " json_extract(?1, '$.warnings'), json_extract(?1, '$.kind'),"
-                         " json_extract(?1, '$.label') = ?2"
+                         " json_extract(?1, '$.label') = ?2,"
+                         " ?3 = 0 OR (json_extract(?1, '$.run_source') = 'derived' AND"
+                         "  (json_extract(?1, '$.kind') = 'snapshot' OR"
+                         "   json_extract(?1, '$.run') GLOB '*-1'))"
                          " WHERE json_valid(?1)",
                          -1, &st, NULL) == SQLITE_OK) {
     char label[256]; /* as load_one's: a longer name never matches */
     ld_label_from_path(s->input, label, sizeof label);
     sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, label, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 3, s->run_derived);
     /* The label is in the files (and may give the rank): a copy of the
     ** same content under another name is another input. */
     if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) == s->size &&
-        sqlite3_column_int(st, 7) == 1 && sqlite3_column_text(st, 1) &&
-        sqlite3_column_text(st, 2) && sqlite3_column_text(st, 3) &&
-        sqlite3_column_text(st, 6) &&
+        sqlite3_column_int(st, 7) == 1 && sqlite3_column_int(st, 8) == 1 &&
+        sqlite3_column_text(st, 1) && sqlite3_column_text(st, 2) &&
+        sqlite3_column_text(st, 3) && sqlite3_column_text(st, 6) &&
         !strcmp((const char *)sqlite3_column_text(st, 2), s->options)) {
       if (!s->hashed) s->hashed = input_content_hash(s->input, s->hash) ? -1 : 1;
       if (s->hashed == 1 && !strcmp((const char *)sqlite3_column_text(st, 1), s->hash) &&
@@ -287,11 +317,11 @@ static int search_run(rec_search *s, const char *folder) {
   return yes;
 }
 
-int ex_record_find(const char *dir, const char *input, const char *options,
+int ex_record_find(const char *dir, const char *input, const char *options, int run_derived,
                    ex_record_match *m) {
   struct stat sb;
   if (stat(input, &sb) || !S_ISREG(sb.st_mode)) return 0;
-  rec_search s = {dir, input, options, (int64_t)sb.st_size, "", 0, NULL, m};
+  rec_search s = {dir, input, options, run_derived, (int64_t)sb.st_size, "", 0, NULL, m};
   if (sqlite3_open(":memory:", &s.db) != SQLITE_OK) {
     sqlite3_close(s.db);
     return 0;

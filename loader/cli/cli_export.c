@@ -295,18 +295,21 @@ static int one_artifact(sqlite3 *db, const char *db_path) {
 }
 
 /* A task whose every input the dataset holds already (same content, same
-** options, every file there: export_record.c) has nothing to do: 1 and
-** *rc its exit code (3 when the export it skips warned), each input's
-** line printed; else 0, also when any input is not held.  A database is
-** never skipped. */
+** options and build, every file there: export_record.c) has nothing to
+** do: 1 and *rc its exit code (3 when the export it skips warned), each
+** input's line printed; else 0, also when any input is not held.  A
+** database is never skipped. */
 static int already_exported(const ex_options *o, const ex_args *x, int *rc) {
   char key[1024];
-  ex_options_key(o, key, sizeof key);
+  *rc = PROFDB_EXIT_OK;
+  /* Without --run, inputs loaded together may derive other runs than each
+  ** alone: only a single input is looked up (as the run it derives). */
+  if (ex_options_key(o, key, sizeof key) || (!o->run && x->n > 1)) return 0;
   ex_record_match *m = calloc((size_t)x->n, sizeof *m);
   if (!m) ld_oom();
   int all = 1;
-  for (int i = 0; all && i < x->n; i++) all = ex_record_find(o->dir, x->inputs[i], key, &m[i]);
-  *rc = PROFDB_EXIT_OK;
+  for (int i = 0; all && i < x->n; i++)
+    all = ex_record_find(o->dir, x->inputs[i], key, !o->run, &m[i]);
   for (int i = 0; all && i < x->n; i++) {
     if (m[i].warnings) *rc = PROFDB_EXIT_TRUNCATED;
     if (!x->quiet)
@@ -326,6 +329,8 @@ static int export_inputs(ex_options *o, ex_args *x, ex_result *res, int *load_rc
   const char *db_path;
   if (x->n == 1 && is_sqlite(x->inputs[0]))
     db_path = x->inputs[0];
+  else if (ex_check_tables(o))
+    return PROFDB_EXIT_USAGE;
   else if (!x->force && (x->skipped = already_exported(o, x, &rc)))
     return rc;
   else if (!(db_path = load_task(x->inputs, x->n, o->run, load_rc)))

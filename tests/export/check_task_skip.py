@@ -98,11 +98,25 @@ for f, first in zip(INPUTS, FIRST_CODES):
     check("skipped" in err and "already in %s as the" % tasks in err and "files," not in err,
           "  it says it skipped: %s" % err.strip()[:160])
 check(state(tasks) == before, "the skipped tasks touched no file (bytes, inodes, times)")
-code, err = export(INPUTS[:2] + ["-o", tasks])
-check(code == 0 and err.count("skipped") == 2 and state(tasks) == before,
-      "a task of two held inputs skips both")
-code, err = export(INPUTS[:2] + ["-o", tasks, "-q"])
+code, err = export(INPUTS[:1] + ["-o", tasks, "-q"])
 check(code == 0 and err == "", "-q: skipped silently")
+code, err = export(INPUTS[:1] + ["-o", tasks, "--table", "kernle"])
+check(code == 2 and "no table 'kernle'" in err, "a held input with a bad --table: exit 2")
+# Without --run, inputs loaded together derive their runs together: a task
+# of two is exported (to the same bytes), one with --run may be skipped.
+code, err = export(INPUTS[:2] + ["-o", tasks])
+check(code == 0 and "skipped" not in err and parquet_bytes(tasks) == {
+    k: v[0] for k, v in before.items() if k.endswith(".parquet")},
+      "a task of two inputs without --run: exported, to the same bytes")
+named = os.path.join(WORK, "named")
+for f in INPUTS[:2]:
+    export([f, "-o", named, "--run", "job7", "-q"])
+code, err = export(INPUTS[:2] + ["-o", named, "--run", "job7"])
+check(code == 0 and err.count("skipped") == 2 and "run job7" in err,
+      "a task of two held inputs with --run: both skipped")
+code, err = export([INPUTS[0], "-o", named])
+check(code == 0 and "skipped" not in err, "  and without --run, the same input is exported (ws2-1)")
+before = state(tasks)
 lst = os.path.join(WORK, "inputs.txt")
 with open(lst, "w") as fh:
     fh.write("\n".join(INPUTS) + "\n")
@@ -171,6 +185,63 @@ with open(rec, "w") as fh:
 code, err = export([INPUTS[1], "-o", tasks])
 check(code == 0 and "skipped" not in err and json.load(open(rec))["rank"] == 1,
       "a damaged record: exported again, the record rewritten")
+
+# Same name and size, other bytes (one digit of a duration): another input.
+text = open(INPUTS[0]).read()
+at = text.index('"dur":') + len('"dur":')
+while not text[at].isdigit():
+    at += 1
+while text[at + 1].isdigit():
+    at += 1
+changed_dir = os.path.join(WORK, "changed")
+os.makedirs(changed_dir)
+changed = os.path.join(changed_dir, "rank0.pt.trace.json")
+with open(changed, "w") as fh:
+    fh.write(text[:at] + str((int(text[at]) + 1) % 10) + text[at + 1:])
+check(os.path.getsize(changed) == os.path.getsize(INPUTS[0]), "(a changed copy of rank 0, same size)")
+code, err = export([changed, "-o", tasks])
+check(code == 0 and "skipped" not in err, "same name and size, other content: exported")
+code, err = export([INPUTS[0], "-o", tasks])
+check(code == 0 and "skipped" not in err, "  and the original is exported again")
+
+# Another build of profdb (here: one byte appended to the program) may
+# write other bytes: it exports again.
+other_build = os.path.join(WORK, "profdb-other")
+shutil.copy(PROFDB, other_build)
+with open(other_build, "ab") as fh:
+    fh.write(b"\0")
+r = subprocess.run([other_build, "export", INPUTS[0], "-o", tasks], capture_output=True, text=True)
+check(r.returncode == 0 and "skipped" not in r.stderr, "another build of profdb: exported")
+code, err = export([INPUTS[0], "-o", tasks])
+check(code == 0 and "skipped" not in err, "  and this build exports again after it")
+
+# A record of a run the task would not derive alone: not this task's files.
+shifted_dir = os.path.join(WORK, "shifted")
+os.makedirs(shifted_dir)
+shifted = os.path.join(shifted_dir, "rank1.pt.trace.json")
+t = json.load(open(INPUTS[1]))
+for e in t["traceEvents"]:
+    if isinstance(e.get("ts"), (int, float)):
+        e["ts"] += 10 ** 10  # three hours later: its own time window
+with open(shifted, "w") as fh:
+    json.dump(t, fh)
+islands = os.path.join(WORK, "islands")
+idb = os.path.join(WORK, "islands.db")
+subprocess.run([PROFDB, "load", INPUTS[0], shifted, "-o", idb, "-q"], check=True)
+export([idb, "-o", islands, "-q"])
+check(os.path.exists(os.path.join(islands, "_inputs/trace/run=ws2-2/rank=1.json")),
+      "(export DB of rank 0 and a later rank 1: rank 1 in run ws2-2)")
+code, err = export([shifted, "-o", islands])
+check(code == 0 and "skipped" not in err and
+      os.path.exists(os.path.join(islands, "_inputs/trace/run=ws2-1/rank=1.json")),
+      "the task of that rank 1 alone is exported, to run ws2-1")
+fdb = os.path.join(WORK, "foo.db")
+subprocess.run([PROFDB, "load", INPUTS[0], "-o", fdb, "-q", "--run", "foo"], check=True)
+foo = os.path.join(WORK, "foo")
+export([fdb, "-o", foo, "-q"])
+code, err = export([INPUTS[0], "-o", foo])
+check(code == 0 and "skipped" not in err and os.path.isdir(os.path.join(foo, "trace/run=ws2-1")),
+      "a record of load --run foo: the task without --run is exported (ws2-1)")
 
 # The same content under another name: its label (in the files) differs.
 other = os.path.join(WORK, "copy")
