@@ -30,11 +30,16 @@
 
 #include "hash.h"
 #include "parquet.h"
+
+#include <yajl/yajl_version.h>
+#include <zlib.h>
+#include <zstd.h>
 #include "profdb/profdb.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -600,9 +605,11 @@ static int export_artifact(ex_ctx *x, int snapshot, const ex_params *p, ex_recor
       rc = export_table(x, &ex_tables[t], p);
   if (rc == 0 && !snapshot && x->o->nonly == 0) rc = export_summary(x, p);
   char key[1024];
-  /* No record (the input is then never skipped) without a hash, a file
-  ** list or a build to name. */
-  if (rc || !rec->content_hash || x->files.incomplete || ex_options_key(x->o, key, sizeof key))
+  /* No record (the input is then never skipped) but from a task, whose
+  ** load is this build's (a database may have been loaded by another), and
+  ** without a hash, a file list or a build to name. */
+  if (rc || !x->o->record_inputs || !rec->content_hash || x->files.incomplete ||
+      ex_options_key(x->o, key, sizeof key))
     return rc;
   rec->options = key;
   rec->warnings += x->res->warnings - warnings;
@@ -682,21 +689,28 @@ static int export_artifacts(ex_ctx *x, int snapshot, ex_seen *seen) {
   return rc;
 }
 
-/* XXH64 of the file that holds this code (the profdb program, or the
-** Python module that links it), as hex: the same version number has
-** exported differently from one commit to the next.  NULL when unknown. */
-static const char *build_id(void) { /* dladdr: -D_GNU_SOURCE (CMakeLists.txt) */
+/* XXH64 of the file that holds this code, as hex: the profdb program
+** (/proc/self/exe: dladdr names it by argv[0], which may be a bare name
+** found on PATH, or a file of that name in the working directory), or the
+** Python module that links it (its path as loaded).  The same version
+** number has exported differently from one commit to the next.  NULL when
+** unknown. */
+static const char *build_id(void) {
   static char id[17];
   static int done;
   if (!done) {
     Dl_info info;
-    size_t n;
-    FILE *f = dladdr((void *)build_id, &info) && info.dli_fname && *info.dli_fname
-                  ? fopen(info.dli_fname, "rb")
-                  : NULL;
+    struct link_map *map = NULL;
+    const char *path = NULL;
+    if (dladdr1((void *)build_id, &info, (void **)&map, RTLD_DL_LINKMAP) && map)
+      path = map->l_name && map->l_name[0] == '/' ? map->l_name
+             : !map->l_name || !map->l_name[0]    ? "/proc/self/exe"
+                                                  : NULL;
+    FILE *f = path ? fopen(path, "rb") : NULL;
     if (f) {
       ld_hash h;
       char buf[1 << 16];
+      size_t n;
       hash_init(&h);
       while ((n = fread(buf, 1, sizeof buf, f)) > 0) hash_update(&h, buf, n);
       if (!ferror(f)) snprintf(id, sizeof id, "%016llx", (unsigned long long)hash_final(&h));
@@ -717,10 +731,14 @@ int ex_options_key(const ex_options *o, char *out, size_t n) {
   char rank[32] = "auto";
   if (o->have_rank) snprintf(rank, sizeof rank, "%lld", o->rank);
   const char *build = build_id();
+  /* The libraries are linked dynamically: an upgrade of one may change what
+  ** is parsed, stored or written. */
   snprintf(out, n,
-           "profdb %s; build %s; schema %d; export version %d; run %s; rank %s; tables %s;"
-           " compression %s; file bytes %lld; group rows %lld",
+           "profdb %s; build %s; schema %d; export version %d; sqlite %s; yajl %d; zlib %s;"
+           " zstd %s; run %s; rank %s; tables %s; compression %s; file bytes %lld;"
+           " group rows %lld",
            PROFDB_VERSION, build ? build : "unknown", PROFDB_SCHEMA_VERSION, EX_EXPORT_VERSION,
+           sqlite3_sourceid(), yajl_version(), zlibVersion(), ZSTD_versionString(),
            o->run ? o->run : "auto", rank, o->only ? tables : "all",
            o->uncompressed ? "none" : "zstd",
            (long long)(o->file_bytes > 0 ? o->file_bytes : EX_FILE_BYTES),

@@ -42,6 +42,8 @@ typedef struct ex_options {
                       ** (0: EX_FILE_BYTES) */
   int64_t group_rows; /* --group-rows N: rows per row group (0: PQ_GROUP_ROWS) */
   FILE *messages;     /* warnings; NULL = stderr */
+  int record_inputs;  /* write _inputs records (export_record.c): the
+                      ** database was loaded by this process (a task) */
 } ex_options;
 
 typedef struct ex_result {
@@ -90,12 +92,14 @@ int ex_merge_summaries(const char *dir, const char *db_path, int *traces);
 
 /* Records of what a dataset holds (export_record.c), so that a job-array
 ** task skips an input exported before:
-** DIR/_inputs/<trace|snapshot>/run=R/rank=N.json, written after the last
-** of the artifact's files and removed before the first is replaced.
-** ex_options_key(): the options that shape the files, with the profdb and
-** database schema and a hash of the build (the file holding the code:
-** profdb, or the Python module), as one line (a record matches only its
-** own); -1 when the build cannot be read (then nothing is skipped).
+** DIR/_inputs/<trace|snapshot>/run=R/rank=N.json, written by a task (not
+** export DB: a database may have been loaded by another build) after the
+** last of the artifact's files, and removed by every export before the
+** first is replaced.  ex_options_key(): the options that shape the files,
+** with the profdb version, a hash of the build (the file holding the
+** code: profdb, or the Python module), the schema and export versions and
+** the libraries' versions, as one line (a record matches only its own);
+** -1 when the build cannot be read (then nothing is recorded or skipped).
 ** ex_files_add(): a file published for the artifact (DIR-relative path;
 ** bytes -1: not recorded).  ex_record_forget() / ex_record_publish(): 0,
 ** or -1 with errno.  ex_record_find(): 1 when the dataset DIR holds the

@@ -335,6 +335,8 @@ static int export_inputs(ex_options *o, ex_args *x, ex_result *res, int *load_rc
     return rc;
   else if (!(db_path = load_task(x->inputs, x->n, o->run, load_rc)))
     return *load_rc;
+  else
+    o->record_inputs = 1; /* loaded by this build: its records are exact */
   sqlite3 *db = cli_open_db(db_path, 1);
   if (!db || cli_check_schema(db, db_path))
     rc = PROFDB_EXIT_USAGE;

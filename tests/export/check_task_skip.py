@@ -10,7 +10,9 @@ snapshot, in the repository).  Each file is exported as one task; then:
   - a re-run of each task is skipped: same exit code (3 for the snapshot,
     whose rank is a guess), a line saying as what it is held, and no file
     of the dataset touched (names, bytes, inodes and times the same);
-  - export DB of the three loaded together writes the same records;
+  - profdb run through PATH skips too; export DB of the three loaded
+    together writes no record (another build may have loaded the
+    database) and removes those of the ranks it writes;
   - --force exports again, to the same bytes;
   - other options, a recorded file missing or resized, a record missing
     or damaged, and the same content under another name are exported
@@ -124,15 +126,35 @@ env = dict(os.environ, SLURM_ARRAY_TASK_ID="1")
 code, err = export(["--files", lst, "-o", tasks], env)
 check(code == 0 and "rank 1" in err and "skipped" in err, "--files with $SLURM_ARRAY_TASK_ID: skipped")
 
-# ---- export DB writes the same records -------------------------------------
+# profdb found on PATH, run from a folder holding a file named profdb (the
+# build is the program's, not a file named like argv[0]): skipped.
+bindir, cwd = os.path.join(WORK, "bin"), os.path.join(WORK, "cwd")
+os.makedirs(bindir)
+os.makedirs(cwd)
+os.symlink(PROFDB, os.path.join(bindir, "profdb"))
+open(os.path.join(cwd, "profdb"), "w").close()
+r = subprocess.run(["profdb", "export", INPUTS[0], "-o", tasks], capture_output=True, text=True,
+                   cwd=cwd, env=dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"]))
+check(r.returncode == 0 and "skipped" in r.stderr, "profdb run through PATH: skipped as well")
+
+# ---- export DB writes no record, and removes those of the ranks it writes -
+# (a database may have been loaded by another build of profdb)
 db = os.path.join(WORK, "all.db")
 subprocess.run([PROFDB, "load"] + INPUTS + ["-o", db, "-q"], check=True)
 from_db = os.path.join(WORK, "from_db")
 code, _ = export([db, "-o", from_db, "-q"])
 check(code == 3, "export DB exits 3 (the snapshot's rank)")
-check(records(from_db) == records(tasks), "export DB writes the tasks' records, byte for byte")
+check(records(from_db) == {}, "export DB writes no record")
+check(parquet_bytes(from_db) == parquet_bytes(tasks), "and the tasks' Parquet bytes")
 code, err = export([db, "-o", tasks])
 check(code == 3 and "skipped" not in err, "a database is never skipped")
+check(records(tasks) == {}, "  and removes the records of the ranks it rewrote")
+codes = []
+for f in INPUTS:
+    code, err = export([f, "-o", tasks])
+    codes.append(code)
+    check("skipped" not in err, "  so %s is exported again" % os.path.basename(f))
+check(codes == FIRST_CODES and records(tasks) == recs, "  which writes the same records")
 
 # ---- --force, other options -----------------------------------------------
 before = state(tasks)
@@ -226,22 +248,18 @@ for e in t["traceEvents"]:
 with open(shifted, "w") as fh:
     json.dump(t, fh)
 islands = os.path.join(WORK, "islands")
-idb = os.path.join(WORK, "islands.db")
-subprocess.run([PROFDB, "load", INPUTS[0], shifted, "-o", idb, "-q"], check=True)
-export([idb, "-o", islands, "-q"])
-check(os.path.exists(os.path.join(islands, "_inputs/trace/run=ws2-2/rank=1.json")),
-      "(export DB of rank 0 and a later rank 1: rank 1 in run ws2-2)")
+code, _ = export([INPUTS[0], shifted, "-o", islands, "-q"])  # one task, two inputs
+check(code == 0 and os.path.exists(os.path.join(islands, "_inputs/trace/run=ws2-2/rank=1.json")),
+      "(a task of rank 0 and a later rank 1 without --run: rank 1 in run ws2-2)")
 code, err = export([shifted, "-o", islands])
 check(code == 0 and "skipped" not in err and
       os.path.exists(os.path.join(islands, "_inputs/trace/run=ws2-1/rank=1.json")),
       "the task of that rank 1 alone is exported, to run ws2-1")
-fdb = os.path.join(WORK, "foo.db")
-subprocess.run([PROFDB, "load", INPUTS[0], "-o", fdb, "-q", "--run", "foo"], check=True)
 foo = os.path.join(WORK, "foo")
-export([fdb, "-o", foo, "-q"])
+export([INPUTS[0], "-o", foo, "-q", "--run", "foo"])
 code, err = export([INPUTS[0], "-o", foo])
 check(code == 0 and "skipped" not in err and os.path.isdir(os.path.join(foo, "trace/run=ws2-1")),
-      "a record of load --run foo: the task without --run is exported (ws2-1)")
+      "a record of --run foo: the task without --run is exported (ws2-1)")
 
 # The same content under another name: its label (in the files) differs.
 other = os.path.join(WORK, "copy")
