@@ -28,11 +28,18 @@
 */
 #include "export.h"
 
+#include "hash.h"
 #include "parquet.h"
+
+#include <yajl/yajl_version.h>
+#include <zlib.h>
+#include <zstd.h>
 #include "profdb/profdb.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,6 +257,7 @@ typedef struct ex_ctx {
   const ex_options *o;
   ex_result *res;
   FILE *msg;
+  ex_files files; /* the current artifact's files, for its record */
 } ex_ctx;
 
 /* Convert the statement's column i into the writer's column i. */
@@ -448,6 +456,7 @@ static int export_table(ex_ctx *x, const ex_table *t, const ex_params *p) {
     }
     struct stat sb;
     if (stat(final, &sb) == 0) x->res->bytes += sb.st_size;
+    ex_files_add(&x->files, final + strlen(x->o->dir) + 1, stat(final, &sb) ? -1 : sb.st_size);
     published++;
   }
   x->res->files += published;
@@ -484,6 +493,11 @@ static int export_summary(ex_ctx *x, const ex_params *p) {
   if (rc == 0)
     rc = ex_write_summary(x->db, folder, &(ex_summary_trace){p->id, p->base, p->last, p->rank},
                           x->o->run, err, sizeof err);
+  if (rc == 0) {
+    char rel[400];
+    snprintf(rel, sizeof rel, "_summary/run=%s/rank=%lld.db.zst", p->run, (long long)p->rank);
+    ex_files_add(&x->files, rel, -1); /* a summary holds its load's time: no size */
+  }
   if (rc) {
     x->res->retryable = is_retryable(errno);
     fprintf(stderr, "profdb: export: %s/rank=%lld.db: %s\n", folder, (long long)p->rank, err);
@@ -542,6 +556,73 @@ static int seen_before(ex_seen *s, const char *kind, const ex_params *p) {
   return 0;
 }
 
+/* The artifact's content hash (returned, malloc'd), its bytes on disk and
+** a warning when it was cut short (its load warned), into r. */
+static char *artifact_facts(ex_ctx *x, int snapshot, int64_t id, ex_record *r) {
+  sqlite3_stmt *h;
+  char *hash = NULL;
+  const char *sql = snapshot
+                        ? "SELECT content_hash, file_bytes, status <> 'ok', EXISTS (SELECT"
+                          " 1 FROM snapshot_metadata m WHERE m.snapshot_id = s.snapshot_id"
+                          " AND m.key = 'profdb.run') FROM snapshot s WHERE snapshot_id = ?"
+                        : "SELECT content_hash, file_bytes, status <> 'ok', EXISTS (SELECT"
+                          " 1 FROM trace_metadata m WHERE m.trace_id = t.trace_id AND"
+                          " m.key = 'profdb.run') FROM trace t WHERE trace_id = ?";
+  if (sqlite3_prepare_v2(x->db, sql, -1, &h, NULL) == SQLITE_OK) {
+    sqlite3_bind_int64(h, 1, id);
+    if (sqlite3_step(h) == SQLITE_ROW && sqlite3_column_text(h, 0)) {
+      hash = strdup((const char *)sqlite3_column_text(h, 0));
+      r->file_bytes = sqlite3_column_int64(h, 1);
+      r->warnings = sqlite3_column_int(h, 2);
+      /* as _traces.sql / _snapshots.sql choose the run */
+      r->run_source = x->o->run ? "option" : sqlite3_column_int(h, 3) ? "load" : "derived";
+    }
+    sqlite3_finalize(h);
+  }
+  r->content_hash = hash;
+  return hash;
+}
+
+/* Export one artifact's tables (and a trace's summary) between removing
+** its record and publishing the new one (export_record.c): a record never
+** names files another export may be replacing.  warnings: the count before
+** this artifact.  0 or -1 (printed). */
+static int export_artifact(ex_ctx *x, int snapshot, const ex_params *p, ex_record *rec,
+                           int64_t warnings) {
+  int rc = 0;
+  x->files.len = 0;
+  x->files.incomplete = 0;
+  if (ex_record_forget(x->o->dir, rec->kind, p->run, p->rank)) {
+    int e = errno;
+    fprintf(stderr, "profdb: export: %s/_inputs/%s/run=%s/rank=%lld.json: %s\n", x->o->dir,
+            rec->kind, p->run, (long long)p->rank, strerror(e));
+    x->res->retryable = is_retryable(e);
+    return -1;
+  }
+  if (snapshot) rc = exec_script(x->db, profdb_export__stacks, p, 1);
+  for (int t = 0; rc == 0 && t < EX_NTABLES; t++)
+    if (ex_tables[t].snapshot == snapshot && wanted(x->o, ex_tables[t].name))
+      rc = export_table(x, &ex_tables[t], p);
+  if (rc == 0 && !snapshot && x->o->nonly == 0) rc = export_summary(x, p);
+  char key[1024];
+  /* No record (the input is then never skipped) but from a task, whose
+  ** load is this build's (a database may have been loaded by another), and
+  ** without a hash, a file list or a build to name. */
+  if (rc || !x->o->record_inputs || !rec->content_hash || x->files.incomplete ||
+      ex_options_key(x->o, key, sizeof key))
+    return rc;
+  rec->options = key;
+  rec->warnings += x->res->warnings - warnings;
+  if (ex_record_publish(x->o->dir, rec, &x->files)) {
+    int e = errno;
+    fprintf(stderr, "profdb: export: %s/_inputs/%s/run=%s/rank=%lld.json: %s\n", x->o->dir,
+            rec->kind, p->run, (long long)p->rank, strerror(e));
+    x->res->retryable = is_retryable(e);
+    return -1;
+  }
+  return 0;
+}
+
 /* Export the artifacts listed by list_sql (_traces.sql or _snapshots.sql). */
 static int export_artifacts(ex_ctx *x, int snapshot, ex_seen *seen) {
   sqlite3_stmt *st;
@@ -556,6 +637,8 @@ static int export_artifacts(ex_ctx *x, int snapshot, ex_seen *seen) {
   int rc = 0, src;
   while (rc == 0 && (src = sqlite3_step(st)) == SQLITE_ROW) {
     ex_params p = {0};
+    ex_record rec = {.kind = snapshot ? "snapshot" : "trace"};
+    int64_t warnings = x->res->warnings;
     p.id = sqlite3_column_int64(st, 0);
     p.label = (const char *)sqlite3_column_text(st, 1);
     p.run = (const char *)sqlite3_column_text(st, 2);
@@ -567,19 +650,13 @@ static int export_artifacts(ex_ctx *x, int snapshot, ex_seen *seen) {
         p.rank_source = "distributedInfo";
       } else
         fallback_rank(x, &p);
-      sqlite3_stmt *h;
-      if (sqlite3_prepare_v2(x->db, "SELECT content_hash FROM trace WHERE trace_id = ?", -1, &h,
-                             NULL) == SQLITE_OK) {
-        sqlite3_bind_int64(h, 1, p.id);
-        if (sqlite3_step(h) == SQLITE_ROW)
-          p.hash = strdup((const char *)sqlite3_column_text(h, 0));
-        sqlite3_finalize(h);
-      }
     } else {
       p.base = sqlite3_column_int64(st, 3);
       p.base2 = sqlite3_column_int64(st, 4);
       fallback_rank(x, &p);
     }
+    char *hash = artifact_facts(x, snapshot, p.id, &rec);
+    if (!snapshot) p.hash = hash; /* in the trace's files' metadata */
     if (!p.run || !path_safe(p.run)) {
       fprintf(stderr,
               "profdb: export: %s: run name '%s' cannot be a folder name (letters,"
@@ -596,13 +673,13 @@ static int export_artifacts(ex_ctx *x, int snapshot, ex_seen *seen) {
               " (give --run NAME to tell the runs apart)\n",
               p.label, p.run, snapshot ? "snapshot" : "trace", (long long)p.rank);
     } else {
-      if (snapshot) rc = exec_script(x->db, profdb_export__stacks, &p, 1);
-      for (int t = 0; rc == 0 && t < EX_NTABLES; t++)
-        if (ex_tables[t].snapshot == snapshot && wanted(x->o, ex_tables[t].name))
-          rc = export_table(x, &ex_tables[t], &p);
-      if (rc == 0 && !snapshot && x->o->nonly == 0) rc = export_summary(x, &p);
+      rec.run = p.run;
+      rec.label = p.label;
+      rec.rank = p.rank;
+      rec.rank_source = p.rank_source;
+      rc = export_artifact(x, snapshot, &p, &rec, warnings);
     }
-    free((char *)p.hash);
+    free(hash);
   }
   if (rc == 0 && src != SQLITE_DONE) {
     fprintf(stderr, "profdb: export: %s\n", sqlite3_errmsg(x->db));
@@ -612,9 +689,64 @@ static int export_artifacts(ex_ctx *x, int snapshot, ex_seen *seen) {
   return rc;
 }
 
-int ex_export(sqlite3 *db, const ex_options *o, ex_result *res) {
-  memset(res, 0, sizeof *res);
-  ex_ctx x = {db, o, res, o->messages ? o->messages : stderr};
+/* XXH64 of the file that holds this code, as hex: the profdb program
+** (/proc/self/exe: dladdr names it by argv[0], which may be a bare name
+** found on PATH, or a file of that name in the working directory), or the
+** Python module that links it (its path as loaded).  The same version
+** number has exported differently from one commit to the next.  NULL when
+** unknown. */
+static const char *build_id(void) {
+  static char id[17];
+  static int done;
+  if (!done) {
+    Dl_info info;
+    struct link_map *map = NULL;
+    const char *path = NULL;
+    if (dladdr1((void *)build_id, &info, (void **)&map, RTLD_DL_LINKMAP) && map)
+      path = map->l_name && map->l_name[0] == '/' ? map->l_name
+             : !map->l_name || !map->l_name[0]    ? "/proc/self/exe"
+                                                  : NULL;
+    FILE *f = path ? fopen(path, "rb") : NULL;
+    if (f) {
+      ld_hash h;
+      char buf[1 << 16];
+      size_t n;
+      hash_init(&h);
+      while ((n = fread(buf, 1, sizeof buf, f)) > 0) hash_update(&h, buf, n);
+      if (!ferror(f)) snprintf(id, sizeof id, "%016llx", (unsigned long long)hash_final(&h));
+      fclose(f);
+    }
+    done = 1;
+  }
+  return id[0] ? id : NULL;
+}
+
+int ex_options_key(const ex_options *o, char *out, size_t n) {
+  char tables[600] = "";
+  size_t len = 0;
+  for (int t = 0; o->only && t < EX_NTABLES; t++) /* in ex_tables' order */
+    if (wanted(o, ex_tables[t].name) && len + strlen(ex_tables[t].name) + 2 < sizeof tables)
+      len += (size_t)snprintf(tables + len, sizeof tables - len, "%s%s", len ? "," : "",
+                              ex_tables[t].name);
+  char rank[32] = "auto";
+  if (o->have_rank) snprintf(rank, sizeof rank, "%lld", o->rank);
+  const char *build = build_id();
+  /* The libraries are linked dynamically: an upgrade of one may change what
+  ** is parsed, stored or written. */
+  snprintf(out, n,
+           "profdb %s; build %s; schema %d; export version %d; sqlite %s; yajl %d; zlib %s;"
+           " zstd %s; run %s; rank %s; tables %s; compression %s; file bytes %lld;"
+           " group rows %lld",
+           PROFDB_VERSION, build ? build : "unknown", PROFDB_SCHEMA_VERSION, EX_EXPORT_VERSION,
+           sqlite3_sourceid(), yajl_version(), zlibVersion(), ZSTD_versionString(),
+           o->run ? o->run : "auto", rank, o->only ? tables : "all",
+           o->uncompressed ? "none" : "zstd",
+           (long long)(o->file_bytes > 0 ? o->file_bytes : EX_FILE_BYTES),
+           (long long)(o->group_rows > 0 ? o->group_rows : PQ_GROUP_ROWS));
+  return build ? 0 : -1;
+}
+
+int ex_check_tables(const ex_options *o) {
   for (int i = 0; i < o->nonly; i++) {
     int t = 0;
     while (t < EX_NTABLES && strcmp(ex_tables[t].name, o->only[i])) t++;
@@ -623,6 +755,13 @@ int ex_export(sqlite3 *db, const ex_options *o, ex_result *res) {
       return -1;
     }
   }
+  return 0;
+}
+
+int ex_export(sqlite3 *db, const ex_options *o, ex_result *res) {
+  memset(res, 0, sizeof *res);
+  ex_ctx x = {db, o, res, o->messages ? o->messages : stderr, {0}};
+  if (ex_check_tables(o)) return -1;
   char *dir = strdup(o->dir);
   if (!dir || mkdirs(dir)) {
     fprintf(stderr, "profdb: export: %s: %s\n", o->dir, strerror(errno));
@@ -643,5 +782,6 @@ int ex_export(sqlite3 *db, const ex_options *o, ex_result *res) {
   sqlite3_exec(db, "DROP TABLE IF EXISTS temp.summary_rowids", NULL, NULL, NULL);
   sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
   free(seen.key);
+  free(x.files.text);
   return rc;
 }

@@ -42,6 +42,8 @@ typedef struct ex_options {
                       ** (0: EX_FILE_BYTES) */
   int64_t group_rows; /* --group-rows N: rows per row group (0: PQ_GROUP_ROWS) */
   FILE *messages;     /* warnings; NULL = stderr */
+  int record_inputs;  /* write _inputs records (export_record.c): the
+                      ** database was loaded by this process (a task) */
 } ex_options;
 
 typedef struct ex_result {
@@ -87,5 +89,55 @@ int ex_write_summary(sqlite3 *db, const char *folder, const ex_summary_trace *t,
                      const char *set_run, char *err, size_t errsize);
 int ex_is_dataset(const char *path);
 int ex_merge_summaries(const char *dir, const char *db_path, int *traces);
+
+/* Records of what a dataset holds (export_record.c), so that a job-array
+** task skips an input exported before:
+** DIR/_inputs/<trace|snapshot>/run=R/rank=N.json, written by a task (not
+** export DB: a database may have been loaded by another build) after the
+** last of the artifact's files, and removed by every export before the
+** first is replaced.  ex_options_key(): the options that shape the files,
+** with the profdb version, a hash of the build (the file holding the
+** code: profdb, or the Python module), the schema and export versions and
+** the libraries' versions, as one line (a record matches only its own);
+** -1 when the build cannot be read (then nothing is recorded or skipped).
+** ex_files_add(): a file published for the artifact (DIR-relative path;
+** bytes -1: not recorded).  ex_record_forget() / ex_record_publish(): 0,
+** or -1 with errno.  ex_record_find(): 1 when the dataset DIR holds the
+** file input (same content hash, same options, every recorded file
+** there) and *m says as what, else 0 (also when input or a record cannot
+** be read: then the task exports again).  run_derived: no --run, one
+** input: the run a task derives alone (ws<N>-1, local-1, snapshot) must
+** be the record's. */
+typedef struct ex_files {
+  char *text; /* JSON array items: {"path": ..., "bytes": ...} */
+  size_t len, cap;
+  int incomplete; /* a file could not be listed: publish no record */
+} ex_files;
+typedef struct ex_record {
+  const char *kind; /* "trace" or "snapshot" */
+  const char *run;
+  long long rank;
+  const char *rank_source;  /* distributedInfo, option, path or default */
+  const char *run_source;   /* option (--run), load (load --run) or derived
+                            ** (time windows; 'snapshot' for snapshots) */
+  const char *content_hash; /* trace.content_hash / snapshot.content_hash */
+  int64_t file_bytes;       /* the input's bytes on disk */
+  const char *label;        /* trace.label / snapshot.label: in its files */
+  const char *options;      /* ex_options_key() */
+  int64_t warnings;         /* warnings of the artifact's export and load */
+} ex_record;
+typedef struct ex_record_match {
+  char kind[16], run[256];
+  long long rank;
+  int64_t warnings;
+} ex_record_match;
+int ex_options_key(const ex_options *o, char *out, size_t n);
+/* 0, or -1 (printed) when --table names a table that does not exist. */
+int ex_check_tables(const ex_options *o);
+void ex_files_add(ex_files *f, const char *rel_path, int64_t bytes);
+int ex_record_forget(const char *dir, const char *kind, const char *run, long long rank);
+int ex_record_publish(const char *dir, const ex_record *r, const ex_files *files);
+int ex_record_find(const char *dir, const char *input, const char *options, int run_derived,
+                   ex_record_match *m);
 
 #endif

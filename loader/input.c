@@ -366,3 +366,18 @@ void input_close(ld_input *in) {
   in->pf = NULL;
   in->fd = -1;
 }
+
+int input_content_hash(const char *path, char out[17]) {
+  ld_input in;
+  const unsigned char *p;
+  ssize_t n;
+  if (input_open(&in, path, 1 << 20)) {
+    input_close(&in);
+    return -1;
+  }
+  while ((n = input_read(&in, &p)) > 0) {}
+  int rc = n < 0 ? -1 : 0;
+  snprintf(out, 17, "%016llx", (unsigned long long)hash_final(&in.hash));
+  input_close(&in);
+  return rc;
+}

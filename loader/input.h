@@ -72,4 +72,9 @@ int input_rewind(ld_input *in);
 
 void input_close(ld_input *in);
 
+/* The content hash of the file at path: XXH64 of its decompressed bytes as
+** 16 hex digits (trace.content_hash, snapshot.content_hash), read whole.
+** 0, or -1 when it cannot be read. */
+int input_content_hash(const char *path, char out[17]);
+
 #endif

@@ -163,22 +163,6 @@ static int seed_strings(ld_ctx *ctx) {
 
 /* ---- duplicates --------------------------------------------------------- */
 
-/* Hash the whole decompressed content (only when a candidate exists). */
-static int full_hash(const char *path, char out[17]) {
-  ld_input in;
-  const unsigned char *p;
-  ssize_t n;
-  if (input_open(&in, path, 1 << 20)) {
-    input_close(&in);
-    return -1;
-  }
-  while ((n = input_read(&in, &p)) > 0) {}
-  int rc = n < 0 ? -1 : 0;
-  snprintf(out, 17, "%016llx", (unsigned long long)hash_final(&in.hash));
-  input_close(&in);
-  return rc;
-}
-
 /* gzip ISIZE: uncompressed size mod 2^32 of the last member. */
 static int64_t gzip_isize(const ld_input *in) {
   unsigned char t[4];
@@ -206,7 +190,7 @@ static int64_t find_duplicate(sqlite3 *db, ld_file *f, const char *table, const 
   char hash[17] = "";
   int64_t found = 0;
   while (!found && sqlite3_step(st) == SQLITE_ROW) {
-    if (!hash[0] && full_hash(f->path, hash)) break;
+    if (!hash[0] && input_content_hash(f->path, hash)) break; /* only now */
     if (!strcmp(hash, (const char *)sqlite3_column_text(st, 1)))
       found = sqlite3_column_int64(st, 0);
   }
@@ -216,7 +200,7 @@ static int64_t find_duplicate(sqlite3 *db, ld_file *f, const char *table, const 
 
 /* ---- one file ----------------------------------------------------------- */
 
-static void label_from_path(const char *path, char *out, size_t outlen) {
+void ld_label_from_path(const char *path, char *out, size_t outlen) {
   const char *base = strrchr(path, '/');
   base = base ? base + 1 : path;
   snprintf(out, outlen, "%s", base);
@@ -304,7 +288,7 @@ static int load_one(ld_ctx *ctx, const char *path, int found_in_dir, const char 
   if (label_opt)
     snprintf(label, sizeof label, "%s", label_opt);
   else
-    label_from_path(path, label, sizeof label);
+    ld_label_from_path(path, label, sizeof label);
   snprintf(sql, sizeof sql, "SELECT max(%s) FROM %s", id_col, table);
   /* Never below this load's first id, even when --replace just removed
   ** the newest artifact: the post-pass derives tables from there on. */

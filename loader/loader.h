@@ -180,6 +180,10 @@ int ld_prepare_schema(ld_ctx *ctx, const char *db_path);
 
 /* Delete every row of artifact id in ctx->db (--replace).  Returns 0 or -1
 ** (sqlite3_errmsg says why). */
+/* An artifact's label from its path: the file name without .gz, .json and
+** .pt.trace (trace.label, snapshot.label, unless load --label). */
+void ld_label_from_path(const char *path, char *out, size_t outlen);
+
 int ld_delete_artifact(ld_ctx *ctx, ld_kind kind, int64_t id);
 
 /* Record --run NAME on the artifacts from first_trace / first_snapshot on

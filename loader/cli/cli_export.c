@@ -58,6 +58,9 @@ static const char export_usage[] =
     "  --file-bytes N       close a file at the first row group past N bytes and\n"
     "                       go on in the next part (default 1073741824: 1 GiB)\n"
     "  --group-rows N       rows per row group at most (1 to 1048576, the default)\n"
+    "  --force              export inputs the dataset already holds (by default a\n"
+    "                       task whose every input it holds, same content and\n"
+    "                       options, is skipped)\n"
     "  -q, --quiet          no summary line\n"
     "\n"
     "exit codes: 0 ok, 3 ok with warnings, 75 I/O error worth a retry,\n"
@@ -156,6 +159,8 @@ typedef struct ex_args {
   const char **only;             /* --table names (o->only points here) */
   const char *files, *index_arg; /* --files LIST, --index I */
   int quiet;                     /* -q */
+  int force;                     /* --force: no skipping */
+  int skipped;                   /* every input was in the dataset already */
 } ex_args;
 
 /* An option that takes a value: the value into o or a; -1 (message
@@ -228,6 +233,8 @@ static int parse_args(int argc, char **argv, ex_options *o, ex_args *x) {
       i++;
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
       x->quiet = 1;
+    } else if (!strcmp(a, "--force")) {
+      x->force = 1;
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "profdb: export: unknown option %s\n\n%s", a, export_usage);
       return -1;
@@ -287,14 +294,49 @@ static int one_artifact(sqlite3 *db, const char *db_path) {
   return -1;
 }
 
+/* A task whose every input the dataset holds already (same content, same
+** options and build, every file there: export_record.c) has nothing to
+** do: 1 and *rc its exit code (3 when the export it skips warned), each
+** input's line printed; else 0, also when any input is not held.  A
+** database is never skipped. */
+static int already_exported(const ex_options *o, const ex_args *x, int *rc) {
+  char key[1024];
+  *rc = PROFDB_EXIT_OK;
+  /* Without --run, inputs loaded together may derive other runs than each
+  ** alone: only a single input is looked up (as the run it derives). */
+  if (ex_options_key(o, key, sizeof key) || (!o->run && x->n > 1)) return 0;
+  ex_record_match *m = calloc((size_t)x->n, sizeof *m);
+  if (!m) ld_oom();
+  int all = 1;
+  for (int i = 0; all && i < x->n; i++)
+    all = ex_record_find(o->dir, x->inputs[i], key, !o->run, &m[i]);
+  for (int i = 0; all && i < x->n; i++) {
+    if (m[i].warnings) *rc = PROFDB_EXIT_TRUNCATED;
+    if (!x->quiet)
+      fprintf(stderr,
+              "profdb: export: %s: already in %s as the %s of run %s, rank %lld (same"
+              " content and options%s): skipped (--force exports it again)\n",
+              x->inputs[i], o->dir, m[i].kind, m[i].run, m[i].rank,
+              m[i].warnings ? "; its export warned" : "");
+  }
+  free(m);
+  return all;
+}
+
 /* Export the database, or the inputs loaded into a temporary one. */
 static int export_inputs(ex_options *o, ex_args *x, ex_result *res, int *load_rc) {
   int rc = PROFDB_EXIT_OK;
   const char *db_path;
   if (x->n == 1 && is_sqlite(x->inputs[0]))
     db_path = x->inputs[0];
+  else if (ex_check_tables(o))
+    return PROFDB_EXIT_USAGE;
+  else if (!x->force && (x->skipped = already_exported(o, x, &rc)))
+    return rc;
   else if (!(db_path = load_task(x->inputs, x->n, o->run, load_rc)))
     return *load_rc;
+  else
+    o->record_inputs = 1; /* loaded by this build: its records are exact */
   sqlite3 *db = cli_open_db(db_path, 1);
   if (!db || cli_check_schema(db, db_path))
     rc = PROFDB_EXIT_USAGE;
@@ -347,7 +389,7 @@ int cli_export(int argc, char **argv) {
   clock_gettime(CLOCK_MONOTONIC, &t1);
   if (rc == PROFDB_EXIT_OK && (res.warnings || load_rc == PROFDB_EXIT_TRUNCATED))
     rc = PROFDB_EXIT_TRUNCATED;
-  if (!x.quiet && (rc == PROFDB_EXIT_OK || rc == PROFDB_EXIT_TRUNCATED))
+  if (!x.quiet && !x.skipped && (rc == PROFDB_EXIT_OK || rc == PROFDB_EXIT_TRUNCATED))
     fprintf(stderr, "profdb: export: %s: %lld files, %lld rows, %.1f MB in %.2f s%s\n", o.dir,
             (long long)res.files, (long long)res.rows, res.bytes / 1e6,
             (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,

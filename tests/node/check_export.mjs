@@ -60,11 +60,11 @@ execFileSync(profdb, ['export', db, '-o', dirDb, '-q']);
 // ---- 4. the job array: 8 tasks, shuffled, two at a time ----------------
 const list = path.join(work, 'inputs.txt');
 fs.writeFileSync(list, '# one trace a line\n' + traces.join('\n') + '\n');
-function task(i, how) {
+function task(i, how, extra = []) {
   const env = { ...process.env };
   delete env.SLURM_ARRAY_TASK_ID;
   delete env.JOB_COMPLETION_INDEX;
-  const args = ['export', '--files', list, '-o', dirTasks, '-q'];
+  const args = ['export', '--files', list, '-o', dirTasks, '-q', ...extra];
   if (how === 'slurm') env.SLURM_ARRAY_TASK_ID = String(i);
   else if (how === 'k8s') env.JOB_COMPLETION_INDEX = String(i);
   else args.push('--index', String(i));
@@ -83,12 +83,13 @@ check(codes.every((c) => c === 0), `every task exits 0 (${codes.join(',')})`);
 
 // The Parquet files; the summaries of _summary/ (profdb report DIR reads
 // them; they carry each load's time, so they are not byte for byte the
-// same) are checked by export.report_dir.
+// same) are checked by export.report_dir; the records of _inputs/ (tasks
+// only) by export.task_skip.
 function listFiles(dir) {
   const out = [];
   for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true }))
     if (e.isFile()) out.push(path.relative(dir, path.join(e.parentPath ?? e.path, e.name)));
-  return out.filter((f) => !f.startsWith('_summary/')).sort();
+  return out.filter((f) => !f.startsWith('_summary/') && !f.startsWith('_inputs/')).sort();
 }
 const filesDb = listFiles(dirDb), filesTasks = listFiles(dirTasks);
 check(filesDb.length > 8 * 5, `export DB wrote ${filesDb.length} files`);
@@ -100,14 +101,21 @@ check(differing.length === 0, `and the same bytes (${differing.slice(0, 3).join(
 check(filesDb.every((f) => /^[a-z_]+\/run=[A-Za-z0-9._+-]+\/rank=(0|[1-9][0-9]*)\/part-0000\.parquet$/.test(f)),
   'paths are <table>/run=<run>/rank=<rank>/part-0000.parquet, ranks unpadded');
 
+check(fs.readdirSync(path.join(dirTasks, '_inputs', 'trace', 'run=ws8-1')).length === 8,
+  'the tasks wrote one record of each rank in _inputs/');
+
 // ---- 5. a task run again changes nothing --------------------------------
+// (skipped: the dataset holds its input; with --force: rewritten, to the
+// same bytes; tests/export/check_task_skip.py tests the skipping)
 const before = new Map(filesTasks.map((f) => [f, fs.readFileSync(path.join(dirTasks, f))]));
-const again = await task(3, 'index');
-const after = listFiles(dirTasks);
-check(again === 0, 'the re-run task exits 0');
-check(JSON.stringify(after) === JSON.stringify(filesTasks), 're-running leaves the same files (no temporaries)');
-check(after.every((f) => before.get(f).equals(fs.readFileSync(path.join(dirTasks, f)))),
-  're-running leaves the same bytes');
+for (const extra of [[], ['--force']]) {
+  const again = await task(3, 'index', extra);
+  const after = listFiles(dirTasks);
+  check(again === 0, `the re-run task ${extra.join(' ')} exits 0`);
+  check(JSON.stringify(after) === JSON.stringify(filesTasks), 're-running leaves the same files (no temporaries)');
+  check(after.every((f) => before.get(f).equals(fs.readFileSync(path.join(dirTasks, f)))),
+    're-running leaves the same bytes');
+}
 
 // ---- 1-3. DuckDB reads the dataset ----------------------------------------
 const inst = await DuckDBInstance.create(':memory:');
@@ -176,7 +184,8 @@ const schemaVersion = JSON.parse(execFileSync(profdb, ['query', db, '--json',
 const files = new Set(kv.map((r) => r.file_name));
 const withVersion = kv.filter((r) => r.k === 'profdb.schema_version' &&
   String(r.v) === String(schemaVersion));
-check(files.size === filesDb.length && withVersion.length === files.size,
+check(files.size === filesDb.filter((f) => f.endsWith('.parquet')).length &&
+  withVersion.length === files.size,
   `every file's key/value metadata has profdb.schema_version = ${schemaVersion}`);
 check(kv.filter((r) => r.k === 'profdb.rank_source' && r.v === 'distributedInfo').length === files.size,
   'the rank came from distributedInfo in every file');
@@ -240,7 +249,7 @@ const splitFiles = listFiles(dirSplit);
 const parts = splitFiles.filter((f) => f.startsWith('cpu_op/run=ws8-1/rank=3/'));
 check(parts.length > 2 && parts.every((f, k) => f.endsWith(`/part-${String(k).padStart(4, '0')}.parquet`)),
   `rank 3's CPU operators are in ${parts.length} parts numbered from part-0000`);
-const tables = [...new Set(filesDb.map((f) => f.split('/')[0]))];
+const tables = [...new Set(filesDb.map((f) => f.split('/')[0]))].filter((t) => !t.startsWith('_'));
 const unequal = [];
 for (const t of tables) {
   const d = await rows(`SELECT (SELECT count(*) FROM (SELECT * FROM read_parquet('${dirSplit}/${t}/*/*/*.parquet')
@@ -263,7 +272,8 @@ const sizes = parts.map((f) => fs.statSync(path.join(dirSplit, f)).size);
 check(sizes.slice(0, -1).every((b) => b >= 6000), 'every part but the last passed 6000 bytes');
 const splitKv = await rows(`SELECT count(DISTINCT file_name) AS n FROM
   parquet_kv_metadata('${dirSplit}/*/*/*/*.parquet') WHERE decode(key) = 'profdb.schema_version'`);
-check(Number(splitKv[0].n) === splitFiles.length, 'every part carries the schema version');
+check(Number(splitKv[0].n) === splitFiles.filter((f) => f.endsWith('.parquet')).length,
+  'every part carries the schema version');
 // --file-bytes 1: each row group is a part (the file's 4-byte magic alone
 // does not end one).
 const dirTiny = path.join(work, 'tiny');
