@@ -208,7 +208,7 @@ void ex_remove_leftovers(const char *dir, const char *name) {
   closedir(d);
 }
 
-static int mkdirs(char *path) {
+int ex_mkdirs(char *path) {
   for (char *s = path + 1; *s; s++)
     if (*s == '/') {
       *s = 0;
@@ -400,7 +400,7 @@ static int export_table(ex_ctx *x, const ex_table *t, const ex_params *p) {
     snprintf(dir, n, "%s/%s/run=%s/rank=%lld", x->o->dir, t->name, p->run, (long long)p->rank);
   while (rc == 0 && (src = sqlite3_step(st)) == SQLITE_ROW) {
     if (!w) {
-      if (!parts && mkdirs(dir)) {
+      if (!parts && ex_mkdirs(dir)) {
         snprintf(err, sizeof err, "%s: %s", dir, strerror(errno));
         x->res->retryable = is_retryable(errno);
         rc = -1;
@@ -488,7 +488,7 @@ static int export_summary(ex_ctx *x, const ex_params *p) {
     return -1;
   }
   snprintf(folder, n, "%s/_summary/run=%s", x->o->dir, p->run);
-  int rc = mkdirs(folder);
+  int rc = ex_mkdirs(folder);
   if (rc) snprintf(err, sizeof err, "%s", strerror(errno));
   if (rc == 0)
     rc = ex_write_summary(x->db, folder, &(ex_summary_trace){p->id, p->base, p->last, p->rank},
@@ -561,24 +561,22 @@ static int seen_before(ex_seen *s, const char *kind, const ex_params *p) {
 static char *artifact_facts(ex_ctx *x, int snapshot, int64_t id, ex_record *r) {
   sqlite3_stmt *h;
   char *hash = NULL;
-  const char *sql = snapshot
-                        ? "SELECT content_hash, file_bytes, status <> 'ok', EXISTS (SELECT"
-                          " 1 FROM snapshot_metadata m WHERE m.snapshot_id = s.snapshot_id"
-                          " AND m.key = 'profdb.run') FROM snapshot s WHERE snapshot_id = ?"
-                        : "SELECT content_hash, file_bytes, status <> 'ok', EXISTS (SELECT"
-                          " 1 FROM trace_metadata m WHERE m.trace_id = t.trace_id AND"
-                          " m.key = 'profdb.run') FROM trace t WHERE trace_id = ?";
+  const char *sql = snapshot ? "SELECT content_hash, file_bytes, status <> 'ok' FROM snapshot"
+                               " WHERE snapshot_id = ?"
+                             : "SELECT content_hash, file_bytes, status <> 'ok' FROM trace"
+                               " WHERE trace_id = ?";
   if (sqlite3_prepare_v2(x->db, sql, -1, &h, NULL) == SQLITE_OK) {
     sqlite3_bind_int64(h, 1, id);
     if (sqlite3_step(h) == SQLITE_ROW && sqlite3_column_text(h, 0)) {
       hash = strdup((const char *)sqlite3_column_text(h, 0));
       r->file_bytes = sqlite3_column_int64(h, 1);
       r->warnings = sqlite3_column_int(h, 2);
-      /* as _traces.sql / _snapshots.sql choose the run */
-      r->run_source = x->o->run ? "option" : sqlite3_column_int(h, 3) ? "load" : "derived";
     }
     sqlite3_finalize(h);
   }
+  /* Records are a task's: its load gets --run when given, so a run not
+  ** from --run is derived (_traces.sql, _snapshots.sql). */
+  r->run_source = x->o->run ? "option" : "derived";
   r->content_hash = hash;
   return hash;
 }
@@ -763,7 +761,7 @@ int ex_export(sqlite3 *db, const ex_options *o, ex_result *res) {
   ex_ctx x = {db, o, res, o->messages ? o->messages : stderr, {0}};
   if (ex_check_tables(o)) return -1;
   char *dir = strdup(o->dir);
-  if (!dir || mkdirs(dir)) {
+  if (!dir || ex_mkdirs(dir)) {
     fprintf(stderr, "profdb: export: %s: %s\n", o->dir, strerror(errno));
     res->retryable = dir && is_retryable(errno);
     free(dir);

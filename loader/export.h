@@ -59,6 +59,9 @@ typedef struct ex_result {
 ** printed as "profdb: export: ...". */
 int ex_export(sqlite3 *db, const ex_options *o, ex_result *res);
 
+/* mkdir -p: 0, or -1 with errno. */
+int ex_mkdirs(char *path);
+
 /* The rank a file name gives: the digits after "rank" or "worker" (any
 ** case, an optional '-', '_' or '='), e.g. 17 for "job_rank17.pt.trace".
 ** 1 when found, else 0. */
@@ -118,8 +121,8 @@ typedef struct ex_record {
   const char *run;
   long long rank;
   const char *rank_source;  /* distributedInfo, option, path or default */
-  const char *run_source;   /* option (--run), load (load --run) or derived
-                            ** (time windows; 'snapshot' for snapshots) */
+  const char *run_source;   /* option (--run) or derived (time windows;
+                            ** 'snapshot' for snapshots) */
   const char *content_hash; /* trace.content_hash / snapshot.content_hash */
   int64_t file_bytes;       /* the input's bytes on disk */
   const char *label;        /* trace.label / snapshot.label: in its files */

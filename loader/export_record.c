@@ -123,18 +123,6 @@ int ex_record_forget(const char *dir, const char *kind, const char *run, long lo
   return rc;
 }
 
-/* mkdir -p */
-static int make_folders(char *path) {
-  for (char *s = path + 1; *s; s++)
-    if (*s == '/') {
-      *s = 0;
-      int rc = mkdir(path, 0777);
-      *s = '/';
-      if (rc && errno != EEXIST) return -1;
-    }
-  return mkdir(path, 0777) && errno != EEXIST ? -1 : 0;
-}
-
 int ex_record_publish(const char *dir, const ex_record *r, const ex_files *files) {
   char *folder = record_folder(dir, r->kind, r->run);
   if (!folder) {
@@ -143,7 +131,7 @@ int ex_record_publish(const char *dir, const ex_record *r, const ex_files *files
   }
   size_t n = strlen(folder) + 96;
   char *tmp = malloc(n), *final = malloc(n), name[64];
-  int rc = tmp && final ? make_folders(folder) : -1;
+  int rc = tmp && final ? ex_mkdirs(folder) : -1;
   FILE *out = NULL;
   if (rc == 0) {
     snprintf(name, sizeof name, "rank=%lld.json", r->rank);
