@@ -58,6 +58,8 @@ static const char export_usage[] =
     "  --file-bytes N       close a file at the first row group past N bytes and\n"
     "                       go on in the next part (default 1073741824: 1 GiB)\n"
     "  --group-rows N       rows per row group at most (1 to 1048576, the default)\n"
+    "  --threads N          1 = load on one thread (default 2; 1 when\n"
+    "                       $SLURM_CPUS_PER_TASK is 1)\n"
     "  --force              export inputs the dataset already holds (by default a\n"
     "                       task whose every input it holds, same content and\n"
     "                       options, is skipped)\n"
@@ -126,7 +128,8 @@ static int parse_ll(const char *s, long long *v) {
 }
 
 /* Load the task's inputs into a temporary database; its path or NULL. */
-static const char *load_task(const char *const *inputs, int n, const char *run, int *rc) {
+static const char *load_task(const char *const *inputs, int n, const char *run, int threads,
+                             int *rc) {
   const char *t = getenv("TMPDIR");
   snprintf(tmp_dir, sizeof tmp_dir, "%s/profdb-export-XXXXXX", t && *t ? t : "/tmp");
   if (!mkdtemp(tmp_dir)) {
@@ -143,10 +146,10 @@ static const char *load_task(const char *const *inputs, int n, const char *run, 
   signal(SIGINT, on_signal);
   signal(SIGTERM, on_signal);
   signal(SIGHUP, on_signal);
-  profdb_load_options opt = {.quiet = 1, .run = run};
-  /* One core per task unless the scheduler gave more. */
+  profdb_load_options opt = {.quiet = 1, .run = run, .threads = threads};
+  /* Without --threads: one core per task unless the scheduler gave more. */
   const char *cpus = getenv("SLURM_CPUS_PER_TASK");
-  if (cpus && atoi(cpus) == 1) opt.threads = 1;
+  if (!threads && cpus && atoi(cpus) == 1) opt.threads = 1;
   *rc = profdb_load(tmp_db, inputs, n, &opt);
   if (*rc != PROFDB_EXIT_OK && *rc != PROFDB_EXIT_TRUNCATED) return NULL;
   return tmp_db;
@@ -160,6 +163,7 @@ typedef struct ex_args {
   const char *files, *index_arg; /* --files LIST, --index I */
   int quiet;                     /* -q */
   int force;                     /* --force: no skipping */
+  long long threads;             /* --threads N, 0 when not given */
   int skipped;                   /* every input was in the dataset already */
 } ex_args;
 
@@ -187,9 +191,14 @@ static int value_option(const char *a, const char *v, ex_options *o, ex_args *x)
     o->have_rank = 1;
   } else if (!strcmp(a, "--table"))
     x->only[o->nonly++] = v;
-  else if (!strcmp(a, "--file-bytes") || !strcmp(a, "--group-rows")) {
+  else if (!strcmp(a, "--threads")) {
+    if (parse_ll(v, &x->threads) || x->threads < 1 || x->threads > 1024) {
+      fprintf(stderr, "profdb: export: --threads %s: a number from 1 to 1024\n", v);
+      return -1;
+    }
+  } else if (!strcmp(a, "--file-bytes") || !strcmp(a, "--group-rows")) {
     long long n;
-    int rows = !strcmp(a, "--group-rows");
+    int rows = !strcmp(a, "--group-rows") || !strcmp(a, "--threads");
     if (parse_ll(v, &n) || n < 1 || (rows && n > PQ_GROUP_ROWS)) {
       if (rows)
         fprintf(stderr, "profdb: export: %s %s: a number from 1 to %d\n", a, v, PQ_GROUP_ROWS);
@@ -223,7 +232,8 @@ static int parse_args(int argc, char **argv, ex_options *o, ex_args *x) {
     int takes = !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--format") ||
                 !strcmp(a, "--files") || !strcmp(a, "--index") || !strcmp(a, "--run") ||
                 !strcmp(a, "--rank") || !strcmp(a, "--table") || !strcmp(a, "--compression") ||
-                !strcmp(a, "--file-bytes") || !strcmp(a, "--group-rows");
+                !strcmp(a, "--file-bytes") || !strcmp(a, "--group-rows") ||
+                !strcmp(a, "--threads");
     if (takes && !v) {
       fprintf(stderr, "profdb: export: %s needs a value\n\n%s", a, export_usage);
       return -1;
@@ -333,7 +343,7 @@ static int export_inputs(ex_options *o, ex_args *x, ex_result *res, int *load_rc
     return PROFDB_EXIT_USAGE;
   else if (!x->force && (x->skipped = already_exported(o, x, &rc)))
     return rc;
-  else if (!(db_path = load_task(x->inputs, x->n, o->run, load_rc)))
+  else if (!(db_path = load_task(x->inputs, x->n, o->run, (int)x->threads, load_rc)))
     return *load_rc;
   else
     o->record_inputs = 1; /* loaded by this build: its records are exact */

@@ -16,7 +16,8 @@ snapshot, in the repository).  Each file is exported as one task; then:
   - --force exports again, to the same bytes;
   - other options, a recorded file missing or resized, a record missing
     or damaged, and the same content under another name are exported
-    again; a failed export leaves no record of the rank behind.
+    again; a failed export leaves no record of the rank behind;
+  - --threads 1 (the load on one thread) writes the same bytes.
 """
 import json
 import os
@@ -155,6 +156,15 @@ for f in INPUTS:
     codes.append(code)
     check("skipped" not in err, "  so %s is exported again" % os.path.basename(f))
 check(codes == FIRST_CODES and records(tasks) == recs, "  which writes the same records")
+
+# ---- --threads (SCALE.md: a thread count from the scheduler or an option) --
+before_bytes = parquet_bytes(tasks)
+code, err = export([INPUTS[0], "-o", tasks, "--force", "--threads", "1"])
+check(code == 0 and parquet_bytes(tasks) == before_bytes, "--threads 1: the same bytes")
+for bad in ("0", "x", "1025"):
+    code, err = export([INPUTS[0], "-o", tasks, "--threads", bad])
+    check(code == 2 and "--threads %s: a number from 1 to 1024" % bad in err,
+          "--threads %s is refused with exit 2" % bad)
 
 # ---- --force, other options -----------------------------------------------
 before = state(tasks)
