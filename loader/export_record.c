@@ -3,28 +3,30 @@
 ** can skip an input exported before (see export.h, ex_record_*).
 **
 ** A record is DIR/_inputs/<trace|snapshot>/run=R/rank=N.json, one per
-** exported artifact: its content hash (trace.content_hash: XXH64 of the
-** decompressed bytes) and on-disk size, the options that shaped the
-** files (ex_options_key), and the files written with their sizes.
+** artifact a task exported: its content hash (trace.content_hash: XXH64
+** of the decompressed bytes), on-disk size and label, the options and
+** build that shaped the files (ex_options_key), and the files written
+** with their sizes.  Only tasks write records: their load is this
+** build's, where a database given to export DB may be another's.
 **
 ** Requirements
-**   1. A record never claims files it did not see published: the export
+**   1. A record never claims files it did not see published: every export
 **      of an artifact removes the (run, rank)'s record before replacing
-**      the first of its files and publishes the new one after the last
-**      (temporary file, fsync, rename).  A task killed in between leaves
-**      no record, so its re-run exports again.
+**      the first of its files, and a task publishes the new one after the
+**      last (temporary file, fsync, rename).  A task killed in between
+**      leaves no record, so its re-run exports again.
 **   2. A skip is never wrong, only sometimes missed: it needs the same
-**      content, the same options and profdb version, and every recorded
-**      file present with its recorded size.  Anything else (no record, an
-**      unreadable one, a file removed or rewritten by another export of
-**      that rank) exports again, which gives the same bytes.
+**      content and label, the same options and build, the run the task
+**      would write, and every recorded file present with its recorded
+**      size.  Anything else (no record, an unreadable one, a file removed
+**      or rewritten by another export of that rank) exports again, which
+**      gives the same bytes.
 **   3. Cheap when there is nothing to skip: records are matched by size
 **      first, on their text; the input is read and hashed only when one
 **      has its size.
-**   4. Deterministic: no time, pid or path as given, so export DB and the
-**      tasks of a job array write the same records.  The summary's size
-**      is not recorded (a summary holds its load's time): only that it
-**      exists.
+**   4. Deterministic: no time, pid or path as given: a task run again
+**      writes the same record.  The summary's size is not recorded (a
+**      summary holds its load's time): only that it exists.
 */
 #include "export.h"
 
