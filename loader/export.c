@@ -30,10 +30,6 @@
 
 #include "hash.h"
 #include "parquet.h"
-
-#include <yajl/yajl_version.h>
-#include <zlib.h>
-#include <zstd.h>
 #include "profdb/profdb.h"
 
 #include <dirent.h>
@@ -45,6 +41,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <yajl/yajl_version.h>
+#include <zlib.h>
+#include <zstd.h>
 
 /* loader/export/NAME.sql, embedded by cmake/embed.cmake. */
 extern const char profdb_export__traces[], profdb_export__snapshots[], profdb_export__stacks[],
@@ -455,8 +454,9 @@ static int export_table(ex_ctx *x, const ex_table *t, const ex_params *p) {
       break;
     }
     struct stat sb;
-    if (stat(final, &sb) == 0) x->res->bytes += sb.st_size;
-    ex_files_add(&x->files, final + strlen(x->o->dir) + 1, stat(final, &sb) ? -1 : sb.st_size);
+    int sized = stat(final, &sb) == 0;
+    if (sized) x->res->bytes += sb.st_size;
+    ex_files_add(&x->files, final + strlen(x->o->dir) + 1, sized ? sb.st_size : -1);
     published++;
   }
   x->res->files += published;
@@ -588,7 +588,7 @@ static char *artifact_facts(ex_ctx *x, int snapshot, int64_t id, ex_record *r) {
 static int export_artifact(ex_ctx *x, int snapshot, const ex_params *p, ex_record *rec,
                            int64_t warnings) {
   int rc = 0;
-  x->files.len = 0;
+  x->files.text.n = 0;
   x->files.incomplete = 0;
   if (ex_record_forget(x->o->dir, rec->kind, p->run, p->rank)) {
     int e = errno;
@@ -758,7 +758,7 @@ int ex_check_tables(const ex_options *o) {
 
 int ex_export(sqlite3 *db, const ex_options *o, ex_result *res) {
   memset(res, 0, sizeof *res);
-  ex_ctx x = {db, o, res, o->messages ? o->messages : stderr, {0}};
+  ex_ctx x = {.db = db, .o = o, .res = res, .msg = o->messages ? o->messages : stderr};
   if (ex_check_tables(o)) return -1;
   char *dir = strdup(o->dir);
   if (!dir || ex_mkdirs(dir)) {
@@ -780,6 +780,6 @@ int ex_export(sqlite3 *db, const ex_options *o, ex_result *res) {
   sqlite3_exec(db, "DROP TABLE IF EXISTS temp.summary_rowids", NULL, NULL, NULL);
   sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
   free(seen.key);
-  free(x.files.text);
+  ld_buf_free(&x.files.text);
   return rc;
 }

@@ -13,6 +13,8 @@
 #ifndef PROFDB_EXPORT_H
 #define PROFDB_EXPORT_H
 
+#include "buf.h"
+
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -112,8 +114,7 @@ int ex_merge_summaries(const char *dir, const char *db_path, int *traces);
 ** input: the run a task derives alone (ws<N>-1, local-1, snapshot) must
 ** be the record's. */
 typedef struct ex_files {
-  char *text; /* JSON array items: {"path": ..., "bytes": ...} */
-  size_t len, cap;
+  ld_buf text;    /* JSON array items: {"path": ..., "bytes": ...} */
   int incomplete; /* a file could not be listed: publish no record */
 } ex_files;
 typedef struct ex_record {
@@ -139,7 +140,7 @@ int ex_options_key(const ex_options *o, char *out, size_t n);
 int ex_check_tables(const ex_options *o);
 void ex_files_add(ex_files *f, const char *rel_path, int64_t bytes);
 int ex_record_forget(const char *dir, const char *kind, const char *run, long long rank);
-int ex_record_publish(const char *dir, const ex_record *r, const ex_files *files);
+int ex_record_publish(const char *dir, const ex_record *r, ex_files *files);
 int ex_record_find(const char *dir, const char *input, const char *options, int run_derived,
                    ex_record_match *m);
 

@@ -32,8 +32,6 @@
 
 #include "input.h"
 #include "loader.h"
-#include "oom.h"
-#include "utf8seq.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -52,49 +50,14 @@ void ex_files_add(ex_files *f, const char *rel_path, int64_t bytes) {
   char item[1200];
   int n = bytes >= 0
               ? snprintf(item, sizeof item, "%s\n    {\"path\": \"%s\", \"bytes\": %lld}",
-                         f->len ? "," : "", rel_path, (long long)bytes)
-              : snprintf(item, sizeof item, "%s\n    {\"path\": \"%s\"}", f->len ? "," : "",
+                         f->text.n ? "," : "", rel_path, (long long)bytes)
+              : snprintf(item, sizeof item, "%s\n    {\"path\": \"%s\"}", f->text.n ? "," : "",
                          rel_path);
   if (n <= 0 || (size_t)n >= sizeof item) { /* paths are short: never */
     f->incomplete = 1;                      /* no record: never skipped */
     return;
   }
-  if (f->len + (size_t)n + 1 > f->cap) {
-    size_t cap = f->cap ? f->cap * 2 : 4096;
-    while (cap < f->len + (size_t)n + 1) cap *= 2;
-    char *t = realloc(f->text, cap);
-    if (!t) ld_oom();
-    f->text = t;
-    f->cap = cap;
-  }
-  memcpy(f->text + f->len, item, (size_t)n + 1);
-  f->len += (size_t)n;
-}
-
-/* s as the inside of a JSON string.  A label is a file name: any bytes
-** but '/' and NUL.  Well-formed UTF-8 passes through; a byte of an
-** invalid sequence becomes \u00XX, valid JSON that never equals the label
-** again (SQLite reads it as U+00XX): such an input is not skipped. */
-static void json_escape(const char *s, char *out, size_t n) {
-  const unsigned char *u = (const unsigned char *)s;
-  size_t len = strlen(s), k = 0;
-  for (size_t i = 0; i < len && k + 7 < n;) {
-    size_t q = u[i] >= 0x80 ? utf8_seq_len(u, i, len) : 1;
-    if (q > 1 && k + q < n) {
-      memcpy(out + k, s + i, q);
-      k += q;
-      i += q;
-      continue;
-    }
-    unsigned char c = u[i++];
-    if (c == '"' || c == '\\')
-      k += (size_t)snprintf(out + k, n - k, "\\%c", c);
-    else if (c < 0x20 || c >= 0x80)
-      k += (size_t)snprintf(out + k, n - k, "\\u%04x", c);
-    else
-      out[k++] = (char)c;
-  }
-  out[k] = 0;
+  ld_buf_put(&f->text, item, (size_t)n);
 }
 
 /* DIR/_inputs/KIND/run=RUN (folder) and the record's name in it. */
@@ -125,7 +88,7 @@ int ex_record_forget(const char *dir, const char *kind, const char *run, long lo
   return rc;
 }
 
-int ex_record_publish(const char *dir, const ex_record *r, const ex_files *files) {
+int ex_record_publish(const char *dir, const ex_record *r, ex_files *files) {
   char *folder = record_folder(dir, r->kind, r->run);
   if (!folder) {
     errno = ENOMEM;
@@ -145,19 +108,22 @@ int ex_record_publish(const char *dir, const ex_record *r, const ex_files *files
   if (rc == 0) {
     /* Only the label needs escaping: the rest are kinds, run names
     ** (path_safe), hex hashes, rank sources, options and paths made of
-    ** table and run names. */
-    char label[1600];
-    json_escape(r->label ? r->label : "", label, sizeof label);
+    ** table and run names.  A label that is not UTF-8 is written with
+    ** U+FFFD: it never equals the file's label again, so that input is
+    ** exported, not skipped. */
+    ld_buf label = {0};
+    ld_buf_put_json_string(&label, r->label ? r->label : "", r->label ? strlen(r->label) : 0);
     fprintf(out,
             "{\n  \"kind\": \"%s\",\n  \"run\": \"%s\",\n  \"rank\": %lld,\n"
             "  \"rank_source\": \"%s\",\n  \"run_source\": \"%s\",\n"
             "  \"content_hash\": \"%s\",\n"
-            "  \"file_bytes\": %lld,\n  \"label\": \"%s\",\n  \"options\": \"%s\",\n"
+            "  \"file_bytes\": %lld,\n  \"label\": %s,\n  \"options\": \"%s\",\n"
             "  \"warnings\": %lld,\n"
             "  \"files\": [%s\n  ]\n}\n",
             r->kind, r->run, r->rank, r->rank_source, r->run_source, r->content_hash,
-            (long long)r->file_bytes, label, r->options, (long long)r->warnings,
-            files->len ? files->text : "");
+            (long long)r->file_bytes, ld_buf_cstr(&label), r->options, (long long)r->warnings,
+            files->text.n ? ld_buf_cstr(&files->text) : "");
+    ld_buf_free(&label);
     if (fflush(out) || fsync(fileno(out))) rc = -1;
     if (fclose(out) && rc == 0) rc = -1;
     if (rc == 0 && rename(tmp, final)) rc = -1;

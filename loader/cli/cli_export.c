@@ -198,7 +198,7 @@ static int value_option(const char *a, const char *v, ex_options *o, ex_args *x)
     }
   } else if (!strcmp(a, "--file-bytes") || !strcmp(a, "--group-rows")) {
     long long n;
-    int rows = !strcmp(a, "--group-rows") || !strcmp(a, "--threads");
+    int rows = !strcmp(a, "--group-rows");
     if (parse_ll(v, &n) || n < 1 || (rows && n > PQ_GROUP_ROWS)) {
       if (rows)
         fprintf(stderr, "profdb: export: %s %s: a number from 1 to %d\n", a, v, PQ_GROUP_ROWS);
