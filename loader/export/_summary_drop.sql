@@ -143,15 +143,17 @@ memory AS MATERIALIZED (
   WHERE i.id > :base AND i.id <= :last AND i.trace_id = :trace_id AND i.ts IS NOT NULL
     AND i.kind = (SELECT kind FROM src._kind WHERE name = 'memory')
 ),
+memory_thread AS MATERIALIZED (SELECT DISTINCT pid, tid FROM memory),
 -- per slice of a thread with [memory] events, the first event at or after
--- its start (events after slices at the same instant: closed intervals)
+-- its start (a running minimum from the end of the thread: events before
+-- slices at the same instant, as intervals are closed)
 holds AS (
   SELECT id, end_ts, min(CASE WHEN id IS NULL THEN ts END) OVER (
-      PARTITION BY pid, tid ORDER BY ts, id IS NULL
-      ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS next_event
-  FROM (SELECT c.id, c.pid, c.tid, c.ts, c.ts + c.dur AS end_ts FROM cand c
+      PARTITION BY pid, tid ORDER BY ts DESC, id IS NULL DESC
+      ROWS UNBOUNDED PRECEDING) AS next_event
+  FROM (SELECT c.id, c.pid, c.tid, c.ts, c.ts + c.dur AS end_ts
+        FROM memory_thread h JOIN cand c ON c.pid IS h.pid AND c.tid IS h.tid
         WHERE c.ts IS NOT NULL AND c.dur IS NOT NULL
-          AND EXISTS (SELECT 1 FROM memory m WHERE m.pid IS c.pid AND m.tid IS c.tid)
         UNION ALL
         SELECT NULL, pid, tid, ts, ts FROM memory)
 ),
