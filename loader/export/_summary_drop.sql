@@ -33,8 +33,10 @@
 -- kept event has the id a load of all ranks gives it.
 -- CPU operators and runtime calls: the second statement (after the frames,
 -- whose kept ones it keeps the operators around).
+-- Attribution contexts: the last statement.
 -- Output:
 --   temp.summary_drop    the event ids left out
+--   temp.summary_ctx     the attribution contexts kept
 --   temp.summary_parent  kept slices whose parent is a dropped frame: the
 --                        nearest kept slice around them (NULL: none)
 
@@ -197,3 +199,18 @@ WITH RECURSIVE walk(id, at) AS (
   WHERE w.at IN temp.summary_drop
 )
 SELECT id, at FROM walk WHERE at IS NULL OR at NOT IN temp.summary_drop;
+
+-- Attribution contexts (_attr_ctx and the operator names and shapes around
+-- each, _attr_ctx_op, _attr_ctx_shape: one per distinct stack of operators,
+-- modules and annotations an operator ran in).  lib/50_op_tree.sql reads
+-- only those of the operators and runtime calls that launched GPU work
+-- (report_launch, report_launch_ctx_gpu); the host times per context are
+-- summed in _attr_range and _op_stats already.  Kept: those.
+CREATE TEMP TABLE summary_ctx(id INTEGER PRIMARY KEY);
+INSERT OR IGNORE INTO temp.summary_ctx
+SELECT t.ctx_id FROM src._gpu_link l JOIN src._slice_tree t ON t.id = l.launch_id
+WHERE l.id > :base AND l.id <= :last AND t.ctx_id IS NOT NULL
+UNION
+SELECT t.ctx_id FROM src._gpu_link l JOIN src._slice_tree t ON t.id = l.op_id
+WHERE l.id > :base AND l.id <= :last AND t.ctx_id IS NOT NULL;
+

@@ -39,8 +39,9 @@ Checks, for the fixture and each PUBLIC_TRACE given (skipped when absent):
   3. the fixture's sections above are not empty (the equality means
      something);
   4. without GPU work, the ac2g flows the report counts are kept;
-  5. the queries that read slices, Python frames, flows, metadata events and
-     the nesting are the ones _summary_drop.sql accounts for.
+  5. the queries that read slices, Python frames, flows, metadata events,
+     the nesting and the attribution contexts are the ones _summary_drop.sql
+     accounts for.
 """
 import json
 import os
@@ -335,6 +336,9 @@ READERS = {
                "lib/10_trace_scope.sql", "lib/11_hta.sql", "lib/35_sync.sql", "lib/37_launch.sql",
                "lib/38_claim.sql", "lib/50_op_tree.sql", "lib/55_memory_event_op.sql",
                "lib/58_flops.sql"],
+    "_attr_ctx": ["lib/50_op_tree.sql"],
+    "_attr_ctx_op": ["lib/50_op_tree.sql"],
+    "_attr_ctx_shape": ["lib/50_op_tree.sql"],
     "_slice_tree": ["findings.sql", "lib/10_trace_scope.sql", "lib/35_sync.sql", "lib/38_claim.sql",
                     "lib/50_op_tree.sql", "lib/55_memory_event_op.sql", "lib/58_flops.sql",
                     "mem_peak_context.sql"],
