@@ -28,6 +28,8 @@ SELECT l.name,
     WHEN EXISTS (SELECT 1 FROM cols WHERE tbl = l.name AND col = 'trace_id')
       AND EXISTS (SELECT 1 FROM cols WHERE tbl = l.name AND col = 'id')
       THEN 'id > :base AND id <= :last AND trace_id = :trace_id AND id NOT IN temp.summary_drop'
+    -- runtime-call busy time: less the GPU work's (_summary_busy.sql)
+    WHEN l.name = 'cpu_busy' THEN 'trace_id = :trace_id AND class <> ''runtime'''
     WHEN EXISTS (SELECT 1 FROM cols WHERE tbl = l.name AND col = 'trace_id')
       THEN 'trace_id = :trace_id'
     -- tables of snapshots (by snapshot, block or stack)

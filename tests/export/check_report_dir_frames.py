@@ -34,8 +34,9 @@ Checks, for the fixture and each PUBLIC_TRACE given (skipped when absent):
      (JSON: every section, every finding; but 'inputs'), by default and
      with --scope hta;
   2. the summary holds fewer Python frames, and fewer operators and runtime
-     calls, than the database (the fixture: exactly the kept ones), and no
-     index, only their definitions;
+     calls, than the database (the fixture: exactly the kept ones), the
+     runtime calls' busy time outside GPU work only (_summary_busy.sql), and
+     no index, only their definitions;
   3. the fixture's sections above are not empty (the equality means
      something);
   4. without GPU work, the ac2g flows the report counts are kept;
@@ -277,6 +278,13 @@ if plain:
     n, flows, unnested, idx, defs, calls = frames_in(plain)
     names = {r[0] for r in sqlite3.connect(plain).execute(
         "SELECT n.value FROM _slice s JOIN _string n ON n.id = s.name_id")}
+    busy = lambda f: sqlite3.connect(f).execute(
+        "SELECT count(*), coalesce(sum(dur), 0) FROM cpu_busy WHERE class = 'runtime'").fetchone()
+    (n_sum, t_sum), (n_db, t_db) = busy(plain), busy(db)
+    runtime_ns = [r["runtime_ns"] for r in rows(sections, "step_time")]
+    check(0 < t_sum < t_db and n_sum <= n_db and runtime_ns and all(x > 0 for x in runtime_ns),
+          f"fixture: the summary keeps the runtime calls' busy time outside GPU work only "
+          f"({t_sum} of {t_db} ns, {n_sum} of {n_db} intervals; step_time runtime_ns {runtime_ns})")
     check(calls == KEPT_CALLS < CALLS and not names & DROPPED_CALLS,
           f"fixture: the summary keeps the {KEPT_CALLS} operators and runtime calls the report "
           f"reads of {CALLS} ({calls}; dropped ones kept: {sorted(names & DROPPED_CALLS)})")
