@@ -44,7 +44,7 @@
 
 extern const char profdb_export__summary_merge[], profdb_export__summary_copy[],
     profdb_export__summary_drop[], profdb_export__summary_nest[], profdb_export__summary_busy[],
-    profdb_export__summary_index[];
+    profdb_export__summary_columns[], profdb_export__summary_index[];
 
 /* ---- zstd, streamed (a summary of a large rank need not fit in memory) -- */
 
@@ -289,6 +289,7 @@ static int write_db(sqlite3 *db, const char *path, const ex_summary_trace *t,
   if (rc == 0) rc = copy_rows(out, db, t, err, errsize);
   if (rc == 0) rc = exec_bound(out, db, profdb_export__summary_nest, t);
   if (rc == 0) rc = exec_bound(out, db, profdb_export__summary_busy, t);
+  if (rc == 0) rc = exec_bound(out, db, profdb_export__summary_columns, t);
   if (rc == 0 && set_run) rc = record_run(out, t->id, set_run);
   if (rc == 0) rc = sqlite3_exec(out, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
   if (rc == -1) snprintf(err, errsize, "%s", out ? sqlite3_errmsg(out) : "cannot open");

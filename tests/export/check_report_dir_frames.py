@@ -42,7 +42,7 @@ Checks, for the fixture and each PUBLIC_TRACE given (skipped when absent):
   4. without GPU work, the ac2g flows the report counts are kept;
   5. the queries that read slices, Python frames, flows, metadata events,
      the nesting and the attribution contexts are the ones _summary_drop.sql
-     accounts for.
+     accounts for, and none reads the columns _summary_columns.sql empties.
 """
 import json
 import os
@@ -285,6 +285,12 @@ if plain:
     check(0 < t_sum < t_db and n_sum <= n_db and runtime_ns and all(x > 0 for x in runtime_ns),
           f"fixture: the summary keeps the runtime calls' busy time outside GPU work only "
           f"({t_sum} of {t_db} ns, {n_sum} of {n_db} intervals; step_time runtime_ns {runtime_ns})")
+    filled = lambda f: sqlite3.connect(f).execute(
+        "SELECT (SELECT count(*) FROM _slice WHERE external_id IS NOT NULL OR cbid IS NOT NULL),"
+        " (SELECT count(*) FROM _slice_tree WHERE self_dur IS NOT NULL)").fetchone()
+    check(filled(plain) == (0, 0) and min(filled(db)) > 0,
+          f"fixture: the summary empties the columns no query reads ({filled(plain)}; "
+          f"the database: {filled(db)})")
     check(calls == KEPT_CALLS < CALLS and not names & DROPPED_CALLS,
           f"fixture: the summary keeps the {KEPT_CALLS} operators and runtime calls the report "
           f"reads of {CALLS} ({calls}; dropped ones kept: {sorted(names & DROPPED_CALLS)})")
@@ -351,6 +357,16 @@ READERS = {
                     "lib/50_op_tree.sql", "lib/55_memory_event_op.sql", "lib/58_flops.sql",
                     "mem_peak_context.sql"],
 }
+# The columns a summary empties (loader/export/_summary_columns.sql): no
+# query names them; self_dur and path_id only where they are other tables'.
+EMPTIED = ["external_id", "seq_num", "fwd_tid", "ev_idx", "cbid", "python_id", "python_parent_id",
+           "record_fn_id", "input_strides", "kernel_id", "extra", "grid_x", "grid_y", "grid_z",
+           "block_x", "block_y", "block_z", "registers", "shared_memory", "blocks_per_sm",
+           "warps_per_sm", "occupancy_pct", "bandwidth_gbps"]
+READERS.update({c: [] for c in EMPTIED})
+READERS["self_dur"] = ["cpu_op_self_sum.sql", "cpu_op_total_sum.sql", "op_family_sum.sql",
+                       "op_gpu_sum.sql", "op_shape_sum.sql", "lib/10_trace_scope.sql"]
+READERS["path_id"] = ["mem_peak_context.sql", "lib/50_op_tree.sql"]
 queries = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "queries")
 for token, expected in READERS.items():
     got = []
@@ -361,7 +377,8 @@ for token, expected in READERS.items():
                 if re.search(r"\b" + token + r"\b", text):
                     got.append(os.path.join(sub, f) if sub else f)
     check(sorted(got) == sorted(expected),
-          f"the queries reading {token} are the ones _summary_drop.sql accounts for ({sorted(got)})")
+          f"the queries reading {token} are the ones loader/export/_summary_*.sql account for "
+          f"({sorted(got)})")
 
 for i, trace in enumerate(public):
     label = f"public{i}"
