@@ -58,7 +58,10 @@ static int zstd_file(const char *from, const char *to, int compress) {
   ZSTD_CCtx *c = compress ? ZSTD_createCCtx() : NULL;
   ZSTD_DCtx *d = compress ? NULL : ZSTD_createDCtx();
   int rc = in && out && ib && ob && (c || d) ? 0 : -1;
-  if (c) ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, 3);
+  /* Level 9: 7-9% smaller summaries than zstd's default 3 for about twice
+  ** its time (0.3 s on a 13 MB summary, 3% of that task); level 19 is
+  ** 20% smaller but 30 times slower. */
+  if (c) ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, 9);
   size_t last = 0;
   while (rc == 0) {
     size_t n = fread(ib, 1, isz, in);
