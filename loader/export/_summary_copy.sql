@@ -22,11 +22,14 @@ SELECT l.name,
       THEN 'rowid BETWEEN :lo AND :hi AND trace_id = :trace_id'
     WHEN l.name IN ('_attr_ctx_op', '_attr_ctx_shape')
       THEN 'rowid BETWEEN :lo AND :hi AND ctx_id > :base AND ctx_id <= :last'
+           || ' AND ctx_id IN temp.summary_ctx'
     -- event tables: their rowid range first (no scan of the other ranks),
     -- less the events no report query reads (_summary_drop.sql)
     WHEN EXISTS (SELECT 1 FROM cols WHERE tbl = l.name AND col = 'trace_id')
       AND EXISTS (SELECT 1 FROM cols WHERE tbl = l.name AND col = 'id')
       THEN 'id > :base AND id <= :last AND trace_id = :trace_id AND id NOT IN temp.summary_drop'
+    -- runtime-call busy time: less the GPU work's (_summary_busy.sql)
+    WHEN l.name = 'cpu_busy' THEN 'trace_id = :trace_id AND class <> ''runtime'''
     WHEN EXISTS (SELECT 1 FROM cols WHERE tbl = l.name AND col = 'trace_id')
       THEN 'trace_id = :trace_id'
     -- tables of snapshots (by snapshot, block or stack)
@@ -35,8 +38,10 @@ SELECT l.name,
     -- the post-pass's tables keyed by a CPU slice's event id
     -- (the nesting of the kept slices only: _summary_nest.sql)
     WHEN l.name = '_slice_tree' THEN 'id > :base AND id <= :last AND id NOT IN temp.summary_drop'
-    WHEN l.name IN ('_gpu_link', '_attr_ctx', '_attr_path', '_attr_flop', '_attr_marker')
+    WHEN l.name IN ('_gpu_link', '_attr_path', '_attr_flop', '_attr_marker')
       THEN 'id > :base AND id <= :last'
+    -- the contexts of GPU work only (_summary_drop.sql)
+    WHEN l.name = '_attr_ctx' THEN 'id > :base AND id <= :last AND id IN temp.summary_ctx'
     WHEN l.name = 'import_log' THEN 'artifact_id = :trace_id'
     WHEN l.name = 'import_stats' THEN 'artifact_id = :trace_id AND artifact = ''trace'''
   END

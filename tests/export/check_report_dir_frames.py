@@ -1,24 +1,30 @@
 #!/usr/bin/env python3
 """check_report_dir_frames.py PROFDB WORK [PUBLIC_TRACE...] — a rank's
-summary keeps only the Python frames the report reads
-(loader/export/_summary_drop.sql), and `profdb report DIR` still equals
-`profdb report DB` (issue 25, item 3: small summaries).
+summary keeps only the Python frames, operators and runtime calls the
+report reads (loader/export/_summary_drop.sql), and `profdb report DIR`
+still equals `profdb report DB` (issue 25, item 3: small summaries).
 
 The fixture (written here) is a with_stack=True trace whose report reads
-Python frames in each way the queries do; every other frame is one the
-summary may drop:
+Python frames, operators and runtime calls in each way the queries do;
+every other one is one the summary may drop (operators and runtime calls
+that launch nothing and hold no [memory] event: aten::empty, aten::detach,
+aten::view, cudaGetDevice):
   - the synchronization finding: the loss.item() sync's source is the
-    user frame train.py(40) above it, three frames up;
+    user frame train.py(40) above it, three frames up; an autotuning sync
+    inside convolutions that launch nothing;
+  - the allocator finding: cudaMalloc inside an operator that launches
+    nothing (the finding names it);
   - op_memory_sum: [memory] events on the autograd thread, one in a
     dropped Python frame inside an operator, after an operator nested in
     that frame (its operator is found up the nesting, past the frame), one
-    as an operator ends and a dropped frame starts (the operator's);
+    as an operator ends and a dropped frame starts (the operator's), one
+    after a dropped operator (the operator's around it);
   - module_sum: nn.Module frames (dropped: the load's attribution has them);
   - recompute_sum: an activation-checkpoint frame (a marker);
   - --scope hta: whole-µs start times everywhere but in one Python frame,
     fractional durations on the GPU: HTA rounds the trace (ceil/floor),
-    and only that frame tells the report so; a frame with a stream arg
-    (GPU work for HTA);
+    and only that frame tells the report so; a frame and an operator with
+    a stream arg (GPU work for HTA);
   - an array-layout trace whose only category is a Python frame's (not a
     legacy exporter's, findings.sql);
   - the trace's first and last events are Python frames (the merge's
@@ -27,13 +33,16 @@ Checks, for the fixture and each PUBLIC_TRACE given (skipped when absent):
   1. the report of the exported task's dataset equals the database's
      (JSON: every section, every finding; but 'inputs'), by default and
      with --scope hta;
-  2. the summary holds fewer Python frames than the database (the fixture:
-     exactly the kept ones), and no index, only their definitions;
+  2. the summary holds fewer Python frames, and fewer operators and runtime
+     calls, than the database (the fixture: exactly the kept ones), the
+     runtime calls' busy time outside GPU work only (_summary_busy.sql), and
+     no index, only their definitions;
   3. the fixture's sections above are not empty (the equality means
      something);
   4. without GPU work, the ac2g flows the report counts are kept;
-  5. the queries that read Python frames, flows, metadata events and the
-     nesting are the ones _summary_drop.sql accounts for.
+  5. the queries that read slices, Python frames, flows, metadata events,
+     the nesting and the attribution contexts are the ones _summary_drop.sql
+     accounts for, and none reads the columns _summary_columns.sql empties.
 """
 import json
 import os
@@ -116,6 +125,18 @@ def write_fixture(name):
         x("cpu_op", "aten::linear", t0 + 50, 150, **{"External id": n * 10})
         launch("cudaLaunchKernel", t0 + 60, MAIN, "kernel", "void gemm_kernel<float>()",
                t0 + 100, 1000.5)
+        # runtime calls whose report names the operators around them, which
+        # launch nothing: an allocator call (the allocator finding names
+        # its operator) and an autotuning sync (a convolution around it)
+        x("cpu_op", "aten::empty_strided", t0 + 1412, 125, **{"External id": n * 10 + 9})
+        x("cuda_runtime", "cudaMalloc", t0 + 1415, 115, correlation=0, cbid=20)
+        x("cpu_op", "aten::convolution", t0 + 360, 35, **{"External id": n * 100})
+        x("cpu_op", "aten::cudnn_convolution", t0 + 362, 30, **{"External id": n * 100 + 1})
+        x("cuda_runtime", "cudaEventSynchronize", t0 + 365, 20, correlation=0, cbid=129)
+        # an operator and a runtime call that launch nothing (dropped)
+        x("cpu_op", "aten::empty", t0 + 70, 5, **{"External id": n * 10 + 6})
+        corr[0] += 1
+        x("cuda_runtime", "cudaGetDevice", t0 + 80, 2, correlation=corr[0], cbid=17)
         # a frame with a fractional start, not above anything the report reads
         if n == 2:
             py("torch/autograd/grad_mode.py(80): __enter__", t0 + 330.5, 3)
@@ -135,6 +156,8 @@ def write_fixture(name):
         memory(t0 + 1480, 1 << 20, (n << 24) + (1 << 20))
         launch("cudaLaunchKernel", t0 + 1490, BWD, "kernel", "void gemm_bwd_kernel<float>()",
                t0 + 1550, 200.25)
+        # between two operators, around no [memory] event (dropped)
+        x("cpu_op", "aten::detach", t0 + 1540, 5, tid=BWD, **{"External id": n * 10 + 7})
         x("cpu_op", "autograd::engine::evaluate_function: MmBackward0", t0 + 1570, 60, tid=BWD,
           **{"External id": n * 10 + 4})
         py("torch/autograd/function.py(300): apply", t0 + 1580, 40, tid=BWD)
@@ -146,6 +169,15 @@ def write_fixture(name):
         # after aten::mul, in the dropped frame between it and the operator
         # around both (the summary's nesting skips the frame)
         memory(t0 + 1600, -(1 << 20) - (1 << 10), n << 24)
+        # the last slice started before the next event is a dropped
+        # operator that ended before it: the event is the operator's around
+        # both (evaluate_function), found up from the last kept slice
+        x("cpu_op", "aten::view", t0 + 1602, 2, tid=BWD, **{"External id": n * 10 + 8})
+        memory(t0 + 1610, 1 << 12, (n << 24) + (1 << 12))
+        # so is an operator with a stream arg (Inductor's Triton kernels on
+        # ROCm) that launches nothing
+        if n == 2:
+            x("cpu_op", "triton_poi_fused_mul_0", t0 + 1540, 8, stream=0, grid="grid(64)")
         # a frame with a stream arg: GPU work for HTA (--scope hta), while
         # the GPU is idle, before the last step (HTA drops what is after)
         if n == 2:
@@ -176,6 +208,10 @@ KEPT_NAMES = {"train.py(20): main", "train.py(30): train_step", "train.py(40): l
               "train.py(50): save", "torch/autograd/grad_mode.py(80): __enter__",
               "triton_launcher.py(50): run"}
 KEPT = sum(1 for e in events if e.get("cat") == "python_function" and e["name"] in KEPT_NAMES)
+# operators and runtime calls no query reads one by one: dropped
+DROPPED_CALLS = {"aten::empty", "cudaGetDevice", "aten::detach", "aten::view"}
+CALLS = sum(1 for e in events if e.get("cat") in ("cpu_op", "cuda_runtime"))
+KEPT_CALLS = CALLS - sum(1 for e in events if e.get("name") in DROPPED_CALLS)
 
 
 def summary_db(ds):
@@ -190,7 +226,7 @@ def summary_db(ds):
 
 def frames_in(db):
     """Python frames, flows, slices without a nesting row (and the reverse),
-    indexes built, index definitions."""
+    indexes built, index definitions, operators and runtime calls."""
     c = sqlite3.connect(db)
     one = lambda q: c.execute(q).fetchone()[0]
     n = one("SELECT count(*) FROM _slice WHERE kind = (SELECT kind FROM _kind"
@@ -201,8 +237,10 @@ def frames_in(db):
     idx = one("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL")
     defs = one("SELECT count(*) FROM sqlite_schema WHERE name = '_summary_index'")
     defs = defs and one("SELECT count(*) FROM _summary_index")
+    calls = one("SELECT count(*) FROM _slice WHERE kind IN (SELECT kind FROM _kind"
+                " WHERE name IN ('cpu_op', 'runtime'))")
     c.close()
-    return n, flows, unnested, idx, defs
+    return n, flows, unnested, idx, defs, calls
 
 
 def same(label, trace, scope):
@@ -237,7 +275,25 @@ sections, findings, db, ds = same("fixture", fixture, False)
 hta, _, _, _ = same("fixture", fixture, True)
 plain = summary_db(ds)
 if plain:
-    n, flows, unnested, idx, defs = frames_in(plain)
+    n, flows, unnested, idx, defs, calls = frames_in(plain)
+    names = {r[0] for r in sqlite3.connect(plain).execute(
+        "SELECT n.value FROM _slice s JOIN _string n ON n.id = s.name_id")}
+    busy = lambda f: sqlite3.connect(f).execute(
+        "SELECT count(*), coalesce(sum(dur), 0) FROM cpu_busy WHERE class = 'runtime'").fetchone()
+    (n_sum, t_sum), (n_db, t_db) = busy(plain), busy(db)
+    runtime_ns = [r["runtime_ns"] for r in rows(sections, "step_time")]
+    check(0 < t_sum < t_db and n_sum <= n_db and runtime_ns and all(x > 0 for x in runtime_ns),
+          f"fixture: the summary keeps the runtime calls' busy time outside GPU work only "
+          f"({t_sum} of {t_db} ns, {n_sum} of {n_db} intervals; step_time runtime_ns {runtime_ns})")
+    filled = lambda f: sqlite3.connect(f).execute(
+        "SELECT (SELECT count(*) FROM _slice WHERE external_id IS NOT NULL OR cbid IS NOT NULL),"
+        " (SELECT count(*) FROM _slice_tree WHERE self_dur IS NOT NULL)").fetchone()
+    check(filled(plain) == (0, 0) and min(filled(db)) > 0,
+          f"fixture: the summary empties the columns no query reads ({filled(plain)}; "
+          f"the database: {filled(db)})")
+    check(calls == KEPT_CALLS < CALLS and not names & DROPPED_CALLS,
+          f"fixture: the summary keeps the {KEPT_CALLS} operators and runtime calls the report "
+          f"reads of {CALLS} ({calls}; dropped ones kept: {sorted(names & DROPPED_CALLS)})")
     check(n == KEPT and KEPT < FRAMES,
           f"fixture: the summary keeps the {KEPT} Python frames the report reads of {FRAMES} ({n})")
     check(flows == 0 < FLOWS, f"fixture: the summary keeps none of the {FLOWS} flows ({flows})")
@@ -249,9 +305,15 @@ sync = [f for f in findings if f["id"] == "synchronization"]
 check(any(s.get("source") == "train.py(40): log_loss" for f in sync for s in f["subjects"]),
       f"fixture: the synchronization finding names the user frame train.py(40) ({json.dumps(sync)[:300]})")
 mem = {r["name"]: r for r in rows(sections, "op_memory_sum")}
-check("autograd::engine::evaluate_function: MmBackward0" in mem and "aten::mul" in mem,
-      f"fixture: op_memory_sum charges the operator around the dropped frame, and the one "
-      f"ending as a dropped frame starts ({sorted(mem)})")
+check("autograd::engine::evaluate_function: MmBackward0" in mem and "aten::mul" in mem
+      and "aten::view" not in mem,
+      f"fixture: op_memory_sum charges the operator around the dropped frame, the one "
+      f"ending as a dropped frame starts, and the one around a dropped operator ({sorted(mem)})")
+alloc = [f for f in findings if f["id"] == "allocator_calls"]
+check(any("made inside aten::empty_strided" in f["observation"] for f in alloc),
+      f"fixture: the allocator finding names the operator around cudaMalloc ({json.dumps(alloc)[:300]})")
+check(any("autotuning inside convolutions" in f["observation"] for f in sync),
+      "fixture: the synchronization finding tells the autotuning sync inside a convolution")
 check(len(rows(sections, "module_sum")) > 0, "fixture: module_sum has rows")
 check(len(rows(sections, "recompute_sum")) > 0, "fixture: recompute_sum has rows")
 check(len(rows(hta, "temporal_breakdown")) > 0, "fixture: --scope hta's temporal_breakdown has rows")
@@ -283,10 +345,28 @@ READERS = {
                         "mem_peak_context.sql", "run_summary.sql"],
     "_flow": ["findings.sql", "lib/11_hta.sql"],
     "_meta": ["lib/11_hta.sql"],
+    "_slice": ["fill_kernel_sum.sql", "findings.sql", "launch_overhead.sql", "mem_peak_context.sql",
+               "op_memory_sum.sql", "op_shape_sum.sql", "source_gpu_sum.sql",
+               "lib/10_trace_scope.sql", "lib/11_hta.sql", "lib/35_sync.sql", "lib/37_launch.sql",
+               "lib/38_claim.sql", "lib/50_op_tree.sql", "lib/55_memory_event_op.sql",
+               "lib/58_flops.sql"],
+    "_attr_ctx": ["lib/50_op_tree.sql"],
+    "_attr_ctx_op": ["lib/50_op_tree.sql"],
+    "_attr_ctx_shape": ["lib/50_op_tree.sql"],
     "_slice_tree": ["findings.sql", "lib/10_trace_scope.sql", "lib/35_sync.sql", "lib/38_claim.sql",
                     "lib/50_op_tree.sql", "lib/55_memory_event_op.sql", "lib/58_flops.sql",
                     "mem_peak_context.sql"],
 }
+# The columns a summary empties (loader/export/_summary_columns.sql): no
+# query names them; self_dur and path_id only where they are other tables'.
+EMPTIED = ["external_id", "seq_num", "fwd_tid", "ev_idx", "cbid", "python_id", "python_parent_id",
+           "record_fn_id", "input_strides", "kernel_id", "extra", "grid_x", "grid_y", "grid_z",
+           "block_x", "block_y", "block_z", "registers", "shared_memory", "blocks_per_sm",
+           "warps_per_sm", "occupancy_pct", "bandwidth_gbps"]
+READERS.update({c: [] for c in EMPTIED})
+READERS["self_dur"] = ["cpu_op_self_sum.sql", "cpu_op_total_sum.sql", "op_family_sum.sql",
+                       "op_gpu_sum.sql", "op_shape_sum.sql", "lib/10_trace_scope.sql"]
+READERS["path_id"] = ["mem_peak_context.sql", "lib/50_op_tree.sql"]
 queries = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "queries")
 for token, expected in READERS.items():
     got = []
@@ -297,7 +377,8 @@ for token, expected in READERS.items():
                 if re.search(r"\b" + token + r"\b", text):
                     got.append(os.path.join(sub, f) if sub else f)
     check(sorted(got) == sorted(expected),
-          f"the queries reading {token} are the ones _summary_drop.sql accounts for ({sorted(got)})")
+          f"the queries reading {token} are the ones loader/export/_summary_*.sql account for "
+          f"({sorted(got)})")
 
 for i, trace in enumerate(public):
     label = f"public{i}"
@@ -305,10 +386,10 @@ for i, trace in enumerate(public):
     same(label, trace, False)
     plain = summary_db(os.path.join(work, label + "_ds"))
     if plain:
-        got = frames_in(plain)[0]
-        whole = frames_in(os.path.join(work, label + ".db"))[0]
-        check(frames_in(plain)[2] == 0, f"{label}: one nesting row per kept slice")
-        check(got < whole or whole == 0, f"{label}: {got} of {whole} Python frames kept")
+        got, whole = frames_in(plain), frames_in(os.path.join(work, label + ".db"))
+        check(got[2] == 0, f"{label}: one nesting row per kept slice")
+        check(got[0] < whole[0] or whole[0] == 0, f"{label}: {got[0]} of {whole[0]} Python frames kept")
+        check(got[5] < whole[5], f"{label}: {got[5]} of {whole[5]} operators and runtime calls kept")
 if not public and len(sys.argv) > 3:
     print("     (public traces absent: only the fixture checked)")
 sys.exit(1 if failed else 0)
