@@ -1,9 +1,10 @@
 -- _summary_columns.sql — after a summary's rows are copied: the columns of
 -- the kept events that no report query reads, emptied (NULL), so that the
 -- summary does not carry their numbers (10-20% of a summary's compressed
--- bytes).  export.report_dir_frames checks that no query names them (and
--- which queries name self_dur and path_id: those of _op_stats, _attr_shape,
--- _attr_range and the memory snapshots, never _slice_tree's here).
+-- bytes).  export.report_dir_frames checks that no query of the report or
+-- of profdb diff names them (and which queries name self_dur and path_id:
+-- those of _op_stats, _attr_shape, _attr_range and the memory snapshots,
+-- never _slice_tree's here).
 --   _slice       the args kept for users (External id, sequence number,
 --                forward thread, event index, CUPTI callback id, Python
 --                ids, record function id, strides, ROCm kernel name), the

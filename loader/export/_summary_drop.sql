@@ -18,6 +18,9 @@
 --     frames have neither);
 --   - the first frame with a category: whether an array-layout trace is a
 --     legacy exporter's (findings.sql) stays as in the database;
+--   - the frame around each operator that launched GPU work: profdb diff
+--     matches kernels by their operator and its parent slice
+--     (diff/lib/15_launch.sql);
 -- and read by no query: module and source attribution (the load's _attr_*
 -- tables hold it); an instant's operator (lib/55_memory_event_op.sql
 -- leaves frames out); mem_peak_context.sql (snapshots are not in
@@ -82,6 +85,10 @@ kept(id) AS (
   UNION ALL SELECT min(id) FROM frame WHERE ts % 1000 <> 0
   UNION ALL SELECT id FROM flow WHERE (SELECT n FROM gpu_work) = 0
     AND cat_id = (SELECT id FROM src._string WHERE value = 'ac2g')
+  -- the parent of each GPU event's operator: profdb diff matches kernels
+  -- by their operator and its parent slice (diff/lib/15_launch.sql)
+  UNION ALL SELECT t.parent_id FROM src._gpu_link l JOIN src._slice_tree t ON t.id = l.op_id
+  WHERE l.id > :base AND l.id <= :last
   UNION ALL SELECT min(id) FROM flow WHERE ts % 1000 <> 0
   UNION ALL SELECT min(id) FROM meta WHERE ts % 1000 <> 0
   UNION ALL SELECT :base + 1
@@ -106,7 +113,8 @@ EXCEPT SELECT id FROM kept;
 --   - the runtime call and the operator of each GPU event (_gpu_link:
 --     report_gpu, launches, op_gpu_sum, fill_kernel_sum, source_gpu_sum);
 --   - the operators _attr_flop (mfu_step, gemm_efficiency), _attr_shape
---     (op_shape_sum: those with shapes) and the step table point at;
+--     (op_shape_sum; profdb diff's op_shape, also the keys without shapes)
+--     and the step table point at;
 --   - every slice whose closed interval holds a [memory] event of its
 --     thread (lib/55_memory_event_op.sql: the innermost operator around
 --     the event is found up from the last slice started before it; with
@@ -167,9 +175,8 @@ seed(id) AS (
   UNION ALL SELECT l.launch_id FROM src._gpu_link l WHERE l.id > :base AND l.id <= :last
   UNION ALL SELECT l.op_id FROM src._gpu_link l WHERE l.id > :base AND l.id <= :last
   UNION ALL SELECT f.id FROM src._attr_flop f WHERE f.id > :base AND f.id <= :last
-  UNION ALL SELECT a.shape_id FROM src._attr_shape a JOIN src._slice s ON s.id = a.shape_id
+  UNION ALL SELECT a.shape_id FROM src._attr_shape a
   WHERE a.rowid BETWEEN :lo__attr_shape AND :hi__attr_shape AND a.trace_id = :trace_id
-    AND s.input_dims IS NOT NULL
   UNION ALL SELECT st.event_id FROM src.step st WHERE st.trace_id = :trace_id
   UNION ALL SELECT id FROM holds WHERE id IS NOT NULL AND next_event <= end_ts
   UNION ALL SELECT id FROM cand
