@@ -10,8 +10,9 @@
 **   (loader/export/_summary_copy.sql: by trace_id, or by the trace's event
 **   id range; less the Python frames, operators, runtime calls, flows and
 **   metadata events no report query reads: loader/export/_summary_drop.sql,
-**   _summary_nest.sql), then
-**   is compressed with zstd into a second hidden file, flushed to disk and
+**   _summary_nest.sql; then the runtime calls' busy time under GPU work and
+**   the columns no query reads: _summary_busy.sql, _summary_columns.sql),
+**   then is compressed with zstd into a second hidden file, flushed to disk and
 **   renamed into place.  The cost is the trace's rows,
 **   not the database's: export DB of many ranks copies each rank once.
 **   Reading (ex_merge_summaries, profdb report DIR): the summaries of the
