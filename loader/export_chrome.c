@@ -171,7 +171,7 @@ static int select_traces(sqlite3 *db, const ec_options *o) {
     long long rank = 0;
     if (sqlite3_column_type(st, 3) == SQLITE_INTEGER)
       rank = sqlite3_column_int64(st, 3);
-    else if (!ex_rank_from_name(label, &rank))
+    else if (!ex_rank_from_path((const char *)sqlite3_column_text(st, 7), label, &rank))
       rank = sqlite3_column_int64(st, 4);
     if (o->run && strcmp(o->run, run)) continue;
     if (o->nranks) {

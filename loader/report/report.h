@@ -82,7 +82,7 @@ extern const rp_kind rp_kind_report, rp_kind_diff, rp_kind_trend;
 ** traces it names: how the HTML report of a dataset (profdb report DIR,
 ** whose database holds its summaries, not every event) says "Open it". */
 typedef struct rp_open {
-  char **paths;  /* the traces to load, as their export recorded them */
+  char **paths; /* the traces to load, as their export recorded them */
   int npaths;
   char *options; /* the export's options: " --rank 3 --step 12" */
 } rp_open;

@@ -17,7 +17,8 @@ snapshot, in the repository).  Each file is exported as one task; then:
   - other options, a recorded file missing or resized, a record missing
     or damaged, and the same content under another name are exported
     again; a failed export leaves no record of the rank behind;
-  - --threads 1 (the load on one thread) writes the same bytes.
+  - --threads 1 (the load on one thread) writes the same bytes;
+  - a value that does not fit its column (a text pid) is named, exit 3.
 """
 import json
 import os
@@ -299,6 +300,22 @@ check(code == 0 and "skipped" not in err and os.path.exists(rec0_path),
       "  so that the next run exports it")
 check(parquet_bytes(tasks) == parquet_bytes(from_db),
       "after all this, the tasks' dataset equals export DB's again")
+
+# ---- a value that does not fit its column is named, not only counted -------
+# PyTorch's legacy CPU traces write "pid": "CPU functions": cpu_op.pid is
+# INT64, so those values are written as NULL (exit 3) and the task says so.
+with open(INPUTS[0]) as fh:
+    text_pid = json.load(fh)
+for e in text_pid["traceEvents"]:
+    if e.get("cat") == "cpu_op":
+        e["pid"] = "CPU functions"
+legacy = os.path.join(WORK, "rank5_text_pid.json")
+with open(legacy, "w") as fh:
+    json.dump(text_pid, fh)
+code, err = export([legacy, "-o", os.path.join(WORK, "text_pid")])
+ops = sum(1 for e in text_pid["traceEvents"] if e.get("cat") == "cpu_op")
+check(code == 3 and ("cpu_op.pid: %d values are not integers (the first: 'CPU functions')" % ops) in err,
+      "text pids: exit %d, named: %s" % (code, err.strip()[:160]))
 
 print("%d failure(s)" % failures)
 sys.exit(1 if failures else 0)
