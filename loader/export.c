@@ -22,8 +22,9 @@
 **      it alone (a job-array task) or with every other rank (export DB):
 **      no database ids (event ids are made local to the trace, stack ids
 **      to the snapshot), no path as given, no load time, no clock.
-**   2. Times and sizes are INT64; a value that does not fit its column's
-**      type is written as NULL and counted as a warning.
+**   2. Times and sizes are INT64; an integer written as a string ("tid":
+**      "25738") is that integer; a value that does not fit its column's
+**      type is written as NULL, counted as a warning and named.
 **   3. Memory: one row group (PQ_GROUP_BYTES) and SQLite's page cache.
 */
 #include "export.h"
@@ -272,11 +273,24 @@ typedef struct ex_ctx {
   ex_files files; /* the current artifact's files, for its record */
 } ex_ctx;
 
+/* 1 when s is exactly a decimal integer that fits INT64 ("25738", "-3";
+** not "", "+1", " 7", "07x" or "1e3"), with its value in *v. */
+static int decimal_text(const char *s, long long *v) {
+  if (!s) return 0;
+  const char *d = s + (*s == '-');
+  if (*d < '0' || *d > '9') return 0;
+  char *end;
+  errno = 0;
+  *v = strtoll(s, &end, 10);
+  return !*end && !errno;
+}
+
 /* Convert the statement's column i into the writer's column i: 0, or 1
 ** when its value does not fit the column's type (left NULL, counted as a
 ** warning: Requirement 2). */
 static int put_value(ex_ctx *x, pq_writer *w, sqlite3_stmt *st, int i, pq_type type) {
   int t = sqlite3_column_type(st, i);
+  long long v;
   if (t == SQLITE_NULL) return 0;
   if (type == PQ_STRING) {
     const char *s = t == SQLITE_BLOB ? sqlite3_column_blob(st, i)
@@ -293,8 +307,10 @@ static int put_value(ex_ctx *x, pq_writer *w, sqlite3_stmt *st, int i, pq_type t
   else if (t == SQLITE_FLOAT &&
            sqlite3_column_double(st, i) == (double)(int64_t)sqlite3_column_double(st, i))
     pq_int64(w, i, (int64_t)sqlite3_column_double(st, i));
+  else if (t == SQLITE_TEXT && decimal_text((const char *)sqlite3_column_text(st, i), &v))
+    pq_int64(w, i, v); /* an integer written as a string: "tid": "25738" */
   else {
-    x->res->warnings++; /* text in an integer column */
+    x->res->warnings++; /* other text in an integer column */
     return 1;
   }
   return 0;
