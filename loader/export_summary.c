@@ -582,10 +582,16 @@ int ex_merge_summaries(const char *dir, const char *db_path, int *traces) {
   char err[512] = "";
   *traces = 0;
   if (list_summaries(dir, &list, &n) || n == 0) {
-    fprintf(stderr,
-            "profdb: %s: a dataset without summaries (_summary/run=R/rank=N.db.zst; written by"
-            " profdb export of every table): export it again, or report on its traces\n",
-            dir);
+    if (has_folder(dir, "snapshot", 1) && !has_folder(dir, "trace", 1)) /* docs/export.md */
+      fprintf(stderr,
+              "profdb: %s: a dataset of memory snapshots only: the report of a dataset is"
+              " the report of its traces; report on the snapshot files\n",
+              dir);
+    else
+      fprintf(stderr,
+              "profdb: %s: a dataset without summaries (_summary/run=R/rank=N.db.zst; written"
+              " by profdb export of every table): export it again, or report on its traces\n",
+              dir);
     free(list);
     return PROFDB_EXIT_DATA;
   }

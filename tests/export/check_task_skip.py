@@ -19,7 +19,9 @@ snapshot, in the repository).  Each file is exported as one task; then:
     again; a failed export leaves no record of the rank behind;
   - --threads 1 (the load on one thread) writes the same bytes;
   - a value that does not fit its column (a text pid) is named, exit 3;
-    an integer written as a string (a text tid) is that integer.
+    an integer written as a string (a text tid) is that integer;
+  - -o naming a file, a truncated input and a dataset of snapshots only
+    are said plainly.
 """
 import json
 import os
@@ -319,6 +321,25 @@ ops = sum(1 for e in text_pid["traceEvents"] if e.get("cat") == "cpu_op")
 check(code == 3 and ("cpu_op.pid: %d values are not integers (the first: 'CPU functions')" % ops) in err
       and "cpu_op.tid" not in err,
       "text pids: exit %d, named: %s" % (code, err.strip()[:160]))
+
+# ---- what a user sees on three plain mistakes ------------------------------
+not_dir = os.path.join(WORK, "a_file")
+with open(not_dir, "w") as fh:
+    fh.write("keep me")
+code, err = export([INPUTS[0], "-o", not_dir])
+check(code == 2 and "-o %s: not a folder" % not_dir in err and open(not_dir).read() == "keep me",
+      "-o naming a file: exit %d, said before loading, the file kept: %s" % (code, err.strip()))
+cut = os.path.join(WORK, "rank0_cut.json")
+with open(INPUTS[0], "rb") as fh, open(cut, "wb") as out:
+    out.write(fh.read()[:4000])
+code, err = export([cut, "-o", os.path.join(WORK, "cut")])
+check(code == 3 and "(with warnings)" in err,
+      "a truncated input: exit %d, its summary line says so: %s" % (code, err.strip()[-80:]))
+snaps = os.path.join(WORK, "snapshots_only")
+export([INPUTS[2], "-o", snaps])
+r = subprocess.run([PROFDB, "report", snaps], capture_output=True, text=True)
+check(r.returncode == 1 and "memory snapshots only" in r.stderr and "export it again" not in r.stderr,
+      "report of a dataset of snapshots only: exit %d, %s" % (r.returncode, r.stderr.strip()))
 
 print("%d failure(s)" % failures)
 sys.exit(1 if failures else 0)
