@@ -22,8 +22,9 @@
 **      it alone (a job-array task) or with every other rank (export DB):
 **      no database ids (event ids are made local to the trace, stack ids
 **      to the snapshot), no path as given, no load time, no clock.
-**   2. Times and sizes are INT64; a value that does not fit its column's
-**      type is written as NULL and counted as a warning.
+**   2. Times and sizes are INT64; an integer written as a string ("tid":
+**      "25738") is that integer; a value that does not fit its column's
+**      type is written as NULL, counted as a warning and named.
 **   3. Memory: one row group (PQ_GROUP_BYTES) and SQLite's page cache.
 */
 #include "export.h"
@@ -130,6 +131,7 @@ typedef struct ex_params {
   int64_t rank;
   const char *rank_source;
   const char *label;
+  const char *path; /* as loaded: the rank of its name or folder */
   const char *hash;
 } ex_params;
 
@@ -251,6 +253,18 @@ int ex_rank_from_name(const char *name, long long *rank) {
   return 0;
 }
 
+int ex_rank_from_path(const char *path, const char *label, long long *rank) {
+  if (label && ex_rank_from_name(label, rank)) return 1;
+  const char *end = path ? strrchr(path, '/') : NULL, *start = end;
+  while (start && start > path && start[-1] != '/') start--;
+  char folder[256];
+  size_t n = end ? (size_t)(end - start) : 0;
+  if (n == 0 || n >= sizeof folder) return 0;
+  memcpy(folder, start, n);
+  folder[n] = 0;
+  return ex_rank_from_name(folder, rank);
+}
+
 typedef struct ex_ctx {
   sqlite3 *db;
   const ex_options *o;
@@ -259,26 +273,60 @@ typedef struct ex_ctx {
   ex_files files; /* the current artifact's files, for its record */
 } ex_ctx;
 
-/* Convert the statement's column i into the writer's column i. */
-static void put_value(ex_ctx *x, pq_writer *w, sqlite3_stmt *st, int i, pq_type type) {
+/* 1 when s is exactly a decimal integer that fits INT64 ("25738", "-3";
+** not "", "+1", " 7", "07x" or "1e3"), with its value in *v. */
+static int decimal_text(const char *s, long long *v) {
+  if (!s) return 0;
+  const char *d = s + (*s == '-');
+  if (*d < '0' || *d > '9') return 0;
+  char *end;
+  errno = 0;
+  *v = strtoll(s, &end, 10);
+  return !*end && !errno;
+}
+
+/* Convert the statement's column i into the writer's column i: 0, or 1
+** when its value does not fit the column's type (left NULL, counted as a
+** warning: Requirement 2). */
+static int put_value(ex_ctx *x, pq_writer *w, sqlite3_stmt *st, int i, pq_type type) {
   int t = sqlite3_column_type(st, i);
-  if (t == SQLITE_NULL) return;
+  long long v;
+  if (t == SQLITE_NULL) return 0;
   if (type == PQ_STRING) {
     const char *s = t == SQLITE_BLOB ? sqlite3_column_blob(st, i)
                                      : (const char *)sqlite3_column_text(st, i);
     pq_text(w, i, s ? s : "", (size_t)sqlite3_column_bytes(st, i));
   } else if (type == PQ_DOUBLE) {
-    if (t == SQLITE_INTEGER || t == SQLITE_FLOAT)
-      pq_double(w, i, sqlite3_column_double(st, i));
-    else
+    if (t != SQLITE_INTEGER && t != SQLITE_FLOAT) {
       x->res->warnings++;
+      return 1;
+    }
+    pq_double(w, i, sqlite3_column_double(st, i));
   } else if (t == SQLITE_INTEGER)
     pq_int64(w, i, sqlite3_column_int64(st, i));
   else if (t == SQLITE_FLOAT &&
            sqlite3_column_double(st, i) == (double)(int64_t)sqlite3_column_double(st, i))
     pq_int64(w, i, (int64_t)sqlite3_column_double(st, i));
-  else
-    x->res->warnings++; /* text in an integer column: NULL (Requirement 2) */
+  else if (t == SQLITE_TEXT && decimal_text((const char *)sqlite3_column_text(st, i), &v))
+    pq_int64(w, i, v); /* an integer written as a string: "tid": "25738" */
+  else {
+    x->res->warnings++; /* other text in an integer column */
+    return 1;
+  }
+  return 0;
+}
+
+/* Say which column's values did not fit its type (put_value): one line a
+** column, with their count and the first of them. */
+static void say_unfit(ex_ctx *x, const ex_table *t, const ex_params *p, const ex_cols *cols,
+                      const int64_t *unfit, char (*first)[64]) {
+  for (int i = 0; i < cols->n; i++)
+    if (unfit[i])
+      fprintf(x->msg,
+              "profdb: export: %s: %s.%s: %lld values are not %s (the first: '%s'):"
+              " written as NULL\n",
+              p->label, t->name, cols->name[i], (long long)unfit[i],
+              cols->type[i] == PQ_DOUBLE ? "numbers" : "integers", first[i]);
 }
 
 static void add_kv(pq_writer *w, const char *table, const ex_params *p) {
@@ -390,6 +438,8 @@ static int export_table(ex_ctx *x, const ex_table *t, const ex_params *p) {
   char *dir = malloc(n), *path = malloc(n + 64), *final = malloc(n + 64);
   char err[600] = "", why[300] = ""; /* err: "PATH: why" */
   pq_writer *w = NULL;
+  int64_t unfit[EX_MAXCOL] = {0};           /* values put_value left NULL, by column */
+  char first[EX_MAXCOL][64];                /* the first of them */
   int rc = 0, src = SQLITE_DONE, parts = 0; /* parts: temporary files begun */
   int64_t rows = 0, limit = x->o->file_bytes > 0 ? x->o->file_bytes : EX_FILE_BYTES;
   if (!dir || !path || !final) {
@@ -417,7 +467,11 @@ static int export_table(ex_ctx *x, const ex_table *t, const ex_params *p) {
       if (x->o->group_rows) pq_group_rows(w, x->o->group_rows);
       add_kv(w, t->name, p);
     }
-    for (int i = 0; i < cols.n; i++) put_value(x, w, st, i, cols.type[i]);
+    for (int i = 0; i < cols.n; i++)
+      if (put_value(x, w, st, i, cols.type[i]) && !unfit[i]++) {
+        const char *v = (const char *)sqlite3_column_text(st, i);
+        snprintf(first[i], sizeof first[i], "%s", v ? v : "");
+      }
     int64_t before = pq_bytes(w);
     if (pq_end_row(w)) {
       x->res->retryable = is_retryable(errno);
@@ -436,6 +490,7 @@ static int export_table(ex_ctx *x, const ex_table *t, const ex_params *p) {
     rc = -1;
   }
   sqlite3_finalize(st);
+  say_unfit(x, t, p, &cols, unfit, first);
   if (rc == 0 && w && close_part(x, &w, &rows)) rc = -1;
   if (rc && !*err) snprintf(err, sizeof err, "%s: %s", path, *why ? why : "cannot write");
   /* Publish part by part, then remove what an earlier export left: parts
@@ -514,13 +569,13 @@ static int wanted(const ex_options *o, const char *table) {
 }
 
 /* The rank of an artifact without distributedInfo.rank: --rank, else the
-** file name, else 0 (a warning). */
+** file name or its folder's, else 0 (a warning). */
 static void fallback_rank(ex_ctx *x, ex_params *p) {
   long long r;
   if (x->o->have_rank) {
     p->rank = x->o->rank;
     p->rank_source = "option";
-  } else if (ex_rank_from_name(p->label, &r)) {
+  } else if (ex_rank_from_path(p->path, p->label, &r)) {
     p->rank = r;
     p->rank_source = "path";
   } else {
@@ -529,8 +584,8 @@ static void fallback_rank(ex_ctx *x, ex_params *p) {
     x->res->warnings++;
     fprintf(x->msg,
             "profdb: export: %s: no rank (no distributedInfo.rank, no --rank, no"
-            " rank or worker number in the name): rank 0\n",
-            p->label);
+            " rank or worker number in its name or its folder's): rank 0\n",
+            p->path ? p->path : p->label);
   }
 }
 
@@ -643,6 +698,7 @@ static int export_artifacts(ex_ctx *x, int snapshot, ex_seen *seen) {
     if (!snapshot) {
       p.base = sqlite3_column_int64(st, 5);
       p.last = sqlite3_column_int64(st, 6);
+      p.path = (const char *)sqlite3_column_text(st, 7);
       if (sqlite3_column_type(st, 3) == SQLITE_INTEGER) {
         p.rank = sqlite3_column_int64(st, 3);
         p.rank_source = "distributedInfo";
@@ -651,6 +707,7 @@ static int export_artifacts(ex_ctx *x, int snapshot, ex_seen *seen) {
     } else {
       p.base = sqlite3_column_int64(st, 3);
       p.base2 = sqlite3_column_int64(st, 4);
+      p.path = (const char *)sqlite3_column_text(st, 5);
       fallback_rank(x, &p);
     }
     char *hash = artifact_facts(x, snapshot, p.id, &rec);

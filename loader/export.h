@@ -69,6 +69,12 @@ int ex_mkdirs(char *path);
 ** 1 when found, else 0. */
 int ex_rank_from_name(const char *name, long long *rank);
 
+/* The rank an artifact's path gives: its label's (the file name without
+** .json[.gz]), else the name of the folder holding it ("rank_3/trace.json":
+** 3; only that folder, not those above it, which name users and jobs).
+** 1 when found, else 0. */
+int ex_rank_from_path(const char *path, const char *label, long long *rank);
+
 /* Remove the hidden temporary files ".NAME.<pid>.tmp" of dir (any pid: in
 ** a container every run may have the same) that an earlier run of the
 ** same task, killed while writing NAME, left behind; called once this

@@ -171,7 +171,7 @@ static int select_traces(sqlite3 *db, const ec_options *o) {
     long long rank = 0;
     if (sqlite3_column_type(st, 3) == SQLITE_INTEGER)
       rank = sqlite3_column_int64(st, 3);
-    else if (!ex_rank_from_name(label, &rank))
+    else if (!ex_rank_from_path((const char *)sqlite3_column_text(st, 7), label, &rank))
       rank = sqlite3_column_int64(st, 4);
     if (o->run && strcmp(o->run, run)) continue;
     if (o->nranks) {
@@ -241,6 +241,26 @@ static int count_rows(sqlite3 *db, const char *sql, long long *n) {
   return 0;
 }
 
+/* When o asks for it (longest_step, no step given): the step whose span is
+** longest on the selected traces (_cx_trace) into o->step. */
+static void longest_step(sqlite3 *db, ec_options *o) {
+  if (!o->longest_step || o->have_step) return;
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(db, profdb_chrome__longest_step, -1, &st, NULL) == SQLITE_OK &&
+      sqlite3_step(st) == SQLITE_ROW) {
+    o->have_step = 1;
+    o->step = sqlite3_column_int64(st, 0);
+  }
+  sqlite3_finalize(st);
+}
+
+int ec_select(sqlite3 *db, ec_options *o) {
+  int rc = exec_script(db, profdb_chrome__setup, o);
+  if (rc == 0) rc = select_traces(db, o);
+  if (rc == 0) longest_step(db, o);
+  return rc;
+}
+
 int ec_export(sqlite3 *db, const ec_options *o, ec_result *res) {
   memset(res, 0, sizeof *res);
   /* One read transaction: the database cannot change meanwhile. */
@@ -253,15 +273,7 @@ int ec_export(sqlite3 *db, const ec_options *o, ec_result *res) {
     rc = -1;
   }
   ec_options local = *o;
-  if (rc == 0 && o->longest_step && !o->have_step) {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, profdb_chrome__longest_step, -1, &st, NULL) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW) {
-      local.have_step = 1;
-      local.step = sqlite3_column_int64(st, 0);
-    }
-    sqlite3_finalize(st);
-  }
+  if (rc == 0) longest_step(db, &local);
   o = &local;
   if (rc == 0) rc = exec_script(db, profdb_chrome__window, o);
   if (rc == 0 && (count_rows(db, "SELECT count(*) FROM _cx_trace", &n) || n == 0)) {

@@ -53,6 +53,14 @@ int ec_parse_time(const char *s, long long *ns, int *rel);
 ** chrome and memory_viz exports, whose windows read the same way. */
 int ec_parse_window_option(const char *opt, const char *v, long long *ns, int *rel, int *have);
 
+/* Which traces and step an export of o selects, without writing it: the
+** traces into the temporary table _cx_trace (trace_id, rank, run, label,
+** ...; loader/export_chrome/_setup.sql), and with o->longest_step and no
+** step given, the step whose span is longest on them into o->step
+** (o->have_step).  Lets a dataset's report name a finding's slice as
+** explicit --rank/--step options.  0, or -1 with a message. */
+int ec_select(sqlite3 *db, ec_options *o);
+
 /* What a report finding's subjects (JSON text) name: its ranks (into
 ** ranks, at most max; *nranks set) and its step (*have_step, *step; left
 ** as they are when it names none).  0, or -1 with a message. */

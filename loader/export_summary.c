@@ -10,8 +10,9 @@
 **   (loader/export/_summary_copy.sql: by trace_id, or by the trace's event
 **   id range; less the Python frames, operators, runtime calls, flows and
 **   metadata events no report query reads: loader/export/_summary_drop.sql,
-**   _summary_nest.sql), then
-**   is compressed with zstd into a second hidden file, flushed to disk and
+**   _summary_nest.sql; then the runtime calls' busy time under GPU work and
+**   the columns no query reads: _summary_busy.sql, _summary_columns.sql),
+**   then is compressed with zstd into a second hidden file, flushed to disk and
 **   renamed into place.  The cost is the trace's rows,
 **   not the database's: export DB of many ranks copies each rank once.
 **   Reading (ex_merge_summaries, profdb report DIR): the summaries of the
@@ -581,10 +582,16 @@ int ex_merge_summaries(const char *dir, const char *db_path, int *traces) {
   char err[512] = "";
   *traces = 0;
   if (list_summaries(dir, &list, &n) || n == 0) {
-    fprintf(stderr,
-            "profdb: %s: a dataset without summaries (_summary/run=R/rank=N.db.zst; written by"
-            " profdb export of every table): export it again, or report on its traces\n",
-            dir);
+    if (has_folder(dir, "snapshot", 1) && !has_folder(dir, "trace", 1)) /* docs/export.md */
+      fprintf(stderr,
+              "profdb: %s: a dataset of memory snapshots only: the report of a dataset is"
+              " the report of its traces; report on the snapshot files\n",
+              dir);
+    else
+      fprintf(stderr,
+              "profdb: %s: a dataset without summaries (_summary/run=R/rank=N.db.zst; written"
+              " by profdb export of every table): export it again, or report on its traces\n",
+              dir);
     free(list);
     return PROFDB_EXIT_DATA;
   }

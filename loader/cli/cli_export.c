@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -256,6 +257,11 @@ static int parse_args(int argc, char **argv, ex_options *o, ex_args *x) {
     fprintf(stderr, "profdb: export: -o DIR is required\n\n%s", export_usage);
     return -1;
   }
+  struct stat sb; /* before any load: a file there cannot become the dataset */
+  if (stat(o->dir, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
+    fprintf(stderr, "profdb: export: -o %s: not a folder\n", o->dir);
+    return -1;
+  }
   return 0;
 }
 
@@ -403,7 +409,7 @@ int cli_export(int argc, char **argv) {
     fprintf(stderr, "profdb: export: %s: %lld files, %lld rows, %.1f MB in %.2f s%s\n", o.dir,
             (long long)res.files, (long long)res.rows, res.bytes / 1e6,
             (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
-            res.warnings ? " (with warnings)" : "");
+            rc == PROFDB_EXIT_TRUNCATED ? " (with warnings)" : "");
   free(listed);
   free(inputs);
   free(only);

@@ -8,6 +8,7 @@
 ** Exit codes: 0 ok, 2 usage or any other error.
 */
 #include "cli.h"
+#include "export.h"
 
 #include "export_chrome.h"
 #include "profdb/profdb.h"
@@ -163,6 +164,15 @@ int cli_export_chrome(int argc, char **argv) {
   if (!db_path || !o.out) {
     fprintf(stderr, "profdb: export: --format chrome needs DB and -o FILE\n\n%s", chrome_usage);
     goto usage;
+  }
+  if (ex_is_dataset(db_path)) { /* its summaries hold not every event */
+    fprintf(stderr,
+            "profdb: export: %s: a dataset: --format chrome needs a database of the traces\n"
+            "  (profdb load TRACES -o run.db && profdb export run.db --format chrome ...;\n"
+            "  profdb report %s --html gives that command for each finding)\n",
+            db_path, db_path);
+    free(ranks);
+    return PROFDB_EXIT_USAGE;
   }
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);

@@ -11,6 +11,8 @@
 ** binds :top, :include_warmup, :scope_trace, :scope_hta, :gpu_bytes, :trace_id, :snapshot_id.
 */
 #include "cli.h"
+#include "export.h"
+#include "export_chrome.h"
 #include "report.h"
 
 #include "profdb/profdb.h"
@@ -19,6 +21,76 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static void free_opens(rp_open *opens, int n) {
+  for (int i = 0; opens && i < n; i++) {
+    for (int k = 0; k < opens[i].npaths; k++) free(opens[i].paths[k]);
+    free(opens[i].paths);
+    free(opens[i].options);
+  }
+  free(opens);
+}
+
+/* The HTML's "Open it" of each finding of a dataset's report (rp_open):
+** its summaries hold not every event, so the slice comes from the traces
+** the finding names, loaded again, with the ranks and step that
+** `--finding` would pick on the database of all of them (the longest step
+** of those ranks when it names none: ec_select).  An entry without paths:
+** no command (a rule about missing data, a finding naming no trace here,
+** or an error: none rather than a wrong one). */
+static rp_open *dataset_opens(sqlite3 *db, const rp_section *f) {
+  rp_open *opens = calloc((size_t)f->nrows + 1, sizeof *opens);
+  long long *ranks = malloc(4096 * sizeof *ranks);
+  int rc = !opens || !ranks ? -1 : 0;
+  for (int i = 0; !rc && i < f->nrows; i++) {
+    const char *rule = rp_text_of(f, i, "rule"), *subjects = rp_text_of(f, i, "subjects");
+    if (!*rule || !strncmp(rule, "need_", 5)) continue;
+    ec_options eo = {0};
+    eo.ranks = ranks;
+    eo.longest_step = 1;
+    sqlite3_stmt *st = NULL; /* the traces ec_select picked */
+    if (ec_finding_subjects(db, subjects, ranks, 4096, &eo.nranks, &eo.have_step, &eo.step) ||
+        ec_select(db, &eo) ||
+        sqlite3_prepare_v2(db,
+                           "SELECT t.path FROM temp._cx_trace c JOIN trace t"
+                           " USING (trace_id) ORDER BY c.run, c.rank, c.trace_id",
+                           -1, &st, NULL) != SQLITE_OK) {
+      rc = -1;
+      break;
+    }
+    size_t n = 0, cap = 64 + 32 * (size_t)(eo.nranks + 1);
+    char *opt = calloc(cap, 1);
+    rp_open *o = &opens[i];
+    int room = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+      if (o->npaths == room) {
+        char **more = realloc(o->paths, (size_t)(room = 2 * room + 8) * sizeof *more);
+        if (!more) {
+          rc = -1;
+          break;
+        }
+        o->paths = more;
+      }
+      if (!(o->paths[o->npaths] = strdup((const char *)sqlite3_column_text(st, 0)))) {
+        rc = -1;
+        break;
+      }
+      o->npaths++;
+    }
+    for (int k = 0; opt && k < eo.nranks; k++)
+      n += (size_t)snprintf(opt + n, cap - n, " --rank %lld", ranks[k]);
+    if (opt && eo.have_step) snprintf(opt + n, cap - n, " --step %lld", eo.step);
+    sqlite3_finalize(st);
+    o->options = opt;
+    if (!o->options) rc = -1;
+  }
+  free(ranks);
+  if (rc && opens) {
+    free_opens(opens, f->nrows);
+    opens = calloc((size_t)f->nrows + 1, sizeof *opens);
+  }
+  return opens;
+}
 
 static const char report_usage[] =
     "usage: profdb report DB | INPUT... [options]\n"
@@ -220,6 +292,7 @@ int cli_report(int argc, char **argv) {
   r.ninputs = npos;
   r.db_path = db_path == pos[0] ? db_path : NULL; /* else a temporary database */
   if (rp_cli_sections(&r, &o) || rp_run(&r)) goto done;
+  if (o.html && npos == 1 && ex_is_dataset(pos[0])) r.opens = dataset_opens(db, &r.findings);
   rc = rp_cli_output(&r, &o, 1);
   if (rc == PROFDB_EXIT_OK && (truncated_inputs(db, pos[0], "trace", ro.trace_id) +
                                    truncated_inputs(db, pos[0], "snapshot", ro.snapshot_id) >
@@ -230,6 +303,7 @@ bad:
   fputs(report_usage, stderr);
   rc = PROFDB_EXIT_USAGE;
 done:
+  free_opens(r.opens, r.findings.nrows);
   rp_free(&r);
   if (r.db2) sqlite3_close(r.db2);
   if (db) sqlite3_close(db);

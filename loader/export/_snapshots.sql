@@ -11,11 +11,13 @@
 --   run          STRING  the run
 --   seg_base     INT64   the snapshot's smallest segment id minus 1
 --   block_base   INT64   its smallest block id minus 1
+--   path         STRING  its path as loaded (a rank in its folder)
 SELECT s.snapshot_id, s.label,
   coalesce(:run, (SELECT json_extract(m.value, '$') FROM snapshot_metadata m
                   WHERE m.snapshot_id = s.snapshot_id AND m.key = 'profdb.run'),
            'snapshot') AS run,
   coalesce((SELECT min(id) FROM _segment g WHERE g.snapshot_id = s.snapshot_id), 1) - 1,
-  coalesce((SELECT min(id) FROM _block b WHERE b.snapshot_id = s.snapshot_id), 1) - 1
+  coalesce((SELECT min(id) FROM _block b WHERE b.snapshot_id = s.snapshot_id), 1) - 1,
+  s.path
 FROM snapshot s
 ORDER BY s.snapshot_id;

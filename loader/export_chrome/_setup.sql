@@ -12,7 +12,8 @@ CREATE TEMP TABLE _cx_trace(
   pid INTEGER,
   -- process_sort_index: 0.. by run and rank
   sort INTEGER,
-  -- rank: distributedInfo.rank, else the number in the file name, else 0
+  -- rank: distributedInfo.rank, else the number in the file name (else
+  -- in its folder's name), else 0
   rank INTEGER NOT NULL,
   -- run (as profdb export names it: loader/export/_traces.sql)
   run TEXT NOT NULL,

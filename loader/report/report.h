@@ -78,6 +78,15 @@ typedef struct rp_kind {
 
 extern const rp_kind rp_kind_report, rp_kind_diff, rp_kind_trend;
 
+/* The slice a finding names, as explicit options for the database of the
+** traces it names: how the HTML report of a dataset (profdb report DIR,
+** whose database holds its summaries, not every event) says "Open it". */
+typedef struct rp_open {
+  char **paths; /* the traces to load, as their export recorded them */
+  int npaths;
+  char *options; /* the export's options: " --rank 3 --step 12" */
+} rp_open;
+
 typedef struct rp_report {
   const rp_kind *kind;
   sqlite3 *db;
@@ -98,6 +107,9 @@ typedef struct rp_report {
   const char *db_path;    /* the database reported on, as the user named it;
                        ** NULL when the inputs were loaded into a temporary
                        ** one (the HTML then names run.db in its commands) */
+  rp_open *opens;         /* per finding, set by the CLI for a dataset (an
+                          ** entry without paths: none), or NULL: the HTML
+                          ** composes each command from db_path / inputs */
   char *scope_note;       /* one line on steps analysed / warm-up */
   const char *time_scope; /* report: "steps", "trace" or "hta" (--scope), stated in
                           ** every section; NULL for the diff */

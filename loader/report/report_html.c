@@ -145,8 +145,10 @@ static long long subject_int(const char *subjects, const char *key) {
 /* Finding i's command that exports what it names (issue 28): for a memory
 ** finding (its subjects name a snapshot) a memory_viz window around that
 ** snapshot's peak, else a Chrome-trace slice of its ranks and step
-** (`--finding RULE`, or its number when the rule repeats).  None for the
-** rules about missing data (need_*). */
+** (`--finding RULE`, or its number when the rule repeats; for a dataset,
+** whose summaries hold not every event, the load of the traces it names
+** and their --rank/--step: r->opens).  None for the rules about missing
+** data (need_*). */
 static void write_export_command(FILE *out, const rp_report *r, int i) {
   const rp_section *f = &r->findings;
   const char *rule = rp_text_of(f, i, "rule"), *subjects = rp_text_of(f, i, "subjects");
@@ -155,24 +157,33 @@ static void write_export_command(FILE *out, const rp_report *r, int i) {
             dev = subject_int(subjects, "\"device\":");
   int repeats = 0;
   for (int k = 0; k < f->nrows; k++) repeats += !strcmp(rp_text_of(f, k, "rule"), rule);
+  const rp_open *ds = r->opens && snap < 0 ? &r->opens[i] : NULL;
+  if (ds && !ds->npaths) return;
   fputs("<dt>Open it</dt><dd><code>", out);
-  if (!r->db_path) {
+  if (ds || !r->db_path) { /* first make the database it exports from */
     fputs("profdb load", out);
-    for (int k = 0; k < r->ninputs; k++) {
+    for (int k = 0; k < (ds ? ds->npaths : r->ninputs); k++) {
       fputc(' ', out);
-      put_shell_word(out, r->inputs[k]);
+      put_shell_word(out, ds ? ds->paths[k] : r->inputs[k]);
     }
     fputs(" -o run.db &amp;&amp; ", out);
   }
   fputs("profdb export ", out);
-  put_shell_word(out, r->db_path ? r->db_path : "run.db");
+  put_shell_word(out, r->db_path && !ds ? r->db_path : "run.db");
   if (snap >= 0)
     fprintf(out, " --format memory_viz --snapshot %lld --device %lld --at-peak -o %s.pickle",
             snap, dev < 0 ? 0 : dev, rule);
-  else if (repeats > 1)
-    fprintf(out, " --format chrome --finding %d -o finding%d.json", i + 1, i + 1);
+  else if (ds) { /* a dataset: the traces it names, its ranks and step */
+    fputs(" --format chrome", out);
+    esc(out, ds->options);
+  } else if (repeats > 1)
+    fprintf(out, " --format chrome --finding %d", i + 1);
   else
-    fprintf(out, " --format chrome --finding %s -o %s.json", rule, rule);
+    fprintf(out, " --format chrome --finding %s", rule);
+  if (snap < 0 && repeats > 1)
+    fprintf(out, " -o finding%d.json", i + 1);
+  else if (snap < 0)
+    fprintf(out, " -o %s.json", rule);
   fputs(snap >= 0 ? "</code>: the allocator's events around the memory peak, for"
                     " PyTorch's memory viewer (pytorch.org/memory_viz)</dd>"
                   : "</code>: the ranks and step it names, for Perfetto UI"

@@ -14,7 +14,10 @@ command; each is run in WORKDIR and must write its file:
     finding's subjects name (all ranks when they name none).
 The same report on the trace files themselves (a temporary database) must
 prefix each command with the `profdb load ... -o run.db` that makes the
-database it names.
+database it names.  The report on the dataset `profdb export` writes
+(whose summaries hold not every event) must load the traces each finding
+names and export their --rank/--step: the same slice as --finding on the
+database.
 """
 import csv
 import html
@@ -116,5 +119,41 @@ want = "profdb load %s -o run.db && profdb export run.db " % " ".join(map(shlex.
 bad = [c for c in cmds if not c.startswith(want)]
 if not cmds or bad:
     fail("commands of a report on files: %r" % (bad or cmds)[:2])
+# the same report on the dataset exported from run.db: its summaries hold
+# not every event, so each command loads the traces the finding names and
+# exports their ranks and step; the slice equals --finding's on run.db.
+ds = os.path.join(WORK, "dataset")
+r = subprocess.run([PROFDB, "export", db, "-o", ds, "-q"], capture_output=True, text=True)
+if r.returncode not in (0, 3):  # 3: the snapshot has no rank (a warning)
+    fail("export %s: exit %d\n%s" % (db, r.returncode, r.stderr))
+run([PROFDB, "report", ds, "--html", page_path, "--json", os.path.join(WORK, "ds.json")])
+ds_findings = json.load(open(os.path.join(WORK, "ds.json")))["findings"]
+ds_cmds = commands(open(page_path).read())
+rules = [f["rule"] for f in ds_findings]
+checked = 0
+for f, cmd in zip(ds_findings, ds_cmds):
+    rule = f["rule"]
+    if rule.startswith("need_") or rules.count(rule) > 1:
+        continue
+    load, _, export = (cmd or "").partition(" && ")
+    largv, eargv = shlex.split(load), shlex.split(export)
+    if largv[:2] != ["profdb", "load"] or largv[-2:] != ["-o", "run.db"] or \
+            eargv[:5] != ["profdb", "export", "run.db", "--format", "chrome"] or "--finding" in eargv:
+        fail("dataset: %s: %r does not load the traces and export their ranks and step" % (rule, cmd))
+    named = {s["rank"] for s in f["subjects"] or [] if "rank" in s}
+    if named and {int(eargv[k + 1]) for k, a in enumerate(eargv) if a == "--rank"} != named:
+        fail("dataset: %s: %r does not export the ranks %s" % (rule, cmd, sorted(named)))
+    cwd = os.path.join(WORK, "ds_" + rule)
+    os.makedirs(cwd)
+    run([PROFDB] + largv[1:] + ["-q"], cwd=cwd)
+    run([PROFDB] + eargv[1:] + ["-q"], cwd=cwd)
+    run([PROFDB, "export", db, "--format", "chrome", "--finding", rule, "-o", "want.json", "-q"], cwd=cwd)
+    got, want = (json.load(open(os.path.join(cwd, n))) for n in (eargv[eargv.index("-o") + 1], "want.json"))
+    key = lambda d: sorted(json.dumps(e, sort_keys=True) for e in d["traceEvents"])
+    if key(got) != key(want):
+        fail("dataset: %s: the slice of %r differs from --finding %s on run.db" % (rule, cmd, rule))
+    checked += 1
+if not checked:
+    fail("dataset: no finding's command was checked")
 print("ok: %d findings, %d export commands (chrome and memory_viz) ran" %
       (len(findings), sum(1 for f in findings if not f["rule"].startswith("need_"))))

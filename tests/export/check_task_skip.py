@@ -17,7 +17,11 @@ snapshot, in the repository).  Each file is exported as one task; then:
   - other options, a recorded file missing or resized, a record missing
     or damaged, and the same content under another name are exported
     again; a failed export leaves no record of the rank behind;
-  - --threads 1 (the load on one thread) writes the same bytes.
+  - --threads 1 (the load on one thread) writes the same bytes;
+  - a value that does not fit its column (a text pid) is named, exit 3;
+    an integer written as a string (a text tid) is that integer;
+  - -o naming a file, a truncated input and a dataset of snapshots only
+    are said plainly.
 """
 import json
 import os
@@ -299,6 +303,43 @@ check(code == 0 and "skipped" not in err and os.path.exists(rec0_path),
       "  so that the next run exports it")
 check(parquet_bytes(tasks) == parquet_bytes(from_db),
       "after all this, the tasks' dataset equals export DB's again")
+
+# ---- a value that does not fit its column is named, not only counted -------
+# PyTorch's legacy CPU traces write "pid": "CPU functions": cpu_op.pid is
+# INT64, so those values are written as NULL (exit 3) and the task says so.
+with open(INPUTS[0]) as fh:
+    text_pid = json.load(fh)
+for e in text_pid["traceEvents"]:
+    if e.get("cat") == "cpu_op":
+        e["pid"] = "CPU functions"
+        e["tid"] = str(e["tid"])  # an integer as a string (Kineto 2021): kept
+legacy = os.path.join(WORK, "rank5_text_pid.json")
+with open(legacy, "w") as fh:
+    json.dump(text_pid, fh)
+code, err = export([legacy, "-o", os.path.join(WORK, "text_pid")])
+ops = sum(1 for e in text_pid["traceEvents"] if e.get("cat") == "cpu_op")
+check(code == 3 and ("cpu_op.pid: %d values are not integers (the first: 'CPU functions')" % ops) in err
+      and "cpu_op.tid" not in err,
+      "text pids: exit %d, named: %s" % (code, err.strip()[:160]))
+
+# ---- what a user sees on three plain mistakes ------------------------------
+not_dir = os.path.join(WORK, "a_file")
+with open(not_dir, "w") as fh:
+    fh.write("keep me")
+code, err = export([INPUTS[0], "-o", not_dir])
+check(code == 2 and "-o %s: not a folder" % not_dir in err and open(not_dir).read() == "keep me",
+      "-o naming a file: exit %d, said before loading, the file kept: %s" % (code, err.strip()))
+cut = os.path.join(WORK, "rank0_cut.json")
+with open(INPUTS[0], "rb") as fh, open(cut, "wb") as out:
+    out.write(fh.read()[:4000])
+code, err = export([cut, "-o", os.path.join(WORK, "cut")])
+check(code == 3 and "(with warnings)" in err,
+      "a truncated input: exit %d, its summary line says so: %s" % (code, err.strip()[-80:]))
+snaps = os.path.join(WORK, "snapshots_only")
+export([INPUTS[2], "-o", snaps])
+r = subprocess.run([PROFDB, "report", snaps], capture_output=True, text=True)
+check(r.returncode == 1 and "memory snapshots only" in r.stderr and "export it again" not in r.stderr,
+      "report of a dataset of snapshots only: exit %d, %s" % (r.returncode, r.stderr.strip()))
 
 print("%d failure(s)" % failures)
 sys.exit(1 if failures else 0)

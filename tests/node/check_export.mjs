@@ -15,7 +15,8 @@
 //      same files, byte for byte, as `profdb export DB`;
 //   5. re-running a task changes nothing (same bytes, no leftovers);
 //   6. exit codes: a truncated input 3 (files written), a missing input 2,
-//      an index past the list 2; a rank from the file name is recorded;
+//      an index past the list 2; a rank from the file name (or its
+//      folder's) is recorded;
 //   7. --file-bytes / --group-rows split a table into parts with the same
 //      rows; exporting again unsplit removes the stale parts.
 // Exits 77 (skipped) when the public data or the npm module is missing.
@@ -238,6 +239,21 @@ check(fs.existsSync(path.join(dirNamed, 'kernel', 'run=job42', 'rank=17', 'part-
   'written to kernel/run=job42/rank=17/');
 check(run(['export', named, '-o', dirNamed, '-q', '--run', 'a/b']) === 2,
   'a run name that is not a folder name is refused');
+// A rank in the name of the folder holding the file (rank_23/trace.json);
+// not in the folders above it (worker5/plain/: rank 0, a warning).
+fs.mkdirSync(path.join(work, 'rank_23'), { recursive: true });
+fs.mkdirSync(path.join(work, 'worker5', 'plain'), { recursive: true });
+const inFolder = path.join(work, 'rank_23', 'trace.json');
+const above = path.join(work, 'worker5', 'plain', 'trace.json');
+fs.writeFileSync(inFolder, JSON.stringify(noRank));
+fs.writeFileSync(above, JSON.stringify(noRank));
+check(run(['export', inFolder, '-o', dirNamed, '-q', '--run', 'job43']) === 0,
+  'a trace with a rank in its folder\'s name exits 0');
+check(fs.existsSync(path.join(dirNamed, 'kernel', 'run=job43', 'rank=23', 'part-0000.parquet')),
+  'rank_23/trace.json is written to kernel/run=job43/rank=23/');
+check(run(['export', above, '-o', dirNamed, '-q', '--run', 'job44']) === 3 &&
+  fs.existsSync(path.join(dirNamed, 'kernel', 'run=job44', 'rank=0', 'part-0000.parquet')),
+  'worker5/plain/trace.json: no rank (exit 3), rank 0: folders above its own are not read');
 
 // ---- 7. past --file-bytes a table goes on in part-0001, ... ----------------
 // Small row groups and a 6 kB limit split the DLRM tables into parts (the
