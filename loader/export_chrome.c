@@ -29,6 +29,7 @@
 #include "export_chrome.h"
 
 #include "export.h"
+#include "oom.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -39,7 +40,7 @@
 extern const char profdb_chrome__setup[], profdb_chrome__window[], profdb_chrome_header[],
     profdb_chrome_meta[], profdb_chrome_slices[], profdb_chrome_gpu[], profdb_chrome_instants[],
     profdb_chrome_flows[], profdb_export__traces[], profdb_chrome__finding[],
-    profdb_chrome__longest_step[];
+    profdb_chrome__longest_step[], profdb_chrome__selected[];
 
 typedef struct ec_out {
   FILE *f;
@@ -322,6 +323,35 @@ int ec_export(sqlite3 *db, const ec_options *o, ec_result *res) {
   }
   sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
   return rc;
+}
+
+int ec_selected_traces(sqlite3 *db, char ***paths, int *n, int *plain) {
+  sqlite3_stmt *st;
+  *paths = NULL;
+  *n = 0;
+  *plain = 1;
+  if (sqlite3_prepare_v2(db, profdb_chrome__selected, -1, &st, NULL) != SQLITE_OK) {
+    fprintf(stderr, "profdb: %s\n", sqlite3_errmsg(db));
+    return -1;
+  }
+  int room = 0, src;
+  while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+    if (*n + 1 >= room) {
+      char **more = realloc(*paths, (size_t)(room = 2 * room + 8) * sizeof *more);
+      if (!more) ld_oom();
+      *paths = more;
+    }
+    if (!((*paths)[*n] = strdup((const char *)sqlite3_column_text(st, 0)))) ld_oom();
+    (*paths)[++*n] = NULL;
+    *plain &= sqlite3_column_int(st, 1);
+  }
+  sqlite3_finalize(st);
+  if (src == SQLITE_DONE) return 0;
+  fprintf(stderr, "profdb: %s\n", sqlite3_errmsg(db));
+  while (*n) free((*paths)[--*n]);
+  free(*paths);
+  *paths = NULL;
+  return -1;
 }
 
 int ec_finding_subjects(sqlite3 *db, const char *subjects, long long *ranks, int max,

@@ -14,6 +14,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* The most ranks a finding's subjects name that --finding reads. */
+#define EC_MAX_FINDING_RANKS 4096
+
 /* Version of the slice's layout, in its "profdb.export" key. */
 #define EC_EXPORT_VERSION 1
 
@@ -60,6 +63,12 @@ int ec_parse_window_option(const char *opt, const char *v, long long *ns, int *r
 ** (o->have_step).  Lets a dataset's report name a finding's slice as
 ** explicit --rank/--step options.  0, or -1 with a message. */
 int ec_select(sqlite3 *db, ec_options *o);
+
+/* The traces ec_select() selected: their paths as loaded (*paths, n of
+** them; each and the array malloc'd, NULL-terminated) and whether a
+** --rank option names them as the report's findings do, in one run
+** (*plain; loader/export_chrome/_selected.sql).  0, or -1 with a message. */
+int ec_selected_traces(sqlite3 *db, char ***paths, int *n, int *plain);
 
 /* What a report finding's subjects (JSON text) name: its ranks (into
 ** ranks, at most max; *nranks set) and its step (*have_step, *step; left

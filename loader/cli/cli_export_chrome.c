@@ -130,7 +130,8 @@ static int chrome_option(const char *a, const char *v, ec_options *o, long long 
 
 int cli_export_chrome(int argc, char **argv) {
   ec_options o = {0};
-  long long *ranks = calloc((size_t)argc + 4096, sizeof *ranks); /* + a finding's */
+  long long *ranks =
+      calloc((size_t)argc + EC_MAX_FINDING_RANKS, sizeof *ranks); /* + a finding's */
   const char *db_path = NULL, *finding = NULL;
   int quiet = 0;
   o.ranks = ranks;
@@ -183,8 +184,8 @@ int cli_export_chrome(int argc, char **argv) {
   if (rc == PROFDB_EXIT_OK && finding) {
     char *rule = NULL, *subjects = finding_subjects(db_path, finding, &rule);
     int n = 0;
-    if (!subjects ||
-        ec_finding_subjects(db, subjects, ranks + o.nranks, 4096, &n, &o.have_step, &o.step))
+    if (!subjects || ec_finding_subjects(db, subjects, ranks + o.nranks, EC_MAX_FINDING_RANKS,
+                                         &n, &o.have_step, &o.step))
       rc = PROFDB_EXIT_USAGE;
     else {
       if (!o.nranks) o.nranks = n; /* --rank given: those ranks */

@@ -9,6 +9,7 @@
 ** Exit codes: 0 ok, 2 usage or any other error.
 */
 #include "cli.h"
+#include "export.h"
 
 #include "export_chrome.h"
 #include "export_memviz.h"
@@ -118,6 +119,14 @@ int cli_export_memviz(int argc, char **argv) {
   }
   if (o.at_peak && (o.have_from || o.have_to)) {
     fprintf(stderr, "profdb: export: --at-peak or --from/--to, not both\n");
+    return PROFDB_EXIT_USAGE;
+  }
+  if (ex_is_dataset(db_path)) { /* summaries hold traces, not snapshots */
+    fprintf(stderr,
+            "profdb: export: %s: a dataset: --format memory_viz needs a database of the"
+            " snapshot\n  (profdb load SNAPSHOT.json -o run.db && profdb export run.db"
+            " --format memory_viz ...)\n",
+            db_path);
     return PROFDB_EXIT_USAGE;
   }
   o.json = json || ends_with(o.out, ".json");

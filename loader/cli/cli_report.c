@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "export.h"
 #include "export_chrome.h"
+#include "oom.h"
 #include "report.h"
 
 #include "profdb/profdb.h"
@@ -32,63 +33,59 @@ static void free_opens(rp_open *opens, int n) {
 }
 
 /* The HTML's "Open it" of each finding of a dataset's report (rp_open):
-** its summaries hold not every event, so the slice comes from the traces
-** the finding names, loaded again, with the ranks and step that
-** `--finding` would pick on the database of all of them (the longest step
-** of those ranks when it names none: ec_select).  An entry without paths:
-** no command (a rule about missing data, a finding naming no trace here,
-** or an error: none rather than a wrong one). */
+** its summaries hold not every event, so the slice comes from the traces,
+** loaded again.  Where --rank names a finding's traces as its subjects do
+** (every export rank the report's, one run: ec_selected_traces), only the
+** traces it names, with the ranks and step `--finding` would pick on the
+** database of all of them (the longest step of those ranks when it names
+** none: ec_select); else every trace and `--finding` itself, which gives
+** on their database what it gives on the job's.  An entry without paths:
+** no command (a rule about missing data, or an error). */
 static rp_open *dataset_opens(sqlite3 *db, const rp_section *f) {
   rp_open *opens = calloc((size_t)f->nrows + 1, sizeof *opens);
-  long long *ranks = malloc(4096 * sizeof *ranks);
-  int rc = !opens || !ranks ? -1 : 0;
-  for (int i = 0; !rc && i < f->nrows; i++) {
+  ec_options all = {0};
+  char **every = NULL;
+  int nevery = 0, plain = 0;
+  if (!opens) ld_oom();
+  if (ec_select(db, &all) || ec_selected_traces(db, &every, &nevery, &plain)) nevery = 0;
+  long long *ranks = malloc(EC_MAX_FINDING_RANKS * sizeof *ranks);
+  if (!ranks) ld_oom();
+  for (int i = 0; nevery && i < f->nrows; i++) {
     const char *rule = rp_text_of(f, i, "rule"), *subjects = rp_text_of(f, i, "subjects");
     if (!*rule || !strncmp(rule, "need_", 5)) continue;
+    rp_open *o = &opens[i];
+    int repeats = 0, ignored;
+    for (int k = 0; k < f->nrows; k++) repeats += !strcmp(rp_text_of(f, k, "rule"), rule);
+    if (!plain) { /* every trace, and --finding */
+      o->paths = calloc((size_t)nevery + 1, sizeof *o->paths);
+      if (!o->paths) ld_oom();
+      for (o->npaths = 0; o->npaths < nevery; o->npaths++)
+        if (!(o->paths[o->npaths] = strdup(every[o->npaths]))) ld_oom();
+      size_t cap = strlen(rule) + 32;
+      if (!(o->options = malloc(cap))) ld_oom();
+      if (repeats > 1)
+        snprintf(o->options, cap, " --finding %d", i + 1);
+      else
+        snprintf(o->options, cap, " --finding %s", rule);
+      continue;
+    }
     ec_options eo = {0};
     eo.ranks = ranks;
     eo.longest_step = 1;
-    sqlite3_stmt *st = NULL; /* the traces ec_select picked */
-    if (ec_finding_subjects(db, subjects, ranks, 4096, &eo.nranks, &eo.have_step, &eo.step) ||
-        ec_select(db, &eo) ||
-        sqlite3_prepare_v2(db,
-                           "SELECT t.path FROM temp._cx_trace c JOIN trace t"
-                           " USING (trace_id) ORDER BY c.run, c.rank, c.trace_id",
-                           -1, &st, NULL) != SQLITE_OK) {
-      rc = -1;
-      break;
-    }
+    if (ec_finding_subjects(db, subjects, ranks, EC_MAX_FINDING_RANKS, &eo.nranks,
+                            &eo.have_step, &eo.step) ||
+        ec_select(db, &eo) || ec_selected_traces(db, &o->paths, &o->npaths, &ignored))
+      continue;
     size_t n = 0, cap = 64 + 32 * (size_t)(eo.nranks + 1);
-    char *opt = calloc(cap, 1);
-    rp_open *o = &opens[i];
-    int room = 0;
-    while (sqlite3_step(st) == SQLITE_ROW) {
-      if (o->npaths == room) {
-        char **more = realloc(o->paths, (size_t)(room = 2 * room + 8) * sizeof *more);
-        if (!more) {
-          rc = -1;
-          break;
-        }
-        o->paths = more;
-      }
-      if (!(o->paths[o->npaths] = strdup((const char *)sqlite3_column_text(st, 0)))) {
-        rc = -1;
-        break;
-      }
-      o->npaths++;
-    }
-    for (int k = 0; opt && k < eo.nranks; k++)
-      n += (size_t)snprintf(opt + n, cap - n, " --rank %lld", ranks[k]);
-    if (opt && eo.have_step) snprintf(opt + n, cap - n, " --step %lld", eo.step);
-    sqlite3_finalize(st);
-    o->options = opt;
-    if (!o->options) rc = -1;
+    if (!(o->options = malloc(cap))) ld_oom();
+    o->options[0] = 0;
+    for (int k = 0; k < eo.nranks; k++)
+      n += (size_t)snprintf(o->options + n, cap - n, " --rank %lld", ranks[k]);
+    if (eo.have_step) snprintf(o->options + n, cap - n, " --step %lld", eo.step);
   }
   free(ranks);
-  if (rc && opens) {
-    free_opens(opens, f->nrows);
-    opens = calloc((size_t)f->nrows + 1, sizeof *opens);
-  }
+  for (int k = 0; k < nevery; k++) free(every[k]);
+  free(every);
   return opens;
 }
 

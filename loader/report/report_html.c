@@ -185,10 +185,15 @@ static void write_export_command(FILE *out, const rp_report *r, int i) {
   else if (snap < 0)
     fprintf(out, " -o %s.json", rule);
   fputs(snap >= 0 ? "</code>: the allocator's events around the memory peak, for"
-                    " PyTorch's memory viewer (pytorch.org/memory_viz)</dd>"
+                    " PyTorch's memory viewer (pytorch.org/memory_viz)"
                   : "</code>: the ranks and step it names, for Perfetto UI"
-                    " (ui.perfetto.dev) or chrome://tracing</dd>",
+                    " (ui.perfetto.dev) or chrome://tracing",
         out);
+  int relative = 0;
+  for (int k = 0; ds && k < ds->npaths; k++) relative |= ds->paths[k][0] != '/';
+  if (relative) /* as the export was given them: its folder is not recorded */
+    fputs("; run it in the folder the export ran in (the traces' paths are relative)", out);
+  fputs("</dd>", out);
 }
 
 static void write_findings(FILE *out, const rp_report *r) {

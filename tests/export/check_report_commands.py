@@ -17,7 +17,8 @@ prefix each command with the `profdb load ... -o run.db` that makes the
 database it names.  The report on the dataset `profdb export` writes
 (whose summaries hold not every event) must load the traces each finding
 names and export their --rank/--step: the same slice as --finding on the
-database.
+database; where --rank cannot name them as the findings do (ranks from
+folder names, not distributedInfo), load every trace and use --finding.
 """
 import csv
 import html
@@ -155,5 +156,55 @@ for f, cmd in zip(ds_findings, ds_cmds):
     checked += 1
 if not checked:
     fail("dataset: no finding's command was checked")
+
+# Ranks --rank cannot name as the findings do: the same traces without
+# distributedInfo, in rank_0/ and rank_1/ (the export's ranks come from the
+# folders, the report's are 0 for both), loaded by relative paths.  Each
+# command loads every trace and exports --finding, run where the load ran.
+nd = os.path.join(WORK, "nd")
+traces = [f for f in files if f.endswith(".pt.trace.json")]
+for k, f in enumerate(traces):
+    os.makedirs(os.path.join(nd, "rank_%d" % k))
+    with open(f) as fh:
+        t = json.load(fh)
+    t.pop("distributedInfo", None)
+    with open(os.path.join(nd, "rank_%d" % k, "trace.json"), "w") as fh:
+        json.dump(t, fh)
+rel = ["nd/rank_%d/trace.json" % k for k in range(len(traces))]
+run([PROFDB, "load", *rel, "-o", "nd.db", "-q"], cwd=WORK)
+r = subprocess.run([PROFDB, "export", "nd.db", "-o", "nd_ds", "-q"], capture_output=True, text=True,
+                   cwd=WORK)
+if r.returncode not in (0, 3):
+    fail("export nd.db: exit %d\n%s" % (r.returncode, r.stderr))
+run([PROFDB, "report", "nd_ds", "--html", "nd.html", "--json", "nd.json"], cwd=WORK)
+nd_findings = json.load(open(os.path.join(WORK, "nd.json")))["findings"]
+page = open(os.path.join(WORK, "nd.html")).read()
+nd_cmds = commands(page)
+checked = 0
+for k, (f, cmd) in enumerate(zip(nd_findings, nd_cmds)):
+    rule = f["rule"]
+    if rule.startswith("need_"):
+        continue
+    which = str(k + 1) if [g["rule"] for g in nd_findings].count(rule) > 1 else rule
+    want = "profdb load %s -o run.db && profdb export run.db --format chrome --finding %s " % (
+        " ".join(rel), which)
+    if not (cmd or "").startswith(want):
+        fail("nd: %s: %r is not %r..." % (rule, cmd, want))
+    cwd = os.path.join(WORK, "nd_" + rule)
+    shutil.copytree(nd, os.path.join(cwd, "nd"))
+    load, _, export = cmd.partition(" && ")
+    run([PROFDB] + shlex.split(load)[1:] + ["-q"], cwd=cwd)
+    run([PROFDB] + shlex.split(export)[1:] + ["-q"], cwd=cwd)
+    run([PROFDB, "export", os.path.join(WORK, "nd.db"), "--format", "chrome", "--finding", which,
+         "-o", "want.json", "-q"], cwd=cwd)
+    got, want = (json.load(open(os.path.join(cwd, n)))
+                 for n in (shlex.split(export)[-1], "want.json"))
+    key = lambda d: sorted(json.dumps(e, sort_keys=True) for e in d["traceEvents"])
+    if key(got) != key(want):
+        fail("nd: %s: the slice of %r differs from --finding on nd.db" % (rule, cmd))
+    checked += 1
+if not checked or "the traces&#39; paths are relative" not in page and \
+        "the traces' paths are relative" not in page:
+    fail("nd: no command checked (%d), or no word on the relative paths" % checked)
 print("ok: %d findings, %d export commands (chrome and memory_viz) ran" %
       (len(findings), sum(1 for f in findings if not f["rule"].startswith("need_"))))

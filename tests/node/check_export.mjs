@@ -239,6 +239,20 @@ check(fs.existsSync(path.join(dirNamed, 'kernel', 'run=job42', 'rank=17', 'part-
   'written to kernel/run=job42/rank=17/');
 check(run(['export', named, '-o', dirNamed, '-q', '--run', 'a/b']) === 2,
   'a run name that is not a folder name is refused');
+// Integers written as strings ("tid": "25738", Kineto 2021) are kept as
+// those integers: the same tids as the job's export of that rank.
+const textTid = JSON.parse(text);
+for (const e of textTid.traceEvents) if (typeof e.tid === 'number') e.tid = String(e.tid);
+const tidFile = path.join(work, 'text_tid.json');
+fs.writeFileSync(tidFile, JSON.stringify(textTid));
+const dirTid = path.join(work, 'text_tid');
+check(run(['export', tidFile, '-o', dirTid, '-q']) === 0, 'string tids: exit 0, no warning');
+const tids = async (dir, where) => (await rows(`SELECT count(*) AS n, count(tid) AS t,
+  sum(tid) AS s FROM read_parquet('${dir}/cpu_op/*/*/*.parquet', hive_partitioning = true)
+  ${where}`))[0];
+const [gotTid, wantTid] = [await tids(dirTid, ''), await tids(dirTasks, 'WHERE rank = 2')];
+check(gotTid.n === wantTid.n && gotTid.t === gotTid.n && gotTid.s === wantTid.s,
+  `string tids are written as integers (${JSON.stringify(gotTid)} vs ${JSON.stringify(wantTid)})`);
 // A rank in the name of the folder holding the file (rank_23/trace.json);
 // not in the folders above it (worker5/plain/: rank 0, a warning).
 fs.mkdirSync(path.join(work, 'rank_23'), { recursive: true });
