@@ -266,16 +266,14 @@ int ec_export(sqlite3 *db, const ec_options *o, ec_result *res) {
   memset(res, 0, sizeof *res);
   /* One read transaction: the database cannot change meanwhile. */
   sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
-  int rc = exec_script(db, profdb_chrome__setup, o);
-  if (rc == 0) rc = select_traces(db, o);
+  ec_options local = *o;
+  int rc = ec_select(db, &local);
+  o = &local;
   long long n = 0;
   if (rc == 0 && (count_rows(db, "SELECT count(*) FROM _cx_trace", &n) || n == 0)) {
     fprintf(stderr, "profdb: export: no trace matches --run/--rank\n");
     rc = -1;
   }
-  ec_options local = *o;
-  if (rc == 0) longest_step(db, &local);
-  o = &local;
   if (rc == 0) rc = exec_script(db, profdb_chrome__window, o);
   if (rc == 0 && (count_rows(db, "SELECT count(*) FROM _cx_trace", &n) || n == 0)) {
     fprintf(stderr, "profdb: export: no selected trace has step %lld\n", o->step);

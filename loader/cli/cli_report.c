@@ -54,19 +54,12 @@ static rp_open *dataset_opens(sqlite3 *db, const rp_section *f) {
     const char *rule = rp_text_of(f, i, "rule"), *subjects = rp_text_of(f, i, "subjects");
     if (!*rule || !strncmp(rule, "need_", 5)) continue;
     rp_open *o = &opens[i];
-    int repeats = 0, ignored;
-    for (int k = 0; k < f->nrows; k++) repeats += !strcmp(rp_text_of(f, k, "rule"), rule);
-    if (!plain) { /* every trace, and --finding */
+    int ignored;
+    if (!plain) { /* every trace, and --finding (options NULL) */
       o->paths = calloc((size_t)nevery + 1, sizeof *o->paths);
       if (!o->paths) ld_oom();
       for (o->npaths = 0; o->npaths < nevery; o->npaths++)
         if (!(o->paths[o->npaths] = strdup(every[o->npaths]))) ld_oom();
-      size_t cap = strlen(rule) + 32;
-      if (!(o->options = malloc(cap))) ld_oom();
-      if (repeats > 1)
-        snprintf(o->options, cap, " --finding %d", i + 1);
-      else
-        snprintf(o->options, cap, " --finding %s", rule);
       continue;
     }
     ec_options eo = {0};

@@ -84,7 +84,8 @@ extern const rp_kind rp_kind_report, rp_kind_diff, rp_kind_trend;
 typedef struct rp_open {
   char **paths; /* the traces to load, as their export recorded them */
   int npaths;
-  char *options; /* the export's options: " --rank 3 --step 12" */
+  char *options; /* the export's options: " --rank 3 --step 12"; NULL:
+                 ** --finding, as on a database */
 } rp_open;
 
 typedef struct rp_report {

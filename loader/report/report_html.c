@@ -173,7 +173,7 @@ static void write_export_command(FILE *out, const rp_report *r, int i) {
   if (snap >= 0)
     fprintf(out, " --format memory_viz --snapshot %lld --device %lld --at-peak -o %s.pickle",
             snap, dev < 0 ? 0 : dev, rule);
-  else if (ds) { /* a dataset: the traces it names, its ranks and step */
+  else if (ds && ds->options) { /* a dataset: the traces it names, its ranks and step */
     fputs(" --format chrome", out);
     esc(out, ds->options);
   } else if (repeats > 1)
