@@ -30,8 +30,10 @@
 #include "export.h"
 
 #include "hash.h"
+#include "loader.h"
 #include "parquet.h"
 #include "profdb/profdb.h"
+#include "publish.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -175,17 +177,6 @@ static int exec_script(sqlite3 *db, const char *sql, const ex_params *p, int sna
 
 /* ---- files ------------------------------------------------------------------ */
 
-/* 1 when the file name s is ".NAME.<pid>.tmp", whatever the pid: called once
-** this process's own file is published, so one of its pid is a killed
-** run's too (in a container every run may be pid 1). */
-static int is_leftover(const char *s, const char *name) {
-  size_t n = strlen(name);
-  if (s[0] != '.' || strncmp(s + 1, name, n) || s[n + 1] != '.') return 0;
-  const char *pid = s + n + 2, *end = pid;
-  while (*end >= '0' && *end <= '9') end++;
-  return end != pid && !strcmp(end, ".tmp");
-}
-
 /* Unlink dir/name; 0 when done or already gone. */
 static int remove_in(const char *dir, const char *name) {
   size_t len = strlen(dir) + strlen(name) + 2;
@@ -200,15 +191,6 @@ static int remove_in(const char *dir, const char *name) {
   return rc;
 }
 
-void ex_remove_leftovers(const char *dir, const char *name) {
-  DIR *d = opendir(dir);
-  if (!d) return;
-  struct dirent *e;
-  while ((e = readdir(d)))
-    if (is_leftover(e->d_name, name)) remove_in(dir, e->d_name);
-  closedir(d);
-}
-
 int ex_mkdirs(char *path) {
   for (char *s = path + 1; *s; s++)
     if (*s == '/') {
@@ -221,7 +203,7 @@ int ex_mkdirs(char *path) {
   return 0;
 }
 
-static int is_retryable(int e) {
+int ex_retryable(int e) {
   return e == EIO || e == ENOSPC || e == EDQUOT || e == ESTALE || e == ETIMEDOUT ||
          e == EAGAIN || e == EINTR || e == ENOMEM || e == EBUSY || e == ENFILE || e == EMFILE;
 }
@@ -345,13 +327,11 @@ static void add_kv(pq_writer *w, const char *table, const ex_params *p) {
   if (p->hash) pq_kv(w, "profdb.content_hash", p->hash);
 }
 
-/* DIR/part-NNNN.parquet, or its temporary name .part-NNNN.parquet.<pid>.tmp
-** (in the same folder, so that publishing it is a rename). */
-static void part_path(char *out, size_t n, const char *dir, int part, int tmp) {
-  if (tmp)
-    snprintf(out, n, "%s/.part-%04d.parquet.%ld.tmp", dir, part, (long)getpid());
-  else
-    snprintf(out, n, "%s/part-%04d.parquet", dir, part);
+/* DIR/part-NNNN.parquet.  A part is written under a temporary name of its
+** folder (publish.h: mkstemp's, so that nothing planted there is
+** followed), and published by a rename. */
+static void part_path(char *out, size_t n, const char *dir, int part) {
+  snprintf(out, n, "%s/part-%04d.parquet", dir, part);
 }
 
 /* The part number of a part's file name, published ("part-NNNN.parquet",
@@ -371,8 +351,8 @@ static long part_number(const char *name, int *published) {
 
 /* After publishing parts 0..parts-1 in dir: remove the parts from parts on
 ** that an earlier export of more rows wrote, and the temporary files of
-** any part that killed runs left (as ex_remove_leftovers).  0, or -1 when
-** a stale part cannot be removed (engines would read it as data). */
+** any part that killed runs left (pub_remove_temps).  0, or -1 when a
+** stale part cannot be removed (engines would read it as data). */
 static int remove_stale_parts(const char *dir, int parts) {
   DIR *d = opendir(dir);
   if (!d) return errno == ENOENT ? 0 : -1;
@@ -388,81 +368,161 @@ static int remove_stale_parts(const char *dir, int parts) {
       fail = errno;
     }
     snprintf(name, sizeof name, "part-%04ld.parquet", k);
-    if (!published && is_leftover(e->d_name, name)) remove_in(dir, e->d_name);
+    if (!published && pub_is_temp(e->d_name, name)) pub_remove_temps(dir, name);
   }
   closedir(d);
   errno = fail;
   return rc;
 }
 
-/* Finish the part *w (its rows added to *rows); *w is NULL after.  0, or
-** -1 with the reason in the writer's err buffer. */
-static int close_part(ex_ctx *x, pq_writer **w, int64_t *rows) {
+/* The parts of one table begun so far: part k's temporary is f[k]. */
+typedef struct ex_parts {
+  pub_file *f;
+  int n, cap;
+} ex_parts;
+
+/* Begin the next part at final (its temporary).  The writer, or NULL with
+** the reason in why. */
+static pq_writer *open_part(ex_ctx *x, ex_parts *ps, const char *final, char *why,
+                            size_t nwhy) {
+  if (ps->n == ps->cap) {
+    int cap = ps->cap ? ps->cap * 2 : 4;
+    pub_file *f = realloc(ps->f, (size_t)cap * sizeof *f);
+    if (!f) {
+      snprintf(why, nwhy, "out of memory");
+      errno = ENOMEM;
+      return NULL;
+    }
+    ps->f = f;
+    ps->cap = cap;
+  }
+  pub_file *p = &ps->f[ps->n];
+  if (pub_open(p, final, 0)) {
+    snprintf(why, nwhy, "%s", strerror(errno));
+    return NULL;
+  }
+  ps->n++;
+  FILE *f = pub_stream(p);
+  pq_writer *w =
+      f ? pq_open_file(f, x->o->uncompressed ? PQ_UNCOMPRESSED : PQ_ZSTD, why, nwhy) : NULL;
+  if (!f) snprintf(why, nwhy, "%s", strerror(errno));
+  return w;
+}
+
+/* Finish the part *w (its rows added to *rows), the last of ps, on disk
+** and closed; *w is NULL after.  0, or -1 with the reason in why (the
+** writer's err buffer). */
+static int close_part(ex_ctx *x, ex_parts *ps, pq_writer **w, int64_t *rows, char *why,
+                      size_t nwhy) {
   pq_writer *done = *w;
   *w = NULL;
   *rows += pq_rows(done);
-  if (pq_close(done) == 0) return 0;
-  x->res->retryable = is_retryable(errno);
+  if (pq_close(done) == 0 && pub_finish(&ps->f[ps->n - 1]) == 0) return 0;
+  if (!*why) snprintf(why, nwhy, "write: %s", strerror(errno));
+  x->res->retryable = ex_retryable(errno);
   return -1;
+}
+
+/* Publish the parts part by part, then remove what an earlier export
+** left: parts past this one's last (all when the table has no rows for
+** the artifact) and the temporary files of a killed run.  A rename
+** failing at part k removes the earlier export's parts from k on, so that
+** the folder holds this export's first k parts, not a mix of two exports.
+** rc: the export's so far (when not 0, only the clean-up).  0 or -1 with
+** err set. */
+static int publish_parts(ex_ctx *x, const char *dir, ex_parts *ps, int rc, char *err,
+                         size_t nerr) {
+  int published = 0;
+  while (rc == 0 && published < ps->n) {
+    pub_file *p = &ps->f[published];
+    char *final = strdup(p->path);
+    if (!final || pub_rename(p)) {
+      snprintf(err, nerr, "%s: %s", final ? final : p->path, strerror(errno));
+      x->res->retryable = ex_retryable(errno);
+      free(final);
+      rc = -1;
+      break;
+    }
+    struct stat sb;
+    int sized = stat(final, &sb) == 0;
+    if (sized) x->res->bytes += sb.st_size;
+    ex_files_add(&x->files, final + strlen(x->o->dir) + 1, sized ? sb.st_size : -1);
+    free(final);
+    published++;
+  }
+  x->res->files += published;
+  if (dir && (rc == 0 || published) && remove_stale_parts(dir, published) && rc == 0) {
+    snprintf(err, nerr, "%s: %s", dir, strerror(errno));
+    x->res->retryable = ex_retryable(errno);
+    rc = -1;
+  }
+  for (int k = published; k < ps->n; k++) pub_abort(&ps->f[k]);
+  return rc;
+}
+
+/* Check the table's query against its "-- Output:" header; prepared into
+** *st.  0 or -1 (printed). */
+static int prepare_table(ex_ctx *x, const ex_table *t, ex_cols *cols, sqlite3_stmt **st) {
+  if (parse_output(t->sql, cols)) {
+    fprintf(stderr, "profdb: export: loader/export/%s.sql: malformed -- Output: header\n",
+            t->name);
+    return -1;
+  }
+  if (sqlite3_prepare_v2(x->db, t->sql, -1, st, NULL) != SQLITE_OK) {
+    fprintf(stderr, "profdb: export: %s: %s\n", t->name, sqlite3_errmsg(x->db));
+    return -1;
+  }
+  if (sqlite3_column_count(*st) != cols->n) {
+    fprintf(stderr, "profdb: export: %s: the query has %d columns, its header %d\n", t->name,
+            sqlite3_column_count(*st), cols->n);
+    sqlite3_finalize(*st);
+    return -1;
+  }
+  for (int i = 0; i < cols->n; i++)
+    if (strcmp(sqlite3_column_name(*st, i), cols->name[i])) {
+      fprintf(stderr, "profdb: export: %s: column %d is %s, its header says %s\n", t->name,
+              i + 1, sqlite3_column_name(*st, i), cols->name[i]);
+      sqlite3_finalize(*st);
+      return -1;
+    }
+  return 0;
 }
 
 /* Export one table of one artifact.  0 or -1 (printed). */
 static int export_table(ex_ctx *x, const ex_table *t, const ex_params *p) {
   ex_cols cols;
-  if (parse_output(t->sql, &cols)) {
-    fprintf(stderr, "profdb: export: loader/export/%s.sql: malformed -- Output: header\n",
-            t->name);
-    return -1;
-  }
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(x->db, t->sql, -1, &st, NULL) != SQLITE_OK) {
-    fprintf(stderr, "profdb: export: %s: %s\n", t->name, sqlite3_errmsg(x->db));
-    return -1;
-  }
-  if (sqlite3_column_count(st) != cols.n) {
-    fprintf(stderr, "profdb: export: %s: the query has %d columns, its header %d\n", t->name,
-            sqlite3_column_count(st), cols.n);
-    sqlite3_finalize(st);
-    return -1;
-  }
-  for (int i = 0; i < cols.n; i++)
-    if (strcmp(sqlite3_column_name(st, i), cols.name[i])) {
-      fprintf(stderr, "profdb: export: %s: column %d is %s, its header says %s\n", t->name,
-              i + 1, sqlite3_column_name(st, i), cols.name[i]);
-      sqlite3_finalize(st);
-      return -1;
-    }
+  if (prepare_table(x, t, &cols, &st)) return -1;
   bind_params(st, p, t->snapshot);
 
   size_t n = strlen(x->o->dir) + strlen(t->name) + strlen(p->run) + 128;
-  char *dir = malloc(n), *path = malloc(n + 64), *final = malloc(n + 64);
+  char *dir = malloc(n), *final = malloc(n + 64);
   char err[600] = "", why[300] = ""; /* err: "PATH: why" */
   pq_writer *w = NULL;
-  int64_t unfit[EX_MAXCOL] = {0};           /* values put_value left NULL, by column */
-  char first[EX_MAXCOL][64];                /* the first of them */
-  int rc = 0, src = SQLITE_DONE, parts = 0; /* parts: temporary files begun */
+  ex_parts parts = {0};
+  int64_t unfit[EX_MAXCOL] = {0}; /* values put_value left NULL, by column */
+  char first[EX_MAXCOL][64];      /* the first of them */
+  int rc = 0, src = SQLITE_DONE;
   int64_t rows = 0, limit = x->o->file_bytes > 0 ? x->o->file_bytes : EX_FILE_BYTES;
-  if (!dir || !path || !final) {
+  if (!dir || !final) {
     snprintf(err, sizeof err, "%s: out of memory", t->name);
     rc = -1;
   } else
     snprintf(dir, n, "%s/%s/run=%s/rank=%lld", x->o->dir, t->name, p->run, (long long)p->rank);
   while (rc == 0 && (src = sqlite3_step(st)) == SQLITE_ROW) {
     if (!w) {
-      if (!parts && ex_mkdirs(dir)) {
+      if (!parts.n && ex_mkdirs(dir)) {
         snprintf(err, sizeof err, "%s: %s", dir, strerror(errno));
-        x->res->retryable = is_retryable(errno);
+        x->res->retryable = ex_retryable(errno);
         rc = -1;
         break;
       }
-      part_path(path, n + 64, dir, parts, 1);
-      w = pq_open(path, x->o->uncompressed ? PQ_UNCOMPRESSED : PQ_ZSTD, why, sizeof why);
-      if (!w) {
-        x->res->retryable = is_retryable(errno);
+      part_path(final, n + 64, dir, parts.n);
+      if (!(w = open_part(x, &parts, final, why, sizeof why))) {
+        x->res->retryable = ex_retryable(errno);
         rc = -1;
         break;
       }
-      parts++;
       for (int i = 0; i < cols.n; i++) pq_column(w, cols.name[i], cols.type[i]);
       if (x->o->group_rows) pq_group_rows(w, x->o->group_rows);
       add_kv(w, t->name, p);
@@ -474,13 +534,14 @@ static int export_table(ex_ctx *x, const ex_table *t, const ex_params *p) {
       }
     int64_t before = pq_bytes(w);
     if (pq_end_row(w)) {
-      x->res->retryable = is_retryable(errno);
+      x->res->retryable = ex_retryable(errno);
       rc = -1;
       break;
     }
     /* The row ended a row group that took the file past the limit: this
     ** part is done (checked only then: the magic alone is 4 bytes). */
-    if (pq_bytes(w) > before && pq_bytes(w) >= limit && close_part(x, &w, &rows)) {
+    if (pq_bytes(w) > before && pq_bytes(w) >= limit &&
+        close_part(x, &parts, &w, &rows, why, sizeof why)) {
       rc = -1;
       break;
     }
@@ -491,45 +552,14 @@ static int export_table(ex_ctx *x, const ex_table *t, const ex_params *p) {
   }
   sqlite3_finalize(st);
   say_unfit(x, t, p, &cols, unfit, first);
-  if (rc == 0 && w && close_part(x, &w, &rows)) rc = -1;
-  if (rc && !*err) snprintf(err, sizeof err, "%s: %s", path, *why ? why : "cannot write");
-  /* Publish part by part, then remove what an earlier export left: parts
-  ** past this one's last (all when the table has no rows for the
-  ** artifact) and the temporary files of a killed run.  A rename failing
-  ** at part k removes the earlier export's parts from k on, so that the
-  ** folder holds this export's first k parts, not a mix of two exports. */
-  int published = 0;
-  while (rc == 0 && published < parts) {
-    part_path(path, n + 64, dir, published, 1);
-    part_path(final, n + 64, dir, published, 0);
-    if (rename(path, final)) {
-      snprintf(err, sizeof err, "%s: %s", final, strerror(errno));
-      x->res->retryable = is_retryable(errno);
-      rc = -1;
-      break;
-    }
-    struct stat sb;
-    int sized = stat(final, &sb) == 0;
-    if (sized) x->res->bytes += sb.st_size;
-    ex_files_add(&x->files, final + strlen(x->o->dir) + 1, sized ? sb.st_size : -1);
-    published++;
-  }
-  x->res->files += published;
-  if (rc == 0) x->res->rows += rows;
-  if (dir && (rc == 0 || published) && remove_stale_parts(dir, published) && rc == 0) {
-    snprintf(err, sizeof err, "%s: %s", dir, strerror(errno));
-    rc = -1;
-  }
+  if (rc == 0 && w && close_part(x, &parts, &w, &rows, why, sizeof why)) rc = -1;
+  if (rc && !*err) snprintf(err, sizeof err, "%s: %s", final, *why ? why : "cannot write");
   if (w) pq_abort(w);
-  if (rc) {
-    fprintf(stderr, "profdb: export: %s\n", err);
-    for (int k = published; k < parts; k++) {
-      part_path(path, n + 64, dir, k, 1);
-      unlink(path);
-    }
-  }
+  rc = publish_parts(x, dir, &parts, rc, err, sizeof err);
+  if (rc == 0) x->res->rows += rows;
+  if (rc) fprintf(stderr, "profdb: export: %s\n", err);
+  free(parts.f);
   free(dir);
-  free(path);
   free(final);
   return rc;
 }
@@ -554,7 +584,7 @@ static int export_summary(ex_ctx *x, const ex_params *p) {
     ex_files_add(&x->files, rel, -1); /* a summary holds its load's time: no size */
   }
   if (rc) {
-    x->res->retryable = is_retryable(errno);
+    x->res->retryable = ex_retryable(errno);
     fprintf(stderr, "profdb: export: %s/rank=%lld.db: %s\n", folder, (long long)p->rank, err);
   }
   free(folder);
@@ -649,7 +679,7 @@ static int export_artifact(ex_ctx *x, int snapshot, const ex_params *p, ex_recor
     int e = errno;
     fprintf(stderr, "profdb: export: %s/_inputs/%s/run=%s/rank=%lld.json: %s\n", x->o->dir,
             rec->kind, p->run, (long long)p->rank, strerror(e));
-    x->res->retryable = is_retryable(e);
+    x->res->retryable = ex_retryable(e);
     return -1;
   }
   if (snapshot) rc = exec_script(x->db, profdb_export__stacks, p, 1);
@@ -670,7 +700,7 @@ static int export_artifact(ex_ctx *x, int snapshot, const ex_params *p, ex_recor
     int e = errno;
     fprintf(stderr, "profdb: export: %s/_inputs/%s/run=%s/rank=%lld.json: %s\n", x->o->dir,
             rec->kind, p->run, (long long)p->rank, strerror(e));
-    x->res->retryable = is_retryable(e);
+    x->res->retryable = ex_retryable(e);
     return -1;
   }
   return 0;
@@ -817,10 +847,19 @@ int ex_export(sqlite3 *db, const ex_options *o, ex_result *res) {
   memset(res, 0, sizeof *res);
   ex_ctx x = {.db = db, .o = o, .res = res, .msg = o->messages ? o->messages : stderr};
   if (ex_check_tables(o)) return -1;
+  /* The database may be anyone's: the export reads its tables and profdb's
+  ** views only when they are profdb's own (no SQL text of it runs). */
+  const char *file = sqlite3_db_filename(db, "main");
+  char why[512];
+  if (file && *file && ld_check_schema_file(file, why, sizeof why)) {
+    fprintf(stderr, "profdb: export: %s: %s; load the traces again into a new database\n", file,
+            why);
+    return -1;
+  }
   char *dir = strdup(o->dir);
   if (!dir || ex_mkdirs(dir)) {
     fprintf(stderr, "profdb: export: %s: %s\n", o->dir, strerror(errno));
-    res->retryable = dir && is_retryable(errno);
+    res->retryable = dir && ex_retryable(errno);
     free(dir);
     return -1;
   }

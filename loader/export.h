@@ -61,6 +61,9 @@ typedef struct ex_result {
 ** printed as "profdb: export: ...". */
 int ex_export(sqlite3 *db, const ex_options *o, ex_result *res);
 
+/* 1 when errno e is an I/O failure a retry may cure (EX_EXIT_RETRY). */
+int ex_retryable(int e);
+
 /* mkdir -p: 0, or -1 with errno. */
 int ex_mkdirs(char *path);
 
@@ -75,17 +78,10 @@ int ex_rank_from_name(const char *name, long long *rank);
 ** 1 when found, else 0. */
 int ex_rank_from_path(const char *path, const char *label, long long *rank);
 
-/* Remove the hidden temporary files ".NAME.<pid>.tmp" of dir (any pid: in
-** a container every run may have the same) that an earlier run of the
-** same task, killed while writing NAME, left behind; called once this
-** process's NAME is published (or removed).
-** Best effort: a file that cannot be removed stays. */
-void ex_remove_leftovers(const char *dir, const char *name);
-
 /* The job report from a dataset (export_summary.c).  ex_write_summary():
 ** the trace's rows of db, alone, published atomically as
 ** FOLDER/rank=RANK.db.zst (set_run: --run NAME recorded in it, or NULL);
-** 0, or -1 with err set.  ex_is_dataset(): 1 when PATH is a folder with a
+** 0, or -1 with err set and errno the cause (ENOSPC: a full disk).  ex_is_dataset(): 1 when PATH is a folder with a
 ** _summary folder.  ex_merge_summaries(): every summary of the dataset DIR
 ** appended into the new database db_path, ids moved past each other's;
 ** PROFDB_EXIT_OK (*traces: how many), else after printing why

@@ -30,6 +30,7 @@
 
 #include "export.h"
 #include "oom.h"
+#include "publish.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -281,10 +282,14 @@ int ec_export(sqlite3 *db, const ec_options *o, ec_result *res) {
   }
   res->ranks = n;
   FILE *f = NULL;
+  pub_file out = {.fd = -1}; /* -o FILE: written atomically (publish.h) */
+  int to_stdout = !strcmp(o->out, "-");
   if (rc == 0) {
-    f = strcmp(o->out, "-") ? fopen(o->out, "wb") : stdout;
+    f = to_stdout ? stdout : pub_open(&out, o->out, PUB_USER) ? NULL : pub_stream(&out);
     if (!f) {
       fprintf(stderr, "profdb: export: %s: %s\n", o->out, strerror(errno));
+      res->retryable = ex_retryable(errno);
+      if (!to_stdout) pub_abort(&out);
       rc = -1;
     }
   }
@@ -311,13 +316,16 @@ int ec_export(sqlite3 *db, const ec_options *o, ec_result *res) {
     res->events = w.events;
     if (fflush(f) || ferror(f)) {
       fprintf(stderr, "profdb: export: %s: %s\n", o->out, strerror(errno));
+      res->retryable = ex_retryable(errno);
       rc = -1;
     }
     res->bytes = f != stdout ? ftell(f) : 0;
-    if (f != stdout && fclose(f) && rc == 0) {
+    if (f != stdout && rc == 0 && pub_commit(&out)) {
       fprintf(stderr, "profdb: export: %s: %s\n", o->out, strerror(errno));
+      res->retryable = ex_retryable(errno);
       rc = -1;
-    }
+    } else if (f != stdout && rc)
+      pub_abort(&out);
   }
   sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
   return rc;

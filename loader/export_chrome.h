@@ -38,6 +38,7 @@ typedef struct ec_result {
   int64_t ranks;  /* rank processes written */
   int64_t events; /* trace events written (metadata included) */
   int64_t bytes;  /* bytes written */
+  int retryable;  /* the failure was an I/O error a retry may cure (exit 75) */
 } ec_result;
 
 /* Write the slice.  0, or -1 with the reason printed as

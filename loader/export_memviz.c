@@ -33,6 +33,10 @@
 */
 #include "export_memviz.h"
 
+#include "export.h"
+#include "publish.h"
+#include "utf8.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -267,13 +271,23 @@ static void w_int(em_w *w, int64_t v) {
   after_value(w);
 }
 
-static void w_str(em_w *w, const char *s) {
+/* s[0..n) whole: a NUL is kept (\u0000 in JSON, a byte of a pickle str)
+** instead of ending the name, and invalid UTF-8 (a crafted database, a
+** label cut to a fixed buffer) becomes U+FFFD, which both formats need. */
+static void w_strn(em_w *w, const char *s, size_t n) {
+  ld_buf fix = {0};
+  utf8_repair(s, n, &fix, &s, &n);
   before_value(w);
   if (w->json)
-    json_str(w->f, s, strlen(s));
+    json_str(w->f, s, n);
   else
-    pickle_str(w->f, s, strlen(s));
+    pickle_str(w->f, s, n);
   after_value(w);
+  ld_buf_free(&fix);
+}
+
+static void w_str(em_w *w, const char *s) {
+  w_strn(w, s, strlen(s));
 }
 
 static void w_atom(em_w *w, int what) { /* 'N' None, 't' true, 'f' false */
@@ -304,7 +318,11 @@ static void w_column(em_w *w, sqlite3_stmt *st, int col) {
     case SQLITE_INTEGER: w_int(w, sqlite3_column_int64(st, col)); break;
     case SQLITE_FLOAT: w_float(w, sqlite3_column_double(st, col)); break;
     case SQLITE_NULL: w_atom(w, 'N'); break;
-    default: w_str(w, (const char *)sqlite3_column_text(st, col)); break;
+    default: {
+      const char *s = (const char *)sqlite3_column_text(st, col);
+      w_strn(w, s ? s : "", s ? (size_t)sqlite3_column_bytes(st, col) : 0);
+      break;
+    }
   }
 }
 
@@ -883,18 +901,22 @@ int em_export(sqlite3 *db, const em_options *o, em_result *res) {
   c.w.stack_mask = 1023;
   c.w.stacks = calloc(c.w.stack_mask + 1, sizeof *c.w.stacks);
   if (!c.w.stacks || !(c.frames = prep(db, profdb_memviz_frames))) goto done;
-  c.w.f = to_stdout ? stdout : fopen(o->out, "wb");
+  pub_file out; /* -o FILE: written atomically (publish.h) */
+  c.w.f = to_stdout ? stdout : pub_open(&out, o->out, PUB_USER) ? NULL : pub_stream(&out);
   if (!c.w.f) {
     fprintf(stderr, "profdb: export: %s: %s\n", o->out, strerror(errno));
+    res->retryable = ex_retryable(errno);
+    if (!to_stdout && out.fd >= 0) pub_abort(&out);
     goto done;
   }
   rc = w_file(&c, win);
   res->bytes = ftell(c.w.f);
-  if (ferror(c.w.f) || (to_stdout ? fflush(c.w.f) : fclose(c.w.f))) {
+  if (ferror(c.w.f) || (to_stdout ? fflush(c.w.f) : rc ? 0 : pub_commit(&out))) {
     if (!rc) fprintf(stderr, "profdb: export: %s: %s\n", o->out, strerror(errno));
+    if (!rc) res->retryable = ex_retryable(errno);
     rc = -1;
   }
-  if (rc && !to_stdout) remove(o->out);
+  if (rc && !to_stdout) pub_abort(&out); /* nothing published */
 done:
   sqlite3_finalize(win);
   sqlite3_finalize(c.frames);

@@ -43,6 +43,7 @@ typedef struct em_result {
   int64_t orphans;             /* live allocations in no segment (not written) */
   int64_t bytes;               /* bytes written */
   char label[256];             /* the snapshot's label */
+  int retryable;               /* the failure was an I/O error a retry may cure */
 } em_result;
 
 /* Write the window.  0, or -1 with the reason printed as

@@ -32,6 +32,7 @@
 
 #include "input.h"
 #include "loader.h"
+#include "publish.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -95,15 +96,18 @@ int ex_record_publish(const char *dir, const ex_record *r, ex_files *files) {
     return -1;
   }
   size_t n = strlen(folder) + 96;
-  char *tmp = malloc(n), *final = malloc(n), name[64];
-  int rc = tmp && final ? ex_mkdirs(folder) : -1;
+  char *final = malloc(n), name[64];
+  pub_file p;
   FILE *out = NULL;
+  int rc = final ? ex_mkdirs(folder) : -1;
   if (rc == 0) {
     snprintf(name, sizeof name, "rank=%lld.json", r->rank);
     snprintf(final, n, "%s/%s", folder, name);
-    snprintf(tmp, n, "%s/.%s.%ld.tmp", folder, name, (long)getpid());
-    out = fopen(tmp, "w");
-    rc = out ? 0 : -1;
+    rc = pub_open(&p, final, 0);
+    if (rc == 0 && !(out = pub_stream(&p))) {
+      pub_abort(&p);
+      rc = -1;
+    }
   }
   if (rc == 0) {
     /* Only the label needs escaping: the rest are kinds, run names
@@ -124,17 +128,11 @@ int ex_record_publish(const char *dir, const ex_record *r, ex_files *files) {
             (long long)r->file_bytes, ld_buf_cstr(&label), r->options, (long long)r->warnings,
             files->text.n ? ld_buf_cstr(&files->text) : "");
     ld_buf_free(&label);
-    if (fflush(out) || fsync(fileno(out))) rc = -1;
-    if (fclose(out) && rc == 0) rc = -1;
-    if (rc == 0 && rename(tmp, final)) rc = -1;
+    rc = pub_commit(&p);
     int e = errno;
-    if (rc)
-      unlink(tmp);
-    else
-      ex_remove_leftovers(folder, name);
+    if (rc == 0) pub_remove_temps(folder, name); /* killed runs' */
     errno = e;
   }
-  free(tmp);
   free(final);
   free(folder);
   return rc;
@@ -154,7 +152,8 @@ typedef struct rec_search {
 
 static char *read_small(const char *path) {
   struct stat sb;
-  FILE *f = fopen(path, "rb");
+  const char *why;
+  FILE *f = ld_fopen_regular(path, &why); /* a FIFO planted there: refused */
   if (!f) return NULL;
   char *s = NULL;
   if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size < REC_MAX_BYTES &&

@@ -1,6 +1,6 @@
 /*
-** hash.c — XXH64 (see hash.h).  Seed 0.  Verified against the reference
-** test vectors in tests/unit/hash.test.c.
+** hash.c — XXH64 (see hash.h), seed 0 unless hash_init_seed.  Verified
+** against the reference test vectors in tests/unit/hash.test.c.
 */
 #include "hash.h"
 
@@ -38,12 +38,17 @@ static inline uint64_t merge_round(uint64_t acc, uint64_t lane) {
   return acc * P1 + P4;
 }
 
-void hash_init(ld_hash *h) {
+void hash_init_seed(ld_hash *h, uint64_t seed) {
   memset(h, 0, sizeof *h);
-  h->lane[0] = P1 + P2;
-  h->lane[1] = P2;
-  h->lane[2] = 0;
-  h->lane[3] = (uint64_t)0 - P1;
+  h->seed = seed;
+  h->lane[0] = seed + P1 + P2;
+  h->lane[1] = seed + P2;
+  h->lane[2] = seed;
+  h->lane[3] = seed - P1;
+}
+
+void hash_init(ld_hash *h) {
+  hash_init_seed(h, 0);
 }
 
 static void stripe(ld_hash *h, const unsigned char *p) {
@@ -85,7 +90,7 @@ uint64_t hash_final(const ld_hash *h) {
         rotl(h->lane[0], 1) + rotl(h->lane[1], 7) + rotl(h->lane[2], 12) + rotl(h->lane[3], 18);
     for (int i = 0; i < 4; i++) acc = merge_round(acc, h->lane[i]);
   } else {
-    acc = P5; /* seed 0 */
+    acc = h->seed + P5;
   }
   acc += h->total;
   const unsigned char *p = h->tail;
@@ -114,9 +119,13 @@ uint64_t hash_final(const ld_hash *h) {
   return acc;
 }
 
-uint64_t hash_bytes(const void *p, size_t n) {
+uint64_t hash_bytes_seed(const void *p, size_t n, uint64_t seed) {
   ld_hash h;
-  hash_init(&h);
+  hash_init_seed(&h, seed);
   hash_update(&h, p, n);
   return hash_final(&h);
+}
+
+uint64_t hash_bytes(const void *p, size_t n) {
+  return hash_bytes_seed(p, n, 0);
 }

@@ -4,6 +4,9 @@
 **   load.c      inputs, duplicates, the per-file loop, the post-pass
 **   dbswap.c    the atomic update: lock, temporary or side database,
 **               rename, copy-in or merge; the original left as it was
+**   publish.c   every other file written: mkstemp temporary, fsync,
+**               rename, fsync of the folder; the signal cleanup registry,
+**               the sweep of killed runs' temporaries (publish.h)
 **   schema.c    schema version and creation, an artifact's rows, runs
 **   sniff.c     is this file a trace, a snapshot, a pickle, or neither?
 **   parse.c     the yajl read loop shared by both parsers; diagnostics
@@ -177,6 +180,20 @@ int64_t ld_schema_version(sqlite3 *db);
 ** create what it lacks of the schema (tables, views, code rows).  db_path
 ** names it in messages.  Returns 0, or -1 (message printed). */
 int ld_prepare_schema(ld_ctx *ctx, const char *db_path);
+
+/* Create profdb's schema in the empty database db from profdb's own DDL:
+** tables, views, code rows and _profdb.  Returns 0, or -1 (printed to msg). */
+int ld_create_schema(sqlite3 *db, FILE *msg);
+
+/* Check that the database attached to db as "r" has profdb's schema as db's
+** main has it (loader/sql/schema_check.sql): its tables' columns and its
+** views' text, read without running any of it.  Returns 0, or -1 with err
+** saying what differs. */
+int ld_check_attached_schema(sqlite3 *db, char *err, size_t errsize);
+
+/* The same check of the database file path (a database given to profdb
+** export, read without running any SQL stored in it): 0, or -1 with err. */
+int ld_check_schema_file(const char *path, char *err, size_t errsize);
 
 /* Delete every row of artifact id in ctx->db (--replace).  Returns 0 or -1
 ** (sqlite3_errmsg says why). */

@@ -9,7 +9,8 @@
 **   level per row (0 NULL, 1 present; every column is OPTIONAL, so a file
 **   without NULLs has the same schema as one with them) and the present
 **   values, densely.  Strings go into a per-row-group dictionary (an open
-**   addressing hash over an arena) and only their indices are buffered.
+**   addressing hash over an arena, XXH64 with a random seed per column so
+**   crafted names cannot collide) and only their indices are buffered.
 **   When a row group is cut, each column becomes one column chunk:
 **     [dictionary page: PLAIN strings]  (string columns)
 **     data page v1 ... : 4-byte length + RLE/bit-packed hybrid definition
@@ -25,20 +26,27 @@
 **   2. Deterministic: the same rows and key/value pairs give the same bytes
 **      (no clock, no host name, no random state in the file).
 **   3. Memory is bounded by one row group (PQ_GROUP_BYTES) and one page.
+**   4. Every STRING value and key/value text is valid UTF-8 (DuckDB refuses
+**      a file otherwise): invalid bytes become U+FFFD in pq_text / pq_kv.
 **
 ** Names of Thrift fields below are those of parquet.thrift.
 */
 #include "parquet.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 #include <zstd.h>
 
+#include "hash.h"
 #include "profdb/version.h"
+#include "utf8.h"
 
 /* PLAIN values and statistics are the host's bytes: little-endian only. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -225,7 +233,7 @@ int pq_rle_hybrid(const uint32_t *v, size_t n, int bit_width, uint8_t **out, siz
 typedef struct dict_entry {
   size_t off;    /* offset of the string in the arena */
   uint32_t len;  /* its length */
-  uint32_t hash; /* its hash */
+  uint32_t hash; /* the low bits of its seeded hash */
 } dict_entry;
 
 typedef struct pq_col {
@@ -245,10 +253,12 @@ typedef struct pq_col {
   uint32_t nent, cap_ent;
   uint32_t *slot; /* hash table: entry index + 1, 0 empty */
   uint32_t nslot;
+  uint64_t seed; /* the table's random XXH64 seed, drawn with the table */
 } pq_col;
 
 struct pq_writer {
   FILE *f;
+  int own; /* pq_open's file: closed by pq_close / pq_abort */
   char *err;
   size_t nerr;
   int failed;
@@ -287,7 +297,7 @@ static void write_bytes(pq_writer *w, const void *p, size_t n) {
   w->offset += (int64_t)n;
 }
 
-pq_writer *pq_open(const char *path, pq_codec codec, char *err, size_t nerr) {
+pq_writer *pq_open_file(FILE *f, pq_codec codec, char *err, size_t nerr) {
   pq_writer *w = calloc(1, sizeof *w);
   if (!w) {
     snprintf(err, nerr, "out of memory");
@@ -302,17 +312,28 @@ pq_writer *pq_open(const char *path, pq_codec codec, char *err, size_t nerr) {
     free(w);
     return NULL;
   }
-  w->f = fopen(path, "wb");
-  if (!w->f) {
+  w->f = f;
+  write_bytes(w, "PAR1", 4);
+  return w;
+}
+
+pq_writer *pq_open(const char *path, pq_codec codec, char *err, size_t nerr) {
+  /* Never through a link planted at path (the export writes through
+  ** publish.c's temporaries: pq_open_file). */
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+  FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+  pq_writer *w = f ? pq_open_file(f, codec, err, nerr) : NULL;
+  if (!f) {
     int e = errno;
     snprintf(err, nerr, "%s", strerror(e));
-    ZSTD_freeCCtx(w->zc);
-    free(w);
+    if (fd >= 0) close(fd);
     errno = e;
-    return NULL;
+  } else if (!w)
+    fclose(f);
+  else {
+    setvbuf(f, NULL, _IOFBF, 1 << 20);
+    w->own = 1;
   }
-  setvbuf(w->f, NULL, _IOFBF, 1 << 20);
-  write_bytes(w, "PAR1", 4);
   return w;
 }
 
@@ -358,16 +379,26 @@ void pq_double(pq_writer *w, int col, double v) {
   w->group_bytes += sizeof v;
 }
 
-static uint32_t hash_bytes(const char *s, size_t n) {
-  uint32_t h = 2166136261u; /* FNV-1a */
-  for (size_t i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 16777619u;
-  return h;
+/* A seed no input can predict: names come from untrusted traces, and an
+** unseeded hash lets crafted names share one probe chain (quadratic time).
+** Only the table's layout depends on it, never the file's bytes: entries
+** keep insertion order (Requirement 2). */
+static uint64_t dict_seed(const pq_col *c) {
+  uint64_t seed;
+  if (getrandom(&seed, sizeof seed, GRND_NONBLOCK) == (ssize_t)sizeof seed) return seed;
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  uint64_t mix[4] = {(uint64_t)ts.tv_nsec, (uint64_t)ts.tv_sec, (uint64_t)getpid(),
+                     (uint64_t)(uintptr_t)c};
+  return hash_bytes(mix, sizeof mix);
 }
 
+/* Double the table (1024 slots at first), keeping the load at most 1/2. */
 static int dict_grow(pq_col *c) {
   uint32_t n = c->nslot ? c->nslot * 2 : 1024;
   uint32_t *slot = calloc(n, sizeof *slot);
   if (!slot) return -1;
+  if (!c->nslot) c->seed = dict_seed(c);
   for (uint32_t i = 0; i < c->nent; i++) {
     uint32_t h = c->ent[i].hash & (n - 1);
     while (slot[h]) h = (h + 1) & (n - 1);
@@ -377,6 +408,39 @@ static int dict_grow(pq_col *c) {
   c->slot = slot;
   c->nslot = n;
   return 0;
+}
+
+/* The slot of s[0..n) in c's table: its entry index + 1 there, or 0 where
+** it would be inserted.  *h gets its hash. */
+static uint32_t dict_find(const pq_col *c, const char *s, size_t n, uint32_t *h, uint32_t *at) {
+  uint32_t i, k;
+  *h = (uint32_t)hash_bytes_seed(s, n, c->seed);
+  for (i = *h & (c->nslot - 1); (k = c->slot[i]) != 0; i = (i + 1) & (c->nslot - 1)) {
+    const dict_entry *e = &c->ent[k - 1];
+    if (e->hash == *h && e->len == n && !memcmp(c->arena.p + e->off, s, n)) break;
+  }
+  *at = i;
+  return k;
+}
+
+/* Append s[0..n) (valid UTF-8) as a new entry at slot `at`: its index + 1,
+** or 0 when out of memory. */
+static uint32_t dict_add(pq_writer *w, pq_col *c, const char *s, size_t n, uint32_t h,
+                         uint32_t at) {
+  if (c->nent == c->cap_ent) {
+    uint32_t cap = c->cap_ent ? c->cap_ent * 2 : 256;
+    dict_entry *e = realloc(c->ent, cap * sizeof *e);
+    if (!e) {
+      fail(w, "out of memory");
+      return 0;
+    }
+    c->ent = e;
+    c->cap_ent = cap;
+  }
+  c->ent[c->nent] = (dict_entry){c->arena.len, (uint32_t)n, h};
+  buf_put(&c->arena, s, n);
+  w->group_bytes += n + sizeof(dict_entry) + 8;
+  return c->slot[at] = ++c->nent;
 }
 
 void pq_text(pq_writer *w, int col, const char *s, size_t n) {
@@ -390,27 +454,22 @@ void pq_text(pq_writer *w, int col, const char *s, size_t n) {
     fail(w, "out of memory");
     return;
   }
-  uint32_t h = hash_bytes(s, n), i = h & (c->nslot - 1), k;
-  while ((k = c->slot[i]) != 0) {
-    dict_entry *e = &c->ent[k - 1];
-    if (e->hash == h && e->len == n && !memcmp(c->arena.p + e->off, s, n)) break;
-    i = (i + 1) & (c->nslot - 1);
-  }
+  uint32_t h, at, k = dict_find(c, s, n, &h, &at);
   if (!k) {
-    if (c->nent == c->cap_ent) {
-      uint32_t cap = c->cap_ent ? c->cap_ent * 2 : 256;
-      dict_entry *e = realloc(c->ent, cap * sizeof *e);
-      if (!e) {
-        fail(w, "out of memory");
-        return;
-      }
-      c->ent = e;
-      c->cap_ent = cap;
+    /* A new string: a STRING column holds UTF-8 only (DuckDB refuses the
+    ** whole file otherwise), so invalid bytes from any source (a file
+    ** name, a crafted database) become U+FFFD here, once per new string;
+    ** the dictionary holds only repaired text. */
+    ld_buf fix = {0};
+    const char *v;
+    size_t vn;
+    if (utf8_repair(s, n, &fix, &v, &vn) && vn <= UINT32_MAX) k = dict_find(c, v, vn, &h, &at);
+    if (!k && vn <= UINT32_MAX) k = dict_add(w, c, v, vn, h, at);
+    ld_buf_free(&fix);
+    if (!k) {
+      c->set = 0;
+      return;
     }
-    c->ent[c->nent] = (dict_entry){c->arena.len, (uint32_t)n, h};
-    buf_put(&c->arena, s, n);
-    c->slot[i] = k = ++c->nent;
-    w->group_bytes += n + sizeof(dict_entry) + 8;
   }
   uint32_t idx = k - 1;
   buf_put(&c->vals, &idx, sizeof idx);
@@ -632,8 +691,16 @@ void pq_kv(pq_writer *w, const char *key, const char *value) {
     return;
   }
   w->kv = kv;
-  kv[w->nkv] = strdup(key);
-  kv[w->nkv + 1] = strdup(value);
+  /* Thrift strings are UTF-8: a label from a file name may not be. */
+  const char *text[2] = {key, value};
+  for (int i = 0; i < 2; i++) {
+    ld_buf fix = {0};
+    const char *v;
+    size_t vn;
+    utf8_repair(text[i], strlen(text[i]), &fix, &v, &vn);
+    kv[w->nkv + i] = strndup(v, vn);
+    ld_buf_free(&fix);
+  }
   if (!kv[w->nkv] || !kv[w->nkv + 1]) fail(w, "out of memory");
   w->nkv += 2;
 }
@@ -675,7 +742,7 @@ static void free_writer(pq_writer *w) {
 
 void pq_abort(pq_writer *w) {
   if (!w) return;
-  fclose(w->f);
+  if (w->own) fclose(w->f);
   free_writer(w);
 }
 
@@ -739,9 +806,10 @@ int pq_close(pq_writer *w) {
   memcpy(tail + 4, "PAR1", 4);
   write_bytes(w, tail, 8);
   free(m.p);
-  /* On disk before the caller renames the file into place. */
-  if (!w->failed && (fflush(w->f) || fsync(fileno(w->f)))) fail_errno(w, "write");
-  if (fclose(w->f) && !w->failed) fail_errno(w, "close");
+  /* On disk before the caller renames the file into place (pq_open_file's
+  ** caller: flushed here, synced by its publish). */
+  if (!w->failed && (fflush(w->f) || (w->own && fsync(fileno(w->f))))) fail_errno(w, "write");
+  if (w->own && fclose(w->f) && !w->failed) fail_errno(w, "close");
   int rc = w->failed ? -1 : 0;
   free_writer(w);
   return rc;

@@ -33,6 +33,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Physical column types written (values of parquet.thrift's Type). */
 typedef enum pq_type {
@@ -51,9 +52,12 @@ typedef enum pq_codec { PQ_UNCOMPRESSED = 0, PQ_ZSTD = 6 } pq_codec;
 
 typedef struct pq_writer pq_writer;
 
-/* Create path (truncating it) and write the magic.  NULL with the reason
-** in err on failure. */
+/* Create path (truncating it; never through a symbolic link) and write the
+** magic.  NULL with the reason in err on failure. */
 pq_writer *pq_open(const char *path, pq_codec codec, char *err, size_t nerr);
+/* Write to f instead, which stays the caller's: pq_close flushes it, the
+** caller syncs, closes and publishes it (publish.h). */
+pq_writer *pq_open_file(FILE *f, pq_codec codec, char *err, size_t nerr);
 /* Add a column (before the first row); returns its index or -1. */
 int pq_column(pq_writer *w, const char *name, pq_type type);
 /* Set column col of the current row. */

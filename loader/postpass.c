@@ -820,10 +820,7 @@ int postpass_run(ld_ctx *ctx, int64_t first_trace, int64_t first_snapshot) {
   ld_phase(ctx, "flow stats");
   progress_phase("nesting CPU slices");
   if (exec_with_first(ctx, profdb_sql_postpass_legacy_blocks, first_snapshot)) return -1;
-  if (build_tree(ctx, first_trace) ||
-      ld_exec(ctx,
-              "CREATE INDEX IF NOT EXISTS cpu_busy_by_ts ON cpu_busy(trace_id, class, ts)"))
-    return -1;
+  if (build_tree(ctx, first_trace) || ld_exec(ctx, profdb_sql_cpu_busy_index)) return -1;
   ld_phase(ctx, "nesting");
   progress_phase("linking GPU work to CPU ops");
   if (exec_with_first(ctx, profdb_sql_postpass_links, first_trace)) return -1;

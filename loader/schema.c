@@ -5,12 +5,16 @@
 ** Used by the load (load.c) on the database it writes, and by the atomic
 ** update (dbswap.c) on the original inside an append's merge transaction:
 **   - ld_schema_version(), ld_prepare_schema(): is this a profdb database
-**     of this version; create the tables, views and code rows;
+**     of this version; create the tables, views and code rows
+**     (ld_create_schema, also for the databases export writes and reads);
+**   - ld_check_attached_schema(): does an input profdb did not write (a
+**     dataset's summary, a database to export) hold profdb's own schema;
 **   - ld_delete_artifact(): every row of one trace or snapshot (--replace);
 **   - ld_record_runs(): --run NAME, and the warnings of loader/run_check.sql.
 */
 #include "loader.h"
 #include "progress.h"
+#include "sql.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -52,13 +56,34 @@ int ld_prepare_schema(ld_ctx *ctx, const char *db_path) {
            db_path, (long long)version, PROFDB_SCHEMA_VERSION);
     return -1;
   }
-  if (ld_exec(ctx, profdb_schema_sql) || ld_insert_codes(ctx)) return -1;
+  return ld_create_schema(ctx->db, out);
+}
+
+int ld_create_schema(sqlite3 *db, FILE *msg) {
+  ld_ctx ctx = {.db = db, .msg = msg};
+  if (ld_exec(&ctx, profdb_schema_sql) || ld_insert_codes(&ctx)) return -1;
   char sql[256];
   snprintf(sql, sizeof sql,
            "INSERT OR IGNORE INTO _profdb(key, value) VALUES"
            " ('schema_version', %d), ('created_by', 'profdb %s')",
            PROFDB_SCHEMA_VERSION, PROFDB_VERSION);
-  return ld_exec(ctx, sql);
+  return ld_exec(&ctx, sql);
+}
+
+int ld_check_attached_schema(sqlite3 *db, char *err, size_t errsize) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(db, profdb_sql_schema_check, -1, &st, NULL) != SQLITE_OK) {
+    snprintf(err, errsize, "cannot read its schema: %s", sqlite3_errmsg(db));
+    return -1;
+  }
+  int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW)
+    snprintf(err, errsize, "not profdb's schema (%s: %s)", sqlite3_column_text(st, 0),
+             sqlite3_column_text(st, 1));
+  else if (rc != SQLITE_DONE)
+    snprintf(err, errsize, "cannot read its schema: %s", sqlite3_errmsg(db));
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? 0 : -1;
 }
 
 /* Run "DELETE FROM <what>" with ?1 bound to id. */
@@ -145,4 +170,29 @@ int ld_record_runs(ld_ctx *ctx, int64_t first_trace, int64_t first_snapshot) {
     fprintf(ctx->msg, "profdb: %s: warning: %s\n", (const char *)sqlite3_column_text(st, 0),
             (const char *)sqlite3_column_text(st, 1));
   return sqlite3_finalize(st) == SQLITE_OK ? 0 : -1;
+}
+
+int ld_check_schema_file(const char *path, char *err, size_t errsize) {
+  sqlite3 *ref = NULL;
+  sqlite3_stmt *st = NULL;
+  int on = 0;
+  /* profdb's schema in memory as main, the file beside it as "r"; the
+  ** connection runs no trigger and no extension */
+  int rc =
+      sqlite3_open_v2(":memory:", &ref, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
+              sqlite3_db_config(ref, SQLITE_DBCONFIG_DEFENSIVE, 1, &on) == SQLITE_OK &&
+              sqlite3_db_config(ref, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, &on) == SQLITE_OK &&
+              ld_create_schema(ref, stderr) == 0 &&
+              sqlite3_prepare_v2(ref, "ATTACH ?1 AS r", -1, &st, NULL) == SQLITE_OK
+          ? 0
+          : -1;
+  if (rc == 0) {
+    sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+    rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+  }
+  sqlite3_finalize(st);
+  if (rc) snprintf(err, errsize, "cannot read its schema: %s", sqlite3_errmsg(ref));
+  if (rc == 0) rc = ld_check_attached_schema(ref, err, errsize);
+  sqlite3_close(ref);
+  return rc;
 }

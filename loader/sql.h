@@ -19,5 +19,7 @@ extern const char profdb_sql_merge_tables[]; /* dbswap.c */
 extern const char profdb_sql_merge_missing[];
 extern const char profdb_sql_merge_stale_stats[];
 extern const char profdb_sql_merge_stats_add[];
+extern const char profdb_sql_schema_check[];   /* schema.c */
+extern const char profdb_sql_cpu_busy_index[]; /* postpass.c, export_merge.c */
 
 #endif

@@ -21,9 +21,9 @@
 #include "export.h"
 #include "parquet.h"
 #include "profdb/profdb.h"
+#include "publish.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,26 +69,20 @@ static const char export_usage[] =
     "exit codes: 0 ok, 3 ok with warnings, 75 I/O error worth a retry,\n"
     "            1 invalid input, 2 usage or other error, 4 pickle refused\n";
 
-/* The temporary database of a task, removed on exit and on signals. */
-static char tmp_dir[4096], tmp_db[4200], tmp_journal[4300], tmp_wal[4300];
+/* The temporary database of a task: $TMPDIR/profdb-export-<pid>-XXXXXX
+** (publish.h: removed on exit and on signals; after SIGKILL, by the next
+** export or report once its process is gone). */
+static char tmp_dir[4096];
 
 static void remove_tmp(void) {
-  if (!tmp_dir[0]) return;
-  unlink(tmp_db);
-  unlink(tmp_journal);
-  unlink(tmp_wal);
-  rmdir(tmp_dir);
-}
-
-static void on_signal(int sig) {
-  remove_tmp();
-  signal(sig, SIG_DFL);
-  raise(sig);
+  if (tmp_dir[0]) pub_tmpdir_remove(tmp_dir);
+  tmp_dir[0] = 0;
 }
 
 static int is_sqlite(const char *path) {
   char head[16] = {0};
-  FILE *f = fopen(path, "rb");
+  const char *why;
+  FILE *f = ld_fopen_regular(path, &why); /* a FIFO: not a database */
   if (!f) return 0;
   size_t n = fread(head, 1, sizeof head, f);
   fclose(f);
@@ -97,9 +91,10 @@ static int is_sqlite(const char *path) {
 
 /* Line index (0-based, blank and '#' lines skipped) of LIST; malloc'd. */
 static char *list_line(const char *list, long long index) {
-  FILE *f = fopen(list, "r");
+  const char *why;
+  FILE *f = ld_fopen_regular(list, &why); /* a FIFO would block for ever */
   if (!f) {
-    fprintf(stderr, "profdb: export: %s: %s\n", list, strerror(errno));
+    fprintf(stderr, "profdb: export: %s: %s\n", list, why);
     return NULL;
   }
   char *line = NULL;
@@ -131,22 +126,23 @@ static int parse_ll(const char *s, long long *v) {
 /* Load the task's inputs into a temporary database; its path or NULL. */
 static const char *load_task(const char *const *inputs, int n, const char *run, int threads,
                              int *rc) {
-  const char *t = getenv("TMPDIR");
-  snprintf(tmp_dir, sizeof tmp_dir, "%s/profdb-export-XXXXXX", t && *t ? t : "/tmp");
-  if (!mkdtemp(tmp_dir)) {
+  static char tmp_db[4200];
+  if (pub_tmpdir("profdb-export", tmp_dir, sizeof tmp_dir)) {
+    const char *t = getenv("TMPDIR");
     fprintf(stderr, "profdb: export: cannot create a temporary folder in %s: %s\n",
             t && *t ? t : "/tmp", strerror(errno));
     tmp_dir[0] = 0;
     *rc = EX_EXIT_RETRY;
     return NULL;
   }
+  static const char *const files[] = {"", "-journal", "-wal"};
+  for (int i = 0; i < 3; i++) { /* the database a signal removes */
+    snprintf(tmp_db, sizeof tmp_db, "%s/run.db%s", tmp_dir, files[i]);
+    pub_keep(tmp_db, 0);
+  }
   snprintf(tmp_db, sizeof tmp_db, "%s/run.db", tmp_dir);
-  snprintf(tmp_journal, sizeof tmp_journal, "%s-journal", tmp_db);
-  snprintf(tmp_wal, sizeof tmp_wal, "%s-wal", tmp_db);
-  atexit(remove_tmp);
-  signal(SIGINT, on_signal);
-  signal(SIGTERM, on_signal);
-  signal(SIGHUP, on_signal);
+  static int at_exit;
+  if (!at_exit++) atexit(remove_tmp);
   profdb_load_options opt = {.quiet = 1, .run = run, .threads = threads};
   /* Without --threads: one core per task unless the scheduler gave more. */
   const char *cpus = getenv("SLURM_CPUS_PER_TASK");
@@ -401,7 +397,6 @@ int cli_export(int argc, char **argv) {
   ex_result res = {0};
   rc = export_inputs(&o, &x, &res, &load_rc);
   remove_tmp();
-  tmp_dir[0] = 0;
   clock_gettime(CLOCK_MONOTONIC, &t1);
   if (rc == PROFDB_EXIT_OK && (res.warnings || load_rc == PROFDB_EXIT_TRUNCATED))
     rc = PROFDB_EXIT_TRUNCATED;

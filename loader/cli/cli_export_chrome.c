@@ -179,7 +179,7 @@ int cli_export_chrome(int argc, char **argv) {
   clock_gettime(CLOCK_MONOTONIC, &t0);
   sqlite3 *db = cli_open_db(db_path, 1);
   int rc = PROFDB_EXIT_OK;
-  ec_result res;
+  ec_result res = {0};
   if (!db || cli_check_schema(db, db_path)) rc = PROFDB_EXIT_USAGE;
   if (rc == PROFDB_EXIT_OK && finding) {
     char *rule = NULL, *subjects = finding_subjects(db_path, finding, &rule);
@@ -196,7 +196,8 @@ int cli_export_chrome(int argc, char **argv) {
     free(subjects);
     free(rule);
   }
-  if (rc == PROFDB_EXIT_OK && ec_export(db, &o, &res)) rc = PROFDB_EXIT_USAGE;
+  if (rc == PROFDB_EXIT_OK && ec_export(db, &o, &res))
+    rc = res.retryable ? EX_EXIT_RETRY : PROFDB_EXIT_USAGE;
   sqlite3_close(db);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   if (!quiet && rc == PROFDB_EXIT_OK)

@@ -133,9 +133,10 @@ int cli_export_memviz(int argc, char **argv) {
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   sqlite3 *db = cli_open_db(db_path, 1);
-  em_result res;
-  int rc = !db || cli_check_schema(db, db_path) || em_export(db, &o, &res) ? PROFDB_EXIT_USAGE
-                                                                           : PROFDB_EXIT_OK;
+  em_result res = {0};
+  int rc = !db || cli_check_schema(db, db_path) ? PROFDB_EXIT_USAGE
+           : em_export(db, &o, &res) ? (res.retryable ? EX_EXIT_RETRY : PROFDB_EXIT_USAGE)
+                                     : PROFDB_EXIT_OK;
   sqlite3_close(db);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   if (rc == PROFDB_EXIT_OK && res.orphans)

@@ -33,8 +33,20 @@
 **   5. Tool failures are results with isError (the message says why);
 **      protocol errors are JSON-RPC errors (-32700 parse, -32600 invalid
 **      request, -32601 unknown method, -32602 unknown tool).
+**   6. Every message and call is bounded, and a message or call that
+**      passes a bound is answered with an error while the server keeps
+**      serving (docs/reliability.md, issue 40): a line holds at most 4 MiB
+**      (the rest of a longer one is dropped unread into memory), 64 levels
+**      of nesting and 100,000 values, checked by a streaming pass before
+**      any tree is built; an id is echoed as the JSON text it came as
+**      (string, number or null; an object, array or boolean id is an
+**      invalid request); each call has its own report deadline
+**      (PROFDB_QUERY_TIMEOUT), SQLite memory (1 GiB, but load), values of
+**      16 MiB in sql and 16 MiB of answer; SQLite running out of memory
+**      fails the call (SQLITE_NOMEM), not the process.
 */
 #include "cli.h"
+#include "mcp_message.h"
 #include "report.h"
 #include "oom.h"
 
@@ -42,10 +54,14 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <yajl/yajl_tree.h>
@@ -72,6 +88,12 @@ static const char *const versions[] = {"2025-11-25", "2025-06-18", "2025-03-26",
 #define SQL_ROWS_MAX 10000
 #define SQL_TIMEOUT_DEFAULT_MS 10000
 #define SQL_TIMEOUT_MAX_MS 60000
+#define SQL_VALUE_MAX (16 << 20)  /* SQLITE_LIMIT_LENGTH of the sql tool (default 1e9) */
+#define SQL_PROGRESS_STEPS 1000   /* VM steps between two looks at the clock */
+#define SQL_GRACE_MS 500          /* after timeout_ms, the sql worker process is killed */
+#define TOP_MAX 10000             /* rows of a report section's top-N */
+#define ANSWER_MAX (16 << 20)     /* bytes of a tool's result text */
+#define CALL_HEAP_MAX (1LL << 30) /* SQLite's memory in one call (but load's) */
 
 typedef struct mcp {
   char **allow;      /* real paths of the --allow folders */
@@ -123,6 +145,51 @@ static const char **get_strings(yajl_val v, const char *key, int *n) {
     out[(*n)++] = YAJL_GET_STRING(s);
   }
   return out;
+}
+
+/* ---- Requirement 6: SQLite's memory --------------------------------------- */
+
+/* main.c's allocator ends the process when SQLite runs out of memory
+** (ld_oom).  The server is one process for many calls: here a call that
+** runs out gets SQLITE_NOMEM, answered as its error, and the next call
+** runs.  Memory statistics on, for the per-call sqlite3_hard_heap_limit64
+** (one call at a time: their mutex is not contended). */
+static void *mem_malloc(int n) {
+  return malloc((size_t)n);
+}
+
+static void mem_free(void *p) {
+  free(p);
+}
+
+static void *mem_realloc(void *p, int n) {
+  return realloc(p, (size_t)n);
+}
+
+static int mem_size(void *p) {
+  return p ? (int)malloc_usable_size(p) : 0;
+}
+
+static int mem_roundup(int n) {
+  return (n + 7) & ~7;
+}
+
+static int mem_init(void *unused) {
+  (void)unused;
+  return SQLITE_OK;
+}
+
+static void mem_shutdown(void *unused) {
+  (void)unused;
+}
+
+/* Before any connection: sqlite3_config() is refused once SQLite runs. */
+static void sqlite_memory(void) {
+  static const sqlite3_mem_methods methods = {mem_malloc,  mem_free, mem_realloc,  mem_size,
+                                              mem_roundup, mem_init, mem_shutdown, NULL};
+  if (sqlite3_config(SQLITE_CONFIG_MALLOC, &methods) != SQLITE_OK ||
+      sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 1) != SQLITE_OK)
+    fprintf(stderr, "profdb: mcp: SQLite already started: out of memory ends the server\n");
 }
 
 /* ---- Requirement 2: paths ---------------------------------------------- */
@@ -299,9 +366,27 @@ static void put_cell(ld_buf *b, sqlite3_stmt *st, int i) {
   }
 }
 
-/* Runs one statement of the sql tool into out (columns, rows, truncated). */
-static int sql_statement(sqlite3 *db, sqlite3_stmt *st, long long max_rows, ld_buf *out) {
-  int ncol = sqlite3_column_count(st), rc;
+/* Appends the current row; 0 when it took out past ANSWER_MAX (out as
+** before the row). */
+static int put_row(ld_buf *out, sqlite3_stmt *st, int ncol, long long rows) {
+  size_t start = out->n;
+  put_cstr(out, rows ? ",\n  [" : "\n  [");
+  for (int i = 0; i < ncol; i++) {
+    if (i) put_cstr(out, ", ");
+    put_cell(out, st, i);
+    if (out->n > ANSWER_MAX - 256) { /* a cell is at most 6 x SQL_VALUE_MAX: bounded */
+      out->n = start;
+      return 0;
+    }
+  }
+  put_cstr(out, "]");
+  return 1;
+}
+
+/* Runs one statement of the sql tool into out (columns, rows, truncated:
+** by max_rows or by the answer's size). */
+static int sql_statement(sqlite3_stmt *st, long long max_rows, ld_buf *out) {
+  int ncol = sqlite3_column_count(st), rc, full = 0;
   long long rows = 0;
   put_cstr(out, "{\"columns\": [");
   for (int i = 0; i < ncol; i++) {
@@ -309,30 +394,40 @@ static int sql_statement(sqlite3 *db, sqlite3_stmt *st, long long max_rows, ld_b
     put_str(out, sqlite3_column_name(st, i));
   }
   put_cstr(out, "], \"rows\": [");
-  while (rows < max_rows && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-    put_cstr(out, rows++ ? ",\n  [" : "\n  [");
-    for (int i = 0; i < ncol; i++) {
-      if (i) put_cstr(out, ", ");
-      put_cell(out, st, i);
-    }
-    put_cstr(out, "]");
+  while (!full && rows < max_rows && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    if (put_row(out, st, ncol, rows))
+      rows++;
+    else
+      full = 1;
   }
-  int truncated = rows == max_rows && (rc = sqlite3_step(st)) == SQLITE_ROW;
+  if (full && rows == 0) {
+    out->n = 0;
+    put_cstr(out,
+             "the first row alone is over the 16 MiB an answer may hold: select fewer "
+             "or shorter columns (substr, length)");
+    return -2;
+  }
+  int truncated = full || (rows == max_rows && (rc = sqlite3_step(st)) == SQLITE_ROW);
   if (!truncated && rc != SQLITE_DONE && rc != SQLITE_ROW) return -1;
-  char tail[96];
-  snprintf(tail, sizeof tail, "], \"row_count\": %lld, \"truncated\": %s}", rows,
-           truncated ? "true" : "false");
+  char tail[128];
+  snprintf(tail, sizeof tail, "], \"row_count\": %lld, \"truncated\": %s%s}", rows,
+           truncated ? "true" : "false",
+           full ? ", \"truncated_by\": \"answer size (16 MiB)\"" : "");
   put_cstr(out, tail);
-  (void)db;
   return 0;
 }
 
-static int tool_sql(mcp *m, yajl_val args, ld_buf *out) {
+static long long sql_timeout(yajl_val args) {
+  long long timeout = get_int(args, "timeout_ms", SQL_TIMEOUT_DEFAULT_MS);
+  return timeout < 1 || timeout > SQL_TIMEOUT_MAX_MS ? SQL_TIMEOUT_MAX_MS : timeout;
+}
+
+/* The sql tool's work, in its worker process (tool_sql). */
+static int sql_run(mcp *m, yajl_val args, ld_buf *out) {
   const char *query = get_string(args, "query");
   long long max_rows = get_int(args, "max_rows", SQL_ROWS_DEFAULT);
-  long long timeout = get_int(args, "timeout_ms", SQL_TIMEOUT_DEFAULT_MS);
+  long long timeout = sql_timeout(args);
   if (max_rows < 1 || max_rows > SQL_ROWS_MAX) max_rows = SQL_ROWS_MAX;
-  if (timeout < 1 || timeout > SQL_TIMEOUT_MAX_MS) timeout = SQL_TIMEOUT_MAX_MS;
   if (!query || !*query) {
     put_cstr(out, "give query: one read-only SQL statement");
     return -1;
@@ -354,7 +449,10 @@ static int tool_sql(mcp *m, yajl_val args, ld_buf *out) {
   struct timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
   double deadline = now.tv_sec + now.tv_nsec * 1e-9 + timeout / 1000.0;
-  sqlite3_progress_handler(db, 10000, past_deadline, &deadline);
+  sqlite3_progress_handler(db, SQL_PROGRESS_STEPS, past_deadline, &deadline);
+  /* Requirement 6: one function call (randomblob(1e9)) is one VM step that
+  ** no progress handler interrupts; a value's size bounds its time. */
+  sqlite3_limit(db, SQLITE_LIMIT_LENGTH, SQL_VALUE_MAX);
   if (sqlite3_prepare_v2(db, query, -1, &st, &tail) != SQLITE_OK || !st) {
     /* the sandbox's authorizer denies writes while preparing */
     int auth = sqlite3_errcode(db) == SQLITE_AUTH;
@@ -378,7 +476,11 @@ static int tool_sql(mcp *m, yajl_val args, ld_buf *out) {
              "EXPLAIN and read-only PRAGMAs; the database is opened read-only)");
     goto done;
   }
-  if (sql_statement(db, st, max_rows, &result)) {
+  int src = sql_statement(st, max_rows, &result);
+  if (src == -2) {
+    ld_buf_put(out, result.p, result.n);
+    goto done;
+  } else if (src) {
     if (sqlite3_errcode(db) == SQLITE_INTERRUPT) {
       char why[96];
       snprintf(why, sizeof why, "interrupted: the query ran past timeout_ms (%lld ms)",
@@ -387,6 +489,14 @@ static int tool_sql(mcp *m, yajl_val args, ld_buf *out) {
     } else {
       put_cstr(out, "SQL error: ");
       put_cstr(out, sqlite3_errmsg(db));
+      int code = sqlite3_errcode(db);
+      if (code == SQLITE_TOOBIG || code == SQLITE_NOMEM) {
+        char why[160];
+        snprintf(why, sizeof why,
+                 " (this tool allows values of %d MiB and %lld MiB of SQLite memory a call)",
+                 SQL_VALUE_MAX >> 20, CALL_HEAP_MAX >> 20);
+        put_cstr(out, why);
+      }
     }
     goto done;
   }
@@ -398,6 +508,89 @@ done:
   ld_buf_free(&msg);
   ld_buf_free(&result);
   free(path);
+  return rc;
+}
+
+static void write_all(int fd, const char *p, size_t n) {
+  while (n > 0) {
+    ssize_t w = write(fd, p, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return;
+    p += w;
+    n -= (size_t)w;
+  }
+}
+
+/* Reads the worker's answer until it ends it or until deadline (seconds,
+** CLOCK_MONOTONIC); 1 when the deadline came first. */
+static int read_until(int fd, double deadline, ld_buf *got) {
+  char chunk[65536];
+  for (;;) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double left = deadline - (now.tv_sec + now.tv_nsec * 1e-9);
+    if (left <= 0) return 1;
+    struct pollfd p = {fd, POLLIN, 0};
+    int r = poll(&p, 1, (int)(left * 1000) + 1);
+    if (r <= 0) continue; /* EINTR, or time to look at the clock */
+    ssize_t n = read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return 0;
+    if (got->n <= ANSWER_MAX + 4096) ld_buf_put(got, chunk, (size_t)n);
+  }
+}
+
+/* Requirements 4 and 6: the statement runs in a worker process.  A
+** progress handler stops it between VM steps, but one step can run for
+** minutes (instr() on two long values is quadratic): the worker is killed
+** SQL_GRACE_MS after timeout_ms.  Its crash or out-of-memory exit fails
+** this call only. */
+static int tool_sql(mcp *m, yajl_val args, ld_buf *out) {
+  long long timeout = sql_timeout(args);
+  int fd[2];
+  fflush(NULL);
+  pid_t pid = pipe(fd) ? -1 : fork();
+  if (pid == 0) {
+    close(fd[0]);
+    ld_buf text = {0};
+    char rc = sql_run(m, args, &text) ? 1 : 0;
+    write_all(fd[1], &rc, 1);
+    write_all(fd[1], text.p, text.n);
+    _exit(0); /* nothing of the server's to flush or free */
+  }
+  if (pid < 0) {
+    put_cstr(out, "cannot start the query's worker process: ");
+    put_cstr(out, strerror(errno));
+    return -1;
+  }
+  close(fd[1]);
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  ld_buf got = {0};
+  int late =
+      read_until(fd[0], now.tv_sec + now.tv_nsec * 1e-9 + (timeout + SQL_GRACE_MS) / 1e3, &got);
+  if (late) kill(pid, SIGKILL);
+  close(fd[0]);
+  int status = 0, rc = -1;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  char why[192];
+  if (late) {
+    snprintf(why, sizeof why,
+             "interrupted: the query ran past timeout_ms (%lld ms) in one step (a function "
+             "on long values); its worker process was stopped",
+             timeout);
+    put_cstr(out, why);
+  } else if (!WIFEXITED(status) || WEXITSTATUS(status) || got.n == 0) {
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status);
+    snprintf(why, sizeof why, "the query's worker process ended (%s %d%s) before answering",
+             WIFEXITED(status) ? "exit" : "signal", code,
+             WIFEXITED(status) && code == PROFDB_EXIT_NOMEM ? ": out of memory" : "");
+    put_cstr(out, why);
+  } else {
+    rc = got.p[0] ? -1 : 0;
+    ld_buf_put(out, got.p + 1, got.n - 1);
+  }
+  ld_buf_free(&got);
   return rc;
 }
 
@@ -490,7 +683,7 @@ static int report_tool(mcp *m, yajl_val args, ld_buf *out, const char *section) 
     ld_buf_put(out, msg.p ? msg.p : "", msg.n);
   } else {
     rp_param params[] = {
-        {"top", SQLITE_INTEGER, top > 0 ? top : 15, 0},
+        {"top", SQLITE_INTEGER, top > 0 ? (top < TOP_MAX ? top : TOP_MAX) : 15, 0},
         {"include_warmup", SQLITE_INTEGER, 0, 0},
         {"scope_trace", SQLITE_INTEGER, strcmp(scope, "steps") != 0, 0},
         {"scope_hta", SQLITE_INTEGER, !strcmp(scope, "hta"), 0},
@@ -652,7 +845,7 @@ static const struct {
      "sizes in bytes), as profdb report --json --section ID writes it.",
      "\"properties\": {" DB_PROP ", \"section\": {\"type\": \"string\", \"description\": \"an "
      "id of list_sections\"}, " SCOPE_PROP ", \"top\": {\"type\": \"integer\", \"minimum\": 1, "
-     "\"description\": \"rows of top-N tables (default 15)\"}}, "
+     "\"maximum\": 10000, \"description\": \"rows of top-N tables (default 15)\"}}, "
      "\"required\": [\"db\", \"section\"]"},
     {"sql", tool_sql,
      "Run one read-only SQL statement on a profdb database (SQLite, with profdb's functions: "
@@ -681,11 +874,9 @@ static const struct {
 
 /* ---- JSON-RPC ----------------------------------------------------------- */
 
-static void put_id(ld_buf *b, yajl_val id) {
-  if (id && YAJL_IS_STRING(id))
-    put_str(b, YAJL_GET_STRING(id));
-  else if (id && YAJL_IS_NUMBER(id))
-    put_cstr(b, YAJL_GET_NUMBER(id));
+static void put_id(ld_buf *b, const msg_id *id) {
+  if (id && id->kind == ID_TEXT)
+    ld_buf_put(b, id->text, id->n);
   else
     put_cstr(b, "null");
 }
@@ -696,7 +887,7 @@ static void send_line(mcp *m, ld_buf *b) {
   fflush(m->out);
 }
 
-static void send_error(mcp *m, yajl_val id, int code, const char *message) {
+static void send_error(mcp *m, const msg_id *id, int code, const char *message) {
   ld_buf b = {0};
   put_cstr(&b, "{\"jsonrpc\": \"2.0\", \"id\": ");
   put_id(&b, id);
@@ -710,7 +901,7 @@ static void send_error(mcp *m, yajl_val id, int code, const char *message) {
 }
 
 /* result: JSON text */
-static void send_result(mcp *m, yajl_val id, const char *result, size_t n) {
+static void send_result(mcp *m, const msg_id *id, const char *result, size_t n) {
   ld_buf b = {0};
   put_cstr(&b, "{\"jsonrpc\": \"2.0\", \"id\": ");
   put_id(&b, id);
@@ -721,7 +912,7 @@ static void send_result(mcp *m, yajl_val id, const char *result, size_t n) {
   ld_buf_free(&b);
 }
 
-static void initialize(mcp *m, yajl_val id, yajl_val params) {
+static void initialize(mcp *m, const msg_id *id, yajl_val params) {
   const char *asked = get_string(params, "protocolVersion"), *answer = versions[0];
   for (int i = 0; asked && versions[i]; i++)
     if (!strcmp(asked, versions[i])) answer = versions[i];
@@ -743,7 +934,7 @@ static void initialize(mcp *m, yajl_val id, yajl_val params) {
   ld_buf_free(&b);
 }
 
-static void list_tools(mcp *m, yajl_val id) {
+static void list_tools(mcp *m, const msg_id *id) {
   ld_buf b = {0};
   put_cstr(&b, "{\"tools\": [");
   for (int i = 0; i < NTOOLS; i++) {
@@ -760,13 +951,35 @@ static void list_tools(mcp *m, yajl_val id) {
   ld_buf_free(&b);
 }
 
-static void call_tool(mcp *m, yajl_val id, yajl_val params) {
+/* nul_args: an argument holds U+0000, which the tree would cut. */
+static void call_tool(mcp *m, const msg_id *id, yajl_val params, int nul_args) {
   const char *name = get_string(params, "name");
   yajl_val args = get(params, "arguments", yajl_t_object);
   for (int i = 0; name && i < NTOOLS; i++) {
     if (strcmp(name, tools[i].name)) continue;
     ld_buf text = {0}, b = {0};
-    int rc = tools[i].fn(m, args, &text);
+    /* Requirement 6: this call's own limits */
+    rp_sandbox_reset_deadline();
+    sqlite3_int64 heap = sqlite3_hard_heap_limit64(-1);
+    if (tools[i].fn != tool_load) sqlite3_hard_heap_limit64(CALL_HEAP_MAX);
+    int rc = -1;
+    if (nul_args)
+      put_cstr(&text,
+               "an argument holds U+0000 (NUL), which no path, query or name of this "
+               "tool may hold");
+    else
+      rc = tools[i].fn(m, args, &text);
+    sqlite3_hard_heap_limit64(heap);
+    if (text.n > ANSWER_MAX) {
+      char why[200];
+      snprintf(why, sizeof why,
+               "the answer is %zu bytes, more than the %d MiB this server sends: ask for less "
+               "(max_rows, top, fewer sections)",
+               text.n, ANSWER_MAX >> 20);
+      text.n = 0;
+      put_cstr(&text, why);
+      rc = -1;
+    }
     put_cstr(&b, "{\"content\": [{\"type\": \"text\", \"text\": ");
     ld_buf_put_json_string(&b, text.p ? text.p : "", text.n);
     put_cstr(&b, rc ? "}], \"isError\": true}" : "}], \"isError\": false}");
@@ -780,19 +993,59 @@ static void call_tool(mcp *m, yajl_val id, yajl_val params) {
   send_error(m, id, -32602, why);
 }
 
-static void handle(mcp *m, const char *line) {
+/* Answers a message that msg_check refused, or one whose id is not an
+** id, or that holds a NUL where one is not kept; 0 when it is none. */
+static int refuse(mcp *m, const msg_scan *s, msg_status st, int cut) {
+  const msg_id *id = s->id.kind == ID_TEXT || s->id.kind == ID_NULL ? &s->id : NULL;
+  char why[160];
+  if (cut) {
+    snprintf(why, sizeof why,
+             "invalid request: a message longer than %u bytes (4 MiB); the line was dropped",
+             MSG_LINE_MAX);
+    send_error(m, id, -32600, why);
+  } else if (st == MSG_NOT_JSON || st == MSG_NOT_UTF8) {
+    send_error(m, NULL, -32700,
+               st == MSG_NOT_JSON ? "parse error: not JSON" : "parse error: not UTF-8");
+  } else if (st == MSG_TOO_DEEP) {
+    snprintf(why, sizeof why, "invalid request: arrays and objects nested deeper than %d",
+             MSG_DEPTH_MAX);
+    send_error(m, id, -32600, why);
+  } else if (st == MSG_TOO_MANY) {
+    snprintf(why, sizeof why, "invalid request: more than %d values in one message",
+             MSG_VALUES_MAX);
+    send_error(m, id, -32600, why);
+  } else if (s->id.kind == ID_BAD) {
+    send_error(m, NULL, -32600, "invalid request: an id is a string, a number or null");
+  } else if (s->nul) {
+    send_error(m, id, -32600,
+               "invalid request: a key or string holds U+0000 (only an id or a tool's "
+               "argument may)");
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
+static void handle(mcp *m, const char *line, size_t n, int cut) {
+  size_t blank = 0;
+  while (blank < n && (line[blank] == ' ' || line[blank] == '\t' || line[blank] == '\r'))
+    blank++;
+  if (blank == n && !cut) return; /* a blank line: nothing to answer */
+  msg_scan s;
+  msg_status st = msg_check(&s, line, n);
+  if (refuse(m, &s, st, cut)) return;
+  const msg_id *id = s.id.kind == ID_NONE ? NULL : &s.id;
   char err[256];
   yajl_val msg = yajl_tree_parse(line, err, sizeof err);
-  if (!msg) {
-    send_error(m, NULL, -32700, "parse error: not JSON");
+  if (!msg) { /* msg_check passed it: memory */
+    send_error(m, id, -32603, "internal error: out of memory reading the message");
     return;
   }
-  yajl_val id = get(msg, "id", yajl_t_any);
   const char *method = get_string(msg, "method");
   if (!YAJL_IS_OBJECT(msg) || !method) {
     /* a response from the client, or not a request: nothing to answer
     ** unless it is malformed */
-    if (!YAJL_IS_OBJECT(msg) ||
+    if (!YAJL_IS_OBJECT(msg) || get(msg, "method", yajl_t_any) ||
         (!get(msg, "result", yajl_t_any) && !get(msg, "error", yajl_t_any)))
       send_error(m, id, -32600, "invalid request");
     yajl_tree_free(msg);
@@ -807,7 +1060,7 @@ static void handle(mcp *m, const char *line) {
   else if (!strcmp(method, "tools/list"))
     list_tools(m, id);
   else if (!strcmp(method, "tools/call"))
-    call_tool(m, id, params);
+    call_tool(m, id, params, s.nul_args);
   else
     send_error(m, id, -32601, "method not found");
   yajl_tree_free(msg);
@@ -817,6 +1070,7 @@ int cli_mcp(int argc, char **argv) {
   mcp m = {0};
   const char *queries = NULL;
   int rc = PROFDB_EXIT_USAGE;
+  sqlite_memory();
   m.allow = calloc((size_t)argc + 1, sizeof *m.allow);
   if (!m.allow) return rc;
   for (int i = 1; i < argc; i++) {
@@ -857,14 +1111,16 @@ int cli_mcp(int argc, char **argv) {
   if (proto < 0 || !(m.out = fdopen(proto, "w"))) goto done;
   fflush(stdout);
   dup2(2, 1);
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t n;
-  while ((n = getline(&line, &cap, stdin)) >= 0) {
-    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = 0;
-    if (n > 0) handle(&m, line);
+  reader *in = calloc(1, sizeof *in);
+  ld_buf line = {0};
+  int cut;
+  if (!in) ld_oom();
+  while (read_line(in, &line, &cut)) {
+    if (!cut && line.n > 0 && line.p[line.n - 1] == '\r') line.p[--line.n] = 0;
+    if (line.n > 0 || cut) handle(&m, line.p, line.n, cut);
   }
-  free(line);
+  ld_buf_free(&line);
+  free(in);
   fclose(m.out);
   rc = PROFDB_EXIT_OK;
 done:

@@ -23,7 +23,9 @@ static const char query_usage[] =
     "statements may be given; each result is printed.\n"
     "\n"
     "  --table   aligned columns, cells over 80 characters shortened (default)\n"
-    "  --csv     CSV with a header row, nothing shortened\n"
+    "  --csv     CSV with a header row, nothing shortened; text shown safely\n"
+    "            (control characters as U+FFFD, a leading = + - @ TAB quoted\n"
+    "            with ') for spreadsheets: --json keeps every byte\n"
     "  --json    one JSON array of row objects per statement\n";
 
 #define TABLE_CELL_MAX 80
@@ -144,23 +146,13 @@ static int print_table(sqlite3_stmt *st, FILE *out) {
   return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* The report's CSV field (report_csv.c): control characters as U+FFFD, a
+** cell a spreadsheet would run as a formula prefixed with a quote. */
 static void csv_field(FILE *out, const char *s, size_t n) {
-  int quote = 0;
-  for (size_t i = 0; i < n; i++)
-    if (s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r') {
-      quote = 1;
-      break;
-    }
-  if (!quote) {
-    fwrite(s, 1, n, out);
-    return;
-  }
-  fputc('"', out);
-  for (size_t i = 0; i < n; i++) {
-    if (s[i] == '"') fputc('"', out);
-    fputc(s[i], out);
-  }
-  fputc('"', out);
+  ld_buf b = {0};
+  rp_csv_field(&b, s, n);
+  fwrite(b.p ? b.p : "", 1, b.n, out);
+  ld_buf_free(&b);
 }
 
 static int print_csv(sqlite3_stmt *st, FILE *out) {
@@ -174,8 +166,12 @@ static int print_csv(sqlite3_stmt *st, FILE *out) {
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     for (int c = 0; c < ncol; c++) {
       if (c) fputc(',', out);
+      int type = sqlite3_column_type(st, c); /* before a conversion to text */
       const char *s = (const char *)sqlite3_column_text(st, c);
-      if (s) csv_field(out, s, (size_t)sqlite3_column_bytes(st, c));
+      if (s && (type == SQLITE_INTEGER || type == SQLITE_FLOAT))
+        fputs(s, out); /* a number is never a formula */
+      else if (s)
+        csv_field(out, s, (size_t)sqlite3_column_bytes(st, c));
     }
     fputs("\r\n", out);
   }

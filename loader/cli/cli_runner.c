@@ -9,6 +9,7 @@
 #include "report.h"
 #include "utf8.h"
 #include "oom.h"
+#include "publish.h"
 
 #include "profdb/profdb.h"
 
@@ -127,6 +128,7 @@ static int stale_dir(const char *dir) {
 static void remove_dir(const char *dir);
 
 static void sweep_stale(const char *tmp) {
+  pub_sweep(tmp, "profdb-export"); /* export tasks' (cli_export.c), killed */
   DIR *d = opendir(tmp);
   if (!d) return;
   struct dirent *e;

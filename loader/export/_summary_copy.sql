@@ -1,5 +1,6 @@
 -- _summary_copy.sql — a rank's summary (profdb export): for each table of
--- the exported database, attached as "src" to the new summary database,
+-- profdb's schema (the new summary database's own, made from profdb's DDL;
+-- the exported database, attached as "src", was checked to have the same),
 -- which of its rows belong to the trace :trace_id (its event ids are
 -- (:base, :last], loader/export/_traces.sql), as the WHERE clause of the
 -- INSERT that copies them (loader/export_summary.c; :lo and :hi: the
@@ -10,12 +11,14 @@
 --   name      the table
 --   filter    the WHERE clause of its rows of the trace ('0': none)
 WITH cols(tbl, col) AS (
-  SELECT l.name, c.name FROM pragma_table_list l, pragma_table_info(l.name, 'src') c
-  WHERE l.schema = 'src' AND l.type = 'table' AND l.name NOT LIKE 'sqlite\_%' ESCAPE '\')
+  SELECT l.name, c.name FROM main.sqlite_schema l, pragma_table_info(l.name, 'main') c
+  WHERE l.type = 'table' AND l.name NOT LIKE 'sqlite\_%' ESCAPE '\')
 SELECT l.name,
   CASE
-    -- fixed rows and the strings: all of them
-    WHEN l.name IN ('_kind', '_alloc_action', '_copy_kind', '_profdb', '_string') THEN '1'
+    -- fixed rows: the summary's own, made with its schema (ld_create_schema)
+    WHEN l.name IN ('_kind', '_alloc_action', '_copy_kind', '_profdb') THEN '0'
+    -- the strings: all of them
+    WHEN l.name = '_string' THEN '1'
     -- tables without an index by trace: the trace's rowid range
     -- (_summary_rowids.sql), so that many traces do not scan them each
     WHEN l.name IN ('_op_stats', '_attr_shape', '_attr_range')
@@ -45,6 +48,6 @@ SELECT l.name,
     WHEN l.name = 'import_log' THEN 'artifact_id = :trace_id'
     WHEN l.name = 'import_stats' THEN 'artifact_id = :trace_id AND artifact = ''trace'''
   END
-FROM pragma_table_list l
-WHERE l.schema = 'src' AND l.type = 'table' AND l.name NOT LIKE 'sqlite\_%' ESCAPE '\'
+FROM main.sqlite_schema l
+WHERE l.type = 'table' AND l.name NOT LIKE 'sqlite\_%' ESCAPE '\'
 ORDER BY l.name;

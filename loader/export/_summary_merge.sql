@@ -7,7 +7,10 @@
 -- statement runs); string ids are mapped through temp.summary_string (the
 -- job database interns each string once, as a load of all ranks does);
 -- other integers (pids, correlations, External ids, ...) are the trace's
--- own values and are copied as they are.  Tables of fixed rows (_kind,
+-- own values and are copied as they are.  The tables and their columns are
+-- main's, the job database made from profdb's own schema: a summary is
+-- read only after it is checked to have the same (schema_check.sql), and
+-- nothing of its own schema is read here.  Tables of fixed rows (_kind,
 -- _alloc_action, _copy_kind, _profdb) and _string are not appended, nor
 -- _summary_index (the indexes to build once every summary is appended).
 -- Output:
@@ -15,7 +18,7 @@
 --   columns   its columns in order, each quoted: "a", "b", ...
 --   exprs     the value of each column, in the same order
 SELECT l.name,
-  (SELECT group_concat(format('"%w"', c.name), ', ') FROM pragma_table_info(l.name, 'r') c),
+  (SELECT group_concat(format('"%w"', c.name), ', ') FROM pragma_table_info(l.name, 'main') c),
   (SELECT group_concat(
      CASE
        WHEN c.name IN ('name_id', 'cat_id', 'raw_cat_id', 'kernel_id', 'filename_id', 'source_id')
@@ -25,9 +28,9 @@ SELECT l.name,
                        'flop_id', 'shape_id', 'module_path_id', 'annotation_path_id')
          THEN format('"%w" + :event_base', c.name)
        ELSE format('"%w"', c.name)
-     END, ', ') FROM pragma_table_info(l.name, 'r') c)
-FROM pragma_table_list l
-WHERE l.schema = 'r' AND l.type = 'table' AND l.name NOT LIKE 'sqlite\_%' ESCAPE '\'
+     END, ', ') FROM pragma_table_info(l.name, 'main') c)
+FROM main.sqlite_schema l
+WHERE l.type = 'table' AND l.name NOT LIKE 'sqlite\_%' ESCAPE '\'
   AND l.name NOT IN ('_string', '_kind', '_alloc_action', '_copy_kind', '_profdb',
                      '_summary_index')
 ORDER BY l.name;

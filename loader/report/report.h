@@ -151,6 +151,10 @@ int rp_load_sections(rp_report *r, const char *const *only, int nonly);
 ** (report_sandbox.c); rp_run() applies it to both connections. */
 int rp_sandbox(sqlite3 *db);
 
+/* Start the report's SQL deadline (PROFDB_QUERY_TIMEOUT) again at the next
+** rp_sandbox(): a long-lived process (profdb mcp) gives each call its own. */
+void rp_sandbox_reset_deadline(void);
+
 /* Run the lib/ prelude, the sections and the summary (findings). */
 int rp_run(rp_report *r);
 
@@ -177,6 +181,9 @@ void rp_write_json(const rp_report *r, FILE *out);
 ** when missing).  Returns the number of files, or -1 with why printed. */
 void rp_section_csv(const rp_section *s, ld_buf *b);
 int rp_write_csv_dir(const rp_report *r, const char *dir);
+/* One CSV text field, shown safely (report_csv.c, Requirement 5); also
+** profdb query --csv's. */
+void rp_csv_field(ld_buf *b, const char *s, size_t n);
 
 /* Charts next to md_path (report.md -> report.<chart>.svg); returns the
 ** number written and their file names (relative to the .md) in names. */
@@ -261,8 +268,8 @@ const char *rp_text_of(const rp_section *s, int row, const char *col);
 const rp_value *rp_cell(const rp_section *s, int row, int col);
 int rp_col_index(const rp_section *s, const char *name);
 
-/* Write bytes to path atomically (temporary file + rename; report_section.c,
-** with the loader's dbswap_mktemp()). */
+/* Write bytes to path atomically (temporary file, fsync, rename;
+** report_section.c, through the loader's one publish: loader/publish.h). */
 int rp_write_file(const char *path, const char *data, size_t n);
 
 #endif

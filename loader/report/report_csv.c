@@ -7,7 +7,7 @@
 ** Requirements:
 **   1. RFC 4180: a header row of the column names, then one record per
 **      row, CRLF line ends; a field is quoted when it holds a comma, a
-**      double quote, CR or LF, a quote inside doubled.
+**      double quote or LF, a quote inside doubled.
 **   2. Raw values, as the JSON has them: integers exactly (ns, bytes,
 **      counts), reals in the shortest form that reads back to the same
 **      double, text whole (names are never shortened), NULL as an empty
@@ -15,8 +15,18 @@
 **   3. A section without rows still gets its file with the header row, so
 **      the set of files does not depend on the data.
 **   4. Each file is written atomically (rp_write_file).
+**   5. Safe to open and to print (CWE-1236): text is a name from an
+**      untrusted trace.  Control characters other than TAB and LF (ESC,
+**      BEL, CR, NUL, DEL, C1) and invalid UTF-8 are U+FFFD, as in the
+**      Markdown and terminal output; a text cell that a spreadsheet would
+**      read as a formula (it begins with = + - @ or TAB) gets a leading
+**      single quote, as OWASP recommends, unless it is a plain number
+**      ("-3", "+1.5e3", "+0.5%").  Numbers from SQL are never changed.  Programs
+**      that need every byte read the JSON output instead.
 */
 #include "report.h"
+
+#include "utf8.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -24,18 +34,46 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* Requirement 1: one field, quoted when needed. */
-static void put_field(ld_buf *b, const char *s) {
-  if (!strpbrk(s, ",\"\r\n")) {
-    ld_buf_put(b, s, strlen(s));
-    return;
+/* A plain decimal number, which a spreadsheet reads as a number, not a
+** formula: [+-] digits [. digits] [e [+-] digits] [%], nothing else
+** ("-3", "+0.5%" from a diff's gate). */
+static int plain_number(const char *s, size_t n) {
+  size_t i = 0, digits = 0;
+  if (i < n && (s[i] == '+' || s[i] == '-')) i++;
+  for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) digits++;
+  if (i < n && s[i] == '.')
+    for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++) digits++;
+  if (!digits) return 0;
+  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+    size_t exp = ++i;
+    if (i < n && (s[i] == '+' || s[i] == '-')) exp = ++i;
+    while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+    if (i == exp) return 0;
   }
-  ld_buf_put(b, "\"", 1);
-  for (const char *p = s; *p; p++) {
-    if (*p == '"') ld_buf_put(b, "\"", 1);
-    ld_buf_put(b, p, 1);
+  if (i < n && s[i] == '%') i++;
+  return i == n;
+}
+
+/* Requirements 1 and 5: one text field, made visible, neutralised and
+** quoted when needed. */
+void rp_csv_field(ld_buf *b, const char *s, size_t n) {
+  ld_buf v = {0};
+  if (n && memchr("=+-@\t", s[0], 5) && !plain_number(s, n)) ld_buf_put(&v, "'", 1);
+  utf8_put_visible(&v, s, n); /* CR becomes U+FFFD: it cannot start a cell */
+  const char *p = v.p ? v.p : "";
+  int quote = 0;
+  for (size_t i = 0; i < v.n && !quote; i++) quote = p[i] == ',' || p[i] == '"' || p[i] == '\n';
+  if (!quote) {
+    ld_buf_put(b, p, v.n);
+  } else {
+    ld_buf_put(b, "\"", 1);
+    for (size_t i = 0; i < v.n; i++) {
+      if (p[i] == '"') ld_buf_put(b, "\"", 1);
+      ld_buf_put(b, p + i, 1);
+    }
+    ld_buf_put(b, "\"", 1);
   }
-  ld_buf_put(b, "\"", 1);
+  ld_buf_free(&v);
 }
 
 /* Requirement 2: one cell. */
@@ -54,7 +92,7 @@ static void put_value(ld_buf *b, const rp_value *v) {
       }
       ld_buf_put(b, num, strlen(num));
       break;
-    case SQLITE_TEXT: put_field(b, v->s ? v->s : ""); break;
+    case SQLITE_TEXT: rp_csv_field(b, v->s ? v->s : "", v->s ? strlen(v->s) : 0); break;
     default: break; /* NULL: an empty field */
   }
 }
@@ -62,7 +100,7 @@ static void put_value(ld_buf *b, const rp_value *v) {
 void rp_section_csv(const rp_section *s, ld_buf *b) {
   for (int c = 0; c < s->ncols; c++) {
     if (c) ld_buf_put(b, ",", 1);
-    put_field(b, s->cols[c].name);
+    rp_csv_field(b, s->cols[c].name, strlen(s->cols[c].name));
   }
   ld_buf_put(b, "\r\n", 2);
   for (int r = 0; r < s->nrows; r++) {

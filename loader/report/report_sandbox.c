@@ -87,7 +87,8 @@ static int authorize(void *unused, int action, const char *a, const char *b, con
 }
 
 /* The wall-clock limit of a report's SQL: seconds from the first
-** rp_sandbox() of the process (both connections share it). */
+** rp_sandbox() of the process, or of the call after
+** rp_sandbox_reset_deadline() (both connections share it). */
 static double deadline = -1;
 static int deadline_told;
 
@@ -109,6 +110,11 @@ static void start_deadline(void) {
   const char *env = getenv("PROFDB_QUERY_TIMEOUT");
   double limit = env && *env ? strtod(env, NULL) : 3600;
   deadline = limit > 0 ? ld_seconds() + limit : 0;
+}
+
+void rp_sandbox_reset_deadline(void) {
+  deadline = -1;
+  deadline_told = 0;
 }
 
 int rp_sandbox(sqlite3 *db) {

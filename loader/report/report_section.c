@@ -7,7 +7,7 @@
 ** report_format.c): it calls none of them, so they depend on it one way.
 */
 #include "report.h"
-#include "dbswap.h"
+#include "publish.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -58,46 +58,25 @@ int rp_chart_key(const rp_section *s, const char *key, char *out, size_t n) {
 ** rename (readers never see half a report); a device or a pipe
 ** (/dev/null, /dev/stdout, <(...)) directly, since a rename would replace
 ** it; a symbolic link's target, keeping the link.  The temporary file is
-** the atomic update's (dbswap_mktemp(), loader/dbswap.h): a new file with
+** the one atomic publish's (loader/publish.h, PUB_USER): a new file with
 ** a random name in the target's folder, created exclusively (O_EXCL), so a
 ** link or file planted there by someone else is never followed or
 ** overwritten. */
 int rp_write_file(const char *path, const char *data, size_t n) {
-  char tmp[PATH_MAX + 64], real[PATH_MAX];
-  struct stat st;
-  int direct = 0;
-  if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-    if (realpath(path, real))
-      path = real;
-    else
-      direct = 1; /* a link to a file not made yet: create it through the link */
-  }
-  int exists = stat(path, &st) == 0;
-  if (exists && !S_ISREG(st.st_mode)) direct = 1;
-  int fd;
-  if (direct) {
-    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  } else {
-    fd = dbswap_mktemp(path, tmp, sizeof tmp); /* the loader's temporary files' */
-    if (fd >= 0) { /* the mode a new file gets, or the replaced file's */
-      mode_t mask = umask(0);
-      umask(mask);
-      if (fchmod(fd, exists ? st.st_mode & 07777 : 0666 & ~mask) != 0) { /* not fatal */
-      }
-    }
-  }
-  int ok = fd >= 0;
+  pub_file p;
+  int ok = pub_open(&p, path, PUB_USER) == 0;
   for (size_t off = 0; ok && off < n;) {
-    ssize_t w = write(fd, data + off, n - off);
+    ssize_t w = write(p.fd, data + off, n - off);
     if (w < 0 && errno == EINTR) continue;
     ok = w > 0;
     if (ok) off += (size_t)w;
   }
-  if (fd >= 0) ok = (close(fd) == 0) && ok;
-  if (ok && !direct) ok = rename(tmp, path) == 0;
+  if (ok)
+    ok = pub_commit(&p) == 0;
+  else if (p.fd >= 0)
+    pub_abort(&p);
   if (!ok) {
     fprintf(stderr, "profdb: %s: cannot write: %s\n", path, strerror(errno));
-    if (fd >= 0 && !direct) unlink(tmp);
     return -1;
   }
   return 0;

@@ -496,6 +496,23 @@ int rp_run_section(rp_report *r, rp_section *s) {
   return run_chart_data(r, s);
 }
 
+/* Column c's text.  A NUL inside it (the database keeps it whole) would cut
+** the value in every output: it becomes U+FFFD there, as other control
+** characters do in the Markdown and CSV (issue 40, L3). */
+static char *text_value(sqlite3_stmt *st, int c) {
+  const char *t = (const char *)sqlite3_column_text(st, c);
+  size_t n = t ? (size_t)sqlite3_column_bytes(st, c) : 0;
+  if (!t || strlen(t) == n) return xstrdup(t);
+  ld_buf b = {0};
+  for (size_t i = 0; i < n; i++)
+    if (t[i])
+      ld_buf_putc(&b, t[i]);
+    else
+      ld_buf_put(&b, "\xEF\xBF\xBD", 3);
+  ld_buf_cstr(&b);
+  return b.p;
+}
+
 static int fetch_rows(rp_report *r, sqlite3_stmt *st, rp_section *s, const char *path) {
   int ncol = s->ncols, rc, cap = 0;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -515,7 +532,7 @@ static int fetch_rows(rp_report *r, sqlite3_stmt *st, rp_section *s, const char 
         v->d = sqlite3_column_double(st, c);
       else if (v->type != SQLITE_NULL) {
         v->type = SQLITE_TEXT;
-        v->s = xstrdup((const char *)sqlite3_column_text(st, c));
+        v->s = text_value(st, c);
       }
     }
     s->nrows++;

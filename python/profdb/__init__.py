@@ -164,12 +164,17 @@ class Database:
     """A profdb database: ``sql()`` for any query (every profdb SQL
     function available), ``report()`` and ``section()`` for the canned
     report.  Opened read-only (TEMP tables, e.g. kernel_category_rule,
-    still work)."""
+    still work; ATTACH and VACUUM INTO, which write files, need
+    readonly=False)."""
 
     def __init__(self, path: PathLike, readonly: bool = True) -> None:
         self.path: str = os.fspath(path)
         if not os.path.exists(self.path):
             raise Error(f"profdb: {self.path}: no such database")
+        if os.path.isdir(self.path):
+            raise Error(f"profdb: {self.path}: a folder, not a database; load its traces first"
+                        f" (profdb.load({self.path!r}, 'run.db')), or for a dataset of profdb"
+                        f" export run `profdb report {self.path}`")
         self._con = Connection(self.path, readonly=readonly)
 
     def sql(self, query: str, params: Params = None, *, frame: Optional[bool] = None) -> Frame:

@@ -38,8 +38,9 @@ PY_EXPORT const char *profdb_py_version(void) {
   return PROFDB_VERSION;
 }
 
-/* Opens path (read-only unless readonly is 0; never creates it) with a
-** 10 s busy timeout and profdb's SQL functions.  NULL with *err set
+/* Opens path (read-only unless readonly is 0: then no ATTACH nor VACUUM
+** INTO either; never creates it) with a 10 s busy timeout and profdb's SQL
+** functions.  NULL with *err set
 ** (sqlite3_malloc'd: free with sqlite3_free) on failure. */
 PY_EXPORT sqlite3 *profdb_py_open(const char *path, int readonly, char **err) {
   sqlite3 *db = NULL;
@@ -52,6 +53,10 @@ PY_EXPORT sqlite3 *profdb_py_open(const char *path, int readonly, char **err) {
   }
   sqlite3_busy_timeout(db, 10000);
   sqlite3_extended_result_codes(db, 1);
+  /* Read-only means no file written either: VACUUM INTO attaches its
+  ** target as one more database, so no room for one is left (ATTACH is
+  ** refused too; readonly=False allows both). */
+  if (readonly) sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
   char *why = NULL;
   if (profdb_ext_register(db, &why) != SQLITE_OK) {
     *err = sqlite3_mprintf("%s: cannot register SQL functions: %s", path, why ? why : "?");

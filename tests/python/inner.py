@@ -133,6 +133,19 @@ if mode == "full":
         failures.append("a writing statement was not refused")
     except profdb.Error as e:
         check(f"refusal names the cause: {e}", "readonly" in str(e))
+    # issue 40, L5: a read-only handle writes no file (VACUUM INTO), and a
+    # folder is named as one
+    vacuumed = os.path.join(work, "vacuumed.db")
+    try:
+        db.sql(f"VACUUM INTO '{vacuumed}'")
+        failures.append("VACUUM INTO ran on a read-only handle")
+    except profdb.Error as e:
+        check(f"VACUUM INTO refused: {e}", not os.path.exists(vacuumed))
+    try:
+        profdb.open(work)
+        failures.append("profdb.open(folder) did not raise")
+    except profdb.Error as e:
+        check(f"profdb.open(folder) says it is a folder: {e}", "a folder, not a database" in str(e))
     try:
         profdb.load(os.path.join(work, "no-such.json"), os.path.join(work, "x.db"))
         failures.append("loading a missing file did not raise")

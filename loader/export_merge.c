@@ -1,0 +1,545 @@
+/*
+** export_merge.c — a dataset's summaries as one job database, for
+** `profdb report DIR` and `profdb diff DIR DIR` (see export.h).
+**
+** A dataset is untrusted input, like a trace (docs/reliability.md, "Trust
+** model"): anyone may have written its files.  So the job database is
+** built from profdb's own definitions and nothing stored in a summary runs:
+**   - the schema (tables, views, code rows) is profdb's DDL
+**     (ld_create_schema), the indexes profdb's own (postpass_indexes.sql,
+**     cpu_busy_index.sql), built once every row is in;
+**   - each summary is opened as a regular file only (no FIFO, device or
+**     link), decompressed to at most the database size its SQLite header
+**     gives and at most MAX_RATIO times its compressed size (a zstd bomb
+**     stops there), attached read-only, and checked to hold profdb's
+**     tables with profdb's columns (schema_check.sql) before a row is read:
+**     one that does not is refused with its file named;
+**   - only its tables' rows are read, by INSERT ... SELECT statements that
+**     name profdb's columns (loader/export/_summary_merge.sql), on a
+**     connection in SQLite's defensive mode, with untrusted schema
+**     functions off, an authorizer that lets only this file's own ATTACH
+**     through, a length limit on values and the report's time limit
+**     (PROFDB_QUERY_TIMEOUT);
+**   - strings are matched through a unique index on the job's strings, so
+**     the merge is linear in ranks x strings (a temporary index, dropped at
+**     the end: the job database is a loaded one's).
+** The summaries, in (run, rank) order, are appended one by one, with ids
+** moved past the rows already there, as a load of every rank numbers them.
+*/
+#include "export.h"
+
+#include "clock.h"
+#include "loader.h"
+#include "oom.h"
+#include "profdb/profdb.h"
+#include "publish.h"
+#include "sql.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+extern const char profdb_export__summary_merge[];
+
+/* A summary decompresses to at most this many times its compressed size.
+** profdb's own summaries are 3-12 times smaller compressed (measured on
+** the public traces and DLRM); 200 leaves room for tables of repeated
+** values and still stops a bomb of a few hundred kB at a few hundred MB. */
+enum { MAX_RATIO = 200 };
+
+/* The largest value (text or blob) a summary may hold: the loader refuses
+** JSON strings past 32 MiB, so no summary profdb wrote holds a longer one. */
+enum { MAX_VALUE_BYTES = 64 << 20 };
+
+/* ---- a summary, decompressed within bounds ------------------------------- */
+
+/* The size an SQLite database file gives in its header (page size times
+** page count), once the first 100 bytes of it are known; 0 when they are
+** not an SQLite header whose page count can be trusted. */
+static uint64_t header_size(const unsigned char *h) {
+  if (memcmp(h, "SQLite format 3", 16)) return 0;
+  uint64_t page = (uint64_t)h[16] << 8 | h[17];
+  if (page == 1) page = 65536;
+  uint64_t pages = (uint64_t)h[28] << 24 | (uint64_t)h[29] << 16 | (uint64_t)h[30] << 8 | h[31];
+  /* the count is valid only when its "version-valid-for" is the change
+  ** counter (SQLite 3.7.0 and later write both) */
+  if (memcmp(h + 24, h + 92, 4) || page < 512 || (page & (page - 1))) return 0;
+  return page * pages;
+}
+
+typedef struct bounded_out {
+  FILE *out;
+  uint64_t written, limit; /* limit: 0 until the header is read */
+  uint64_t ratio_limit;
+  unsigned char head[100];
+} bounded_out;
+
+/* Write n bytes of decompressed output, within the bounds; 0, or -1 with
+** errno (EFBIG: past a bound, EINVAL: not a database). */
+static int put_bounded(bounded_out *b, const void *p, size_t n) {
+  if (b->written < sizeof b->head) {
+    size_t k = n < sizeof b->head - b->written ? n : sizeof b->head - b->written;
+    memcpy(b->head + b->written, p, k);
+    if (b->written + k == sizeof b->head) {
+      b->limit = header_size(b->head);
+      if (!b->limit) return errno = EINVAL, -1;
+      if (b->limit > b->ratio_limit) return errno = EFBIG, -1;
+    }
+  }
+  b->written += n;
+  if (b->limit && b->written > b->limit) return errno = EFBIG, -1;
+  if (b->written > b->ratio_limit) return errno = EFBIG, -1;
+  return fwrite(p, 1, n, b->out) == n ? 0 : -1;
+}
+
+/* Decompress the zstd file open as fd (size bytes) into the new file
+** plain.  0, or -1 with errno (EINVAL: damaged or not a summary, EFBIG: it
+** would decompress past its bounds). */
+static int unzstd_bounded(int fd, off_t size, const char *plain) {
+  FILE *in = fdopen(fd, "rb");
+  int ofd = open(plain, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+  bounded_out b = {.out = ofd >= 0 ? fdopen(ofd, "wb") : NULL,
+                   .ratio_limit = (uint64_t)size * MAX_RATIO + 65536};
+  if (!b.out && ofd >= 0) close(ofd);
+  size_t isz = ZSTD_DStreamInSize(), osz = ZSTD_DStreamOutSize();
+  char *ib = malloc(isz), *ob = malloc(osz);
+  ZSTD_DCtx *d = ZSTD_createDCtx();
+  int rc = in && b.out && ib && ob && d ? 0 : -1;
+  size_t last = 1; /* a file with no frame at all is cut short */
+  for (size_t n; rc == 0 && (n = fread(ib, 1, isz, in)) > 0;) {
+    ZSTD_inBuffer ibuf = {ib, n, 0};
+    while (rc == 0 && ibuf.pos < ibuf.size) {
+      ZSTD_outBuffer obuf = {ob, osz, 0};
+      last = ZSTD_decompressStream(d, &obuf, &ibuf);
+      if (ZSTD_isError(last)) {
+        errno = EINVAL;
+        rc = -1;
+      } else
+        rc = put_bounded(&b, ob, obuf.pos);
+    }
+    /* output still held inside zstd once the input is consumed */
+    while (rc == 0 && last != 0 && ibuf.pos == ibuf.size) {
+      ZSTD_outBuffer obuf = {ob, osz, 0};
+      last = ZSTD_decompressStream(d, &obuf, &ibuf);
+      if (ZSTD_isError(last))
+        errno = EINVAL, rc = -1;
+      else if (obuf.pos == 0)
+        break;
+      else
+        rc = put_bounded(&b, ob, obuf.pos);
+    }
+  }
+  if (rc == 0 && in && ferror(in)) rc = -1;
+  if (rc == 0 && (last != 0 || b.written < sizeof b.head || b.written != b.limit)) {
+    errno = EINVAL; /* cut short, or not the database its header says */
+    rc = -1;
+  }
+  if (b.out && fclose(b.out) && rc == 0) rc = -1;
+  if (in)
+    fclose(in);
+  else
+    close(fd);
+  ZSTD_freeDCtx(d);
+  free(ib);
+  free(ob);
+  return rc;
+}
+
+/* ---- the connection: nothing but this file's own SQL -------------------- */
+
+static int attaching; /* set around this file's own ATTACH */
+static double deadline;
+
+static int authorize(void *unused, int action, const char *a, const char *b, const char *db,
+                     const char *trigger) {
+  (void)unused, (void)a, (void)db;
+  if (trigger) return SQLITE_DENY; /* no trigger is profdb's */
+  switch (action) {
+    case SQLITE_ATTACH:
+    case SQLITE_DETACH: return attaching ? SQLITE_OK : SQLITE_DENY;
+    case SQLITE_CREATE_TRIGGER:
+    case SQLITE_CREATE_TEMP_TRIGGER:
+    case SQLITE_CREATE_VTABLE: return SQLITE_DENY;
+    case SQLITE_FUNCTION:
+      return !sqlite3_stricmp(b, "load_extension") || !sqlite3_stricmp(b, "fts3_tokenizer")
+                 ? SQLITE_DENY
+                 : SQLITE_OK;
+    default: return SQLITE_OK;
+  }
+}
+
+static int past_deadline(void *unused) {
+  (void)unused;
+  return deadline > 0 && ld_seconds() > deadline;
+}
+
+/* Defensive mode, no schema functions with side effects, values bounded,
+** the report's time limit, and the authorizer; 0 or -1. */
+static int harden(sqlite3 *db) {
+  int on = 1;
+  if (sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, &on) != SQLITE_OK || !on ||
+      sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, &on) != SQLITE_OK || on ||
+      sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, &on) != SQLITE_OK || on ||
+      sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, &on) != SQLITE_OK || on)
+    return -1;
+  sqlite3_limit(db, SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES);
+  sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 1);
+  const char *env = getenv("PROFDB_QUERY_TIMEOUT");
+  double limit = env && *env ? strtod(env, NULL) : 3600;
+  deadline = limit > 0 ? ld_seconds() + limit : 0;
+  sqlite3_progress_handler(db, 10000, past_deadline, NULL);
+  return sqlite3_set_authorizer(db, authorize, NULL) == SQLITE_OK ? 0 : -1;
+}
+
+/* ATTACH the file plain read-only as "r" (a URI: its bytes percent-encoded). */
+static int attach_ro(sqlite3 *db, const char *plain) {
+  size_t n = strlen(plain);
+  char *uri = malloc(n * 3 + 32), *p = uri;
+  if (!uri) ld_oom();
+  p += sprintf(p, "file:");
+  for (const unsigned char *s = (const unsigned char *)plain; *s; s++)
+    if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+        strchr("/-._~", *s))
+      *p++ = (char)*s;
+    else
+      p += sprintf(p, "%%%02X", *s);
+  strcpy(p, "?mode=ro");
+  sqlite3_stmt *st;
+  attaching = 1;
+  int rc = sqlite3_prepare_v2(db, "ATTACH ?1 AS r", -1, &st, NULL) == SQLITE_OK ? 0 : -1;
+  if (rc == 0) {
+    sqlite3_bind_text(st, 1, uri, -1, SQLITE_STATIC);
+    rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+    sqlite3_finalize(st);
+  }
+  attaching = 0;
+  free(uri);
+  return rc;
+}
+
+static void detach(sqlite3 *db) {
+  attaching = 1;
+  sqlite3_exec(db, "DETACH r", NULL, NULL, NULL);
+  attaching = 0;
+}
+
+/* ---- listing --------------------------------------------------------------- */
+
+static int by_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The rank of "rank=N.db.zst", else -1. */
+static long long summary_rank(const char *name) {
+  if (strncmp(name, "rank=", 5) || name[5] < '0' || name[5] > '9') return -1;
+  char *end;
+  long long r = strtoll(name + 5, &end, 10);
+  return strcmp(end, ".db.zst") ? -1 : r;
+}
+
+static int by_rank(const void *a, const void *b) {
+  const char *x = strrchr(*(char *const *)a, '/') + 1, *y = strrchr(*(char *const *)b, '/') + 1;
+  long long p = summary_rank(x), q = summary_rank(y);
+  return p < q ? -1 : p > q;
+}
+
+/* Append the paths of DIR/_summary/run=R/rank=N.db.zst to *list: runs by name,
+** ranks by number. */
+static int list_summaries(const char *dir, char ***list, int *n) {
+  size_t len = strlen(dir) + 16;
+  char *top = malloc(len);
+  if (!top) ld_oom();
+  snprintf(top, len, "%s/_summary", dir);
+  DIR *d = opendir(top);
+  if (!d) {
+    free(top);
+    return -1;
+  }
+  char **runs = NULL;
+  int nruns = 0;
+  struct dirent *e;
+  while ((e = readdir(d)))
+    if (!strncmp(e->d_name, "run=", 4)) {
+      runs = realloc(runs, sizeof *runs * (size_t)(nruns + 1));
+      if (!runs || !(runs[nruns++] = strdup(e->d_name))) ld_oom();
+    }
+  closedir(d);
+  if (nruns) qsort(runs, (size_t)nruns, sizeof *runs, by_name);
+  for (int r = 0; r < nruns; r++) {
+    size_t rl = strlen(top) + strlen(runs[r]) + 2;
+    char *rd = malloc(rl);
+    if (!rd) ld_oom();
+    snprintf(rd, rl, "%s/%s", top, runs[r]);
+    int first = *n;
+    if ((d = opendir(rd))) {
+      while ((e = readdir(d)))
+        if (summary_rank(e->d_name) >= 0) {
+          size_t fl = rl + strlen(e->d_name) + 2;
+          *list = realloc(*list, sizeof **list * (size_t)(*n + 1));
+          if (!*list || !((*list)[*n] = malloc(fl))) ld_oom();
+          snprintf((*list)[(*n)++], fl, "%s/%s", rd, e->d_name);
+        }
+      closedir(d);
+    }
+    if (*n > first) qsort(*list + first, (size_t)(*n - first), sizeof **list, by_rank);
+    free(rd);
+    free(runs[r]);
+  }
+  free(runs);
+  free(top);
+  return 0;
+}
+
+/* 1 when dir/sub is a folder (with an entry "run=..." when run is set). */
+static int has_folder(const char *dir, const char *sub, int run) {
+  size_t len = strlen(dir) + strlen(sub) + 2;
+  char *top = malloc(len);
+  if (!top) ld_oom();
+  snprintf(top, len, "%s/%s", dir, sub);
+  DIR *d = opendir(top);
+  int yes = d != NULL && !run;
+  struct dirent *e;
+  while (d && !yes && (e = readdir(d))) yes = !strncmp(e->d_name, "run=", 4);
+  if (d) closedir(d);
+  free(top);
+  return yes;
+}
+
+/* A dataset: a _summary folder, or a folder of run=R folders (a table's). */
+int ex_is_dataset(const char *path) {
+  if (has_folder(path, "_summary", 0)) return 1;
+  DIR *d = opendir(path);
+  struct dirent *e;
+  int yes = 0;
+  while (d && !yes && (e = readdir(d)))
+    yes = e->d_name[0] != '.' && has_folder(path, e->d_name, 1);
+  if (d) closedir(d);
+  return yes;
+}
+
+/* ---- appending ------------------------------------------------------------- */
+
+/* SQLite's error of the call that failed, read at once: a later call
+** (finalizing another statement, a ROLLBACK) resets it to "not an error". */
+typedef struct merge_error {
+  int code;
+  char text[512];
+} merge_error;
+
+static int failed(sqlite3 *db, merge_error *e) {
+  e->code = sqlite3_errcode(db);
+  snprintf(e->text, sizeof e->text, "%s", sqlite3_errmsg(db));
+  return -1;
+}
+
+/* The job's strings, with the summary's strings mapped to them in
+** temp.summary_string (old id -> job id); first: the first summary's
+** strings are the job's, ids kept, as its own load numbered them. */
+static int map_strings(sqlite3 *db, int first, merge_error *e) {
+  static const char *const steps[] = {
+      "DROP TABLE IF EXISTS temp.summary_string",
+      "CREATE TEMP TABLE summary_string(old INTEGER PRIMARY KEY, new INTEGER NOT NULL)",
+      /* new strings in value order, as the EXCEPT of earlier releases gave them */
+      "INSERT INTO main._string(value) SELECT value FROM r._string s WHERE NOT EXISTS"
+      " (SELECT 1 FROM main._string m WHERE m.value = s.value) ORDER BY value",
+      "INSERT INTO temp.summary_string SELECT s.id, m.id FROM r._string s"
+      " JOIN main._string m ON m.value = s.value",
+      NULL};
+  if (first &&
+      sqlite3_exec(db, "INSERT INTO main._string(id, value) SELECT id, value FROM r._string",
+                   NULL, NULL, NULL) != SQLITE_OK)
+    return failed(db, e);
+  for (int i = 0; steps[i]; i++)
+    if (sqlite3_exec(db, steps[i], NULL, NULL, NULL) != SQLITE_OK) return failed(db, e);
+  return 0;
+}
+
+/* Append the rows of the summary attached as "r" to main. */
+static int append_one(sqlite3 *db, int first, merge_error *e) {
+  if (map_strings(db, first, e)) return -1;
+  /* Ids continue after the job's, as a load of every rank numbers them. */
+  static const char max_event[] =
+      "SELECT max(m) FROM (SELECT max(id) AS m FROM main._slice UNION ALL SELECT max(id) FROM"
+      " main._gpu UNION ALL SELECT max(id) FROM main._instant UNION ALL SELECT max(id) FROM"
+      " main._flow UNION ALL SELECT max(id) FROM main._meta)";
+  static const char min_event[] =
+      "SELECT min(m) FROM (SELECT min(id) AS m FROM r._slice UNION ALL SELECT min(id) FROM"
+      " r._gpu UNION ALL SELECT min(id) FROM r._instant UNION ALL SELECT min(id) FROM"
+      " r._flow UNION ALL SELECT min(id) FROM r._meta)";
+  int64_t event_base =
+      (first ? 0 : ld_query_int(db, max_event, 0)) - ld_query_int(db, min_event, 1) + 1;
+  int64_t trace_base =
+      (first ? 0 : ld_query_int(db, "SELECT max(trace_id) FROM main.trace", 0)) -
+      ld_query_int(db, "SELECT min(trace_id) FROM r.trace", 1) + 1;
+  sqlite3_stmt *tables;
+  if (sqlite3_prepare_v2(db, profdb_export__summary_merge, -1, &tables, NULL) != SQLITE_OK)
+    return failed(db, e);
+  int rc = 0;
+  while (rc == 0 && sqlite3_step(tables) == SQLITE_ROW) {
+    char *sql = sqlite3_mprintf("INSERT INTO main.\"%w\"(%s) SELECT %s FROM r.\"%w\"",
+                                (const char *)sqlite3_column_text(tables, 0),
+                                (const char *)sqlite3_column_text(tables, 1),
+                                (const char *)sqlite3_column_text(tables, 2),
+                                (const char *)sqlite3_column_text(tables, 0));
+    sqlite3_stmt *ins;
+    rc = sql && sqlite3_prepare_v2(db, sql, -1, &ins, NULL) == SQLITE_OK ? 0 : failed(db, e);
+    sqlite3_free(sql);
+    if (rc) break;
+    int k;
+    if ((k = sqlite3_bind_parameter_index(ins, ":event_base")))
+      sqlite3_bind_int64(ins, k, event_base);
+    if ((k = sqlite3_bind_parameter_index(ins, ":trace_base")))
+      sqlite3_bind_int64(ins, k, trace_base);
+    rc = sqlite3_step(ins) == SQLITE_DONE ? 0 : failed(db, e);
+    sqlite3_finalize(ins);
+  }
+  sqlite3_finalize(tables);
+  return rc;
+}
+
+/* The summary path, decompressed into the file plain, attached as "r" and
+** checked; 0, or -1 (an I/O error) or -2 (the summary is refused), with
+** err set. */
+static int attach(sqlite3 *db, const char *path, const char *plain, char *err, size_t errsize) {
+  int fd = ld_open_regular(path, O_RDONLY | O_NOFOLLOW);
+  const char *why = NULL;
+  if (fd < 0)
+    why = fd == -2         ? "not a regular file (a FIFO, device or folder)"
+          : errno == ELOOP ? "a symbolic link: not followed"
+                           : strerror(errno);
+  else {
+    struct stat st;
+    int e = fstat(fd, &st) ? errno : 0;
+    if (e)
+      close(fd);
+    else if (unzstd_bounded(fd, st.st_size, plain)) /* closes fd */
+      e = errno;
+    why = !e            ? NULL
+          : e == EINVAL ? "damaged summary (not zstd data, cut short, or not the SQLite"
+                          " database its header says)"
+          : e == EFBIG  ? "refused: it decompresses past the size its database header"
+                          " gives, or past 200 times its own size (a zstd bomb?)"
+                        : strerror(e);
+    if (e && e != EINVAL && e != EFBIG) { /* an I/O error here, not the summary's */
+      snprintf(err, errsize, "%s: %s", path, why);
+      return -1;
+    }
+  }
+  if (why) {
+    snprintf(err, errsize, "%s: %s", path, why);
+    return -2;
+  }
+  if (attach_ro(db, plain)) {
+    snprintf(err, errsize, "%s: damaged summary: %s", path, sqlite3_errmsg(db));
+    return -2;
+  }
+  char bad[256];
+  if (ld_check_attached_schema(db, bad, sizeof bad)) {
+    snprintf(err, errsize, "%s: not a summary profdb wrote: %s", path, bad);
+    detach(db);
+    return -2;
+  }
+  if (ld_query_int(db, "SELECT value FROM r._profdb WHERE key = 'schema_version'", -1) !=
+      PROFDB_SCHEMA_VERSION) {
+    snprintf(err, errsize,
+             "%s: not a summary of this profdb's schema (version %d): export the dataset"
+             " again",
+             path, PROFDB_SCHEMA_VERSION);
+    detach(db);
+    return -2;
+  }
+  return 0;
+}
+
+/* Every summary appended into db, made from profdb's own schema; then
+** profdb's own indexes and the planner's statistics. */
+static int merge_into(sqlite3 *db, const char *plain, char **list, int n, char *err,
+                      size_t errsize) {
+  int rc = ld_create_schema(db, stderr) ||
+                   sqlite3_exec(db,
+                                "CREATE UNIQUE INDEX main._summary_string_by_value"
+                                " ON _string(value)",
+                                NULL, NULL, NULL) != SQLITE_OK ||
+                   harden(db)
+               ? -1
+               : 0;
+  if (rc) snprintf(err, errsize, "cannot create the job database: %s", sqlite3_errmsg(db));
+  for (int i = 0; rc == 0 && i < n; i++) {
+    if ((rc = attach(db, list[i], plain, err, errsize))) {
+    } else {
+      merge_error e = {0};
+      if ((sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK && failed(db, &e)) ||
+          append_one(db, i == 0, &e) ||
+          (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK && failed(db, &e))) {
+        int io =
+            (e.code & 0xff) == SQLITE_IOERR || e.code == SQLITE_FULL || e.code == SQLITE_NOMEM;
+        snprintf(err, errsize, "%s: %s%s", list[i], io ? "" : "damaged summary: ", e.text);
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+        rc = io ? -1 : -2;
+      }
+    }
+    detach(db);
+    unlink(plain);
+  }
+  static const char *const finish[] = {"DROP INDEX main._summary_string_by_value",
+                                       profdb_sql_postpass_indexes, profdb_sql_cpu_busy_index,
+                                       "ANALYZE", NULL};
+  for (int i = 0; rc == 0 && finish[i]; i++)
+    if (sqlite3_exec(db, finish[i], NULL, NULL, NULL) != SQLITE_OK) {
+      snprintf(err, errsize, "%s", sqlite3_errmsg(db));
+      rc = -1;
+    }
+  return rc;
+}
+
+int ex_merge_summaries(const char *dir, const char *db_path, int *traces) {
+  char **list = NULL;
+  int n = 0;
+  char err[1024] = "";
+  *traces = 0;
+  if (list_summaries(dir, &list, &n) || n == 0) {
+    if (has_folder(dir, "snapshot", 1) && !has_folder(dir, "trace", 1)) /* docs/export.md */
+      fprintf(stderr,
+              "profdb: %s: a dataset of memory snapshots only: the report of a dataset is"
+              " the report of its traces; report on the snapshot files\n",
+              dir);
+    else
+      fprintf(stderr,
+              "profdb: %s: a dataset without summaries (_summary/run=R/rank=N.db.zst; written"
+              " by profdb export of every table): export it again, or report on its traces\n",
+              dir);
+    free(list);
+    return PROFDB_EXIT_DATA;
+  }
+  sqlite3 *db = NULL;
+  int rc = sqlite3_open_v2(
+      db_path, &db,
+      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI | SQLITE_OPEN_NOFOLLOW,
+      NULL);
+  if (rc == SQLITE_OK)
+    sqlite3_exec(db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF", NULL, NULL, NULL);
+  size_t pl = strlen(db_path) + 16;
+  char *plain = malloc(pl);
+  if (!plain) ld_oom();
+  snprintf(plain, pl, "%s-summary", db_path); /* cli_runner.c removes it on a signal */
+  if (rc != SQLITE_OK) snprintf(err, sizeof err, "%s: %s", db_path, sqlite3_errmsg(db));
+  rc = rc == SQLITE_OK ? merge_into(db, plain, list, n, err, sizeof err) : -1;
+  unlink(plain);
+  free(plain);
+  if (rc) fprintf(stderr, "profdb: %s (merging the summaries of %s)\n", err, dir);
+  if (sqlite3_close(db) != SQLITE_OK && rc == 0) rc = -1;
+  for (int i = 0; i < n; i++) free(list[i]);
+  free(list);
+  if (rc == 0) *traces = n;
+  if (rc == 0 && has_folder(dir, "snapshot", 1))
+    fprintf(stderr,
+            "profdb: %s: warning: its memory snapshots are not in the summaries: the memory"
+            " sections are not available from a dataset (report on the snapshot files)\n",
+            dir);
+  return rc == 0 ? PROFDB_EXIT_OK : rc == -2 ? PROFDB_EXIT_DATA : PROFDB_EXIT_USAGE;
+}
