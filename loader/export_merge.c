@@ -209,14 +209,8 @@ static int attach_ro(sqlite3 *db, const char *plain) {
     else
       p += sprintf(p, "%%%02X", *s);
   strcpy(p, "?mode=ro");
-  sqlite3_stmt *st;
   attaching = 1;
-  int rc = sqlite3_prepare_v2(db, "ATTACH ?1 AS r", -1, &st, NULL) == SQLITE_OK ? 0 : -1;
-  if (rc == 0) {
-    sqlite3_bind_text(st, 1, uri, -1, SQLITE_STATIC);
-    rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-    sqlite3_finalize(st);
-  }
+  int rc = ld_attach(db, uri, "r");
   attaching = 0;
   free(uri);
   return rc;

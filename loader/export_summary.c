@@ -263,21 +263,15 @@ static int write_db(sqlite3 *db, const char *path, const ex_summary_trace *t,
     return -1;
   }
   sqlite3 *out = NULL;
-  sqlite3_stmt *st = NULL;
   /* path: publish.c's temporary, made by mkstemp: never through a link. */
   int rc = sqlite3_open_v2(path, &out,
                            SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW,
                            NULL) == SQLITE_OK &&
                    sqlite3_exec(out, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF", NULL,
                                 NULL, NULL) == SQLITE_OK &&
-                   sqlite3_prepare_v2(out, "ATTACH ?1 AS src", -1, &st, NULL) == SQLITE_OK
+                   ld_attach(out, src, "src") == 0
                ? 0
                : -1;
-  if (rc == 0) {
-    sqlite3_bind_text(st, 1, src, -1, SQLITE_STATIC);
-    rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-  }
-  sqlite3_finalize(st);
   if (rc == 0) rc = sqlite3_exec(out, "BEGIN", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
   if (rc == 0) rc = create_schema(out, err, errsize);
   if (rc == 0) rc = exec_bound(out, db, profdb_export__summary_drop, t);

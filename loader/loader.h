@@ -191,6 +191,10 @@ int ld_create_schema(sqlite3 *db, FILE *msg);
 ** saying what differs. */
 int ld_check_attached_schema(sqlite3 *db, char *err, size_t errsize);
 
+/* ATTACH the database file (bound, never spliced into SQL) AS the alias
+** as (profdb's own: "src", "r").  0, or -1 (sqlite3_errmsg says why). */
+int ld_attach(sqlite3 *db, const char *file, const char *as);
+
 /* The same check of the database file path (a database given to profdb
 ** export, read without running any SQL stored in it): 0, or -1 with err. */
 int ld_check_schema_file(const char *path, char *err, size_t errsize);

@@ -172,9 +172,19 @@ int ld_record_runs(ld_ctx *ctx, int64_t first_trace, int64_t first_snapshot) {
   return sqlite3_finalize(st) == SQLITE_OK ? 0 : -1;
 }
 
+int ld_attach(sqlite3 *db, const char *file, const char *as) {
+  char sql[64];
+  snprintf(sql, sizeof sql, "ATTACH ?1 AS %s", as);
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) return -1;
+  sqlite3_bind_text(st, 1, file, -1, SQLITE_STATIC);
+  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+  sqlite3_finalize(st);
+  return rc;
+}
+
 int ld_check_schema_file(const char *path, char *err, size_t errsize) {
   sqlite3 *ref = NULL;
-  sqlite3_stmt *st = NULL;
   int on = 0;
   /* profdb's schema in memory as main, the file beside it as "r"; the
   ** connection runs no trigger and no extension */
@@ -182,15 +192,9 @@ int ld_check_schema_file(const char *path, char *err, size_t errsize) {
       sqlite3_open_v2(":memory:", &ref, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
               sqlite3_db_config(ref, SQLITE_DBCONFIG_DEFENSIVE, 1, &on) == SQLITE_OK &&
               sqlite3_db_config(ref, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, &on) == SQLITE_OK &&
-              ld_create_schema(ref, stderr) == 0 &&
-              sqlite3_prepare_v2(ref, "ATTACH ?1 AS r", -1, &st, NULL) == SQLITE_OK
+              ld_create_schema(ref, stderr) == 0 && ld_attach(ref, path, "r") == 0
           ? 0
           : -1;
-  if (rc == 0) {
-    sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
-    rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-  }
-  sqlite3_finalize(st);
   if (rc) snprintf(err, errsize, "cannot read its schema: %s", sqlite3_errmsg(ref));
   if (rc == 0) rc = ld_check_attached_schema(ref, err, errsize);
   sqlite3_close(ref);
