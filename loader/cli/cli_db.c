@@ -60,6 +60,10 @@ sqlite3 *cli_open_db(const char *path, int readonly) {
     return NULL;
   }
   sqlite3_busy_timeout(db, 10000);
+  /* A database may be anyone's: SQLite's defensive mode (no writable
+  ** schema, no shadow-table writes) on every connection that reads one. */
+  int on = 0;
+  sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, &on);
   char *err = NULL;
   if (profdb_ext_register(db, &err) != SQLITE_OK) {
     fprintf(stderr, "profdb: %s: cannot register SQL functions: %s\n", path, err ? err : "?");

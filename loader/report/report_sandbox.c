@@ -138,5 +138,9 @@ int rp_sandbox(sqlite3 *db) {
   if (sqlite3_step(st) == SQLITE_ROW) attached = sqlite3_column_int(st, 0);
   sqlite3_finalize(st);
   sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, attached);
+  /* Values bounded (SQLite's default is 1e9 bytes): a database holds names
+  ** of at most 32 MiB (the loader's token limit), and nothing the report
+  ** builds in SQL comes near 256 MiB. */
+  sqlite3_limit(db, SQLITE_LIMIT_LENGTH, 256 << 20);
   return sqlite3_set_authorizer(db, authorize, NULL) == SQLITE_OK ? 0 : -1;
 }
