@@ -270,6 +270,9 @@ class Fuzzer:
         if leftovers:
             problems.append(f"temporaries left in TMPDIR: {leftovers}")
         self.outcomes[rc] += 1
+        if rc == 2:  # an I/O or database error: legitimate, but worth reading
+            with open(os.path.join(self.work, "exit2.txt"), "a") as f:
+                f.write(f"#{n} {what}: {err.strip()[-500:]}\n")
         if problems:
             self.failures += 1
             keep = os.path.join(self.work, "failures", str(self.failures))
