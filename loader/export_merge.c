@@ -46,11 +46,13 @@
 
 extern const char profdb_export__summary_merge[];
 
-/* A summary decompresses to at most this many times its compressed size.
-** profdb's own summaries are 3-12 times smaller compressed (measured on
-** the public traces and DLRM); 200 leaves room for tables of repeated
-** values and still stops a bomb of a few hundred kB at a few hundred MB. */
-enum { MAX_RATIO = 200 };
+/* A summary decompresses to at most this many times the compressed bytes
+** read so far (plus MAX_SLACK): profdb's own summaries are 3-15 times
+** smaller compressed (measured on the public traces and DLRM); 200 leaves
+** room for tables of repeated values and still stops a bomb of a few
+** hundred kB at a few hundred MB.  Counted on the bytes read, not on the
+** file's size, which a sparse file makes as large as it likes. */
+enum { MAX_RATIO = 200, MAX_SLACK = 1 << 20 };
 
 /* The largest value (text or blob) a summary may hold: the loader refuses
 ** JSON strings past 32 MiB, so no summary profdb wrote holds a longer one. */
@@ -67,15 +69,19 @@ static uint64_t header_size(const unsigned char *h) {
   if (page == 1) page = 65536;
   uint64_t pages = (uint64_t)h[28] << 24 | (uint64_t)h[29] << 16 | (uint64_t)h[30] << 8 | h[31];
   /* the count is valid only when its "version-valid-for" is the change
-  ** counter (SQLite 3.7.0 and later write both) */
-  if (memcmp(h + 24, h + 92, 4) || page < 512 || (page & (page - 1))) return 0;
+  ** counter (SQLite 3.7.0 and later write both); a summary is never in WAL
+  ** mode (file format bytes 1, 1), which would have SQLite open -wal and
+  ** -shm files beside the copy */
+  if (memcmp(h + 24, h + 92, 4) || page < 512 || (page & (page - 1)) || h[18] != 1 ||
+      h[19] != 1)
+    return 0;
   return page * pages;
 }
 
 typedef struct bounded_out {
   FILE *out;
   uint64_t written, limit; /* limit: 0 until the header is read */
-  uint64_t ratio_limit;
+  uint64_t consumed;       /* compressed bytes read so far */
   unsigned char head[100];
 } bounded_out;
 
@@ -88,23 +94,21 @@ static int put_bounded(bounded_out *b, const void *p, size_t n) {
     if (b->written + k == sizeof b->head) {
       b->limit = header_size(b->head);
       if (!b->limit) return errno = EINVAL, -1;
-      if (b->limit > b->ratio_limit) return errno = EFBIG, -1;
     }
   }
   b->written += n;
   if (b->limit && b->written > b->limit) return errno = EFBIG, -1;
-  if (b->written > b->ratio_limit) return errno = EFBIG, -1;
+  if (b->written > b->consumed * MAX_RATIO + MAX_SLACK) return errno = EFBIG, -1;
   return fwrite(p, 1, n, b->out) == n ? 0 : -1;
 }
 
-/* Decompress the zstd file open as fd (size bytes) into the new file
-** plain.  0, or -1 with errno (EINVAL: damaged or not a summary, EFBIG: it
-** would decompress past its bounds). */
-static int unzstd_bounded(int fd, off_t size, const char *plain) {
+/* Decompress the zstd file open as fd into the new file plain.  0, or -1
+** with errno (EINVAL: damaged or not a summary, EFBIG: it would decompress
+** past its bounds). */
+static int unzstd_bounded(int fd, const char *plain) {
   FILE *in = fdopen(fd, "rb");
   int ofd = open(plain, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-  bounded_out b = {.out = ofd >= 0 ? fdopen(ofd, "wb") : NULL,
-                   .ratio_limit = (uint64_t)size * MAX_RATIO + 65536};
+  bounded_out b = {.out = ofd >= 0 ? fdopen(ofd, "wb") : NULL};
   if (!b.out && ofd >= 0) close(ofd);
   size_t isz = ZSTD_DStreamInSize(), osz = ZSTD_DStreamOutSize();
   char *ib = malloc(isz), *ob = malloc(osz);
@@ -112,6 +116,7 @@ static int unzstd_bounded(int fd, off_t size, const char *plain) {
   int rc = in && b.out && ib && ob && d ? 0 : -1;
   size_t last = 1; /* a file with no frame at all is cut short */
   for (size_t n; rc == 0 && (n = fread(ib, 1, isz, in)) > 0;) {
+    b.consumed += n;
     ZSTD_inBuffer ibuf = {ib, n, 0};
     while (rc == 0 && ibuf.pos < ibuf.size) {
       ZSTD_outBuffer obuf = {ob, osz, 0};
@@ -242,17 +247,30 @@ static int by_rank(const void *a, const void *b) {
   return p < q ? -1 : p > q;
 }
 
+/* opendir(path) without following a link (then NULL with errno ELOOP). */
+static DIR *opendir_nofollow(const char *path) {
+  int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+  if (!d && fd >= 0) close(fd);
+  struct stat st;
+  if (!d && !lstat(path, &st) && S_ISLNK(st.st_mode)) errno = ELOOP; /* O_DIRECTORY: ENOTDIR */
+  return d;
+}
+
 /* Append the paths of DIR/_summary/run=R/rank=N.db.zst to *list: runs by name,
-** ranks by number. */
+** ranks by number.  0; -1: no _summary folder; -2: a link where a folder
+** of it should be (not followed, said on stderr). */
 static int list_summaries(const char *dir, char ***list, int *n) {
   size_t len = strlen(dir) + 16;
   char *top = malloc(len);
   if (!top) ld_oom();
   snprintf(top, len, "%s/_summary", dir);
-  DIR *d = opendir(top);
+  DIR *d = opendir_nofollow(top);
   if (!d) {
+    int link = errno == ELOOP;
+    if (link) fprintf(stderr, "profdb: %s: a symbolic link: not followed\n", top);
     free(top);
-    return -1;
+    return link ? -2 : -1;
   }
   char **runs = NULL;
   int nruns = 0;
@@ -264,13 +282,18 @@ static int list_summaries(const char *dir, char ***list, int *n) {
     }
   closedir(d);
   if (nruns) qsort(runs, (size_t)nruns, sizeof *runs, by_name);
+  int rc = 0;
   for (int r = 0; r < nruns; r++) {
     size_t rl = strlen(top) + strlen(runs[r]) + 2;
     char *rd = malloc(rl);
     if (!rd) ld_oom();
     snprintf(rd, rl, "%s/%s", top, runs[r]);
     int first = *n;
-    if ((d = opendir(rd))) {
+    if (!(d = opendir_nofollow(rd)) && errno == ELOOP && rc == 0) {
+      fprintf(stderr, "profdb: %s: a symbolic link: not followed\n", rd);
+      rc = -2;
+    }
+    if (d && rc == 0) {
       while ((e = readdir(d)))
         if (summary_rank(e->d_name) >= 0) {
           size_t fl = rl + strlen(e->d_name) + 2;
@@ -278,15 +301,15 @@ static int list_summaries(const char *dir, char ***list, int *n) {
           if (!*list || !((*list)[*n] = malloc(fl))) ld_oom();
           snprintf((*list)[(*n)++], fl, "%s/%s", rd, e->d_name);
         }
-      closedir(d);
     }
+    if (d) closedir(d);
     if (*n > first) qsort(*list + first, (size_t)(*n - first), sizeof **list, by_rank);
     free(rd);
     free(runs[r]);
   }
   free(runs);
   free(top);
-  return 0;
+  return rc;
 }
 
 /* 1 when dir/sub is a folder (with an entry "run=..." when run is set). */
@@ -407,17 +430,12 @@ static int attach(sqlite3 *db, const char *path, const char *plain, char *err, s
           : errno == ELOOP ? "a symbolic link: not followed"
                            : strerror(errno);
   else {
-    struct stat st;
-    int e = fstat(fd, &st) ? errno : 0;
-    if (e)
-      close(fd);
-    else if (unzstd_bounded(fd, st.st_size, plain)) /* closes fd */
-      e = errno;
+    int e = unzstd_bounded(fd, plain) ? errno : 0; /* closes fd */
     why = !e            ? NULL
           : e == EINVAL ? "damaged summary (not zstd data, cut short, or not the SQLite"
                           " database its header says)"
           : e == EFBIG  ? "refused: it decompresses past the size its database header"
-                          " gives, or past 200 times its own size (a zstd bomb?)"
+                          " gives, or past 200 times the compressed bytes (a zstd bomb?)"
                         : strerror(e);
     if (e && e != EINVAL && e != EFBIG) { /* an I/O error here, not the summary's */
       snprintf(err, errsize, "%s: %s", path, why);
@@ -496,8 +514,12 @@ int ex_merge_summaries(const char *dir, const char *db_path, int *traces) {
   int n = 0;
   char err[1024] = "";
   *traces = 0;
-  if (list_summaries(dir, &list, &n) || n == 0) {
-    if (has_folder(dir, "snapshot", 1) && !has_folder(dir, "trace", 1)) /* docs/export.md */
+  int listed = list_summaries(dir, &list, &n);
+  if (listed || n == 0) {
+    if (listed == -2) /* said why */
+      ;
+    else if (has_folder(dir, "snapshot", 1) &&
+             !has_folder(dir, "trace", 1)) /* docs/export.md */
       fprintf(stderr,
               "profdb: %s: a dataset of memory snapshots only: the report of a dataset is"
               " the report of its traces; report on the snapshot files\n",
@@ -507,6 +529,7 @@ int ex_merge_summaries(const char *dir, const char *db_path, int *traces) {
               "profdb: %s: a dataset without summaries (_summary/run=R/rank=N.db.zst; written"
               " by profdb export of every table): export it again, or report on its traces\n",
               dir);
+    for (int i = 0; i < n; i++) free(list[i]);
     free(list);
     return PROFDB_EXIT_DATA;
   }

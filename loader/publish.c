@@ -259,16 +259,33 @@ int pub_is_temp(const char *s, const char *name) {
   return end != t && !strcmp(end, ".tmp");
 }
 
-/* Remove the entry name of the folder dfd unless a live writer holds it
-** (flock): never opened through a link, never a folder. */
+/* Remove the entry name of the folder dfd when it is this user's and no
+** live writer holds it: a regular file whose flock we get (an older
+** profdb's ".NAME.<pid>.tmp", never locked, only when that process is
+** gone), or a link planted at such a name (the link itself, never its
+** target).  Never a folder, another user's file, or one we cannot open. */
 static void remove_unheld(int dfd, const char *name) {
-  int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) && errno == EWOULDBLOCK) {
-    close(fd);
+  struct stat st;
+  if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) || st.st_uid != geteuid()) return;
+  if (S_ISLNK(st.st_mode)) {
+    unlinkat(dfd, name, 0);
     return;
   }
-  unlinkat(dfd, name, 0); /* a link itself, not its target */
-  if (fd >= 0) close(fd);
+  int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return;
+  const char *dot = strrchr(name, '.');
+  long pid = 0;
+  if (dot && !strcmp(dot, ".tmp")) { /* ".NAME.<pid>.tmp": the digits before ".tmp" */
+    const char *p = dot;
+    while (p > name && p[-1] >= '0' && p[-1] <= '9') p--;
+    pid = strtol(p, NULL, 10);
+  }
+  /* this process never writes such names (in a container every run may
+  ** have its pid) */
+  int live = pid > 0 && pid != (long)getpid() && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+  if (!fstat(fd, &st) && S_ISREG(st.st_mode) && !live && !flock(fd, LOCK_EX | LOCK_NB))
+    unlinkat(dfd, name, 0);
+  close(fd);
 }
 
 void pub_remove_temps(const char *dir, const char *name) {
@@ -381,7 +398,7 @@ void pub_tmpdir_remove(const char *dir) {
 /* ---- reading ------------------------------------------------------------------ */
 
 int ld_open_regular(const char *path, int flags) {
-  int fd = open(path, flags | O_NONBLOCK | O_CLOEXEC);
+  int fd = open(path, flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) return -1;
   struct stat st;
   if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {

@@ -187,11 +187,13 @@ int ld_check_schema_file(const char *path, char *err, size_t errsize) {
   sqlite3 *ref = NULL;
   int on = 0;
   /* profdb's schema in memory as main, the file beside it as "r"; the
-  ** connection runs no trigger and no extension */
+  ** connection runs no trigger, no extension, no function with side
+  ** effects from a schema */
   int rc =
       sqlite3_open_v2(":memory:", &ref, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
               sqlite3_db_config(ref, SQLITE_DBCONFIG_DEFENSIVE, 1, &on) == SQLITE_OK &&
               sqlite3_db_config(ref, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, &on) == SQLITE_OK &&
+              sqlite3_db_config(ref, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, &on) == SQLITE_OK &&
               ld_create_schema(ref, stderr) == 0 && ld_attach(ref, path, "r") == 0
           ? 0
           : -1;

@@ -25,6 +25,13 @@ static int scan_value(msg_scan *s, int kind) {
   s->id.kind = kind;
   if (kind == ID_TEXT) { /* the token ends where yajl stands; ':' and blanks before it */
     size_t i = s->id_start, end = yajl_get_bytes_consumed(s->h);
+    /* A number yajl finishes only at the end of the input (a line cut at
+    ** MSG_LINE_MAX right after it) may be cut itself, and yajl's count is
+    ** then of its last call only: no id is echoed rather than a wrong one. */
+    if (end <= i || end >= s->n) {
+      s->id.kind = ID_NONE;
+      return 1;
+    }
     while (i < end && s->line[i] && strchr(": \t\r\n", s->line[i])) i++;
     s->id.text = s->line + i;
     s->id.n = end - i;
@@ -97,6 +104,7 @@ msg_status msg_check(msg_scan *s, const char *line, size_t n) {
                                     scan_close,  scan_open,    scan_close};
   memset(s, 0, sizeof *s);
   s->line = line;
+  s->n = n;
   for (size_t i = 0; i < n; i++) {
     unsigned char c = (unsigned char)line[i];
     size_t len = c < 0x80 ? 1 : utf8_seq_len((const unsigned char *)line, i, n);

@@ -31,6 +31,7 @@ typedef enum { MSG_OK, MSG_NOT_JSON, MSG_NOT_UTF8, MSG_TOO_DEEP, MSG_TOO_MANY } 
 typedef struct msg_scan {
   yajl_handle h;     /* token offsets in line */
   const char *line;  /* the message */
+  size_t n;          /*   its length */
   int depth;         /* open arrays and objects */
   long values;       /* values so far */
   msg_status status; /* MSG_TOO_DEEP / MSG_TOO_MANY once past a bound */

@@ -13,7 +13,9 @@ and then `profdb diff DIR DIR`) on the copy.  Mutations:
     types, extreme integers, duplicate and negative ids); rows deleted;
   - bytes of the database flipped, the header's page count or size changed;
   - the zstd stream cut, its bytes flipped, frames appended (another
-    rank's, a frame of zeros), an empty file;
+    rank's, a frame of zeros), an empty file, a sparse tail (a size that
+    says nothing of the bytes);
+  - generated columns (whose expressions a SELECT would run);
   - the summary replaced by a FIFO, a link, a folder.
 Every run must end by itself (a timeout is a hang), with exit 0-3, without
 a sanitizer report, a signal, an "internal error" or "not an error"
@@ -60,6 +62,7 @@ def sql_mutations(canary):
         " SELECT x+1 FROM c) SELECT count(*) FROM c')",
         "CREATE VIEW fuzz_v AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c)"
         " SELECT x FROM c",
+        "ALTER TABLE {table} ADD COLUMN fuzz_gen GENERATED ALWAYS AS (randomblob(1000000)) VIRTUAL",
         "DELETE FROM {table}",
         "DELETE FROM {table} WHERE rowid % 2 = 0",
         "UPDATE _profdb SET value = 999 WHERE key = 'schema_version'",
@@ -201,7 +204,7 @@ class Fuzzer:
             return what
         if choice < 0.9:
             comp = open(target, "rb").read()
-            kind = self.rng.randrange(5)
+            kind = self.rng.randrange(6)
             if kind == 0:
                 comp, what = comp[:self.rng.randrange(len(comp) + 1)], "zstd cut"
             elif kind == 1:
@@ -212,8 +215,13 @@ class Fuzzer:
             elif kind == 3:
                 comp += zstd(b"\0" * (64 << 20), 19)
                 what = "64 MiB of zeros appended"
-            else:
+            elif kind == 4:
                 comp, what = b"", "empty summary"
+            else:  # a sparse tail: the file's size says nothing of its bytes
+                with open(target, "wb") as f:
+                    f.write(comp + zstd(b"\0" * (64 << 20), 19))
+                os.truncate(target, os.path.getsize(target) + (1 << 30))
+                return "sparse tail after 64 MiB of zeros"
             with open(target, "wb") as f:
                 f.write(comp)
             return what

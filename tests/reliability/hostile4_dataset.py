@@ -10,6 +10,7 @@ not hold profdb's schema is refused with its file named.
 """
 import json
 import os
+import resource
 import sqlite3
 import stat
 import subprocess
@@ -153,6 +154,19 @@ def case_c5_dataset_fifo():
     r = run("report", path("ds"), "--json", path("r.json"), timeout=60)
     err = r.stderr.decode("utf-8", "replace")
     check(r.returncode == 1 and "symbolic link" in err, f"linked summary: exit {r.returncode} (1), {err!r}")
+    # a link where a folder of the dataset should be (a review's case)
+    run_dir = os.path.dirname(summary)
+    os.unlink(summary)
+    real = path("elsewhere")
+    os.rename(run_dir, real)
+    os.symlink(real, run_dir)
+    export(TRACE_A, path("real_ds"))
+    os.replace(os.path.join(path("real_ds"), "_summary", "run=j1", "rank=0.db.zst"),
+               os.path.join(real, "rank=0.db.zst"))
+    r = run("report", path("ds"), "--json", path("r.json"), timeout=60)
+    err = r.stderr.decode("utf-8", "replace")
+    check(r.returncode == 1 and "run=j1: a symbolic link: not followed" in err,
+          f"linked run folder: exit {r.returncode} (1), {err!r}")
 
 
 def case_c5_dataset_endless_sql():
@@ -198,6 +212,34 @@ def case_c6_dataset_zstd_bomb():
           f"bomb: exit {r.returncode} (1), {err!r}")
     check(time.time() - t < 20, f"refused quickly ({time.time() - t:.1f} s)")
     check(os.listdir(tmp) == [], f"nothing left in TMPDIR ({os.listdir(tmp)})")
+    # a sparse tail makes the file's size as large as it likes: the bound
+    # counts the compressed bytes read, not the size (a review's attack)
+    db_1g = path("big.db")
+    c = sqlite3.connect(db_1g)
+    c.execute("PRAGMA page_size = 4096")
+    c.execute("CREATE TABLE t(x)")
+    c.commit()
+    c.close()
+    head = bytearray(open(db_1g, "rb").read(4096))
+    head[28:32] = (262144).to_bytes(4, "big")  # 1 GiB of pages
+    head[92:96] = head[24:28]
+    bomb = subprocess.run(["zstd", "-q", "-3", "-c"], input=bytes(head) + b"\0" * ((1 << 30) - 4096),
+                          capture_output=True, check=True).stdout
+    with open(summary, "wb") as f:
+        f.write(bomb)
+    os.truncate(summary, 100 << 20)
+    t = time.time()
+    # no file may grow past 64 MiB (SIGXFSZ otherwise): the bomb is 1 GiB
+    r = run("report", path("ds"), "--json", path("r.json"), timeout=120,
+            env=dict(os.environ, TMPDIR=tmp),
+            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 20, 64 << 20)))
+    err = r.stderr.decode("utf-8", "replace")
+    check(r.returncode == 1 and ("zstd bomb" in err or "damaged summary" in err),
+          f"sparse bomb: exit {r.returncode} (1), {err!r}")
+    check(time.time() - t < 20, f"sparse bomb refused quickly ({time.time() - t:.1f} s)")
+    # restore a real summary for the next check
+    export(TRACE_A, path("ds"), "--force")
+    size0 = os.path.getsize(summary)
     # the same summary cut inside its database: damaged, not a bomb
     with open(summary, "r+b") as f:
         f.truncate(size0 // 2)
@@ -215,7 +257,17 @@ def case_l2_summary_schema():
     plain = path("r0.db")
     for change, what in (("DROP TABLE _gpu", "_gpu: missing table"),
                          ("ALTER TABLE _gpu ADD COLUMN tampered", "_gpu: other columns"),
-                         ("DROP TABLE _gpu; CREATE VIEW _gpu AS SELECT 1", "_gpu: a view, not a table")):
+                         ("DROP TABLE _gpu; CREATE VIEW _gpu AS SELECT 1", "_gpu: a view, not a table"),
+                         # a review's attack: generated columns a SELECT would evaluate
+                         # (a 20 MB value a row), behind one column whose name spells
+                         # profdb's two ("id INTEGER, value" TEXT)
+                         ("DROP TABLE _string; CREATE TABLE _string(\"id INTEGER, value\" TEXT,"
+                          " id INTEGER GENERATED ALWAYS AS (1) VIRTUAL,"
+                          " value TEXT GENERATED ALWAYS AS (printf('%.*c', 20000000, 'x')) VIRTUAL);"
+                          " INSERT INTO _string VALUES('1')",
+                          "_string: a generated or hidden column"),
+                         ("DROP TABLE _string; CREATE TABLE _string(\"id INTEGER, value\" TEXT)",
+                          "_string: other columns")):
         unpack(summary, plain)
         c = sqlite3.connect(plain)
         c.executescript(change)

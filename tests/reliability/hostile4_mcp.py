@@ -108,6 +108,20 @@ def case_c2_mcp_deep_nesting():
           "the id seen before the nesting is echoed: %r" % got[0])
     check(got[2]["id"] is None, "an id after the nesting is unknown: %r" % got[2])
     check("4 MiB" in got[6]["error"]["message"], "says the line cap: %r" % got[6])
+    # a review's attack: the 4 MiB cut right after a number id ("id":12|345),
+    # which yajl reports only at the end of its input: the server ran out of
+    # memory echoing it (exit 5); now the id is not echoed, and it serves on
+    head = '{"jsonrpc":"2.0","method":"ping","params":{"s":"'
+    tail = '"},"id":12'
+    fill = "x" * ((4 << 20) - len(head) - len(tail))
+    cut = (head + fill + tail + '345}\n').encode()
+    raw, rc, err, _ = serve([cut, ping(9)])
+    got = answers(raw)
+    check(rc == 0 and len(got) == 2, "cut after an id: exit %d, %d answers: %s" % (rc, len(got), err[-300:]))
+    if len(got) == 2:
+        check(got[0]["id"] is None and got[0].get("error", {}).get("code") == -32600,
+              "the cut id is not echoed: %r" % got[0])
+        check(got[1].get("result") == {} and got[1]["id"] == 9, "ping after: %r" % got[1])
 
 
 def case_c10_mcp_resources():
