@@ -1,28 +1,23 @@
 /*
-** export_summary.c — the job report from a dataset (see export.h).
+** export_summary.c — a rank's summary in a dataset, for the job report
+** (see export.h; export_merge.c reads them).
 **
 ** HOW IT WORKS
-**   Writing (ex_write_summary, once per exported trace): the trace's rows
-**   of the profdb database, alone, as DIR/_summary/run=R/rank=N.db.zst:
-**   a new database in a hidden temporary file of that folder gets the
-**   exported database's tables (its indexes only as definitions:
-**   loader/export/_summary_index.sql) and the trace's rows of each table
-**   (loader/export/_summary_copy.sql: by trace_id, or by the trace's event
-**   id range; less the Python frames, operators, runtime calls, flows and
-**   metadata events no report query reads: loader/export/_summary_drop.sql,
-**   _summary_nest.sql; then the runtime calls' busy time under GPU work and
-**   the columns no query reads: _summary_busy.sql, _summary_columns.sql),
-**   then is compressed with zstd into a second hidden file, flushed to disk and
-**   renamed into place.  The cost is the trace's rows,
-**   not the database's: export DB of many ranks copies each rank once.
-**   Reading (ex_merge_summaries, profdb report DIR): the summaries of the
-**   dataset, in (run, rank) order, are appended to one new database:
-**   the first is copied, each next one attached as "r" and its rows
-**   inserted with ids moved past the rows already there
-**   (loader/export/_summary_merge.sql), strings mapped to the job's ones;
-**   the indexes are built last.
-**   The report then runs on that database as on one loaded from the
-**   traces, without parsing any JSON again.
+**   ex_write_summary, once per exported trace: the trace's rows of the
+**   profdb database, alone, as DIR/_summary/run=R/rank=N.db.zst: a new
+**   database in a hidden temporary of that folder (publish.h) gets
+**   profdb's own schema (ld_create_schema; the exported database was
+**   checked to hold the same by ex_export, and no SQL text of it runs) and
+**   the trace's rows of each table (loader/export/_summary_copy.sql: by
+**   trace_id, or by the trace's event id range; less the Python frames,
+**   operators, runtime calls, flows and metadata events no report query
+**   reads: loader/export/_summary_drop.sql, _summary_nest.sql; then the
+**   runtime calls' busy time under GPU work and the columns no query
+**   reads: _summary_busy.sql, _summary_columns.sql), then is compressed
+**   with zstd into a second hidden temporary, flushed to disk and renamed
+**   into place.  It holds no index: the merge builds profdb's own once.
+**   The cost is the trace's rows, not the database's: export DB of many
+**   ranks copies each rank once.
 **
 ** Requirements
 **   1. The job database gives the same report as the database of all ranks
@@ -36,7 +31,6 @@
 #include "profdb/profdb.h"
 #include "publish.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,8 +38,8 @@
 #include <unistd.h>
 #include <zstd.h>
 
-extern const char profdb_export__summary_merge[], profdb_export__summary_copy[],
-    profdb_export__summary_drop[], profdb_export__summary_nest[], profdb_export__summary_busy[],
+extern const char profdb_export__summary_copy[], profdb_export__summary_drop[],
+    profdb_export__summary_nest[], profdb_export__summary_busy[],
     profdb_export__summary_columns[];
 
 /* ---- zstd, streamed (a summary of a large rank need not fit in memory) -- */
