@@ -194,9 +194,7 @@ static int harden(sqlite3 *db) {
     return -1;
   sqlite3_limit(db, SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES);
   sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 1);
-  const char *env = getenv("PROFDB_QUERY_TIMEOUT");
-  double limit = env && *env ? strtod(env, NULL) : 3600;
-  deadline = limit > 0 ? ld_seconds() + limit : 0;
+  deadline = ld_query_deadline();
   sqlite3_progress_handler(db, 10000, past_deadline, NULL);
   return sqlite3_set_authorizer(db, authorize, NULL) == SQLITE_OK ? 0 : -1;
 }

@@ -107,9 +107,7 @@ static int past_deadline(void *unused) {
 
 static void start_deadline(void) {
   if (deadline >= 0) return;
-  const char *env = getenv("PROFDB_QUERY_TIMEOUT");
-  double limit = env && *env ? strtod(env, NULL) : 3600;
-  deadline = limit > 0 ? ld_seconds() + limit : 0;
+  deadline = ld_query_deadline();
 }
 
 void rp_sandbox_reset_deadline(void) {
