@@ -181,7 +181,7 @@ def main():
               f" ({a.jobs} at a time), {len(bad)} tasks failed; dataset"
               f" {du(rds) / 1e6:.1f} MB in {sum(len(f) for _, _, f in os.walk(rds))} files")
         # The whole array again: every input is held (same content and
-        # options), so every task is skipped (loader/export_record.c).
+        # options), so every task is skipped (export/export_record.c).
         c0, t0 = cpu_children(), time.monotonic()
         with ThreadPoolExecutor(a.jobs) as ex:
             codes = list(ex.map(one, range(a.ranks)))

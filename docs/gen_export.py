@@ -4,7 +4,7 @@ queries' headers.
 
     gen_export.py [--check]
 
-Each loader/export/<table>.sql (names without a leading '_') opens with
+Each export/dataset/<table>.sql (names without a leading '_') opens with
 what the table holds and an "-- Output:" block, one line per column:
 "--   name  TYPE  description"; profdb export types the Parquet columns from
 it.  This script writes those blocks between the export-columns markers of
@@ -25,7 +25,7 @@ ORDER = ["trace", "step", "cpu_op", "user_annotation", "python_function", "runti
 
 
 def table_doc(name):
-    text = open(os.path.join(ROOT, "loader", "export", name + ".sql")).read()
+    text = open(os.path.join(ROOT, "export", "dataset", name + ".sql")).read()
     lines = text.splitlines()
     purpose = []
     for line in lines:
@@ -44,10 +44,10 @@ def table_doc(name):
 
 
 def main():
-    names = sorted(f[:-4] for f in os.listdir(os.path.join(ROOT, "loader", "export"))
+    names = sorted(f[:-4] for f in os.listdir(os.path.join(ROOT, "export", "dataset"))
                    if f.endswith(".sql") and not f.startswith("_"))
     if sorted(ORDER) != names:
-        sys.exit("gen_export.py: ORDER does not list the tables of loader/export/: %s" % names)
+        sys.exit("gen_export.py: ORDER does not list the tables of export/dataset/: %s" % names)
     body = "\n".join(table_doc(n) for n in ORDER)
     doc = open(DOC).read()
     i, j = doc.index(BEGIN) + len(BEGIN), doc.index(END)

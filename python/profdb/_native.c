@@ -10,7 +10,7 @@
 **                                          through the sqlite3_* symbols
 **                                          reached from the same handle
 **   profdb_py_cli(argc, argv)              `profdb load/query/report/diff/mcp`,
-**                                          the CLI's own code (loader/cli),
+**                                          the CLI's own code (cli),
 **                                          run by python -m profdb._cli in
 **                                          a child process (python -m profdb:
 **                                          the CLI for pip-only installs)

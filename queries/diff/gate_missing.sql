@@ -2,7 +2,7 @@
 -- Question: Which category[NAME] and kernel[NAME] checks of the gate name
 --   nothing that either run launched in its analysed steps (a typo, a
 --   renamed kernel), and which names could they have meant?  One row per
---   such check and candidate name of its kind; loader/cli/cli_gate.c ranks
+--   such check and candidate name of its kind; cli/cli_gate.c ranks
 --   the candidates by closeness to the name given and fails the check
 --   (exit 2) unless --allow-missing.  A kernel[NAME] check matches a full
 --   kernel name or a kernel_base() name (gate.sql), so the candidates are

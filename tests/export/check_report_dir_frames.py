@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """check_report_dir_frames.py PROFDB WORK [PUBLIC_TRACE...] — a rank's
 summary keeps only the Python frames, operators and runtime calls the
-report reads (loader/export/_summary_drop.sql), and `profdb report DIR`
+report reads (export/dataset/_summary_drop.sql), and `profdb report DIR`
 still equals `profdb report DB` (issue 25, item 3: small summaries).
 
 The fixture (written here) is a with_stack=True trace whose report reads
@@ -371,7 +371,7 @@ with open(legacy, "w") as fh:
 same("legacy", legacy, False)
 
 # The queries that read the tables a summary thins out: a new reader must
-# be checked against loader/export/_summary_drop.sql (and added here).
+# be checked against export/dataset/_summary_drop.sql (and added here).
 READERS = {
     "python_function": ["lib/10_trace_scope.sql", "lib/35_sync.sql", "lib/55_memory_event_op.sql",
                         "mem_peak_context.sql", "run_summary.sql"],
@@ -391,7 +391,7 @@ READERS = {
                     "lib/50_op_tree.sql", "lib/55_memory_event_op.sql", "lib/58_flops.sql",
                     "mem_peak_context.sql"],
 }
-# The columns a summary empties (loader/export/_summary_columns.sql): no
+# The columns a summary empties (export/dataset/_summary_columns.sql): no
 # query names them; self_dur and path_id only where they are other tables'.
 EMPTIED = ["external_id", "seq_num", "fwd_tid", "ev_idx", "cbid", "python_id", "python_parent_id",
            "record_fn_id", "input_strides", "kernel_id", "extra", "grid_x", "grid_y", "grid_z",
@@ -411,7 +411,7 @@ for token, expected in READERS.items():
                 if re.search(r"\b" + token + r"\b", text):
                     got.append(os.path.join(sub, f) if sub else f)
     check(sorted(got) == sorted(expected),
-          f"the queries reading {token} are the ones loader/export/_summary_*.sql account for "
+          f"the queries reading {token} are the ones export/dataset/_summary_*.sql account for "
           f"({sorted(got)})")
 
 for i, trace in enumerate(public):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A job-array task skips an input the dataset already holds, and only
 then (issue 25; ../shared/docs/SCALE.md, "skip an input whose hash is
-already recorded"; loader/export_record.c).
+already recorded"; export/export_record.c).
 
     check_task_skip.py PROFDB WORKDIR EXAMPLE_DIR
 

@@ -53,7 +53,8 @@ def files(top, exts):
 
 
 checked = 0
-for path in list(files("loader", (".sql",))) + list(files("queries", (".sql",))):
+PRODUCT = ("loader", "report", "export", "cli")
+for path in [p for top in PRODUCT + ("queries",) for p in files(top, (".sql",))]:
     checked += 1
     for i, line in enumerate(open(path), 1):
         code = line.split("--", 1)[0]
@@ -65,14 +66,14 @@ for path in list(files("loader", (".sql",))) + list(files("queries", (".sql",)))
                  % (os.path.relpath(path, src), i))
 # C: string literals everywhere; code comparisons too, except in the
 # report renderers (their 'kind' is a bracket kind, not an event kind).
-for path in list(files("loader", (".c", ".h"))) + list(files("sqlext", (".c", ".h"))):
+for path in [p for top in PRODUCT + ("sqlext",) for p in files(top, (".c", ".h"))]:
     checked += 1
     rel = os.path.relpath(path, src)
     text = open(path).read()
     for i, line in enumerate(text.split("\n"), 1):
         literals = " ".join(re.findall(r'"((?:[^"\\]|\\.)*)"', line))
         code = re.sub(r'"(?:[^"\\]|\\.)*"', '""', line.split("//", 1)[0])
-        if BARE.search(literals) or (not rel.startswith("loader/report/") and BARE.search(code)):
+        if BARE.search(literals) or (not rel.startswith("report/") and BARE.search(code)):
             fail("%s:%d: bare kind/action code: %s" % (rel, i, line.strip()))
         listed = [s for s in re.findall(r'"(\w+)"', line) if s in names]
         if len(set(listed)) >= 3:

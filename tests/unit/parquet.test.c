@@ -1,5 +1,5 @@
 /*
-** parquet.test.c — loader/parquet.c's bytes checked against the Parquet
+** parquet.test.c — export/parquet.c's bytes checked against the Parquet
 ** specification (parquet-format README.md, Encodings.md, parquet.thrift):
 **   - the RLE/bit-packed hybrid encoding: the specification's own example
 **     and a decoder written here from the specification, over every bit

@@ -1,5 +1,5 @@
 -- profdb diff, gate: the checks of --fail-if and --gate FILE, one row each,
--- as the command line parsed them (loader/cli/cli_gate.c inserts them after
+-- as the command line parsed them (cli/cli_gate.c inserts them after
 -- the prelude; queries/diff/gate.sql judges them).  Empty without checks.
 CREATE TEMP TABLE gate_rule(
   ord INTEGER PRIMARY KEY, -- position among the checks (--fail-if first, then the file's)

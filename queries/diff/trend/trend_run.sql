@@ -1,4 +1,4 @@
--- profdb diff with more than two runs (a trend): what loader/cli/cli_trend.c
+-- profdb diff with more than two runs (a trend): what cli/cli_trend.c
 -- collects from each consecutive pair's diff, in a private in-memory
 -- database that trend.sql and verdict.sql read.  Run 1 is the first
 -- database given; each later run is compared with the one before it.

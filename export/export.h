@@ -6,7 +6,7 @@
 **   DIR/<table>/run=<run>/rank=<rank>/part-0000.parquet (part-0001, ...
 **   past --file-bytes)
 ** One file per (table, run, rank), its rows sorted by time; the tables and
-** their columns are loader/export/<table>.sql (each file's "-- Output:"
+** their columns are export/dataset/<table>.sql (each file's "-- Output:"
 ** header gives the column names and their Parquet types); docs/export.md
 ** documents the dataset.
 */

@@ -61,7 +61,7 @@ const rp_kind rp_kind_report = {"profdb report", "report.list", "",          "li
 const rp_kind rp_kind_diff = {
     "profdb diff",      "diff/diff.list", "diff/",          "diff/lib",
     "diff/verdict.sql", "verdict",        "diff/scope.sql", 1};
-/* The trend's tables are filled by loader/cli/cli_trend.c: no prelude. */
+/* The trend's tables are filled by cli/cli_trend.c: no prelude. */
 const rp_kind rp_kind_trend = {"profdb diff: trend",
                                "diff/trend/trend.list",
                                "diff/trend/",

@@ -2,10 +2,10 @@
 ** export.c — a loaded database as a Parquet dataset (see export.h).
 **
 ** HOW IT WORKS
-**   loader/export/_traces.sql lists the traces with their run, their
+**   export/dataset/_traces.sql lists the traces with their run, their
 **   distributedInfo.rank and the base that makes their event ids local;
 **   _snapshots.sql does the same for memory snapshots.  For each artifact
-**   and each table of ex_tables, the table's query (loader/export/<t>.sql)
+**   and each table of ex_tables, the table's query (export/dataset/<t>.sql)
 **   runs with the artifact's parameters bound by name (:trace_id, :base,
 **   :run, :rank, ...), and its rows go to part-0000.parquet, typed by the
 **   query's "-- Output:" header; past --file-bytes (1 GiB) the file is
@@ -48,7 +48,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-/* loader/export/NAME.sql, embedded by cmake/embed.cmake. */
+/* export/dataset/NAME.sql, embedded by cmake/embed.cmake. */
 extern const char profdb_export__traces[], profdb_export__snapshots[], profdb_export__stacks[],
     profdb_export__stack_table[], profdb_export__summary_rowids[];
 extern const char profdb_export_trace[], profdb_export_step[], profdb_export_cpu_op[],
@@ -464,7 +464,7 @@ static int publish_parts(ex_ctx *x, const char *dir, ex_parts *ps, int rc, char 
 ** *st.  0 or -1 (printed). */
 static int prepare_table(ex_ctx *x, const ex_table *t, ex_cols *cols, sqlite3_stmt **st) {
   if (parse_output(t->sql, cols)) {
-    fprintf(stderr, "profdb: export: loader/export/%s.sql: malformed -- Output: header\n",
+    fprintf(stderr, "profdb: export: export/dataset/%s.sql: malformed -- Output: header\n",
             t->name);
     return -1;
   }

@@ -5,7 +5,7 @@
 **
 ** One process per rank ("rank R", pid R; sorted by run and rank), its CPU
 ** threads and GPU streams as threads ("rank 3 - GPU 0 stream 7"); the
-** queries are the files in loader/export_chrome; docs/export.md documents it.
+** queries are the files in export/chrome; docs/export.md documents it.
 */
 #ifndef PROFDB_EXPORT_CHROME_H
 #define PROFDB_EXPORT_CHROME_H
@@ -59,7 +59,7 @@ int ec_parse_window_option(const char *opt, const char *v, long long *ns, int *r
 
 /* Which traces and step an export of o selects, without writing it: the
 ** traces into the temporary table _cx_trace (trace_id, rank, run, label,
-** ...; loader/export_chrome/_setup.sql), and with o->longest_step and no
+** ...; export/chrome/_setup.sql), and with o->longest_step and no
 ** step given, the step whose span is longest on them into o->step
 ** (o->have_step).  Lets a dataset's report name a finding's slice as
 ** explicit --rank/--step options.  0, or -1 with a message. */
@@ -68,7 +68,7 @@ int ec_select(sqlite3 *db, ec_options *o);
 /* The traces ec_select() selected: their paths as loaded (*paths, n of
 ** them; each and the array malloc'd, NULL-terminated) and whether a
 ** --rank option names them as the report's findings do, in one run
-** (*plain; loader/export_chrome/_selected.sql).  0, or -1 with a message. */
+** (*plain; export/chrome/_selected.sql).  0, or -1 with a message. */
 int ec_selected_traces(sqlite3 *db, char ***paths, int *n, int *plain);
 
 /* What a report finding's subjects (JSON text) name: its ranks (into

@@ -1,6 +1,6 @@
 -- _summary_drop.sql — the events of the trace :trace_id (ids in (:base,
 -- :last]) that its rank's summary leaves out because no report query reads
--- them (loader/export_summary.c; the rules of _summary_copy.sql), and the
+-- them (export/export_summary.c; the rules of _summary_copy.sql), and the
 -- nesting of the events it keeps.  `profdb report DIR` must still give the
 -- report of the database: export.report_dir_frames checks it on a fixture
 -- that reads these tables in each way the queries do (and that the queries

@@ -6,7 +6,7 @@
 **   profdb export run.db --format chrome --rank 3 --from +120ms --to +150ms -o w.json
 **
 ** HOW IT WORKS
-**   The traces of the database are listed by loader/export/_traces.sql
+**   The traces of the database are listed by export/dataset/_traces.sql
 **   (the runs and event-id ranges the Parquet export uses); those that
 **   --run and --rank select go to the TEMP table _cx_trace
 **   (export_chrome/_setup.sql).  _window.sql gives each its window (the
@@ -36,7 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* loader/export_chrome/NAME.sql and loader/export/_traces.sql, embedded
+/* export/chrome/NAME.sql and export/dataset/_traces.sql, embedded
 ** by cmake/embed.cmake. */
 extern const char profdb_chrome__setup[], profdb_chrome__window[], profdb_chrome_header[],
     profdb_chrome_meta[], profdb_chrome_slices[], profdb_chrome_gpu[], profdb_chrome_instants[],

@@ -8,10 +8,10 @@
 **   database in a hidden temporary of that folder (publish.h) gets
 **   profdb's own schema (ld_create_schema; the exported database was
 **   checked to hold the same by ex_export, and no SQL text of it runs) and
-**   the trace's rows of each table (loader/export/_summary_copy.sql: by
+**   the trace's rows of each table (export/dataset/_summary_copy.sql: by
 **   trace_id, or by the trace's event id range; less the Python frames,
 **   operators, runtime calls, flows and metadata events no report query
-**   reads: loader/export/_summary_drop.sql, _summary_nest.sql; then the
+**   reads: export/dataset/_summary_drop.sql, _summary_nest.sql; then the
 **   runtime calls' busy time under GPU work and the columns no query
 **   reads: _summary_busy.sql, _summary_columns.sql), then is compressed
 **   with zstd into a second hidden temporary, flushed to disk and renamed
@@ -127,7 +127,7 @@ static int create_schema(sqlite3 *out, char *err, size_t errsize) {
 }
 
 /* The trace's rowid range in table, from db's temp.summary_rowids
-** (loader/export/_summary_rowids.sql): the whole table where db has none
+** (export/dataset/_summary_rowids.sql): the whole table where db has none
 ** (a slower read, never a shorter one), an empty range where the table has
 ** no row of the trace. */
 static void rowid_range(sqlite3 *db, const char *table, int64_t trace_id, sqlite3_int64 *from,
@@ -193,7 +193,7 @@ static int exec_bound(sqlite3 *out, sqlite3 *db, const char *sql, const ex_summa
   return 0;
 }
 
-/* The trace's rows of every table (loader/export/_summary_copy.sql); db:
+/* The trace's rows of every table (export/dataset/_summary_copy.sql); db:
 ** the exported database's own connection (its rowid ranges). */
 static int copy_rows(sqlite3 *out, sqlite3 *db, const ex_summary_trace *t, char *err,
                      size_t errsize) {

@@ -1,7 +1,7 @@
 -- _summary_merge.sql — the report of a dataset (profdb report DIR): for each
 -- table of one rank's summary database, attached as "r" to the job's
 -- temporary database, the INSERT that appends its rows with their ids
--- moved past the rows already there (loader/export_summary.c).
+-- moved past the rows already there (export/export_summary.c).
 -- Ids: event ids (and the _attr_* ids made from them), trace ids and
 -- artifact ids are offset by :event_base / :trace_base (bound when the
 -- statement runs); string ids are mapped through temp.summary_string (the

@@ -1,7 +1,7 @@
 /*
 ** cli_export_memviz.c — `profdb export DB --format memory_viz`: a window of
 ** a memory snapshot as a file PyTorch's memory viewer opens
-** (loader/export_memviz.c).
+** (export/export_memviz.c).
 **
 **   profdb export run.db --format memory_viz --at-peak -o peak.pickle
 **   profdb export run.db --format memory_viz --from +2s --to +2.5s -o w.json

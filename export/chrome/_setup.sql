@@ -1,5 +1,5 @@
 -- Chrome export: the temporary tables one `profdb export --format chrome`
--- fills (loader/export_chrome.c): the selected traces with their window,
+-- fills (export/export_chrome.c): the selected traces with their window,
 -- and every thread and GPU stream of them with its new tid.
 -- Output: none (creates TEMP tables _cx_trace and _cx_thread).
 DROP TABLE IF EXISTS temp._cx_trace;
@@ -15,7 +15,7 @@ CREATE TEMP TABLE _cx_trace(
   -- rank: distributedInfo.rank, else the number in the file name (else
   -- in its folder's name), else 0
   rank INTEGER NOT NULL,
-  -- run (as profdb export names it: loader/export/_traces.sql)
+  -- run (as profdb export names it: export/dataset/_traces.sql)
   run TEXT NOT NULL,
   -- the trace's label
   label TEXT,

@@ -15,7 +15,7 @@
 **     tables with profdb's columns (schema_check.sql) before a row is read:
 **     one that does not is refused with its file named;
 **   - only its tables' rows are read, by INSERT ... SELECT statements that
-**     name profdb's columns (loader/export/_summary_merge.sql), on a
+**     name profdb's columns (export/dataset/_summary_merge.sql), on a
 **     connection in SQLite's defensive mode, with untrusted schema
 **     functions off, an authorizer that lets only this file's own ATTACH
 **     through, a length limit on values and the report's time limit

@@ -3,7 +3,7 @@
 -- of a database of many traces (profdb export DB) copy each trace's rows
 -- from a rowid range instead of scanning these tables once per trace
 -- (_summary_copy.sql's :lo and :hi).  Run once per export, on the exported
--- database's connection (loader/export.c), before the first summary; the
+-- database's connection (export/export.c), before the first summary; the
 -- rows of one trace are written together by the load, so a range holds
 -- few rows of other traces (the copy's filter still drops them).
 -- Output: temp.summary_rowids

@@ -2,8 +2,8 @@
 -- profdb's schema (the new summary database's own, made from profdb's DDL;
 -- the exported database, attached as "src", was checked to have the same),
 -- which of its rows belong to the trace :trace_id (its event ids are
--- (:base, :last], loader/export/_traces.sql), as the WHERE clause of the
--- INSERT that copies them (loader/export_summary.c; :lo and :hi: the
+-- (:base, :last], export/dataset/_traces.sql), as the WHERE clause of the
+-- INSERT that copies them (export/export_summary.c; :lo and :hi: the
 -- trace's rowid range in the table, _summary_rowids.sql).  Snapshots are not in
 -- a summary: their tables copy no rows.  A table no rule covers has a NULL
 -- filter, and the export stops (a new table must be given its rule here).

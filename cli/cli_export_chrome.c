@@ -1,6 +1,6 @@
 /*
 ** cli_export_chrome.c — `profdb export DB --format chrome`: a slice of a
-** database as a Chrome trace-event JSON file (loader/export_chrome.c).
+** database as a Chrome trace-event JSON file (export/export_chrome.c).
 **
 **   profdb export run.db --format chrome --step 12 -o step12.json
 **   profdb export run.db --format chrome --rank 3 --rank 5 --from +1.2s --to +1.4s -o w.json

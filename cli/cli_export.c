@@ -1,6 +1,6 @@
 /*
 ** cli_export.c — `profdb export`: a database, or one rank's trace as one
-** task of a job array, written as a Parquet dataset (loader/export.c).
+** task of a job array, written as a Parquet dataset (export/export.c).
 **
 **   profdb export run.db -o DIR                 every trace and snapshot
 **   profdb export rank3.pt.trace.json.gz -o DIR one rank (a task)

@@ -42,7 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* loader/export_memviz/NAME.sql, embedded by cmake/embed.cmake. */
+/* export/memviz/NAME.sql, embedded by cmake/embed.cmake. */
 extern const char profdb_memviz__snapshot[], profdb_memviz__window[], profdb_memviz_segments[],
     profdb_memviz_segment_undo[], profdb_memviz_live[], profdb_memviz_events[],
     profdb_memviz_frames[], profdb_memviz_annotations[];
