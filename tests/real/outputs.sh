@@ -4,7 +4,7 @@
 # a refactor that claims "byte-identical" runs this with the build before and
 # the build after and diffs the two folders.
 #
-#   OUT/<name>/report.md (+ charts), report.json, csv/   profdb report
+#   OUT/<name>/report.md (+ charts), report.json, csv/, report.html   profdb report
 #   OUT/<name>/dataset/ and report_dir.md                profdb export, report DIR
 #   OUT/<name>/chrome.json                               export --format chrome
 #   OUT/<name>/memviz.json                               export --format memory_viz
@@ -27,7 +27,7 @@ for input in "$@"; do
   db="$d/.db"
   run() { local tag=$1; shift; "$@" >"$d/$tag.out" 2>"$d/$tag.err"; echo "$tag $?" >>"$d/exit"; }
   run load "$profdb" load --no-progress "$input" -o "$db"
-  run report "$profdb" report "$db" --md "$d/report.md" --json "$d/report.json" --csv "$d/csv"
+  run report "$profdb" report "$db" --md "$d/report.md" --json "$d/report.json" --csv "$d/csv" --html "$d/report.html"
   run export "$profdb" export "$db" -o "$d/dataset" -q
   run report_dir "$profdb" report "$d/dataset" --md "$d/report_dir.md"
   run chrome "$profdb" export "$db" --format chrome -o "$d/chrome.json" -q
