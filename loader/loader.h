@@ -10,7 +10,10 @@
 **   schema.c    schema version and creation, an artifact's rows, runs
 **   sniff.c     is this file a trace, a snapshot, a pickle, or neither?
 **   parse.c     the yajl read loop shared by both parsers; diagnostics
-**   trace.c     Kineto trace events -> _slice/_gpu/_instant/_flow/_meta
+**   trace.c     Kineto trace events -> _slice/_gpu/_instant/_flow/_meta;
+**               its parts, in trace_parser.h: trace_tokens.c (tokens),
+**               trace_events.c (rows by phase), trace_gpu.c, trace_flows.c,
+**               trace_meta.c (M events, metadata keys, threads)
 **   snapshot.c  memory snapshots -> _segment/_block/_alloc_event/...
 **   nest.c      CPU slices' sort keys for the nesting, gathered while parsing
 **   flows.c     flow starts and finishes, for the unmatched-flow counts
