@@ -15,6 +15,8 @@
 **               trace_events.c (rows by phase), trace_gpu.c, trace_flows.c,
 **               trace_meta.c (M events, metadata keys, threads)
 **   snapshot.c  memory snapshots -> _segment/_block/_alloc_event/...
+**               its parts, in snapshot_parser.h: snapshot_tokens.c
+**               (tokens), snapshot_rows.c (rows), snapshot_stacks.c
 **   nest.c      CPU slices' sort keys for the nesting, gathered while parsing
 **   flows.c     flow starts and finishes, for the unmatched-flow counts
 **   postpass.c  derived tables (nesting, steps, links) and indexes
