@@ -152,8 +152,15 @@ int ld_put_stat(sqlite3 *db, ld_kind kind, int64_t artifact_id, profdb_stat stat
 int trace_load(ld_file *f);
 int snapshot_load(ld_file *f);
 
-/* Sniffing (sniff.c). */
-typedef enum ld_sniff_result { SNIFF_TRACE, SNIFF_SNAPSHOT, SNIFF_ERROR } ld_sniff_result;
+/* Sniffing (sniff.c).  SNIFF_NEITHER: valid JSON that is neither a trace
+** nor a snapshot (a config.json in a trace folder); SNIFF_ERROR: anything
+** else that fails.  Both set f->exit_code and f->message. */
+typedef enum ld_sniff_result {
+  SNIFF_TRACE,
+  SNIFF_SNAPSHOT,
+  SNIFF_NEITHER,
+  SNIFF_ERROR
+} ld_sniff_result;
 ld_sniff_result ld_sniff(ld_file *f);
 
 /* Derived tables for the traces/snapshots added by this load. */
