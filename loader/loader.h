@@ -20,6 +20,8 @@
 **   nest.c      CPU slices' sort keys for the nesting, gathered while parsing
 **   flows.c     flow starts and finishes, for the unmatched-flow counts
 **   postpass.c  derived tables (nesting, steps, links) and indexes
+**   load_summary.c  what the database holds, in words (profdb load's
+**               closing line; load_summary.h)
 */
 #ifndef PROFDB_LOADER_H
 #define PROFDB_LOADER_H
