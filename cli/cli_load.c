@@ -1,10 +1,11 @@
 /*
 ** cli_load.c — profdb load: option parsing for the loading library, and
 ** the closing line in words ("8 traces: ranks 0-7 of 8, 8x Tesla
-** V100-SXM2-32GB, step 10 - next: profdb report run.db", from
-** queries/load_summary.sql); each file's key=value figures with --verbose.
+** V100-SXM2-32GB, step 10 - next: profdb report run.db", from the loader's
+** load_summary.h); each file's key=value figures with --verbose.
 */
 #include "cli.h"
+#include "load_summary.h"
 
 #include "profdb/profdb.h"
 
@@ -35,27 +36,13 @@ static const char *file_kind(const char *path) {
 
 /* "profdb: run.db: 8 traces: ... - next: profdb report run.db" */
 static void summary_line(const char *db_path) {
-  char *qdir = rp_find_queries(NULL, NULL);
-  if (!qdir) return;
-  char path[4096];
-  snprintf(path, sizeof path, "%s/load_summary.sql", qdir);
-  free(qdir);
-  FILE *f = fopen(path, "rb");
-  if (!f) return;
-  ld_buf sql = {0};
-  char chunk[4096];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) ld_buf_put(&sql, chunk, n);
-  fclose(f);
   sqlite3 *db = cli_open_db(db_path, 1);
-  sqlite3_stmt *st = NULL;
-  if (db && sqlite3_prepare_v2(db, ld_buf_cstr(&sql), -1, &st, NULL) == SQLITE_OK &&
-      sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-    fprintf(stderr, "profdb: %s: %s \xE2\x80\x94 next: profdb report %s\n", db_path,
-            (const char *)sqlite3_column_text(st, 0), db_path);
-  sqlite3_finalize(st);
+  char *text = db ? ld_load_summary(db) : NULL;
+  if (text)
+    fprintf(stderr, "profdb: %s: %s \xE2\x80\x94 next: profdb report %s\n", db_path, text,
+            db_path);
+  sqlite3_free(text);
   if (db) sqlite3_close(db);
-  ld_buf_free(&sql);
 }
 
 static const char load_usage[] =

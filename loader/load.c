@@ -248,13 +248,12 @@ static int load_one(ld_ctx *ctx, const char *path, int found_in_dir, const char 
     goto done;
   }
   ld_sniff_result kind = ld_sniff(f);
-  if (kind == SNIFF_ERROR && found_in_dir &&
-      !strncmp(f->message, "not a trace or snapshot", 23)) {
+  if (kind == SNIFF_NEITHER && found_in_dir) {
     /* Other JSON in a trace folder (config.json, metrics): not an input. */
     ld_say(out, "%s: warning: skipping: %s", path, f->message);
     goto done;
   }
-  if (kind == SNIFF_ERROR) {
+  if (kind == SNIFF_NEITHER || kind == SNIFF_ERROR) {
     report_file_error(out, f);
     code = f->exit_code;
     goto done;

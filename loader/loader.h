@@ -10,11 +10,18 @@
 **   schema.c    schema version and creation, an artifact's rows, runs
 **   sniff.c     is this file a trace, a snapshot, a pickle, or neither?
 **   parse.c     the yajl read loop shared by both parsers; diagnostics
-**   trace.c     Kineto trace events -> _slice/_gpu/_instant/_flow/_meta
+**   trace.c     Kineto trace events -> _slice/_gpu/_instant/_flow/_meta;
+**               its parts, in trace_parser.h: trace_tokens.c (tokens),
+**               trace_events.c (rows by phase), trace_gpu.c, trace_flows.c,
+**               trace_meta.c (M events, metadata keys, threads)
 **   snapshot.c  memory snapshots -> _segment/_block/_alloc_event/...
+**               its parts, in snapshot_parser.h: snapshot_tokens.c
+**               (tokens), snapshot_rows.c (rows), snapshot_stacks.c
 **   nest.c      CPU slices' sort keys for the nesting, gathered while parsing
 **   flows.c     flow starts and finishes, for the unmatched-flow counts
 **   postpass.c  derived tables (nesting, steps, links) and indexes
+**   load_summary.c  what the database holds, in words (profdb load's
+**               closing line; load_summary.h)
 */
 #ifndef PROFDB_LOADER_H
 #define PROFDB_LOADER_H
@@ -147,8 +154,15 @@ int ld_put_stat(sqlite3 *db, ld_kind kind, int64_t artifact_id, profdb_stat stat
 int trace_load(ld_file *f);
 int snapshot_load(ld_file *f);
 
-/* Sniffing (sniff.c). */
-typedef enum ld_sniff_result { SNIFF_TRACE, SNIFF_SNAPSHOT, SNIFF_ERROR } ld_sniff_result;
+/* Sniffing (sniff.c).  SNIFF_NEITHER: valid JSON that is neither a trace
+** nor a snapshot (a config.json in a trace folder); SNIFF_ERROR: anything
+** else that fails.  Both set f->exit_code and f->message. */
+typedef enum ld_sniff_result {
+  SNIFF_TRACE,
+  SNIFF_SNAPSHOT,
+  SNIFF_NEITHER,
+  SNIFF_ERROR
+} ld_sniff_result;
 ld_sniff_result ld_sniff(ld_file *f);
 
 /* Derived tables for the traces/snapshots added by this load. */

@@ -174,7 +174,7 @@ ld_sniff_result ld_sniff(ld_file *f) {
   sniff s = {.f = f};
   const unsigned char *chunk;
   ssize_t n;
-  int first = 1, failed = 0;
+  int first = 1, failed = 0, neither = 0;
   yajl_handle h = ld_yajl_alloc(f, &sniff_callbacks, &s);
   yajl_config(h, yajl_dont_validate_strings, 1);
   f->yajl = h;
@@ -241,24 +241,27 @@ ld_sniff_result ld_sniff(ld_file *f) {
       f->err_offset = f->in.delivered; /* the end, not yajl's one-past */
     } else if (st == yajl_status_error)
       ld_fail(f, PROFDB_EXIT_DATA, 1, "invalid JSON at the end of the file");
-    else if (s.scalar)
-      ld_fail(f, PROFDB_EXIT_DATA, 0, "not a trace or snapshot: the top-level value is %s",
-              s.scalar);
     else if (s.top == '[' && s.elements == 0) {
       s.result = SNIFF_TRACE; /* "[]": a legacy trace with no events */
       s.decided = 1;
-    } else if (s.top == '[')
-      ld_fail(f, PROFDB_EXIT_DATA, 0,
-              "not a trace or snapshot: the top-level array holds neither "
-              "trace events nor memory segments");
-    else
-      ld_fail(f, PROFDB_EXIT_DATA, 0,
-              "not a trace or snapshot: the top-level object has no "
-              "traceEvents, segments or device_traces key");
+    } else {
+      neither = 1; /* complete JSON, but neither a trace nor a snapshot */
+      if (s.scalar)
+        ld_fail(f, PROFDB_EXIT_DATA, 0, "not a trace or snapshot: the top-level value is %s",
+                s.scalar);
+      else if (s.top == '[')
+        ld_fail(f, PROFDB_EXIT_DATA, 0,
+                "not a trace or snapshot: the top-level array holds neither "
+                "trace events nor memory segments");
+      else
+        ld_fail(f, PROFDB_EXIT_DATA, 0,
+                "not a trace or snapshot: the top-level object has no "
+                "traceEvents, segments or device_traces key");
+    }
   }
   yajl_free(h);
   f->yajl = NULL;
-  if (!s.decided) return SNIFF_ERROR;
+  if (!s.decided) return neither ? SNIFF_NEITHER : SNIFF_ERROR;
   if (input_rewind(&f->in)) {
     ld_fail(f, PROFDB_EXIT_USAGE, 0, "%s", f->in.message);
     return SNIFF_ERROR;

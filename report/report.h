@@ -230,7 +230,11 @@ int rp_reason_group(const rp_report *r, int i, const rp_section **group);
 ** (ns, bytes, %, count) with the unit: "214.29 ms", "19.00 MiB", "82.10%";
 ** "" for NULL.  The gate's rows mix units, so its column has none. */
 void rp_format_gate_value(char *out, size_t n, const char *unit, const rp_value *x);
-/* A gate row's verdict as a word: "passed", "FAILED" or "not evaluated". */
+/* A gate row's verdict (gate.sql's passed column), and as a word:
+** "passed", "FAILED" or "not evaluated".  Code branches on the verdict,
+** never on its word. */
+typedef enum rp_verdict { RP_NOT_EVALUATED = -1, RP_FAILED = 0, RP_PASSED = 1 } rp_verdict;
+rp_verdict rp_gate_outcome(const rp_section *gate, int row);
 const char *rp_gate_verdict(const rp_section *gate, int row);
 
 /* Whether row is a difference row (its first cell reads "change" or

@@ -205,10 +205,18 @@ void rp_format_gate_value(char *out, size_t n, const char *unit, const rp_value 
   }
 }
 
-const char *rp_gate_verdict(const rp_section *gate, int row) {
+rp_verdict rp_gate_outcome(const rp_section *gate, int row) {
   const rp_value *v = rp_cell(gate, row, rp_col_index(gate, "passed"));
-  if (v->type != SQLITE_INTEGER) return "not evaluated";
-  return v->i ? "passed" : "FAILED";
+  if (v->type != SQLITE_INTEGER) return RP_NOT_EVALUATED;
+  return v->i ? RP_PASSED : RP_FAILED;
+}
+
+const char *rp_gate_verdict(const rp_section *gate, int row) {
+  switch (rp_gate_outcome(gate, row)) {
+    case RP_PASSED: return "passed";
+    case RP_FAILED: return "FAILED";
+    default: return "not evaluated";
+  }
 }
 
 /* ---- short names (Requirement 4) ----------------------------------------- */

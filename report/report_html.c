@@ -236,15 +236,15 @@ static void write_findings(FILE *out, const rp_report *r) {
 static void write_gate(FILE *out, const rp_section *g) {
   int failed = 0, unjudged = 0;
   for (int i = 0; i < g->nrows; i++) {
-    const char *v = rp_gate_verdict(g, i);
-    failed += !strcmp(v, "FAILED");
-    unjudged += !strcmp(v, "not evaluated");
+    rp_verdict v = rp_gate_outcome(g, i);
+    failed += v == RP_FAILED;
+    unjudged += v == RP_NOT_EVALUATED;
   }
   fputs("<h3 id=\"gate\">Gate</h3>\n<p class=\"gate\">", out);
   if (failed) {
     fputs("<strong>FAIL:</strong> ", out);
     for (int i = 0, k = 0; i < g->nrows; i++) {
-      if (strcmp(rp_gate_verdict(g, i), "FAILED")) continue;
+      if (rp_gate_outcome(g, i) != RP_FAILED) continue;
       fputs(k++ ? "; <code>" : "<code>", out);
       esc(out, rp_text_of(g, i, "rule"));
       fputs("</code> (measured ", out);
@@ -288,12 +288,11 @@ static void write_gate(FILE *out, const rp_section *g) {
     }
     fputs("<td>", out);
     esc(out, rp_text_of(g, i, "measured"));
-    fputs(!strcmp(rp_gate_verdict(g, i), "FAILED") ? "</td><td><strong>" : "</td><td>", out);
+    fputs(rp_gate_outcome(g, i) == RP_FAILED ? "</td><td><strong>" : "</td><td>", out);
     esc(out, rp_gate_verdict(g, i));
     /* the sentences wrap */
-    fputs(!strcmp(rp_gate_verdict(g, i), "FAILED")
-              ? "</strong></td><td style=\"white-space:normal\">"
-              : "</td><td style=\"white-space:normal\">",
+    fputs(rp_gate_outcome(g, i) == RP_FAILED ? "</strong></td><td style=\"white-space:normal\">"
+                                             : "</td><td style=\"white-space:normal\">",
           out);
     esc(out, rp_text_of(g, i, "noise"));
     fputs("</td><td style=\"white-space:normal\">", out);

@@ -446,7 +446,7 @@ static void write_gate_table(FILE *out, const rp_section *g) {
     put_code(out, rp_text_of(g, i, "rule"));
     fprintf(out, " | %s | %s | ", b, a);
     put_escaped(out, rp_text_of(g, i, "measured"));
-    fprintf(out, !strcmp(verdict, "FAILED") ? " | **%s** | " : " | %s | ", verdict);
+    fprintf(out, rp_gate_outcome(g, i) == RP_FAILED ? " | **%s** | " : " | %s | ", verdict);
     put_escaped(out, rp_text_of(g, i, "note"));
     fputs(" |\n", out);
     const rp_value *nv = rp_cell(g, i, rp_col_index(g, "noise"));

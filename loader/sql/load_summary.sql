@@ -1,9 +1,9 @@
--- Title: What the database holds (profdb load's closing line)
--- Question: After a load, what is in the database, in words: traces and
---   their ranks, GPUs, profiled steps, memory snapshots?
---   "8 traces: ranks 0-7 of 8, 8x Tesla V100-SXM2-32GB, step 10; 1 snapshot"
--- Columns:
---   summary  -  one line
+-- load_summary.sql — what the database holds after a load, in words, for
+-- profdb load's closing line (load_summary.c): traces and their ranks,
+-- GPUs, profiled steps, memory snapshots.
+--   "8 traces: ranks 0-7 of 8, 8x Tesla V100-SXM2-32GB, step 10, 1 snapshot"
+-- Output: one row, one column:
+--   summary  the line ('nothing loaded' for an empty database)
 WITH traces AS (
   SELECT count(*) AS n, count(rank) AS ranked, min(rank) AS lo, max(rank) AS hi,
     max(world_size) AS world, count(DISTINCT rank) AS distinct_ranks
