@@ -33,6 +33,7 @@
 #include "loader.h"
 #include "parquet.h"
 #include "profdb/profdb.h"
+#include "profdb_sql.h"
 #include "publish.h"
 
 #include <dirent.h>
@@ -47,17 +48,6 @@
 #include <yajl/yajl_version.h>
 #include <zlib.h>
 #include <zstd.h>
-
-/* export/dataset/NAME.sql, embedded by cmake/embed.cmake. */
-extern const char profdb_export__traces[], profdb_export__snapshots[], profdb_export__stacks[],
-    profdb_export__stack_table[], profdb_export__summary_rowids[];
-extern const char profdb_export_trace[], profdb_export_step[], profdb_export_cpu_op[],
-    profdb_export_user_annotation[], profdb_export_python_function[], profdb_export_runtime[],
-    profdb_export_kernel[], profdb_export_memcpy[], profdb_export_memset[],
-    profdb_export_gpu_sync[], profdb_export_gpu_annotation[], profdb_export_memory_event[],
-    profdb_export_flow[], profdb_export_device[], profdb_export_snapshot[],
-    profdb_export_segment[], profdb_export_block[], profdb_export_alloc_event[],
-    profdb_export_stack_frame[];
 
 typedef struct ex_table {
   const char *name;

@@ -30,18 +30,12 @@
 
 #include "export.h"
 #include "oom.h"
+#include "profdb_sql.h"
 #include "publish.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* export/chrome/NAME.sql and export/dataset/_traces.sql, embedded
-** by cmake/embed.cmake. */
-extern const char profdb_chrome__setup[], profdb_chrome__window[], profdb_chrome_header[],
-    profdb_chrome_meta[], profdb_chrome_slices[], profdb_chrome_gpu[], profdb_chrome_instants[],
-    profdb_chrome_flows[], profdb_export__traces[], profdb_chrome__finding[],
-    profdb_chrome__longest_step[], profdb_chrome__selected[];
 
 typedef struct ec_out {
   FILE *f;

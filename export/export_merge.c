@@ -44,8 +44,6 @@
 #include <unistd.h>
 #include <zstd.h>
 
-extern const char profdb_export__summary_merge[];
-
 /* A summary decompresses to at most this many times the compressed bytes
 ** read so far (plus MAX_SLACK): profdb's own summaries are 3-15 times
 ** smaller compressed (measured on the public traces and DLRM); 200 leaves

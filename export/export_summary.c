@@ -29,6 +29,7 @@
 #include "loader.h"
 #include "oom.h"
 #include "profdb/profdb.h"
+#include "profdb_sql.h"
 #include "publish.h"
 
 #include <errno.h>
@@ -37,10 +38,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
-
-extern const char profdb_export__summary_copy[], profdb_export__summary_drop[],
-    profdb_export__summary_nest[], profdb_export__summary_busy[],
-    profdb_export__summary_columns[];
 
 /* ---- zstd, streamed (a summary of a large rank need not fit in memory) -- */
 
