@@ -35,6 +35,7 @@
 #include "profdb/profdb.h"
 #include "profdb_sql.h"
 #include "publish.h"
+#include "script.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -117,6 +118,7 @@ static int parse_output(const char *sql, ex_cols *c) {
 /* ---- parameters ----------------------------------------------------------- */
 
 typedef struct ex_params {
+  int snapshot;            /* 1: :snapshot_id is id, 0: :trace_id */
   int64_t id, base, base2; /* :trace_id / :snapshot_id, :base / :seg_base, :block_base */
   int64_t last;            /* :last, the trace's largest event id */
   const char *run;
@@ -127,9 +129,11 @@ typedef struct ex_params {
   const char *hash;
 } ex_params;
 
-static void bind_params(sqlite3_stmt *st, const ex_params *p, int snapshot) {
+/* The binder of every query of the dataset (script.h). */
+static void bind_params(sqlite3_stmt *st, const void *arg) {
+  const ex_params *p = arg;
   int i;
-  if ((i = sqlite3_bind_parameter_index(st, snapshot ? ":snapshot_id" : ":trace_id")))
+  if ((i = sqlite3_bind_parameter_index(st, p->snapshot ? ":snapshot_id" : ":trace_id")))
     sqlite3_bind_int64(st, i, p->id);
   if ((i = sqlite3_bind_parameter_index(st, ":base"))) sqlite3_bind_int64(st, i, p->base);
   if ((i = sqlite3_bind_parameter_index(st, ":last"))) sqlite3_bind_int64(st, i, p->last);
@@ -143,26 +147,11 @@ static void bind_params(sqlite3_stmt *st, const ex_params *p, int snapshot) {
     sqlite3_bind_text(st, i, p->rank_source, -1, SQLITE_STATIC);
 }
 
-/* Run every statement of sql with the parameters bound.  0 or -1. */
-static int exec_script(sqlite3 *db, const char *sql, const ex_params *p, int snapshot) {
-  while (sql && *sql) {
-    sqlite3_stmt *st = NULL;
-    const char *tail = NULL;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, &tail) != SQLITE_OK) {
-      fprintf(stderr, "profdb: export: %s\n", sqlite3_errmsg(db));
-      return -1;
-    }
-    if (st) {
-      bind_params(st, p, snapshot);
-      while (sqlite3_step(st) == SQLITE_ROW) {}
-      if (sqlite3_finalize(st) != SQLITE_OK) {
-        fprintf(stderr, "profdb: export: %s\n", sqlite3_errmsg(db));
-        return -1;
-      }
-    }
-    sql = tail;
-  }
-  return 0;
+/* Run every statement of sql with the parameters bound.  0 or -1 (printed). */
+static int exec_script(sqlite3 *db, const char *sql, const ex_params *p) {
+  if (ld_run_script(db, sql, bind_params, p) == 0) return 0;
+  fprintf(stderr, "profdb: export: %s\n", sqlite3_errmsg(db));
+  return -1;
 }
 
 /* ---- files ------------------------------------------------------------------ */
@@ -483,7 +472,7 @@ static int export_table(ex_ctx *x, const ex_table *t, const ex_params *p) {
   ex_cols cols;
   sqlite3_stmt *st;
   if (prepare_table(x, t, &cols, &st)) return -1;
-  bind_params(st, p, t->snapshot);
+  bind_params(st, p);
 
   size_t n = strlen(x->o->dir) + strlen(t->name) + strlen(p->run) + 128;
   char *dir = malloc(n), *final = malloc(n + 64);
@@ -672,7 +661,7 @@ static int export_artifact(ex_ctx *x, int snapshot, const ex_params *p, ex_recor
     x->res->retryable = ex_retryable(e);
     return -1;
   }
-  if (snapshot) rc = exec_script(x->db, profdb_export__stacks, p, 1);
+  if (snapshot) rc = exec_script(x->db, profdb_export__stacks, p);
   for (int t = 0; rc == 0 && t < EX_NTABLES; t++)
     if (ex_tables[t].snapshot == snapshot && wanted(x->o, ex_tables[t].name))
       rc = export_table(x, &ex_tables[t], p);
@@ -709,7 +698,7 @@ static int export_artifacts(ex_ctx *x, int snapshot, ex_seen *seen) {
                       SQLITE_STATIC);
   int rc = 0, src;
   while (rc == 0 && (src = sqlite3_step(st)) == SQLITE_ROW) {
-    ex_params p = {0};
+    ex_params p = {.snapshot = snapshot};
     ex_record rec = {.kind = snapshot ? "snapshot" : "trace"};
     int64_t warnings = x->res->warnings;
     p.id = sqlite3_column_int64(st, 0);
@@ -857,10 +846,10 @@ int ex_export(sqlite3 *db, const ex_options *o, ex_result *res) {
   ex_seen seen = {0};
   /* One read transaction: the database cannot change between tables. */
   sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
-  int rc = exec_script(db, profdb_export__stack_table, &(ex_params){0}, 1);
+  int rc = exec_script(db, profdb_export__stack_table, &(ex_params){.snapshot = 1});
   /* The summaries' rowid ranges (all tables exported: summaries written). */
   if (rc == 0 && o->nonly == 0)
-    rc = exec_script(db, profdb_export__summary_rowids, &(ex_params){0}, 0);
+    rc = exec_script(db, profdb_export__summary_rowids, &(ex_params){0});
   if (rc == 0) rc = export_artifacts(&x, 0, &seen);
   if (rc == 0) rc = export_artifacts(&x, 1, &seen);
   sqlite3_exec(db, "DROP TABLE IF EXISTS temp.summary_rowids", NULL, NULL, NULL);

@@ -32,6 +32,7 @@
 #include "oom.h"
 #include "profdb_sql.h"
 #include "publish.h"
+#include "script.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -111,7 +112,9 @@ int ec_parse_window_option(const char *opt, const char *v, long long *ns, int *r
   return 0;
 }
 
-static void bind_all(sqlite3_stmt *st, const ec_options *o) {
+/* The binder of every query of the chrome export (script.h). */
+static void bind_all(sqlite3_stmt *st, const void *arg) {
+  const ec_options *o = arg;
   int i;
   if ((i = sqlite3_bind_parameter_index(st, ":step")) && o->have_step)
     sqlite3_bind_int64(st, i, o->step);
@@ -127,26 +130,11 @@ static void bind_all(sqlite3_stmt *st, const ec_options *o) {
     sqlite3_bind_text(st, i, o->run, -1, SQLITE_STATIC);
 }
 
-/* Run every statement of sql.  0 or -1. */
+/* Run every statement of sql.  0 or -1 (printed). */
 static int exec_script(sqlite3 *db, const char *sql, const ec_options *o) {
-  while (sql && *sql) {
-    sqlite3_stmt *st = NULL;
-    const char *tail = NULL;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, &tail) != SQLITE_OK) {
-      fprintf(stderr, "profdb: export: %s\n", sqlite3_errmsg(db));
-      return -1;
-    }
-    if (st) {
-      bind_all(st, o);
-      while (sqlite3_step(st) == SQLITE_ROW) {}
-      if (sqlite3_finalize(st) != SQLITE_OK) {
-        fprintf(stderr, "profdb: export: %s\n", sqlite3_errmsg(db));
-        return -1;
-      }
-    }
-    sql = tail;
-  }
-  return 0;
+  if (ld_run_script(db, sql, bind_all, o) == 0) return 0;
+  fprintf(stderr, "profdb: export: %s\n", sqlite3_errmsg(db));
+  return -1;
 }
 
 /* Fill _cx_trace with the traces --run and --rank select. */
