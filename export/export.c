@@ -28,6 +28,7 @@
 **   3. Memory: one row group (PQ_GROUP_BYTES) and SQLite's page cache.
 */
 #include "export.h"
+#include "export_summary.h"
 
 #include "hash.h"
 #include "loader.h"
@@ -168,23 +169,6 @@ static int remove_in(const char *dir, const char *name) {
   int rc = unlink(path) && errno != ENOENT ? -1 : 0;
   free(path);
   return rc;
-}
-
-int ex_mkdirs(char *path) {
-  for (char *s = path + 1; *s; s++)
-    if (*s == '/') {
-      *s = 0;
-      int rc = mkdir(path, 0777);
-      *s = '/';
-      if (rc && errno != EEXIST) return -1;
-    }
-  if (mkdir(path, 0777) && errno != EEXIST) return -1;
-  return 0;
-}
-
-int ex_retryable(int e) {
-  return e == EIO || e == ENOSPC || e == EDQUOT || e == ESTALE || e == ETIMEDOUT ||
-         e == EAGAIN || e == EINTR || e == ENOMEM || e == EBUSY || e == ENFILE || e == EMFILE;
 }
 
 /* A run name becomes a folder name: letters, digits and ". _ - +" only. */

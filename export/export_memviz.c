@@ -33,7 +33,7 @@
 */
 #include "export_memviz.h"
 
-#include "export.h"
+#include "export_files.h"
 #include "profdb_sql.h"
 #include "publish.h"
 #include "utf8.h"

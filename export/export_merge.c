@@ -26,7 +26,7 @@
 ** The summaries, in (run, rank) order, are appended one by one, with ids
 ** moved past the rows already there, as a load of every rank numbers them.
 */
-#include "export.h"
+#include "export_merge.h"
 
 #include "clock.h"
 #include "loader.h"

@@ -24,7 +24,7 @@
 **      loaded together (tested by export.report_dir).
 **   2. A reader never sees half a summary (temporary file, fsync, rename).
 */
-#include "export.h"
+#include "export_summary.h"
 
 #include "loader.h"
 #include "oom.h"

@@ -201,7 +201,7 @@ static int replace_database(ld_original *o, pub_file *temp, const char *path, in
   if (original_version(o) != o->version)
     ld_say(out, changed, path);
   else if (original_uses_wal(o, path))
-    ld_say(out, changed, path); /* switched to WAL meanwhile */
+    ld_say(out, changed, path);   /* switched to WAL meanwhile */
   else if (pub_rename(temp) != 0) /* with the folder synced: durable */
     ld_say(out, "%s: cannot replace: %s", path, strerror(errno));
   else

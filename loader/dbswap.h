@@ -78,12 +78,14 @@ typedef struct ld_swap {
   pub_file file;            /* temp, published by the rename (publish.h) */
   int lock_fd;              /* path, flock()ed for the whole update; -1 */
   int created;              /* path was created (empty) by the begin */
-  struct pub_reg *placeholder; /* then: removed by a signal while empty */
   int in_place;             /* commit copies into the live file */
   sqlite3 *db;              /* the temporary database: the load writes here */
   ld_original orig;         /* path as SQLite sees it, open throughout */
   int appending;            /* the temporary database is a side database */
   ld_side side;             /* then: the merge's state */
+  /* The empty path the begin created, registered: a signal removes it
+  ** while it is still empty (publish.h). */
+  struct pub_reg *placeholder;
 } ld_swap;
 
 /* Lock path (created empty if missing; a second loader waits), remove the

@@ -37,7 +37,7 @@
 struct pub_reg {
   struct pub_reg *volatile next;
   int how; /* PUB_KEEP_FILE, PUB_KEEP_DIR or PUB_KEEP_IF_EMPTY */
-  int fd; /* a lock file's descriptor, closed when forgotten; -1 */
+  int fd;  /* a lock file's descriptor, closed when forgotten; -1 */
   char path[];
 };
 
@@ -391,12 +391,13 @@ int pub_tmpdir(const char *prefix, char *out, size_t n) {
 }
 
 void pub_tmpdir_remove(const char *dir) {
+  /* Removed while still registered: a signal meanwhile finishes the job. */
+  remove_tree(dir);
   size_t n = strlen(dir);
   for (struct pub_reg *r = registry, *next; r; r = next) {
     next = r->next;
     if (!strncmp(r->path, dir, n) && (!r->path[n] || r->path[n] == '/')) pub_forget(r);
   }
-  remove_tree(dir);
 }
 
 /* ---- reading ------------------------------------------------------------------ */
