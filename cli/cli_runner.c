@@ -8,21 +8,15 @@
 #include "export.h"
 #include "report.h"
 #include "utf8.h"
-#include "oom.h"
 #include "publish.h"
 
 #include "profdb/profdb.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 int rp_cli_init(rp_cli *o, int argc) {
@@ -85,93 +79,23 @@ static int is_sqlite_file(const char *path) {
   return n == 16 && memcmp(head, "SQLite format 3", 16) == 0;
 }
 
-/* Remove a temporary directory and what a load left in it (the database,
-** and a journal if the load failed). */
-static void remove_dir(const char *dir) {
-  DIR *d = opendir(dir);
-  if (d) {
-    struct dirent *e;
-    while ((e = readdir(d)))
-      if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-        char path[8192];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        unlink(path);
-      }
-    closedir(d);
+/* A temporary folder for a database made from inputs,
+** $TMPDIR/profdb-<pid>-XXXXXX (publish.h: flock()ed while this process
+** lives, so that the next report removes it after a SIGKILL; removed with
+** what the load leaves in it on a signal or when memory runs out), with
+** the database's path in db.  0, or -1 (errno). */
+static int make_tmpdir(char *dir, size_t ndir, char *db, size_t ndb) {
+  const char *t = getenv("TMPDIR");
+  pub_sweep(t && *t ? t : "/tmp", "profdb-export"); /* export tasks' (cli_export.c), killed */
+  if (pub_tmpdir("profdb", dir, ndir)) return -1;
+  static const char *const files[] = {"-journal", "-wal", "-shm", "-summary", ""};
+  size_t len = strlen(dir); /* < ndir, and db is 104 bytes longer */
+  memcpy(db, dir, len);
+  for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
+    snprintf(db + len, ndb - len, "/run.db%s", files[k]);
+    pub_keep(db, PUB_KEEP_FILE);
   }
-  rmdir(dir);
-}
-
-/* SIGKILL (the OOM killer, a CI timeout) gives no chance to clean up, so
-** every temporary folder holds a file "lock" that its process keeps
-** flock()ed while it lives.  Before making its own folder, a report
-** removes each profdb-XXXXXX folder of this user under the same TMPDIR
-** whose lock it can take: its process is gone.  A folder without a lock
-** file (an older profdb, or a kill between mkdtemp and the lock) counts
-** as stale after STALE_UNLOCKED_S seconds. */
-#define STALE_UNLOCKED_S 3600
-
-static int stale_dir(const char *dir) {
-  char lock[8200];
-  snprintf(lock, sizeof lock, "%s/lock", dir);
-  int fd = open(lock, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) {
-    struct stat st;
-    return errno == ENOENT && stat(dir, &st) == 0 &&
-           time(NULL) - st.st_mtime > STALE_UNLOCKED_S;
-  }
-  int free_lock = flock(fd, LOCK_EX | LOCK_NB) == 0;
-  close(fd); /* releases it again */
-  return free_lock;
-}
-
-static void remove_dir(const char *dir);
-
-static void sweep_stale(const char *tmp) {
-  pub_sweep(tmp, "profdb-export"); /* export tasks' (cli_export.c), killed */
-  DIR *d = opendir(tmp);
-  if (!d) return;
-  struct dirent *e;
-  while ((e = readdir(d))) {
-    if (strncmp(e->d_name, "profdb-", 7) || strlen(e->d_name) != 13) continue;
-    char dir[4200];
-    snprintf(dir, sizeof dir, "%s/%s", tmp, e->d_name);
-    struct stat st;
-    if (lstat(dir, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid()) continue;
-    if (stale_dir(dir)) remove_dir(dir);
-  }
-  closedir(d);
-}
-
-/* Ctrl-C, SIGTERM or SIGHUP after a load into a temporary database:
-** remove what the load left (async-signal-safe calls only), then die of
-** the signal as before. */
-static rp_cli *with_temporaries;
-
-static void remove_temporaries_files(void);
-
-static void remove_temporaries(int sig) {
-  remove_temporaries_files();
-  signal(sig, SIG_DFL);
-  raise(sig);
-}
-
-static void remove_temporaries_files(void) {
-  static const char *const suffixes[] = {"", "-journal", "-wal", "-shm", "-summary"};
-  for (int i = 0; with_temporaries && i < with_temporaries->ntmp; i++) {
-    char path[sizeof with_temporaries->tmpdb[0] + 16];
-    for (size_t k = 0; k < sizeof suffixes / sizeof *suffixes; k++) {
-      size_t a = strlen(with_temporaries->tmpdb[i]), b = strlen(suffixes[k]);
-      memcpy(path, with_temporaries->tmpdb[i], a);
-      memcpy(path + a, suffixes[k], b + 1);
-      unlink(path);
-    }
-    size_t a = strlen(with_temporaries->tmpdir[i]);
-    memcpy(path, with_temporaries->tmpdir[i], a);
-    memcpy(path + a, "/lock", sizeof "/lock");
-    unlink(path);
-    rmdir(with_temporaries->tmpdir[i]);
-  }
+  return 0;
 }
 
 /* A file of 0 bytes: what SIGKILL during a first load into a new path
@@ -208,32 +132,13 @@ const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int *rc
     *rc = PROFDB_EXIT_USAGE;
     return NULL;
   }
-  char *dir = o->tmpdir[o->ntmp];
-  const char *t = getenv("TMPDIR");
-  t = t && *t ? t : "/tmp";
-  sweep_stale(t);
-  snprintf(dir, sizeof o->tmpdir[0], "%s/profdb-XXXXXX", t);
-  if (!mkdtemp(dir)) {
+  char *db = o->tmpdb[o->ntmp];
+  if (make_tmpdir(o->tmpdir[o->ntmp], sizeof o->tmpdir[0], db, sizeof o->tmpdb[0])) {
     fprintf(stderr, "profdb: cannot create a temporary directory: %s\n", strerror(errno));
     *rc = PROFDB_EXIT_USAGE;
     return NULL;
   }
-  char lock[sizeof o->tmpdir[0] + 8];
-  snprintf(lock, sizeof lock, "%s/lock", dir);
-  int lock_fd = open(lock, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (lock_fd >= 0) flock(lock_fd, LOCK_EX); /* held until the process ends */
-  char *db = o->tmpdb[o->ntmp];
-  size_t len = strlen(dir); /* < sizeof tmpdir, and tmpdb is 104 bytes longer */
-  memcpy(db, dir, len);
-  memcpy(db + len, "/run.db", sizeof "/run.db");
-  o->ntmp++; /* only now, with tmpdb complete, can the handler use it */
-  if (!with_temporaries) {
-    with_temporaries = o;
-    ld_oom_cleanup(remove_temporaries_files);
-    signal(SIGINT, remove_temporaries);
-    signal(SIGTERM, remove_temporaries);
-    signal(SIGHUP, remove_temporaries);
-  }
+  o->ntmp++;
   if (n == 1 && ex_is_dataset(inputs[0])) { /* profdb export's dataset: its summaries */
     int traces, mrc = ex_merge_summaries(inputs[0], db, &traces);
     if (mrc != PROFDB_EXIT_OK) {
@@ -358,13 +263,7 @@ int rp_cli_queries(rp_cli *o, const char *command) {
 }
 
 void rp_cli_free(rp_cli *o) {
-  if (with_temporaries == o) {
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGHUP, SIG_DFL);
-    with_temporaries = NULL;
-  }
-  for (int i = 0; i < o->ntmp; i++) remove_dir(o->tmpdir[i]);
+  for (int i = 0; i < o->ntmp; i++) pub_tmpdir_remove(o->tmpdir[i]);
   free(o->only);
   free(o->queries_dir);
 }

@@ -28,12 +28,15 @@
 **   3. Memory: one row group (PQ_GROUP_BYTES) and SQLite's page cache.
 */
 #include "export.h"
+#include "export_summary.h"
 
 #include "hash.h"
 #include "loader.h"
 #include "parquet.h"
 #include "profdb/profdb.h"
+#include "profdb_sql.h"
 #include "publish.h"
+#include "script.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -47,17 +50,6 @@
 #include <yajl/yajl_version.h>
 #include <zlib.h>
 #include <zstd.h>
-
-/* export/dataset/NAME.sql, embedded by cmake/embed.cmake. */
-extern const char profdb_export__traces[], profdb_export__snapshots[], profdb_export__stacks[],
-    profdb_export__stack_table[], profdb_export__summary_rowids[];
-extern const char profdb_export_trace[], profdb_export_step[], profdb_export_cpu_op[],
-    profdb_export_user_annotation[], profdb_export_python_function[], profdb_export_runtime[],
-    profdb_export_kernel[], profdb_export_memcpy[], profdb_export_memset[],
-    profdb_export_gpu_sync[], profdb_export_gpu_annotation[], profdb_export_memory_event[],
-    profdb_export_flow[], profdb_export_device[], profdb_export_snapshot[],
-    profdb_export_segment[], profdb_export_block[], profdb_export_alloc_event[],
-    profdb_export_stack_frame[];
 
 typedef struct ex_table {
   const char *name;
@@ -127,6 +119,7 @@ static int parse_output(const char *sql, ex_cols *c) {
 /* ---- parameters ----------------------------------------------------------- */
 
 typedef struct ex_params {
+  int snapshot;            /* 1: :snapshot_id is id, 0: :trace_id */
   int64_t id, base, base2; /* :trace_id / :snapshot_id, :base / :seg_base, :block_base */
   int64_t last;            /* :last, the trace's largest event id */
   const char *run;
@@ -137,9 +130,11 @@ typedef struct ex_params {
   const char *hash;
 } ex_params;
 
-static void bind_params(sqlite3_stmt *st, const ex_params *p, int snapshot) {
+/* The binder of every query of the dataset (script.h). */
+static void bind_params(sqlite3_stmt *st, const void *arg) {
+  const ex_params *p = arg;
   int i;
-  if ((i = sqlite3_bind_parameter_index(st, snapshot ? ":snapshot_id" : ":trace_id")))
+  if ((i = sqlite3_bind_parameter_index(st, p->snapshot ? ":snapshot_id" : ":trace_id")))
     sqlite3_bind_int64(st, i, p->id);
   if ((i = sqlite3_bind_parameter_index(st, ":base"))) sqlite3_bind_int64(st, i, p->base);
   if ((i = sqlite3_bind_parameter_index(st, ":last"))) sqlite3_bind_int64(st, i, p->last);
@@ -153,26 +148,11 @@ static void bind_params(sqlite3_stmt *st, const ex_params *p, int snapshot) {
     sqlite3_bind_text(st, i, p->rank_source, -1, SQLITE_STATIC);
 }
 
-/* Run every statement of sql with the parameters bound.  0 or -1. */
-static int exec_script(sqlite3 *db, const char *sql, const ex_params *p, int snapshot) {
-  while (sql && *sql) {
-    sqlite3_stmt *st = NULL;
-    const char *tail = NULL;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, &tail) != SQLITE_OK) {
-      fprintf(stderr, "profdb: export: %s\n", sqlite3_errmsg(db));
-      return -1;
-    }
-    if (st) {
-      bind_params(st, p, snapshot);
-      while (sqlite3_step(st) == SQLITE_ROW) {}
-      if (sqlite3_finalize(st) != SQLITE_OK) {
-        fprintf(stderr, "profdb: export: %s\n", sqlite3_errmsg(db));
-        return -1;
-      }
-    }
-    sql = tail;
-  }
-  return 0;
+/* Run every statement of sql with the parameters bound.  0 or -1 (printed). */
+static int exec_script(sqlite3 *db, const char *sql, const ex_params *p) {
+  if (ld_run_script(db, sql, bind_params, p) == 0) return 0;
+  fprintf(stderr, "profdb: export: %s\n", sqlite3_errmsg(db));
+  return -1;
 }
 
 /* ---- files ------------------------------------------------------------------ */
@@ -189,23 +169,6 @@ static int remove_in(const char *dir, const char *name) {
   int rc = unlink(path) && errno != ENOENT ? -1 : 0;
   free(path);
   return rc;
-}
-
-int ex_mkdirs(char *path) {
-  for (char *s = path + 1; *s; s++)
-    if (*s == '/') {
-      *s = 0;
-      int rc = mkdir(path, 0777);
-      *s = '/';
-      if (rc && errno != EEXIST) return -1;
-    }
-  if (mkdir(path, 0777) && errno != EEXIST) return -1;
-  return 0;
-}
-
-int ex_retryable(int e) {
-  return e == EIO || e == ENOSPC || e == EDQUOT || e == ESTALE || e == ETIMEDOUT ||
-         e == EAGAIN || e == EINTR || e == ENOMEM || e == EBUSY || e == ENFILE || e == EMFILE;
 }
 
 /* A run name becomes a folder name: letters, digits and ". _ - +" only. */
@@ -493,7 +456,7 @@ static int export_table(ex_ctx *x, const ex_table *t, const ex_params *p) {
   ex_cols cols;
   sqlite3_stmt *st;
   if (prepare_table(x, t, &cols, &st)) return -1;
-  bind_params(st, p, t->snapshot);
+  bind_params(st, p);
 
   size_t n = strlen(x->o->dir) + strlen(t->name) + strlen(p->run) + 128;
   char *dir = malloc(n), *final = malloc(n + 64);
@@ -682,7 +645,7 @@ static int export_artifact(ex_ctx *x, int snapshot, const ex_params *p, ex_recor
     x->res->retryable = ex_retryable(e);
     return -1;
   }
-  if (snapshot) rc = exec_script(x->db, profdb_export__stacks, p, 1);
+  if (snapshot) rc = exec_script(x->db, profdb_export__stacks, p);
   for (int t = 0; rc == 0 && t < EX_NTABLES; t++)
     if (ex_tables[t].snapshot == snapshot && wanted(x->o, ex_tables[t].name))
       rc = export_table(x, &ex_tables[t], p);
@@ -719,7 +682,7 @@ static int export_artifacts(ex_ctx *x, int snapshot, ex_seen *seen) {
                       SQLITE_STATIC);
   int rc = 0, src;
   while (rc == 0 && (src = sqlite3_step(st)) == SQLITE_ROW) {
-    ex_params p = {0};
+    ex_params p = {.snapshot = snapshot};
     ex_record rec = {.kind = snapshot ? "snapshot" : "trace"};
     int64_t warnings = x->res->warnings;
     p.id = sqlite3_column_int64(st, 0);
@@ -867,10 +830,10 @@ int ex_export(sqlite3 *db, const ex_options *o, ex_result *res) {
   ex_seen seen = {0};
   /* One read transaction: the database cannot change between tables. */
   sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
-  int rc = exec_script(db, profdb_export__stack_table, &(ex_params){0}, 1);
+  int rc = exec_script(db, profdb_export__stack_table, &(ex_params){.snapshot = 1});
   /* The summaries' rowid ranges (all tables exported: summaries written). */
   if (rc == 0 && o->nonly == 0)
-    rc = exec_script(db, profdb_export__summary_rowids, &(ex_params){0}, 0);
+    rc = exec_script(db, profdb_export__summary_rowids, &(ex_params){0});
   if (rc == 0) rc = export_artifacts(&x, 0, &seen);
   if (rc == 0) rc = export_artifacts(&x, 1, &seen);
   sqlite3_exec(db, "DROP TABLE IF EXISTS temp.summary_rowids", NULL, NULL, NULL);

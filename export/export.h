@@ -13,7 +13,12 @@
 #ifndef PROFDB_EXPORT_H
 #define PROFDB_EXPORT_H
 
-#include "buf.h"
+/* The floors below, which the export's callers use too: files and the
+** retry exit code, the _inputs records (a task's skip), the merge of the
+** summaries (profdb report DIR).  None of them includes this header. */
+#include "export_files.h"
+#include "export_merge.h"
+#include "export_record.h"
 
 #include <sqlite3.h>
 #include <stdint.h>
@@ -23,10 +28,6 @@
 ** metadata (profdb.export_version).  A column is never retyped in place:
 ** a change of type is a new column name and a new version. */
 #define EX_EXPORT_VERSION 1
-
-/* Exit code of an export that failed on an I/O error a retry may cure
-** (EIO, ENOSPC, EDQUOT, ESTALE, ETIMEDOUT, ...): sysexits' EX_TEMPFAIL. */
-#define EX_EXIT_RETRY 75
 
 #define EX_FILE_BYTES (1LL << 30) /* split a table's file past 1 GiB */
 
@@ -61,12 +62,6 @@ typedef struct ex_result {
 ** printed as "profdb: export: ...". */
 int ex_export(sqlite3 *db, const ex_options *o, ex_result *res);
 
-/* 1 when errno e is an I/O failure a retry may cure (EX_EXIT_RETRY). */
-int ex_retryable(int e);
-
-/* mkdir -p: 0, or -1 with errno. */
-int ex_mkdirs(char *path);
-
 /* The rank a file name gives: the digits after "rank" or "worker" (any
 ** case, an optional '-', '_' or '='), e.g. 17 for "job_rank17.pt.trace".
 ** 1 when found, else 0. */
@@ -78,72 +73,13 @@ int ex_rank_from_name(const char *name, long long *rank);
 ** 1 when found, else 0. */
 int ex_rank_from_path(const char *path, const char *label, long long *rank);
 
-/* The job report from a dataset (export_summary.c).  ex_write_summary():
-** the trace's rows of db, alone, published atomically as
-** FOLDER/rank=RANK.db.zst (set_run: --run NAME recorded in it, or NULL);
-** 0, or -1 with err set and errno the cause (ENOSPC: a full disk).  ex_is_dataset(): 1 when PATH is a folder with a
-** _summary folder.  ex_merge_summaries(): every summary of the dataset DIR
-** appended into the new database db_path, ids moved past each other's;
-** PROFDB_EXIT_OK (*traces: how many), else after printing why
-** PROFDB_EXIT_DATA (no summaries, a damaged one) or PROFDB_EXIT_USAGE
-** (an I/O error). */
-typedef struct ex_summary_trace {
-  int64_t id;         /* trace_id in the exported database */
-  int64_t base, last; /* its event ids are (base, last] */
-  long long rank;     /* its rank in the dataset */
-} ex_summary_trace;
-int ex_write_summary(sqlite3 *db, const char *folder, const ex_summary_trace *t,
-                     const char *set_run, char *err, size_t errsize);
-int ex_is_dataset(const char *path);
-int ex_merge_summaries(const char *dir, const char *db_path, int *traces);
-
-/* Records of what a dataset holds (export_record.c), so that a job-array
-** task skips an input exported before:
-** DIR/_inputs/<trace|snapshot>/run=R/rank=N.json, written by a task (not
-** export DB: a database may have been loaded by another build) after the
-** last of the artifact's files, and removed by every export before the
-** first is replaced.  ex_options_key(): the options that shape the files,
-** with the profdb version, a hash of the build (the file holding the
-** code: profdb, or the Python module), the schema and export versions and
-** the libraries' versions, as one line (a record matches only its own);
-** -1 when the build cannot be read (then nothing is recorded or skipped).
-** ex_files_add(): a file published for the artifact (DIR-relative path;
-** bytes -1: not recorded).  ex_record_forget() / ex_record_publish(): 0,
-** or -1 with errno.  ex_record_find(): 1 when the dataset DIR holds the
-** file input (same content hash, same options, every recorded file
-** there) and *m says as what, else 0 (also when input or a record cannot
-** be read: then the task exports again).  run_derived: no --run, one
-** input: the run a task derives alone (ws<N>-1, local-1, snapshot) must
-** be the record's. */
-typedef struct ex_files {
-  ld_buf text;    /* JSON array items: {"path": ..., "bytes": ...} */
-  int incomplete; /* a file could not be listed: publish no record */
-} ex_files;
-typedef struct ex_record {
-  const char *kind; /* "trace" or "snapshot" */
-  const char *run;
-  long long rank;
-  const char *rank_source;  /* distributedInfo, option, path or default */
-  const char *run_source;   /* option (--run) or derived (time windows;
-                            ** 'snapshot' for snapshots) */
-  const char *content_hash; /* trace.content_hash / snapshot.content_hash */
-  int64_t file_bytes;       /* the input's bytes on disk */
-  const char *label;        /* trace.label / snapshot.label: in its files */
-  const char *options;      /* ex_options_key() */
-  int64_t warnings;         /* warnings of the artifact's export and load */
-} ex_record;
-typedef struct ex_record_match {
-  char kind[16], run[256];
-  long long rank;
-  int64_t warnings;
-} ex_record_match;
+/* The options that shape the files, with the profdb version, a hash of the
+** build (the file holding the code: profdb, or the Python module), the
+** schema and export versions and the libraries' versions, as one line
+** (an _inputs record, export_record.h, matches only its own); -1 when the
+** build cannot be read (then nothing is recorded or skipped). */
 int ex_options_key(const ex_options *o, char *out, size_t n);
 /* 0, or -1 (printed) when --table names a table that does not exist. */
 int ex_check_tables(const ex_options *o);
-void ex_files_add(ex_files *f, const char *rel_path, int64_t bytes);
-int ex_record_forget(const char *dir, const char *kind, const char *run, long long rank);
-int ex_record_publish(const char *dir, const ex_record *r, ex_files *files);
-int ex_record_find(const char *dir, const char *input, const char *options, int run_derived,
-                   ex_record_match *m);
 
 #endif

@@ -30,18 +30,13 @@
 
 #include "export.h"
 #include "oom.h"
+#include "profdb_sql.h"
 #include "publish.h"
+#include "script.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* export/chrome/NAME.sql and export/dataset/_traces.sql, embedded
-** by cmake/embed.cmake. */
-extern const char profdb_chrome__setup[], profdb_chrome__window[], profdb_chrome_header[],
-    profdb_chrome_meta[], profdb_chrome_slices[], profdb_chrome_gpu[], profdb_chrome_instants[],
-    profdb_chrome_flows[], profdb_export__traces[], profdb_chrome__finding[],
-    profdb_chrome__longest_step[], profdb_chrome__selected[];
 
 typedef struct ec_out {
   FILE *f;
@@ -117,7 +112,9 @@ int ec_parse_window_option(const char *opt, const char *v, long long *ns, int *r
   return 0;
 }
 
-static void bind_all(sqlite3_stmt *st, const ec_options *o) {
+/* The binder of every query of the chrome export (script.h). */
+static void bind_all(sqlite3_stmt *st, const void *arg) {
+  const ec_options *o = arg;
   int i;
   if ((i = sqlite3_bind_parameter_index(st, ":step")) && o->have_step)
     sqlite3_bind_int64(st, i, o->step);
@@ -133,26 +130,11 @@ static void bind_all(sqlite3_stmt *st, const ec_options *o) {
     sqlite3_bind_text(st, i, o->run, -1, SQLITE_STATIC);
 }
 
-/* Run every statement of sql.  0 or -1. */
+/* Run every statement of sql.  0 or -1 (printed). */
 static int exec_script(sqlite3 *db, const char *sql, const ec_options *o) {
-  while (sql && *sql) {
-    sqlite3_stmt *st = NULL;
-    const char *tail = NULL;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, &tail) != SQLITE_OK) {
-      fprintf(stderr, "profdb: export: %s\n", sqlite3_errmsg(db));
-      return -1;
-    }
-    if (st) {
-      bind_all(st, o);
-      while (sqlite3_step(st) == SQLITE_ROW) {}
-      if (sqlite3_finalize(st) != SQLITE_OK) {
-        fprintf(stderr, "profdb: export: %s\n", sqlite3_errmsg(db));
-        return -1;
-      }
-    }
-    sql = tail;
-  }
-  return 0;
+  if (ld_run_script(db, sql, bind_all, o) == 0) return 0;
+  fprintf(stderr, "profdb: export: %s\n", sqlite3_errmsg(db));
+  return -1;
 }
 
 /* Fill _cx_trace with the traces --run and --rank select. */

@@ -33,7 +33,8 @@
 */
 #include "export_memviz.h"
 
-#include "export.h"
+#include "export_files.h"
+#include "profdb_sql.h"
 #include "publish.h"
 #include "utf8.h"
 
@@ -41,11 +42,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* export/memviz/NAME.sql, embedded by cmake/embed.cmake. */
-extern const char profdb_memviz__snapshot[], profdb_memviz__window[], profdb_memviz_segments[],
-    profdb_memviz_segment_undo[], profdb_memviz_live[], profdb_memviz_events[],
-    profdb_memviz_frames[], profdb_memviz_annotations[];
 
 /* ---- the writer: one object model, written as pickle or JSON ----------- */
 

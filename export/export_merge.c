@@ -26,7 +26,7 @@
 ** The summaries, in (run, rank) order, are appended one by one, with ids
 ** moved past the rows already there, as a load of every rank numbers them.
 */
-#include "export.h"
+#include "export_merge.h"
 
 #include "clock.h"
 #include "loader.h"
@@ -43,8 +43,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
-
-extern const char profdb_export__summary_merge[];
 
 /* A summary decompresses to at most this many times the compressed bytes
 ** read so far (plus MAX_SLACK): profdb's own summaries are 3-15 times

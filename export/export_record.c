@@ -28,8 +28,9 @@
 **      writes the same record.  The summary's size is not recorded (a
 **      summary holds its load's time): only that it exists.
 */
-#include "export.h"
+#include "export_record.h"
 
+#include "export_files.h"
 #include "input.h"
 #include "loader.h"
 #include "publish.h"

@@ -24,12 +24,14 @@
 **      loaded together (tested by export.report_dir).
 **   2. A reader never sees half a summary (temporary file, fsync, rename).
 */
-#include "export.h"
+#include "export_summary.h"
 
 #include "loader.h"
 #include "oom.h"
 #include "profdb/profdb.h"
+#include "profdb_sql.h"
 #include "publish.h"
+#include "script.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -37,10 +39,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
-
-extern const char profdb_export__summary_copy[], profdb_export__summary_drop[],
-    profdb_export__summary_nest[], profdb_export__summary_busy[],
-    profdb_export__summary_columns[];
 
 /* ---- zstd, streamed (a summary of a large rank need not fit in memory) -- */
 
@@ -175,22 +173,22 @@ static void bind_named_rowids(sqlite3_stmt *st, sqlite3 *db, int64_t trace_id) {
   }
 }
 
+/* What exec_bound() binds: the trace, and db for its rowid ranges. */
+typedef struct bound_trace {
+  sqlite3 *db;
+  const ex_summary_trace *t;
+} bound_trace;
+
+static void bind_bound(sqlite3_stmt *st, const void *arg) {
+  const bound_trace *b = arg;
+  bind_trace(st, b->t);
+  bind_named_rowids(st, b->db, b->t->id);
+}
+
 /* Run every statement of sql on out, with the trace's parameters and its
 ** rowid ranges in db (:lo_T, :hi_T) bound.  0 or -1. */
 static int exec_bound(sqlite3 *out, sqlite3 *db, const char *sql, const ex_summary_trace *t) {
-  while (sql && *sql) {
-    sqlite3_stmt *st = NULL;
-    const char *tail = NULL;
-    if (sqlite3_prepare_v2(out, sql, -1, &st, &tail) != SQLITE_OK) return -1;
-    if (st) {
-      bind_trace(st, t);
-      bind_named_rowids(st, db, t->id);
-      while (sqlite3_step(st) == SQLITE_ROW) {}
-      if (sqlite3_finalize(st) != SQLITE_OK) return -1;
-    }
-    sql = tail;
-  }
-  return 0;
+  return ld_run_script(out, sql, bind_bound, &(bound_trace){db, t});
 }
 
 /* The trace's rows of every table (export/dataset/_summary_copy.sql); db:

@@ -53,11 +53,9 @@
 #include "progress.h"
 #include "sql.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,46 +65,6 @@
 
 /* How long a write to the original waits for other connections' locks. */
 #define BUSY_WAIT_MS 60000
-
-/* ---- cleanup on signals ------------------------------------------------- */
-
-static char cleanup_temp[PATH_MAX + 32];   /* temporary database to remove */
-static char cleanup_placeholder[PATH_MAX]; /* empty DB file we created */
-
-/* The handlers that were installed before the load: put back when it
-** ends, and called after our cleanup (a caller such as `profdb report`
-** has its own temporary files to remove). */
-static const int caught_signals[3] = {SIGINT, SIGTERM, SIGHUP};
-static struct sigaction previous_action[3];
-
-/* What a load in progress leaves: removed on a signal or when memory runs
-** out (async-signal-safe calls only). */
-static void remove_temporaries(void) {
-  if (cleanup_temp[0]) unlink(cleanup_temp);
-  if (cleanup_placeholder[0]) {
-    struct stat st;
-    if (stat(cleanup_placeholder, &st) == 0 && st.st_size == 0) unlink(cleanup_placeholder);
-  }
-}
-
-static void on_signal(int sig) {
-  remove_temporaries();
-  for (int i = 0; i < 3; i++)
-    if (caught_signals[i] == sig) sigaction(sig, &previous_action[i], NULL);
-  raise(sig); /* delivered to the previous handler once this one returns */
-}
-
-static void catch_signals(void) {
-  ld_oom_cleanup(remove_temporaries);
-  struct sigaction sa = {0};
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  for (int i = 0; i < 3; i++) sigaction(caught_signals[i], &sa, &previous_action[i]);
-}
-
-static void release_signals(void) {
-  for (int i = 0; i < 3; i++) sigaction(caught_signals[i], &previous_action[i], NULL);
-}
 
 /* ---- locking ------------------------------------------------------------ */
 
@@ -148,26 +106,13 @@ static int lock_database(const char *path, FILE *out, int *created) {
   }
 }
 
-/* Remove temporary files of loads that were killed: a loader holds the
-** lock for as long as its temporary file exists, so while we hold it any
-** such file is stale. */
+/* Remove temporary files of loads that were killed (publish.h: those no
+** live process holds; a loader also holds the database's lock for as long
+** as its temporary file exists). */
 static void remove_stale_temps(const char *db_path) {
   char *dup1 = strdup(db_path), *dup2 = strdup(db_path);
-  const char *dir = dirname(dup1);
-  char prefix[4096];
-  snprintf(prefix, sizeof prefix, ".%s.profdb-", basename(dup2));
-  DIR *d = opendir(dir);
-  if (d) {
-    struct dirent *e;
-    size_t n = strlen(prefix);
-    while ((e = readdir(d)))
-      if (!strncmp(e->d_name, prefix, n) && strlen(e->d_name) == n + 6) {
-        char full[4096];
-        snprintf(full, sizeof full, "%s/%s", dir, e->d_name);
-        unlink(full);
-      }
-    closedir(d);
-  }
+  if (!dup1 || !dup2) ld_oom();
+  pub_remove_temps(dirname(dup1), basename(dup2));
   free(dup1);
   free(dup2);
 }
@@ -236,7 +181,7 @@ static int copy_into_original(ld_original *o, const char *temp, const char *path
 ** while holding SQLite's write lock on the original (other writers wait,
 ** readers keep the file they opened), or by copying into the live file
 ** when a rename is unsafe or would lose the owner or hard links. */
-static int replace_database(ld_original *o, const char *temp, const char *path, int in_place,
+static int replace_database(ld_original *o, pub_file *temp, const char *path, int in_place,
                             FILE *out) {
   static const char changed[] =
       "%s: changed by another program during the load; nothing written (load again)";
@@ -246,7 +191,7 @@ static int replace_database(ld_original *o, const char *temp, const char *path, 
       ld_say(out, changed, path);
       return -1;
     }
-    return copy_into_original(o, temp, path, out);
+    return copy_into_original(o, temp->tmp, path, out);
   }
   if (sqlite3_exec(o->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
     ld_say(out, "%s: cannot lock the database: %s", path, sqlite3_errmsg(o->db));
@@ -256,8 +201,8 @@ static int replace_database(ld_original *o, const char *temp, const char *path, 
   if (original_version(o) != o->version)
     ld_say(out, changed, path);
   else if (original_uses_wal(o, path))
-    ld_say(out, changed, path); /* switched to WAL meanwhile */
-  else if (rename(temp, path) != 0)
+    ld_say(out, changed, path);   /* switched to WAL meanwhile */
+  else if (pub_rename(temp) != 0) /* with the folder synced: durable */
     ld_say(out, "%s: cannot replace: %s", path, strerror(errno));
   else
     rc = 0;
@@ -600,33 +545,23 @@ static int match_original(int tfd, int lock_fd, int created) {
 
 /* ---- begin, commit, abort ------------------------------------------------ */
 
-int dbswap_mktemp(const char *path, char *tmp, size_t tmpsize) {
-  char *dup1 = strdup(path), *dup2 = strdup(path);
-  if (!dup1 || !dup2) ld_oom();
-  snprintf(tmp, tmpsize, "%s/.%s.profdb-XXXXXX", dirname(dup1), basename(dup2));
-  free(dup1);
-  free(dup2);
-  return mkstemp(tmp);
-}
-
 ld_side *dbswap_side(ld_swap *s) {
   return s->appending ? &s->side : NULL;
 }
 
-/* The temporary database next to the target (so rename() is atomic),
-** with the original's mode and owner; the signal cleanup armed. */
+/* The temporary database next to the target (publish.h: so that the
+** rename is atomic; removed on a signal), with the original's mode and
+** owner. */
 static int make_temp(ld_swap *s, FILE *out) {
-  int tfd = dbswap_mktemp(s->path, s->temp, sizeof s->temp);
-  if (tfd < 0) {
-    ld_say(out, "%s: cannot create a temporary file next to it: %s", s->path, strerror(errno));
+  if (pub_open(&s->file, s->path, 0) ||
+      snprintf(s->temp, sizeof s->temp, "%s", s->file.tmp) >= (int)sizeof s->temp) {
+    ld_say(out, "%s: cannot create a temporary file next to it: %s", s->path,
+           strerror(s->file.fd < 0 ? errno : ENAMETOOLONG));
+    pub_abort(&s->file);
     s->temp[0] = 0;
     return -1;
   }
-  s->in_place = match_original(tfd, s->lock_fd, s->created);
-  close(tfd);
-  snprintf(cleanup_temp, sizeof cleanup_temp, "%s", s->temp);
-  catch_signals();
-  s->signals = 1;
+  s->in_place = match_original(s->file.fd, s->lock_fd, s->created);
   return 0;
 }
 
@@ -653,6 +588,7 @@ int dbswap_begin(ld_swap *s, const char *path, ld_ctx *ctx) {
   FILE *out = ctx->msg;
   memset(s, 0, sizeof *s);
   s->lock_fd = -1;
+  s->file.fd = -1;
   /* A symbolic link as the database: load into what it points to, and
   ** keep the link (the rename at the end would replace it). */
   struct stat lst;
@@ -666,7 +602,7 @@ int dbswap_begin(ld_swap *s, const char *path, ld_ctx *ctx) {
   }
   s->lock_fd = lock_database(s->path, out, &s->created);
   if (s->lock_fd < 0) return -1;
-  if (s->created) snprintf(cleanup_placeholder, sizeof cleanup_placeholder, "%s", s->path);
+  if (s->created) s->placeholder = pub_keep(s->path, PUB_KEEP_IF_EMPTY);
   remove_stale_temps(s->path);
   if (make_temp(s, out)) goto fail;
   /* NOMUTEX: the connection is used by one thread at a time (the writer
@@ -698,12 +634,11 @@ static int put_in_place(ld_swap *s, ld_ctx *ctx) {
   ld_phase(ctx, "commit, close");
   progress_phase("putting the database in place");
   /* Durability of the new file, then the atomic switch. */
-  int fd = open(s->temp, O_RDONLY | O_CLOEXEC);
-  if (fd >= 0) {
-    fsync(fd);
-    close(fd);
+  if (pub_finish(&s->file)) {
+    ld_say(out, "%s: cannot write: %s", s->temp, strerror(errno));
+    return -1;
   }
-  if (replace_database(&s->orig, s->temp, s->path, s->in_place, out)) return -1;
+  if (replace_database(&s->orig, &s->file, s->path, s->in_place, out)) return -1;
   ld_phase(ctx, "fsync, rename");
   return 0;
 }
@@ -732,16 +667,15 @@ void dbswap_abort(ld_swap *s, ld_ctx *ctx) {
   if (s->orig.db) sqlite3_close(s->orig.db);
   s->orig.db = NULL;
   side_free(&s->side);
-  if (s->temp[0]) unlink(s->temp);
+  pub_abort(&s->file); /* the temporary database, unless renamed */
   s->temp[0] = 0;
   if (s->created) {
     struct stat pst;
     if (stat(s->path, &pst) == 0 && pst.st_size == 0) unlink(s->path);
   }
   s->created = 0;
-  cleanup_temp[0] = cleanup_placeholder[0] = 0;
-  if (s->signals) release_signals();
-  s->signals = 0;
+  pub_forget(s->placeholder);
+  s->placeholder = NULL;
   if (s->lock_fd >= 0) close(s->lock_fd);
   s->lock_fd = -1;
 }

@@ -1,6 +1,6 @@
 /*
 ** dbswap.h — the atomic update of a database file (dbswap.c; used by
-** load.c, and dbswap_mktemp() by the report's file writer).
+** load.c).
 **
 ** A load writes to a connection dbswap_begin() gives it, never to the
 ** database itself; dbswap_commit() then changes the original in one step,
@@ -27,6 +27,7 @@
 #define PROFDB_DBSWAP_H
 
 #include "loader.h"
+#include "publish.h"
 
 #include <limits.h>
 #include <sqlite3.h>
@@ -70,24 +71,27 @@ typedef struct ld_original {
 } ld_original;
 
 /* One atomic update, from dbswap_begin() to dbswap_commit() or
-** dbswap_abort().  Only one at a time per process (the signal handlers). */
+** dbswap_abort(). */
 typedef struct ld_swap {
   char path[PATH_MAX];      /* the database (a symbolic link's target) */
   char temp[PATH_MAX + 32]; /* temporary or side database; "" once gone */
+  pub_file file;            /* temp, published by the rename (publish.h) */
   int lock_fd;              /* path, flock()ed for the whole update; -1 */
   int created;              /* path was created (empty) by the begin */
   int in_place;             /* commit copies into the live file */
-  int signals;              /* the signal handlers are installed */
   sqlite3 *db;              /* the temporary database: the load writes here */
   ld_original orig;         /* path as SQLite sees it, open throughout */
   int appending;            /* the temporary database is a side database */
   ld_side side;             /* then: the merge's state */
+  /* The empty path the begin created, registered: a signal removes it
+  ** while it is still empty (publish.h). */
+  struct pub_reg *placeholder;
 } ld_swap;
 
 /* Lock path (created empty if missing; a second loader waits), remove the
 ** temporary files of killed loads, create the temporary database next to
-** path, install the signal cleanup, and choose how the commit will go (see
-** above).  Sets ctx->db to the connection the load writes to (schema not
+** path, register both in the signal cleanup (publish.h), and choose how
+** the commit will go (see above).  Sets ctx->db to the connection the load writes to (schema not
 ** yet prepared unless appending).  Returns 0, or -1 with the message
 ** printed on ctx->msg and everything undone. */
 int dbswap_begin(ld_swap *s, const char *path, ld_ctx *ctx);
@@ -103,14 +107,8 @@ int dbswap_commit(ld_swap *s, ld_ctx *ctx);
 
 /* Leave the original as it was: close ctx->db, remove the temporary
 ** database (and path, when the begin created it and it is still empty),
-** restore the signal handlers, unlock. */
+** take them out of the signal cleanup, unlock. */
 void dbswap_abort(ld_swap *s, ld_ctx *ctx);
-
-/* Create a new temporary file next to path, ".NAME.profdb-XXXXXX" in its
-** folder (mkstemp: a fresh name, created exclusively, so nothing planted
-** there is followed or overwritten; dbswap_begin() removes those of killed
-** loads), its name in tmp.  Returns the descriptor, or -1 (errno). */
-int dbswap_mktemp(const char *path, char *tmp, size_t tmpsize);
 
 /* ---- the side database (used by load.c while it loads) ---------------- */
 

@@ -7,8 +7,7 @@
 
 #include <stddef.h>
 
-/* loader/sql/load_summary.sql, embedded by cmake/embed.cmake */
-extern const char profdb_sql_load_summary[];
+#include "profdb_sql.h" /* profdb_sql_load_summary: loader/sql/load_summary.sql */
 
 char *ld_load_summary(sqlite3 *db) {
   sqlite3_stmt *st = NULL;

@@ -176,8 +176,8 @@ int postpass_prepare(ld_ctx *ctx);
 int ld_insert_codes(ld_ctx *ctx);
 
 /* Run every statement of script (an embedded loader/sql/ file, sql.h) with
-** each parameter (?1) bound to id.  Returns 0, or -1 (sqlite3_errmsg says
-** why; nothing printed). */
+** each parameter (?1) bound to id (ld_run_script(), script.c).  Returns 0,
+** or -1 (sqlite3_errmsg says why; nothing printed). */
 int ld_exec_script(sqlite3 *db, const char *script, int64_t id);
 
 /* Exec SQL on the (idle) database; on failure prints and returns -1. */

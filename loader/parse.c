@@ -386,20 +386,6 @@ void ld_phase(ld_ctx *ctx, const char *name) {
   ctx->phase_start = now;
 }
 
-int ld_exec_script(sqlite3 *db, const char *script, int64_t id) {
-  const char *tail = script;
-  while (tail && *tail) {
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db, tail, -1, &st, &tail) != SQLITE_OK) return -1;
-    if (!st) break; /* only comments or blanks left */
-    for (int i = 1; i <= sqlite3_bind_parameter_count(st); i++) sqlite3_bind_int64(st, i, id);
-    int rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) return -1;
-  }
-  return 0;
-}
-
 int ld_exec(ld_ctx *ctx, const char *sql) {
   char *err = NULL;
   if (sqlite3_exec(ctx->db, sql, NULL, NULL, &err) != SQLITE_OK) {

@@ -36,8 +36,8 @@
 ** list. */
 struct pub_reg {
   struct pub_reg *volatile next;
-  int dir;
-  int fd; /* a lock file's descriptor, closed when forgotten; -1 */
+  int how; /* PUB_KEEP_FILE, PUB_KEEP_DIR or PUB_KEEP_IF_EMPTY */
+  int fd;  /* a lock file's descriptor, closed when forgotten; -1 */
   char path[];
 };
 
@@ -47,9 +47,13 @@ static struct sigaction previous[3];
 static int installed;
 
 static void remove_registered(void) {
-  for (int dirs = 0; dirs < 2; dirs++) /* a folder's files first */
-    for (struct pub_reg *r = registry; r; r = r->next)
-      if (r->dir == dirs) dirs ? rmdir(r->path) : unlink(r->path);
+  struct stat st;
+  for (struct pub_reg *r = registry; r; r = r->next) /* a folder's files first */
+    if (r->how == PUB_KEEP_FILE ||
+        (r->how == PUB_KEEP_IF_EMPTY && stat(r->path, &st) == 0 && st.st_size == 0))
+      unlink(r->path);
+  for (struct pub_reg *r = registry; r; r = r->next)
+    if (r->how == PUB_KEEP_DIR) rmdir(r->path);
 }
 
 static void on_signal(int sig) {
@@ -73,12 +77,12 @@ static void set_handlers(int on) {
   installed = on;
 }
 
-struct pub_reg *pub_keep(const char *path, int dir) {
+struct pub_reg *pub_keep(const char *path, int how) {
   size_t n = strlen(path) + 1;
   struct pub_reg *r = malloc(sizeof *r + n);
   if (!r) return NULL;
   memcpy(r->path, path, n);
-  r->dir = dir;
+  r->how = how;
   r->fd = -1;
   r->next = registry;
   registry = r;
@@ -143,7 +147,7 @@ int pub_open(pub_file *p, const char *path, int flags) {
     /* The mode of the file replaced, else a new file's: not fatal. */
     if (fchmod(p->fd, exists ? st.st_mode & 07777 : 0666 & ~mask)) {}
     flock(p->fd, LOCK_EX); /* alive: pub_remove_temps() leaves it */
-    p->reg = pub_keep(p->tmp, 0);
+    p->reg = pub_keep(p->tmp, PUB_KEEP_FILE);
   } else if (!p->tmp)
     errno = ENOMEM;
   if (p->fd < 0) {
@@ -373,10 +377,10 @@ int pub_tmpdir(const char *prefix, char *out, size_t n) {
     return -1;
   }
   if (!mkdtemp(out)) return -1;
-  pub_keep(out, 1);
+  pub_keep(out, PUB_KEEP_DIR);
   char lock[4200];
   snprintf(lock, sizeof lock, "%s/lock", out);
-  struct pub_reg *r = pub_keep(lock, 0);
+  struct pub_reg *r = pub_keep(lock, PUB_KEEP_FILE);
   int fd = open(lock, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd >= 0) flock(fd, LOCK_EX); /* held until pub_tmpdir_remove() */
   if (r)
@@ -387,12 +391,13 @@ int pub_tmpdir(const char *prefix, char *out, size_t n) {
 }
 
 void pub_tmpdir_remove(const char *dir) {
+  /* Removed while still registered: a signal meanwhile finishes the job. */
+  remove_tree(dir);
   size_t n = strlen(dir);
   for (struct pub_reg *r = registry, *next; r; r = next) {
     next = r->next;
     if (!strncmp(r->path, dir, n) && (!r->path[n] || r->path[n] == '/')) pub_forget(r);
   }
-  remove_tree(dir);
 }
 
 /* ---- reading ------------------------------------------------------------------ */

@@ -89,10 +89,22 @@ int pub_tmpdir(const char *prefix, char *out, size_t n);
 void pub_tmpdir_remove(const char *dir);
 void pub_sweep(const char *tmp, const char *prefix);
 
-/* Register path (a file, or with dir = 1 a folder, removed once empty) in
-** the signal cleanup; a folder's files go before it.  pub_forget() takes it
-** out (NULL: nothing).  NULL when memory is short (then not registered). */
-struct pub_reg *pub_keep(const char *path, int dir);
+/* ---- the signal cleanup: profdb's one registry -------------------------
+** Register path in the cleanup that SIGINT, SIGTERM, SIGHUP and running
+** out of memory (oom.h) run: how says what it removes; a folder's files go
+** before it.  Every file profdb removes on a signal is registered here (the
+** temporaries above, a load's temporary database and the empty file it
+** created, a report's temporary folder): this is the only code that
+** installs signal handlers, and it puts back the previous ones once the
+** registry is empty, and calls them after its cleanup.  pub_forget()
+** takes an entry out (NULL: nothing).  NULL when memory is short (then not
+** registered). */
+enum {
+  PUB_KEEP_FILE,    /* unlinked */
+  PUB_KEEP_DIR,     /* removed once empty */
+  PUB_KEEP_IF_EMPTY /* unlinked when it holds 0 bytes (a placeholder) */
+};
+struct pub_reg *pub_keep(const char *path, int how);
 void pub_forget(struct pub_reg *r);
 
 /* Open a file profdb reads that could be a FIFO, a device or a folder:

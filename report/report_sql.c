@@ -31,6 +31,7 @@
 #include "report.h"
 #include "oom.h"
 #include "clock.h"
+#include "script.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -319,27 +320,16 @@ static void bind_params(rp_report *r, sqlite3_stmt *st) {
   }
 }
 
+/* The report's parameters as a script's binder (script.h). */
+static void bind_report(sqlite3_stmt *st, const void *r) {
+  bind_params((rp_report *)r, st);
+}
+
 int rp_exec_script(rp_report *r, const char *path) {
   char *sql = read_file(path);
   if (!sql) return -1;
-  const char *tail = sql;
-  int rc = 0;
-  while (tail && *tail && rc == 0) {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(r->db, tail, -1, &st, &tail) != SQLITE_OK) {
-      fprintf(stderr, "profdb: %s: %s\n", path, sqlite3_errmsg(r->db));
-      rc = -1;
-      break;
-    }
-    if (!st) continue;
-    bind_params(r, st);
-    while (sqlite3_step(st) == SQLITE_ROW) {}
-    if (sqlite3_reset(st) != SQLITE_OK) {
-      fprintf(stderr, "profdb: %s: %s\n", path, sqlite3_errmsg(r->db));
-      rc = -1;
-    }
-    sqlite3_finalize(st);
-  }
+  int rc = ld_run_script(r->db, sql, bind_report, r);
+  if (rc) fprintf(stderr, "profdb: %s: %s\n", path, sqlite3_errmsg(r->db));
   free(sql);
   return rc;
 }
