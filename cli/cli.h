@@ -25,6 +25,10 @@ int cli_export_memviz(int argc, char **argv);
 /* profdb mcp: the Model Context Protocol server (cli_mcp.c). */
 int cli_mcp(int argc, char **argv);
 
+/* --rank N of profdb load, export and report (cli_load.c): *rank, 0; or
+** -1 with "profdb: COMMAND: --rank S: not a rank" printed. */
+int cli_parse_rank(const char *command, const char *s, long long *rank);
+
 /* Open a database read-only with the profdb SQL functions registered.
 ** Prints "profdb: PATH: why" and returns NULL on failure. */
 sqlite3 *cli_open_db(const char *path, int readonly);
@@ -50,6 +54,8 @@ typedef struct rp_cli {
   int nonly;
   long long top;         /* --top */
   int include_warmup;    /* --include-warmup */
+  int have_rank;         /* report --rank N: the rank of the one input */
+  long long rank;        /* (profdb_load_options.rank) */
   int progress;          /* --progress 1, --no-progress 0, else -1:
                                    ** a load's progress when stderr is a
                                    ** terminal */

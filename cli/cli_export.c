@@ -11,8 +11,7 @@
 ** afterwards, also on SIGINT / SIGTERM / SIGHUP) and exports it: the same
 ** files `profdb export DB` writes for that rank, whatever the order and
 ** the concurrency of the tasks.  Exit codes: 0 ok, 3 ok with warnings
-** (a truncated input, a rank from the file name or none, a value that did
-** not fit its column), 75 an I/O error a retry may cure, 1 invalid input,
+** (a truncated input, a value that did not fit its column), 75 an I/O error a retry may cure, 1 invalid input,
 ** 2 usage or any other error, 4 a pickle refused.
 */
 #include "cli.h"
@@ -51,9 +50,11 @@ static const char export_usage[] =
     "                       $JOB_COMPLETION_INDEX (Kubernetes indexed Job)\n"
     "  --run NAME           the run of every input (default: load --run, else\n"
     "                       ws<world_size>-<n> from overlapping time windows)\n"
-    "  --rank N             the rank of inputs without distributedInfo.rank\n"
-    "                       (default: the number after 'rank' or 'worker' in\n"
-    "                       the file name, else 0 with a warning)\n"
+    "  --rank N             the rank of the one input file when its\n"
+    "                       distributedInfo has none (default: the number after\n"
+    "                       'rank' or 'worker' in its file name, else its\n"
+    "                       folder's, else 0: as profdb load --rank; a database\n"
+    "                       keeps the ranks of its load; docs/definitions.md#ranks)\n"
     "  --table NAME         export only this table (repeatable)\n"
     "  --compression zstd|none   page compression (default zstd)\n"
     "  --file-bytes N       close a file at the first row group past N bytes and\n"
@@ -124,8 +125,8 @@ static int parse_ll(const char *s, long long *v) {
 }
 
 /* Load the task's inputs into a temporary database; its path or NULL. */
-static const char *load_task(const char *const *inputs, int n, const char *run, int threads,
-                             int *rc) {
+static const char *load_task(const char *const *inputs, int n, const ex_options *o,
+                             int threads, int *rc) {
   static char tmp_db[4200];
   if (pub_tmpdir("profdb-export", tmp_dir, sizeof tmp_dir)) {
     const char *t = getenv("TMPDIR");
@@ -143,7 +144,8 @@ static const char *load_task(const char *const *inputs, int n, const char *run, 
   snprintf(tmp_db, sizeof tmp_db, "%s/run.db", tmp_dir);
   static int at_exit;
   if (!at_exit++) atexit(remove_tmp);
-  profdb_load_options opt = {.quiet = 1, .run = run, .threads = threads};
+  profdb_load_options opt = {
+      .quiet = 1, .run = o->run, .threads = threads, .have_rank = o->have_rank, .rank = o->rank};
   /* Without --threads: one core per task unless the scheduler gave more. */
   const char *cpus = getenv("SLURM_CPUS_PER_TASK");
   if (!threads && cpus && atoi(cpus) == 1) opt.threads = 1;
@@ -181,10 +183,7 @@ static int value_option(const char *a, const char *v, ex_options *o, ex_args *x)
   else if (!strcmp(a, "--run"))
     o->run = v;
   else if (!strcmp(a, "--rank")) {
-    if (parse_ll(v, &o->rank)) {
-      fprintf(stderr, "profdb: export: --rank %s: not a rank\n", v);
-      return -1;
-    }
+    if (cli_parse_rank("export", v, &o->rank)) return -1;
     o->have_rank = 1;
   } else if (!strcmp(a, "--table"))
     x->only[o->nonly++] = v;
@@ -288,24 +287,6 @@ static int task_input(ex_args *x, char **listed) {
   return PROFDB_EXIT_OK;
 }
 
-/* --rank names the rank of one input: a database given with it must hold
-** one artifact.  0, or -1 (printed). */
-static int one_artifact(sqlite3 *db, const char *db_path) {
-  sqlite3_stmt *st;
-  long long count = 0;
-  if (sqlite3_prepare_v2(db,
-                         "SELECT (SELECT count(*) FROM trace) + (SELECT count(*) FROM"
-                         " snapshot)",
-                         -1, &st, NULL) == SQLITE_OK &&
-      sqlite3_step(st) == SQLITE_ROW)
-    count = sqlite3_column_int64(st, 0);
-  sqlite3_finalize(st);
-  if (count <= 1) return 0;
-  fprintf(stderr, "profdb: export: --rank: %s holds %lld traces and snapshots\n", db_path,
-          count);
-  return -1;
-}
-
 /* A task whose every input the dataset holds already (same content, same
 ** options and build, every file there: export_record.c) has nothing to
 ** do: 1 and *rc its exit code (3 when the export it skips warned), each
@@ -339,20 +320,24 @@ static int already_exported(const ex_options *o, const ex_args *x, int *rc) {
 static int export_inputs(ex_options *o, ex_args *x, ex_result *res, int *load_rc) {
   int rc = PROFDB_EXIT_OK;
   const char *db_path;
-  if (x->n == 1 && is_sqlite(x->inputs[0]))
+  if (x->n == 1 && is_sqlite(x->inputs[0]) && o->have_rank) {
+    fprintf(stderr,
+            "profdb: export: --rank %lld: %s was loaded already, and its ranks with it:"
+            " --rank names the rank of one trace file to load (profdb load FILE --rank N)\n",
+            o->rank, x->inputs[0]);
+    return PROFDB_EXIT_USAGE;
+  } else if (x->n == 1 && is_sqlite(x->inputs[0]))
     db_path = x->inputs[0];
   else if (ex_check_tables(o))
     return PROFDB_EXIT_USAGE;
   else if (!x->force && (x->skipped = already_exported(o, x, &rc)))
     return rc;
-  else if (!(db_path = load_task(x->inputs, x->n, o->run, (int)x->threads, load_rc)))
+  else if (!(db_path = load_task(x->inputs, x->n, o, (int)x->threads, load_rc)))
     return *load_rc;
   else
     o->record_inputs = 1; /* loaded by this build: its records are exact */
   sqlite3 *db = cli_open_db(db_path, 1);
   if (!db || cli_check_schema(db, db_path))
-    rc = PROFDB_EXIT_USAGE;
-  else if (o->have_rank && db_path == x->inputs[0] && one_artifact(db, db_path))
     rc = PROFDB_EXIT_USAGE;
   if (rc == PROFDB_EXIT_OK && ex_export(db, o, res))
     rc = res->retryable ? EX_EXIT_RETRY : PROFDB_EXIT_USAGE;

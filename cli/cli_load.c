@@ -59,6 +59,11 @@ static const char load_usage[] =
     "  --label NAME       label of the artifact (one input only)\n"
     "  --run NAME         the inputs are ranks of run NAME (ranks are compared only\n"
     "                     within a run; default: grouped by world size and time)\n"
+    "  --rank N           the rank of the one input file when its distributedInfo\n"
+    "                     has none.  A trace's rank is distributedInfo.rank, else\n"
+    "                     --rank, else the number after 'rank' or 'worker' in its\n"
+    "                     file name, else in its folder's name, else 0\n"
+    "                     (trace.rank_source says which; docs/definitions.md#ranks)\n"
     "  --replace          reload inputs whose content is already loaded\n"
     "  --strict           refuse truncated inputs instead of keeping their\n"
     "                     complete events\n"
@@ -83,6 +88,15 @@ static int parse_size(const char *s, size_t *out, unsigned long long max) {
   return 0;
 }
 
+int cli_parse_rank(const char *command, const char *s, long long *rank) {
+  char *end;
+  errno = 0;
+  *rank = strtoll(s, &end, 10);
+  if (s[0] >= '0' && s[0] <= '9' && !*end && !errno && *rank <= 100000000) return 0;
+  fprintf(stderr, "profdb: %s: --rank %s: not a rank (a number from 0)\n", command, s);
+  return -1;
+}
+
 int cli_load(int argc, char **argv) {
   profdb_load_options opt = {0};
   const char *db = NULL;
@@ -101,6 +115,9 @@ int cli_load(int argc, char **argv) {
       opt.label = argv[++i];
     } else if (!strcmp(a, "--run") && i + 1 < argc) {
       opt.run = argv[++i];
+    } else if (!strcmp(a, "--rank") && i + 1 < argc) {
+      if (cli_parse_rank("load", argv[++i], &opt.rank)) goto bad;
+      opt.have_rank = 1;
     } else if (!strcmp(a, "--replace")) {
       opt.replace = 1;
     } else if (!strcmp(a, "--strict")) {

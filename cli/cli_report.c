@@ -35,12 +35,12 @@ static void free_opens(rp_open *opens, int n) {
 /* The HTML's "Open it" of each finding of a dataset's report (rp_open):
 ** its summaries hold not every event, so the slice comes from the traces,
 ** loaded again.  Where --rank names a finding's traces as its subjects do
-** (every export rank the report's, one run: ec_selected_traces), only the
-** traces it names, with the ranks and step `--finding` would pick on the
-** database of all of them (the longest step of those ranks when it names
-** none: ec_select); else every trace and `--finding` itself, which gives
-** on their database what it gives on the job's.  An entry without paths:
-** no command (a rule about missing data, or an error). */
+** (one run, each rank one its path gives again: ec_selected_traces), only
+** the traces it names, with the ranks and step `--finding` would pick on
+** the database of all of them (the longest step of those ranks when it
+** names none: ec_select); else every trace and `--finding` itself, which
+** gives on their database what it gives on the job's.  An entry without
+** paths: no command (a rule about missing data, or an error). */
 static rp_open *dataset_opens(sqlite3 *db, const rp_section *f) {
   rp_open *opens = calloc((size_t)f->nrows + 1, sizeof *opens);
   ec_options all = {0};
@@ -108,6 +108,10 @@ static const char report_usage[] =
     "                     ProfilerStep starts (HolisticTraceAnalysis' scope)\n"
     "  --gpu-gb X         device memory in GB (1e9 bytes), for OOM risk; default:\n"
     "                     the trace's deviceProperties\n"
+    "  --rank N           the rank of the one INPUT file when its distributedInfo\n"
+    "                     has none (default: the number after 'rank' or 'worker'\n"
+    "                     in its file name, else its folder's, else 0; as profdb\n"
+    "                     load --rank: docs/definitions.md#ranks)\n"
     "  --trace ID         only this trace (default: all)\n"
     "  --snapshot ID      only this snapshot (default: all)\n"
     "  --queries DIR      query files to use (default: $PROFDB_QUERIES, else the\n"
@@ -233,6 +237,9 @@ int cli_report(int argc, char **argv) {
       fputs(report_usage, stdout);
       rc = PROFDB_EXIT_OK;
       goto done;
+    } else if (!strcmp(a, "--rank") && i + 1 < argc) {
+      if (cli_parse_rank("report", argv[++i], &o.rank)) goto bad;
+      o.have_rank = 1;
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "profdb: report: unknown option '%s'\n", a);
       goto bad;

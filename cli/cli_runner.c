@@ -106,6 +106,14 @@ static int is_empty_file(const char *path) {
 }
 
 const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int *rc) {
+  if (o->have_rank && n == 1 && (is_sqlite_file(inputs[0]) || ex_is_dataset(inputs[0]))) {
+    fprintf(stderr,
+            "profdb: --rank %lld: %s was loaded already, and its ranks with it: --rank"
+            " names the rank of one trace file to load (profdb load FILE --rank N)\n",
+            o->rank, inputs[0]);
+    *rc = PROFDB_EXIT_USAGE;
+    return NULL;
+  }
   if (n == 1 && is_sqlite_file(inputs[0])) return inputs[0];
   size_t len0 = strlen(inputs[0]);
   struct stat st0;
@@ -149,7 +157,9 @@ const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int *rc
   }
   /* The load of a large trace takes seconds: show it as `profdb load` does. */
   profdb_load_options opt = {.quiet = 1,
-                             .progress = o->progress >= 0 ? o->progress : isatty(2)};
+                             .progress = o->progress >= 0 ? o->progress : isatty(2),
+                             .have_rank = o->have_rank,
+                             .rank = o->rank};
   int lrc = profdb_load(db, inputs, n, &opt);
   if (lrc != PROFDB_EXIT_OK && lrc != PROFDB_EXIT_TRUNCATED) {
     *rc = lrc;

@@ -3,7 +3,8 @@
 **
 ** HOW IT WORKS
 **   export/dataset/_traces.sql lists the traces with their run, their
-**   distributedInfo.rank and the base that makes their event ids local;
+**   rank (trace.rank, decided at load) and the base that makes their event
+**   ids local;
 **   _snapshots.sql does the same for memory snapshots.  For each artifact
 **   and each table of ex_tables, the table's query (export/dataset/<t>.sql)
 **   runs with the artifact's parameters bound by name (:trace_id, :base,
@@ -126,7 +127,6 @@ typedef struct ex_params {
   int64_t rank;
   const char *rank_source;
   const char *label;
-  const char *path; /* as loaded: the rank of its name or folder */
   const char *hash;
 } ex_params;
 
@@ -179,35 +179,6 @@ static int path_safe(const char *s) {
           strchr("._-+", *s)))
       return 0;
   return 1;
-}
-
-int ex_rank_from_name(const char *name, long long *rank) {
-  static const char *const words[] = {"rank", "worker"};
-  for (const char *s = name; *s; s++)
-    for (int w = 0; w < 2; w++) {
-      size_t n = strlen(words[w]);
-      if (strncasecmp(s, words[w], n)) continue;
-      const char *d = s + n;
-      if (*d == '-' || *d == '_' || *d == '=') d++;
-      if (*d < '0' || *d > '9') continue;
-      long long v = 0;
-      while (*d >= '0' && *d <= '9' && v < 100000000) v = v * 10 + (*d++ - '0');
-      *rank = v;
-      return 1;
-    }
-  return 0;
-}
-
-int ex_rank_from_path(const char *path, const char *label, long long *rank) {
-  if (label && ex_rank_from_name(label, rank)) return 1;
-  const char *end = path ? strrchr(path, '/') : NULL, *start = end;
-  while (start && start > path && start[-1] != '/') start--;
-  char folder[256];
-  size_t n = end ? (size_t)(end - start) : 0;
-  if (n == 0 || n >= sizeof folder) return 0;
-  memcpy(folder, start, n);
-  folder[n] = 0;
-  return ex_rank_from_name(folder, rank);
 }
 
 typedef struct ex_ctx {
@@ -561,27 +532,6 @@ static int wanted(const ex_options *o, const char *table) {
   return 0;
 }
 
-/* The rank of an artifact without distributedInfo.rank: --rank, else the
-** file name or its folder's, else 0 (a warning). */
-static void fallback_rank(ex_ctx *x, ex_params *p) {
-  long long r;
-  if (x->o->have_rank) {
-    p->rank = x->o->rank;
-    p->rank_source = "option";
-  } else if (ex_rank_from_path(p->path, p->label, &r)) {
-    p->rank = r;
-    p->rank_source = "path";
-  } else {
-    p->rank = 0;
-    p->rank_source = "default";
-    x->res->warnings++;
-    fprintf(x->msg,
-            "profdb: export: %s: no rank (no distributedInfo.rank, no --rank, no"
-            " rank or worker number in its name or its folder's): rank 0\n",
-            p->path ? p->path : p->label);
-  }
-}
-
 /* Artifacts already written in this export: (run, rank) must be unique. */
 typedef struct ex_seen {
   char (*key)[160];
@@ -688,20 +638,16 @@ static int export_artifacts(ex_ctx *x, int snapshot, ex_seen *seen) {
     p.id = sqlite3_column_int64(st, 0);
     p.label = (const char *)sqlite3_column_text(st, 1);
     p.run = (const char *)sqlite3_column_text(st, 2);
-    if (!snapshot) {
+    if (!snapshot) { /* the rank its load decided (loader/rank.c) */
+      p.rank_source = (const char *)sqlite3_column_text(st, 3);
+      p.rank = sqlite3_column_int64(st, 4);
       p.base = sqlite3_column_int64(st, 5);
       p.last = sqlite3_column_int64(st, 6);
-      p.path = (const char *)sqlite3_column_text(st, 7);
-      if (sqlite3_column_type(st, 3) == SQLITE_INTEGER) {
-        p.rank = sqlite3_column_int64(st, 3);
-        p.rank_source = "distributedInfo";
-      } else
-        fallback_rank(x, &p);
     } else {
       p.base = sqlite3_column_int64(st, 3);
       p.base2 = sqlite3_column_int64(st, 4);
-      p.path = (const char *)sqlite3_column_text(st, 5);
-      fallback_rank(x, &p);
+      p.rank = sqlite3_column_int64(st, 5);
+      p.rank_source = (const char *)sqlite3_column_text(st, 6);
     }
     char *hash = artifact_facts(x, snapshot, p.id, &rec);
     if (!snapshot) p.hash = hash; /* in the trace's files' metadata */

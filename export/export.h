@@ -35,8 +35,8 @@ typedef struct ex_options {
   const char *dir;         /* the dataset's folder (created when missing) */
   const char *run;         /* --run NAME for every artifact, or NULL */
   int have_rank;           /* --rank given */
-  long long rank;          /* --rank N: the rank of artifacts without
-                          ** distributedInfo.rank */
+  long long rank;          /* --rank N, given to the load of the inputs
+                          ** (profdb_load_options.rank): in the options key */
   const char *const *only; /* --table NAMES, or NULL for every table */
   int nonly;
   int uncompressed;   /* --compression none */
@@ -53,7 +53,7 @@ typedef struct ex_result {
   int64_t files;    /* files published */
   int64_t rows;     /* rows written */
   int64_t bytes;    /* bytes of the files published */
-  int64_t warnings; /* values that did not fit their column, guessed ranks */
+  int64_t warnings; /* values that did not fit their column, skipped artifacts */
   int retryable;    /* the failure was an I/O error a retry may cure */
 } ex_result;
 
@@ -62,16 +62,6 @@ typedef struct ex_result {
 ** printed as "profdb: export: ...". */
 int ex_export(sqlite3 *db, const ex_options *o, ex_result *res);
 
-/* The rank a file name gives: the digits after "rank" or "worker" (any
-** case, an optional '-', '_' or '='), e.g. 17 for "job_rank17.pt.trace".
-** 1 when found, else 0. */
-int ex_rank_from_name(const char *name, long long *rank);
-
-/* The rank an artifact's path gives: its label's (the file name without
-** .json[.gz]), else the name of the folder holding it ("rank_3/trace.json":
-** 3; only that folder, not those above it, which name users and jobs).
-** 1 when found, else 0. */
-int ex_rank_from_path(const char *path, const char *label, long long *rank);
 
 /* The options that shape the files, with the profdb version, a hash of the
 ** build (the file holding the code: profdb, or the Python module), the

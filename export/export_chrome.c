@@ -152,11 +152,7 @@ static int select_traces(sqlite3 *db, const ec_options *o) {
   while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
     const char *label = (const char *)sqlite3_column_text(st, 1);
     const char *run = (const char *)sqlite3_column_text(st, 2);
-    long long rank = 0;
-    if (sqlite3_column_type(st, 3) == SQLITE_INTEGER)
-      rank = sqlite3_column_int64(st, 3);
-    else if (!ex_rank_from_path((const char *)sqlite3_column_text(st, 7), label, &rank))
-      rank = sqlite3_column_int64(st, 4);
+    long long rank = sqlite3_column_int64(st, 4); /* trace.rank, decided at load */
     if (o->run && strcmp(o->run, run)) continue;
     if (o->nranks) {
       int hit = 0;

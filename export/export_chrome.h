@@ -67,8 +67,9 @@ int ec_select(sqlite3 *db, ec_options *o);
 
 /* The traces ec_select() selected: their paths as loaded (*paths, n of
 ** them; each and the array malloc'd, NULL-terminated) and whether a
-** --rank option names them as the report's findings do, in one run
-** (*plain; export/chrome/_selected.sql).  0, or -1 with a message. */
+** --rank option names them as the report's findings do, in one run, with
+** ranks their paths give again (*plain; export/chrome/_selected.sql).  0,
+** or -1 with a message. */
 int ec_selected_traces(sqlite3 *db, char ***paths, int *n, int *plain);
 
 /* What a report finding's subjects (JSON text) name: its ranks (into

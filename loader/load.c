@@ -211,14 +211,18 @@ void ld_label_from_path(const char *path, char *out, size_t outlen) {
   }
 }
 
+/* The artifact's row, with its rank from --rank or its name (rank.c; a
+** trace's distributedInfo.rank replaces it in sql/trace_finish.sql). */
 static int insert_artifact_row(ld_ctx *ctx, ld_file *f, const char *label) {
   const char *sql = f->kind == LD_KIND_TRACE
                         ? "INSERT INTO trace(trace_id, path, label, status, layout, gzip,"
-                          " file_bytes, json_bytes, content_hash, loaded_by)"
-                          " VALUES(?1, ?2, ?3, 'loading', 'object', ?4, ?5, 0, '', ?6)"
+                          " file_bytes, json_bytes, content_hash, loaded_by, rank, rank_source)"
+                          " VALUES(?1, ?2, ?3, 'loading', 'object', ?4, ?5, 0, '', ?6, ?7, ?8)"
                         : "INSERT INTO snapshot(snapshot_id, path, label, status, layout, gzip,"
-                          " file_bytes, json_bytes, content_hash, loaded_by)"
-                          " VALUES(?1, ?2, ?3, 'loading', 'object', ?4, ?5, 0, '', ?6)";
+                          " file_bytes, json_bytes, content_hash, loaded_by, rank, rank_source)"
+                          " VALUES(?1, ?2, ?3, 'loading', 'object', ?4, ?5, 0, '', ?6, ?7, ?8)";
+  long long rank;
+  const char *rank_source = ld_rank_of(f->path, ctx->opt, &rank);
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(ctx->db, sql, -1, &st, NULL) != SQLITE_OK) return -1;
   sqlite3_bind_int64(st, 1, f->artifact_id);
@@ -227,6 +231,8 @@ static int insert_artifact_row(ld_ctx *ctx, ld_file *f, const char *label) {
   sqlite3_bind_int(st, 4, f->in.gzip);
   sqlite3_bind_int64(st, 5, (int64_t)f->in.file_size);
   sqlite3_bind_text(st, 6, "profdb " PROFDB_VERSION, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 7, rank);
+  sqlite3_bind_text(st, 8, rank_source, -1, SQLITE_STATIC);
   int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
   sqlite3_finalize(st);
   return rc;
@@ -436,6 +442,13 @@ static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, 
                      ld_side *side) {
   int code = PROFDB_EXIT_USAGE, begun = 0;
   *loaded = 0;
+  if (ctx->opt->have_rank && inputs->n > 1) {
+    ld_say(ctx->msg,
+           "--rank %lld names the rank of one input, not of %d files (name each"
+           " file or its folder with its rank, or load them one by one)",
+           ctx->opt->rank, inputs->n);
+    return PROFDB_EXIT_USAGE;
+  }
   if (ld_exec(ctx, profdb_sql_writer_settings) || ld_prepare_schema(ctx, db_name))
     return PROFDB_EXIT_USAGE;
   ctx->existing = side ? side->original : ctx->db;

@@ -219,6 +219,12 @@ int ld_check_schema_file(const char *path, char *err, size_t errsize);
 ** .pt.trace (trace.label, snapshot.label, unless load --label). */
 void ld_label_from_path(const char *path, char *out, size_t outlen);
 
+/* The rank of the file at path when distributedInfo gives none (rank.c):
+** --rank N, else the number in its file name, else in its folder's name,
+** else 0, into *rank; returns where it came from, trace.rank_source's
+** words: "option", "file name", "folder name" or "default". */
+const char *ld_rank_of(const char *path, const profdb_load_options *opt, long long *rank);
+
 int ld_delete_artifact(ld_ctx *ctx, ld_kind kind, int64_t id);
 
 /* Record --run NAME on the artifacts from first_trace / first_snapshot on

@@ -13,6 +13,13 @@ CREATE TABLE IF NOT EXISTS snapshot(
   path TEXT NOT NULL,
   -- short name: the file name without .json/.json.gz, or --label
   label TEXT NOT NULL,
+  -- rank of the process it was taken in, decided at load as a trace's
+  -- (docs/definitions.md#ranks; a snapshot has no distributedInfo): load
+  -- --rank N, else the number after 'rank' or 'worker' in the file name,
+  -- else in its folder's name, else 0
+  rank INTEGER NOT NULL DEFAULT 0,
+  -- where rank came from: 'option', 'file name', 'folder name' or 'default'
+  rank_source TEXT NOT NULL DEFAULT 'default',
   -- 'ok', or 'truncated' when the file ended early (complete entries kept)
   status TEXT NOT NULL,
   -- decompressed byte offset where a truncated file ended, else NULL

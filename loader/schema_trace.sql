@@ -63,8 +63,13 @@ CREATE TABLE IF NOT EXISTS trace(
   path TEXT NOT NULL,
   -- short name: the file name without .json/.json.gz, or --label
   label TEXT NOT NULL,
-  -- distributed rank (distributedInfo.rank; 0 when absent)
+  -- distributed rank, decided at load (docs/definitions.md#ranks):
+  -- distributedInfo.rank, else load --rank N, else the number after
+  -- 'rank' or 'worker' in the file name, else in its folder's name, else 0
   rank INTEGER NOT NULL DEFAULT 0,
+  -- where rank came from: 'distributedInfo', 'option' (--rank), 'file
+  -- name', 'folder name' or 'default' (none of them: 0)
+  rank_source TEXT NOT NULL DEFAULT 'default',
   -- distributed world size (distributedInfo.world_size), NULL when absent
   world_size INTEGER,
   -- distributed backend (distributedInfo.backend), NULL when absent

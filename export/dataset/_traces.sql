@@ -16,11 +16,10 @@
 --   trace_id   INT64   the trace in this database
 --   label      STRING  the trace's label (file name without .json[.gz])
 --   run        STRING  the run
---   dist_rank  INT64   distributedInfo.rank, NULL when the trace has none
---   rank       INT64   trace.rank (0 when distributedInfo has no rank)
+--   rank_source STRING trace.rank_source: where its load found the rank
+--   rank       INT64   trace.rank, decided at load (docs/definitions.md#ranks)
 --   base       INT64   the trace's smallest event id minus 1
 --   last       INT64   the trace's largest event id
---   path       STRING  the trace's path as loaded (a rank in its folder)
 WITH ids(trace_id, lo, hi) AS (
   SELECT trace_id, min(id), max(id) FROM _slice GROUP BY trace_id
   UNION ALL SELECT trace_id, min(id), max(id) FROM _gpu GROUP BY trace_id
@@ -33,11 +32,9 @@ SELECT t.trace_id, t.label,
   coalesce(:run, t.named,
     coalesce('ws' || t.world_size, 'local') || '-' || sum(t.starts_run) OVER (
       PARTITION BY t.named IS NULL, t.world_size ORDER BY t.start_ts, t.trace_id)) AS run,
-  (SELECT json_extract(d.value, '$.rank') FROM trace_metadata d
-   WHERE d.trace_id = t.trace_id AND d.key = 'distributedInfo') AS dist_rank,
-  t.rank,
-  coalesce(r.lo, 1) - 1 AS base, coalesce(r.hi, 0) AS last, t.path
-FROM (SELECT t.trace_id, t.label, t.path, t.rank, t.world_size, t.start_ts, m.named,
+  t.rank_source, t.rank,
+  coalesce(r.lo, 1) - 1 AS base, coalesce(r.hi, 0) AS last
+FROM (SELECT t.trace_id, t.label, t.rank_source, t.rank, t.world_size, t.start_ts, m.named,
         coalesce(t.start_ts > max(t.end_ts) OVER (
                    PARTITION BY m.named IS NULL, t.world_size
                    ORDER BY t.start_ts, t.trace_id

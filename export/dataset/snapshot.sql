@@ -3,7 +3,7 @@
 -- Output:
 --   run            STRING  run
 --   rank           INT64   rank
---   rank_source    STRING  'option' (--rank), 'path' (the file name, else its folder's) or 'default' (0)
+--   rank_source    STRING  snapshot.rank_source: 'option' (--rank), 'file name', 'folder name' or 'default' (0)
 --   label          STRING  file name without .json / .json.gz
 --   status         STRING  'ok' or 'truncated'
 --   truncated_at   INT64   decompressed byte offset where a truncated file ended

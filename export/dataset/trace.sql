@@ -4,7 +4,7 @@
 -- Output:
 --   run             STRING  run (also the run=<run> folder)
 --   rank            INT64   rank (also the rank=<rank> folder)
---   rank_source     STRING  where the rank came from: 'distributedInfo', 'option' (--rank), 'path' (the file name, else its folder's), 'default' (none: 0)
+--   rank_source     STRING  where its load found the rank (trace.rank_source): 'distributedInfo', 'option' (--rank), 'file name', 'folder name', 'default' (none: 0)
 --   label           STRING  file name without .json / .json.gz
 --   world_size      INT64   distributedInfo.world_size, NULL when absent
 --   backend         STRING  distributedInfo.backend, NULL when absent

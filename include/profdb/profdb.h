@@ -63,6 +63,9 @@ typedef struct profdb_load_options {
                       ** Tests use tiny chunks to exercise every boundary */
   int threads;       /* 1 = parse and write on one thread; 0 = default */
   FILE *messages;    /* where diagnostics go; NULL = stderr */
+  int have_rank;     /* --rank N given: rank is the rank of the one input */
+  long long rank;    /* its rank when distributedInfo.rank gives none (a
+                      ** number in the file or folder name comes after it) */
 } profdb_load_options;
 
 /*

@@ -16,11 +16,17 @@ UPDATE trace SET
    WHERE trace_id = ?1 AND key = 'traceName' ORDER BY position DESC LIMIT 1)
 WHERE trace_id = ?1;
 -- distributedInfo (may appear before and after traceEvents): each field
--- from the last occurrence that has it; rank defaults to 0.
-UPDATE trace SET
-  rank = coalesce((SELECT json_extract(value, '$.rank') FROM trace_metadata
+-- from the last occurrence that has it.  Its rank comes first; without
+-- one, the rank the load gave the row stays (--rank, the file or folder
+-- name, else 0: load.c, rank.c).
+UPDATE trace SET (rank, rank_source) = (
+  SELECT coalesce(d.rank, trace.rank),
+         CASE WHEN d.rank IS NULL THEN trace.rank_source ELSE 'distributedInfo' END
+  FROM (SELECT (SELECT json_extract(value, '$.rank') FROM trace_metadata
    WHERE trace_id = ?1 AND key = 'distributedInfo' AND json_valid(value)
-   AND json_type(value, '$.rank') = 'integer' ORDER BY position DESC LIMIT 1), 0),
+   AND json_type(value, '$.rank') = 'integer' ORDER BY position DESC LIMIT 1) AS rank) d)
+WHERE trace_id = ?1;
+UPDATE trace SET
   world_size = (SELECT json_extract(value, '$.world_size') FROM trace_metadata
    WHERE trace_id = ?1 AND key = 'distributedInfo' AND json_valid(value)
    AND json_type(value, '$.world_size') = 'integer' ORDER BY position DESC LIMIT 1),

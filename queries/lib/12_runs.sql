@@ -2,7 +2,9 @@
 -- with ranks of the same run (rank_sum, stragglers, findings).  Traces of
 -- one run share their world size and overlap in time (their clocks are
 -- the hosts' wall clocks, synchronized in a cluster).  Traces without a
--- rank or a world size are runs of their own.
+-- world size (no distributedInfo; their rank from load --rank or their
+-- file or folder name: docs/definitions.md#ranks) are grouped alike among
+-- themselves, as profdb export groups them (export/dataset/_traces.sql).
 --
 -- A trace loaded with profdb load --run NAME belongs to run NAME
 -- (trace_metadata key 'profdb.run').  The others: islands of overlapping
@@ -13,15 +15,14 @@
 -- One row per reported trace.
 --   trace_id   the trace
 --   run        run key: the --run NAME, 'ws<world_size>#<island>', or
---              'trace<trace_id>'
+--              'local#<island>' without a world size
 CREATE TEMP TABLE report_run(trace_id INTEGER PRIMARY KEY, run TEXT);
 INSERT INTO report_run
 SELECT trace_id,
   CASE WHEN named IS NOT NULL THEN named
-       WHEN world_size IS NULL OR rank IS NULL THEN 'trace' || trace_id
-       ELSE 'ws' || world_size || '#' || sum(starts_run) OVER (
+       ELSE coalesce('ws' || world_size, 'local') || '#' || sum(starts_run) OVER (
               PARTITION BY named IS NULL, world_size ORDER BY start_ts, trace_id) END
-FROM (SELECT t.trace_id, t.rank, t.world_size, t.start_ts, m.named,
+FROM (SELECT t.trace_id, t.world_size, t.start_ts, m.named,
         coalesce(t.start_ts > max(t.end_ts) OVER (PARTITION BY m.named IS NULL, t.world_size
                    ORDER BY t.start_ts, t.trace_id
                    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 1) AS starts_run

@@ -17,8 +17,9 @@ prefix each command with the `profdb load ... -o run.db` that makes the
 database it names.  The report on the dataset `profdb export` writes
 (whose summaries hold not every event) must load the traces each finding
 names and export their --rank/--step: the same slice as --finding on the
-database; where --rank cannot name them as the findings do (ranks from
-folder names, not distributedInfo), load every trace and use --finding.
+database, also where the ranks come from the folder names (rank_0/,
+rank_1/; without distributedInfo): the load decided them, the report and
+the export read the same.
 """
 import csv
 import html
@@ -157,10 +158,11 @@ for f, cmd in zip(ds_findings, ds_cmds):
 if not checked:
     fail("dataset: no finding's command was checked")
 
-# Ranks --rank cannot name as the findings do: the same traces without
-# distributedInfo, in rank_0/ and rank_1/ (the export's ranks come from the
-# folders, the report's are 0 for both), loaded by relative paths.  Each
-# command loads every trace and exports --finding, run where the load ran.
+# Ranks from folder names: the same traces without distributedInfo, in
+# rank_0/ and rank_1/, loaded by relative paths.  Their load gives them
+# ranks 0 and 1 (trace.rank_source 'folder name'), which the report, the
+# dataset and a load of the same paths again all read: each command loads
+# the traces and exports their --rank/--step, run where the load ran.
 nd = os.path.join(WORK, "nd")
 traces = [f for f in files if f.endswith(".pt.trace.json")]
 for k, f in enumerate(traces):
@@ -186,10 +188,12 @@ for k, (f, cmd) in enumerate(zip(nd_findings, nd_cmds)):
     if rule.startswith("need_"):
         continue
     which = str(k + 1) if [g["rule"] for g in nd_findings].count(rule) > 1 else rule
-    want = "profdb load %s -o run.db && profdb export run.db --format chrome --finding %s " % (
-        " ".join(rel), which)
-    if not (cmd or "").startswith(want):
-        fail("nd: %s: %r is not %r..." % (rule, cmd, want))
+    load, _, export = (cmd or "").partition(" && ")
+    eargv = shlex.split(export)
+    named = {s["rank"] for s in f["subjects"] or [] if "rank" in s}
+    if not load.startswith("profdb load nd/rank_") or "--finding" in eargv or \
+            (named and {int(eargv[k + 1]) for k, a in enumerate(eargv) if a == "--rank"} != named):
+        fail("nd: %s: %r does not load the traces and export the ranks %s" % (rule, cmd, sorted(named)))
     cwd = os.path.join(WORK, "nd_" + rule)
     shutil.copytree(nd, os.path.join(cwd, "nd"))
     load, _, export = cmd.partition(" && ")
@@ -198,7 +202,7 @@ for k, (f, cmd) in enumerate(zip(nd_findings, nd_cmds)):
     run([PROFDB, "export", os.path.join(WORK, "nd.db"), "--format", "chrome", "--finding", which,
          "-o", "want.json", "-q"], cwd=cwd)
     got, want = (json.load(open(os.path.join(cwd, n)))
-                 for n in (shlex.split(export)[-1], "want.json"))
+                 for n in (eargv[eargv.index("-o") + 1], "want.json"))
     key = lambda d: sorted(json.dumps(e, sort_keys=True) for e in d["traceEvents"])
     if key(got) != key(want):
         fail("nd: %s: the slice of %r differs from --finding on nd.db" % (rule, cmd))

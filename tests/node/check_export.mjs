@@ -233,8 +233,8 @@ check(run(['export', named, '-o', dirNamed, '-q', '--run', 'job42']) === 0,
   'a trace without distributedInfo.rank but a rank in its name exits 0');
 const src = await rows(`SELECT rank, rank_source, run FROM
   read_parquet('${dirNamed}/trace/*/*/*.parquet')`);
-check(src.length === 1 && src[0].rank === '17' && src[0].rank_source === 'path' &&
-  src[0].run === 'job42', 'its rank 17 comes from the path, recorded as such, run from --run');
+check(src.length === 1 && src[0].rank === '17' && src[0].rank_source === 'file name' &&
+  src[0].run === 'job42', 'its rank 17 comes from the file name, recorded as such, run from --run');
 check(fs.existsSync(path.join(dirNamed, 'kernel', 'run=job42', 'rank=17', 'part-0000.parquet')),
   'written to kernel/run=job42/rank=17/');
 check(run(['export', named, '-o', dirNamed, '-q', '--run', 'a/b']) === 2,
@@ -254,7 +254,8 @@ const [gotTid, wantTid] = [await tids(dirTid, ''), await tids(dirTasks, 'WHERE r
 check(gotTid.n === wantTid.n && gotTid.t === gotTid.n && gotTid.s === wantTid.s,
   `string tids are written as integers (${JSON.stringify(gotTid)} vs ${JSON.stringify(wantTid)})`);
 // A rank in the name of the folder holding the file (rank_23/trace.json);
-// not in the folders above it (worker5/plain/: rank 0, a warning).
+// not in the folders above it (worker5/plain/: rank 0, the default; no
+// warning: a single process's rank, compared with no other).
 fs.mkdirSync(path.join(work, 'rank_23'), { recursive: true });
 fs.mkdirSync(path.join(work, 'worker5', 'plain'), { recursive: true });
 const inFolder = path.join(work, 'rank_23', 'trace.json');
@@ -265,9 +266,14 @@ check(run(['export', inFolder, '-o', dirNamed, '-q', '--run', 'job43']) === 0,
   'a trace with a rank in its folder\'s name exits 0');
 check(fs.existsSync(path.join(dirNamed, 'kernel', 'run=job43', 'rank=23', 'part-0000.parquet')),
   'rank_23/trace.json is written to kernel/run=job43/rank=23/');
-check(run(['export', above, '-o', dirNamed, '-q', '--run', 'job44']) === 3 &&
+check(run(['export', above, '-o', dirNamed, '-q', '--run', 'job44']) === 0 &&
   fs.existsSync(path.join(dirNamed, 'kernel', 'run=job44', 'rank=0', 'part-0000.parquet')),
-  'worker5/plain/trace.json: no rank (exit 3), rank 0: folders above its own are not read');
+  'worker5/plain/trace.json: no rank (exit 0), rank 0: folders above its own are not read');
+const fromFolders = await rows(`SELECT run, rank_source FROM
+  read_parquet('${dirNamed}/trace/*/*/*.parquet', hive_partitioning = true) ORDER BY run`);
+check(JSON.stringify(fromFolders.map((r) => r.rank_source)) ===
+  JSON.stringify(['file name', 'folder name', 'default']),
+  `rank_source: file name, folder name, default (${JSON.stringify(fromFolders)})`);
 
 // ---- 7. past --file-bytes a table goes on in part-0001, ... ----------------
 // Small row groups and a 6 kB limit split the DLRM tables into parts (the
