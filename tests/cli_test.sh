@@ -275,10 +275,10 @@ refusals() {
   expect_refusal 2 "profdb: run.db: a SQLite database (a profdb database?), not a trace or memory snapshot; report on it with: profdb report run.db" \
     "$profdb" load run.db -o new.db
   [ -e new.db ] && fail "new.db created by a refused load"
-  expect_refusal 2 "profdb: --top needs a whole number of rows >= 1, got '0'" "$profdb" report run.db --top 0
+  expect_refusal 2 "profdb: report: --top needs a whole number of rows >= 1, got '0'" "$profdb" report run.db --top 0
   grep -q "^usage: profdb report" err.txt || fail "no usage after the message"
-  expect_refusal 2 "profdb: --top needs a whole number of rows >= 1, got 'abc'" "$profdb" report run.db --top abc
-  expect_refusal 2 "profdb: --top needs a whole number of rows >= 1, got '0'" "$profdb" diff run.db run.db --top 0
+  expect_refusal 2 "profdb: report: --top needs a whole number of rows >= 1, got 'abc'" "$profdb" report run.db --top abc
+  expect_refusal 2 "profdb: diff: --top needs a whole number of rows >= 1, got '0'" "$profdb" diff run.db run.db --top 0
   expect_refusal 2 "profdb: diff: give two runs, BEFORE and AFTER (got 1)" "$profdb" diff run.db
   grep -q "^usage: profdb diff" err.txt || fail "no diff usage after the message"
   expect_refusal 2 "profdb: --md needs a value" "$profdb" report run.db --md
