@@ -284,6 +284,13 @@ refusals() {
   expect_refusal 2 "profdb: --md needs a value" "$profdb" report run.db --md
   expect_refusal 2 "profdb: report: give a profdb database, or trace / snapshot files" "$profdb" report
   expect_refusal 2 "profdb: report: --trace needs a trace_id >= 1, got 'x'" "$profdb" report run.db --trace x
+  # the options of report_params.c: a missing value, a choice, a range
+  expect_refusal 2 "profdb: --scope needs a value" "$profdb" report run.db --scope
+  expect_refusal 2 "profdb: report: --scope needs steps, trace or hta, got 'all'" "$profdb" report run.db --scope all
+  expect_refusal 2 "profdb: report: --gpu-gb needs a size in GB > 0, got '0'" "$profdb" report run.db --gpu-gb 0
+  expect_refusal 2 "profdb: diff: --line-tolerance needs a whole number of lines >= 0, got '-1'" "$profdb" diff run.db run.db --line-tolerance -1
+  "$profdb" --help | grep -q "^  report DB|INPUT\.\.\. *write the resource report (Markdown, JSON, HTML, CSV)$" ||
+    fail "profdb --help: report's line"
   # A bad --section lists the valid ids.
   "$profdb" report run.db --section nope >out.txt 2>err.txt; expect_eq "$?" 2 "bad --section exit code"
   [[ "$(head -1 err.txt)" == "profdb: no section 'nope'; sections: findings, run_summary, "*", gpu_kernel_sum, "* ]] ||
