@@ -5,6 +5,7 @@
 #define PROFDB_CLI_H
 
 #include "report.h"
+#include "report_params.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
@@ -14,6 +15,19 @@
 ** (cli_term.c).  Called once, first thing in main(). */
 void cli_safe_stderr(void);
 
+/* profdb's commands (cli_commands.c), NULL-name terminated. */
+typedef struct cli_command {
+  const char *name;                  /* "report" */
+  int (*run)(int argc, char **argv); /* argv[0] is the name; a profdb_exit code */
+  const char *args;                  /* "DB|INPUT..." */
+  const char *help;                  /* one line ('\n' to wrap) for profdb --help */
+} cli_command;
+extern const cli_command *cli_commands;
+/* profdb --help, from the table. */
+void cli_usage(FILE *f);
+/* Run the command argv[0] (or --help, --version); its exit code. */
+int cli_main(int argc, char **argv);
+
 /* Each returns a profdb_exit code. */
 int cli_load(int argc, char **argv);
 int cli_query(int argc, char **argv);
@@ -22,7 +36,7 @@ int cli_diff(int argc, char **argv);
 int cli_export(int argc, char **argv);
 int cli_export_chrome(int argc, char **argv);
 int cli_export_memviz(int argc, char **argv);
-/* profdb mcp: the Model Context Protocol server (cli_mcp.c). */
+/* profdb mcp: the Model Context Protocol server (mcp_server.c). */
 int cli_mcp(int argc, char **argv);
 
 /* --rank N of profdb load, export and report (cli_load.c): *rank, 0; or
@@ -52,8 +66,8 @@ typedef struct rp_cli {
   char *queries_dir;                      /* the query files found (rp_cli_queries) */
   const char **only;                      /* --section IDs */
   int nonly;
-  long long top;         /* --top */
-  int include_warmup;    /* --include-warmup */
+  unsigned command;      /* RPO_REPORT or RPO_DIFF: which options it takes */
+  rpo_values opts;       /* --top, --scope, ... (report_params.h) */
   int have_rank;         /* report --rank N: the rank of the one input */
   long long rank;        /* (profdb_load_options.rank) */
   int progress;          /* --progress 1, --no-progress 0, else -1:
@@ -64,9 +78,10 @@ typedef struct rp_cli {
   int ntmp;
 } rp_cli;
 
-int rp_cli_init(rp_cli *o, int argc);
-/* 1 when argv[*i] is a common option (consumed, *i advanced), 0 when not,
-** -1 when its value is invalid. */
+int rp_cli_init(rp_cli *o, int argc, unsigned command);
+/* 1 when argv[*i] is a common option or one of the command's report
+** options (consumed, *i advanced), 0 when not, -1 when its value is
+** invalid (said). */
 int rp_cli_option(rp_cli *o, int argc, char **argv, int *i);
 /* The database to read: inputs[0] when it is one SQLite file, else a
 ** temporary database the inputs were loaded into.  NULL with *rc set. */
@@ -82,6 +97,16 @@ int rp_cli_output(rp_report *r, rp_cli *o, int with_charts);
 /* --list: the kind's section ids (the summary's first) with their titles,
 ** one a line, to stdout.  Returns an exit code. */
 int rp_cli_list(const rp_kind *kind, rp_cli *o);
+/* The report of r->db (at db_path; its kind, sections and inputs set)
+** with options v, as `profdb report` runs it: a --trace / --snapshot that
+** is not there is said (-1); params (RPO_MAX_PARAMS) get the queries'
+** parameters; then rp_run.  The MCP's report tools run it too
+** (cli_report.c). */
+int cli_report_run(rp_report *r, const rpo_values *v, rp_param *params, const char *db_path);
+/* rp_run of the diff r (its sections chosen), then the checks of gate:
+** 0, or -1 with why printed (cli_diff.c; the MCP's diff tool too). */
+struct cli_gate;
+int cli_diff_run(rp_report *r, struct cli_gate *gate);
 /* Remove the temporary databases. */
 void rp_cli_free(rp_cli *o);
 /* Whether to run the sections on two connections (rp_report.db2): only

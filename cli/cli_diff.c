@@ -42,11 +42,9 @@ static const char diff_usage[] =
     "  --list             print the section ids with their titles, and exit\n"
 
     "  --section ID       only this section (repeatable): an ID of queries/diff/diff.list,\n"
-    "                     or 'verdict'\n"
-    "  --top N            rows of the top-N tables (default 15)\n"
-    "  --include-warmup   compare the first ProfilerStep too (default: excluded)\n"
-    "  --line-tolerance N match allocation sources whose lines are at most N apart\n"
-    "                     (default 0: same line; files match by path suffix)\n"
+    "                     or 'verdict'\n";
+/* then the diff's options (report_params.c), then these */
+static const char diff_usage_end[] =
     "  --queries DIR      query files to use (default: $PROFDB_QUERIES, else the\n"
     "                     installed share/profdb/queries next to this profdb)\n"
     "  --progress         show the progress of loading trace files even when stderr\n"
@@ -68,15 +66,63 @@ static const char diff_usage[] =
     "                     closest names)\n"
     "a failing gate prints one line on stderr: profdb: diff: gate FAIL: ...\n";
 
+static void usage(FILE *f) {
+  fputs(diff_usage, f);
+  rpo_write_help(f, RPO_DIFF);
+  fputs(diff_usage_end, f);
+}
+
+int cli_diff_run(rp_report *r, cli_gate *gate) {
+  if (rp_run(r)) return -1;
+  if (gate->n && (cli_gate_run(gate, r) || cli_gate_find_missing(gate, r) < 0)) return -1;
+  return cli_gate_report_missing(gate, 1) ? -1 : 0; /* a check that names nothing: exit 2 */
+}
+
+/* The diff of two runs (pos[0], pos[1]) with o's options and gate: what
+** `profdb diff BEFORE AFTER` writes; an exit code. */
+static int diff_two(rp_cli *o, const char **pos, cli_gate *gate, rp_param *params,
+                    int nparams) {
+  int rc;
+  rp_report r = {0};
+  const char *before = rp_cli_database(o, &pos[0], 1, &rc), *after = NULL;
+  if (before) after = rp_cli_database(o, &pos[1], 1, &rc);
+  sqlite3 *db = after ? cli_open_pair(before, after, &rc) : NULL;
+  if (!db) return rc;
+  rc = PROFDB_EXIT_USAGE;
+  r.kind = &rp_kind_diff;
+  r.db = db;
+  /* With a second core, a second connection runs half of the sections. */
+  const char *both[2] = {before, after};
+  if (rp_cli_two_connections(both, 2) && (r.db2 = cli_open_db(after, 1)) &&
+      cli_attach_base(r.db2, before)) {
+    sqlite3_close(r.db2);
+    r.db2 = NULL;
+  }
+  r.queries_dir = o->queries_dir;
+  r.params = params;
+  r.nparams = nparams;
+  r.inputs = (char **)pos;
+  r.ninputs = 2;
+  if (rp_cli_sections(&r, o) == 0 && cli_diff_run(&r, gate) == 0) {
+    rc = rp_cli_output(&r, o, 0);
+    if (rc == PROFDB_EXIT_OK && gate->n && !cli_gate_passed(&r)) {
+      cli_gate_fail_line(&r.gate, NULL); /* the job log has it, whatever the outputs */
+      rc = PROFDB_EXIT_GATE_FAILED;
+    }
+  }
+  rp_free(&r);
+  if (r.db2) sqlite3_close(r.db2);
+  sqlite3_close(db);
+  return rc;
+}
+
 int cli_diff(int argc, char **argv) {
   rp_cli o;
   const char **pos = calloc((size_t)argc, sizeof *pos);
   int npos = 0, rc = PROFDB_EXIT_USAGE;
-  sqlite3 *db = NULL;
-  rp_report r = {0};
   cli_gate gate = {0};
-  long long line_tolerance = 0;
-  if (rp_cli_init(&o, argc)) goto done;
+  rp_param params[RPO_MAX_PARAMS];
+  if (rp_cli_init(&o, argc, RPO_DIFF) || !pos) goto done;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     int common = rp_cli_option(&o, argc, argv, &i);
@@ -89,16 +135,8 @@ int cli_diff(int argc, char **argv) {
     } else if (!strcmp(a, "--gate") && i + 1 < argc) {
       if ((rc = cli_gate_read_file(&gate, argv[++i])) != PROFDB_EXIT_OK) goto done;
       rc = PROFDB_EXIT_USAGE;
-    } else if (!strcmp(a, "--line-tolerance") && i + 1 < argc) {
-      char *end;
-      line_tolerance = strtoll(argv[++i], &end, 10);
-      if (*end || end == argv[i] || line_tolerance < 0) {
-        fprintf(stderr, "profdb: diff: --line-tolerance '%s': give a number of lines >= 0\n",
-                argv[i]);
-        goto done;
-      }
     } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      fputs(diff_usage, stdout);
+      usage(stdout);
       rc = PROFDB_EXIT_OK;
       goto done;
     } else if (a[0] == '-' && a[1]) {
@@ -116,55 +154,17 @@ int cli_diff(int argc, char **argv) {
     goto bad;
   }
   if (rp_cli_queries(&o, "diff")) goto done;
-  const char *qdir = o.queries_dir;
-  rp_param params[] = {
-      {"top", SQLITE_INTEGER, o.top, 0},
-      {"include_warmup", SQLITE_INTEGER, o.include_warmup, 0},
-      {"line_tolerance", SQLITE_INTEGER, line_tolerance, 0},
-  };
-  int nparams = (int)(sizeof params / sizeof params[0]);
-  if (npos > 2) {
-    rc = cli_trend(&o, pos, npos, &gate, qdir, params, nparams);
-    goto done;
-  }
-  const char *before = rp_cli_database(&o, &pos[0], 1, &rc);
-  if (!before) goto done;
-  const char *after = rp_cli_database(&o, &pos[1], 1, &rc);
-  if (!after) goto done;
-  db = cli_open_pair(before, after, &rc);
-  if (!db) goto done;
-  rc = PROFDB_EXIT_USAGE;
-  r.kind = &rp_kind_diff;
-  r.db = db;
-  /* With a second core, a second connection runs half of the sections. */
-  const char *both[2] = {before, after};
-  if (rp_cli_two_connections(both, 2) && (r.db2 = cli_open_db(after, 1)) &&
-      cli_attach_base(r.db2, before)) {
-    sqlite3_close(r.db2);
-    r.db2 = NULL;
-  }
-  r.queries_dir = qdir;
-  r.params = params;
-  r.nparams = nparams;
-  r.inputs = (char **)pos;
-  r.ninputs = 2;
-  if (rp_cli_sections(&r, &o) || rp_run(&r)) goto done;
-  if (gate.n && (cli_gate_run(&gate, &r) || cli_gate_find_missing(&gate, &r) < 0)) goto done;
-  if (cli_gate_report_missing(&gate, 1)) goto done; /* a check that names nothing: exit 2 */
-  rc = rp_cli_output(&r, &o, 0);
-  if (rc == PROFDB_EXIT_OK && gate.n && !cli_gate_passed(&r)) {
-    cli_gate_fail_line(&r.gate, NULL); /* the job log has it, whatever the outputs */
-    rc = PROFDB_EXIT_GATE_FAILED;
-  }
+  int nparams = rpo_bind(&o.opts, RPO_DIFF, params);
+  if (npos > 2)
+    rc = cli_trend(&o, pos, npos, &gate, o.queries_dir, params, nparams);
+  else
+    rc = diff_two(&o, pos, &gate, params, nparams);
   goto done;
 bad:
-  fputs(diff_usage, stderr);
+  usage(stderr);
   rc = PROFDB_EXIT_USAGE;
 done:
-  rp_free(&r);
   cli_gate_free(&gate);
-  if (r.db2) sqlite3_close(r.db2);
-  if (db) sqlite3_close(db);
   rp_cli_free(&o);
   free(pos);
   return rc;

@@ -22,7 +22,7 @@
 
 /* The subjects (JSON text, malloc'd) of finding `which` (its number from
 ** 1, or its rule id) of the report on db_path: the findings of queries/
-** findings.sql, run by the report library as `profdb report` runs them. */
+** findings.sql, run as `profdb report` runs them (cli_report_run). */
 static char *finding_subjects(const char *db_path, const char *which, char **rule) {
   char *looked = NULL, *subjects = NULL;
   rp_report r = {0};
@@ -34,19 +34,13 @@ static char *finding_subjects(const char *db_path, const char *which, char **rul
     return NULL;
   }
   sqlite3 *db = cli_open_db(db_path, 1);
-  rp_param params[] = {
-      {"top", SQLITE_INTEGER, 15, 0},        {"include_warmup", SQLITE_INTEGER, 0, 0},
-      {"scope_trace", SQLITE_INTEGER, 0, 0}, {"scope_hta", SQLITE_INTEGER, 0, 0},
-      {"gpu_bytes", SQLITE_NULL, 0, 0},      {"trace_id", SQLITE_NULL, 0, 0},
-      {"snapshot_id", SQLITE_NULL, 0, 0},
-  };
+  rpo_values defaults; /* the report's options as `profdb report DB` has them */
+  rp_param params[RPO_MAX_PARAMS];
+  rpo_defaults(&defaults);
   r.kind = &rp_kind_report;
-  r.time_scope = "steps";
   r.db = db;
-  r.params = params;
-  r.nparams = (int)(sizeof params / sizeof params[0]);
   r.with_findings = 1;
-  if (db && rp_run(&r) == 0) {
+  if (db && cli_report_run(&r, &defaults, params, db_path) == 0) {
     char *end;
     long k = strtol(which, &end, 10);
     int row = -1;

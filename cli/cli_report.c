@@ -8,7 +8,9 @@
 **                                                      database, then report
 **
 ** The sections are the files listed in queries/report.list; the runner
-** binds :top, :include_warmup, :scope_trace, :scope_hta, :gpu_bytes, :trace_id, :snapshot_id.
+** binds the parameters of the report's options (report_params.c: :top,
+** :include_warmup, :scope_trace, :scope_hta, :gpu_bytes, :trace_id,
+** :snapshot_id).
 */
 #include "cli.h"
 #include "export.h"
@@ -99,26 +101,24 @@ static const char report_usage[] =
     "  --list             print the section ids with their titles, and exit\n"
 
     "  --section ID       only this section (repeatable): an ID of queries/report.list,\n"
-    "                     or 'findings'\n"
-    "  --top N            rows of the top-N tables (default 15)\n"
-    "  --include-warmup   analyse the first ProfilerStep too (default: excluded)\n"
-    "  --scope S          steps: the analysed steps (default); trace: the whole trace,\n"
-    "                     every event inside or outside ProfilerSteps; hta: the whole\n"
-    "                     trace, GPU work only when launched before the last\n"
-    "                     ProfilerStep starts (HolisticTraceAnalysis' scope)\n"
-    "  --gpu-gb X         device memory in GB (1e9 bytes), for OOM risk; default:\n"
-    "                     the trace's deviceProperties\n"
+    "                     or 'findings'\n";
+/* then the report's options (report_params.c), then these */
+static const char report_usage_end[] =
     "  --rank N           the rank of the one INPUT file when its distributedInfo\n"
     "                     has none (default: the number after 'rank' or 'worker'\n"
     "                     in its file name, else its folder's, else 0; as profdb\n"
     "                     load --rank: docs/definitions.md#ranks)\n"
-    "  --trace ID         only this trace (default: all)\n"
-    "  --snapshot ID      only this snapshot (default: all)\n"
     "  --queries DIR      query files to use (default: $PROFDB_QUERIES, else the\n"
     "                     installed share/profdb/queries next to this profdb)\n"
     "  --progress         show the progress of loading INPUTs even when stderr is\n"
     "                     not a terminal\n"
     "  --no-progress      never show progress\n";
+
+static void usage(FILE *f) {
+  fputs(report_usage, f);
+  rpo_write_help(f, RPO_REPORT);
+  fputs(report_usage_end, f);
+}
 
 /* Whether trace (or snapshot) id exists; if not, says which do. */
 static int artifact_exists(sqlite3 *db, const char *path, const char *table, long long id) {
@@ -170,71 +170,32 @@ static int truncated_inputs(sqlite3 *db, const char *path, const char *table, lo
   return n;
 }
 
-/* profdb report's own options. */
-typedef struct report_opts {
-  long long trace_id, snapshot_id; /* --trace, --snapshot; -1: all */
-  int scope_trace, scope_hta;      /* --scope trace / hta */
-  double gpu_gb;                   /* --gpu-gb; -1: the trace's device table */
-} report_opts;
-
-/* Take one of report_opts' options at argv[*i] (and its value).  Returns
-** 1 when taken, 0 when argv[*i] is none of them, -1 on a bad value (said). */
-static int report_option(report_opts *ro, int argc, char **argv, int *i) {
-  const char *a = argv[*i];
-  char *end = NULL;
-  if (*i + 1 >= argc) return 0;
-  if (!strcmp(a, "--trace")) {
-    ro->trace_id = strtoll(argv[++*i], &end, 10);
-    if (!*argv[*i] || *end || ro->trace_id < 1) {
-      fprintf(stderr, "profdb: report: --trace needs a trace_id >= 1, got '%s'\n", argv[*i]);
-      return -1;
-    }
-  } else if (!strcmp(a, "--snapshot")) {
-    ro->snapshot_id = strtoll(argv[++*i], &end, 10);
-    if (!*argv[*i] || *end || ro->snapshot_id < 1) {
-      fprintf(stderr, "profdb: report: --snapshot needs a snapshot_id >= 1, got '%s'\n",
-              argv[*i]);
-      return -1;
-    }
-  } else if (!strcmp(a, "--scope")) {
-    const char *v = argv[++*i];
-    ro->scope_hta = !strcmp(v, "hta");
-    if (!strcmp(v, "trace") || ro->scope_hta)
-      ro->scope_trace = 1;
-    else if (!strcmp(v, "steps"))
-      ro->scope_trace = 0;
-    else {
-      fprintf(stderr, "profdb: report: --scope is steps, trace or hta, got '%s'\n", v);
-      return -1;
-    }
-  } else if (!strcmp(a, "--gpu-gb")) {
-    ro->gpu_gb = strtod(argv[++*i], &end);
-    if (!*argv[*i] || *end || !(ro->gpu_gb > 0)) {
-      fprintf(stderr, "profdb: report: --gpu-gb needs a size in GB > 0, got '%s'\n", argv[*i]);
-      return -1;
-    }
-  } else {
-    return 0;
-  }
-  return 1;
+int cli_report_run(rp_report *r, const rpo_values *v, rp_param *params, const char *db_path) {
+  if ((v->set[RPO_TRACE] && !artifact_exists(r->db, db_path, "trace", v->i[RPO_TRACE])) ||
+      (v->set[RPO_SNAPSHOT] &&
+       !artifact_exists(r->db, db_path, "snapshot", v->i[RPO_SNAPSHOT])))
+    return -1;
+  r->time_scope = rpo_scope(v);
+  r->params = params;
+  r->nparams = rpo_bind(v, RPO_REPORT, params);
+  return rp_run(r);
 }
 
 int cli_report(int argc, char **argv) {
   rp_cli o;
   const char **pos = calloc((size_t)argc + 1, sizeof *pos);
   int npos = 0, rc = PROFDB_EXIT_USAGE;
-  report_opts ro = {-1, -1, 0, 0, -1};
+  rp_param params[RPO_MAX_PARAMS];
   sqlite3 *db = NULL;
   rp_report r = {0};
-  if (rp_cli_init(&o, argc) || !pos) goto done;
+  if (rp_cli_init(&o, argc, RPO_REPORT) || !pos) goto done;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     int common = rp_cli_option(&o, argc, argv, &i);
-    if (common == 0) common = report_option(&ro, argc, argv, &i);
     if (common < 0) goto bad;
     if (common) continue;
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      fputs(report_usage, stdout);
+      usage(stdout);
       rc = PROFDB_EXIT_OK;
       goto done;
     } else if (!strcmp(a, "--rank") && i + 1 < argc) {
@@ -264,40 +225,26 @@ int cli_report(int argc, char **argv) {
     rc = PROFDB_EXIT_DATA;
     goto done;
   }
-  if ((ro.trace_id > 0 && !artifact_exists(db, db_path, "trace", ro.trace_id)) ||
-      (ro.snapshot_id > 0 && !artifact_exists(db, db_path, "snapshot", ro.snapshot_id)))
-    goto done;
-  rp_param params[] = {
-      {"top", SQLITE_INTEGER, o.top, 0},
-      {"include_warmup", SQLITE_INTEGER, o.include_warmup, 0},
-      {"scope_trace", SQLITE_INTEGER, ro.scope_trace, 0},
-      {"scope_hta", SQLITE_INTEGER, ro.scope_hta, 0},
-      {"gpu_bytes", ro.gpu_gb > 0 ? SQLITE_INTEGER : SQLITE_NULL, (long long)(ro.gpu_gb * 1e9),
-       0},
-      {"trace_id", ro.trace_id > 0 ? SQLITE_INTEGER : SQLITE_NULL, ro.trace_id, 0},
-      {"snapshot_id", ro.snapshot_id > 0 ? SQLITE_INTEGER : SQLITE_NULL, ro.snapshot_id, 0},
-  };
   r.kind = &rp_kind_report;
-  r.time_scope = ro.scope_hta ? "hta" : ro.scope_trace ? "trace" : "steps";
   r.db = db;
   /* With a second core, a second connection runs half of the sections. */
   if (rp_cli_two_connections(&db_path, 1)) r.db2 = cli_open_db(db_path, 1);
   r.queries_dir = o.queries_dir;
-  r.params = params;
-  r.nparams = (int)(sizeof params / sizeof params[0]);
   r.inputs = (char **)pos;
   r.ninputs = npos;
   r.db_path = db_path == pos[0] ? db_path : NULL; /* else a temporary database */
-  if (rp_cli_sections(&r, &o) || rp_run(&r)) goto done;
+  if (rp_cli_sections(&r, &o) || cli_report_run(&r, &o.opts, params, db_path)) goto done;
   if (o.html && npos == 1 && ex_is_dataset(pos[0])) r.opens = dataset_opens(db, &r.findings);
   rc = rp_cli_output(&r, &o, 1);
-  if (rc == PROFDB_EXIT_OK && (truncated_inputs(db, pos[0], "trace", ro.trace_id) +
-                                   truncated_inputs(db, pos[0], "snapshot", ro.snapshot_id) >
+  long long trace = o.opts.set[RPO_TRACE] ? o.opts.i[RPO_TRACE] : -1,
+            snapshot = o.opts.set[RPO_SNAPSHOT] ? o.opts.i[RPO_SNAPSHOT] : -1;
+  if (rc == PROFDB_EXIT_OK && (truncated_inputs(db, pos[0], "trace", trace) +
+                                   truncated_inputs(db, pos[0], "snapshot", snapshot) >
                                0))
     rc = PROFDB_EXIT_TRUNCATED;
   goto done;
 bad:
-  fputs(report_usage, stderr);
+  usage(stderr);
   rc = PROFDB_EXIT_USAGE;
 done:
   free_opens(r.opens, r.findings.nrows);

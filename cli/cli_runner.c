@@ -19,26 +19,50 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int rp_cli_init(rp_cli *o, int argc) {
+int rp_cli_init(rp_cli *o, int argc, unsigned command) {
   memset(o, 0, sizeof *o);
-  o->top = 15;
+  o->command = command;
+  rpo_defaults(&o->opts);
   o->progress = -1;
   o->only = calloc((size_t)argc + 1, sizeof *o->only);
   return o->only ? 0 : -1;
 }
 
+/* argv[*i] as one of the command's options of report_params.c: 1 taken,
+** 0 none of them, -1 not valid (said). */
+static int report_option(rp_cli *o, int argc, char **argv, int *i) {
+  int id = rpo_find_flag(argv[*i], o->command);
+  char why[600];
+  if (id < 0) return 0;
+  if (rpo_table[id].type == RPO_FLAG) {
+    o->opts.i[id] = o->opts.set[id] = 1;
+    return 1;
+  }
+  if (*i + 1 >= argc) {
+    fprintf(stderr, "profdb: %s needs a value\n", argv[*i]);
+    return -1;
+  }
+  if (rpo_parse(&o->opts, id, argv[*i + 1], why, sizeof why)) {
+    fprintf(stderr, "profdb: %s: %s %s\n", o->command == RPO_DIFF ? "diff" : "report", argv[*i],
+            why);
+    return -1;
+  }
+  ++*i;
+  return 1;
+}
+
 int rp_cli_option(rp_cli *o, int argc, char **argv, int *i) {
   const char *a = argv[*i];
   int more = *i + 1 < argc;
-  char *end = NULL;
-  static const char *const with_value[] = {"--md",      "--json", "--html",  "--section",
-                                           "--queries", "--top",  "--trace", "--snapshot",
-                                           "--gpu-gb",  "--csv",  NULL};
+  static const char *const with_value[] = {"--md",      "--json", "--html", "--section",
+                                           "--queries", "--csv",  NULL};
   for (const char *const *w = with_value; *w && !more; w++)
     if (!strcmp(a, *w)) {
       fprintf(stderr, "profdb: %s needs a value\n", a);
       return -1;
     }
+  int taken = report_option(o, argc, argv, i);
+  if (taken) return taken;
   if (!strcmp(a, "--md") && more)
     o->md = argv[++*i];
   else if (!strcmp(a, "--json") && more)
@@ -53,19 +77,11 @@ int rp_cli_option(rp_cli *o, int argc, char **argv, int *i) {
     o->only[o->nonly++] = argv[++*i];
   else if (!strcmp(a, "--queries") && more)
     o->queries = argv[++*i];
-  else if (!strcmp(a, "--include-warmup"))
-    o->include_warmup = 1;
   else if (!strcmp(a, "--progress"))
     o->progress = 1;
   else if (!strcmp(a, "--no-progress"))
     o->progress = 0;
-  else if (!strcmp(a, "--top") && more) {
-    o->top = strtoll(argv[++*i], &end, 10);
-    if (!*argv[*i] || *end || o->top < 1) {
-      fprintf(stderr, "profdb: --top needs a whole number of rows >= 1, got '%s'\n", argv[*i]);
-      return -1;
-    }
-  } else
+  else
     return 0;
   return 1;
 }

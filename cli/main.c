@@ -8,6 +8,7 @@
 **   profdb export DB|INPUT... -o DIR [--files LIST --index I] [--rank N]
 **   profdb mcp --allow DIR...   (Model Context Protocol server over stdio)
 **
+** The commands are the table of cli_commands.c.
 ** Exit codes (profdb_exit): 0 ok, 1 invalid input, 2 usage or system
 ** error, 3 truncated input loaded partially, 4 pickle refused, 5 out of
 ** memory, 10 a `profdb diff` gate check failed.
@@ -23,26 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char usage[] =
-    "usage: profdb <command> [options]\n"
-    "\n"
-    "Turn PyTorch profiler traces and CUDA memory snapshots into SQLite.\n"
-    "\n"
-    "commands:\n"
-    "  load INPUT... -o DB      load traces (.json, .json.gz), memory snapshots\n"
-    "                           (JSON) or folders of them into DB\n"
-    "  query DB [SQL]           run SQL (or SQL from stdin) and print the rows\n"
-    "  report DB|INPUT...       write the resource report (Markdown/JSON)\n"
-    "  diff BEFORE AFTER        compare two databases\n"
-    "  export DB|INPUT -o DIR   write a Parquet dataset (one rank per task)\n"
-    "  mcp --allow DIR...       Model Context Protocol server (stdio) for agents\n"
-    "\n"
-    "run 'profdb <command> --help' for the options of a command.\n"
-    "exit codes: 0 ok, 1 invalid input, 2 usage/system error,\n"
-    "            3 truncated input loaded partially, 4 pickle refused,\n"
-    "            5 out of memory,\n"
-    "            10 a 'profdb diff' gate check (--fail-if, --gate) failed\n";
 
 /* SQLite's allocator, with one policy for memory running out: the same as
 ** every other allocation of profdb's (ld_oom: a message, the temporary
@@ -84,26 +65,5 @@ int main(int argc, char **argv) {
   sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
   memory_policy();
   cli_safe_stderr();
-  if (argc < 2) {
-    fputs(usage, stderr);
-    return PROFDB_EXIT_USAGE;
-  }
-  const char *cmd = argv[1];
-  if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
-    fputs(usage, stdout);
-    return PROFDB_EXIT_OK;
-  }
-  if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
-    printf("profdb %s (schema %d, SQLite %s)\n", PROFDB_VERSION, PROFDB_SCHEMA_VERSION,
-           sqlite3_libversion());
-    return PROFDB_EXIT_OK;
-  }
-  if (!strcmp(cmd, "load")) return cli_load(argc - 1, argv + 1);
-  if (!strcmp(cmd, "query")) return cli_query(argc - 1, argv + 1);
-  if (!strcmp(cmd, "report")) return cli_report(argc - 1, argv + 1);
-  if (!strcmp(cmd, "diff")) return cli_diff(argc - 1, argv + 1);
-  if (!strcmp(cmd, "export")) return cli_export(argc - 1, argv + 1);
-  if (!strcmp(cmd, "mcp")) return cli_mcp(argc - 1, argv + 1);
-  fprintf(stderr, "profdb: unknown command '%s'\n\n%s", cmd, usage);
-  return PROFDB_EXIT_USAGE;
+  return cli_main(argc - 1, argv + 1); /* cli_commands.c */
 }

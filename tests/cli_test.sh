@@ -275,15 +275,22 @@ refusals() {
   expect_refusal 2 "profdb: run.db: a SQLite database (a profdb database?), not a trace or memory snapshot; report on it with: profdb report run.db" \
     "$profdb" load run.db -o new.db
   [ -e new.db ] && fail "new.db created by a refused load"
-  expect_refusal 2 "profdb: --top needs a whole number of rows >= 1, got '0'" "$profdb" report run.db --top 0
+  expect_refusal 2 "profdb: report: --top needs a whole number of rows >= 1, got '0'" "$profdb" report run.db --top 0
   grep -q "^usage: profdb report" err.txt || fail "no usage after the message"
-  expect_refusal 2 "profdb: --top needs a whole number of rows >= 1, got 'abc'" "$profdb" report run.db --top abc
-  expect_refusal 2 "profdb: --top needs a whole number of rows >= 1, got '0'" "$profdb" diff run.db run.db --top 0
+  expect_refusal 2 "profdb: report: --top needs a whole number of rows >= 1, got 'abc'" "$profdb" report run.db --top abc
+  expect_refusal 2 "profdb: diff: --top needs a whole number of rows >= 1, got '0'" "$profdb" diff run.db run.db --top 0
   expect_refusal 2 "profdb: diff: give two runs, BEFORE and AFTER (got 1)" "$profdb" diff run.db
   grep -q "^usage: profdb diff" err.txt || fail "no diff usage after the message"
   expect_refusal 2 "profdb: --md needs a value" "$profdb" report run.db --md
   expect_refusal 2 "profdb: report: give a profdb database, or trace / snapshot files" "$profdb" report
   expect_refusal 2 "profdb: report: --trace needs a trace_id >= 1, got 'x'" "$profdb" report run.db --trace x
+  # the options of report_params.c: a missing value, a choice, a range
+  expect_refusal 2 "profdb: --scope needs a value" "$profdb" report run.db --scope
+  expect_refusal 2 "profdb: report: --scope needs steps, trace or hta, got 'all'" "$profdb" report run.db --scope all
+  expect_refusal 2 "profdb: report: --gpu-gb needs a size in GB > 0, got '0'" "$profdb" report run.db --gpu-gb 0
+  expect_refusal 2 "profdb: diff: --line-tolerance needs a whole number of lines >= 0, got '-1'" "$profdb" diff run.db run.db --line-tolerance -1
+  "$profdb" --help | grep -q "^  report DB|INPUT\.\.\. *write the resource report (Markdown, JSON, HTML, CSV)$" ||
+    fail "profdb --help: report's line"
   # A bad --section lists the valid ids.
   "$profdb" report run.db --section nope >out.txt 2>err.txt; expect_eq "$?" 2 "bad --section exit code"
   [[ "$(head -1 err.txt)" == "profdb: no section 'nope'; sections: findings, run_summary, "*", gpu_kernel_sum, "* ]] ||

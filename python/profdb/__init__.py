@@ -30,7 +30,7 @@ import sys
 import tempfile
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
 
-from profdb._native import Connection, Error, Params, lib
+from profdb._native import Connection, Error, Params, lib, report_options
 
 __all__ = ["load", "open", "diff", "Database", "Report", "Error", "__version__"]
 
@@ -149,6 +149,47 @@ def _report(args: List[str], progress: Optional[bool], ok=(0,), with_html: bool 
     return rep
 
 
+def _valid(o: Dict[str, Any], v: Any) -> Optional[str]:
+    """v as the command line's text for option o, or None when not valid."""
+    t = o["type"]
+    if t == "integer" and isinstance(v, int) and not isinstance(v, bool):
+        x: float = v
+        text = str(v)
+    elif t == "number" and isinstance(v, (int, float)) and not isinstance(v, bool):
+        x, text = float(v), repr(float(v))
+    elif t == "string" and v in o["choices"]:
+        return str(v)
+    else:
+        return None
+    low_ok = x > o["min"] if o["min_exclusive"] else x >= o["min"]
+    return text if low_ok and (not o["max"] or x <= o["max"]) else None
+
+
+def _options(command: str, values: Dict[str, Any]) -> List[str]:
+    """The CLI options of command ("report" or "diff") for the keyword
+    values given (None, False: not given), checked as the CLI checks them
+    (report/report_params.c): ValueError names a bad one."""
+    args: List[str] = []
+    for o in report_options():
+        if not o[command]:
+            continue
+        if o["name"] not in values:  # a new option of report_params.c: add its keyword
+            raise TypeError(f"profdb: {command}() has no keyword for the option {o['name']!r}")
+        v = values[o["name"]]
+        if v is None or v is False:
+            continue
+        if o["type"] == "boolean":
+            if v is not True:
+                raise ValueError(f"profdb: {command}: {o['name']} is True or False, got {v!r}")
+            args.append(o["flag"])
+            continue
+        text = _valid(o, v)
+        if text is None:
+            raise ValueError(f"profdb: {command}: {o['name']} needs {o['need']}, got {v!r}")
+        args += [o["flag"], text]
+    return args
+
+
 def _sections(sections: Union[None, str, Iterable[str]]) -> List[str]:
     if sections is None:
         return []
@@ -193,19 +234,13 @@ class Database:
         """The report as ``profdb report DB --json`` writes it (the same
         dict: findings identical).  sections: ids of ``profdb report
         --list`` ("findings" included; default all); scope: "steps",
-        "trace" or "hta"; the other options are the CLI's.  html=True keeps
-        the HTML report for the notebook display (Report._repr_html_)."""
-        args = ["report", self.path, "--scope", scope] + _sections(sections)
-        if top is not None:
-            args += ["--top", str(int(top))]
-        if include_warmup:
-            args.append("--include-warmup")
-        if gpu_gb is not None:
-            args += ["--gpu-gb", repr(float(gpu_gb))]
-        if trace is not None:
-            args += ["--trace", str(int(trace))]
-        if snapshot is not None:
-            args += ["--snapshot", str(int(snapshot))]
+        "trace" or "hta"; the other options are the CLI's (``profdb report
+        --help``; profdb._native.report_options() lists them).  html=True
+        keeps the HTML report for the notebook display
+        (Report._repr_html_)."""
+        options = _options("report", dict(top=top, include_warmup=include_warmup, scope=scope,
+                                          gpu_gb=gpu_gb, trace=trace, snapshot=snapshot))
+        args = ["report", self.path] + options + _sections(sections)
         return _report(args, progress, with_html=html)
 
     def section(self, section_id: str, scope: str = "steps", *, frame: Optional[bool] = None,
@@ -295,12 +330,8 @@ def diff(before: Union[PathLike, Database], after: Union[PathLike, Database],
         gate = [gate]
     for g in gate or []:
         args += ["--gate", g] if os.path.isfile(g) else ["--fail-if", g]
-    if top is not None:
-        args += ["--top", str(int(top))]
-    if include_warmup:
-        args.append("--include-warmup")
-    if line_tolerance is not None:
-        args += ["--line-tolerance", str(int(line_tolerance))]
+    args += _options("diff", dict(top=top, include_warmup=include_warmup,
+                                  line_tolerance=line_tolerance))
     if allow_missing:
         args.append("--allow-missing")
     return _report(args, progress, ok=(0, 10), with_html=html)

@@ -30,12 +30,24 @@
 
 #include <sqlite3.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define PY_EXPORT __attribute__((visibility("default")))
 
 PY_EXPORT const char *profdb_py_version(void) {
   return PROFDB_VERSION;
+}
+
+/* The report's and the diff's options (report/report_params.c) as JSON:
+** the package's keywords are checked and turned into options with it.
+** malloc'd; free with profdb_py_free. */
+PY_EXPORT char *profdb_py_report_options(void) {
+  return rpo_table_json();
+}
+
+PY_EXPORT void profdb_py_free(void *p) {
+  free(p);
 }
 
 /* Opens path (read-only unless readonly is 0: then no ATTACH nor VACUUM
@@ -67,19 +79,10 @@ PY_EXPORT sqlite3 *profdb_py_open(const char *path, int readonly, char **err) {
   return db;
 }
 
-/* argv[0] is the command (load, query, report, diff, mcp, export), as after `profdb`.
-** Returns the CLI's exit code. */
+/* argv[0] is the command (load, query, report, diff, mcp, export; or
+** --help), as after `profdb`.  Returns the CLI's exit code. */
 PY_EXPORT int profdb_py_cli(int argc, char **argv) {
-  if (argc < 1) return PROFDB_EXIT_USAGE;
   sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); /* as main.c: before any use */
   cli_safe_stderr();                          /* a child process of its own: as main.c */
-  const char *cmd = argv[0];
-  if (!strcmp(cmd, "load")) return cli_load(argc, argv);
-  if (!strcmp(cmd, "query")) return cli_query(argc, argv);
-  if (!strcmp(cmd, "report")) return cli_report(argc, argv);
-  if (!strcmp(cmd, "diff")) return cli_diff(argc, argv);
-  if (!strcmp(cmd, "mcp")) return cli_mcp(argc, argv);
-  if (!strcmp(cmd, "export")) return cli_export(argc, argv);
-  fprintf(stderr, "profdb: unknown command '%s'\n", cmd);
-  return PROFDB_EXIT_USAGE;
+  return cli_main(argc, argv);                /* the command table of cli/cli_commands.c */
 }

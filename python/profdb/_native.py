@@ -45,6 +45,8 @@ def lib() -> ctypes.CDLL:
         "profdb_py_version": (c_char_p, []),
         "profdb_py_open": (c_void_p, [c_char_p, c_int, POINTER(c_void_p)]),
         "profdb_py_cli": (c_int, [c_int, POINTER(c_char_p)]),
+        "profdb_py_report_options": (c_void_p, []),
+        "profdb_py_free": (None, [c_void_p]),
         "sqlite3_close_v2": (c_int, [c_void_p]),
         "sqlite3_free": (None, [c_void_p]),
         "sqlite3_errmsg": (c_char_p, [c_void_p]),
@@ -74,6 +76,27 @@ def lib() -> ctypes.CDLL:
         f.restype, f.argtypes = res, args
     _lib = so
     return so
+
+
+_options: Optional[List[dict]] = None
+
+
+def report_options() -> List[dict]:
+    """The report's and the diff's options (report/report_params.c, the one
+    definition the CLI and the MCP server use too): each a dict with name
+    (the keyword), flag (the CLI option), type ("integer", "number",
+    "string" with choices, "boolean"), min, max (0: none), min_exclusive,
+    need (what a bad value is told) and report / diff (which take it)."""
+    global _options
+    if _options is None:
+        import json
+
+        p = lib().profdb_py_report_options()
+        try:
+            _options = json.loads(ctypes.string_at(p).decode("utf-8"))
+        finally:
+            lib().profdb_py_free(p)
+    return _options
 
 
 Params = Union[None, Sequence[Any], dict]

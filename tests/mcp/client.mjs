@@ -71,6 +71,27 @@ const secj = JSON.parse(text(sec));
 check("read_section equals the CLI's section", isDeepStrictEqual(secj.sections[0],
   cli.sections.find((s) => s.id === "gpu_kernel_sum")));
 
+// the report's options (report/report_params.c): as the CLI's, in the
+// schema and in effect
+const props = tools.find((t) => t.name === "read_section").inputSchema.properties;
+const help = execFileSync(profdb, ["report", "--help"], { encoding: "utf8" });
+check("read_section takes each option profdb report --help lists",
+  ["top", "scope", "include_warmup", "gpu_gb", "trace", "snapshot"].every((o) =>
+    props[o] && help.includes(`  --${o.replace("_", "-")} `)));
+const hta = await client.callTool({ name: "read_section", arguments: {
+  db, section: "gpu_kernel_sum", scope: "hta", top: 2, include_warmup: true } });
+const cliHta = JSON.parse(execFileSync(profdb, ["report", db, "--json", "-", "--scope", "hta",
+  "--top", "2", "--include-warmup", "--section", "gpu_kernel_sum"], { encoding: "utf8" }));
+check(`read_section with scope, top, include_warmup equals the CLI's: ${text(hta).slice(0, 200)}`,
+  !hta.isError && isDeepStrictEqual(JSON.parse(text(hta)).sections, cliHta.sections) &&
+  cliHta.sections[0].rows.length <= 2);
+const badTop = await client.callTool({ name: "findings", arguments: { db, top: 0 } });
+check(`top 0 is refused as the CLI refuses it: ${text(badTop)}`,
+  badTop.isError && text(badTop).includes("top needs a whole number of rows >= 1, got '0'"));
+const badScope = await client.callTool({ name: "findings", arguments: { db, scope: 7 } });
+check(`a scope that is not a string is refused: ${text(badScope)}`,
+  badScope.isError && text(badScope).includes("scope is a string"));
+
 const diff = await client.callTool({ name: "diff", arguments: {
   before: db, after: db, gate: ["step_time > +5%"] } });
 const d = JSON.parse(text(diff));

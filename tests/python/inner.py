@@ -157,6 +157,63 @@ if mode == "full":
                        capture_output=True, text=True)
     check(f"python -m profdb report --list: {p.returncode} {p.stderr}",
           p.returncode == 0 and p.stdout.split()[0] == "findings" and "gpu_idle" in p.stdout)
+    # one command table (cli/cli_commands.c) for profdb and python -m profdb
+    p = subprocess.run([sys.executable, "-m", "profdb", "--help"], capture_output=True, text=True)
+    ref_help = subprocess.run([cli, "--help"], capture_output=True, text=True).stdout
+    check(f"python -m profdb --help is profdb --help: {p.stdout[:300]}",
+          p.returncode == 0 and p.stdout == ref_help and
+          "report DB|INPUT...       write the resource report (Markdown, JSON, HTML, CSV)"
+          in p.stdout)
+
+
+    # The report's options are defined once (report/report_params.c): the
+    # keywords of Database.report / profdb.diff, the MCP tools' schema and
+    # the CLI's --help all carry each of them; a new option missing from
+    # one of them fails here.
+    from profdb._native import report_options
+    opts = report_options()
+    own = {"report": {"self", "sections", "html", "progress"},
+           "diff": {"before", "after", "gate", "sections", "html", "progress", "allow_missing"}}
+    for command, f in (("report", profdb.Database.report), ("diff", profdb.diff)):
+        keywords = set(inspect.signature(f).parameters) - own[command]
+        names = {o["name"] for o in opts if o[command]}
+        check(f"{command}: keywords {sorted(keywords)} are its options {sorted(names)}",
+              keywords == names and names)
+        helptext = subprocess.run([cli, command, "--help"], capture_output=True,
+                                  text=True).stdout
+        for o in opts:
+            check(f"{command} --help has {o['flag']}: {o[command]}",
+                  (f"  {o['flag']} " in helptext) == o[command])
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                       "clientInfo": {"name": "t", "version": "1"}}}
+    lst = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
+    bad = {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+           "params": {"name": "findings", "arguments": {"db": ref_db, "top": 0}}}
+    p = subprocess.run([sys.executable, "-m", "profdb", "mcp", "--allow", work],
+                       input="".join(json.dumps(m) + "\n" for m in (init, lst, bad)),
+                       capture_output=True, text=True)
+    answers = [json.loads(l) for l in p.stdout.splitlines() if l.strip()]
+    tools = {t["name"]: t["inputSchema"]["properties"] for t in answers[1]["result"]["tools"]}
+    for tool, command in (("findings", "report"), ("read_section", "report"), ("diff", "diff")):
+        for o in opts:
+            prop = tools[tool].get(o["name"])
+            check(f"MCP {tool} has {o['name']} ({o['type']}) as {command} does: {prop}",
+                  (prop is not None and prop["type"] == o["type"] and
+                   prop.get("enum", []) == o["choices"]) == o[command])
+    text = answers[2]["result"]["content"][0]["text"]
+    check(f"MCP findings top=0 refused as the CLI refuses it: {text}",
+          answers[2]["result"]["isError"] and "top needs a whole number of rows >= 1" in text)
+    try:
+        db.report(top=0, html=False)
+        failures.append("report(top=0) did not raise")
+    except ValueError as e:
+        check(f"report(top=0) names the option: {e}", "top needs a whole number" in str(e))
+    try:
+        db.report(scope="bogus", html=False)
+        failures.append("report(scope='bogus') did not raise")
+    except ValueError as e:
+        check(f"report(scope='bogus') names the choices: {e}", "steps, trace or hta" in str(e))
 
     # documented and typed
     for f in (profdb.load, profdb.open, profdb.diff, profdb.Database.sql, profdb.Database.report,
