@@ -17,7 +17,8 @@ CREATE TEMP TABLE measure_claim (
 INSERT INTO measure_claim
   SELECT coalesce(sum(c.cold_ns), 0) / t.n AS cold, coalesce(sum(c.startup_ns), 0) / t.n AS startup,
     coalesce(sum(c.alloc_ns), 0) / t.n AS alloc, coalesce(sum(c.outside_ns), 0) / t.n AS outside,
-    coalesce(sum(c.explicit_ns), 0) / t.n AS explicit, coalesce(sum(c.op_sync_ns), 0) / t.n AS op_sync,
+    coalesce(sum(c.explicit_ns), 0) / t.n AS explicit, coalesce(sum(c.op_sync_ns),
+      0) / t.n AS op_sync,
     coalesce(sum(c.dataloader_ns), 0) / t.n AS dataloader,
     coalesce(sum(c.cold_ns + c.startup_ns + c.alloc_ns + c.outside_ns + c.explicit_ns
                   + c.op_sync_ns + c.dataloader_ns), 0) / t.n AS claimed

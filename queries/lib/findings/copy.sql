@@ -12,7 +12,8 @@ CREATE TEMP TABLE measure_copy (
 ) STRICT;
 INSERT INTO measure_copy
   SELECT coalesce(sum(g.dur), 0) / t.n AS total,
-    coalesce(sum(g.dur) FILTER (WHERE n.name GLOB '*DtoD*' OR n.name GLOB '*PtoP*'), 0) / t.n AS dtod,
+    coalesce(sum(g.dur) FILTER (WHERE n.name GLOB '*DtoD*' OR n.name GLOB '*PtoP*'),
+      0) / t.n AS dtod,
     coalesce(sum(g.dur) FILTER (WHERE n.name GLOB '*Pageable*'), 0) / t.n AS pageable
   FROM report_gpu g JOIN report_gpu_name n USING (name_id),
     (SELECT 1.0 * max(n, 1) AS n FROM measure_time) t

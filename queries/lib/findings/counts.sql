@@ -1,6 +1,7 @@
 -- Measure: what the database holds, for the missing-artifact rules (one row).
 -- Builds: measure_counts
--- Reads: _flow, _gpu, _instant, _kind, _slice, _string, device, gpu_activity, report_gpu, report_mem_device, report_op_stats, report_step, report_step_all, report_trace, trace
+-- Reads: _flow, _gpu, _instant, _kind, _slice, _string, device, gpu_activity, report_gpu,
+-- report_mem_device, report_op_stats, report_step, report_step_all, report_trace, trace
 CREATE TEMP TABLE measure_counts (
   traces          INTEGER,  -- reported traces
   mem_devices     INTEGER,  -- snapshot devices
@@ -36,7 +37,8 @@ gpu_all_m AS (
     -- (scanned only when the traces have no CUDA/ROCm GPU work at all)
     CASE WHEN g.gpu_all = 0 THEN (SELECT printf('%d ''%s'' events', n, cat) FROM (
        SELECT c.value AS cat, count(*) AS n FROM _slice e JOIN _string c ON c.id = e.cat_id
-       WHERE e.kind = (SELECT kind FROM _kind WHERE name = 'cpu_other') AND e.trace_id IN (SELECT trace_id FROM report_trace)
+       WHERE e.kind = (SELECT kind FROM _kind WHERE name = 'cpu_other') AND e.trace_id IN (SELECT
+         trace_id FROM report_trace)
          AND (c.value GLOB 'mtia*' OR c.value GLOB 'xpu*' OR c.value GLOB 'hpu*'
               OR c.value GLOB 'npu*')
        GROUP BY c.value ORDER BY n DESC, c.value LIMIT 1)) END AS other_device,
@@ -55,20 +57,26 @@ gpu_all_m AS (
        AND f.cat_id = (SELECT id FROM _string WHERE value = 'ac2g')) ELSE 0 END AS ac2g_flows,
     CASE WHEN g.gpu_all = 0 THEN (SELECT max(i.total_allocated) FROM _instant i
      WHERE i.trace_id IN (SELECT trace_id FROM report_trace)
-       AND i.kind = (SELECT kind FROM _kind WHERE name = 'memory') AND i.device_type = 0) END AS cpu_mem_peak,
+       AND i.kind = (SELECT kind FROM _kind WHERE name = 'memory') AND i.device_type = 0) END AS
+         cpu_mem_peak,
     CASE WHEN g.gpu_all = 0 THEN (SELECT count(*) FROM _instant i
      WHERE i.trace_id IN (SELECT trace_id FROM report_trace)
-       AND i.kind = (SELECT kind FROM _kind WHERE name = 'memory') AND i.device_type = 1) ELSE 0 END AS gpu_mem_events,
-    (SELECT count(*) FROM device d WHERE d.trace_id IN (SELECT trace_id FROM report_trace)) AS devices,
+       AND i.kind = (SELECT kind FROM _kind WHERE name = 'memory') AND i.device_type = 1) ELSE 0
+         END AS gpu_mem_events,
+    (SELECT count(*) FROM device d WHERE d.trace_id IN (SELECT trace_id FROM report_trace)) AS
+      devices,
     CASE WHEN g.gpu_all = 0 THEN (SELECT count(*) > 0 FROM _slice e
      WHERE e.trace_id IN (SELECT trace_id FROM report_trace)
-       AND e.cat_id = (SELECT id FROM _string WHERE value = 'cuda_profiler_range')) ELSE 0 END AS range_profiler,
+       AND e.cat_id = (SELECT id FROM _string WHERE value = 'cuda_profiler_range')) ELSE 0 END AS
+         range_profiler,
     -- traces from PyTorch's legacy (pre-Kineto) exporter: a bare array of
     -- events without categories (FORMATS.md 1.10); it never writes shapes
     (SELECT count(*) FROM trace t WHERE t.trace_id IN (SELECT trace_id FROM report_trace)
        AND t.layout = 'array'
-       AND NOT EXISTS (SELECT 1 FROM _slice e WHERE e.trace_id = t.trace_id AND e.raw_cat_id IS NOT NULL)
-       AND NOT EXISTS (SELECT 1 FROM _gpu e WHERE e.trace_id = t.trace_id AND e.raw_cat_id IS NOT NULL))
+       AND NOT EXISTS (SELECT 1 FROM _slice e WHERE e.trace_id = t.trace_id AND e.raw_cat_id IS
+         NOT NULL)
+       AND NOT EXISTS (SELECT 1 FROM _gpu e WHERE e.trace_id = t.trace_id AND e.raw_cat_id IS NOT
+         NULL))
       AS legacy_traces,
     (SELECT count(*) FROM report_step) AS steps,
     (SELECT count(*) FROM report_step_all) AS all_steps,

@@ -6,7 +6,8 @@
 -- the only case that reads them; each measure holds a trace's kernels of
 -- the kind)
 -- Builds: measure_critical
--- Reads: measure_gemm_op_top, measure_time, measure_top_category, report_clip_sync, report_gpu, report_setup_call, report_step
+-- Reads: measure_gemm_op_top, measure_time, measure_top_category, report_clip_sync, report_gpu,
+-- report_setup_call, report_step
 CREATE TEMP TABLE measure_critical (
   crit      REAL,     -- the top category's kernel time inside the windows something waits in, ns
   crit_fill REAL,     -- the same for the fill kernels, ns
@@ -30,7 +31,8 @@ crit_win AS (
   SELECT trace_id, ts + dur, span_end FROM report_step WHERE span_end > ts + dur
 )
   SELECT coalesce(sum(x.ns), 0) / t.n AS crit, coalesce(sum(x.fill_ns), 0) / t.n AS crit_fill,
-    coalesce(sum(x.op_ns), 0) / t.n AS crit_op, coalesce(sum(x.op_cat_ns), 0) / t.n AS op_cat_ns FROM (
+    coalesce(sum(x.op_ns), 0) / t.n AS crit_op, coalesce(sum(x.op_cat_ns),
+      0) / t.n AS op_cat_ns FROM (
     SELECT k.trace_id, (SELECT interval_overlap(a, b, w) FROM (
         SELECT c.a, c.b, 1 AS w FROM crit_win c WHERE c.trace_id = k.trace_id
         UNION ALL

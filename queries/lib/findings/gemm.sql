@@ -47,13 +47,16 @@ WITH
 gemm_kern AS (
   SELECT n.name, g.trace_id, g.device, g.dur / t.n AS dur,
     CASE
-      WHEN lower(n.name) GLOB '*nvfp4*' OR lower(n.name) GLOB '*mxfp4*' OR lower(n.name) GLOB '*fp4*'
+      WHEN lower(n.name) GLOB '*nvfp4*' OR lower(n.name) GLOB '*mxfp4*' OR lower(n.name) GLOB
+        '*fp4*'
         OR lower(n.name) GLOB '*e2m1*' THEN 'fp4'
       WHEN lower(n.name) GLOB '*fp8*' OR lower(n.name) GLOB '*e4m3*' OR lower(n.name) GLOB '*e5m2*'
         OR lower(n.name) GLOB '*float8*' THEN 'fp8'
-      WHEN lower(n.name) GLOB '*bf16*' OR lower(n.name) GLOB '*bfloat16*' OR lower(n.name) GLOB '*fp16*'
+      WHEN lower(n.name) GLOB '*bf16*' OR lower(n.name) GLOB '*bfloat16*' OR lower(n.name) GLOB
+        '*fp16*'
         OR lower(n.name) GLOB '*f16*'
-        OR lower(n.name) GLOB '*half*' OR lower(n.name) GLOB '*h884*' OR lower(n.name) GLOB '*h1688*'
+        OR lower(n.name) GLOB '*half*' OR lower(n.name) GLOB '*h884*' OR lower(n.name) GLOB
+          '*h1688*'
         OR lower(n.name) GLOB '*h16816*' OR lower(n.name) GLOB '*hgemm*'
         OR lower(n.name) GLOB 'cijk_*_hhs_*' OR lower(n.name) GLOB 'cijk_*_bbs_*'
         OR lower(n.name) GLOB 'cijk_*_hhh_*' OR lower(n.name) GLOB 'cijk_*_bbb_*' THEN 'fp16/bf16'
@@ -85,17 +88,21 @@ gemm_op AS (
     (SELECT precision FROM gemm_kern GROUP BY precision ORDER BY sum(dur) DESC, precision LIMIT 1)
       AS precision,
     (SELECT sum(dur) FROM gemm_kern WHERE precision = (SELECT precision FROM gemm_kern
-       GROUP BY precision ORDER BY sum(dur) DESC, precision LIMIT 1)) / max((SELECT sum(dur) FROM gemm_kern), 1)
+       GROUP BY precision ORDER BY sum(dur) DESC,
+         precision LIMIT 1)) / max((SELECT sum(dur) FROM gemm_kern), 1)
       AS precision_share,
     x.covered_ns, x.peak_ns, max(x.covered_ns - x.peak_ns, 0) AS peak_saving_ns,
     100.0 * x.own_peak_ns / max(x.covered_ns, 1) AS peak_pct,
     (SELECT p.name FROM report_flop_op f JOIN report_device_peak p ON p.trace_id = f.trace_id
        AND p.device_id = f.device AND p.dtype = f.dtype
-     WHERE f.outermost AND f.device_ns > 0 AND f.name_id IN (SELECT id FROM gemm_op) AND p.tflops > 0
+     WHERE f.outermost AND f.device_ns > 0 AND f.name_id IN (SELECT id FROM gemm_op) AND p.tflops
+       > 0
      GROUP BY p.name ORDER BY sum(f.device_ns) DESC, p.name LIMIT 1) AS peak_device,
-    (SELECT max(p.assumed) FROM report_flop_op f JOIN report_device_peak p ON p.trace_id = f.trace_id
+    (SELECT max(p.assumed) FROM report_flop_op f JOIN report_device_peak p ON p.trace_id =
+      f.trace_id
        AND p.device_id = f.device AND p.dtype = f.dtype
-     WHERE f.outermost AND f.device_ns > 0 AND f.name_id IN (SELECT id FROM gemm_op) AND p.tflops > 0) AS peak_assumed,
+     WHERE f.outermost AND f.device_ns > 0 AND f.name_id IN (SELECT id FROM gemm_op) AND p.tflops
+       > 0) AS peak_assumed,
     e.covered_ns AS ev_covered_ns, max(e.covered_ns - e.best_ns, 0) AS ev_saving_ns,
     e.best_tflops AS ev_best_tflops,
     d.name AS device_name, d.cc, o.name AS old_name, o.arch AS old_arch,
@@ -106,11 +113,13 @@ gemm_op AS (
           sum(f.flops / 1000.0 / (0.6 * coalesce(b.tflops, p.tflops))) / t.n AS peak_ns,
           sum(f.flops / 1000.0 / p.tflops) / t.n AS own_peak_ns
         FROM report_flop_op f
-        JOIN report_device_peak p ON p.trace_id = f.trace_id AND p.device_id = f.device AND p.dtype = f.dtype
+        JOIN report_device_peak p ON p.trace_id = f.trace_id AND p.device_id = f.device AND
+          p.dtype = f.dtype
         LEFT JOIN report_device_peak b ON f.dtype = 'fp32' AND b.trace_id = f.trace_id
           AND b.device_id = f.device AND b.dtype = 'bf16',
           (SELECT 1.0 * max(n, 1) AS n FROM measure_time) t
-        WHERE f.outermost AND f.device_ns > 0 AND f.name_id IN (SELECT id FROM gemm_op) AND p.tflops > 0) x
+        WHERE f.outermost AND f.device_ns > 0 AND f.name_id IN (SELECT id FROM gemm_op) AND
+          p.tflops > 0) x
   -- no known peak: the evidence is the trace's own fastest shape (per
   -- dtype, over at least 100 us of GPU time); covered_ns, the calls of a
   -- device of unknown peak, best_ns their time at that shape's rate
@@ -125,7 +134,8 @@ gemm_op AS (
                (SELECT 1.0 * max(n, 1) AS n FROM measure_time) t
              WHERE f.outermost AND f.device_ns > 0 AND f.name_id IN (SELECT id FROM gemm_op)
                AND NOT EXISTS (SELECT 1 FROM report_device_peak p WHERE p.trace_id = f.trace_id
-                               AND p.device_id = f.device AND p.dtype = f.dtype AND p.tflops > 0)) e ON 1
+                               AND p.device_id = f.device AND p.dtype = f.dtype AND p.tflops >
+                                 0)) e ON 1
   LEFT JOIN (SELECT dv.name, dv.compute_major * 10 + dv.compute_minor AS cc
              FROM gemm_kern k JOIN device dv ON dv.trace_id = k.trace_id AND dv.device_id = k.device
              WHERE dv.name LIKE 'NVIDIA%' OR dv.name LIKE 'Tesla%'

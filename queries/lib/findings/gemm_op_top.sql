@@ -1,4 +1,5 @@
--- Measure: the FLOP-counted operator group with the most GPU time, when the device peak is known (one row or none).
+-- Measure: the FLOP-counted operator group with the most GPU time, when the device peak is known
+-- (one row or none).
 -- The FLOP-counted operator group (gemm_efficiency: name, shapes, dtype)
 -- with the most GPU time, when the device's peak is known.
 -- Builds: measure_gemm_op_top
@@ -20,13 +21,15 @@ CREATE TEMP TABLE measure_gemm_op_top (
 INSERT INTO measure_gemm_op_top
   SELECT profdb_display_name(n.value) AS name, op_family(n.value) AS family,
     f.input_dims, f.dtype, min(f.source) AS source, d.name AS device_name,
-    sum(f.device_ns) / (SELECT 1.0 * max(n, 1) FROM measure_time) AS device_ns, p.tflops AS peak_tflops,
+    sum(f.device_ns) / (SELECT 1.0 * max(n, 1) FROM measure_time) AS device_ns,
+      p.tflops AS peak_tflops,
     100.0 * sum(f.flops) / 1000.0 / sum(f.device_ns) / p.tflops AS peak_pct,
     (SELECT sum(dur) FROM report_gpu) / (SELECT 1.0 * max(n, 1) FROM measure_time) AS gpu_ns,
     NULL AS category
   FROM report_flop_op f JOIN _string n ON n.id = f.name_id
   JOIN device d ON d.trace_id = f.trace_id AND d.device_id = f.device
-  JOIN report_device_peak p ON p.trace_id = f.trace_id AND p.device_id = f.device AND p.dtype = f.dtype
+  JOIN report_device_peak p ON p.trace_id = f.trace_id AND p.device_id = f.device AND p.dtype =
+    f.dtype
   WHERE f.device_ns > 0
   GROUP BY n.value, f.input_dims, f.dtype, d.name, p.tflops
   ORDER BY device_ns DESC, name LIMIT 1;

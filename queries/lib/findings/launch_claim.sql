@@ -1,4 +1,5 @@
--- Measure: what launch_bound takes of the GPU idle time left by the other owners, per rank step (one row).
+-- Measure: what launch_bound takes of the GPU idle time left by the other owners, per rank step
+-- (one row).
 -- What launch_bound takes of the GPU idle time the calls above leave
 -- (idle_left), per rank step (ns; 0 when it does not fire): fusion and
 -- CUDA graphs remove the steady-state launch calls' CPU time, no more than

@@ -1,6 +1,7 @@
 -- Measure: per snapshot device: its memory figures.
 -- Builds: measure_mem
--- Reads: alloc_event, allocator_setting, block, report_capacity, report_mem_device, report_mem_frag_peak, report_mem_peak, segment
+-- Reads: alloc_event, allocator_setting, block, report_capacity, report_mem_device,
+-- report_mem_frag_peak, report_mem_peak, segment
 CREATE TEMP TABLE measure_mem (
   snapshot_id        INTEGER,  -- snapshot
   device             INTEGER,  -- device
@@ -22,11 +23,15 @@ CREATE TEMP TABLE measure_mem (
 ) STRICT;
 INSERT INTO measure_mem
   SELECT d.snapshot_id, d.device,
-    (SELECT coalesce(sum(total_size), 0) FROM segment g WHERE g.snapshot_id = d.snapshot_id AND g.device = d.device) AS reserved,
+    (SELECT coalesce(sum(total_size),
+      0) FROM segment g WHERE g.snapshot_id = d.snapshot_id AND g.device = d.device) AS reserved,
     (SELECT coalesce(sum(b.size), 0) FROM block b JOIN segment g USING (segment_id)
-      WHERE g.snapshot_id = d.snapshot_id AND g.device = d.device AND b.state = 'inactive') AS inactive,
-    (SELECT count(*) FROM segment g WHERE g.snapshot_id = d.snapshot_id AND g.device = d.device) AS segments,
-    (SELECT count(*) FROM alloc_event e WHERE e.snapshot_id = d.snapshot_id AND e.device = d.device AND e.action = 'oom') AS ooms,
+      WHERE g.snapshot_id = d.snapshot_id AND g.device = d.device AND b.state = 'inactive') AS
+        inactive,
+    (SELECT count(*) FROM segment g WHERE g.snapshot_id = d.snapshot_id AND g.device = d.device)
+      AS segments,
+    (SELECT count(*) FROM alloc_event e WHERE e.snapshot_id = d.snapshot_id AND e.device =
+      d.device AND e.action = 'oom') AS ooms,
     (SELECT CASE WHEN value IN (1, 'true', 'True') THEN 1 ELSE 0 END FROM allocator_setting a
       WHERE a.snapshot_id = d.snapshot_id AND a.key = 'expandable_segments') AS expandable_on,
     p.peak_allocated, p.peak_reserved, p.end_allocated, c.bytes AS capacity,

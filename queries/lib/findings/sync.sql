@@ -10,7 +10,8 @@ CREATE TEMP TABLE measure_sync (
                       --   longest
 ) STRICT;
 INSERT INTO measure_sync
-  SELECT coalesce(sum(blocked_ns), 0) / t.n AS sync, coalesce(sum(blocked_gpu_idle_ns), 0) / t.n AS idle,
+  SELECT coalesce(sum(blocked_ns), 0) / t.n AS sync, coalesce(sum(blocked_gpu_idle_ns),
+    0) / t.n AS idle,
     (SELECT count(DISTINCT event_id) FROM report_clip_sync) / t.ranks AS calls,
     (SELECT json_group_array(json(x)) FROM (
        SELECT json_object('source', source, 'gpu_idle_ns', ns) AS x, ns, 0 AS o, source AS k FROM (

@@ -4,7 +4,8 @@
 -- for an async copy to or from pageable memory):
 -- the synchronization finding's advice names it.
 -- Builds: measure_sync_top
--- Reads: measure_time, report_clip_sync, report_setup_name, report_sync, report_sync_idle, report_sync_name
+-- Reads: measure_time, report_clip_sync, report_setup_name, report_sync, report_sync_idle,
+-- report_sync_name
 CREATE TEMP TABLE measure_sync_top (
   name    TEXT,     -- call name
   is_copy INTEGER,  -- report_sync_name.is_copy: 1 a blocking copy, 2 an async copy to or from
@@ -15,7 +16,8 @@ CREATE TEMP TABLE measure_sync_top (
 ) STRICT;
 INSERT INTO measure_sync_top
   SELECT i.name, y.is_copy, sum(i.blocked_gpu_idle_ns) / t.n AS idle,
-    (SELECT count(DISTINCT event_id) FROM report_clip_sync c WHERE c.name = i.name) / t.ranks AS calls,
+    (SELECT count(DISTINCT event_id) FROM report_clip_sync c WHERE c.name = i.name) / t.ranks AS
+      calls,
     (SELECT max(dur) FROM report_sync r WHERE r.name = i.name) AS max_dur
   FROM report_sync_idle i JOIN report_sync_name y ON y.name = i.name,
     (SELECT 1.0 * max(n, 1) AS n, 1.0 * ranks AS ranks FROM measure_time) t

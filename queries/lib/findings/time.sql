@@ -43,5 +43,6 @@ INSERT INTO measure_time
     -- bounded by that kernel time's share on the critical path (measure_critical)
     sum(u4) < 0.9 * sum(wall_ns) AS crit_bound, NULL AS per
   FROM report_step_time;
-UPDATE measure_time SET per = printf('mean over %d rank(s) x %d job step(s); a job step, set by its slowest rank, lasts %s',
+UPDATE measure_time SET per = printf('mean over %d rank(s) x %d job step(s); a job step, set ' ||
+  'by its slowest rank, lasts %s',
   ranks, job_steps, profdb_fmt_ns(js));
