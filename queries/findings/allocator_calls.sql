@@ -7,7 +7,7 @@
 -- synchronizes the device.  Removing them saves at most the GPU idle time
 -- during them.
 -- Reads: _kind, _slice, _slice_tree, _string, measure_claim, measure_floor, measure_setup,
--- measure_time, report_setup_call
+--   measure_time, report_setup_call
 WITH
 setup_op AS (
   SELECT n.value AS op, count(DISTINCT c.event_id) AS calls

@@ -9,7 +9,7 @@
 -- those calls.  Steps that already
 -- replay CUDA graphs are not told to use them.
 -- Reads: measure_claim, measure_floor, measure_gpu, measure_graph, measure_launch_claim,
--- measure_rank_time, measure_time
+--   measure_rank_time, measure_time
 WITH
 ranks_idle AS (
   SELECT json_group_array(json_object('rank', rank, 'label', label, 'gpu_idle_pct',

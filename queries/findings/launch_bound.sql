@@ -8,7 +8,7 @@
 -- idles over 20% of the time outside them.  Steps that already replay CUDA
 -- graphs are told to capture what is still launched outside them.
 -- Reads: measure_cold, measure_gpu, measure_graph, measure_kernel_top, measure_launch,
--- measure_launch_claim, measure_time
+--   measure_launch_claim, measure_time
 SELECT round(100.0 * lc.ns / t.js, 1) AS priority,
   'launch_bound' AS rule, 'medium' AS confidence,
   printf('%.0f%% of kernels run under 10 us while the GPU idles %.0f%%',

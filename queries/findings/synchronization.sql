@@ -6,7 +6,8 @@
 -- the frees are allocator_calls', explicit synchronize calls outside
 -- operators explicit_sync's, waits on work outside the trace
 -- wait_outside_trace's).
--- Reads: measure_claim, measure_floor, measure_setup, measure_sync, measure_sync_top, measure_time
+-- Reads: measure_claim, measure_floor, measure_setup, measure_sync, measure_sync_top,
+--   measure_time
 WITH
 -- The autotuning syncs inside convolutions that recur through the steps
 -- (lib/38_claim.sql): calls per rank and their time per rank step.

@@ -1,7 +1,7 @@
 -- Measure: what the database holds, for the missing-artifact rules (one row).
 -- Builds: measure_counts
 -- Reads: _flow, _gpu, _instant, _kind, _slice, _string, device, gpu_activity, report_gpu,
--- report_mem_device, report_op_stats, report_step, report_step_all, report_trace, trace
+--   report_mem_device, report_op_stats, report_step, report_step_all, report_trace, trace
 CREATE TEMP TABLE measure_counts (
   traces          INTEGER,  -- reported traces
   mem_devices     INTEGER,  -- snapshot devices

@@ -7,7 +7,7 @@
 -- the kind)
 -- Builds: measure_critical
 -- Reads: measure_gemm_op_top, measure_time, measure_top_category, report_clip_sync, report_gpu,
--- report_setup_call, report_step
+--   report_setup_call, report_step
 CREATE TEMP TABLE measure_critical (
   crit      REAL,     -- the top category's kernel time inside the windows something waits in, ns
   crit_fill REAL,     -- the same for the fill kernels, ns

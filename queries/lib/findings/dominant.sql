@@ -6,7 +6,7 @@
 -- the larger of it and the transposes).
 -- Builds: measure_dominant
 -- Reads: measure_critical, measure_gemm, measure_time, measure_top_category, report_gpu,
--- report_gpu_name
+--   report_gpu_name
 CREATE TEMP TABLE measure_dominant (
   category        TEXT,     -- the kernel category with the most GPU time
   dur             REAL,     -- its GPU time per rank step, ns

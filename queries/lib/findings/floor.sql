@@ -1,7 +1,7 @@
 -- Measure: the floor a resource finding's saving must pass (one row).
 -- The floor a resource finding's saving must pass.
 -- Builds: measure_floor
--- Reads: 
+-- Reads:
 CREATE TEMP TABLE measure_floor (
   min_pct   REAL,     -- share of the job step (time rules) or of the reserved memory (memory
                       --   rules), %

@@ -8,7 +8,8 @@
 -- advice is autocast); the device (NVIDIA, compute capability) and the largest
 -- GEMM kernel built for an older GPU generation than it.
 -- Builds: measure_gemm
--- Reads: _string, device, measure_time, report_device_peak, report_flop_op, report_gpu, report_name
+-- Reads: _string, device, measure_time, report_device_peak, report_flop_op, report_gpu,
+--   report_name
 CREATE TEMP TABLE measure_gemm (
   precision       TEXT,     -- the precision with the most GEMM kernel time (from the kernel
                             --   names)

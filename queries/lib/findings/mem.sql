@@ -1,7 +1,7 @@
 -- Measure: per snapshot device: its memory figures.
 -- Builds: measure_mem
 -- Reads: alloc_event, allocator_setting, block, report_capacity, report_mem_device,
--- report_mem_frag_peak, report_mem_peak, segment
+--   report_mem_frag_peak, report_mem_peak, segment
 CREATE TEMP TABLE measure_mem (
   snapshot_id        INTEGER,  -- snapshot
   device             INTEGER,  -- device

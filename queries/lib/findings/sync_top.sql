@@ -5,7 +5,7 @@
 -- the synchronization finding's advice names it.
 -- Builds: measure_sync_top
 -- Reads: measure_time, report_clip_sync, report_setup_name, report_sync, report_sync_idle,
--- report_sync_name
+--   report_sync_name
 CREATE TEMP TABLE measure_sync_top (
   name    TEXT,     -- call name
   is_copy INTEGER,  -- report_sync_name.is_copy: 1 a blocking copy, 2 an async copy to or from
