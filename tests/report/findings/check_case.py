@@ -3,7 +3,7 @@
 
     check_case.py PROFDB FOLDER
 
-Reports FOLDER/input.json (with FOLDER/args) and checks that the rule named
+Reports FOLDER/input*.json (with FOLDER/args) and checks that the rule named
 by the folder fires with the expected title, observation, impact, subjects
 and savings (expected.json): a change of the rule's question, numbers or
 wording fails here.
@@ -22,7 +22,9 @@ def main():
         args = open(os.path.join(folder, "args")).read().split()
     with open(os.path.join(folder, "expected.json")) as f:
         want = json.load(f)
-    r = subprocess.run([profdb, "report", os.path.join(folder, "input.json"), *args,
+    inputs = sorted(os.path.join(folder, n) for n in os.listdir(folder)
+                    if n.startswith("input") and n.endswith((".json", ".json.gz")))
+    r = subprocess.run([profdb, "report", *inputs, *args,
                         "--section", "findings", "--json", "-"], capture_output=True, text=True)
     if r.returncode != 0:
         print(f"FAIL {rule}: exit {r.returncode}: {r.stderr.strip()[:400]}")
