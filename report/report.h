@@ -74,6 +74,8 @@ typedef struct rp_kind {
   const char *scope;       /* the scope query (rows of one note): "scope.sql" */
   int bullets;             /* 1: summary rows (topic, statement) as bullets;
                             ** 0: findings (observation, hypothesis, ...) */
+  const char *rules;       /* folder of the finding rules ("findings"), or NULL */
+  const char *measures;    /* folder of their measure modules ("lib/findings") */
 } rp_kind;
 
 extern const rp_kind rp_kind_report, rp_kind_diff, rp_kind_trend;
@@ -150,6 +152,16 @@ int rp_load_sections(rp_report *r, const char *const *only, int nonly);
 /* Restrict the SQL of a query pack on db to reading and TEMP tables
 ** (report_sandbox.c); rp_run() applies it to both connections. */
 int rp_sandbox(sqlite3 *db);
+/* The tables a statement reads, as SQLite's authorizer reports them while
+** it is prepared (report_findings.c checks them against a file's Reads:). */
+typedef struct rp_reads {
+  char **names; /* distinct table names */
+  int n;
+} rp_reads;
+/* Record into w the tables read by what db prepares from now on (w NULL:
+** stop); the sandbox's rules still hold. */
+void rp_sandbox_watch(sqlite3 *db, rp_reads *w);
+void rp_reads_free(rp_reads *w);
 
 /* Start the report's SQL deadline (PROFDB_QUERY_TIMEOUT) again at the next
 ** rp_sandbox(): a long-lived process (profdb mcp) gives each call its own. */
@@ -166,6 +178,11 @@ int rp_run_section(rp_report *r, rp_section *s);
 
 /* Execute every statement of a file (preludes) with parameters bound. */
 int rp_exec_script(rp_report *r, const char *path);
+/* Build report_finding on r->db: the measure modules and the rules of
+** r->kind (report_findings.c); run before the findings section. */
+int rp_build_findings(rp_report *r);
+/* With PROFDB_TIMING set, how long one query file took (stderr). */
+void rp_timing(const char *what, double since);
 
 void rp_free(rp_report *r);
 void rp_section_free(rp_section *s);

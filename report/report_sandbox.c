@@ -43,9 +43,28 @@ static int is_temp(const char *db) {
   return db && !strcmp(db, "temp");
 }
 
-static int authorize(void *unused, int action, const char *a, const char *b, const char *db,
+/* A read to record (rp_sandbox_watch): the table, once. */
+static void record_read(rp_reads *w, const char *table) {
+  for (int i = 0; i < w->n; i++)
+    if (!strcmp(w->names[i], table)) return;
+  char **grown = realloc(w->names, (size_t)(w->n + 1) * sizeof *w->names);
+  char *copy = strdup(table);
+  if (!grown || !copy) {
+    free(copy);
+    if (grown) w->names = grown;
+    return; /* out of memory: the check sees less, the report still runs */
+  }
+  w->names = grown;
+  w->names[w->n++] = copy;
+}
+
+static int authorize(void *watch, int action, const char *a, const char *b, const char *db,
                      const char *trigger) {
   switch (action) {
+    case SQLITE_READ:
+      /* through a view, the view is what the statement reads */
+      if (watch && (trigger || a)) record_read(watch, trigger ? trigger : a);
+      return SQLITE_OK;
     case SQLITE_ATTACH:
     case SQLITE_DETACH: return SQLITE_DENY; /* the runner attached what it needs before */
     case SQLITE_UPDATE:
@@ -141,4 +160,14 @@ int rp_sandbox(sqlite3 *db) {
   ** builds in SQL comes near 256 MiB. */
   sqlite3_limit(db, SQLITE_LIMIT_LENGTH, 256 << 20);
   return sqlite3_set_authorizer(db, authorize, NULL) == SQLITE_OK ? 0 : -1;
+}
+
+void rp_sandbox_watch(sqlite3 *db, rp_reads *w) {
+  sqlite3_set_authorizer(db, authorize, w);
+}
+
+void rp_reads_free(rp_reads *w) {
+  for (int i = 0; i < w->n; i++) free(w->names[i]);
+  free(w->names);
+  memset(w, 0, sizeof *w);
 }

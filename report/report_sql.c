@@ -58,10 +58,12 @@
 #endif
 
 const rp_kind rp_kind_report = {"profdb report", "report.list", "",          "lib",
-                                "findings.sql",  "findings",    "scope.sql", 0};
+                                "findings.sql",  "findings",    "scope.sql", 0,
+                                "findings",      "lib/findings"};
 const rp_kind rp_kind_diff = {
     "profdb diff",      "diff/diff.list", "diff/",          "diff/lib",
-    "diff/verdict.sql", "verdict",        "diff/scope.sql", 1};
+    "diff/verdict.sql", "verdict",        "diff/scope.sql", 1,
+    NULL,               NULL};
 /* The trend's tables are filled by cli/cli_trend.c: no prelude. */
 const rp_kind rp_kind_trend = {"profdb diff: trend",
                                "diff/trend/trend.list",
@@ -70,7 +72,9 @@ const rp_kind rp_kind_trend = {"profdb diff: trend",
                                "diff/trend/verdict.sql",
                                "verdict",
                                NULL,
-                               1};
+                               1,
+                               NULL,
+                               NULL};
 
 static int is_dir(const char *p) {
   struct stat st;
@@ -585,8 +589,7 @@ int rp_load_sections(rp_report *r, const char *const *only, int nonly) {
   return rc;
 }
 
-/* With PROFDB_TIMING set, how long each query file took (stderr). */
-static void timing(const char *what, double since) {
+void rp_timing(const char *what, double since) {
   static int enabled = -1;
   if (enabled < 0) enabled = getenv("PROFDB_TIMING") != NULL;
   if (enabled && what)
@@ -637,7 +640,7 @@ static int run_lib(rp_report *r) {
     snprintf(path, sizeof path, "%s/%s", dir, names[i]);
     double t0 = ld_seconds();
     if (rc == 0 && rp_exec_script(r, path)) rc = -1;
-    timing(names[i], t0);
+    rp_timing(names[i], t0);
     free(names[i]);
   }
   return rc;
@@ -673,11 +676,13 @@ static void run_sections(section_queue *q, rp_report *on) {
     pthread_mutex_unlock(&q->lock);
     if (!s) return;
     double t0 = ld_seconds();
-    if (rp_run_section(on, s)) {
+    /* the findings section reads report_finding, built on this connection */
+    int findings = s == &q->r->findings && on->kind->rules;
+    if ((findings && rp_build_findings(on)) || rp_run_section(on, s)) {
       queue_fail(q);
       return;
     }
-    timing(s->id, t0);
+    rp_timing(s->id, t0);
   }
 }
 
@@ -722,7 +727,7 @@ static int run_scope(rp_report *r) {
 }
 
 int rp_run(rp_report *r) {
-  timing(NULL, 0); /* read PROFDB_TIMING before a second thread could */
+  rp_timing(NULL, 0); /* read PROFDB_TIMING before a second thread could */
   if (rp_sandbox(r->db) || (r->db2 && rp_sandbox(r->db2))) {
     fprintf(stderr, "profdb: cannot restrict what the query files may do: %s\n",
             sqlite3_errmsg(r->db));

@@ -1,0 +1,173 @@
+-- Rule: dominant_category
+-- 5. One kind of GPU work dominates (dom_m above): GEMMs are bounded by
+-- the device's peak where shapes allow, and advised by the precision
+-- their kernels run in (and an older-generation kernel is named); other
+-- categories: a 2x faster implementation saves at most half their time.
+-- With the GPU idle over 10% of the step the bound is the critical path's
+-- share (crit_m); the finding then fires when the unbounded saving passes
+-- the floor, to say that faster kernels save little (its own saving may
+-- be under the floor: it sorts last); over half the step, the host sets
+-- the step (host_bound) and the finding says so.
+-- Reads: measure_dominant, measure_floor, measure_gpu, measure_kernel_top, measure_time
+SELECT round(100.0 * c.saving / t.js, 1) AS priority, 'dominant_category' AS rule,
+  CASE WHEN c.category = 'GEMM' AND NOT c.shaped THEN 'low' WHEN c.host_bound THEN 'low'
+       WHEN c.category IN ('GEMM', 'Attention', 'Elementwise',
+         'Convolution') THEN 'medium' ELSE 'low' END AS confidence,
+  printf('%s kernels take %.0f%% of GPU time%s', c.category, 100.0 * c.dur / g.gpu_total,
+    CASE WHEN c.host_bound THEN printf(', but the GPU idles %.0f%% of the step: faster ' ||
+      'kernels save little', 100.0 * (t.wall - t.busy) / t.wall) ELSE '' END) AS title,
+  printf('%s: %s of %s of GPU activity (kernel_category_sum), in %s of analysed time.%s',
+    c.category,
+    profdb_fmt_ns(c.dur), profdb_fmt_ns(g.gpu_total), profdb_fmt_ns(t.wall),
+    CASE WHEN c.category <> 'GEMM' THEN ''
+      ELSE printf(' %.0f%% of it in %s kernels (from their names)%s.', 100.0 * c.precision_share,
+        c.precision,
+        CASE WHEN c.shaped THEN printf('; where shapes were recorded they reach %.0f%% of the ' ||
+          '%s peak (gemm_efficiency)%s', c.peak_pct, c.peak_device,
+               CASE WHEN c.peak_assumed THEN printf(' - the model is assumed: the GPU work ' ||
+                 'ran on a device the trace''s deviceProperties do not list, and they list ' ||
+                   'only %s', c.peak_device) ELSE '' END)
+             WHEN c.ev_shaped THEN printf('; the device''s peak is unknown (its model is not ' ||
+               'in deviceProperties or not in the peak table): where shapes were recorded the ' ||
+                 'fastest shape reaches %.1f TFLOP/s (gemm_efficiency)', c.ev_best_tflops)
+             ELSE '' END) END)
+    || CASE WHEN c.host_bound THEN printf(' The GPU is idle %.0f%% of the rank step: the host ' ||
+      'sets the step, and only %s of the %s time per rank step runs while something waits for ' ||
+        'it (a host-blocking call, or the step''s GPU work past its CPU range).',
+         100.0 * (t.wall - t.busy) / t.wall, profdb_fmt_ns(c.crit), c.category)
+       WHEN c.crit_bound THEN printf(' The GPU is idle %.0f%% of the rank step, so a faster ' ||
+         'kernel shortens the step only where something waits for it (a host-blocking call, ' ||
+           'or the step''s GPU work past its CPU range): %s of the %s time per rank step (%.0f%%).',
+         100.0 * (t.wall - t.busy) / t.wall, profdb_fmt_ns(c.crit), c.category, 100.0 * min(1.0,
+           c.crit / max(c.dur, 1))) ELSE '' END
+    || CASE WHEN c.category = 'Convolution' AND c.transpose_ns >= 0.1 * c.dur
+         THEN printf(' %.0f%% of it (%s) is layout transposes (batched_transpose / nchwToNhwc ' ||
+           'kernels) between NCHW tensors and NHWC convolution kernels.',
+             100.0 * c.transpose_ns / c.dur,
+               profdb_fmt_ns(c.transpose_ns)) ELSE '' END AS observation,
+  CASE WHEN c.host_bound
+         THEN printf('The host, not the GPU, sets the step: the GPU waits for the CPU to ' ||
+           'launch work %.0f%% of the time (gpu_idle), so how fast the %s kernels run barely ' ||
+             'changes the step.', 100.0 * (t.wall - t.busy) / t.wall, c.category)
+    WHEN c.category = 'GEMM' AND c.shaped AND c.peak_pct >= 60
+         THEN printf('The GEMMs already run at %.0f%% of the device''s peak in %s: they are ' ||
+           'near their limit, so gains come from doing fewer or smaller ones, not from faster ' ||
+             'kernels.', c.peak_pct, c.precision)
+    ELSE CASE c.category
+    WHEN 'GEMM' THEN 'Matrix multiplies dominate: the model is compute-bound in GEMMs, so ' ||
+      'gains come from doing them faster or doing fewer.'
+    WHEN 'Attention' THEN 'Attention dominates: long sequences or an attention implementation ' ||
+      'without fused kernels.'
+    WHEN 'Convolution' THEN CASE WHEN c.transpose_ns >= 0.1 * c.dur
+      THEN 'Convolutions dominate, and the model''s tensors are NCHW while the convolution ' ||
+        'kernels run NHWC: every convolution transposes its inputs and outputs.'
+      ELSE 'Convolutions dominate: layout conversions or untuned algorithms can cost a large ' ||
+        'factor.' END
+    WHEN 'Elementwise' THEN 'Memory-bound elementwise kernels dominate: the work is split ' ||
+      'into many unfused passes over memory.'
+    WHEN 'Normalization' THEN 'Normalization kernels dominate: they are memory-bound and ' ||
+      'usually fusable.'
+    ELSE 'This category is where most GPU time goes; it is the first place to optimize.' END END
+      AS hypothesis,
+  CASE WHEN c.host_bound THEN 'First keep the GPU busy (gpu_idle, data_loading, launch_bound, ' ||
+    'synchronization: input pipeline, fewer and larger kernels, CUDA graphs, no host syncs); ' ||
+      'only then do faster kernels shorten the step. For the kernels themselves: ' ELSE '' END
+  || CASE WHEN c.category = 'GEMM' THEN
+    CASE WHEN c.old_name IS NOT NULL AND c.old_share >= 0.2
+      THEN printf('%.0f%% of GEMM time runs in kernels built for an older GPU than this %s ' ||
+        '(sm%d): the largest is %s (sm%d). cuBLAS falls back to them for shapes its newer ' ||
+          'kernels do not take, or the library that launches them was built without sm%d: ' ||
+            'update PyTorch / cuBLAS (or rebuild that library for sm%d), keep dimensions ' ||
+              'multiples of 16, and try torch.compile(mode="max-autotune"). ',
+        100.0 * c.old_share, c.device_name, c.cc, c.old_name, c.old_arch, c.cc, c.cc) ELSE '' END
+    || CASE c.precision
+      WHEN 'fp32' THEN 'These GEMMs run in fp32 on CUDA cores: use bf16/fp16 autocast ' ||
+        '(torch.autocast("cuda", dtype=torch.bfloat16)), or TF32 ' ||
+          '(torch.set_float32_matmul_precision("high")) on Ampere or newer; keep matrix ' ||
+            'dimensions multiples of 8/16.'
+      WHEN 'tf32' THEN 'These GEMMs run in TF32 on tensor cores: bf16/fp16 autocast doubles ' ||
+        'the tensor-core peak; keep matrix dimensions multiples of 8/16.'
+      WHEN 'fp16/bf16' THEN 'These GEMMs already run on tensor cores in fp16/bf16 (autocast ' ||
+        'changes nothing): check the top kernels for small or odd shapes (dimensions ' ||
+          'multiples of 16, batch many small GEMMs or use grouped GEMMs), fuse their ' ||
+            'epilogues (torch.compile), and on Hopper or newer consider FP8 (Transformer ' ||
+              'Engine, torchao float8).'
+      WHEN 'fp8' THEN 'These GEMMs already run in FP8: check the top kernels for small or odd ' ||
+        'shapes and fuse the scaling and epilogues; NVFP4 / MXFP4 only on Blackwell, where ' ||
+          'accuracy allows.'
+      WHEN 'fp4' THEN 'These GEMMs already run in 4-bit floating point (NVFP4 / MXFP4), the ' ||
+        'lowest precision tensor cores offer: gains come from their shapes (tile-friendly ' ||
+          'dimensions, grouped GEMMs), fusing quantization and epilogues, or doing fewer GEMMs.'
+      ELSE 'Check the top kernels: their precision (fp32 GEMMs gain from bf16/fp16 autocast ' ||
+        'or TF32), and small or odd shapes (keep dimensions multiples of 8/16).' END
+  ELSE CASE c.category
+    WHEN 'Attention' THEN 'Use scaled_dot_product_attention / FlashAttention kernels, and ' ||
+      'consider shorter or packed sequences.'
+    WHEN 'Convolution' THEN CASE WHEN c.transpose_ns >= 0.1 * c.dur
+      THEN printf('Convert the model and its inputs to channels_last: model = ' ||
+        'model.to(memory_format=torch.channels_last) and x = ' ||
+          'x.to(memory_format=torch.channels_last) for each input; that removes the layout ' ||
+            'transposes (%s per rank step). Then torch.backends.cudnn.benchmark=True.',
+              profdb_fmt_ns(c.transpose_ns))
+      ELSE 'Use channels_last memory format, torch.backends.cudnn.benchmark=True, and autocast.' END
+    WHEN 'Elementwise' THEN 'Fuse elementwise chains with torch.compile (or fused kernels ' ||
+      'such as Liger), and avoid needless copies and casts.'
+    WHEN 'Normalization' THEN 'Use fused normalization kernels or torch.compile.'
+    ELSE 'Open the top kernels of this category and check their shapes and implementations.' END
+      END AS action,
+  CASE WHEN c.category = 'GEMM' AND c.shaped
+         THEN printf('Up to %s (%.0f%% of the job step): the GEMMs'' time above what their ' ||
+           'FLOPs take at 60%% of the %s''s dense peak (for fp32 calls its bf16 peak), the ' ||
+             'level tuned large GEMMs reach; from the recorded shapes%s.',
+           profdb_fmt_ns(c.saving), 100.0 * c.saving / t.js, c.peak_device,
+           CASE WHEN c.peak_assumed THEN printf('; assumed: the device is the %s, the one ' ||
+             'model the trace lists', c.peak_device) ELSE '' END)
+       WHEN c.category = 'GEMM' AND c.ev_shaped
+         THEN printf('Up to %s (%.0f%% of the job step): the GEMMs'' time above what their ' ||
+           'FLOPs take at %.1f TFLOP/s, the rate of this trace''s fastest GEMM shape; ' ||
+             'assumed: the device''s peak is unknown, so what this device is seen to reach ' ||
+               'stands in for it.',
+           profdb_fmt_ns(c.saving), 100.0 * c.saving / t.js, c.ev_best_tflops)
+       WHEN c.category = 'Convolution' AND c.transpose_ns >= 0.1 * c.dur AND NOT c.host_bound
+         THEN printf('Up to %s (%.0f%% of the job step): channels_last removes the %s of ' ||
+           'layout transposes; beyond them, a 2x faster Convolution (cudnn.benchmark picking ' ||
+             'faster algorithms) is a guess.',
+           profdb_fmt_ns(c.saving), 100.0 * c.saving / t.js, profdb_fmt_ns(c.transpose_ns))
+       ELSE printf('A 2x faster %s would save at most %s (%.0f%% of the job step).%s', c.category,
+         profdb_fmt_ns(c.saving), 100.0 * c.saving / t.js,
+         CASE WHEN c.category = 'GEMM' THEN ' A guess: no recorded shapes tell how fast these ' ||
+           'GEMMs already are (record_shapes=True, gemm_efficiency).' ELSE '' END) END
+    || CASE WHEN c.crit_bound AND (c.host_bound OR c.crit < c.dur) THEN printf(' Bounded by ' ||
+      'the critical path: the GPU idles %.0f%% of the rank step, so a faster %s saves the ' ||
+        'same share of only its %s per rank step that something waits for, not of all its %s%s.',
+         100.0 * (t.wall - t.busy) / t.wall, c.category, profdb_fmt_ns(c.crit),
+           profdb_fmt_ns(c.dur),
+         iif(c.host_bound, '; the host-side findings (gpu_idle, data_loading, launch_bound, ' ||
+           'synchronization) come first', '')) ELSE '' END AS expected_impact,
+  printf('Re-profile: the %s share in kernel_category_sum drops, and step time with it.',
+    c.category) AS validation,
+  0 AS needs_artifact, round(min(100.0 * c.saving / t.js, 100), 2) AS expected_saving_pct,
+    c.saving AS expected_saving_ns, NULL AS expected_saving_bytes,
+  (SELECT json_group_array(json_object('kernel', name, 'dur_ns', dur)) FROM (
+     SELECT name, sum(dur) AS dur, coalesce(name = c.old_name, 0) AS older
+     FROM measure_kernel_top WHERE category = c.category
+     GROUP BY name ORDER BY older DESC, dur DESC, name LIMIT 3)) AS subjects,
+  json_object('sections', json_array('kernel_category_sum', 'gpu_kernel_sum', 'gemm_efficiency'),
+    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js,
+      'category', c.category, 'category_ns', c.dur,
+      'gpu_total_ns', g.gpu_total, 'precision', iif(c.category = 'GEMM', c.precision, NULL),
+      'shaped_ns', iif(c.category = 'GEMM', c.covered_ns, NULL),
+      'peak_pct', iif(c.category = 'GEMM', round(c.peak_pct, 1), NULL),
+      'older_kernel', iif(c.category = 'GEMM' AND c.old_share >= 0.2, c.old_name, NULL),
+      'peak_device', iif(c.category = 'GEMM' AND c.shaped, c.peak_device, NULL),
+      'peak_model_assumed', iif(c.category = 'GEMM' AND c.shaped, c.peak_assumed, NULL),
+      'evidence_tflops', iif(c.category = 'GEMM' AND c.ev_shaped, round(c.ev_best_tflops, 2), NULL),
+      'gpu_idle_pct', round(100.0 * (t.wall - t.busy) / t.wall, 1),
+      'critical_path_ns', iif(c.crit_bound, CAST(round(c.crit) AS INTEGER), NULL),
+      'transpose_ns', iif(c.category = 'Convolution', CAST(round(c.transpose_ns) AS INTEGER),
+        NULL))) AS evidence, 0 AS cut_may_explain
+FROM measure_dominant c, measure_gpu g, measure_time t, measure_floor f
+WHERE g.gpu_total > 0 AND t.wall > 0 AND c.dur > 0.3 * g.gpu_total
+  AND c.category NOT IN ('NCCL/communication', 'Memcpy', 'Other')
+  AND (CASE WHEN c.crit_bound THEN c.saving0 ELSE c.saving END) >= f.min_pct / 100 * t.js
+  AND (CASE WHEN c.crit_bound THEN c.saving0 ELSE c.saving END) >= f.min_ns;

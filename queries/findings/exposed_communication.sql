@@ -1,0 +1,66 @@
+-- Rule: exposed_communication
+-- 8. Communication not hidden behind compute; the advice follows the
+-- collective that takes most of the time.  Only transfer (after the last
+-- peer arrived) that no compute overlaps is promised: overlap cannot hide
+-- the waiting for late peers, which rule 9 (straggler) claims.
+-- Reads: measure_comm, measure_floor, measure_kernel_top, measure_time
+SELECT round(100.0 * c.hideable / t.js, 1) AS priority, 'exposed_communication' AS rule,
+  CASE WHEN c.peers_missing > 0 THEN 'low' ELSE 'medium' END AS confidence,
+  printf('Communication transfer on the critical path: %.0f%% of the job step',
+    100.0 * c.exposed / t.js) AS title,
+  printf('Per rank step (%s), collectives cover %s: %s waiting for the last peer to arrive ' ||
+    '(rank_sum, straggler), %s transfer%s, %s of the transfer overlapped with compute; %s ' ||
+      'exposed; most of the time in %s (communication).',
+    j.per, profdb_fmt_ns(c.comm), profdb_fmt_ns(c.wait), profdb_fmt_ns(c.transfer),
+    CASE WHEN c.unmatched > 0 THEN printf(' (%s of it in collectives whose peers are not ' ||
+      'loaded: waiting cannot be told from transfer there)',
+        profdb_fmt_ns(c.unmatched)) ELSE '' END,
+    profdb_fmt_ns(c.overlap), profdb_fmt_ns(c.exposed), c.top_name)
+  || printf(' Compute kernels run %s per rank step, %s of it beside transfer already: %s is ' ||
+    'left to hide transfer behind.',
+    profdb_fmt_ns(c.compute), profdb_fmt_ns(c.overlap), profdb_fmt_ns(max(c.compute - c.overlap,
+      0)))
+  || CASE WHEN c.peers_missing > 0 THEN printf(' Only %d of the job''s %d ranks loaded: the ' ||
+    'other %d peer(s) are not, so waiting for them cannot be told from transfer (load every ' ||
+      'rank for the split).',
+       c.world_size - c.peers_missing, c.world_size, c.peers_missing) ELSE '' END AS observation,
+  CASE WHEN lower(c.top_name) GLOB '*alltoall*' OR lower(c.top_name) GLOB '*all_to_all*'
+         OR lower(c.top_name) GLOB '*sendrecv*'
+       THEN 'All-to-all exchanges (embedding or expert sharding) wait for every peer: ' ||
+         'imbalanced shards or a slow peer, with nothing scheduled behind them.'
+       WHEN lower(c.top_name) GLOB '*allgather*' OR lower(c.top_name) GLOB '*reducescatter*'
+       THEN 'Parameter all-gathers and gradient reduce-scatters (FSDP / ZeRO) run without ' ||
+         'compute behind them.'
+       ELSE 'Gradient all-reduces wait instead of running behind the backward pass.' END AS
+         hypothesis,
+  CASE WHEN lower(c.top_name) GLOB '*alltoall*' OR lower(c.top_name) GLOB '*all_to_all*'
+         OR lower(c.top_name) GLOB '*sendrecv*'
+       THEN 'Balance the shards across ranks (rank_sum), pipeline the exchange with compute ' ||
+         '(split the batch, overlap the next input''s all-to-all with this one''s compute), ' ||
+           'and check for a late rank.'
+       WHEN lower(c.top_name) GLOB '*allgather*' OR lower(c.top_name) GLOB '*reducescatter*'
+       THEN 'Enable FSDP forward/backward prefetch, tune the wrap granularity, and keep ' ||
+         'limit_all_gathers so compute overlaps the next gather.'
+       ELSE 'Overlap the all-reduces with backward: tune DDP bucket_cap_mb, avoid ' ||
+         'synchronizing the stream between buckets, and check for a late rank.' END AS action,
+  printf('Up to %s per job step (%.0f%% of the job step): the transfer not overlapped with ' ||
+    'compute, %s, bounded by the compute time not already beside it, %s: overlap cannot hide ' ||
+      'more than the compute there is; the waiting is not counted here%s.',
+    profdb_fmt_ns(c.hideable), 100.0 * c.hideable / t.js, profdb_fmt_ns(c.exposed),
+    profdb_fmt_ns(max(c.compute - c.overlap, 0)),
+    CASE WHEN c.peers_missing > 0 THEN printf(', but with %d peer(s) not loaded part of the ' ||
+      'transfer may be waiting', c.peers_missing) ELSE '' END) AS expected_impact,
+  'Re-profile: communication.overlap_pct above 80%.' AS validation,
+  0 AS needs_artifact, round(min(100.0 * c.hideable / t.js, 100), 2) AS expected_saving_pct,
+    c.hideable AS expected_saving_ns, NULL AS expected_saving_bytes,
+  (SELECT json_group_array(json_object('kernel', name, 'dur_ns', dur)) FROM (
+     SELECT name, sum(dur) AS dur FROM measure_kernel_top WHERE category = 'NCCL/communication'
+     GROUP BY name ORDER BY dur DESC, name LIMIT 3)) AS subjects,
+  json_object('sections', json_array('communication'),
+    'figures', json_object('job_step_ns', t.js, 'comm_ns', c.comm, 'wait_ns', c.wait,
+      'transfer_ns', c.transfer, 'unmatched_ns', c.unmatched, 'overlapped_ns', c.overlap,
+      'exposed_ns', c.exposed, 'compute_ns', c.compute, 'hideable_ns', c.hideable,
+      'peers_not_loaded', c.peers_missing)) AS evidence, 1 AS cut_may_explain
+FROM measure_comm c, measure_time t, measure_floor f, measure_time j
+WHERE t.js > 0 AND c.comm > 0 AND c.exposed > 0.1 * t.js
+  AND c.hideable >= f.min_pct / 100 * t.js AND c.hideable >= f.min_ns;

@@ -1,0 +1,81 @@
+-- Rule: gpu_idle
+-- 1. The GPU waits: low utilization.  The fix (a host that keeps the GPU
+-- fed) can save at most the idle time, less the idle time other findings
+-- own (lib/38_claim.sql: cold-start launch calls, one-time set-up and
+-- repeated allocator calls, host-blocking calls, DataLoader ranges; and
+-- launch_bound's bound, launch_claim); a GPU that barely
+-- works (under 1% of the window or 100 us) is a CPU-bound run, not an
+-- idle GPU.  It fires when the GPU idles over 30% of the time outside
+-- those calls.  Steps that already
+-- replay CUDA graphs are not told to use them.
+-- Reads: measure_claim, measure_floor, measure_gpu, measure_graph, measure_launch_claim,
+--   measure_rank_time, measure_time
+WITH
+ranks_idle AS (
+  SELECT json_group_array(json_object('rank', rank, 'label', label, 'gpu_idle_pct',
+    round(idle_pct, 1)))
+    AS subjects
+  FROM (SELECT * FROM measure_rank_time ORDER BY idle_pct DESC, rank LIMIT 3)
+)
+SELECT round(100.0 * lc.rest / t.js, 1) AS priority, 'gpu_idle' AS rule,
+  CASE WHEN (t.wall - t.busy) > 0.5 * t.wall AND t.steps > 0 THEN 'high' ELSE 'medium' END AS
+    confidence,
+  printf('The GPU is idle %.0f%% of the analysed time',
+    100.0 * (t.wall - t.busy) / t.wall) AS title,
+  printf('Per rank step (%s): GPU busy %s of %s (%.1f%%); the rest: runtime calls %.1f%%, ' ||
+    'data loading %.1f%%, other CPU work %.1f%%, nothing recorded %.1f%%.%s',
+    CASE WHEN t.steps > 0 THEN j.per
+         ELSE 'the whole trace: no ProfilerStep ranges, start-up included' END,
+    profdb_fmt_ns(t.busy), profdb_fmt_ns(t.wall),
+    100.0 * t.busy / t.wall,
+    100.0 * t.runtime / t.wall, 100.0 * t.dataloader / t.wall, 100.0 * t.cpu / t.wall,
+    100.0 * t.other / t.wall,
+    CASE WHEN cl.claimed + lc.ns > 0 THEN printf(' Of the idle time, %s is promised by other ' ||
+      'findings (their own actions remove it), not here: %s.',
+      profdb_fmt_ns(cl.claimed + lc.ns), rtrim(ltrim(
+      CASE WHEN cl.cold > 0 THEN printf(' %s in cold-start launch calls (cold_start);',
+        profdb_fmt_ns(cl.cold)) ELSE '' END
+      || CASE WHEN cl.startup > 0 THEN printf(' %s in one-time set-up calls (startup_calls);',
+        profdb_fmt_ns(cl.startup)) ELSE '' END
+      || CASE WHEN cl.alloc > 0 THEN printf(' %s in repeated allocator calls ' ||
+        '(allocator_calls);', profdb_fmt_ns(cl.alloc)) ELSE '' END
+      || CASE WHEN cl.outside > 0 THEN printf(' %s blocked on work outside the trace ' ||
+        '(wait_outside_trace);', profdb_fmt_ns(cl.outside)) ELSE '' END
+      || CASE WHEN cl.explicit > 0 THEN printf(' %s in explicit synchronize calls ' ||
+        '(explicit_sync);', profdb_fmt_ns(cl.explicit)) ELSE '' END
+      || CASE WHEN cl.op_sync > 0 THEN printf(' %s in host syncs (synchronization);',
+        profdb_fmt_ns(cl.op_sync)) ELSE '' END
+      || CASE WHEN cl.dataloader > 0 THEN printf(' %s in data loading (data_loading);',
+        profdb_fmt_ns(cl.dataloader)) ELSE '' END
+      || CASE WHEN lc.ns > 0 THEN printf(' %s for the launch calls'' CPU time (launch_bound);',
+        profdb_fmt_ns(lc.ns)) ELSE '' END), ';'))
+    ELSE '' END) AS observation,
+  'The host does not feed the GPU fast enough: Python and operator dispatch overhead, many ' ||
+    'small kernels, data loading or synchronization leave the GPU waiting.' AS hypothesis,
+  CASE WHEN gr.calls > 0 THEN printf('Look at the launch overhead, synchronization and GPU ' ||
+    'idle sections; the steps already replay CUDA graphs (%d graph launches per rank): remove ' ||
+      'host syncs and CPU work between the replays, capture the work still launched outside ' ||
+        'the graphs, and overlap data loading with compute.', gr.calls / t.ranks)
+       ELSE 'Look at the launch overhead, synchronization and GPU idle sections; remove host ' ||
+         'syncs from the loop, fuse small operations (torch.compile), capture repeated steps ' ||
+           'with CUDA graphs, and overlap data loading with compute.' END AS action,
+  printf('Up to %s (%.0f%% of the job step) if the GPU were kept busy%s.', profdb_fmt_ns(lc.rest),
+    100.0 * lc.rest / t.js,
+    CASE WHEN cl.claimed + lc.ns > 0 THEN ', the idle time other findings own left out' ELSE ''
+      END) AS expected_impact,
+  'Re-profile: step_time_sum.mean_gpu_idle_pct below 20% and mean_wall_ns down.' AS validation,
+  0 AS needs_artifact,
+  round(100.0 * lc.rest / t.js, 2) AS expected_saving_pct,
+  lc.rest AS expected_saving_ns,
+  NULL AS expected_saving_bytes, r.subjects AS subjects,
+  json_object('sections', json_array('step_time_sum', 'gpu_util'),
+    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js,
+      'gpu_busy_ns', t.busy,
+      'cold_start_idle_ns', CAST(round(cl.cold) AS INTEGER),
+      'other_findings_idle_ns', CAST(round(cl.claimed + lc.ns) AS INTEGER), 'graph_launches',
+        gr.calls)) AS evidence, 1 AS cut_may_explain
+FROM measure_time t, measure_gpu g, ranks_idle r, measure_floor f, measure_time j,
+  measure_claim cl, measure_graph gr, measure_launch_claim lc
+WHERE g.activities > 0 AND t.wall > 0 AND lc.rest > 0.3 * (t.wall - cl.claimed - lc.ns)
+  AND t.busy >= f.min_pct / 100 * t.js AND t.busy >= f.min_ns
+  AND lc.rest >= f.min_ns;

@@ -1,0 +1,45 @@
+-- Rule: memcpy
+-- 6. Host-device copies: at most the copy time with no kernel running
+-- (step_time memcpy_ns); copies behind compute cost no step time.
+-- Reads: measure_copy, measure_floor, measure_gpu, measure_kernel_top, measure_time
+SELECT round(100.0 * t.memcpy_exposed / t.js, 1) AS priority, 'memcpy' AS rule,
+  'medium' AS confidence,
+  printf('Memory copies take %.0f%% of GPU time, %.0f%% of the job step with no kernel running',
+    100.0 * g.memcpy / g.gpu_total, 100.0 * t.memcpy_exposed / t.wall) AS title,
+  printf('Copies: %s of %s of GPU activity (see memcpy_sum for directions and bandwidth); %s ' ||
+    'of the %s analysed time had copies and no kernel running (step_time_sum).',
+    profdb_fmt_ns(g.memcpy), profdb_fmt_ns(g.gpu_total), profdb_fmt_ns(t.memcpy_exposed),
+      profdb_fmt_ns(t.wall)) AS observation,
+  CASE WHEN c.dtod >= 0.5 * c.total THEN printf('Most copy time (%.0f%%) is device-to-device: ' ||
+    'tensors copied on the GPU (.contiguous(), clone, torch.cat, dtype or memory-format ' ||
+      'changes), not host transfers.', 100.0 * c.dtod / c.total)
+    WHEN c.pageable >= 0.5 * (c.total - c.dtod) THEN 'Data moves between host and device ' ||
+      'every step from pageable memory (offloading, inputs, or results copied back).'
+    ELSE 'Data moves between host and device every step; the host side is already pinned ' ||
+      'memory, yet nothing runs on the GPU beside the copies.' END AS hypothesis,
+  CASE WHEN c.dtod >= 0.5 * c.total THEN 'Find the operators that launch these copies ' ||
+    '(op_gpu_sum, memcpy_sum) and avoid them: keep views instead of .contiguous() copies, one ' ||
+      'memory format end to end (channels_last), in-place ops, preallocated outputs instead ' ||
+        'of torch.cat. Pinning host memory does not help device-to-device copies.'
+    WHEN c.pageable >= 0.5 * (c.total - c.dtod) THEN 'Keep tensors on the device, pin host ' ||
+      'memory (pin_memory=True) and copy with non_blocking=True, and batch small copies.'
+    ELSE 'Overlap the copies with compute: issue them earlier on a side stream (prefetch the ' ||
+      'next batch while this one runs), or keep the data on the device between steps; batch ' ||
+        'small copies.' END AS action,
+  printf('Up to %s (%.0f%% of the job step): the copy time not hidden behind kernels.',
+    profdb_fmt_ns(t.memcpy_exposed), 100.0 * t.memcpy_exposed / t.js) AS expected_impact,
+  'Re-profile: step_time_sum memcpy share down, memcpy_sum bandwidth (gbps) up for pinned ' ||
+    'copies.' AS validation,
+  0 AS needs_artifact, round(100.0 * t.memcpy_exposed / t.js, 2) AS expected_saving_pct,
+    t.memcpy_exposed AS expected_saving_ns, NULL AS expected_saving_bytes,
+  (SELECT json_group_array(json_object('copy', name, 'dur_ns', dur)) FROM (
+     SELECT name, sum(dur) AS dur FROM measure_kernel_top WHERE kind = 'memcpy'
+     GROUP BY name ORDER BY dur DESC, name LIMIT 3)) AS subjects,
+  json_object('sections', json_array('memcpy_sum', 'step_time_sum'),
+    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js,
+      'memcpy_ns', g.memcpy,
+      'memcpy_exposed_ns', t.memcpy_exposed, 'gpu_total_ns', g.gpu_total,
+      'dtod_copy_ns', c.dtod, 'pageable_copy_ns', c.pageable)) AS evidence, 1 AS cut_may_explain
+FROM measure_gpu g, measure_time t, measure_floor f, measure_copy c
+WHERE g.gpu_total > 0 AND t.wall > 0 AND g.memcpy > 0.1 * g.gpu_total
+  AND t.memcpy_exposed >= f.min_pct / 100 * t.js AND t.memcpy_exposed >= f.min_ns;

@@ -1,0 +1,49 @@
+-- Rule: startup_calls
+-- 4c. One-time set-up calls (lib/38_claim.sql): the first cudaFree
+-- (context creation), the first events and streams, module loading.  Like
+-- cold_start it saves no step time (expected_saving 0): the profile
+-- holds start-up; it says how to profile the steady state.  Sorted by the
+-- share of the job step the GPU idles during them.
+-- Reads: measure_claim, measure_floor, measure_setup, measure_time
+SELECT round(min(100.0 * cl.startup / t.js, 100), 1) AS priority, 'startup_calls' AS rule,
+  'high' AS confidence,
+  printf('This profile includes start-up: one-time set-up calls leave the GPU idle %.0f%% of ' ||
+    'the analysed time (%s per rank step)',
+    100.0 * cl.startup / t.wall, profdb_fmt_ns(cl.startup)) AS title,
+  printf('Allocator and set-up calls that run once (the first cudaFree / hipFree creates the ' ||
+    'context; events, streams and modules are created once; cuDNN / MIOpen autotuning ' ||
+      'synchronizes inside convolutions once per new input shape; each over 1 ms and 100x the ' ||
+        'median call of its name, or a name that does not recur through the analysed steps: ' ||
+          'in under half of them or not in the later half; without steps, not in each of the ' ||
+            'last three tenths of the trace) leave the GPU idle %s per rank step (%s): %s.',
+    profdb_fmt_ns(cl.startup),
+    CASE WHEN t.steps > 0 THEN j.per ELSE 'the whole trace: no ProfilerStep ranges, start-up ' ||
+      'included' END,
+    (SELECT group_concat(printf('%s %d call(s), %s', name, CAST(round(calls) AS INTEGER),
+      profdb_fmt_ns(call_ns)), '; ')
+     FROM (SELECT * FROM measure_setup WHERE NOT repeated ORDER BY autotune DESC, call_ns DESC,
+       name LIMIT 3))) AS observation,
+  'The profiled window starts with the process: CUDA/HIP creates its context, events and ' ||
+    'streams, PyTorch''s caching allocator reserves its first memory, and with ' ||
+      'torch.backends.cudnn.benchmark cuDNN (MIOpen: its find mode) times every convolution ' ||
+        'algorithm on each new input shape, once; a long run pays this once, not per step.' AS
+          hypothesis,
+  'Profile the steady state: torch.profiler.profile(schedule=torch.profiler.schedule(wait=1, ' ||
+    'warmup=1, active=3)) with prof.step() every iteration, or run a few iterations before ' ||
+      'profiling.' AS action,
+  printf('None per step: %s of one-time set-up leaves the measured time; the other findings ' ||
+    'then show the steady state.',
+    profdb_fmt_ns(cl.startup)) AS expected_impact,
+  'Re-profile after warm-up: no startup_calls finding; sync_sum without cudaFree / hipFree ' ||
+    'over 1 ms.' AS validation,
+  0 AS needs_artifact, 0 AS expected_saving_pct, 0 AS expected_saving_ns,
+    NULL AS expected_saving_bytes,
+  (SELECT json_group_array(json_object('call', name, 'calls', CAST(round(calls) AS INTEGER),
+    'call_ns', CAST(round(call_ns) AS INTEGER)))
+   FROM (SELECT * FROM measure_setup WHERE NOT repeated ORDER BY autotune DESC, call_ns DESC,
+     name LIMIT 3)) AS subjects,
+  json_object('sections', json_array('sync_sum', 'step_time_sum'),
+    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js,
+      'startup_idle_ns', CAST(round(cl.startup) AS INTEGER))) AS evidence, 1 AS cut_may_explain
+FROM measure_claim cl, measure_time t, measure_floor f, measure_time j
+WHERE t.wall > 0 AND t.js > 0 AND cl.startup >= f.min_pct / 100 * t.js AND cl.startup >= f.min_ns;

@@ -1,0 +1,25 @@
+-- Measure: who owns the GPU idle time (lib/38_claim.sql), per rank step, ns (one row).
+-- Who owns the GPU idle time (lib/38_claim.sql), per rank step: each
+-- instant of GPU idle time is claimed by one finding only.  claimed: the
+-- sum of all but gpu_idle's and launch_bound's parts (launch_claim).
+-- Builds: measure_claim
+-- Reads: measure_time, report_idle_claim
+CREATE TEMP TABLE measure_claim (
+  cold       REAL,     -- cold-start launch calls (cold_start)
+  startup    REAL,     -- one-time set-up calls (startup_calls)
+  alloc      REAL,     -- repeated allocator calls (allocator_calls)
+  outside    REAL,     -- waits on work outside the trace (wait_outside_trace)
+  explicit   REAL,     -- explicit synchronize calls (explicit_sync)
+  op_sync    REAL,     -- host syncs operators make (synchronization)
+  dataloader REAL,     -- data loading (data_loading)
+  claimed    REAL      -- the sum of the above
+) STRICT;
+INSERT INTO measure_claim
+  SELECT coalesce(sum(c.cold_ns), 0) / t.n AS cold, coalesce(sum(c.startup_ns), 0) / t.n AS startup,
+    coalesce(sum(c.alloc_ns), 0) / t.n AS alloc, coalesce(sum(c.outside_ns), 0) / t.n AS outside,
+    coalesce(sum(c.explicit_ns), 0) / t.n AS explicit, coalesce(sum(c.op_sync_ns),
+      0) / t.n AS op_sync,
+    coalesce(sum(c.dataloader_ns), 0) / t.n AS dataloader,
+    coalesce(sum(c.cold_ns + c.startup_ns + c.alloc_ns + c.outside_ns + c.explicit_ns
+                  + c.op_sync_ns + c.dataloader_ns), 0) / t.n AS claimed
+  FROM (SELECT 1.0 * max(n, 1) AS n FROM measure_time) t LEFT JOIN report_idle_claim c ON 1;

@@ -1,0 +1,80 @@
+-- Measure: dominant_category's bound (one row, none without GPU work).
+-- The bound: with the GPU idle over 10% of the rank step (crit_bound),
+-- the same share of the category's time on the critical path (of the
+-- larger of saving0 and the layout transposes for Convolution, unless the
+-- GPU idles over half the step: host_bound); else saving0 (Convolution:
+-- the larger of it and the transposes).
+-- Builds: measure_dominant
+-- Reads: measure_critical, measure_gemm, measure_time, measure_top_category, report_gpu,
+--   report_gpu_name
+CREATE TEMP TABLE measure_dominant (
+  category        TEXT,     -- the kernel category with the most GPU time
+  dur             REAL,     -- its GPU time per rank step, ns
+  shaped          INTEGER,  -- 1: GEMMs whose shapes (with a known peak) cover half their time
+  ev_shaped       INTEGER,  -- 1: GEMMs of unknown peak whose shapes cover half their time
+  saving0         ANY,      -- the saving before the critical-path bound, ns
+  precision       TEXT,     -- measure_gemm.precision
+  precision_share REAL,     -- measure_gemm.precision_share
+  covered_ns      REAL,     -- measure_gemm.covered_ns
+  peak_ns         REAL,     -- measure_gemm.peak_ns
+  peak_saving_ns  ANY,      -- measure_gemm.peak_saving_ns
+  peak_pct        REAL,     -- measure_gemm.peak_pct
+  peak_device     TEXT,     -- measure_gemm.peak_device
+  peak_assumed    INTEGER,  -- measure_gemm.peak_assumed
+  ev_covered_ns   REAL,     -- measure_gemm.ev_covered_ns
+  ev_saving_ns    ANY,      -- measure_gemm.ev_saving_ns
+  ev_best_tflops  REAL,     -- measure_gemm.ev_best_tflops
+  device_name     TEXT,     -- measure_gemm.device_name
+  cc              INTEGER,  -- measure_gemm.cc
+  old_name        TEXT,     -- measure_gemm.old_name
+  old_arch        INTEGER,  -- measure_gemm.old_arch
+  old_share       REAL,     -- measure_gemm.old_share
+  host_bound      INTEGER,  -- 1: the GPU idles over half the rank step
+  crit_bound      INTEGER,  -- measure_time.crit_bound
+  crit            REAL,     -- measure_critical.crit, ns
+  transpose_ns    REAL,     -- layout transposes among the convolutions per rank step, ns
+  saving          ANY       -- the bound: saving0, for Convolution at least the transposes, times
+                            --   the critical-path share, ns
+) STRICT;
+INSERT INTO measure_dominant
+WITH
+-- dominant_category's bound (rule 5): for GEMMs whose shapes cover at
+-- least half their time, what the covered ones save at 60% of the
+-- device's peak, scaled to the category (nothing when they are faster
+-- than that; the device's model may be assumed, lib/58_flops.sql); on a
+-- device of unknown peak, what the covered ones save at the rate of the
+-- trace's fastest shape (ev_*); without shapes half the time (a 2x
+-- faster GEMM, a low-confidence guess), except for fp4 GEMMs, which have
+-- no lower precision to go to: nothing; other categories: half their
+-- time.
+dom_0 AS (
+  SELECT c.category, c.dur,
+    c.category = 'GEMM' AND coalesce(m.covered_ns, 0) >= 0.5 * c.dur AS shaped,
+    c.category = 'GEMM' AND coalesce(m.covered_ns, 0) < 0.5 * c.dur
+      AND coalesce(m.ev_covered_ns, 0) >= 0.5 * c.dur AS ev_shaped,
+    CASE WHEN c.category <> 'GEMM' THEN c.dur / 2
+         WHEN coalesce(m.covered_ns, 0) >= 0.5 * c.dur
+           THEN c.dur * min(1.0, m.peak_saving_ns / m.covered_ns)
+         WHEN coalesce(m.ev_covered_ns, 0) >= 0.5 * c.dur
+           THEN c.dur * min(1.0, m.ev_saving_ns / m.ev_covered_ns)
+         WHEN m.precision = 'fp4' THEN 0
+         ELSE c.dur / 2 END AS saving0,
+    m.*
+  FROM measure_top_category c, measure_gemm m
+),
+-- Layout transposes among the convolutions (MIOpen's batched_transpose_*,
+-- cuDNN's nchwToNhwc / nhwcToNchw), per rank step: channels_last removes
+-- them.  (The divisor is a scalar subquery: a joined t.n is NULL when no
+-- kernel matches, and the NULL made every Convolution bound NULL.)
+conv_tr AS (
+  SELECT coalesce(sum(g.dur), 0) / (SELECT 1.0 * max(n, 1) FROM measure_time) AS ns
+  FROM report_gpu g JOIN report_gpu_name n USING (name_id)
+  WHERE g.kind = 'kernel' AND g.category = 'Convolution'
+    AND (lower(n.name) GLOB '*batched_transpose_*' OR lower(n.name) GLOB '*nchwtonhwc*'
+         OR lower(n.name) GLOB '*nhwctonchw*')
+)
+  SELECT d.*, t.busy < 0.5 * t.wall AS host_bound, t.crit_bound, cm.crit, ct.ns AS transpose_ns,
+    CASE WHEN d.category = 'Convolution' AND t.busy >= 0.5 * t.wall
+         THEN max(d.saving0, ct.ns) ELSE d.saving0 END
+      * iif(t.crit_bound, min(1.0, cm.crit / max(d.dur, 1)), 1.0) AS saving
+  FROM dom_0 d, measure_time t, measure_critical cm, conv_tr ct;
