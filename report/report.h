@@ -3,6 +3,7 @@
 ** diff): running the query files, and writing their results (internal).
 **
 **   report_sql.c   find and parse query files, bind parameters, run them
+**   report_findings.c  the finding rules and their measures (report_finding)
 **   report_format.c  column order, units, headers, short names (for people)
 **   report_md.c    Markdown output
 **   report_html.c  one self-contained HTML file

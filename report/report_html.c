@@ -200,7 +200,7 @@ static void write_findings(FILE *out, const rp_report *r) {
   const rp_section *f = &r->findings;
   fputs("<section id=\"findings\"><h2>Findings, by expected impact</h2>\n", out);
   if (f->skipped || f->nrows == 0)
-    fputs("<p>No finding: no rule of queries/findings.sql applies to this data.</p>\n", out);
+    fputs("<p>No finding: no rule of queries/findings/ applies to this data.</p>\n", out);
   else
     fprintf(out, "<p class=\"q\">%s</p>\n", RP_JOB_STEP_NOTE);
   static const char *const parts[][2] = {{"Observation", "observation"},

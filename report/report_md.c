@@ -374,7 +374,7 @@ static void put_subjects(FILE *out, const char *json) {
 static void write_findings(FILE *out, const rp_report *rep, const rp_section *f) {
   fputs("## Findings, by expected impact\n\n", out);
   if (f->skipped || f->nrows == 0) {
-    fputs("No finding: no rule of queries/findings.sql applies to this data.\n\n", out);
+    fputs("No finding: no rule of queries/findings/ applies to this data.\n\n", out);
     return;
   }
   fprintf(out, "_%s_\n\n", RP_JOB_STEP_NOTE);

@@ -6,16 +6,17 @@
 -- that much, and how to profile the steady state.  Sorted by the share of
 -- the job step those calls take.
 -- Reads: _string, measure_cold, measure_floor, measure_time, report_cold_launch, report_span
-SELECT round(min(100.0 * cm.call_ns / t.js, 100), 1) AS priority, 'cold_start' AS rule,
+SELECT round(min(100.0 * cm.call_ns / t.job_step_ns, 100), 1) AS priority, 'cold_start' AS rule,
   'high' AS confidence,
   printf('This profile is a cold start: %d first kernel launch(es) per rank take %.0f%% of ' ||
     'the analysed time (%s per rank step)',
-    cm.calls, 100.0 * cm.call_ns / t.wall, profdb_fmt_ns(cm.call_ns)) AS title,
+    cm.calls, 100.0 * cm.call_ns / t.rank_step_ns, profdb_fmt_ns(cm.call_ns)) AS title,
   printf('%d launch call(s) per rank that are the first launch of their kernel take %s per ' ||
     'rank step (%s), each over 1 ms and over 100x the median launch call (%s); the largest ' ||
       'takes %s; the GPU idles %s per rank step during them (launch_overhead).',
     cm.calls, profdb_fmt_ns(cm.call_ns),
-    CASE WHEN t.steps > 0 THEN j.per ELSE 'the whole trace: no ProfilerStep ranges, start-up ' ||
+    CASE WHEN t.steps > 0 THEN j.job_step_words ELSE 'the whole trace: no ProfilerStep ' ||
+      'ranges, start-up ' ||
       'included' END,
     profdb_fmt_ns(cm.median_ns), profdb_fmt_ns(cm.largest_ns),
     profdb_fmt_ns(cm.idle_ns)) AS observation,
@@ -38,10 +39,11 @@ SELECT round(min(100.0 * cm.call_ns / t.js, 100), 1) AS priority, 'cold_start' A
                    AND c.ts < s.end_ts AND c.ts + c.dur > s.ts)
      ORDER BY c.dur DESC, name LIMIT 3)) AS subjects,
   json_object('sections', json_array('launch_overhead', 'step_time_sum'),
-    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js,
+    'figures', json_object('rank_step_ns', CAST(round(t.rank_step_ns) AS INTEGER), 'job_step_ns',
+      t.job_step_ns,
       'cold_start_calls', cm.calls, 'cold_start_call_ns', CAST(round(cm.call_ns) AS INTEGER),
       'cold_start_idle_ns', CAST(round(cm.idle_ns) AS INTEGER), 'largest_call_ns', cm.largest_ns,
       'median_launch_ns', cm.median_ns)) AS evidence, 1 AS cut_may_explain
 FROM measure_cold cm, measure_time t, measure_floor f, measure_time j
-WHERE cm.calls > 0 AND t.wall > 0 AND t.js > 0
-  AND cm.call_ns >= f.min_pct / 100 * t.js AND cm.call_ns >= f.min_ns;
+WHERE cm.calls > 0 AND t.rank_step_ns > 0 AND t.job_step_ns > 0
+  AND cm.call_ns >= f.min_pct / 100 * t.job_step_ns AND cm.call_ns >= f.min_ns;

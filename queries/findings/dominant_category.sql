@@ -9,16 +9,17 @@
 -- be under the floor: it sorts last); over half the step, the host sets
 -- the step (host_bound) and the finding says so.
 -- Reads: measure_dominant, measure_floor, measure_gpu, measure_kernel_top, measure_time
-SELECT round(100.0 * c.saving / t.js, 1) AS priority, 'dominant_category' AS rule,
+SELECT round(100.0 * c.saving / t.job_step_ns, 1) AS priority, 'dominant_category' AS rule,
   CASE WHEN c.category = 'GEMM' AND NOT c.shaped THEN 'low' WHEN c.host_bound THEN 'low'
        WHEN c.category IN ('GEMM', 'Attention', 'Elementwise',
          'Convolution') THEN 'medium' ELSE 'low' END AS confidence,
   printf('%s kernels take %.0f%% of GPU time%s', c.category, 100.0 * c.dur / g.gpu_total,
     CASE WHEN c.host_bound THEN printf(', but the GPU idles %.0f%% of the step: faster ' ||
-      'kernels save little', 100.0 * (t.wall - t.busy) / t.wall) ELSE '' END) AS title,
+      'kernels save little',
+        100.0 * (t.rank_step_ns - t.gpu_busy_ns) / t.rank_step_ns) ELSE '' END) AS title,
   printf('%s: %s of %s of GPU activity (kernel_category_sum), in %s of analysed time.%s',
     c.category,
-    profdb_fmt_ns(c.dur), profdb_fmt_ns(g.gpu_total), profdb_fmt_ns(t.wall),
+    profdb_fmt_ns(c.dur), profdb_fmt_ns(g.gpu_total), profdb_fmt_ns(t.rank_step_ns),
     CASE WHEN c.category <> 'GEMM' THEN ''
       ELSE printf(' %.0f%% of it in %s kernels (from their names)%s.', 100.0 * c.precision_share,
         c.precision,
@@ -34,11 +35,13 @@ SELECT round(100.0 * c.saving / t.js, 1) AS priority, 'dominant_category' AS rul
     || CASE WHEN c.host_bound THEN printf(' The GPU is idle %.0f%% of the rank step: the host ' ||
       'sets the step, and only %s of the %s time per rank step runs while something waits for ' ||
         'it (a host-blocking call, or the step''s GPU work past its CPU range).',
-         100.0 * (t.wall - t.busy) / t.wall, profdb_fmt_ns(c.crit), c.category)
+         100.0 * (t.rank_step_ns - t.gpu_busy_ns) / t.rank_step_ns, profdb_fmt_ns(c.crit),
+           c.category)
        WHEN c.crit_bound THEN printf(' The GPU is idle %.0f%% of the rank step, so a faster ' ||
          'kernel shortens the step only where something waits for it (a host-blocking call, ' ||
            'or the step''s GPU work past its CPU range): %s of the %s time per rank step (%.0f%%).',
-         100.0 * (t.wall - t.busy) / t.wall, profdb_fmt_ns(c.crit), c.category, 100.0 * min(1.0,
+         100.0 * (t.rank_step_ns - t.gpu_busy_ns) / t.rank_step_ns, profdb_fmt_ns(c.crit),
+           c.category, 100.0 * min(1.0,
            c.crit / max(c.dur, 1))) ELSE '' END
     || CASE WHEN c.category = 'Convolution' AND c.transpose_ns >= 0.1 * c.dur
          THEN printf(' %.0f%% of it (%s) is layout transposes (batched_transpose / nchwToNhwc ' ||
@@ -48,7 +51,8 @@ SELECT round(100.0 * c.saving / t.js, 1) AS priority, 'dominant_category' AS rul
   CASE WHEN c.host_bound
          THEN printf('The host, not the GPU, sets the step: the GPU waits for the CPU to ' ||
            'launch work %.0f%% of the time (gpu_idle), so how fast the %s kernels run barely ' ||
-             'changes the step.', 100.0 * (t.wall - t.busy) / t.wall, c.category)
+             'changes the step.', 100.0 * (t.rank_step_ns - t.gpu_busy_ns) / t.rank_step_ns,
+               c.category)
     WHEN c.category = 'GEMM' AND c.shaped AND c.peak_pct >= 60
          THEN printf('The GEMMs already run at %.0f%% of the device''s peak in %s: they are ' ||
            'near their limit, so gains come from doing fewer or smaller ones, not from faster ' ||
@@ -119,7 +123,7 @@ SELECT round(100.0 * c.saving / t.js, 1) AS priority, 'dominant_category' AS rul
          THEN printf('Up to %s (%.0f%% of the job step): the GEMMs'' time above what their ' ||
            'FLOPs take at 60%% of the %s''s dense peak (for fp32 calls its bf16 peak), the ' ||
              'level tuned large GEMMs reach; from the recorded shapes%s.',
-           profdb_fmt_ns(c.saving), 100.0 * c.saving / t.js, c.peak_device,
+           profdb_fmt_ns(c.saving), 100.0 * c.saving / t.job_step_ns, c.peak_device,
            CASE WHEN c.peak_assumed THEN printf('; assumed: the device is the %s, the one ' ||
              'model the trace lists', c.peak_device) ELSE '' END)
        WHEN c.category = 'GEMM' AND c.ev_shaped
@@ -127,33 +131,35 @@ SELECT round(100.0 * c.saving / t.js, 1) AS priority, 'dominant_category' AS rul
            'FLOPs take at %.1f TFLOP/s, the rate of this trace''s fastest GEMM shape; ' ||
              'assumed: the device''s peak is unknown, so what this device is seen to reach ' ||
                'stands in for it.',
-           profdb_fmt_ns(c.saving), 100.0 * c.saving / t.js, c.ev_best_tflops)
+           profdb_fmt_ns(c.saving), 100.0 * c.saving / t.job_step_ns, c.ev_best_tflops)
        WHEN c.category = 'Convolution' AND c.transpose_ns >= 0.1 * c.dur AND NOT c.host_bound
          THEN printf('Up to %s (%.0f%% of the job step): channels_last removes the %s of ' ||
            'layout transposes; beyond them, a 2x faster Convolution (cudnn.benchmark picking ' ||
              'faster algorithms) is a guess.',
-           profdb_fmt_ns(c.saving), 100.0 * c.saving / t.js, profdb_fmt_ns(c.transpose_ns))
+           profdb_fmt_ns(c.saving), 100.0 * c.saving / t.job_step_ns, profdb_fmt_ns(c.transpose_ns))
        ELSE printf('A 2x faster %s would save at most %s (%.0f%% of the job step).%s', c.category,
-         profdb_fmt_ns(c.saving), 100.0 * c.saving / t.js,
+         profdb_fmt_ns(c.saving), 100.0 * c.saving / t.job_step_ns,
          CASE WHEN c.category = 'GEMM' THEN ' A guess: no recorded shapes tell how fast these ' ||
            'GEMMs already are (record_shapes=True, gemm_efficiency).' ELSE '' END) END
     || CASE WHEN c.crit_bound AND (c.host_bound OR c.crit < c.dur) THEN printf(' Bounded by ' ||
       'the critical path: the GPU idles %.0f%% of the rank step, so a faster %s saves the ' ||
         'same share of only its %s per rank step that something waits for, not of all its %s%s.',
-         100.0 * (t.wall - t.busy) / t.wall, c.category, profdb_fmt_ns(c.crit),
+         100.0 * (t.rank_step_ns - t.gpu_busy_ns) / t.rank_step_ns, c.category,
+           profdb_fmt_ns(c.crit),
            profdb_fmt_ns(c.dur),
          iif(c.host_bound, '; the host-side findings (gpu_idle, data_loading, launch_bound, ' ||
            'synchronization) come first', '')) ELSE '' END AS expected_impact,
   printf('Re-profile: the %s share in kernel_category_sum drops, and step time with it.',
     c.category) AS validation,
-  0 AS needs_artifact, round(min(100.0 * c.saving / t.js, 100), 2) AS expected_saving_pct,
+  0 AS needs_artifact, round(min(100.0 * c.saving / t.job_step_ns, 100), 2) AS expected_saving_pct,
     c.saving AS expected_saving_ns, NULL AS expected_saving_bytes,
   (SELECT json_group_array(json_object('kernel', name, 'dur_ns', dur)) FROM (
      SELECT name, sum(dur) AS dur, coalesce(name = c.old_name, 0) AS older
      FROM measure_kernel_top WHERE category = c.category
      GROUP BY name ORDER BY older DESC, dur DESC, name LIMIT 3)) AS subjects,
   json_object('sections', json_array('kernel_category_sum', 'gpu_kernel_sum', 'gemm_efficiency'),
-    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js,
+    'figures', json_object('rank_step_ns', CAST(round(t.rank_step_ns) AS INTEGER), 'job_step_ns',
+      t.job_step_ns,
       'category', c.category, 'category_ns', c.dur,
       'gpu_total_ns', g.gpu_total, 'precision', iif(c.category = 'GEMM', c.precision, NULL),
       'shaped_ns', iif(c.category = 'GEMM', c.covered_ns, NULL),
@@ -162,12 +168,12 @@ SELECT round(100.0 * c.saving / t.js, 1) AS priority, 'dominant_category' AS rul
       'peak_device', iif(c.category = 'GEMM' AND c.shaped, c.peak_device, NULL),
       'peak_model_assumed', iif(c.category = 'GEMM' AND c.shaped, c.peak_assumed, NULL),
       'evidence_tflops', iif(c.category = 'GEMM' AND c.ev_shaped, round(c.ev_best_tflops, 2), NULL),
-      'gpu_idle_pct', round(100.0 * (t.wall - t.busy) / t.wall, 1),
+      'gpu_idle_pct', round(100.0 * (t.rank_step_ns - t.gpu_busy_ns) / t.rank_step_ns, 1),
       'critical_path_ns', iif(c.crit_bound, CAST(round(c.crit) AS INTEGER), NULL),
       'transpose_ns', iif(c.category = 'Convolution', CAST(round(c.transpose_ns) AS INTEGER),
         NULL))) AS evidence, 0 AS cut_may_explain
 FROM measure_dominant c, measure_gpu g, measure_time t, measure_floor f
-WHERE g.gpu_total > 0 AND t.wall > 0 AND c.dur > 0.3 * g.gpu_total
+WHERE g.gpu_total > 0 AND t.rank_step_ns > 0 AND c.dur > 0.3 * g.gpu_total
   AND c.category NOT IN ('NCCL/communication', 'Memcpy', 'Other')
-  AND (CASE WHEN c.crit_bound THEN c.saving0 ELSE c.saving END) >= f.min_pct / 100 * t.js
+  AND (CASE WHEN c.crit_bound THEN c.saving0 ELSE c.saving END) >= f.min_pct / 100 * t.job_step_ns
   AND (CASE WHEN c.crit_bound THEN c.saving0 ELSE c.saving END) >= f.min_ns;

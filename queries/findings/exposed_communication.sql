@@ -4,14 +4,14 @@
 -- peer arrived) that no compute overlaps is promised: overlap cannot hide
 -- the waiting for late peers, which rule 9 (straggler) claims.
 -- Reads: measure_comm, measure_floor, measure_kernel_top, measure_time
-SELECT round(100.0 * c.hideable / t.js, 1) AS priority, 'exposed_communication' AS rule,
+SELECT round(100.0 * c.hideable / t.job_step_ns, 1) AS priority, 'exposed_communication' AS rule,
   CASE WHEN c.peers_missing > 0 THEN 'low' ELSE 'medium' END AS confidence,
   printf('Communication transfer on the critical path: %.0f%% of the job step',
-    100.0 * c.exposed / t.js) AS title,
+    100.0 * c.exposed / t.job_step_ns) AS title,
   printf('Per rank step (%s), collectives cover %s: %s waiting for the last peer to arrive ' ||
     '(rank_sum, straggler), %s transfer%s, %s of the transfer overlapped with compute; %s ' ||
       'exposed; most of the time in %s (communication).',
-    j.per, profdb_fmt_ns(c.comm), profdb_fmt_ns(c.wait), profdb_fmt_ns(c.transfer),
+    j.job_step_words, profdb_fmt_ns(c.comm), profdb_fmt_ns(c.wait), profdb_fmt_ns(c.transfer),
     CASE WHEN c.unmatched > 0 THEN printf(' (%s of it in collectives whose peers are not ' ||
       'loaded: waiting cannot be told from transfer there)',
         profdb_fmt_ns(c.unmatched)) ELSE '' END,
@@ -46,21 +46,22 @@ SELECT round(100.0 * c.hideable / t.js, 1) AS priority, 'exposed_communication' 
   printf('Up to %s per job step (%.0f%% of the job step): the transfer not overlapped with ' ||
     'compute, %s, bounded by the compute time not already beside it, %s: overlap cannot hide ' ||
       'more than the compute there is; the waiting is not counted here%s.',
-    profdb_fmt_ns(c.hideable), 100.0 * c.hideable / t.js, profdb_fmt_ns(c.exposed),
+    profdb_fmt_ns(c.hideable), 100.0 * c.hideable / t.job_step_ns, profdb_fmt_ns(c.exposed),
     profdb_fmt_ns(max(c.compute - c.overlap, 0)),
     CASE WHEN c.peers_missing > 0 THEN printf(', but with %d peer(s) not loaded part of the ' ||
       'transfer may be waiting', c.peers_missing) ELSE '' END) AS expected_impact,
   'Re-profile: communication.overlap_pct above 80%.' AS validation,
-  0 AS needs_artifact, round(min(100.0 * c.hideable / t.js, 100), 2) AS expected_saving_pct,
+  0 AS needs_artifact, round(min(100.0 * c.hideable / t.job_step_ns, 100),
+    2) AS expected_saving_pct,
     c.hideable AS expected_saving_ns, NULL AS expected_saving_bytes,
   (SELECT json_group_array(json_object('kernel', name, 'dur_ns', dur)) FROM (
      SELECT name, sum(dur) AS dur FROM measure_kernel_top WHERE category = 'NCCL/communication'
      GROUP BY name ORDER BY dur DESC, name LIMIT 3)) AS subjects,
   json_object('sections', json_array('communication'),
-    'figures', json_object('job_step_ns', t.js, 'comm_ns', c.comm, 'wait_ns', c.wait,
+    'figures', json_object('job_step_ns', t.job_step_ns, 'comm_ns', c.comm, 'wait_ns', c.wait,
       'transfer_ns', c.transfer, 'unmatched_ns', c.unmatched, 'overlapped_ns', c.overlap,
       'exposed_ns', c.exposed, 'compute_ns', c.compute, 'hideable_ns', c.hideable,
       'peers_not_loaded', c.peers_missing)) AS evidence, 1 AS cut_may_explain
 FROM measure_comm c, measure_time t, measure_floor f, measure_time j
-WHERE t.js > 0 AND c.comm > 0 AND c.exposed > 0.1 * t.js
-  AND c.hideable >= f.min_pct / 100 * t.js AND c.hideable >= f.min_ns;
+WHERE t.job_step_ns > 0 AND c.comm > 0 AND c.exposed > 0.1 * t.job_step_ns
+  AND c.hideable >= f.min_pct / 100 * t.job_step_ns AND c.hideable >= f.min_ns;

@@ -17,19 +17,21 @@ ranks_idle AS (
     AS subjects
   FROM (SELECT * FROM measure_rank_time ORDER BY idle_pct DESC, rank LIMIT 3)
 )
-SELECT round(100.0 * lc.rest / t.js, 1) AS priority, 'gpu_idle' AS rule,
-  CASE WHEN (t.wall - t.busy) > 0.5 * t.wall AND t.steps > 0 THEN 'high' ELSE 'medium' END AS
+SELECT round(100.0 * lc.rest / t.job_step_ns, 1) AS priority, 'gpu_idle' AS rule,
+  CASE WHEN (t.rank_step_ns - t.gpu_busy_ns) > 0.5 * t.rank_step_ns AND t.steps > 0 THEN 'high'
+    ELSE 'medium' END AS
     confidence,
   printf('The GPU is idle %.0f%% of the analysed time',
-    100.0 * (t.wall - t.busy) / t.wall) AS title,
+    100.0 * (t.rank_step_ns - t.gpu_busy_ns) / t.rank_step_ns) AS title,
   printf('Per rank step (%s): GPU busy %s of %s (%.1f%%); the rest: runtime calls %.1f%%, ' ||
     'data loading %.1f%%, other CPU work %.1f%%, nothing recorded %.1f%%.%s',
-    CASE WHEN t.steps > 0 THEN j.per
+    CASE WHEN t.steps > 0 THEN j.job_step_words
          ELSE 'the whole trace: no ProfilerStep ranges, start-up included' END,
-    profdb_fmt_ns(t.busy), profdb_fmt_ns(t.wall),
-    100.0 * t.busy / t.wall,
-    100.0 * t.runtime / t.wall, 100.0 * t.dataloader / t.wall, 100.0 * t.cpu / t.wall,
-    100.0 * t.other / t.wall,
+    profdb_fmt_ns(t.gpu_busy_ns), profdb_fmt_ns(t.rank_step_ns),
+    100.0 * t.gpu_busy_ns / t.rank_step_ns,
+    100.0 * t.runtime_ns / t.rank_step_ns, 100.0 * t.dataloader_ns / t.rank_step_ns,
+      100.0 * t.cpu_ns / t.rank_step_ns,
+    100.0 * t.unrecorded_ns / t.rank_step_ns,
     CASE WHEN cl.claimed + lc.ns > 0 THEN printf(' Of the idle time, %s is promised by other ' ||
       'findings (their own actions remove it), not here: %s.',
       profdb_fmt_ns(cl.claimed + lc.ns), rtrim(ltrim(
@@ -60,22 +62,24 @@ SELECT round(100.0 * lc.rest / t.js, 1) AS priority, 'gpu_idle' AS rule,
          'syncs from the loop, fuse small operations (torch.compile), capture repeated steps ' ||
            'with CUDA graphs, and overlap data loading with compute.' END AS action,
   printf('Up to %s (%.0f%% of the job step) if the GPU were kept busy%s.', profdb_fmt_ns(lc.rest),
-    100.0 * lc.rest / t.js,
+    100.0 * lc.rest / t.job_step_ns,
     CASE WHEN cl.claimed + lc.ns > 0 THEN ', the idle time other findings own left out' ELSE ''
       END) AS expected_impact,
   'Re-profile: step_time_sum.mean_gpu_idle_pct below 20% and mean_wall_ns down.' AS validation,
   0 AS needs_artifact,
-  round(100.0 * lc.rest / t.js, 2) AS expected_saving_pct,
+  round(100.0 * lc.rest / t.job_step_ns, 2) AS expected_saving_pct,
   lc.rest AS expected_saving_ns,
   NULL AS expected_saving_bytes, r.subjects AS subjects,
   json_object('sections', json_array('step_time_sum', 'gpu_util'),
-    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js,
-      'gpu_busy_ns', t.busy,
+    'figures', json_object('rank_step_ns', CAST(round(t.rank_step_ns) AS INTEGER), 'job_step_ns',
+      t.job_step_ns,
+      'gpu_busy_ns', t.gpu_busy_ns,
       'cold_start_idle_ns', CAST(round(cl.cold) AS INTEGER),
       'other_findings_idle_ns', CAST(round(cl.claimed + lc.ns) AS INTEGER), 'graph_launches',
         gr.calls)) AS evidence, 1 AS cut_may_explain
 FROM measure_time t, measure_gpu g, ranks_idle r, measure_floor f, measure_time j,
   measure_claim cl, measure_graph gr, measure_launch_claim lc
-WHERE g.activities > 0 AND t.wall > 0 AND lc.rest > 0.3 * (t.wall - cl.claimed - lc.ns)
-  AND t.busy >= f.min_pct / 100 * t.js AND t.busy >= f.min_ns
+WHERE g.activities > 0 AND t.rank_step_ns > 0 AND lc.rest > 0.3 * (t.rank_step_ns - cl.claimed -
+  lc.ns)
+  AND t.gpu_busy_ns >= f.min_pct / 100 * t.job_step_ns AND t.gpu_busy_ns >= f.min_ns
   AND lc.rest >= f.min_ns;

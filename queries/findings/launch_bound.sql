@@ -9,10 +9,11 @@
 -- graphs are told to capture what is still launched outside them.
 -- Reads: measure_cold, measure_gpu, measure_graph, measure_kernel_top, measure_launch,
 --   measure_launch_claim, measure_time
-SELECT round(100.0 * lc.ns / t.js, 1) AS priority,
+SELECT round(100.0 * lc.ns / t.job_step_ns, 1) AS priority,
   'launch_bound' AS rule, 'medium' AS confidence,
   printf('%.0f%% of kernels run under 10 us while the GPU idles %.0f%%',
-    100.0 * g.short_kernels / g.kernels, 100.0 * (t.wall - t.busy) / t.wall) AS title,
+    100.0 * g.short_kernels / g.kernels,
+      100.0 * (t.rank_step_ns - t.gpu_busy_ns) / t.rank_step_ns) AS title,
   printf('%d of %d kernels are shorter than 10 us; %d launch calls take %s of CPU time ' ||
     '(launch_overhead)%s.',
     g.short_kernels, g.kernels, l.calls, profdb_fmt_ns(l.launch_ns),
@@ -31,21 +32,22 @@ SELECT round(100.0 * lc.ns / t.js, 1) AS priority,
   printf('Up to %s (%.0f%% of the job step): the steady-state launch calls'' CPU time, ' ||
     'bounded by the GPU idle time outside the calls other findings own.',
     profdb_fmt_ns(lc.ns),
-    100.0 * lc.ns / t.js) AS expected_impact,
+    100.0 * lc.ns / t.job_step_ns) AS expected_impact,
   'Re-profile: launch_overhead.short_kernel_pct and kernels per step down, ' ||
     'step_time_sum.mean_gpu_idle_pct down.' AS validation,
-  0 AS needs_artifact, round(100.0 * lc.ns / t.js, 2) AS expected_saving_pct,
+  0 AS needs_artifact, round(100.0 * lc.ns / t.job_step_ns, 2) AS expected_saving_pct,
   lc.ns AS expected_saving_ns, NULL AS expected_saving_bytes,
   (SELECT json_group_array(json_object('kernel', name, 'short_instances', short)) FROM (
      SELECT name, short FROM measure_kernel_top WHERE kind = 'kernel' AND short > 0
      ORDER BY short DESC, name LIMIT 3)) AS subjects,
   json_object('sections', json_array('launch_overhead', 'step_time_sum'),
-    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js,
-      'gpu_busy_ns', t.busy, 'kernels', g.kernels,
+    'figures', json_object('rank_step_ns', CAST(round(t.rank_step_ns) AS INTEGER), 'job_step_ns',
+      t.job_step_ns,
+      'gpu_busy_ns', t.gpu_busy_ns, 'kernels', g.kernels,
       'short_kernels', g.short_kernels, 'launch_call_ns', l.launch_ns,
       'cold_start_call_ns', l.cold_ns, 'cold_start_idle_ns', CAST(round(cm.idle_ns) AS INTEGER),
       'idle_outside_other_owners_ns', CAST(round(lc.idle_left) AS INTEGER),
       'graph_launches', gr.calls)) AS evidence, 1 AS cut_may_explain
 FROM measure_gpu g, measure_time t, measure_launch l, measure_cold cm, measure_graph gr,
   measure_launch_claim lc
-WHERE t.wall > 0 AND lc.ns > 0;
+WHERE t.rank_step_ns > 0 AND lc.ns > 0;

@@ -7,7 +7,7 @@
 -- op_cat_ns, as dominant_category).  The finding fires when the unbounded
 -- saving (s0) passes the floor, to say how little is left.
 -- Reads: measure_critical, measure_floor, measure_gemm_op_top, measure_time
-SELECT round(100.0 * x.saving / t.js, 1) AS priority, 'low_gemm_efficiency' AS rule,
+SELECT round(100.0 * x.saving / t.job_step_ns, 1) AS priority, 'low_gemm_efficiency' AS rule,
   iif(x.share < 0.5, 'low', 'medium') AS confidence,
   printf('%s%s runs at %.1f%% of the %s''s %s peak', m.name,
     CASE WHEN m.source IS NOT NULL THEN ' in ' || m.source ELSE '' END, m.peak_pct, m.device_name,
@@ -21,7 +21,8 @@ SELECT round(100.0 * x.saving / t.js, 1) AS priority, 'low_gemm_efficiency' AS r
       'kernel shortens the step only where something waits for it (a host-blocking call, or ' ||
         'the step''s GPU work past its CPU range): %s of the %s kernels'' %s per rank step ' ||
           '(%.0f%%).',
-         100.0 * (t.wall - t.busy) / t.wall, profdb_fmt_ns(x.crit), x.category,
+         100.0 * (t.rank_step_ns - t.gpu_busy_ns) / t.rank_step_ns, profdb_fmt_ns(x.crit),
+           x.category,
            profdb_fmt_ns(x.cat_ns), 100.0 * x.share) ELSE '' END AS observation,
   'The shapes are too small or badly aligned for the tensor cores (dimensions not multiples ' ||
     'of 8/16), the kernel chosen is not the fastest one, or the operator runs in a slower ' ||
@@ -36,14 +37,15 @@ SELECT round(100.0 * x.saving / t.js, 1) AS priority, 'low_gemm_efficiency' AS r
   CASE WHEN x.bounded AND x.share < 1
     THEN printf('Up to %s (%.1f%% of the job step): of the %s of GPU time it would save at ' ||
       '60%% of peak, the %.0f%% share of %s kernel time on the critical path.',
-      profdb_fmt_ns(CAST(x.saving AS INTEGER)), 100.0 * x.saving / t.js,
+      profdb_fmt_ns(CAST(x.saving AS INTEGER)), 100.0 * x.saving / t.job_step_ns,
         profdb_fmt_ns(CAST(x.s0 AS INTEGER)), 100.0 * x.share, x.category)
     ELSE printf('Up to %s of GPU time (%.1f%% of the job step) if it reached 60%% of peak; ' ||
       'the step saves less where the GPU is not the bottleneck.',
-      profdb_fmt_ns(CAST(x.saving AS INTEGER)), 100.0 * x.saving / t.js) END AS expected_impact,
+      profdb_fmt_ns(CAST(x.saving AS INTEGER)),
+        100.0 * x.saving / t.job_step_ns) END AS expected_impact,
   printf('Re-profile: gemm_efficiency.peak_pct of %s above %.0f%%.', m.name, min(60,
     2 * m.peak_pct)) AS validation, 0 AS needs_artifact,
-  round(100.0 * x.saving / t.js, 2) AS expected_saving_pct,
+  round(100.0 * x.saving / t.job_step_ns, 2) AS expected_saving_pct,
     CAST(x.saving AS INTEGER) AS expected_saving_ns, NULL AS expected_saving_bytes,
   json_array(CASE WHEN m.source IS NULL
     THEN json_object('operator', m.name, 'input_dims', m.input_dims, 'dtype', m.dtype)
@@ -52,7 +54,7 @@ SELECT round(100.0 * x.saving / t.js, 1) AS priority, 'low_gemm_efficiency' AS r
   json_object('sections', json_array('gemm_efficiency', 'op_shape_sum'),
     'figures', json_object('device_ns', m.device_ns, 'peak_pct', round(m.peak_pct, 2),
       'peak_tflops', m.peak_tflops, 'device', m.device_name,
-      'gpu_idle_pct', round(100.0 * (t.wall - t.busy) / t.wall, 1),
+      'gpu_idle_pct', round(100.0 * (t.rank_step_ns - t.gpu_busy_ns) / t.rank_step_ns, 1),
       'critical_path_ns', iif(x.bounded, CAST(round(x.crit) AS INTEGER), NULL),
       'category_ns', iif(x.bounded, CAST(round(x.cat_ns) AS INTEGER), NULL))) AS evidence,
         0 AS cut_may_explain
@@ -60,8 +62,8 @@ FROM measure_gemm_op_top m, measure_time t, measure_floor f,
   (SELECT s0, bounded, crit, cat_ns, category, iif(bounded, min(1.0, crit / cat_ns), 1.0) AS share,
      s0 * iif(bounded, min(1.0, crit / cat_ns), 1.0) AS saving
    FROM (SELECT m2.device_ns * (1 - m2.peak_pct / 60) AS s0, m2.category,
-           t2.crit_bound AND coalesce(cm.op_cat_ns, 0) > 0 AS bounded,
+           t2.critical_path_bound AND coalesce(cm.op_cat_ns, 0) > 0 AS bounded,
            cm.crit_op AS crit, cm.op_cat_ns AS cat_ns
          FROM measure_gemm_op_top m2, measure_time t2, measure_critical cm)) x
-WHERE t.wall > 0 AND m.peak_pct < 30 AND m.device_ns >= 0.05 * m.gpu_ns
-  AND x.s0 >= f.min_ns AND 100.0 * x.s0 / t.js >= f.min_pct;
+WHERE t.rank_step_ns > 0 AND m.peak_pct < 30 AND m.device_ns >= 0.05 * m.gpu_ns
+  AND x.s0 >= f.min_ns AND 100.0 * x.s0 / t.job_step_ns >= f.min_pct;

@@ -2,14 +2,14 @@
 -- 6. Host-device copies: at most the copy time with no kernel running
 -- (step_time memcpy_ns); copies behind compute cost no step time.
 -- Reads: measure_copy, measure_floor, measure_gpu, measure_kernel_top, measure_time
-SELECT round(100.0 * t.memcpy_exposed / t.js, 1) AS priority, 'memcpy' AS rule,
+SELECT round(100.0 * t.memcpy_exposed_ns / t.job_step_ns, 1) AS priority, 'memcpy' AS rule,
   'medium' AS confidence,
   printf('Memory copies take %.0f%% of GPU time, %.0f%% of the job step with no kernel running',
-    100.0 * g.memcpy / g.gpu_total, 100.0 * t.memcpy_exposed / t.wall) AS title,
+    100.0 * g.memcpy / g.gpu_total, 100.0 * t.memcpy_exposed_ns / t.rank_step_ns) AS title,
   printf('Copies: %s of %s of GPU activity (see memcpy_sum for directions and bandwidth); %s ' ||
     'of the %s analysed time had copies and no kernel running (step_time_sum).',
-    profdb_fmt_ns(g.memcpy), profdb_fmt_ns(g.gpu_total), profdb_fmt_ns(t.memcpy_exposed),
-      profdb_fmt_ns(t.wall)) AS observation,
+    profdb_fmt_ns(g.memcpy), profdb_fmt_ns(g.gpu_total), profdb_fmt_ns(t.memcpy_exposed_ns),
+      profdb_fmt_ns(t.rank_step_ns)) AS observation,
   CASE WHEN c.dtod >= 0.5 * c.total THEN printf('Most copy time (%.0f%%) is device-to-device: ' ||
     'tensors copied on the GPU (.contiguous(), clone, torch.cat, dtype or memory-format ' ||
       'changes), not host transfers.', 100.0 * c.dtod / c.total)
@@ -27,19 +27,21 @@ SELECT round(100.0 * t.memcpy_exposed / t.js, 1) AS priority, 'memcpy' AS rule,
       'next batch while this one runs), or keep the data on the device between steps; batch ' ||
         'small copies.' END AS action,
   printf('Up to %s (%.0f%% of the job step): the copy time not hidden behind kernels.',
-    profdb_fmt_ns(t.memcpy_exposed), 100.0 * t.memcpy_exposed / t.js) AS expected_impact,
+    profdb_fmt_ns(t.memcpy_exposed_ns),
+      100.0 * t.memcpy_exposed_ns / t.job_step_ns) AS expected_impact,
   'Re-profile: step_time_sum memcpy share down, memcpy_sum bandwidth (gbps) up for pinned ' ||
     'copies.' AS validation,
-  0 AS needs_artifact, round(100.0 * t.memcpy_exposed / t.js, 2) AS expected_saving_pct,
-    t.memcpy_exposed AS expected_saving_ns, NULL AS expected_saving_bytes,
+  0 AS needs_artifact, round(100.0 * t.memcpy_exposed_ns / t.job_step_ns, 2) AS expected_saving_pct,
+    t.memcpy_exposed_ns AS expected_saving_ns, NULL AS expected_saving_bytes,
   (SELECT json_group_array(json_object('copy', name, 'dur_ns', dur)) FROM (
      SELECT name, sum(dur) AS dur FROM measure_kernel_top WHERE kind = 'memcpy'
      GROUP BY name ORDER BY dur DESC, name LIMIT 3)) AS subjects,
   json_object('sections', json_array('memcpy_sum', 'step_time_sum'),
-    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js,
+    'figures', json_object('rank_step_ns', CAST(round(t.rank_step_ns) AS INTEGER), 'job_step_ns',
+      t.job_step_ns,
       'memcpy_ns', g.memcpy,
-      'memcpy_exposed_ns', t.memcpy_exposed, 'gpu_total_ns', g.gpu_total,
+      'memcpy_exposed_ns', t.memcpy_exposed_ns, 'gpu_total_ns', g.gpu_total,
       'dtod_copy_ns', c.dtod, 'pageable_copy_ns', c.pageable)) AS evidence, 1 AS cut_may_explain
 FROM measure_gpu g, measure_time t, measure_floor f, measure_copy c
-WHERE g.gpu_total > 0 AND t.wall > 0 AND g.memcpy > 0.1 * g.gpu_total
-  AND t.memcpy_exposed >= f.min_pct / 100 * t.js AND t.memcpy_exposed >= f.min_ns;
+WHERE g.gpu_total > 0 AND t.rank_step_ns > 0 AND g.memcpy > 0.1 * g.gpu_total
+  AND t.memcpy_exposed_ns >= f.min_pct / 100 * t.job_step_ns AND t.memcpy_exposed_ns >= f.min_ns;

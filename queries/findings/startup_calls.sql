@@ -5,11 +5,11 @@
 -- holds start-up; it says how to profile the steady state.  Sorted by the
 -- share of the job step the GPU idles during them.
 -- Reads: measure_claim, measure_floor, measure_setup, measure_time
-SELECT round(min(100.0 * cl.startup / t.js, 100), 1) AS priority, 'startup_calls' AS rule,
+SELECT round(min(100.0 * cl.startup / t.job_step_ns, 100), 1) AS priority, 'startup_calls' AS rule,
   'high' AS confidence,
   printf('This profile includes start-up: one-time set-up calls leave the GPU idle %.0f%% of ' ||
     'the analysed time (%s per rank step)',
-    100.0 * cl.startup / t.wall, profdb_fmt_ns(cl.startup)) AS title,
+    100.0 * cl.startup / t.rank_step_ns, profdb_fmt_ns(cl.startup)) AS title,
   printf('Allocator and set-up calls that run once (the first cudaFree / hipFree creates the ' ||
     'context; events, streams and modules are created once; cuDNN / MIOpen autotuning ' ||
       'synchronizes inside convolutions once per new input shape; each over 1 ms and 100x the ' ||
@@ -17,7 +17,8 @@ SELECT round(min(100.0 * cl.startup / t.js, 100), 1) AS priority, 'startup_calls
           'in under half of them or not in the later half; without steps, not in each of the ' ||
             'last three tenths of the trace) leave the GPU idle %s per rank step (%s): %s.',
     profdb_fmt_ns(cl.startup),
-    CASE WHEN t.steps > 0 THEN j.per ELSE 'the whole trace: no ProfilerStep ranges, start-up ' ||
+    CASE WHEN t.steps > 0 THEN j.job_step_words ELSE 'the whole trace: no ProfilerStep ' ||
+      'ranges, start-up ' ||
       'included' END,
     (SELECT group_concat(printf('%s %d call(s), %s', name, CAST(round(calls) AS INTEGER),
       profdb_fmt_ns(call_ns)), '; ')
@@ -43,7 +44,9 @@ SELECT round(min(100.0 * cl.startup / t.js, 100), 1) AS priority, 'startup_calls
    FROM (SELECT * FROM measure_setup WHERE NOT repeated ORDER BY autotune DESC, call_ns DESC,
      name LIMIT 3)) AS subjects,
   json_object('sections', json_array('sync_sum', 'step_time_sum'),
-    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js,
+    'figures', json_object('rank_step_ns', CAST(round(t.rank_step_ns) AS INTEGER), 'job_step_ns',
+      t.job_step_ns,
       'startup_idle_ns', CAST(round(cl.startup) AS INTEGER))) AS evidence, 1 AS cut_may_explain
 FROM measure_claim cl, measure_time t, measure_floor f, measure_time j
-WHERE t.wall > 0 AND t.js > 0 AND cl.startup >= f.min_pct / 100 * t.js AND cl.startup >= f.min_ns;
+WHERE t.rank_step_ns > 0 AND t.job_step_ns > 0 AND cl.startup >= f.min_pct / 100 * t.job_step_ns
+  AND cl.startup >= f.min_ns;

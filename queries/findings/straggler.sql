@@ -11,10 +11,10 @@ straggler_j AS (
     WHERE j.run = r.run), 1)) AS INTEGER) AS step_saving_ns,
     (SELECT max(n,
       1) FROM (SELECT count(*) AS n FROM report_job_step j WHERE j.run = r.run)) AS job_steps,
-    t.js
-  FROM report_straggler_run r, measure_time t WHERE t.js > 0
+    t.job_step_ns
+  FROM report_straggler_run r, measure_time t WHERE t.job_step_ns > 0
 )
-SELECT round(100.0 * r.step_saving_ns / r.js, 1) AS priority, 'straggler' AS rule,
+SELECT round(100.0 * r.step_saving_ns / r.job_step_ns, 1) AS priority, 'straggler' AS rule,
   'high' AS confidence,
   printf('Rank%s %s reach%s the collectives late; the other ranks wait for %s',
     CASE WHEN json_array_length(r.stragglers) > 1 THEN 's' ELSE '' END,
@@ -47,17 +47,17 @@ SELECT round(100.0 * r.step_saving_ns / r.js, 1) AS priority, 'straggler' AS rul
   printf('Up to %s per job step (%.1f%% of the %s job step) if the late ranks arrived with ' ||
     'the others: the other ranks'' waiting inside their collective kernels ' ||
       '(communication.wait_ns), which no other finding claims.',
-    profdb_fmt_ns(r.step_saving_ns), 100.0 * r.step_saving_ns / r.js,
-      profdb_fmt_ns(r.js)) AS expected_impact,
+    profdb_fmt_ns(r.step_saving_ns), 100.0 * r.step_saving_ns / r.job_step_ns,
+      profdb_fmt_ns(r.job_step_ns)) AS expected_impact,
   'Re-profile all ranks: rank_sum.straggler is no everywhere and late_ns under 1% of the job ' ||
     'step.' AS validation,
   0 AS needs_artifact,
-  round(min(100.0 * r.step_saving_ns / r.js, 100), 2) AS expected_saving_pct,
+  round(min(100.0 * r.step_saving_ns / r.job_step_ns, 100), 2) AS expected_saving_pct,
   r.step_saving_ns AS expected_saving_ns, NULL AS expected_saving_bytes, r.stragglers AS subjects,
   json_object('sections', json_array('rank_sum', 'communication'), 'run', r.run,
-    'saving_ns', r.saving_ns, 'job_steps', r.job_steps, 'job_step_ns', r.js,
+    'saving_ns', r.saving_ns, 'job_steps', r.job_steps, 'job_step_ns', r.job_step_ns,
     'analysed_ns', r.analysed_ns,
     'late_ns', (SELECT json_group_object(s.rank, s.late_ns) FROM report_straggler s
                 WHERE s.run = r.run AND s.straggler)) AS evidence, 1 AS cut_may_explain
 FROM straggler_j r, measure_floor f WHERE r.analysed_ns > 0 AND r.step_saving_ns >= f.min_ns
-  AND 100.0 * r.step_saving_ns / r.js >= f.min_pct;
+  AND 100.0 * r.step_saving_ns / r.job_step_ns >= f.min_pct;

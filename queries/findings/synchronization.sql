@@ -15,14 +15,14 @@ autotune_m AS (
   SELECT coalesce(sum(calls), 0) AS calls, coalesce(sum(call_ns), 0) AS call_ns
   FROM measure_setup WHERE autotune AND repeated
 )
-SELECT round(100.0 * cl.op_sync / t.js, 1) AS priority, 'synchronization' AS rule,
-  CASE WHEN s.idle > 0.1 * t.wall THEN 'high' ELSE 'medium' END AS confidence,
+SELECT round(100.0 * cl.op_sync / t.job_step_ns, 1) AS priority, 'synchronization' AS rule,
+  CASE WHEN s.idle > 0.1 * t.rank_step_ns THEN 'high' ELSE 'medium' END AS confidence,
   printf('Host syncs leave the GPU idle %.1f%% of the job step',
-    100.0 * cl.op_sync / t.wall) AS title,
+    100.0 * cl.op_sync / t.rank_step_ns) AS title,
   printf('Host-blocking calls (%d, nested ones included) block the CPU for %s of %s (%.1f%%); ' ||
     'during %s of it (%.1f%%) no GPU work of the process was running (sync_sum).',
-    s.calls, profdb_fmt_ns(s.sync), profdb_fmt_ns(t.wall), 100.0 * s.sync / t.wall,
-    profdb_fmt_ns(s.idle), 100.0 * s.idle / t.wall)
+    s.calls, profdb_fmt_ns(s.sync), profdb_fmt_ns(t.rank_step_ns), 100.0 * s.sync / t.rank_step_ns,
+    profdb_fmt_ns(s.idle), 100.0 * s.idle / t.rank_step_ns)
   || CASE WHEN abs(s.idle - cl.op_sync) >= 1 THEN printf(' Of that, %s is in syncs that ' ||
     'operators make (.item(), .cpu(), nonzero, blocking copies); the rest is other ' ||
       'findings'' (frees, explicit synchronize calls, waits on work outside the trace, ' ||
@@ -73,15 +73,17 @@ SELECT round(100.0 * cl.op_sync / t.js, 1) AS priority, 'synchronization' AS rul
          'non_blocking=True copies, and find the remaining syncs with ' ||
            'torch.cuda.set_sync_debug_mode("warn").' END AS action,
   printf('Up to %s (%.1f%% of the job step): the time operators block the host while the GPU ' ||
-    'is idle.', profdb_fmt_ns(cl.op_sync), 100.0 * cl.op_sync / t.js) AS expected_impact,
+    'is idle.', profdb_fmt_ns(cl.op_sync), 100.0 * cl.op_sync / t.job_step_ns) AS expected_impact,
   'Re-profile: sync_sum.gpu_idle_pct under 1%.' AS validation,
-  0 AS needs_artifact, round(100.0 * cl.op_sync / t.js, 2) AS expected_saving_pct,
+  0 AS needs_artifact, round(100.0 * cl.op_sync / t.job_step_ns, 2) AS expected_saving_pct,
     cl.op_sync AS expected_saving_ns, NULL AS expected_saving_bytes, s.top_calls AS subjects,
   json_object('sections', json_array('sync_sum', 'step_time_sum'),
-    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js,
+    'figures', json_object('rank_step_ns', CAST(round(t.rank_step_ns) AS INTEGER), 'job_step_ns',
+      t.job_step_ns,
       'blocked_ns', s.sync, 'blocked_gpu_idle_ns', s.idle,
       'op_sync_gpu_idle_ns', CAST(round(cl.op_sync) AS INTEGER),
       'top_call', y.name, 'top_call_gpu_idle_ns', y.idle)) AS evidence, 1 AS cut_may_explain
 FROM measure_sync s LEFT JOIN measure_sync_top y ON 1, measure_time t, measure_floor f,
   measure_claim cl, autotune_m au
-WHERE t.wall > 0 AND cl.op_sync >= f.min_pct / 100 * t.js AND cl.op_sync >= f.min_ns;
+WHERE t.rank_step_ns > 0 AND cl.op_sync >= f.min_pct / 100 * t.job_step_ns AND cl.op_sync >=
+  f.min_ns;

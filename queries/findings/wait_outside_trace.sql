@@ -3,14 +3,15 @@
 -- 'outside'): the wait is for work this trace does not hold, so no
 -- change to the profiled code is known to save it (expected_saving 0).
 -- Reads: measure_claim, measure_floor, measure_time, report_sync_class, report_sync_sourced
-SELECT round(min(100.0 * cl.outside / t.js, 100), 1) AS priority, 'wait_outside_trace' AS rule,
+SELECT round(min(100.0 * cl.outside / t.job_step_ns, 100), 1) AS priority,
+  'wait_outside_trace' AS rule,
   'medium' AS confidence,
   printf('The GPU waits on work outside this trace for %.0f%% of the analysed time',
-    100.0 * cl.outside / t.wall) AS title,
+    100.0 * cl.outside / t.rank_step_ns) AS title,
   printf('Host-blocking calls wait %s per rank step (%s) while no GPU work of the process ' ||
     'runs (over 1 ms and over 90%% of each call): %s.',
     profdb_fmt_ns(cl.outside),
-    CASE WHEN t.steps > 0 THEN j.per ELSE 'the whole trace: no ProfilerStep ranges' END,
+    CASE WHEN t.steps > 0 THEN j.job_step_words ELSE 'the whole trace: no ProfilerStep ranges' END,
     (SELECT group_concat(printf('%s of %s', name, profdb_fmt_ns(b - a)), '; ')
      FROM (SELECT name, a, b FROM report_sync_class WHERE class = 'outside' ORDER BY b - a DESC,
        name LIMIT 3))) AS observation,
@@ -28,7 +29,9 @@ SELECT round(min(100.0 * cl.outside / t.js, 100), 1) AS priority, 'wait_outside_
      name LIMIT 3) c
    LEFT JOIN report_sync_sourced y USING (event_id)) AS subjects,
   json_object('sections', json_array('sync_sum', 'step_time_sum'),
-    'figures', json_object('rank_step_ns', CAST(round(t.wall) AS INTEGER), 'job_step_ns', t.js,
+    'figures', json_object('rank_step_ns', CAST(round(t.rank_step_ns) AS INTEGER), 'job_step_ns',
+      t.job_step_ns,
       'outside_idle_ns', CAST(round(cl.outside) AS INTEGER))) AS evidence, 1 AS cut_may_explain
 FROM measure_claim cl, measure_time t, measure_floor f, measure_time j
-WHERE t.wall > 0 AND t.js > 0 AND cl.outside >= f.min_pct / 100 * t.js AND cl.outside >= f.min_ns;
+WHERE t.rank_step_ns > 0 AND t.job_step_ns > 0 AND cl.outside >= f.min_pct / 100 * t.job_step_ns
+  AND cl.outside >= f.min_ns;

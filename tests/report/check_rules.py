@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Every finding rule of queries/findings.sql on a fixture where it must
+"""Every finding rule of queries/findings/ on a fixture where it must
 fire and one where it must not (the near miss: the same pattern below the
 rule's threshold or the saving floor).
 

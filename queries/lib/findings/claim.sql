@@ -22,4 +22,5 @@ INSERT INTO measure_claim
     coalesce(sum(c.dataloader_ns), 0) / t.n AS dataloader,
     coalesce(sum(c.cold_ns + c.startup_ns + c.alloc_ns + c.outside_ns + c.explicit_ns
                   + c.op_sync_ns + c.dataloader_ns), 0) / t.n AS claimed
-  FROM (SELECT 1.0 * max(n, 1) AS n FROM measure_time) t LEFT JOIN report_idle_claim c ON 1;
+  FROM (SELECT 1.0 * max(rank_steps,
+    1) AS n FROM measure_time) t LEFT JOIN report_idle_claim c ON 1;

@@ -14,10 +14,12 @@ CREATE TEMP TABLE measure_cold (
 ) STRICT;
 INSERT INTO measure_cold
   SELECT coalesce(c.calls, 0) / t.ranks AS calls, coalesce(c.call_ns, 0) / t.n AS call_ns,
-    min(coalesce(c.idle_ns, 0) / t.n, max(coalesce(t.wall - t.busy, 0), 0)) AS idle_ns,
+    min(coalesce(c.idle_ns, 0) / t.n, max(coalesce(t.rank_step_ns - t.gpu_busy_ns, 0),
+      0)) AS idle_ns,
     (SELECT max(l.dur) FROM report_cold_launch l WHERE EXISTS (SELECT 1 FROM report_span s
        WHERE s.trace_id = l.trace_id AND l.ts < s.end_ts AND l.ts + l.dur > s.ts)) AS largest_ns,
     (SELECT max(l.median_ns) FROM report_cold_launch l) AS median_ns
   FROM (SELECT sum(calls) AS calls, sum(call_ns) AS call_ns, sum(idle_ns) AS idle_ns
         FROM report_cold_span) c,
-    (SELECT 1.0 * max(n, 1) AS n, 1.0 * ranks AS ranks, wall, busy FROM measure_time) t;
+    (SELECT 1.0 * max(rank_steps, 1) AS n, 1.0 * ranks AS ranks, rank_step_ns,
+      gpu_busy_ns FROM measure_time) t;

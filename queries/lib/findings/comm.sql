@@ -40,4 +40,4 @@ INSERT INTO measure_comm
     (SELECT n.name FROM report_gpu g JOIN report_name n USING (name_id)
      WHERE g.category = 'NCCL/communication' GROUP BY n.name ORDER BY sum(g.dur) DESC, n.name
      LIMIT 1) AS top_name
-  FROM report_comm, (SELECT 1.0 * max(n, 1) AS n FROM measure_time) t;
+  FROM report_comm, (SELECT 1.0 * max(rank_steps, 1) AS n FROM measure_time) t;

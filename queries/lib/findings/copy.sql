@@ -16,5 +16,5 @@ INSERT INTO measure_copy
       0) / t.n AS dtod,
     coalesce(sum(g.dur) FILTER (WHERE n.name GLOB '*Pageable*'), 0) / t.n AS pageable
   FROM report_gpu g JOIN report_gpu_name n USING (name_id),
-    (SELECT 1.0 * max(n, 1) AS n FROM measure_time) t
+    (SELECT 1.0 * max(rank_steps, 1) AS n FROM measure_time) t
   WHERE g.kind = 'memcpy';

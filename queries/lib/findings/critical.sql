@@ -54,5 +54,5 @@ crit_win AS (
        WHERE g.trace_id = k.trace_id AND g.kind = 'kernel'
          AND g.category = (SELECT category FROM measure_gemm_op_top)) AS op_cat_ns
     FROM (SELECT DISTINCT trace_id FROM report_gpu) k
-    WHERE (SELECT crit_bound FROM measure_time)) x,
-    (SELECT 1.0 * max(n, 1) AS n FROM measure_time) t;
+    WHERE (SELECT critical_path_bound FROM measure_time)) x,
+    (SELECT 1.0 * max(rank_steps, 1) AS n FROM measure_time) t;

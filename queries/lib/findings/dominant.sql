@@ -64,17 +64,18 @@ dom_0 AS (
 ),
 -- Layout transposes among the convolutions (MIOpen's batched_transpose_*,
 -- cuDNN's nchwToNhwc / nhwcToNchw), per rank step: channels_last removes
--- them.  (The divisor is a scalar subquery: a joined t.n is NULL when no
+-- them.  (The divisor is a scalar subquery: a joined t.rank_steps is NULL when no
 -- kernel matches, and the NULL made every Convolution bound NULL.)
 conv_tr AS (
-  SELECT coalesce(sum(g.dur), 0) / (SELECT 1.0 * max(n, 1) FROM measure_time) AS ns
+  SELECT coalesce(sum(g.dur), 0) / (SELECT 1.0 * max(rank_steps, 1) FROM measure_time) AS ns
   FROM report_gpu g JOIN report_gpu_name n USING (name_id)
   WHERE g.kind = 'kernel' AND g.category = 'Convolution'
     AND (lower(n.name) GLOB '*batched_transpose_*' OR lower(n.name) GLOB '*nchwtonhwc*'
          OR lower(n.name) GLOB '*nhwctonchw*')
 )
-  SELECT d.*, t.busy < 0.5 * t.wall AS host_bound, t.crit_bound, cm.crit, ct.ns AS transpose_ns,
-    CASE WHEN d.category = 'Convolution' AND t.busy >= 0.5 * t.wall
+  SELECT d.*, t.gpu_busy_ns < 0.5 * t.rank_step_ns AS host_bound, t.critical_path_bound, cm.crit,
+    ct.ns AS transpose_ns,
+    CASE WHEN d.category = 'Convolution' AND t.gpu_busy_ns >= 0.5 * t.rank_step_ns
          THEN max(d.saving0, ct.ns) ELSE d.saving0 END
-      * iif(t.crit_bound, min(1.0, cm.crit / max(d.dur, 1)), 1.0) AS saving
+      * iif(t.critical_path_bound, min(1.0, cm.crit / max(d.dur, 1)), 1.0) AS saving
   FROM dom_0 d, measure_time t, measure_critical cm, conv_tr ct;

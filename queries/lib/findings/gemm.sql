@@ -76,7 +76,7 @@ gemm_kern AS (
   -- (grouped by name id, named afterwards: the rules read each name once)
   FROM (SELECT name_id, trace_id, device, sum(dur) AS dur FROM report_gpu
         WHERE kind = 'kernel' AND category = 'GEMM' GROUP BY name_id, trace_id, device) g
-    JOIN report_name n USING (name_id), (SELECT 1.0 * max(n, 1) AS n FROM measure_time) t
+    JOIN report_name n USING (name_id), (SELECT 1.0 * max(rank_steps, 1) AS n FROM measure_time) t
 ),
 -- The matrix-multiply operators (op_family 'matmul': aten::mm, addmm, bmm,
 -- baddbmm, matmul, linear) whose counted calls bound the GEMMs; not the
@@ -118,7 +118,7 @@ gemm_op AS (
           p.dtype = f.dtype
         LEFT JOIN report_device_peak b ON f.dtype = 'fp32' AND b.trace_id = f.trace_id
           AND b.device_id = f.device AND b.dtype = 'bf16',
-          (SELECT 1.0 * max(n, 1) AS n FROM measure_time) t
+          (SELECT 1.0 * max(rank_steps, 1) AS n FROM measure_time) t
         WHERE f.outermost AND f.device_ns > 0 AND f.name_id IN (SELECT id FROM gemm_op) AND
           p.tflops > 0) x
   -- no known peak: the evidence is the trace's own fastest shape (per
@@ -132,7 +132,7 @@ gemm_op AS (
                      WHERE outermost AND device_ns > 0 AND name_id IN (SELECT id FROM gemm_op)
                      GROUP BY name_id, input_dims, dtype
                      HAVING sum(device_ns) >= 100000) GROUP BY dtype) r ON r.dtype = f.dtype,
-               (SELECT 1.0 * max(n, 1) AS n FROM measure_time) t
+               (SELECT 1.0 * max(rank_steps, 1) AS n FROM measure_time) t
              WHERE f.outermost AND f.device_ns > 0 AND f.name_id IN (SELECT id FROM gemm_op)
                AND NOT EXISTS (SELECT 1 FROM report_device_peak p WHERE p.trace_id = f.trace_id
                                AND p.device_id = f.device AND p.dtype = f.dtype AND p.tflops >

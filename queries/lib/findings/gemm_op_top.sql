@@ -21,10 +21,11 @@ CREATE TEMP TABLE measure_gemm_op_top (
 INSERT INTO measure_gemm_op_top
   SELECT profdb_display_name(n.value) AS name, op_family(n.value) AS family,
     f.input_dims, f.dtype, min(f.source) AS source, d.name AS device_name,
-    sum(f.device_ns) / (SELECT 1.0 * max(n, 1) FROM measure_time) AS device_ns,
+    sum(f.device_ns) / (SELECT 1.0 * max(rank_steps, 1) FROM measure_time) AS device_ns,
       p.tflops AS peak_tflops,
     100.0 * sum(f.flops) / 1000.0 / sum(f.device_ns) / p.tflops AS peak_pct,
-    (SELECT sum(dur) FROM report_gpu) / (SELECT 1.0 * max(n, 1) FROM measure_time) AS gpu_ns,
+    (SELECT sum(dur) FROM report_gpu) / (SELECT 1.0 * max(rank_steps,
+      1) FROM measure_time) AS gpu_ns,
     NULL AS category
   FROM report_flop_op f JOIN _string n ON n.id = f.name_id
   JOIN device d ON d.trace_id = f.trace_id AND d.device_id = f.device

@@ -16,4 +16,4 @@ INSERT INTO measure_gpu
     coalesce(sum(dur) FILTER (WHERE kind = 'kernel' AND is_fill), 0) / t.n AS fill,
     coalesce(sum(dur < 10000) FILTER (WHERE kind = 'kernel'), 0) / t.ranks AS short_kernels,
     coalesce(sum(kind = 'kernel'), 0) / t.ranks AS kernels
-  FROM report_gpu, (SELECT 1.0 * max(n, 1) AS n, 1.0 * ranks AS ranks FROM measure_time) t;
+  FROM report_gpu, (SELECT 1.0 * max(rank_steps, 1) AS n, 1.0 * ranks AS ranks FROM measure_time) t;

@@ -18,5 +18,5 @@ INSERT INTO measure_launch
     coalesce(sum(l.dur) FILTER (WHERE c.launch_id IS NULL), 0) / t.n AS steady_ns,
     count(c.launch_id) / t.ranks AS cold_calls
   FROM _slice l LEFT JOIN report_cold_launch c ON c.launch_id = l.id,
-    (SELECT 1.0 * max(n, 1) AS n, 1.0 * ranks AS ranks FROM measure_time) t
+    (SELECT 1.0 * max(rank_steps, 1) AS n, 1.0 * ranks AS ranks FROM measure_time) t
   WHERE l.id IN (SELECT launch_id FROM report_gpu WHERE kind = 'kernel');

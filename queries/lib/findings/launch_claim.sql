@@ -17,9 +17,11 @@ INSERT INTO measure_launch_claim
     SELECT i.idle_left,
       CASE WHEN i.kernels > 100 AND i.short_kernels > 0.5 * i.kernels
              AND i.idle_left > 0.2 * i.outside
-             AND i.bound >= f.min_pct / 100 * i.js AND i.bound >= f.min_ns
+             AND i.bound >= f.min_pct / 100 * i.job_step_ns AND i.bound >= f.min_ns
            THEN i.bound ELSE 0 END AS ns
     FROM measure_floor f, (
-      SELECT t.wall - t.busy - cl.claimed AS idle_left, t.wall - cl.claimed AS outside,
-        min(l.steady_ns, t.wall - t.busy - cl.claimed) AS bound, t.js, g.kernels, g.short_kernels
+      SELECT t.rank_step_ns - t.gpu_busy_ns - cl.claimed AS idle_left,
+        t.rank_step_ns - cl.claimed AS outside,
+        min(l.steady_ns, t.rank_step_ns - t.gpu_busy_ns - cl.claimed) AS bound, t.job_step_ns,
+          g.kernels, g.short_kernels
       FROM measure_time t, measure_claim cl, measure_launch l, measure_gpu g) i);

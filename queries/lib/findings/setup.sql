@@ -18,5 +18,6 @@ INSERT INTO measure_setup
               ELSE name END AS name,
     autotune, repeated, count(DISTINCT event_id) / t.ranks AS calls,
     sum(b - a) / t.n AS call_ns, max(dur) AS max_dur
-  FROM report_setup_call, (SELECT 1.0 * max(n, 1) AS n, 1.0 * ranks AS ranks FROM measure_time) t
+  FROM report_setup_call, (SELECT 1.0 * max(rank_steps, 1) AS n,
+    1.0 * ranks AS ranks FROM measure_time) t
   GROUP BY name, autotune, repeated;

@@ -22,5 +22,6 @@ INSERT INTO measure_sync
          SELECT name, sum(blocked_gpu_idle_ns) AS ns FROM report_sync_idle WHERE name IS NOT NULL
          GROUP BY name ORDER BY ns DESC, name LIMIT 3)
        ORDER BY o, ns DESC, k)) AS top_calls
-  FROM report_sync_idle, (SELECT 1.0 * max(n, 1) AS n, 1.0 * ranks AS ranks FROM measure_time) t
+  FROM report_sync_idle, (SELECT 1.0 * max(rank_steps, 1) AS n,
+    1.0 * ranks AS ranks FROM measure_time) t
   WHERE name IS NULL;

@@ -20,6 +20,6 @@ INSERT INTO measure_sync_top
       calls,
     (SELECT max(dur) FROM report_sync r WHERE r.name = i.name) AS max_dur
   FROM report_sync_idle i JOIN report_sync_name y ON y.name = i.name,
-    (SELECT 1.0 * max(n, 1) AS n, 1.0 * ranks AS ranks FROM measure_time) t
+    (SELECT 1.0 * max(rank_steps, 1) AS n, 1.0 * ranks AS ranks FROM measure_time) t
   WHERE i.name NOT IN (SELECT name FROM report_setup_name)
   GROUP BY i.name ORDER BY idle DESC, i.name LIMIT 1;

@@ -6,5 +6,6 @@ CREATE TEMP TABLE measure_top_category (
   dur      REAL      -- its GPU time per rank step, ns
 ) STRICT;
 INSERT INTO measure_top_category
-  SELECT category, sum(dur) / (SELECT 1.0 * max(n, 1) FROM measure_time) AS dur FROM report_gpu
+  SELECT category, sum(dur) / (SELECT 1.0 * max(rank_steps,
+    1) FROM measure_time) AS dur FROM report_gpu
   GROUP BY category ORDER BY dur DESC, category LIMIT 1;
