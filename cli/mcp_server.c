@@ -301,14 +301,7 @@ int cli_mcp(int argc, char **argv) {
     fprintf(stderr, "profdb: mcp: give at least one --allow DIR\n\n%s", mcp_usage);
     goto done;
   }
-  char *looked = NULL;
-  m.queries_dir = rp_find_queries(queries, &looked);
-  if (!m.queries_dir) {
-    fprintf(stderr, "profdb: mcp: cannot find the query files; looked in:\n%s",
-            looked ? looked : "");
-    free(looked);
-    goto done;
-  }
+  if (!(m.queries_dir = cli_find_queries(queries, "mcp"))) goto done;
   /* The protocol owns stdout; whatever else would print there goes to
   ** stderr. */
   int proto = dup(1);
