@@ -41,6 +41,10 @@
 **      (PROFDB_QUERY_TIMEOUT), SQLite memory (1 GiB, but load), values of
 **      16 MiB in sql and 16 MiB of answer; SQLite running out of memory
 **      fails the call (SQLITE_NOMEM), not the process.
+**   7. The report and diff tools take the options of `profdb report` and
+**      `profdb diff` (report_params.c: their schema is generated from it),
+**      and a value the command line would refuse fails the call with the
+**      command line's reason.
 */
 #include "cli.h"
 #include "mcp.h"
