@@ -124,6 +124,10 @@ int cli_attach_base(sqlite3 *db, const char *path);
 ** be profdb databases of this schema version; NULL with *rc set (and why
 ** printed) when not. */
 sqlite3 *cli_open_pair(const char *before, const char *after, int *rc);
+/* The query files' folder (rp_find_queries: given, else the default
+** places; malloc'd), or NULL with "profdb: WHO: cannot find the query
+** files; looked in: ..." printed. */
+char *cli_find_queries(const char *given, const char *who);
 
 /* profdb diff with more than two runs (cli_trend.c): each run diffed with
 ** the one before; the per-run table, verdict and chart.  An exit code. */

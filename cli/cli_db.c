@@ -1,6 +1,7 @@
 /*
 ** cli_db.c — opening a profdb database for the subcommands that read one,
-** and the pair of databases a diff reads (cli_diff.c, cli_trend.c).
+** the pair of databases a diff reads (cli_diff.c, cli_trend.c), and
+** finding the query files the report runs.
 */
 #include "cli.h"
 
@@ -8,6 +9,7 @@
 #include "profdb/profdb.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -135,4 +137,13 @@ sqlite3 *cli_open_pair(const char *before, const char *after, int *rc) {
     db = NULL;
   }
   return db;
+}
+
+char *cli_find_queries(const char *given, const char *who) {
+  char *looked = NULL, *dir = rp_find_queries(given, &looked);
+  if (!dir)
+    fprintf(stderr, "profdb: %s: cannot find the query files; looked in:\n%s", who,
+            looked ? looked : "");
+  free(looked);
+  return dir;
 }

@@ -24,15 +24,9 @@
 ** 1, or its rule id) of the report on db_path: the findings of queries/
 ** findings.sql, run as `profdb report` runs them (cli_report_run). */
 static char *finding_subjects(const char *db_path, const char *which, char **rule) {
-  char *looked = NULL, *subjects = NULL;
+  char *subjects = NULL;
   rp_report r = {0};
-  r.queries_dir = rp_find_queries(NULL, &looked);
-  if (!r.queries_dir) {
-    fprintf(stderr, "profdb: export: --finding: cannot find the query files; looked in:\n%s",
-            looked ? looked : "");
-    free(looked);
-    return NULL;
-  }
+  if (!(r.queries_dir = cli_find_queries(NULL, "export: --finding"))) return NULL;
   sqlite3 *db = cli_open_db(db_path, 1);
   rpo_values defaults; /* the report's options as `profdb report DB` has them */
   rp_param params[RPO_MAX_PARAMS];

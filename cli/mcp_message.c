@@ -2,7 +2,7 @@
 ** mcp_message.c — one message of `profdb mcp` (mcp_message.h): stdin read
 ** a line at a time with at most MSG_LINE_MAX bytes kept, and a streaming
 ** yajl pass that checks strict UTF-8, JSON and the bounds and finds the
-** request's id, before cli_mcp.c builds a tree of it (yajl_tree_free
+** request's id, before mcp_server.c builds a tree of it (yajl_tree_free
 ** recurses once per level, and a tree takes about 40 times its text:
 ** docs/reliability.md, C2, C10 and L4).
 */

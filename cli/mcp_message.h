@@ -1,6 +1,6 @@
 /*
 ** mcp_message.h — one message of `profdb mcp`, read and checked within
-** bounds before any tree is built (mcp_message.c; used by cli_mcp.c).
+** bounds before any tree is built (mcp_message.c; used by mcp_server.c).
 */
 #ifndef PROFDB_MCP_MESSAGE_H
 #define PROFDB_MCP_MESSAGE_H

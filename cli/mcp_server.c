@@ -41,6 +41,10 @@
 **      (PROFDB_QUERY_TIMEOUT), SQLite memory (1 GiB, but load), values of
 **      16 MiB in sql and 16 MiB of answer; SQLite running out of memory
 **      fails the call (SQLITE_NOMEM), not the process.
+**   7. The report and diff tools take the options of `profdb report` and
+**      `profdb diff` (report_params.c: their schema is generated from it),
+**      and a value the command line would refuse fails the call with the
+**      command line's reason.
 */
 #include "cli.h"
 #include "mcp.h"
@@ -301,14 +305,7 @@ int cli_mcp(int argc, char **argv) {
     fprintf(stderr, "profdb: mcp: give at least one --allow DIR\n\n%s", mcp_usage);
     goto done;
   }
-  char *looked = NULL;
-  m.queries_dir = rp_find_queries(queries, &looked);
-  if (!m.queries_dir) {
-    fprintf(stderr, "profdb: mcp: cannot find the query files; looked in:\n%s",
-            looked ? looked : "");
-    free(looked);
-    goto done;
-  }
+  if (!(m.queries_dir = cli_find_queries(queries, "mcp"))) goto done;
   /* The protocol owns stdout; whatever else would print there goes to
   ** stderr. */
   int proto = dup(1);

@@ -18,7 +18,7 @@ a ping and reads up to that ping's answer, which checks that
 A finding (its kind, the input, the messages before it) is written to the
 failures folder and the server restarted.  Python 3 only, no packages.
 Deterministic for a given --seed (the server's timing aside).  Exit 1 when
-anything was found.  The bounds it knows are the server's (cli_mcp.c,
+anything was found.  The bounds it knows are the server's (cli/mcp_server.c,
 Requirement 6): 4 MiB a line, 64 levels, 100,000 values.
 """
 import argparse
