@@ -6,6 +6,7 @@
 #include "trace_parser.h"
 #include "oom.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

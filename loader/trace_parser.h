@@ -306,7 +306,8 @@ static inline void col_id(ld_buf *b, int c, int64_t id) {
 ** ld_parse. */
 int trace_parse(tparser *p);
 
-/* trace_events.c */
+/* trace_events.c: the category's kind and normalized id; what a row has
+** no column for, spilled into its args or extra; a row per event. */
 void trace_classify_cat(tparser *p, const char *s, size_t n, int64_t raw_id, int *kind,
                         int64_t *norm_id);
 void trace_spill_targs(tevent *ev, uint32_t accepted);
@@ -315,13 +316,15 @@ void trace_spill_id(tevent *ev);
 void trace_emit_instant(tparser *p, int64_t id, int kind, const char *ph, size_t phn);
 void trace_emit_event(tparser *p);
 
-/* trace_gpu.c */
+/* trace_gpu.c: the _gpu row of an X event of a GPU kind. */
 void trace_gpu_row(tparser *p, int64_t id, int kind, int64_t cat);
 
-/* trace_flows.c */
+/* trace_flows.c: the _flow row of a flow event (id: its event id). */
 void trace_emit_flow(tparser *p, int64_t id);
 
-/* trace_meta.c */
+/* trace_meta.c: the _meta row of an M event; a top-level key's value
+** (kept until the end); the event's (pid, tid); at the end, the
+** process, thread and trace_metadata rows (0 or -1). */
 void trace_emit_meta(tparser *p, int64_t id);
 void trace_push_meta(tparser *p, uint32_t key_off, uint32_t key_len);
 void trace_note_pair(tparser *p);
