@@ -17,7 +17,7 @@
 --     work or keeps by correlation (lib/11_hta.sql, --scope hta; Kineto's
 --     frames have neither);
 --   - the first frame with a category: whether an array-layout trace is a
---     legacy exporter's (findings.sql) stays as in the database;
+--     legacy exporter's (lib/findings/counts.sql) stays as in the database;
 --   - the frame around each operator that launched GPU work: profdb diff
 --     matches kernels by their operator and its parent slice
 --     (diff/lib/15_launch.sql);
@@ -26,7 +26,7 @@
 -- leaves frames out); mem_peak_context.sql (snapshots are not in
 -- summaries).
 -- Flows: read only to count ac2g flows in traces without GPU work
--- (findings.sql); kept there.  Metadata events: read by no query (their
+-- (lib/findings/counts.sql); kept there.  Metadata events: read by no query (their
 -- process and thread names are in the process and thread tables).
 -- Of each of the three, also kept:
 --   - the first with sub-µs digits: whether HTA rounds the trace's times
@@ -124,9 +124,9 @@ EXCEPT SELECT id FROM kept;
 --     work for HTA) and those whose correlation a GPU event or such a
 --     slice has (report_hta_corr), and the first with sub-µs digits;
 --   - slices without a start or a duration, the trace's first and last
---     events (the legacy-exporter test of findings.sql needs no operator:
+--     events (the legacy-exporter test of lib/findings/counts.sql needs no operator:
 --     a trace with GPU work has a GPU event with a category);
---   - all of them in a trace without GPU work (findings.sql counts its
+--   - all of them in a trace without GPU work (lib/findings/counts.sql counts its
 --     launch calls and categories).
 INSERT INTO temp.summary_drop
 WITH RECURSIVE

@@ -26,7 +26,7 @@ aten::view, cudaGetDevice):
     and only that frame tells the report so; a frame and an operator with
     a stream arg (GPU work for HTA);
   - an array-layout trace whose only category is a Python frame's (not a
-    legacy exporter's, findings.sql);
+    legacy exporter's, lib/findings/counts.sql);
   - the trace's first and last events are Python frames (the merge's
     event-id ranges) that no query reads.
 Checks, for the fixture and each PUBLIC_TRACE given (skipped when absent):
@@ -350,7 +350,7 @@ check("torch/nn/modules/linear.py(125): forward" in text and "aten::empty" in te
       "fixture: the diff matches the renamed GEMM kernels under their operator's parent frame, "
       "and lists aten::empty's calls")
 
-# Without GPU work the report counts the ac2g flows (findings.sql): kept.
+# Without GPU work the report counts the ac2g flows (lib/findings/counts.sql): kept.
 gpu = False
 nogpu = write_fixture("frames_nogpu_rank0.json")
 _, nogpu_findings, _, nogpu_ds = same("nogpu", nogpu, False)
@@ -375,10 +375,12 @@ same("legacy", legacy, False)
 READERS = {
     "python_function": ["lib/10_trace_scope.sql", "lib/35_sync.sql", "lib/55_memory_event_op.sql",
                         "mem_peak_context.sql", "run_summary.sql"],
-    "_flow": ["findings.sql", "lib/11_hta.sql"],
+    "_flow": ["lib/findings/counts.sql", "lib/11_hta.sql"],
     "_meta": ["lib/11_hta.sql"],
     "_slice": ["diff/lib/15_launch.sql",
-               "fill_kernel_sum.sql", "findings.sql", "launch_overhead.sql", "mem_peak_context.sql",
+               "fill_kernel_sum.sql", "findings/allocator_calls.sql", "lib/findings/counts.sql",
+               "lib/findings/graph.sql", "lib/findings/launch.sql", "launch_overhead.sql",
+               "mem_peak_context.sql",
                "op_memory_sum.sql", "op_shape_sum.sql", "source_gpu_sum.sql",
                "lib/10_trace_scope.sql", "lib/11_hta.sql", "lib/35_sync.sql", "lib/37_launch.sql",
                "lib/38_claim.sql", "lib/50_op_tree.sql", "lib/55_memory_event_op.sql",
@@ -387,7 +389,8 @@ READERS = {
     "_attr_ctx_op": ["lib/50_op_tree.sql"],
     "_attr_ctx_shape": ["lib/50_op_tree.sql"],
     "_attr_shape": ["diff/lib/15_launch.sql", "op_shape_sum.sql"],
-    "_slice_tree": ["diff/lib/15_launch.sql", "findings.sql", "lib/10_trace_scope.sql", "lib/35_sync.sql", "lib/38_claim.sql",
+    "_slice_tree": ["diff/lib/15_launch.sql", "findings/allocator_calls.sql", "lib/10_trace_scope.sql",
+                    "lib/35_sync.sql", "lib/38_claim.sql",
                     "lib/50_op_tree.sql", "lib/55_memory_event_op.sql", "lib/58_flops.sql",
                     "mem_peak_context.sql"],
 }
@@ -404,7 +407,7 @@ READERS["path_id"] = ["mem_peak_context.sql", "lib/50_op_tree.sql"]
 queries = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "queries")
 for token, expected in READERS.items():
     got = []
-    for sub in ("", "lib", "charts", "diff", "diff/lib", "diff/trend"):
+    for sub in ("", "lib", "lib/findings", "findings", "charts", "diff", "diff/lib", "diff/trend"):
         for f in sorted(os.listdir(os.path.join(queries, sub))):
             if f.endswith(".sql"):
                 text = "\n".join(l.split("--")[0] for l in open(os.path.join(queries, sub, f)))
