@@ -1,12 +1,14 @@
 /*
-** report_section.c — what every part of the report reads of a section:
-** its cells, its chart spec, and the file a renderer writes (report.h).
+** report_section.c — what every part of the report shares: a section's
+** cells and chart spec, the file a renderer writes, a query or gate file
+** read within bounds, the timing line (report.h).
 **
-** The floor under the runner (report_sql.c) and the renderers
-** (report_md.c, report_json.c, report_svg.c, report_html.c,
+** The floor under the runner (report_sql.c, report_findings.c) and the
+** renderers (report_md.c, report_json.c, report_svg.c, report_html.c,
 ** report_format.c): it calls none of them, so they depend on it one way.
 */
 #include "report.h"
+#include "clock.h"
 #include "publish.h"
 
 #include <errno.h>
@@ -80,4 +82,45 @@ int rp_write_file(const char *path, const char *data, size_t n) {
     return -1;
   }
   return 0;
+}
+
+/* ---- reading a text file of profdb's, timing -------------------------- */
+
+char *rp_read_text(const char *path, size_t max, const char *what, size_t *len) {
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* a FIFO must not block */
+  struct stat st;
+  const char *why = NULL;
+  if (fd < 0)
+    why = strerror(errno);
+  else if (fstat(fd, &st) != 0)
+    why = strerror(errno);
+  else if (!S_ISREG(st.st_mode))
+    why = "not a regular file";
+  else if ((uint64_t)st.st_size > max)
+    why = "too large for a text file of profdb's (a query, list or gate file)";
+  ld_buf b = {0};
+  char chunk[65536];
+  ssize_t got = 0;
+  while (!why && (got = read(fd, chunk, sizeof chunk)) > 0) {
+    ld_buf_put(&b, chunk, (size_t)got);
+    if (b.n > max) why = "too large for a text file of profdb's (a query, list or gate file)";
+  }
+  if (!why && got < 0) why = strerror(errno);
+  if (fd >= 0) close(fd);
+  if (why) {
+    fprintf(stderr, "profdb: %s: cannot read%s%s: %s\n", path, what ? " " : "",
+            what ? what : "", why);
+    ld_buf_free(&b);
+    return NULL;
+  }
+  *len = b.n;
+  ld_buf_cstr(&b);
+  return b.p;
+}
+
+void rp_timing(const char *what, double since) {
+  static int enabled = -1;
+  if (enabled < 0) enabled = getenv("PROFDB_TIMING") != NULL;
+  if (enabled && what)
+    fprintf(stderr, "profdb: timing: %-24s %8.3f s\n", what, ld_seconds() - since);
 }

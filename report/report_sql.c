@@ -159,38 +159,6 @@ static char *read_file(const char *path) {
   return rp_read_text(path, RP_MAX_TEXT_FILE, NULL, &n);
 }
 
-char *rp_read_text(const char *path, size_t max, const char *what, size_t *len) {
-  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* a FIFO must not block */
-  struct stat st;
-  const char *why = NULL;
-  if (fd < 0)
-    why = strerror(errno);
-  else if (fstat(fd, &st) != 0)
-    why = strerror(errno);
-  else if (!S_ISREG(st.st_mode))
-    why = "not a regular file";
-  else if ((uint64_t)st.st_size > max)
-    why = "too large for a text file of profdb's (a query, list or gate file)";
-  ld_buf b = {0};
-  char chunk[65536];
-  ssize_t got = 0;
-  while (!why && (got = read(fd, chunk, sizeof chunk)) > 0) {
-    ld_buf_put(&b, chunk, (size_t)got);
-    if (b.n > max) why = "too large for a text file of profdb's (a query, list or gate file)";
-  }
-  if (!why && got < 0) why = strerror(errno);
-  if (fd >= 0) close(fd);
-  if (why) {
-    fprintf(stderr, "profdb: %s: cannot read%s%s: %s\n", path, what ? " " : "",
-            what ? what : "", why);
-    ld_buf_free(&b);
-    return NULL;
-  }
-  *len = b.n;
-  ld_buf_cstr(&b);
-  return b.p;
-}
-
 static char *trim(char *s) {
   while (*s == ' ' || *s == '\t') s++;
   size_t n = strlen(s);
@@ -587,13 +555,6 @@ int rp_load_sections(rp_report *r, const char *const *only, int nonly) {
   free(group);
   free(list);
   return rc;
-}
-
-void rp_timing(const char *what, double since) {
-  static int enabled = -1;
-  if (enabled < 0) enabled = getenv("PROFDB_TIMING") != NULL;
-  if (enabled && what)
-    fprintf(stderr, "profdb: timing: %-24s %8.3f s\n", what, ld_seconds() - since);
 }
 
 static int cmp_str(const void *a, const void *b) {
