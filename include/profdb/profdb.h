@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 /* Bumped when the database schema changes incompatibly. */
-#define PROFDB_SCHEMA_VERSION 3
+#define PROFDB_SCHEMA_VERSION 4
 
 /* Process exit codes of the profdb CLI; also returned by profdb_load(). */
 typedef enum profdb_exit {
