@@ -45,7 +45,8 @@ def named(rel):
     if rel in names or os.path.basename(rel) in names:
         return True
     # A header goes with its source file: naming buf.c names buf.h.
-    return rel.endswith(".h") and os.path.basename(rel)[:-2] + ".c" in names
+    return rel.endswith(".h") and (rel[:-2] + ".c" in names
+                                   or os.path.basename(rel)[:-2] + ".c" in names)
 
 
 def globbed(rel):
