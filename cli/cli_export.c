@@ -125,8 +125,8 @@ static int parse_ll(const char *s, long long *v) {
 }
 
 /* Load the task's inputs into a temporary database; its path or NULL. */
-static const char *load_task(const char *const *inputs, int n, const ex_options *o,
-                             int threads, int *rc) {
+static const char *load_task(const char *const *inputs, int n, const ex_options *o, int threads,
+                             int *rc) {
   static char tmp_db[4200];
   if (pub_tmpdir("profdb-export", tmp_dir, sizeof tmp_dir)) {
     const char *t = getenv("TMPDIR");
@@ -144,8 +144,11 @@ static const char *load_task(const char *const *inputs, int n, const ex_options 
   snprintf(tmp_db, sizeof tmp_db, "%s/run.db", tmp_dir);
   static int at_exit;
   if (!at_exit++) atexit(remove_tmp);
-  profdb_load_options opt = {
-      .quiet = 1, .run = o->run, .threads = threads, .have_rank = o->have_rank, .rank = o->rank};
+  profdb_load_options opt = {.quiet = 1,
+                             .run = o->run,
+                             .threads = threads,
+                             .have_rank = o->have_rank,
+                             .rank = o->rank};
   /* Without --threads: one core per task unless the scheduler gave more. */
   const char *cpus = getenv("SLURM_CPUS_PER_TASK");
   if (!threads && cpus && atoi(cpus) == 1) opt.threads = 1;
@@ -337,8 +340,7 @@ static int export_inputs(ex_options *o, ex_args *x, ex_result *res, int *load_rc
   else
     o->record_inputs = 1; /* loaded by this build: its records are exact */
   sqlite3 *db = cli_open_db(db_path, 1);
-  if (!db || cli_check_schema(db, db_path))
-    rc = PROFDB_EXIT_USAGE;
+  if (!db || cli_check_schema(db, db_path)) rc = PROFDB_EXIT_USAGE;
   if (rc == PROFDB_EXIT_OK && ex_export(db, o, res))
     rc = res->retryable ? EX_EXIT_RETRY : PROFDB_EXIT_USAGE;
   sqlite3_close(db);

@@ -30,7 +30,8 @@ typedef struct ex_record {
   const char *kind; /* "trace" or "snapshot" */
   const char *run;
   long long rank;
-  const char *rank_source;  /* trace.rank_source: distributedInfo, option, file name, folder name or default */
+  const char *
+      rank_source; /* trace.rank_source: distributedInfo, option, file name, folder name or default */
   const char *run_source;   /* option (--run) or derived (time windows;
                             ** 'snapshot' for snapshots) */
   const char *content_hash; /* trace.content_hash / snapshot.content_hash */

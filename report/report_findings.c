@@ -283,7 +283,8 @@ static int run_modules(sqlite3 *db, fd_file *mods, int nmods) {
 static char *finding_columns(sqlite3 *db) {
   sqlite3_stmt *st;
   ld_buf b = {0};
-  if (sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info('report_finding') ORDER BY cid",
+  if (sqlite3_prepare_v2(db,
+                         "SELECT name FROM pragma_table_info('report_finding') ORDER BY cid",
                          -1, &st, NULL) != SQLITE_OK)
     return NULL;
   while (sqlite3_step(st) == SQLITE_ROW) {
@@ -318,8 +319,9 @@ static int check_rule_columns(sqlite3 *db, const fd_file *f, sqlite3_stmt *sel,
 static sqlite3_int64 max_rowid(sqlite3 *db) {
   sqlite3_stmt *st;
   sqlite3_int64 n = 0;
-  if (sqlite3_prepare_v2(db, "SELECT coalesce(max(rowid), 0) FROM report_finding", -1, &st, NULL) ==
-      SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+  if (sqlite3_prepare_v2(db, "SELECT coalesce(max(rowid), 0) FROM report_finding", -1, &st,
+                         NULL) == SQLITE_OK &&
+      sqlite3_step(st) == SQLITE_ROW)
     n = sqlite3_column_int64(st, 0);
   sqlite3_finalize(st);
   return n;
@@ -349,7 +351,8 @@ static int run_rule(sqlite3 *db, const fd_file *f, const char *cols) {
   ld_buf_cstr(&ins);
   sqlite3_int64 before = max_rowid(db);
   sqlite3_stmt *st = NULL;
-  if (sqlite3_prepare_v2(db, ins.p, -1, &st, NULL) != SQLITE_OK || sqlite3_step(st) != SQLITE_DONE) {
+  if (sqlite3_prepare_v2(db, ins.p, -1, &st, NULL) != SQLITE_OK ||
+      sqlite3_step(st) != SQLITE_DONE) {
     fprintf(stderr, "profdb: %s: %s\n", f->path, sqlite3_errmsg(db));
     rc = -1;
   }

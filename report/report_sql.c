@@ -57,13 +57,11 @@
 #define PROFDB_QUERIES_SOURCE_DIR ""
 #endif
 
-const rp_kind rp_kind_report = {"profdb report", "report.list", "",          "lib",
-                                "findings.sql",  "findings",    "scope.sql", 0,
-                                "findings",      "lib/findings"};
+const rp_kind rp_kind_report = {"profdb report", "report.list", "", "lib",      "findings.sql",
+                                "findings",      "scope.sql",   0,  "findings", "lib/findings"};
 const rp_kind rp_kind_diff = {
-    "profdb diff",      "diff/diff.list", "diff/",          "diff/lib",
-    "diff/verdict.sql", "verdict",        "diff/scope.sql", 1,
-    NULL,               NULL};
+    "profdb diff", "diff/diff.list", "diff/", "diff/lib", "diff/verdict.sql",
+    "verdict",     "diff/scope.sql", 1,       NULL,       NULL};
 /* The trend's tables are filled by cli/cli_trend.c: no prelude. */
 const rp_kind rp_kind_trend = {"profdb diff: trend",
                                "diff/trend/trend.list",
