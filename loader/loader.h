@@ -13,7 +13,8 @@
 **   trace.c     Kineto trace events -> _slice/_gpu/_instant/_flow/_meta;
 **               its parts, in trace_parser.h: trace_tokens.c (tokens),
 **               trace_events.c (rows by phase), trace_gpu.c, trace_flows.c,
-**               trace_meta.c (M events, metadata keys, threads)
+**               trace_meta.c (M events, metadata keys, threads),
+**               trace_spill.c (what a table has no column for)
 **   snapshot.c  memory snapshots -> _segment/_block/_alloc_event/...
 **               its parts, in snapshot_parser.h: snapshot_tokens.c
 **               (tokens), snapshot_rows.c (rows), snapshot_stacks.c
