@@ -1,5 +1,5 @@
 # columns.cmake — per-table column ids from the loader's DDL (run with cmake -P).
-#   -DOUT=columns.h -DINPUTS=schema_trace.sql|schema_snapshot.sql
+#   -DOUT=columns.h -DINPUTS=schema_trace.sql|schema_trace_events.sql|...
 # For every CREATE TABLE of the inputs, in the DDL's column order:
 #   enum { COL_<TABLE>_<COLUMN>, ..., COL_<TABLE>__N };
 #   #define COLS_<TABLE> "column,column,..."

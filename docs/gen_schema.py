@@ -14,7 +14,9 @@ import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SOURCES = ["loader/schema_trace.sql", "loader/views_trace.sql",
+SOURCES = ["loader/schema_trace.sql", "loader/schema_trace_events.sql",
+           "loader/views_trace.sql", "loader/views_trace_gpu.sql",
+           "loader/views_trace_instants_flows.sql",
            "loader/schema_snapshot.sql", "loader/views_snapshot.sql"]
 
 HEADER = """# profdb database schema

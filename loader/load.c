@@ -200,17 +200,6 @@ static int64_t find_duplicate(sqlite3 *db, ld_file *f, const char *table, const 
 
 /* ---- one file ----------------------------------------------------------- */
 
-void ld_label_from_path(const char *path, char *out, size_t outlen) {
-  const char *base = strrchr(path, '/');
-  base = base ? base + 1 : path;
-  snprintf(out, outlen, "%s", base);
-  static const char *const suffixes[] = {".gz", ".json", ".pt.trace", NULL};
-  for (const char *const *s = suffixes; *s; s++) {
-    size_t n = strlen(out), m = strlen(*s);
-    if (n > m && !strcmp(out + n - m, *s)) out[n - m] = 0;
-  }
-}
-
 /* The artifact's row, with its rank from --rank or its name (rank.c; a
 ** trace's distributedInfo.rank replaces it in sql/trace_finish.sql). */
 static int insert_artifact_row(ld_ctx *ctx, ld_file *f, const char *label) {

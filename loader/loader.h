@@ -8,12 +8,14 @@
 **               rename, fsync of the folder; the signal cleanup registry,
 **               the sweep of killed runs' temporaries (publish.h)
 **   schema.c    schema version and creation, an artifact's rows, runs
+**   rank.c      what an artifact's path names: its label and its rank
 **   sniff.c     is this file a trace, a snapshot, a pickle, or neither?
 **   parse.c     the yajl read loop shared by both parsers; diagnostics
 **   trace.c     Kineto trace events -> _slice/_gpu/_instant/_flow/_meta;
 **               its parts, in trace_parser.h: trace_tokens.c (tokens),
 **               trace_events.c (rows by phase), trace_gpu.c, trace_flows.c,
-**               trace_meta.c (M events, metadata keys, threads)
+**               trace_meta.c (M events, metadata keys, threads),
+**               trace_spill.c (what a table has no column for)
 **   snapshot.c  memory snapshots -> _segment/_block/_alloc_event/...
 **               its parts, in snapshot_parser.h: snapshot_tokens.c
 **               (tokens), snapshot_rows.c (rows), snapshot_stacks.c
@@ -213,10 +215,8 @@ int ld_attach(sqlite3 *db, const char *file, const char *as);
 ** export, read without running any SQL stored in it): 0, or -1 with err. */
 int ld_check_schema_file(const char *path, char *err, size_t errsize);
 
-/* Delete every row of artifact id in ctx->db (--replace).  Returns 0 or -1
-** (sqlite3_errmsg says why). */
-/* An artifact's label from its path: the file name without .gz, .json and
-** .pt.trace (trace.label, snapshot.label, unless load --label). */
+/* An artifact's label from its path (rank.c): the file name without .gz,
+** .json and .pt.trace (trace.label, snapshot.label, unless load --label). */
 void ld_label_from_path(const char *path, char *out, size_t outlen);
 
 /* The rank of the file at path when distributedInfo gives none (rank.c):
@@ -225,6 +225,8 @@ void ld_label_from_path(const char *path, char *out, size_t outlen);
 ** words: "option", "file name", "folder name" or "default". */
 const char *ld_rank_of(const char *path, const profdb_load_options *opt, long long *rank);
 
+/* Delete every row of artifact id in ctx->db (--replace).  Returns 0 or -1
+** (sqlite3_errmsg says why). */
 int ld_delete_artifact(ld_ctx *ctx, ld_kind kind, int64_t id);
 
 /* Record --run NAME on the artifacts from first_trace / first_snapshot on

@@ -1,15 +1,28 @@
 /*
-** rank.c — the rank of a trace or snapshot, decided once, at load
-** (docs/definitions.md#ranks): distributedInfo.rank (a trace's own,
-** put first by sql/trace_finish.sql), else --rank N, else the number
-** after 'rank' or 'worker' in its file name, else in the name of the
-** folder holding it, else 0.  Every reader (report, diff, exports) reads
-** trace.rank and snapshot.rank; none guesses again.
+** rank.c — what an artifact's path names: its label (the file name without
+** its suffixes) and its rank.  The rank of a trace or snapshot is decided
+** once, at load (docs/definitions.md#ranks): distributedInfo.rank (a
+** trace's own, put first by sql/trace_finish.sql), else --rank N, else
+** the number after 'rank' or 'worker' in its file name, else in the name
+** of the folder holding it, else 0.  Every reader (report, diff, exports)
+** reads trace.rank and snapshot.rank; none guesses again.
 */
 #include "loader.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
+
+void ld_label_from_path(const char *path, char *out, size_t outlen) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  snprintf(out, outlen, "%s", base);
+  static const char *const suffixes[] = {".gz", ".json", ".pt.trace", NULL};
+  for (const char *const *s = suffixes; *s; s++) {
+    size_t n = strlen(out), m = strlen(*s);
+    if (n > m && !strcmp(out + n - m, *s)) out[n - m] = 0;
+  }
+}
 
 /* The digits after "rank" or "worker" (any case, an optional '-', '_' or
 ** '='), e.g. 17 for "job_rank17.pt.trace".  1 when found, else 0. */

@@ -2,8 +2,8 @@
 ** trace_events.c — a finished trace event becomes one row: the dispatch by
 ** phase (trace_emit_event), X events (_slice, or _gpu through trace_gpu.c)
 ** with their nesting keys, instants and counters (_instant).  Categories
-** are normalized here, and what a table has no column for is spilled into
-** the row's args or extra JSON, so nothing is dropped.
+** are normalized here; what a table has no column for is spilled into the
+** row's args or extra JSON (trace_spill.c), so nothing is dropped.
 */
 #include "trace_parser.h"
 #include "nest.h"
@@ -99,37 +99,6 @@ void trace_classify_cat(tparser *p, const char *s, size_t n, int64_t raw_id, int
 }
 
 /* ---- emitting rows ------------------------------------------------------ */
-
-/* Typed args the destination table has no column for go back to args. */
-void trace_spill_targs(tevent *ev, uint32_t accepted) {
-  uint32_t spill = ev->targ_mask & ~accepted;
-  for (int t = 0; spill; t++) {
-    if (!(spill & TA_BIT(t))) continue;
-    spill &= ~TA_BIT(t);
-    const tslot *sl = &ev->targs[t];
-    args_member(ev, targ_keys[sl->key].key, targ_keys[sl->key].len);
-    jw_raw(&ev->args_w, ev->raw.p + sl->raw_off, sl->raw_len);
-  }
-  ev->targ_mask &= accepted;
-}
-
-/* Keys a table has no column for (id, bp, s) go to extra. */
-void trace_spill_text(tevent *ev, const char *key, int has, uint32_t off, uint32_t len) {
-  if (!has) return;
-  extra_member(ev, key, strlen(key));
-  jw_string(&ev->extra_w, ev->raw.p + off, len);
-}
-void trace_spill_id(tevent *ev) {
-  if (!ev->id.type) return;
-  extra_member(ev, "id", 2);
-  if (ev->id.type == 'i') {
-    char tmp[24];
-    int n = snprintf(tmp, sizeof tmp, "%lld", (long long)ev->id.i);
-    jw_raw(&ev->extra_w, tmp, (size_t)n);
-  } else {
-    jw_string(&ev->extra_w, ev->raw.p + ev->id.off, ev->id.len);
-  }
-}
 
 static int64_t cpu_op_cat(tparser *p) {
   if (p->cpu_op_cat_id < 0) p->cpu_op_cat_id = ld_string(p->f, "cpu_op", 6);

@@ -7,6 +7,8 @@
 **                   typed args, captures of nested values)
 **   trace_events.c  a finished event -> its row: categories, X events
 **                   (_slice), instants (_instant), the dispatch by phase
+**   trace_spill.c   what a row's table has no column for -> its args or
+**                   extra JSON (every event table's rows)
 **   trace_gpu.c     X events of a GPU kind -> _gpu
 **   trace_flows.c   flow events -> _flow, and the unmatched-flow counts
 **   trace_meta.c    M events (_meta), top-level metadata keys, and the
@@ -306,13 +308,15 @@ static inline void col_id(ld_buf *b, int c, int64_t id) {
 ** ld_parse. */
 int trace_parse(tparser *p);
 
-/* trace_events.c: the category's kind and normalized id; what a row has
-** no column for, spilled into its args or extra; a row per event. */
-void trace_classify_cat(tparser *p, const char *s, size_t n, int64_t raw_id, int *kind,
-                        int64_t *norm_id);
+/* trace_spill.c: what a row has no column for, spilled into its args
+** (typed args not in accepted) or extra (the id, bp and s keys). */
 void trace_spill_targs(tevent *ev, uint32_t accepted);
 void trace_spill_text(tevent *ev, const char *key, int has, uint32_t off, uint32_t len);
 void trace_spill_id(tevent *ev);
+
+/* trace_events.c: the category's kind and normalized id; a row per event. */
+void trace_classify_cat(tparser *p, const char *s, size_t n, int64_t raw_id, int *kind,
+                        int64_t *norm_id);
 void trace_emit_instant(tparser *p, int64_t id, int kind, const char *ph, size_t phn);
 void trace_emit_event(tparser *p);
 

@@ -96,18 +96,21 @@ if got != sorted(actions):
     fail("_alloc_action rows %r differ from codes.h %r" % (got, sorted(actions)))
 
 # ---- the storage tables' kind comments name exactly their kinds ---------
-ddl = open(os.path.join(src, "loader/schema_trace.sql")).read()
+ddl_files = ("loader/schema_trace.sql", "loader/schema_trace_events.sql")
+ddl = {f: open(os.path.join(src, f)).read() for f in ddl_files}
 for table in sorted({t for _, _, t in kinds}):
-    m = re.search(r"CREATE TABLE IF NOT EXISTS %s\(.*?-- kind code \(_kind\):(.*?)\n\s*kind "
-                  % re.escape(table), ddl, re.S)
-    if not m:
-        fail("loader/schema_trace.sql: %s has no 'kind code (_kind): ...' comment" % table)
+    pattern = (r"CREATE TABLE IF NOT EXISTS %s\(.*?-- kind code \(_kind\):(.*?)\n\s*kind "
+               % re.escape(table))
+    found = [(f, m) for f in ddl_files for m in [re.search(pattern, ddl[f], re.S)] if m]
+    if not found:
+        fail("%s: %s has no 'kind code (_kind): ...' comment" % (" or ".join(ddl_files), table))
         continue
+    where, m = found[0]
     listed = re.findall(r"\w+", m.group(1).replace("--", " "))
     want = [n for _, n, t in kinds if t == table]
     if listed != want:
-        fail("loader/schema_trace.sql: the kind comment of %s lists %s; codes.h stores %s there"
-             % (table, ", ".join(listed), ", ".join(want)))
+        fail("%s: the kind comment of %s lists %s; codes.h stores %s there"
+             % (where, table, ", ".join(listed), ", ".join(want)))
 
 for f in failures:
     print("FAIL", f)
