@@ -24,6 +24,15 @@
 **   postpass.c  derived tables (nesting, steps, links) and indexes
 **   load_summary.c  what the database holds, in words (profdb load's
 **               closing line; load_summary.h)
+**   opstats.c   operator totals (op_stats), after the nesting
+**
+** Helpers, each with its own header and no loader state: stream.c (token
+** adapters, scalar capture), writer.c (row batches on the writer thread),
+** input.c (read-ahead, inflate), hash.c, intern.c (string ids), numtext.c
+** (exact numerals), utf8.c over utf8seq.c (repair), buf.c (buffers, JSON
+** writer), extsort.c (external sort), clock.c, oom.c (out of memory),
+** progress.c (the progress line), script.c (a script's statements with
+** bound parameters) and sql.h (the embedded scripts).
 */
 #ifndef PROFDB_LOADER_H
 #define PROFDB_LOADER_H
