@@ -24,7 +24,7 @@
 **   postpass.c  derived tables (nesting, steps, links) and indexes
 **   load_summary.c  what the database holds, in words (profdb load's
 **               closing line; load_summary.h)
-**   opstats.c   operator totals (op_stats), after the nesting
+**   opstats.c   per-thread operator totals (_op_stats), from the nesting pass
 **
 ** Helpers, each with its own header and no loader state: stream.c (token
 ** adapters, scalar capture), writer.c (row batches on the writer thread),
