@@ -16,8 +16,9 @@ static const cli_command commands[] = {
     {"query", cli_query, "DB [SQL]", "run SQL (or SQL from stdin) and print the rows"},
     {"report", cli_report, "DB|INPUT...",
      "write the resource report (Markdown, JSON, HTML, CSV)"},
-    {"diff", cli_diff, "BEFORE AFTER", "compare two databases"},
-    {"export", cli_export, "DB|INPUT -o DIR", "write a Parquet dataset (one rank per task)"},
+    {"diff", cli_diff, "BEFORE AFTER", "compare two runs (more: a series, a trend)"},
+    {"export", cli_export, "DB|INPUT -o DIR",
+     "a Parquet dataset, or Chrome / memory_viz slices"},
     {"mcp", cli_mcp, "--allow DIR...", "Model Context Protocol server (stdio) for agents"},
     {NULL, NULL, NULL, NULL},
 };
@@ -36,8 +37,8 @@ static const char usage_tail[] =
     "run 'profdb <command> --help' for the options of a command.\n"
     "exit codes: 0 ok, 1 invalid input, 2 usage/system error,\n"
     "            3 truncated input loaded partially, 4 pickle refused,\n"
-    "            5 out of memory,\n"
-    "            10 a 'profdb diff' gate check (--fail-if, --gate) failed\n";
+    "            5 out of memory, 10 a 'profdb diff' gate check (--fail-if,\n"
+    "            --gate) failed, 75 an I/O error a retry may cure (export)\n";
 
 void cli_usage(FILE *f) {
   fputs(usage_head, f);
