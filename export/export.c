@@ -131,7 +131,7 @@ typedef struct ex_params {
 } ex_params;
 
 /* The binder of every query of the dataset (script.h). */
-static void bind_params(sqlite3_stmt *st, const void *arg) {
+static int bind_params(sqlite3_stmt *st, const void *arg) {
   const ex_params *p = arg;
   int i;
   if ((i = sqlite3_bind_parameter_index(st, p->snapshot ? ":snapshot_id" : ":trace_id")))
@@ -146,6 +146,7 @@ static void bind_params(sqlite3_stmt *st, const void *arg) {
   if ((i = sqlite3_bind_parameter_index(st, ":rank"))) sqlite3_bind_int64(st, i, p->rank);
   if ((i = sqlite3_bind_parameter_index(st, ":rank_source")))
     sqlite3_bind_text(st, i, p->rank_source, -1, SQLITE_STATIC);
+  return 0;
 }
 
 /* Run every statement of sql with the parameters bound.  0 or -1 (printed). */

@@ -113,7 +113,7 @@ int ec_parse_window_option(const char *opt, const char *v, long long *ns, int *r
 }
 
 /* The binder of every query of the chrome export (script.h). */
-static void bind_all(sqlite3_stmt *st, const void *arg) {
+static int bind_all(sqlite3_stmt *st, const void *arg) {
   const ec_options *o = arg;
   int i;
   if ((i = sqlite3_bind_parameter_index(st, ":step")) && o->have_step)
@@ -128,6 +128,7 @@ static void bind_all(sqlite3_stmt *st, const void *arg) {
     sqlite3_bind_int(st, i, EC_EXPORT_VERSION);
   if ((i = sqlite3_bind_parameter_index(st, ":run")) && o->run)
     sqlite3_bind_text(st, i, o->run, -1, SQLITE_STATIC);
+  return 0;
 }
 
 /* Run every statement of sql.  0 or -1 (printed). */

@@ -179,10 +179,11 @@ typedef struct bound_trace {
   const ex_summary_trace *t;
 } bound_trace;
 
-static void bind_bound(sqlite3_stmt *st, const void *arg) {
+static int bind_bound(sqlite3_stmt *st, const void *arg) {
   const bound_trace *b = arg;
   bind_trace(st, b->t);
   bind_named_rowids(st, b->db, b->t->id);
+  return 0;
 }
 
 /* Run every statement of sql on out, with the trace's parameters and its

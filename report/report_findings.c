@@ -28,6 +28,7 @@
 #include "report.h"
 #include "oom.h"
 #include "clock.h"
+#include "script.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -228,19 +229,33 @@ static int prepare_checked(sqlite3 *db, const fd_file *f, const char *sql, const
   return 0;
 }
 
-/* Run every statement of a module. */
+/* A module's statements as the script runner prepares them (script.h):
+** the tables each one read, checked before it runs. */
+typedef struct module_check {
+  sqlite3 *db;
+  const fd_file *f;
+  rp_reads reads; /* recorded while the statement was prepared */
+  int refused;    /* check_reads failed (and said why) */
+} module_check;
+
+static int check_prepared(sqlite3_stmt *st, const void *arg) {
+  module_check *c = (module_check *)arg;
+  (void)st;
+  c->refused = check_reads(c->db, c->f, &c->reads) != 0;
+  rp_reads_free(&c->reads);
+  return c->refused;
+}
+
+/* Run every statement of a module, each checked (step 2) before it runs. */
 static int run_module(sqlite3 *db, fd_file *f) {
-  const char *tail = f->sql;
-  while (tail && *tail) {
-    sqlite3_stmt *st;
-    if (prepare_checked(db, f, tail, &tail, &st)) return -1;
-    if (!st) break;
-    while (sqlite3_step(st) == SQLITE_ROW) {}
-    int rc = sqlite3_finalize(st);
-    if (rc != SQLITE_OK) {
-      fprintf(stderr, "profdb: %s: %s\n", f->path, sqlite3_errmsg(db));
-      return -1;
-    }
+  module_check c = {db, f, {0}, 0};
+  rp_sandbox_watch(db, &c.reads);
+  int rc = ld_run_script(db, f->sql, check_prepared, &c);
+  rp_sandbox_watch(db, NULL);
+  rp_reads_free(&c.reads);
+  if (rc) {
+    if (!c.refused) fprintf(stderr, "profdb: %s: %s\n", f->path, sqlite3_errmsg(db));
+    return -1;
   }
   f->done = 1;
   return 0;
@@ -299,8 +314,7 @@ static char *finding_columns(sqlite3 *db) {
 }
 
 /* The rule's SELECT returns report_finding's columns (by name, in order). */
-static int check_rule_columns(sqlite3 *db, const fd_file *f, sqlite3_stmt *sel,
-                              const char *want) {
+static int check_rule_columns(const fd_file *f, sqlite3_stmt *sel, const char *want) {
   ld_buf got = {0};
   for (int c = 0; c < sqlite3_column_count(sel); c++) {
     if (c) ld_buf_put(&got, ", ", 2);
@@ -312,7 +326,6 @@ static int check_rule_columns(sqlite3 *db, const fd_file *f, sqlite3_stmt *sel,
     fprintf(stderr, "profdb: %s: the rule's columns (%s) differ from report_finding's (%s)\n",
             f->path, got.p, want);
   ld_buf_free(&got);
-  (void)db;
   return ok ? 0 : -1;
 }
 
@@ -325,40 +338,6 @@ static sqlite3_int64 max_rowid(sqlite3 *db) {
     n = sqlite3_column_int64(st, 0);
   sqlite3_finalize(st);
   return n;
-}
-
-static int check_rule_ids(sqlite3 *db, const fd_file *f, sqlite3_int64 before);
-
-/* Step 3 for one rule: its one SELECT, checked, inserted into report_finding. */
-static int run_rule(sqlite3 *db, const fd_file *f, const char *cols) {
-  const char *tail;
-  sqlite3_stmt *sel, *more = NULL;
-  if (prepare_checked(db, f, f->sql, &tail, &sel)) return -1;
-  if (sel && sqlite3_prepare_v2(db, tail, -1, &more, NULL) == SQLITE_OK && more) {
-    fprintf(stderr, "profdb: %s: a rule is one SELECT; the file holds more\n", f->path);
-    sqlite3_finalize(more);
-    sqlite3_finalize(sel);
-    return -1;
-  }
-  int rc = !sel || check_rule_columns(db, f, sel, cols) ? -1 : 0;
-  sqlite3_finalize(sel);
-  if (!sel) fprintf(stderr, "profdb: %s: no SQL statement\n", f->path);
-  if (rc) return rc;
-  /* the SELECT as written, behind INSERT (its text up to tail) */
-  ld_buf ins = {0};
-  ld_buf_put(&ins, "INSERT INTO report_finding ", 27);
-  ld_buf_put(&ins, f->sql, (size_t)(tail - f->sql));
-  ld_buf_cstr(&ins);
-  sqlite3_int64 before = max_rowid(db);
-  sqlite3_stmt *st = NULL;
-  if (sqlite3_prepare_v2(db, ins.p, -1, &st, NULL) != SQLITE_OK ||
-      sqlite3_step(st) != SQLITE_DONE) {
-    fprintf(stderr, "profdb: %s: %s\n", f->path, sqlite3_errmsg(db));
-    rc = -1;
-  }
-  sqlite3_finalize(st);
-  ld_buf_free(&ins);
-  return rc ? rc : check_rule_ids(db, f, before);
 }
 
 /* Every row a rule inserted (rowid past before) names it as its file. */
@@ -380,6 +359,38 @@ static int check_rule_ids(sqlite3 *db, const fd_file *f, sqlite3_int64 before) {
   }
   sqlite3_finalize(st);
   return rc;
+}
+
+/* Step 3 for one rule: its one SELECT, checked, inserted into report_finding. */
+static int run_rule(sqlite3 *db, const fd_file *f, const char *cols) {
+  const char *tail;
+  sqlite3_stmt *sel, *more = NULL;
+  if (prepare_checked(db, f, f->sql, &tail, &sel)) return -1;
+  if (sel && sqlite3_prepare_v2(db, tail, -1, &more, NULL) == SQLITE_OK && more) {
+    fprintf(stderr, "profdb: %s: a rule is one SELECT; the file holds more\n", f->path);
+    sqlite3_finalize(more);
+    sqlite3_finalize(sel);
+    return -1;
+  }
+  int rc = !sel || check_rule_columns(f, sel, cols) ? -1 : 0;
+  sqlite3_finalize(sel);
+  if (!sel) fprintf(stderr, "profdb: %s: no SQL statement\n", f->path);
+  if (rc) return rc;
+  /* the SELECT as written, behind INSERT (its text up to tail) */
+  ld_buf ins = {0};
+  ld_buf_put(&ins, "INSERT INTO report_finding ", 27);
+  ld_buf_put(&ins, f->sql, (size_t)(tail - f->sql));
+  ld_buf_cstr(&ins);
+  sqlite3_int64 before = max_rowid(db);
+  sqlite3_stmt *st = NULL;
+  if (sqlite3_prepare_v2(db, ins.p, -1, &st, NULL) != SQLITE_OK ||
+      sqlite3_step(st) != SQLITE_DONE) {
+    fprintf(stderr, "profdb: %s: %s\n", f->path, sqlite3_errmsg(db));
+    rc = -1;
+  }
+  sqlite3_finalize(st);
+  ld_buf_free(&ins);
+  return rc ? rc : check_rule_ids(db, f, before);
 }
 
 int rp_build_findings(rp_report *r) {

@@ -291,8 +291,9 @@ static void bind_params(rp_report *r, sqlite3_stmt *st) {
 }
 
 /* The report's parameters as a script's binder (script.h). */
-static void bind_report(sqlite3_stmt *st, const void *r) {
+static int bind_report(sqlite3_stmt *st, const void *r) {
   bind_params((rp_report *)r, st);
+  return 0;
 }
 
 int rp_exec_script(rp_report *r, const char *path) {
