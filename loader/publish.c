@@ -21,6 +21,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,20 @@ static void set_handlers(int on) {
   } else
     for (int i = 0; i < 3; i++) sigaction(caught[i], &previous[i], NULL);
   installed = on;
+}
+
+/* A file or folder made and then registered: the caught signals wait
+** (this thread) until both are done, so none finds it made but unknown.
+** A pending signal is delivered at release_signals(), to the handler. */
+static void hold_signals(sigset_t *previous_mask) {
+  sigset_t mask;
+  sigemptyset(&mask);
+  for (int i = 0; i < 3; i++) sigaddset(&mask, caught[i]);
+  pthread_sigmask(SIG_BLOCK, &mask, previous_mask);
+}
+
+static void release_signals(const sigset_t *previous_mask) {
+  pthread_sigmask(SIG_SETMASK, previous_mask, NULL);
 }
 
 struct pub_reg *pub_keep(const char *path, int how) {
@@ -141,14 +156,19 @@ int pub_open(pub_file *p, const char *path, int flags) {
   }
   if (direct) {
     p->fd = open(p->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  } else if ((p->tmp = temp_name(p->path)) && (p->fd = mkostemp(p->tmp, O_CLOEXEC)) >= 0) {
-    mode_t mask = umask(0);
-    umask(mask);
-    /* The mode of the file replaced, else a new file's: not fatal. */
-    if (fchmod(p->fd, exists ? st.st_mode & 07777 : 0666 & ~mask)) {}
-    flock(p->fd, LOCK_EX); /* alive: pub_remove_temps() leaves it */
-    p->reg = pub_keep(p->tmp, PUB_KEEP_FILE);
-  } else if (!p->tmp)
+  } else if ((p->tmp = temp_name(p->path))) {
+    sigset_t held;
+    hold_signals(&held); /* no signal between the file and its registration */
+    if ((p->fd = mkostemp(p->tmp, O_CLOEXEC)) >= 0) p->reg = pub_keep(p->tmp, PUB_KEEP_FILE);
+    release_signals(&held);
+    if (p->fd >= 0) {
+      mode_t mask = umask(0);
+      umask(mask);
+      /* The mode of the file replaced, else a new file's: not fatal. */
+      if (fchmod(p->fd, exists ? st.st_mode & 07777 : 0666 & ~mask)) {}
+      flock(p->fd, LOCK_EX); /* alive: pub_remove_temps() leaves it */
+    }
+  } else
     errno = ENOMEM;
   if (p->fd < 0) {
     int e = errno;
@@ -376,8 +396,12 @@ int pub_tmpdir(const char *prefix, char *out, size_t n) {
     errno = ENAMETOOLONG;
     return -1;
   }
-  if (!mkdtemp(out)) return -1;
-  pub_keep(out, PUB_KEEP_DIR);
+  sigset_t held;
+  hold_signals(&held); /* no signal between the folder and its registration */
+  int made = mkdtemp(out) != NULL;
+  if (made) pub_keep(out, PUB_KEEP_DIR);
+  release_signals(&held);
+  if (!made) return -1;
   char lock[4200];
   snprintf(lock, sizeof lock, "%s/lock", out);
   struct pub_reg *r = pub_keep(lock, PUB_KEEP_FILE);
