@@ -66,8 +66,11 @@ typedef struct rp_cli {
   char *queries_dir;                      /* the query files found (rp_cli_queries) */
   const char **only;                      /* --section IDs */
   int nonly;
-  unsigned command;      /* RPO_REPORT or RPO_DIFF: which options it takes */
-  rpo_values opts;       /* --top, --scope, ... (report_params.h) */
+  unsigned command;   /* RPO_REPORT or RPO_DIFF: which options it takes */
+  rpo_values opts;    /* --top, --scope, ... (report_params.h) */
+  const char *run[2]; /* --run NAME (a diff: once for both sides, or
+                         ** BEFORE's then AFTER's): a dataset's run */
+  int nrun;
   int have_rank;         /* report --rank N: the rank of the one input */
   long long rank;        /* (profdb_load_options.rank) */
   int progress;          /* --progress 1, --no-progress 0, else -1:
@@ -84,8 +87,10 @@ int rp_cli_init(rp_cli *o, int argc, unsigned command);
 ** invalid (said). */
 int rp_cli_option(rp_cli *o, int argc, char **argv, int *i);
 /* The database to read: inputs[0] when it is one SQLite file, else a
-** temporary database the inputs were loaded into.  NULL with *rc set. */
-const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int *rc);
+** temporary database the inputs were loaded into (a dataset: its
+** summaries, of the run --run names, which is run NAME of trace inputs).
+** side: 0, or a diff's AFTER 1.  NULL with *rc set. */
+const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int side, int *rc);
 /* Find the query files (rp_find_queries) into o->queries_dir.  Prints
 ** where it looked and returns -1 when they are nowhere. */
 int rp_cli_queries(rp_cli *o, const char *command);

@@ -4,6 +4,7 @@
 ** finding the query files the report runs.
 */
 #include "cli.h"
+#include "export.h"
 
 #include "profdb/ext.h"
 #include "profdb/profdb.h"
@@ -39,6 +40,14 @@ sqlite3 *cli_open_db(const char *path, int readonly) {
     return NULL;
   }
   struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode) && ex_is_dataset(path)) {
+    fprintf(stderr,
+            "profdb: %s: a Parquet dataset of profdb export, not a database: profdb report"
+            " and diff read it (profdb report %s); SQL over it needs DuckDB: duckdb -c"
+            " \"SELECT rank, sum(dur) FROM '%s/kernel/*/*/*.parquet' GROUP BY rank\"\n",
+            path, path, path);
+    return NULL;
+  }
   if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
     fprintf(stderr,
             "profdb: %s: a folder, not a database; load its traces first"

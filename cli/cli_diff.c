@@ -24,9 +24,10 @@ static const char diff_usage[] =
     "usage: profdb diff BEFORE AFTER [options]\n"
     "       profdb diff RUN1 RUN2 RUN3... [options]     a series in order (trend)\n"
     "\n"
-    "Compare two runs: BEFORE and AFTER are profdb databases, or a trace /\n"
-    "memory snapshot file (or a folder of them) each, loaded into a temporary\n"
-    "database first.  The verdict comes first, then one section per file of\n"
+    "Compare two runs: BEFORE and AFTER are profdb databases, Parquet datasets of\n"
+    "profdb export, or a trace / memory snapshot file (or a folder of them) each,\n"
+    "loaded into a temporary database first.  The verdict comes first, then one section per "
+    "file of\n"
     "queries/diff/diff.list.  Markdown goes to stdout unless --md, --json or --html\n"
     "is given.  With more than two runs: one row per run (step time, GPU\n"
     "utilization, peak memory), each run gated against the one before it, and\n"
@@ -45,6 +46,8 @@ static const char diff_usage[] =
     "                     or 'verdict'\n";
 /* then the diff's options (report_params.c), then these */
 static const char diff_usage_end[] =
+    "  --run NAME         a dataset's run (--run BEFORE_RUN --run AFTER_RUN: one\n"
+    "                     each; once: the same name on both sides)\n"
     "  --queries DIR      query files to use (default: $PROFDB_QUERIES, else the\n"
     "                     installed share/profdb/queries next to this profdb)\n"
     "  --progress         show the progress of loading trace files even when stderr\n"
@@ -84,8 +87,8 @@ static int diff_two(rp_cli *o, const char **pos, cli_gate *gate, rp_param *param
                     int nparams) {
   int rc;
   rp_report r = {0};
-  const char *before = rp_cli_database(o, &pos[0], 1, &rc), *after = NULL;
-  if (before) after = rp_cli_database(o, &pos[1], 1, &rc);
+  const char *before = rp_cli_database(o, &pos[0], 1, 0, &rc), *after = NULL;
+  if (before) after = rp_cli_database(o, &pos[1], 1, 1, &rc);
   sqlite3 *db = after ? cli_open_pair(before, after, &rc) : NULL;
   if (!db) return rc;
   rc = PROFDB_EXIT_USAGE;

@@ -319,6 +319,24 @@ static int already_exported(const ex_options *o, const ex_args *x, int *rc) {
   return all;
 }
 
+/* An export without --run derives the run from the inputs: a task that
+** derives another run than the job's tasks before it (a rerun of a job
+** whose clock moved, other world sizes) adds a second run, which profdb
+** report DIR would report beside the first.  Said, with the way out. */
+static void warn_runs(const char *dir) {
+  char **runs;
+  int n = ex_dataset_runs(dir, &runs);
+  ex_free_runs(runs, n);
+  if (n < 2) return;
+  char text[1024];
+  ex_runs_text(dir, text, sizeof text);
+  fprintf(stderr,
+          "profdb: export: warning: %s now holds %d runs (%s): this export, without --run,"
+          " added one; profdb report %s covers them all (--run NAME selects one). Give every"
+          " task of a job the same --run NAME\n",
+          dir, n, text, dir);
+}
+
 /* Export the database, or the inputs loaded into a temporary one. */
 static int export_inputs(ex_options *o, ex_args *x, ex_result *res, int *load_rc) {
   int rc = PROFDB_EXIT_OK;
@@ -392,6 +410,8 @@ int cli_export(int argc, char **argv) {
             (long long)res.files, (long long)res.rows, res.bytes / 1e6,
             (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
             rc == PROFDB_EXIT_TRUNCATED ? " (with warnings)" : "");
+  if (!o.run && !x.skipped && (rc == PROFDB_EXIT_OK || rc == PROFDB_EXIT_TRUNCATED))
+    warn_runs(o.dir);
   free(listed);
   free(inputs);
   free(only);

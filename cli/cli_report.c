@@ -85,10 +85,11 @@ static rp_open *dataset_opens(sqlite3 *db, const rp_section *f) {
 }
 
 static const char report_usage[] =
-    "usage: profdb report DB | INPUT... [options]\n"
+    "usage: profdb report DB | DATASET | INPUT... [options]\n"
     "\n"
-    "Write the resource report of a profdb database (or of traces and memory\n"
-    "snapshots, loaded into a temporary database first): findings first, then\n"
+    "Write the resource report of a profdb database (or of a Parquet dataset of\n"
+    "profdb export, from its summaries, or of traces and memory snapshots,\n"
+    "loaded into a temporary database first): findings first, then\n"
     "one section per file of queries/report.list.  Markdown goes to stdout\n"
     "unless --md is given.\n"
     "\n"
@@ -104,6 +105,9 @@ static const char report_usage[] =
     "                     or 'findings'\n";
 /* then the report's options (report_params.c), then these */
 static const char report_usage_end[] =
+    "  --run NAME         a DATASET's run (its run=NAME folders; default: every\n"
+    "                     run, with a warning when there are several); the run\n"
+    "                     of the INPUT files (as profdb load --run)\n"
     "  --rank N           the rank of the one INPUT file when its distributedInfo\n"
     "                     has none (default: the number after 'rank' or 'worker'\n"
     "                     in its file name, else its folder's, else 0; as profdb\n"
@@ -216,7 +220,7 @@ int cli_report(int argc, char **argv) {
     goto bad;
   }
   if (rp_cli_queries(&o, "report")) goto done;
-  const char *db_path = rp_cli_database(&o, pos, npos, &rc);
+  const char *db_path = rp_cli_database(&o, pos, npos, 0, &rc);
   if (!db_path) goto done;
   rc = PROFDB_EXIT_USAGE;
   db = cli_open_db(db_path, 1);

@@ -55,7 +55,7 @@ int rp_cli_option(rp_cli *o, int argc, char **argv, int *i) {
   const char *a = argv[*i];
   int more = *i + 1 < argc;
   static const char *const with_value[] = {"--md",      "--json", "--html", "--section",
-                                           "--queries", "--csv",  NULL};
+                                           "--queries", "--csv",  "--run",  NULL};
   for (const char *const *w = with_value; *w && !more; w++)
     if (!strcmp(a, *w)) {
       fprintf(stderr, "profdb: %s needs a value\n", a);
@@ -77,7 +77,14 @@ int rp_cli_option(rp_cli *o, int argc, char **argv, int *i) {
     o->only[o->nonly++] = argv[++*i];
   else if (!strcmp(a, "--queries") && more)
     o->queries = argv[++*i];
-  else if (!strcmp(a, "--progress"))
+  else if (!strcmp(a, "--run") && more) {
+    if (o->nrun == (o->command == RPO_DIFF ? 2 : 1)) {
+      fprintf(stderr, "profdb: --run: given %s\n",
+              o->command == RPO_DIFF ? "more than twice (BEFORE's, AFTER's)" : "twice");
+      return -1;
+    }
+    o->run[o->nrun++] = argv[++*i];
+  } else if (!strcmp(a, "--progress"))
     o->progress = 1;
   else if (!strcmp(a, "--no-progress"))
     o->progress = 0;
@@ -121,7 +128,16 @@ static int is_empty_file(const char *path) {
   return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0;
 }
 
-const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int *rc) {
+const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int side, int *rc) {
+  const char *run = o->nrun ? o->run[side < o->nrun ? side : 0] : NULL;
+  if (run && n == 1 && is_sqlite_file(inputs[0])) {
+    fprintf(stderr,
+            "profdb: --run %s: %s is a database: --run selects a run of a dataset (profdb"
+            " export), or names the run of trace files; a database's traces: --trace ID\n",
+            run, inputs[0]);
+    *rc = PROFDB_EXIT_USAGE;
+    return NULL;
+  }
   if (o->have_rank && n == 1 && (is_sqlite_file(inputs[0]) || ex_is_dataset(inputs[0]))) {
     fprintf(stderr,
             "profdb: --rank %lld: %s was loaded already, and its ranks with it: --rank"
@@ -164,7 +180,7 @@ const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int *rc
   }
   o->ntmp++;
   if (n == 1 && ex_is_dataset(inputs[0])) { /* profdb export's dataset: its summaries */
-    int traces, mrc = ex_merge_summaries(inputs[0], db, &traces);
+    int traces, mrc = ex_merge_summaries(inputs[0], run, db, &traces);
     if (mrc != PROFDB_EXIT_OK) {
       *rc = mrc;
       return NULL;
@@ -175,7 +191,8 @@ const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int *rc
   profdb_load_options opt = {.quiet = 1,
                              .progress = o->progress >= 0 ? o->progress : isatty(2),
                              .have_rank = o->have_rank,
-                             .rank = o->rank};
+                             .rank = o->rank,
+                             .run = run};
   int lrc = profdb_load(db, inputs, n, &opt);
   if (lrc != PROFDB_EXIT_OK && lrc != PROFDB_EXIT_TRUNCATED) {
     *rc = lrc;

@@ -104,7 +104,7 @@ int cli_trend(rp_cli *o, const char **runs, int nruns, cli_gate *gate, const cha
   const char **dbs = calloc((size_t)nruns, sizeof *dbs);
   if (!dbs) goto done;
   for (int i = 0; i < nruns; i++) {
-    dbs[i] = rp_cli_database(o, &runs[i], 1, &rc);
+    dbs[i] = rp_cli_database(o, &runs[i], 1, 0, &rc);
     if (!dbs[i]) goto done;
     rc = PROFDB_EXIT_USAGE;
   }

@@ -57,6 +57,12 @@ void mcp_put_cstr(ld_buf *b, const char *s);
 yajl_val mcp_get(yajl_val v, const char *key, yajl_type type);
 const char *mcp_get_string(yajl_val v, const char *key);
 long long mcp_get_int(yajl_val v, const char *key, long long dflt);
+/* The integer argument key into *v: dflt when absent or null; -1 with
+** "KEY is an integer from LO to HI, got VALUE" in out when it is another
+** type (a string "ten", a fraction), so a caller's mistake is said, not
+** replaced by the default. */
+int mcp_get_int_checked(yajl_val v, const char *key, long long lo, long long hi, long long dflt,
+                        long long *out_value, ld_buf *out);
 /* The strings of an array argument (malloc'd; the strings belong to the
 ** tree).  *n gets their number; -1 when a member is not a string. */
 const char **mcp_get_strings(yajl_val v, const char *key, int *n);

@@ -33,6 +33,25 @@ long long mcp_get_int(yajl_val v, const char *key, long long dflt) {
   return n && YAJL_IS_INTEGER(n) ? YAJL_GET_INTEGER(n) : dflt;
 }
 
+int mcp_get_int_checked(yajl_val v, const char *key, long long lo, long long hi, long long dflt,
+                        long long *out_value, ld_buf *out) {
+  yajl_val a = mcp_get(v, key, yajl_t_any);
+  *out_value = dflt;
+  if (!a || YAJL_IS_NULL(a)) return 0;
+  if (YAJL_IS_INTEGER(a)) {
+    *out_value = YAJL_GET_INTEGER(a);
+    return 0;
+  }
+  char why[160];
+  snprintf(why, sizeof why, "%s is an integer from %lld to %lld, got ", key, lo, hi);
+  mcp_put_cstr(out, why);
+  if (YAJL_IS_STRING(a))
+    mcp_put_str(out, YAJL_GET_STRING(a));
+  else
+    mcp_put_cstr(out, YAJL_IS_NUMBER(a) ? YAJL_GET_NUMBER(a) : "a value of another type");
+  return -1;
+}
+
 /* The strings of an array argument (NULL-terminated, malloc'd; the
 ** strings belong to the tree).  *n gets their number; -1 when a member is
 ** not a string. */

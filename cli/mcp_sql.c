@@ -116,15 +116,24 @@ static int sql_statement(sqlite3_stmt *st, long long max_rows, ld_buf *out) {
 }
 
 static long long sql_timeout(yajl_val args) {
-  long long timeout = mcp_get_int(args, "timeout_ms", SQL_TIMEOUT_DEFAULT_MS);
+  long long timeout;
+  ld_buf ignored = {0}; /* a bad value is refused by sql_run first */
+  mcp_get_int_checked(args, "timeout_ms", 1, SQL_TIMEOUT_MAX_MS, SQL_TIMEOUT_DEFAULT_MS,
+                      &timeout, &ignored);
+  ld_buf_free(&ignored);
   return timeout < 1 || timeout > SQL_TIMEOUT_MAX_MS ? SQL_TIMEOUT_MAX_MS : timeout;
 }
 
 /* The sql tool's work, in its worker process (tool_sql). */
 static int sql_run(mcp *m, yajl_val args, ld_buf *out) {
   const char *query = mcp_get_string(args, "query");
-  long long max_rows = mcp_get_int(args, "max_rows", SQL_ROWS_DEFAULT);
-  long long timeout = sql_timeout(args);
+  long long max_rows, timeout;
+  if (mcp_get_int_checked(args, "max_rows", 1, SQL_ROWS_MAX, SQL_ROWS_DEFAULT, &max_rows,
+                          out) ||
+      mcp_get_int_checked(args, "timeout_ms", 1, SQL_TIMEOUT_MAX_MS, SQL_TIMEOUT_DEFAULT_MS,
+                          &timeout, out))
+    return -1;
+  timeout = sql_timeout(args);
   if (max_rows < 1 || max_rows > SQL_ROWS_MAX) max_rows = SQL_ROWS_MAX;
   if (!query || !*query) {
     mcp_put_cstr(out, "give query: one read-only SQL statement");

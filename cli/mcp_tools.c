@@ -9,6 +9,7 @@
 ** returned as the tool's error text.
 */
 #include "cli.h"
+#include "export.h"
 #include "mcp.h"
 #include "oom.h"
 #include "report.h"
@@ -130,6 +131,19 @@ static int answer(rp_report *r, int failed, ld_buf *msg, ld_buf *out) {
   return failed ? -1 : 0;
 }
 
+/* The database a report or diff tool reads for path: path itself, or for
+** a Parquet dataset of profdb export (a folder) a temporary database of its
+** summaries, of run `run` (NULL: every run), as `profdb report DIR` reads
+** it (rp_cli_database; rp_cli_free(tmp) removes it).  NULL with why on
+** stderr. */
+static const char *database_of(rp_cli *tmp, const char *path, const char *run) {
+  int rc;
+  if (!ex_is_dataset(path)) return path;
+  tmp->run[0] = run;
+  tmp->nrun = run != NULL;
+  return rp_cli_database(tmp, &path, 1, 0, &rc);
+}
+
 /* The report tools: read_section (one section) and findings (section
 ** NULL), on the report path of `profdb report`. */
 static int report_tool(mcp *m, yajl_val args, ld_buf *out, const char *section) {
@@ -146,15 +160,19 @@ static int report_tool(mcp *m, yajl_val args, ld_buf *out, const char *section) 
   r.inputs = &path;
   r.ninputs = 1;
   r.with_findings = section == NULL;
+  rp_cli tmp;
+  if (rp_cli_init(&tmp, 0, RPO_REPORT)) ld_oom();
   mcp_capture_begin(&c);
-  sqlite3 *db = r.db = cli_open_db(path, 1);
-  int failed = !db || cli_check_schema(db, path) ||
+  const char *db_path = database_of(&tmp, path, mcp_get_string(args, "run"));
+  sqlite3 *db = r.db = db_path ? cli_open_db(db_path, 1) : NULL;
+  int failed = !db || cli_check_schema(db, db_path) ||
                (section && rp_load_sections(&r, &section, 1)) ||
                cli_report_run(&r, &v, params, path);
   mcp_capture_end(&c, &msg);
   int rc = answer(&r, failed, &msg, out);
   rp_free(&r);
   if (db) sqlite3_close(db);
+  rp_cli_free(&tmp);
   free(path);
   return rc;
 }
@@ -199,16 +217,21 @@ static int run_diff(mcp *m, yajl_val args, char *before, char *after, ld_buf *ou
     r.inputs = (char **)inputs;
     r.ninputs = 2;
     r.with_findings = 1;
+    rp_cli tmp;
+    if (rp_cli_init(&tmp, 0, RPO_DIFF)) ld_oom();
     mcp_capture_begin(&c);
     int failed = 0, dbrc;
+    const char *run = mcp_get_string(args, "run"), *b = NULL, *a = NULL;
     for (int i = 0; i < ngate && !failed; i++) failed = cli_gate_add(&gate, checks[i]) != 0;
-    if (!failed) r.db = cli_open_pair(before, after, &dbrc);
+    if (!failed && (b = database_of(&tmp, before, run))) a = database_of(&tmp, after, run);
+    if (!failed && a) r.db = cli_open_pair(b, a, &dbrc);
     failed = failed || !r.db || (nonly && rp_load_sections(&r, only, nonly)) ||
              cli_diff_run(&r, &gate);
     mcp_capture_end(&c, &msg);
     rc = answer(&r, failed, &msg, out);
     rp_free(&r);
     if (r.db) sqlite3_close(r.db);
+    rp_cli_free(&tmp);
     cli_gate_free(&gate);
   }
   free(checks);
@@ -229,6 +252,13 @@ static int tool_diff(mcp *m, yajl_val args, ld_buf *out) {
 
 #define DB_PROP \
   "\"db\": {\"type\": \"string\", \"description\": \"a profdb database (.db) path\"}"
+/* The report tools and diff read a Parquet dataset of profdb export too. */
+#define REPORT_DB_PROP                                                                         \
+  "\"db\": {\"type\": \"string\", \"description\": \"a profdb database (.db), or the folder "  \
+  "of a "                                                                                      \
+  "Parquet dataset of profdb export (read from its summaries, as profdb report DIR)\"}, "      \
+  "\"run\": {\"type\": \"string\", \"description\": \"a dataset's run (its run=NAME folders; " \
+  "default every run)\"}"
 
 const mcp_tool mcp_tools[] = {
     {"load", tool_load,
@@ -249,7 +279,7 @@ const mcp_tool mcp_tools[] = {
      "save at most, each with observation, hypothesis, action, expected saving, the metric "
      "that validates the fix, confidence and the sections it rests on (JSON of profdb report "
      "--json, findings only).",
-     DB_PROP, RPO_REPORT, "[\"db\"]", 1},
+     REPORT_DB_PROP, RPO_REPORT, "[\"db\"]", 1},
     {"list_sections", tool_list_sections,
      "The ids and titles of the report's sections (kind report, default) or of the diff's "
      "(kind diff), for read_section and diff.",
@@ -257,8 +287,8 @@ const mcp_tool mcp_tools[] = {
     {"read_section", tool_read_section,
      "One report section as JSON (columns with units and descriptions, rows; times in ns, "
      "sizes in bytes), as profdb report --json --section ID writes it.",
-     DB_PROP ", \"section\": {\"type\": \"string\", \"description\": \"an "
-             "id of list_sections\"}",
+     REPORT_DB_PROP ", \"section\": {\"type\": \"string\", \"description\": \"an "
+                    "id of list_sections\"}",
      RPO_REPORT, "[\"db\", \"section\"]", 1},
     {"sql", mcp_tool_sql,
      "Run one read-only SQL statement on a profdb database (SQLite, with profdb's functions: "
@@ -273,10 +303,14 @@ const mcp_tool mcp_tools[] = {
      "\"description\": \"default 10000\"}",
      0, "[\"db\", \"query\"]", 1},
     {"diff", tool_diff,
-     "Compare two runs (profdb databases): the verdict (step time, kernels, utilization, "
+     "Compare two runs (profdb databases, or Parquet dataset folders of profdb export): the "
+     "verdict (step time, kernels, utilization, "
      "memory, caveats), the gate when checks are given (e.g. 'step_time > +5%', 'ooms > 0'), "
      "and the diff sections asked for (list_sections kind diff); JSON of profdb diff --json.",
      "\"before\": {\"type\": \"string\"}, \"after\": {\"type\": \"string\"}, "
+     "\"run\": {\"type\": \"string\", \"description\": \"the run of both datasets (default "
+     "every "
+     "run)\"}, "
      "\"gate\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}}, \"sections\": "
      "{\"type\": \"array\", \"items\": {\"type\": \"string\"}}, \"allow_missing\": "
      "{\"type\": \"boolean\", \"description\": \"let a category[NAME] or kernel[NAME] check "

@@ -253,33 +253,66 @@ static DIR *opendir_nofollow(const char *path) {
   return d;
 }
 
-/* Append the paths of DIR/_summary/run=R/rank=N.db.zst to *list: runs by name,
-** ranks by number.  0; -1: no _summary folder; -2: a link where a folder
-** of it should be (not followed, said on stderr). */
-static int list_summaries(const char *dir, char ***list, int *n) {
+/* The run=R folders of DIR/_summary (malloc'd names, "run=R"), by name,
+** into *runs; their number, -1: no _summary folder, -2: a link there (said
+** on stderr). */
+static int list_runs(const char *dir, char ***runs) {
   size_t len = strlen(dir) + 16;
   char *top = malloc(len);
   if (!top) ld_oom();
   snprintf(top, len, "%s/_summary", dir);
   DIR *d = opendir_nofollow(top);
+  *runs = NULL;
   if (!d) {
     int link = errno == ELOOP;
     if (link) fprintf(stderr, "profdb: %s: a symbolic link: not followed\n", top);
     free(top);
     return link ? -2 : -1;
   }
-  char **runs = NULL;
   int nruns = 0;
   struct dirent *e;
   while ((e = readdir(d)))
     if (!strncmp(e->d_name, "run=", 4)) {
-      runs = realloc(runs, sizeof *runs * (size_t)(nruns + 1));
-      if (!runs || !(runs[nruns++] = strdup(e->d_name))) ld_oom();
+      *runs = realloc(*runs, sizeof **runs * (size_t)(nruns + 1));
+      if (!*runs || !((*runs)[nruns++] = strdup(e->d_name))) ld_oom();
     }
   closedir(d);
-  if (nruns) qsort(runs, (size_t)nruns, sizeof *runs, by_name);
+  free(top);
+  if (nruns) qsort(*runs, (size_t)nruns, sizeof **runs, by_name);
+  return nruns;
+}
+
+int ex_dataset_runs(const char *dir, char ***runs) {
+  int n = list_runs(dir, runs);
+  for (int i = 0; i < n; i++) memmove((*runs)[i], (*runs)[i] + 4, strlen((*runs)[i]) - 3);
+  return n;
+}
+
+void ex_free_runs(char **runs, int n) {
+  for (int i = 0; i < n; i++) free(runs[i]);
+  free(runs);
+}
+
+/* Append the paths of DIR/_summary/run=R/rank=N.db.zst to *list (only run
+** R=run when run is not NULL): runs by name, ranks by number.  0; -1: no
+** _summary folder; -2: a link where a folder of it should be (not
+** followed, said on stderr). */
+static int list_summaries(const char *dir, const char *run, char ***list, int *n) {
+  char **runs = NULL;
+  int nruns = list_runs(dir, &runs);
+  if (nruns < 0) return nruns;
+  size_t len = strlen(dir) + 16;
+  char *top = malloc(len);
+  if (!top) ld_oom();
+  snprintf(top, len, "%s/_summary", dir);
+  DIR *d;
+  struct dirent *e;
   int rc = 0;
   for (int r = 0; r < nruns; r++) {
+    if (run && strcmp(runs[r] + 4, run)) {
+      free(runs[r]);
+      continue;
+    }
     size_t rl = strlen(top) + strlen(runs[r]) + 2;
     char *rd = malloc(rl);
     if (!rd) ld_oom();
@@ -505,15 +538,47 @@ static int merge_into(sqlite3 *db, const char *plain, char **list, int n, char *
   return rc;
 }
 
-int ex_merge_summaries(const char *dir, const char *db_path, int *traces) {
+void ex_runs_text(const char *dir, char *text, size_t size) {
+  char **runs;
+  int n = ex_dataset_runs(dir, &runs);
+  size_t used = 0;
+  text[0] = 0;
+  for (int i = 0; i < n && used + 1 < size; i++) {
+    int w = snprintf(text + used, size - used, "%s%s", i ? ", " : "", i < 8 ? runs[i] : "...");
+    used += w > 0 ? (size_t)w : 0;
+    if (i == 8) break;
+  }
+  ex_free_runs(runs, n);
+}
+
+/* Whether the dataset holds several runs, said when run is NULL (the
+** report then covers them all, each a job of its own). */
+static void warn_runs(const char *dir, const char *run) {
+  char **runs;
+  int n = ex_dataset_runs(dir, &runs);
+  ex_free_runs(runs, n);
+  if (run || n < 2) return;
+  char text[1024];
+  ex_runs_text(dir, text, sizeof text);
+  fprintf(stderr,
+          "profdb: %s: warning: the dataset holds %d runs (%s): the report covers them all,"
+          " each a job of its own; --run NAME selects one\n",
+          dir, n, text);
+}
+
+int ex_merge_summaries(const char *dir, const char *run, const char *db_path, int *traces) {
   char **list = NULL;
   int n = 0;
   char err[1024] = "";
   *traces = 0;
-  int listed = list_summaries(dir, &list, &n);
+  int listed = list_summaries(dir, run, &list, &n);
   if (listed || n == 0) {
+    char runs[1024];
     if (listed == -2) /* said why */
       ;
+    else if (run && (ex_runs_text(dir, runs, sizeof runs), runs[0]))
+      fprintf(stderr, "profdb: %s: --run %s: no such run in this dataset; its runs: %s\n", dir,
+              run, runs);
     else if (has_folder(dir, "snapshot", 1) &&
              !has_folder(dir, "trace", 1)) /* docs/export.md */
       fprintf(stderr,
@@ -549,6 +614,7 @@ int ex_merge_summaries(const char *dir, const char *db_path, int *traces) {
   for (int i = 0; i < n; i++) free(list[i]);
   free(list);
   if (rc == 0) *traces = n;
+  if (rc == 0) warn_runs(dir, run);
   if (rc == 0 && has_folder(dir, "snapshot", 1))
     fprintf(stderr,
             "profdb: %s: warning: its memory snapshots are not in the summaries: the memory"
