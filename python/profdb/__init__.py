@@ -32,7 +32,8 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
 
 from profdb._native import Connection, Error, Params, lib, report_options
 
-__all__ = ["load", "open", "diff", "Database", "Report", "Error", "__version__"]
+__all__ = ["load", "open", "diff", "trace_handler", "Database", "Report", "Error",
+           "__version__"]
 
 __version__: str = lib().profdb_py_version().decode()
 
@@ -201,28 +202,61 @@ def _sections(sections: Union[None, str, Iterable[str]]) -> List[str]:
     return out
 
 
+def _is_dataset(path: str) -> bool:
+    """A Parquet dataset of profdb export: a folder with a _summary folder
+    or <table>/run=R folders (export_merge.c's ex_is_dataset)."""
+    if os.path.isdir(os.path.join(path, "_summary")):
+        return True
+    try:
+        subs = [e for e in os.scandir(path) if e.is_dir() and not e.name.startswith(".")]
+    except OSError:
+        return False
+    return any(f.name.startswith("run=") for d in subs for f in os.scandir(d.path))
+
+
 class Database:
     """A profdb database: ``sql()`` for any query (every profdb SQL
-    function available), ``report()`` and ``section()`` for the canned
-    report.  Opened read-only (TEMP tables, e.g. kernel_category_rule,
-    still work; ATTACH and VACUUM INTO, which write files, need
-    readonly=False)."""
+    function available), ``report()``, ``section()`` and ``findings()``
+    for the canned report.  Opened read-only (TEMP tables, e.g.
+    kernel_category_rule, still work; ATTACH and VACUUM INTO, which write
+    files, need readonly=False).
+
+    A Parquet dataset of ``profdb export`` (its folder) opens too
+    (``dataset`` is True): report(), section(), findings() and diff() read
+    its summaries as ``profdb report DIR`` does (the same JSON); sql()
+    over its Parquet files needs a Parquet engine (DuckDB), named in the
+    error it raises."""
 
     def __init__(self, path: PathLike, readonly: bool = True) -> None:
         self.path: str = os.fspath(path)
+        self.dataset: bool = False
+        self._con: Optional[Connection] = None
         if not os.path.exists(self.path):
             raise Error(f"profdb: {self.path}: no such database")
         if os.path.isdir(self.path):
-            raise Error(f"profdb: {self.path}: a folder, not a database; load its traces first"
-                        f" (profdb.load({self.path!r}, 'run.db')), or for a dataset of profdb"
-                        f" export run `profdb report {self.path}`")
+            if not _is_dataset(self.path):
+                raise Error(f"profdb: {self.path}: a folder, not a database; load its traces"
+                            f" first (profdb.load({self.path!r}, 'run.db')); a Parquet dataset"
+                            " of profdb export is a folder with _summary/ in it")
+            self.dataset = True
+            return
         self._con = Connection(self.path, readonly=readonly)
 
     def sql(self, query: str, params: Params = None, *, frame: Optional[bool] = None) -> Frame:
         """Run query (several statements: the rows of the last one that
         returns columns) and return a pandas DataFrame, or a list of dicts
         without pandas (or with frame=False).  params binds ``?`` (a
-        sequence) or ``:name`` (a dict).  Integers stay exact (ns, bytes)."""
+        sequence) or ``:name`` (a dict).  Integers stay exact (ns, bytes).
+        On a dataset: raises Error naming DuckDB, the way to query its
+        Parquet files."""
+        if self._con is None:
+            glob_ = os.path.join(self.path, "kernel", "*", "*", "*.parquet")
+            raise Error(
+                f"profdb: {self.path}: a Parquet dataset of profdb export: SQL over its Parquet"
+                " files needs a Parquet engine, e.g. DuckDB (pip install duckdb): "
+                f"duckdb.sql(\"SELECT rank, sum(dur) FROM '{glob_}' GROUP BY rank\").df()"
+                " (tables and columns: docs/export.md); report(), section(), findings()"
+                " and diff() work on the dataset itself")
         cols, rows = self._con.execute(query, params)
         return _frame(cols, rows, frame)
 
@@ -230,17 +264,20 @@ class Database:
                top: Optional[int] = None, include_warmup: bool = False,
                gpu_gb: Optional[float] = None, trace: Optional[int] = None,
                snapshot: Optional[int] = None, html: bool = True,
-               progress: Optional[bool] = None) -> Report:
+               progress: Optional[bool] = None, run: Optional[str] = None) -> Report:
         """The report as ``profdb report DB --json`` writes it (the same
         dict: findings identical).  sections: ids of ``profdb report
         --list`` ("findings" included; default all); scope: "steps",
         "trace" or "hta"; the other options are the CLI's (``profdb report
         --help``; profdb._native.report_options() lists them).  html=True
         keeps the HTML report for the notebook display
-        (Report._repr_html_)."""
+        (Report._repr_html_).  run: a dataset's run (``--run``; default
+        every run)."""
         options = _options("report", dict(top=top, include_warmup=include_warmup, scope=scope,
                                           gpu_gb=gpu_gb, trace=trace, snapshot=snapshot))
         args = ["report", self.path] + options + _sections(sections)
+        if run is not None:
+            args += ["--run", run]
         return _report(args, progress, with_html=html)
 
     def section(self, section_id: str, scope: str = "steps", *, frame: Optional[bool] = None,
@@ -250,9 +287,15 @@ class Database:
         rep = self.report(sections=[section_id], scope=scope, html=False, **options)
         return rep.frame(section_id, frame)
 
+    def findings(self, scope: str = "steps", **options: Any) -> List[Dict[str, Any]]:
+        """The report's findings (the "findings" of ``profdb report
+        --json``), first first; options as report()'s."""
+        return self.report(sections=["findings"], scope=scope, html=False, **options).findings
+
     def close(self) -> None:
         """Close the connection."""
-        self._con.close()
+        if self._con is not None:
+            self._con.close()
 
     def __enter__(self) -> "Database":
         return self
@@ -264,6 +307,9 @@ class Database:
         return f"profdb.Database({self.path!r})"
 
     def _repr_html_(self) -> str:
+        if self._con is None:
+            return (f"<b>profdb dataset</b> <code>{_html.escape(self.path)}</code>: report(),"
+                    " section(), findings() and diff() read its summaries")
         try:
             traces = self.sql("SELECT trace_id, label, rank, world_size, events FROM trace",
                               frame=False)
@@ -277,7 +323,8 @@ class Database:
 
 
 def open(path: PathLike, readonly: bool = True) -> Database:  # noqa: A001 (as sqlite3.connect)
-    """Open an existing profdb database."""
+    """Open an existing profdb database, or a Parquet dataset of profdb
+    export (its folder: report, sections, findings and diff)."""
     return Database(path, readonly=readonly)
 
 
@@ -316,7 +363,8 @@ def diff(before: Union[PathLike, Database], after: Union[PathLike, Database],
          gate: Union[None, str, Sequence[str]] = None, *,
          sections: Union[None, str, Iterable[str]] = None, top: Optional[int] = None,
          include_warmup: bool = False, line_tolerance: Optional[int] = None, html: bool = True,
-         progress: Optional[bool] = None, allow_missing: bool = False) -> Report:
+         progress: Optional[bool] = None, allow_missing: bool = False,
+         run: Optional[str] = None) -> Report:
     """Compare two runs as ``profdb diff BEFORE AFTER --json`` does:
     databases (paths or Database handles) or trace files / folders.  gate:
     checks such as ``["step_time > +5%", "ooms > 0"]`` (each a --fail-if),
@@ -324,8 +372,11 @@ def diff(before: Union[PathLike, Database], after: Union[PathLike, Database],
     "sections" and, with a gate, "gate": {"passed": bool, "checks": [...]};
     a failing gate does not raise.  A category[NAME] / kernel[NAME] check
     whose NAME is in neither run raises (profdb exits 2, naming the closest
-    names) unless allow_missing (--allow-missing: not evaluated)."""
+    names) unless allow_missing (--allow-missing: not evaluated).  run: the
+    run of both datasets (--run; default every run)."""
     args = ["diff", _db_path(before), _db_path(after)] + _sections(sections)
+    if run is not None:
+        args += ["--run", run]
     if isinstance(gate, str):
         gate = [gate]
     for g in gate or []:
@@ -335,3 +386,74 @@ def diff(before: Union[PathLike, Database], after: Union[PathLike, Database],
     if allow_missing:
         args.append("--allow-missing")
     return _report(args, progress, ok=(0, 10), with_html=html)
+
+
+def _rank_of_process() -> int:
+    """This process's rank: torch.distributed's when it is initialized,
+    else $RANK (torchrun), else 0."""
+    dist = sys.modules.get("torch.distributed")
+    try:
+        if dist is not None and dist.is_available() and dist.is_initialized():
+            return int(dist.get_rank())
+    except Exception:  # noqa: BLE001 (a half-initialized process group)
+        pass
+    try:
+        return int(os.environ.get("RANK", "0"))
+    except ValueError:
+        return 0
+
+
+def trace_handler(target: PathLike, *, run: Optional[str] = None,
+                  trace_dir: Optional[PathLike] = None, keep_traces: bool = False,
+                  progress: Optional[bool] = False):
+    """A handler for ``torch.profiler.profile(on_trace_ready=...)``, as
+    ``torch.profiler.tensorboard_trace_handler``: each time the profiler
+    has a trace ready, it is written (``prof.export_chrome_trace``) and
+    loaded into the database ``target`` (a path ending in ``.db`` or an
+    existing database: ``profdb load``, appended, atomic) or exported into
+    the Parquet dataset folder ``target`` (``profdb export``: one run per
+    profiling cycle, ``RUN-1``, ``RUN-2``, ... with RUN ``run`` or
+    ``profile``, the rank from the trace or this process's rank)::
+
+        with torch.profiler.profile(schedule=torch.profiler.schedule(
+                wait=1, warmup=1, active=3, repeat=2),
+                on_trace_ready=profdb.trace_handler("run.db")) as prof:
+            for batch in loader:
+                train_step(batch)
+                prof.step()
+
+    The trace JSON goes to ``trace_dir`` (default: a temporary folder) and
+    is removed once loaded unless ``keep_traces``.  A failing load or
+    export does not stop training: it is warned about (warnings.warn) and
+    its trace kept, named in the warning.  Several ranks may share one
+    database (loads wait for each other) or one dataset."""
+    import warnings
+
+    target = os.fspath(target)
+    to_db = target.endswith(".db") or os.path.isfile(target)
+    state = {"cycle": 0}
+
+    def handle(prof: Any) -> None:
+        state["cycle"] += 1
+        rank = _rank_of_process()
+        folder = os.fspath(trace_dir) if trace_dir is not None else tempfile.mkdtemp(
+            prefix="profdb-trace-")
+        os.makedirs(folder, exist_ok=True)
+        path = os.path.join(folder, f"rank{rank}.cycle{state['cycle']}.pt.trace.json")
+        prof.export_chrome_trace(path)
+        try:
+            if to_db:
+                load([path], target, run=run, progress=progress)
+            else:
+                name = f"{run or 'profile'}-{state['cycle']}"
+                _run(["export", path, "-o", target, "--run", name, "-q"], progress, ok=(0, 3))
+        except Error as e:
+            warnings.warn(f"profdb.trace_handler: {e} (the trace is kept: {path})",
+                          RuntimeWarning, stacklevel=2)
+            return
+        if not keep_traces:
+            os.unlink(path)
+            if trace_dir is None:
+                os.rmdir(folder)
+
+    return handle
