@@ -781,9 +781,19 @@ int ex_export(sqlite3 *db, const ex_options *o, ex_result *res) {
   /* The summaries' rowid ranges (all tables exported: summaries written). */
   if (rc == 0 && o->nonly == 0)
     rc = exec_script(db, profdb_export__summary_rowids, &(ex_params){0});
+  /* The report's steps, warm-up flagged (queries/lib/05_steps.sql; every
+  ** trace: :trace_id NULL), for the step table's warmup and analysed. */
+  if (rc == 0 && ld_run_script(db, profdb_report_steps_sql, NULL, NULL)) {
+    fprintf(stderr, "profdb: export: the report's steps: %s\n", sqlite3_errmsg(db));
+    rc = -1;
+  }
   if (rc == 0) rc = export_artifacts(&x, 0, &seen);
   if (rc == 0) rc = export_artifacts(&x, 1, &seen);
-  sqlite3_exec(db, "DROP TABLE IF EXISTS temp.summary_rowids", NULL, NULL, NULL);
+  sqlite3_exec(
+      db,
+      "DROP TABLE IF EXISTS temp.summary_rowids; DROP TABLE IF EXISTS temp.report_trace;"
+      " DROP TABLE IF EXISTS temp.report_step_all",
+      NULL, NULL, NULL);
   sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
   free(seen.key);
   ld_buf_free(&x.files.text);

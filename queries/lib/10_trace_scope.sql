@@ -23,40 +23,8 @@
 -- docs/schema.md) rather than the public views, and keep name ids; names
 -- are resolved after aggregating (report_name).
 
--- Traces reported on.
-CREATE TEMP TABLE report_trace(trace_id INTEGER PRIMARY KEY, label TEXT, rank INTEGER,
-  world_size INTEGER, status TEXT, start_ts INTEGER, end_ts INTEGER);
-INSERT INTO report_trace
-SELECT trace_id, label, rank, world_size, status, start_ts, end_ts
-FROM trace
-WHERE :trace_id IS NULL OR trace_id = :trace_id;
-
--- Every step, with the warm-up flag.  span_ts/span_end: the step's span
--- (step.span_ts; TensorBoard's definition, which follows the GPU work the
--- step launched when the CPU runs ahead), the CPU range when unknown.
--- empty: the span has no time of its own (a last ProfilerStep cut short
--- while the previous step's GPU work still ran); such steps are skipped.
--- warmup: the first step, when another non-empty step remains and, if the
--- first step launched GPU work, another step launched some too (a trace
--- whose later steps are stubs, e.g. a last step cut short by the profiler,
--- would otherwise lose all its GPU work).
-CREATE TEMP TABLE report_step_all AS
-WITH gpu_steps AS (
-  SELECT DISTINCT g.trace_id, l.step FROM _gpu g JOIN _gpu_link l ON l.id = g.id
-  WHERE g.kind IN (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'memset')) AND l.step IS NOT NULL
-    AND g.trace_id IN (SELECT trace_id FROM report_trace)
-), steps AS (
-  SELECT s.*, coalesce(s.span_dur, s.dur) = 0 AS empty,
-    (s.trace_id, s.step) IN (SELECT trace_id, step FROM gpu_steps) AS gpu,
-    s.step = min(s.step) OVER (PARTITION BY s.trace_id) AS first
-  FROM step s WHERE s.trace_id IN (SELECT trace_id FROM report_trace)
-)
-SELECT s.trace_id, s.step, s.event_id, s.ts, s.dur, s.gpu_ts, s.gpu_dur,
-  coalesce(s.span_ts, s.ts) AS span_ts,
-  coalesce(s.span_ts + s.span_dur, s.ts + s.dur) AS span_end, s.empty,
-  (s.first AND EXISTS (SELECT 1 FROM steps x WHERE x.trace_id = s.trace_id AND NOT x.first
-                       AND NOT x.empty AND (x.gpu OR NOT s.gpu))) AS warmup
-FROM steps s;
+-- report_trace (the traces reported on) and report_step_all (every step,
+-- with its warm-up flag): lib/05_steps.sql, which profdb export runs too.
 
 -- Steps analysed (none with the whole-trace scope: one span covers it all).
 CREATE TEMP TABLE report_step AS
