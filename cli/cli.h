@@ -73,6 +73,7 @@ typedef struct rp_cli {
   int nrun;
   int have_rank;         /* report --rank N: the rank of the one input */
   long long rank;        /* (profdb_load_options.rank) */
+  int quiet;             /* -q, --quiet: no progress (warnings and errors only) */
   int progress;          /* --progress 1, --no-progress 0, else -1:
                                    ** a load's progress when stderr is a
                                    ** terminal */
@@ -112,6 +113,10 @@ int cli_report_run(rp_report *r, const rpo_values *v, rp_param *params, const ch
 ** 0, or -1 with why printed (cli_diff.c; the MCP's diff tool too). */
 struct cli_gate;
 int cli_diff_run(rp_report *r, struct cli_gate *gate);
+/* The progress of the report's or diff's sections on stderr (on 1) from
+** now on, as --progress, --no-progress, -q and stderr ask
+** (progress_mode); on 0: stop it. */
+void rp_cli_progress(rp_cli *o, int on);
 /* Remove the temporary databases. */
 void rp_cli_free(rp_cli *o);
 /* Whether to run the sections on two connections (rp_report.db2): only

@@ -50,9 +50,11 @@ static const char diff_usage_end[] =
     "                     each; once: the same name on both sides)\n"
     "  --queries DIR      query files to use (default: $PROFDB_QUERIES, else the\n"
     "                     installed share/profdb/queries next to this profdb)\n"
-    "  --progress         show the progress of loading trace files even when stderr\n"
-    "                     is not a terminal\n"
+    "  --progress         show the progress line even when stderr is not a terminal\n"
+    "                     (else a plain line every 10 s there, for a log:\n"
+    "                     $PROFDB_PROGRESS_SECONDS)\n"
     "  --no-progress      never show progress\n"
+    "  -q, --quiet        no progress (warnings and errors only)\n"
     "\n"
     "gate (exit 10 when a check fails; README, \"Gating a pull request\"):\n"
     "  --fail-if CHECK    fail when CHECK holds (repeatable): METRIC OP LIMIT [significant]\n"
@@ -106,7 +108,10 @@ static int diff_two(rp_cli *o, const char **pos, cli_gate *gate, rp_param *param
   r.nparams = nparams;
   r.inputs = (char **)pos;
   r.ninputs = 2;
-  if (rp_cli_sections(&r, o) == 0 && cli_diff_run(&r, gate) == 0) {
+  rp_cli_progress(o, 1);
+  int failed = rp_cli_sections(&r, o) || cli_diff_run(&r, gate);
+  rp_cli_progress(o, 0);
+  if (!failed) {
     rc = rp_cli_output(&r, o, 0);
     if (rc == PROFDB_EXIT_OK && gate->n && !cli_gate_passed(&r)) {
       cli_gate_fail_line(&r.gate, NULL); /* the job log has it, whatever the outputs */

@@ -15,6 +15,7 @@
 ** 2 usage or any other error, 4 a pickle refused.
 */
 #include "cli.h"
+#include "progress.h"
 #include "oom.h"
 
 #include "export.h"
@@ -65,7 +66,8 @@ static const char export_usage[] =
     "  --force              export inputs the dataset already holds (by default a\n"
     "                       task whose every input it holds, same content and\n"
     "                       options, is skipped)\n"
-    "  -q, --quiet          no summary line\n"
+    "  -q, --quiet          no summary line, no progress (else off a terminal a\n"
+    "                       line every 10 s: $PROFDB_PROGRESS_SECONDS)\n"
     "\n"
     "exit codes: 0 ok, 3 ok with warnings, 75 I/O error worth a retry,\n"
     "            1 invalid input, 2 usage or other error, 4 pickle refused\n";
@@ -126,7 +128,7 @@ static int parse_ll(const char *s, long long *v) {
 
 /* Load the task's inputs into a temporary database; its path or NULL. */
 static const char *load_task(const char *const *inputs, int n, const ex_options *o, int threads,
-                             int *rc) {
+                             int quiet, int *rc) {
   static char tmp_db[4200];
   if (pub_tmpdir("profdb-export", tmp_dir, sizeof tmp_dir)) {
     const char *t = getenv("TMPDIR");
@@ -147,6 +149,7 @@ static const char *load_task(const char *const *inputs, int n, const ex_options 
   profdb_load_options opt = {.quiet = 1,
                              .run = o->run,
                              .threads = threads,
+                             .progress = progress_mode(-1, quiet, 2),
                              .have_rank = o->have_rank,
                              .rank = o->rank};
   /* Without --threads: one core per task unless the scheduler gave more. */
@@ -353,14 +356,16 @@ static int export_inputs(ex_options *o, ex_args *x, ex_result *res, int *load_rc
     return PROFDB_EXIT_USAGE;
   else if (!x->force && (x->skipped = already_exported(o, x, &rc)))
     return rc;
-  else if (!(db_path = load_task(x->inputs, x->n, o, (int)x->threads, load_rc)))
+  else if (!(db_path = load_task(x->inputs, x->n, o, (int)x->threads, x->quiet, load_rc)))
     return *load_rc;
   else
     o->record_inputs = 1; /* loaded by this build: its records are exact */
   sqlite3 *db = cli_open_db(db_path, 1);
   if (!db || cli_check_schema(db, db_path)) rc = PROFDB_EXIT_USAGE;
+  progress_start(stderr, progress_mode(-1, x->quiet, 2));
   if (rc == PROFDB_EXIT_OK && ex_export(db, o, res))
     rc = res->retryable ? EX_EXIT_RETRY : PROFDB_EXIT_USAGE;
+  progress_stop();
   sqlite3_close(db);
   return rc;
 }

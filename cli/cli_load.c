@@ -6,6 +6,7 @@
 */
 #include "cli.h"
 #include "load_summary.h"
+#include "progress.h"
 
 #include "profdb/profdb.h"
 
@@ -69,7 +70,9 @@ static const char load_usage[] =
     "                     complete events\n"
     "  -q, --quiet        print warnings and errors only\n"
     "  -v, --verbose      also each file's figures (events per kind, ...)\n"
-    "  --progress         show progress even when stderr is not a terminal\n"
+    "  --progress         show the progress line even when stderr is not a terminal\n"
+    "                     (else a plain line every 10 s there, for a log:\n"
+    "                     $PROFDB_PROGRESS_SECONDS)\n"
     "  --no-progress      never show progress\n"
     "  --threads N        1 = parse and write on one thread (default 2)\n"
     "  --chunk-size N     bytes per read, at most 1 GiB (testing aid;\n"
@@ -167,8 +170,8 @@ int cli_load(int argc, char **argv) {
     return PROFDB_EXIT_USAGE;
   }
   int quiet = opt.quiet;
-  opt.quiet = quiet || !verbose; /* per-file figures only with --verbose */
-  opt.progress = progress >= 0 ? progress : (!quiet && isatty(2));
+  opt.quiet = quiet || !verbose;                    /* per-file figures only with --verbose */
+  opt.progress = progress_mode(progress, quiet, 2); /* a log's lines off a terminal */
   /* A closed pipe on stderr (`2>&1 | head`) must not kill the load between
   ** its messages and the rename: a failed write of a message is harmless. */
   signal(SIGPIPE, SIG_IGN);

@@ -114,9 +114,11 @@ static const char report_usage_end[] =
     "                     load --rank: docs/definitions.md#ranks)\n"
     "  --queries DIR      query files to use (default: $PROFDB_QUERIES, else the\n"
     "                     installed share/profdb/queries next to this profdb)\n"
-    "  --progress         show the progress of loading INPUTs even when stderr is\n"
-    "                     not a terminal\n"
-    "  --no-progress      never show progress\n";
+    "  --progress         show the progress line even when stderr is not a terminal\n"
+    "                     (else a plain line every 10 s there, for a log:\n"
+    "                     $PROFDB_PROGRESS_SECONDS)\n"
+    "  --no-progress      never show progress\n"
+    "  -q, --quiet        no progress (warnings and errors only)\n";
 
 static void usage(FILE *f) {
   fputs(report_usage, f);
@@ -237,7 +239,10 @@ int cli_report(int argc, char **argv) {
   r.inputs = (char **)pos;
   r.ninputs = npos;
   r.db_path = db_path == pos[0] ? db_path : NULL; /* else a temporary database */
-  if (rp_cli_sections(&r, &o) || cli_report_run(&r, &o.opts, params, db_path)) goto done;
+  rp_cli_progress(&o, 1);
+  int failed = rp_cli_sections(&r, &o) || cli_report_run(&r, &o.opts, params, db_path);
+  rp_cli_progress(&o, 0);
+  if (failed) goto done;
   if (o.html && npos == 1 && ex_is_dataset(pos[0])) r.opens = dataset_opens(db, &r.findings);
   rc = rp_cli_output(&r, &o, 1);
   long long trace = o.opts.set[RPO_TRACE] ? o.opts.i[RPO_TRACE] : -1,

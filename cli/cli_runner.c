@@ -8,6 +8,7 @@
 #include "export.h"
 #include "report.h"
 #include "utf8.h"
+#include "progress.h"
 #include "publish.h"
 
 #include "profdb/profdb.h"
@@ -88,6 +89,8 @@ int rp_cli_option(rp_cli *o, int argc, char **argv, int *i) {
     o->progress = 1;
   else if (!strcmp(a, "--no-progress"))
     o->progress = 0;
+  else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
+    o->quiet = 1;
   else
     return 0;
   return 1;
@@ -180,7 +183,9 @@ const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int sid
   }
   o->ntmp++;
   if (n == 1 && ex_is_dataset(inputs[0])) { /* profdb export's dataset: its summaries */
+    progress_start(stderr, progress_mode(o->progress, o->quiet, 2));
     int traces, mrc = ex_merge_summaries(inputs[0], run, db, &traces);
+    progress_stop();
     if (mrc != PROFDB_EXIT_OK) {
       *rc = mrc;
       return NULL;
@@ -189,7 +194,7 @@ const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int sid
   }
   /* The load of a large trace takes seconds: show it as `profdb load` does. */
   profdb_load_options opt = {.quiet = 1,
-                             .progress = o->progress >= 0 ? o->progress : isatty(2),
+                             .progress = progress_mode(o->progress, o->quiet, 2),
                              .have_rank = o->have_rank,
                              .rank = o->rank,
                              .run = run};
@@ -303,6 +308,13 @@ int rp_cli_queries(rp_cli *o, const char *command) {
           command, looked ? looked : "");
   free(looked);
   return -1;
+}
+
+void rp_cli_progress(rp_cli *o, int on) {
+  if (on)
+    progress_start(stderr, progress_mode(o->progress, o->quiet, 2));
+  else
+    progress_stop();
 }
 
 void rp_cli_free(rp_cli *o) {

@@ -36,6 +36,7 @@
 #include "parquet.h"
 #include "profdb/profdb.h"
 #include "profdb_sql.h"
+#include "progress.h"
 #include "publish.h"
 #include "script.h"
 
@@ -631,9 +632,15 @@ static int export_artifacts(ex_ctx *x, int snapshot, ex_seen *seen) {
   if (x->o->run)
     sqlite3_bind_text(st, sqlite3_bind_parameter_index(st, ":run"), x->o->run, -1,
                       SQLITE_STATIC);
-  int rc = 0, src;
+  int rc = 0, src, k = 0;
+  long long total = ld_query_int(
+      x->db, snapshot ? "SELECT count(*) FROM snapshot" : "SELECT count(*) FROM trace", 0);
   while (rc == 0 && (src = sqlite3_step(st)) == SQLITE_ROW) {
     ex_params p = {.snapshot = snapshot};
+    char what[160];
+    snprintf(what, sizeof what, "export: %s %d of %lld", snapshot ? "snapshot" : "trace", ++k,
+             total);
+    progress_phase(what);
     ex_record rec = {.kind = snapshot ? "snapshot" : "trace"};
     int64_t warnings = x->res->warnings;
     p.id = sqlite3_column_int64(st, 0);

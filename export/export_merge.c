@@ -32,6 +32,7 @@
 #include "loader.h"
 #include "oom.h"
 #include "profdb/profdb.h"
+#include "progress.h"
 #include "publish.h"
 #include "sql.h"
 
@@ -177,6 +178,7 @@ static int authorize(void *unused, int action, const char *a, const char *b, con
 }
 
 static int past_deadline(void *unused) {
+  progress_tick();
   (void)unused;
   return deadline > 0 && ld_seconds() > deadline;
 }
@@ -511,6 +513,9 @@ static int merge_into(sqlite3 *db, const char *plain, char **list, int n, char *
                : 0;
   if (rc) snprintf(err, errsize, "cannot create the job database: %s", sqlite3_errmsg(db));
   for (int i = 0; rc == 0 && i < n; i++) {
+    char what[96];
+    snprintf(what, sizeof what, "merging the dataset's summaries: %d of %d", i + 1, n);
+    progress_phase(what);
     if ((rc = attach(db, list[i], plain, err, errsize))) {
     } else {
       merge_error e = {0};

@@ -6,6 +6,7 @@
 #include "clock.h"
 #include "utf8.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #define REDRAW_S 0.25 /* at most four redraws a second */
+#define PLAIN_S 10.0  /* a log line at most every 10 s ($PROFDB_PROGRESS_SECONDS) */
 #define LINE_BYTES (4 * 4096 + 64)
 
 static struct {
@@ -23,7 +25,16 @@ static struct {
   char path[4096];    /* file being read ("" in a phase) */
   char phase[128];    /* the phase after the parse ("" while reading) */
   double phase_start; /* when that phase began */
+  int plain;          /* PROGRESS_PLAIN: whole lines for a log, not redrawn */
+  double every;       /* seconds between two plain lines */
+  pthread_t owner;    /* the thread that started it: the only one drawing */
 } pg;
+
+/* Whether to draw now: started, and on the thread that started it (the
+** report's second connection runs its sections on another thread). */
+static int active(void) {
+  return pg.out && pthread_equal(pthread_self(), pg.owner);
+}
 
 int progress_width(FILE *out) {
   struct winsize ws;
@@ -108,6 +119,14 @@ int progress_fit(char *line, size_t cap, const char *prefix, const char *label,
 
 static void draw(const char *prefix, const char *label, const char *text) {
   char line[LINE_BYTES];
+  if (pg.plain) { /* a log: one whole line every pg.every seconds, nothing erased */
+    if (ld_seconds() - pg.last < pg.every) return;
+    progress_fit(line, sizeof line, prefix, label, text, 4096);
+    fprintf(pg.out, "%s%s\n", strncmp(line, "profdb: ", 8) ? "profdb: " : "", line);
+    fflush(pg.out);
+    pg.last = ld_seconds();
+    return;
+  }
   progress_fit(line, sizeof line, prefix, label, text, progress_width(pg.out));
   fprintf(pg.out, "\r%s\033[K", line);
   fflush(pg.out);
@@ -124,8 +143,13 @@ void progress_redirect(FILE *from, FILE *to) {
 
 void progress_start(FILE *out, int on) {
   memset(&pg, 0, sizeof pg);
-  if (out && out == redirect_from) out = redirect_to;
+  if (out && out == redirect_from && on != PROGRESS_PLAIN) out = redirect_to;
   pg.out = on ? out : NULL;
+  pg.owner = pthread_self();
+  pg.plain = on == PROGRESS_PLAIN;
+  const char *every = getenv("PROFDB_PROGRESS_SECONDS");
+  pg.every = every && atof(every) > 0 ? atof(every) : PLAIN_S;
+  pg.last = ld_seconds(); /* the first plain line after pg.every seconds */
 }
 
 void progress_stop(void) {
@@ -134,7 +158,7 @@ void progress_stop(void) {
 }
 
 void progress_clear(void) {
-  if (!pg.out || !pg.drawn) return;
+  if (!active() || !pg.drawn) return;
   fputs("\r\033[K", pg.out);
   fflush(pg.out);
   pg.drawn = 0;
@@ -156,7 +180,7 @@ void progress_file(int index, int count) {
 }
 
 void progress_read(const char *path, double mb, double percent, double mb_per_s) {
-  if (!pg.out) return;
+  if (!active()) return;
   int new_path = strcmp(pg.path, path) != 0 || pg.phase[0];
   if (!new_path && ld_seconds() - pg.last < REDRAW_S) return;
   snprintf(pg.path, sizeof pg.path, "%s", path);
@@ -173,8 +197,13 @@ static void draw_phase(void) {
   draw("", "profdb", text);
 }
 
+int progress_mode(int asked, int quiet, int fd) {
+  if (asked >= 0) return asked;
+  return quiet ? PROGRESS_OFF : isatty(fd) ? PROGRESS_LINE : PROGRESS_PLAIN;
+}
+
 void progress_phase(const char *what) {
-  if (!pg.out) return;
+  if (!active()) return;
   snprintf(pg.phase, sizeof pg.phase, "%s", what);
   pg.path[0] = 0;
   pg.phase_start = ld_seconds();
@@ -182,6 +211,6 @@ void progress_phase(const char *what) {
 }
 
 void progress_tick(void) {
-  if (!pg.out || !pg.phase[0] || ld_seconds() - pg.last < REDRAW_S) return;
+  if (!active() || !pg.phase[0] || ld_seconds() - pg.last < REDRAW_S) return;
   draw_phase();
 }

@@ -19,8 +19,19 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Draw on out from now on when on is non-zero; nothing otherwise. */
+/* How progress shows: none, the line redrawn in place (a terminal), or
+** for a log (stderr a pipe or file: Slurm, CI) a whole line at most every
+** 10 s ($PROFDB_PROGRESS_SECONDS), "profdb: " and the line's text, with
+** the counts (file 3 of 8, section 12 of 48) and seconds. */
+enum { PROGRESS_OFF = 0, PROGRESS_LINE = 1, PROGRESS_PLAIN = 2 };
+
+/* Draw on out from now on in mode on (PROGRESS_*); nothing when 0. */
 void progress_start(FILE *out, int on);
+
+/* The mode of a command: asked (--progress 1, --no-progress 0) when >= 0,
+** else none with --quiet, else the line on a terminal (fd), else plain
+** lines. */
+int progress_mode(int asked, int quiet, int fd);
 
 /* Draw on `to` whenever progress_start() is given `from`: the CLI's
 ** stderr escapes control characters, the line's own "\r" and

@@ -13,6 +13,7 @@
 ** README.md, "Query packs", says the same for users.
 */
 #include "report.h"
+#include "progress.h"
 
 #include "clock.h"
 
@@ -113,6 +114,7 @@ static int deadline_told;
 
 static int past_deadline(void *unused) {
   (void)unused;
+  progress_tick(); /* a long statement: the progress line's seconds, or a log line */
   if (deadline <= 0 || ld_seconds() < deadline) return 0;
   if (!deadline_told) {
     deadline_told = 1;

@@ -31,6 +31,7 @@
 #include "report.h"
 #include "oom.h"
 #include "clock.h"
+#include "progress.h"
 #include "script.h"
 
 #include <dirent.h>
@@ -599,6 +600,10 @@ static int run_lib(rp_report *r) {
     char path[8192];
     snprintf(path, sizeof path, "%s/%s", dir, names[i]);
     double t0 = ld_seconds();
+    char what[300];
+    snprintf(what, sizeof what, "%s: preparing (lib/%s, %d of %d)", r->kind->title + 7,
+             names[i], i + 1, n);
+    progress_phase(what);
     if (rc == 0 && rp_exec_script(r, path)) rc = -1;
     rp_timing(names[i], t0);
     free(names[i]);
@@ -632,10 +637,15 @@ static void queue_fail(section_queue *q) {
 static void run_sections(section_queue *q, rp_report *on) {
   for (;;) {
     pthread_mutex_lock(&q->lock);
+    int k = q->next;
     rp_section *s = q->failed ? NULL : queued(q, q->next++);
     pthread_mutex_unlock(&q->lock);
     if (!s) return;
     double t0 = ld_seconds();
+    char what[300]; /* shown from the main thread only (progress.c) */
+    snprintf(what, sizeof what, "%s: section %d of %d (%s)", on->kind->title + 7, k + 1,
+             q->r->nsections + q->with_summary, s->id);
+    progress_phase(what);
     /* the findings section reads report_finding, built on this connection */
     int findings = s == &q->r->findings && on->kind->rules;
     if ((findings && rp_build_findings(on)) || rp_run_section(on, s)) {

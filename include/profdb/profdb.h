@@ -58,7 +58,8 @@ typedef struct profdb_load_options {
                       ** (same decompressed bytes) instead of skipping it */
   int strict;        /* refuse truncated inputs (exit DATA, nothing kept) */
   int quiet;         /* no summary lines, warnings only */
-  int progress;      /* draw a progress line on stderr */
+  int progress;      /* 1: draw a progress line on stderr (a terminal);
+                      ** 2: a plain line every 10 s, for a log; 0: none */
   size_t chunk_size; /* decompressed read chunk in bytes; 0 = 256 KiB.
                       ** Tests use tiny chunks to exercise every boundary */
   int threads;       /* 1 = parse and write on one thread; 0 = default */

@@ -13,8 +13,9 @@ terminal model, and checks:
   - the final screen holds no stale progress text (every redraw erases to
     the end of the line, and the line is cleared before other messages);
   - `profdb report FILE.json` shows the same progress;
-  - with stderr on a pipe there is no progress, unless --progress forces
-    it (then cut to $COLUMNS).
+  - with stderr on a pipe there is no progress line, unless --progress
+    forces it (then cut to $COLUMNS); a log's plain lines come only every
+    10 s (check_log_lines.py), so none in these short runs.
 """
 import fcntl
 import glob
