@@ -39,7 +39,8 @@ static const char diff_usage[] =
     "  --json FILE        write JSON to FILE ('-' for stdout)\n"
     "  --html FILE        write one self-contained HTML file\n"
     "  --csv DIR          write one CSV file per section into DIR (SECTION.csv,\n"
-    "                     verdict.csv, gate.csv; header row, raw ns and bytes, RFC 4180)\n"
+    "                     verdict.csv, gate.csv; header row, raw ns and bytes, RFC 4180);\n"
+    "                     '-': the one --section's CSV to stdout\n"
     "  --list             print the section ids with their titles, and exit\n"
 
     "  --section ID       only this section (repeatable): an ID of queries/diff/diff.list,\n"

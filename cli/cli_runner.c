@@ -207,6 +207,15 @@ const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int sid
 }
 
 int rp_cli_sections(rp_report *r, rp_cli *o) {
+  /* --csv - writes one section to stdout (as --json -): a folder named "-"
+  ** is never what was meant. */
+  if (o->csv && !strcmp(o->csv, "-") && (o->nonly != 1 || (o->json && !strcmp(o->json, "-")))) {
+    fprintf(stderr,
+            "profdb: --csv -: %s; --csv DIR writes one SECTION.csv per section into DIR\n",
+            o->nonly != 1 ? "stdout takes one section's CSV: give one --section ID"
+                          : "--json - writes to stdout already");
+    return -1;
+  }
   /* --section SUMMARY (findings, verdict) asks for the summary; other
   ** --section options leave it out. */
   int all = o->nonly == 0;
@@ -270,7 +279,13 @@ int rp_cli_output(rp_report *r, rp_cli *o, int with_charts) {
       rc = PROFDB_EXIT_USAGE;
   }
   if (o->html && write_to(o->html, r, NULL, 0, 'h')) rc = PROFDB_EXIT_USAGE;
-  if (o->csv && rp_write_csv_dir(r, o->csv) < 0) rc = PROFDB_EXIT_USAGE;
+  if (o->csv && !strcmp(o->csv, "-")) { /* the one section (rp_cli_sections) */
+    ld_buf b = {0};
+    rp_section_csv(r->nsections ? &r->sections[0] : &r->findings, &b);
+    if (fwrite(b.p ? b.p : "", 1, b.n, stdout) != b.n) rc = PROFDB_EXIT_USAGE;
+    ld_buf_free(&b);
+  } else if (o->csv && rp_write_csv_dir(r, o->csv) < 0)
+    rc = PROFDB_EXIT_USAGE;
   return rc;
 }
 

@@ -346,7 +346,25 @@ for r in range(4):
     json.dump(t, open("ranks/rank%d.json" % r, "w"))
 PY
   "$profdb" load ranks -o run.db 2>err.txt || fail "load: $(cat err.txt)"
-  expect_eq "$(cat err.txt)" "profdb: run.db: 4 traces: ranks 0-3 of 4, 1x NVIDIA H100 80GB HBM3, step 7 — next: profdb report run.db" "summary line"
+  # a rank per GPU: 4 ranks that each list their own GPU ran on 4 GPUs
+  expect_eq "$(cat err.txt)" "profdb: run.db: 4 traces: ranks 0-3 of 4, 4x NVIDIA H100 80GB HBM3, step 7 — next: profdb report run.db" "summary line"
+  # 16 ranks whose traces list their host's 8 GPUs: 16 GPUs, 8 a host
+  # (issue 45: not "8x", the device ids repeating on every host)
+  mkdir hosts
+  python3 - "$cases/flows.json" <<'PY'
+import json, sys
+src = json.load(open(sys.argv[1]))
+for r in range(16):
+    t = dict(src)
+    t["distributedInfo"] = {"rank": r, "world_size": 16, "backend": "nccl"}
+    t["deviceProperties"] = [{"id": d, "name": "Tesla V100-SXM2-32GB"} for d in range(8)]
+    t["traceEvents"] = src["traceEvents"] + [{"ph": "i", "name": "mark", "pid": 1, "tid": 1,
+                                              "ts": r, "s": "t"}]
+    json.dump(t, open("hosts/rank%d.json" % r, "w"))
+PY
+  "$profdb" load hosts -o hosts.db 2>err.txt || fail "load hosts: $(cat err.txt)"
+  [[ "$(cat err.txt)" == *"ranks 0-15 of 16, 16x Tesla V100-SXM2-32GB (8 a host)"* ]] ||
+    fail "16 ranks of 8 a host: $(cat err.txt)"
   "$profdb" load -v --replace ranks -o run.db 2>err.txt || fail "load -v"
   expect_eq "$(grep -c 'trace_id=' err.txt)" 4 "per-file figures with -v"
   grep -q "— next: profdb report run.db" err.txt || fail "summary line with -v"

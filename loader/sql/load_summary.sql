@@ -2,15 +2,22 @@
 -- profdb load's closing line (load_summary.c): traces and their ranks,
 -- GPUs, profiled steps, memory snapshots.
 --   "8 traces: ranks 0-7 of 8, 8x Tesla V100-SXM2-32GB, step 10, 1 snapshot"
+--   "1024 traces: ranks 0-1023 of 1024, 1024x Tesla V100-SXM2-32GB (8 a host), step 10"
 -- Output: one row, one column:
 --   summary  the line ('nothing loaded' for an empty database)
 WITH traces AS (
   SELECT count(*) AS n, count(rank) AS ranked, min(rank) AS lo, max(rank) AS hi,
     max(world_size) AS world, count(DISTINCT rank) AS distinct_ranks
   FROM trace),
-gpus AS (  -- GPUs of one trace (each rank's trace lists the host's devices)
-  SELECT group_concat(n || 'x ' || name, ', ') AS text FROM (
-    SELECT name, max(c) AS n FROM (
+gpus AS (  -- a rank per GPU: a job's GPUs of a model are its traces that list it;
+           -- one trace (one process) may list several, all of its host's
+           -- (each rank's trace lists the host's devices, so 1024 ranks of 8
+           -- per host read "1024x NAME (8 a host)", not "8x NAME")
+  SELECT group_concat(CASE WHEN traces > per_trace THEN traces ELSE per_trace END || 'x '
+           || name || CASE WHEN traces > per_trace AND per_trace > 1
+                           THEN printf(' (%d a host)', per_trace) ELSE '' END, ', ') AS text
+  FROM (
+    SELECT name, max(c) AS per_trace, count(*) AS traces FROM (
       SELECT trace_id, coalesce(name, 'GPU') AS name, count(*) AS c FROM device GROUP BY 1, 2)
     GROUP BY name ORDER BY name)),
 steps AS (
