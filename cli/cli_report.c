@@ -65,11 +65,19 @@ static rp_open *dataset_opens(sqlite3 *db, const rp_section *f) {
       continue;
     }
     ec_options eo = {0};
+    ec_finding ef = {.rule = rule,
+                     .subjects = subjects,
+                     .evidence = rp_text_of(f, i, "evidence"),
+                     .max_ranks = EC_DEFAULT_MAX_RANKS,
+                     .ranks = ranks};
     eo.ranks = ranks;
     eo.longest_step = 1;
-    if (ec_finding_subjects(db, subjects, ranks, EC_MAX_FINDING_RANKS, &eo.nranks,
-                            &eo.have_step, &eo.step) ||
-        ec_select(db, &eo) || ec_selected_traces(db, &o->paths, &o->npaths, &ignored))
+    int bad = ec_finding_select(db, &ef);
+    free(ef.meta);
+    eo.nranks = ef.nranks;
+    eo.have_step = ef.have_step;
+    eo.step = ef.step;
+    if (bad || ec_select(db, &eo) || ec_selected_traces(db, &o->paths, &o->npaths, &ignored))
       continue;
     size_t n = 0, cap = 64 + 32 * (size_t)(eo.nranks + 1);
     if (!(o->options = malloc(cap))) ld_oom();
