@@ -12,6 +12,7 @@
 #include "export.h"
 
 #include "export_chrome.h"
+#include "oom.h"
 #include "profdb/profdb.h"
 #include "report.h"
 
@@ -59,6 +60,54 @@ static int finding_select(sqlite3 *db, const char *db_path, const char *which, e
   f->rule = f->subjects = f->evidence = NULL; /* r's, freed here */
   rp_free(&r);
   free((char *)r.queries_dir);
+  return rc;
+}
+
+/* --finding on a dataset (profdb export's, whose summaries hold not every
+** event): the report of its summaries names the finding's ranks (at most
+** f->max_ranks) and step, and only those ranks' traces are loaded again,
+** from the paths their export recorded, into a temporary database of c
+** (*db_path).  Where --rank names them as the finding does (one run, each
+** rank one its path gives again: ec_selected_traces), o gets those ranks,
+** the step and f->meta, and *rerun is 0; else every trace is loaded and
+** *rerun is 1: the finding is taken again from their database.  0 or an
+** exit code (said). */
+static int dataset_traces(rp_cli *c, const char *dir, const char *which, ec_finding *f,
+                          ec_options *o, const char **db_path, int *rerun) {
+  int rc = PROFDB_EXIT_USAGE, plain = 0, npaths = 0;
+  char **paths = NULL;
+  const char *sum = rp_cli_database(c, &dir, 1, &rc);
+  sqlite3 *db = sum ? cli_open_db(sum, 1) : NULL;
+  if (db && finding_select(db, dir, which, f) == 0) {
+    ec_options sel = {.ranks = o->nranks ? o->ranks : f->ranks,
+                      .nranks = o->nranks ? o->nranks : f->nranks,
+                      .have_step = f->have_step,
+                      .step = f->step,
+                      .longest_step = 1};
+    if (ec_select(db, &sel) == 0 && ec_selected_traces(db, &paths, &npaths, &plain) == 0 &&
+        !plain) { /* every trace, and the finding on their database */
+      while (npaths) free(paths[--npaths]);
+      free(paths);
+      ec_options all = {0};
+      if (ec_select(db, &all) || ec_selected_traces(db, &paths, &npaths, &plain)) npaths = 0;
+      plain = 0;
+    }
+    f->have_step = sel.have_step;
+    f->step = sel.step;
+  }
+  if (db) sqlite3_close(db);
+  if (npaths) {
+    *db_path = rp_cli_database(c, (const char *const *)paths, npaths, &rc);
+    rc = *db_path ? PROFDB_EXIT_OK : rc;
+  }
+  for (int k = 0; k < npaths; k++) free(paths[k]);
+  free(paths);
+  if (rc == PROFDB_EXIT_OK && (*rerun = !plain) == 0) {
+    if (!o->nranks) o->nranks = f->nranks;
+    o->have_step = f->have_step;
+    o->step = f->step;
+    o->finding = f->meta;
+  }
   return rc;
 }
 
@@ -175,25 +224,31 @@ int cli_export_chrome(int argc, char **argv) {
     fprintf(stderr, "profdb: export: --format chrome needs DB and -o FILE\n\n%s", chrome_usage);
     goto usage;
   }
-  if (ex_is_dataset(db_path)) { /* its summaries hold not every event */
+  if (ex_is_dataset(db_path) && !finding) { /* its summaries hold not every event */
     fprintf(stderr,
-            "profdb: export: %s: a dataset: --format chrome needs a database of the traces\n"
-            "  (profdb load TRACES -o run.db && profdb export run.db --format chrome ...;\n"
-            "  profdb report %s --html gives that command for each finding)\n",
-            db_path, db_path);
+            "profdb: export: %s: a dataset: --format chrome reads it with --finding K only;\n"
+            "  else it needs a database of the traces (profdb load TRACES -o run.db &&\n"
+            "  profdb export run.db --format chrome ...)\n",
+            db_path);
     free(ranks);
     return PROFDB_EXIT_USAGE;
   }
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  sqlite3 *db = cli_open_db(db_path, 1);
-  int rc = PROFDB_EXIT_OK;
-  ec_result res = {0};
-  if (!db || cli_check_schema(db, db_path)) rc = PROFDB_EXIT_USAGE;
+  int rc = PROFDB_EXIT_OK, rerun = 1;
   ec_finding f = {.max_ranks = max_ranks, .ranks = ranks + o.nranks};
-  if (rc == PROFDB_EXIT_OK && finding) {
-    f.have_step = o.have_step; /* --step given: that step */
-    f.step = o.step;
+  rp_cli *c = calloc(1, sizeof *c); /* a dataset's temporary databases */
+  if (!c || rp_cli_init(c, 1, RPO_REPORT)) ld_oom();
+  f.have_step = o.have_step; /* --step given: that step */
+  f.step = o.step;
+  if (ex_is_dataset(db_path))
+    rc = dataset_traces(c, db_path, finding, &f, &o, &db_path, &rerun);
+  sqlite3 *db = rc == PROFDB_EXIT_OK ? cli_open_db(db_path, 1) : NULL;
+  ec_result res = {0};
+  if (rc == PROFDB_EXIT_OK && (!db || cli_check_schema(db, db_path))) rc = PROFDB_EXIT_USAGE;
+  if (rc == PROFDB_EXIT_OK && finding && rerun) {
+    free(f.meta);
+    f.meta = NULL;
     if (finding_select(db, db_path, finding, &f))
       rc = PROFDB_EXIT_USAGE;
     else {
@@ -202,13 +257,16 @@ int cli_export_chrome(int argc, char **argv) {
       o.step = f.step;
       o.longest_step = 1;
       o.finding = f.meta;
-      if (!quiet) fprintf(stderr, "profdb: export: finding %s: %s\n", finding, f.meta);
     }
   }
+  if (rc == PROFDB_EXIT_OK && o.finding && !quiet)
+    fprintf(stderr, "profdb: export: finding %s: %s\n", finding, o.finding);
   if (rc == PROFDB_EXIT_OK && ec_export(db, &o, &res))
     rc = res.too_big ? PROFDB_EXIT_TOO_BIG : res.retryable ? EX_EXIT_RETRY : PROFDB_EXIT_USAGE;
   free(f.meta);
   sqlite3_close(db);
+  rp_cli_free(c);
+  free(c);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   if (!quiet && rc == PROFDB_EXIT_OK)
     fprintf(stderr, "profdb: export: %s: %lld ranks, %lld events, %.1f MB in %.2f s\n", o.out,

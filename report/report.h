@@ -81,14 +81,13 @@ typedef struct rp_kind {
 
 extern const rp_kind rp_kind_report, rp_kind_diff, rp_kind_trend;
 
-/* The slice a finding names, as explicit options for the database of the
-** traces it names: how the HTML report of a dataset (profdb report DIR,
-** whose database holds its summaries, not every event) says "Open it". */
+/* The traces a finding's slice is loaded again from, for the HTML report
+** of a dataset (profdb report DIR, whose database holds its summaries, not
+** every event): its "Open it" is `profdb export DIR --finding K`, which
+** loads them; none: no command (a rule about missing data, or an error). */
 typedef struct rp_open {
-  char **paths; /* the traces to load, as their export recorded them */
+  char **paths; /* the traces, as their export recorded them */
   int npaths;
-  char *options; /* the export's options: " --rank 3 --step 12"; NULL:
-                 ** --finding, as on a database */
 } rp_open;
 
 typedef struct rp_report {

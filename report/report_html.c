@@ -146,8 +146,8 @@ static long long subject_int(const char *subjects, const char *key) {
 ** finding (its subjects name a snapshot) a memory_viz window around that
 ** snapshot's peak, else a Chrome-trace slice of its ranks and step
 ** (`--finding RULE`, or its number when the rule repeats; for a dataset,
-** whose summaries hold not every event, the load of the traces it names
-** and their --rank/--step: r->opens).  None for the rules about missing
+** whose summaries hold not every event, the same on the dataset, which
+** loads the traces it names again: r->opens says whether there are any).  None for the rules about missing
 ** data (need_*). */
 static void write_export_command(FILE *out, const rp_report *r, int i) {
   const rp_section *f = &r->findings;
@@ -160,23 +160,21 @@ static void write_export_command(FILE *out, const rp_report *r, int i) {
   const rp_open *ds = r->opens && snap < 0 ? &r->opens[i] : NULL;
   if (ds && !ds->npaths) return;
   fputs("<dt>Open it</dt><dd><code>", out);
-  if (ds || !r->db_path) { /* first make the database it exports from */
+  if (!r->db_path && !ds) { /* first make the database it exports from */
     fputs("profdb load", out);
-    for (int k = 0; k < (ds ? ds->npaths : r->ninputs); k++) {
+    for (int k = 0; k < r->ninputs; k++) {
       fputc(' ', out);
-      put_shell_word(out, ds ? ds->paths[k] : r->inputs[k]);
+      put_shell_word(out, r->inputs[k]);
     }
     fputs(" -o run.db &amp;&amp; ", out);
   }
   fputs("profdb export ", out);
-  put_shell_word(out, r->db_path && !ds ? r->db_path : "run.db");
+  /* a dataset: the export reads it and loads again the traces it names */
+  put_shell_word(out, ds ? r->inputs[0] : r->db_path ? r->db_path : "run.db");
   if (snap >= 0)
     fprintf(out, " --format memory_viz --snapshot %lld --device %lld --at-peak -o %s.pickle",
             snap, dev < 0 ? 0 : dev, rule);
-  else if (ds && ds->options) { /* a dataset: the traces it names, its ranks and step */
-    fputs(" --format chrome", out);
-    esc(out, ds->options);
-  } else if (repeats > 1)
+  else if (repeats > 1)
     fprintf(out, " --format chrome --finding %d", i + 1);
   else
     fprintf(out, " --format chrome --finding %s", rule);

@@ -7,13 +7,17 @@
 -- earliest arrivals (:max under 3: the latest and the earliest), so that the slice shows the late ranks
 -- beside the ones that waited for them; for any other rule: its first
 -- :max subjects, in the order the finding lists them (most severe
--- first).  The ranks not shown are named in the slice's metadata.
+-- first).  The ranks not shown are named in the slice's metadata.  A
+-- finding naming no rank (a kernel, a category: the whole job) in a job
+-- of more than :max ranks: its :max lowest ranks (the report's traces,
+-- TEMP table report_trace); none when it has at most :max (every rank).
 -- Parameters: :subjects (the finding's subjects, a JSON array),
 --   :rule (its rule id), :evidence (its evidence, JSON: a straggler's
 --   names its run), :max.
 -- Output:
 --   rank   a rank
---   role   'latest', 'median', 'earliest' (a straggler's), 'subject'
+--   role   'latest', 'median', 'earliest' (a straggler's), 'subject',
+--          'sample' (a finding naming no rank)
 --   shown  1 when the slice shows it, 0 when its metadata only names it
 WITH subj AS (
   SELECT rank, row_number() OVER (ORDER BY min(key)) AS pos
@@ -36,6 +40,12 @@ arrival AS (
   WHERE a.pos <= p.k OR (p.med AND a.pos = (a.n + 1) / 2) OR a.pos > a.n - (:max - p.k - p.med)
 )
 SELECT rank, role, 1 AS shown FROM picked
+UNION ALL
+SELECT rank, 'sample', 1 FROM (
+  SELECT DISTINCT rank FROM temp.report_trace
+  WHERE NOT EXISTS (SELECT 1 FROM subj)
+    AND (SELECT count(DISTINCT rank) FROM temp.report_trace) > :max
+  ORDER BY rank LIMIT :max)
 UNION ALL
 SELECT s.rank, 'subject', NOT b.over_max OR (NOT EXISTS (SELECT 1 FROM picked)
                                       AND s.pos <= :max)
