@@ -259,8 +259,14 @@ int cli_export_chrome(int argc, char **argv) {
       o.finding = f.meta;
     }
   }
-  if (rc == PROFDB_EXIT_OK && o.finding && !quiet)
-    fprintf(stderr, "profdb: export: finding %s: %s\n", finding, o.finding);
+  if (rc == PROFDB_EXIT_OK && o.finding && !quiet) {
+    fprintf(stderr, "profdb: export: finding %s: rank%s", finding, o.nranks == 1 ? "" : "s");
+    for (int k = 0; k < o.nranks; k++) fprintf(stderr, "%s %lld", k ? "," : "", o.ranks[k]);
+    if (!o.nranks) fputs(" all", stderr);
+    if (f.not_shown)
+      fprintf(stderr, " (%d more it names: in the slice's profdb.export.finding)", f.not_shown);
+    fputc('\n', stderr);
+  }
   if (rc == PROFDB_EXIT_OK && ec_export(db, &o, &res))
     rc = res.too_big ? PROFDB_EXIT_TOO_BIG : res.retryable ? EX_EXIT_RETRY : PROFDB_EXIT_USAGE;
   free(f.meta);

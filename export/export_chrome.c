@@ -303,12 +303,15 @@ int ec_export(sqlite3 *db, const ec_options *o, ec_result *res) {
     for (int q = 0; rc == 0 && q < 5; q++) rc = put_events(db, &w, queries[q], o);
     fputs("\n]}\n", f);
     res->events = w.events;
-    if ((res->too_big = w.too_big))
+    if (w.max_bytes && ftell(f) > w.max_bytes) w.too_big = 1; /* the last < 4096 events */
+    if ((res->too_big = w.too_big)) {
+      rc = -1;
       fprintf(stderr,
               "profdb: export: %s: the slice passes %lld MB (%lld ranks): nothing written;"
               " narrow it: fewer ranks (--max-ranks, --rank), one step (--step), a window"
               " (--from/--to), or raise --max-mb\n",
               o->out, o->max_bytes / 1000000, (long long)res->ranks);
+    }
     if (fflush(f) || ferror(f)) {
       fprintf(stderr, "profdb: export: %s: %s\n", o->out, strerror(errno));
       res->retryable = ex_retryable(errno);
@@ -419,6 +422,7 @@ int ec_finding_select(sqlite3 *db, ec_finding *f) {
     ld_buf_free(&b);
     return -1;
   }
+  f->not_shown = named;
   if (!(f->meta = strdup(ld_buf_cstr(&b)))) ld_oom();
   ld_buf_free(&b);
   return 0;

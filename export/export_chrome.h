@@ -94,6 +94,7 @@ typedef struct ec_finding {
   int nranks;
   int have_step;  /* out: the step the finding names (left as is when none) */
   long long step;
+  int not_shown;  /* out: how many ranks it names that the slice does not show */
   char *meta;     /* out: JSON for the slice's metadata (malloc'd): the rule,
                   ** each rank shown with its role, the ranks only named */
 } ec_finding;
