@@ -92,10 +92,10 @@ typedef struct ec_finding {
   int max_ranks;    /* show at most this many ranks (EC_DEFAULT_MAX_RANKS) */
   long long *ranks; /* out: the ranks shown (room for EC_MAX_FINDING_RANKS) */
   int nranks;
-  int have_step;  /* out: the step the finding names (left as is when none) */
+  int have_step; /* out: the step the finding names (left as is when none) */
   long long step;
-  int not_shown;  /* out: how many ranks it names that the slice does not show */
-  char *meta;     /* out: JSON for the slice's metadata (malloc'd): the rule,
+  int not_shown; /* out: how many ranks it names that the slice does not show */
+  char *meta;    /* out: JSON for the slice's metadata (malloc'd): the rule,
                   ** each rank shown with its role, the ranks only named */
 } ec_finding;
 

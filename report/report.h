@@ -299,7 +299,7 @@ typedef struct rp_rank_summary {
   rp_colview *views;   /* every column's view */
   rp_rank_figure fig[RP_RANK_FIGURES];
   int nfig;
-  int *outliers;  /* outlying rows: the first `kept` in row order, then the
+  int *outliers; /* outlying rows: the first `kept` in row order, then the
                   ** rest, most outlying first */
   int noutliers, kept;
 } rp_rank_summary;
