@@ -98,7 +98,9 @@ def check_straggler(db):
     size = os.path.getsize(out)
     _, meta = export_meta(out)
     shown = [r["rank"] for r in meta["ranks"]]
-    fmeta = meta["finding"]
+    fmeta = meta.get("finding")
+    if not fmeta:
+        fail("straggler slice: %d ranks, no profdb.export.finding naming the others" % len(shown))
     roles = {r["role"] for r in fmeta["shown"]}
     if size >= 50e6 or len(shown) > 8 or sorted(shown) != sorted(r["rank"] for r in fmeta["shown"]):
         fail("straggler slice: %d bytes, ranks %r, metadata %r" % (size, shown, fmeta["shown"]))
