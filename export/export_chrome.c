@@ -358,20 +358,19 @@ int ec_selected_traces(sqlite3 *db, char ***paths, int *n, int *plain) {
   return -1;
 }
 
-/* The step finding f names, if any (_finding.sql's 'step' rows). */
+/* The step finding f names, if any (_finding.sql). */
 static int finding_step(sqlite3 *db, ec_finding *f) {
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(db, profdb_chrome__finding, -1, &st, NULL) != SQLITE_OK) return -1;
   sqlite3_bind_text(st, sqlite3_bind_parameter_index(st, ":subjects"), f->subjects, -1,
                     SQLITE_STATIC);
-  int src;
-  while ((src = sqlite3_step(st)) == SQLITE_ROW)
-    if (!strcmp((const char *)sqlite3_column_text(st, 0), "step") && !f->have_step) {
-      f->have_step = 1;
-      f->step = sqlite3_column_int64(st, 1);
-    }
+  int src = sqlite3_step(st);
+  if (src == SQLITE_ROW && !f->have_step) {
+    f->have_step = 1;
+    f->step = sqlite3_column_int64(st, 0);
+  }
   sqlite3_finalize(st);
-  return src == SQLITE_DONE ? 0 : -1;
+  return src == SQLITE_ROW || src == SQLITE_DONE ? 0 : -1;
 }
 
 /* The rule id as JSON text: only the characters a rule id has. */
