@@ -37,7 +37,8 @@ static const char usage_tail[] =
     "run 'profdb <command> --help' for the options of a command.\n"
     "exit codes: 0 ok, 1 invalid input, 2 usage/system error,\n"
     "            3 truncated input loaded partially, 4 pickle refused,\n"
-    "            5 out of memory, 10 a 'profdb diff' gate check (--fail-if,\n"
+    "            5 out of memory, 6 a chrome slice past --max-mb (nothing\n"
+    "            written), 10 a 'profdb diff' gate check (--fail-if,\n"
     "            --gate) failed, 75 an I/O error a retry may cure (export)\n";
 
 void cli_usage(FILE *f) {

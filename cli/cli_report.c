@@ -29,19 +29,15 @@ static void free_opens(rp_open *opens, int n) {
   for (int i = 0; opens && i < n; i++) {
     for (int k = 0; k < opens[i].npaths; k++) free(opens[i].paths[k]);
     free(opens[i].paths);
-    free(opens[i].options);
   }
   free(opens);
 }
 
-/* The HTML's "Open it" of each finding of a dataset's report (rp_open):
-** its summaries hold not every event, so the slice comes from the traces,
-** loaded again.  Where --rank names a finding's traces as its subjects do
-** (one run, each rank one its path gives again: ec_selected_traces), only
-** the traces it names, with the ranks and step `--finding` would pick on
-** the database of all of them (the longest step of those ranks when it
-** names none: ec_select); else every trace and `--finding` itself, which
-** gives on their database what it gives on the job's.  An entry without
+/* The traces of each finding of a dataset's report (rp_open) that its
+** HTML's "Open it", `profdb export DIR --format chrome --finding K`, loads
+** again (cli_export_chrome.c: at most EC_DEFAULT_MAX_RANKS of its ranks
+** where --rank names them as its subjects do, else every trace): whether
+** there are any, and whether their paths are relative.  An entry without
 ** paths: no command (a rule about missing data, or an error). */
 static rp_open *dataset_opens(sqlite3 *db, const rp_section *f) {
   rp_open *opens = calloc((size_t)f->nrows + 1, sizeof *opens);
@@ -57,26 +53,23 @@ static rp_open *dataset_opens(sqlite3 *db, const rp_section *f) {
     if (!*rule || !strncmp(rule, "need_", 5)) continue;
     rp_open *o = &opens[i];
     int ignored;
-    if (!plain) { /* every trace, and --finding (options NULL) */
+    if (!plain) { /* every trace */
       o->paths = calloc((size_t)nevery + 1, sizeof *o->paths);
       if (!o->paths) ld_oom();
       for (o->npaths = 0; o->npaths < nevery; o->npaths++)
         if (!(o->paths[o->npaths] = strdup(every[o->npaths]))) ld_oom();
       continue;
     }
-    ec_options eo = {0};
-    eo.ranks = ranks;
-    eo.longest_step = 1;
-    if (ec_finding_subjects(db, subjects, ranks, EC_MAX_FINDING_RANKS, &eo.nranks,
-                            &eo.have_step, &eo.step) ||
-        ec_select(db, &eo) || ec_selected_traces(db, &o->paths, &o->npaths, &ignored))
-      continue;
-    size_t n = 0, cap = 64 + 32 * (size_t)(eo.nranks + 1);
-    if (!(o->options = malloc(cap))) ld_oom();
-    o->options[0] = 0;
-    for (int k = 0; k < eo.nranks; k++)
-      n += (size_t)snprintf(o->options + n, cap - n, " --rank %lld", ranks[k]);
-    if (eo.have_step) snprintf(o->options + n, cap - n, " --step %lld", eo.step);
+    ec_finding ef = {.rule = rule,
+                     .subjects = subjects,
+                     .evidence = rp_text_of(f, i, "evidence"),
+                     .max_ranks = EC_DEFAULT_MAX_RANKS,
+                     .ranks = ranks};
+    int bad = ec_finding_select(db, &ef);
+    ec_options eo = {.ranks = ranks, .nranks = ef.nranks};
+    free(ef.meta);
+    if (!bad && ec_select(db, &eo) == 0)
+      ec_selected_traces(db, &o->paths, &o->npaths, &ignored);
   }
   free(ranks);
   for (int k = 0; k < nevery; k++) free(every[k]);

@@ -29,6 +29,7 @@
 #include "export_chrome.h"
 
 #include "export.h"
+#include "buf.h"
 #include "oom.h"
 #include "profdb_sql.h"
 #include "publish.h"
@@ -41,7 +42,9 @@
 typedef struct ec_out {
   FILE *f;
   int64_t events;
-  int first; /* no event written yet */
+  int first;           /* no event written yet */
+  long long max_bytes; /* stop past this size (0: never) */
+  int too_big;         /* stopped: past max_bytes */
 } ec_out;
 
 /* ns as decimal µs, every ns digit kept (Requirement 1). */
@@ -128,6 +131,8 @@ static int bind_all(sqlite3_stmt *st, const void *arg) {
     sqlite3_bind_int(st, i, EC_EXPORT_VERSION);
   if ((i = sqlite3_bind_parameter_index(st, ":run")) && o->run)
     sqlite3_bind_text(st, i, o->run, -1, SQLITE_STATIC);
+  if ((i = sqlite3_bind_parameter_index(st, ":finding")) && o->finding)
+    sqlite3_bind_text(st, i, o->finding, -1, SQLITE_STATIC);
   return 0;
 }
 
@@ -203,9 +208,14 @@ static int put_events(sqlite3 *db, ec_out *w, const char *sql, const ec_options 
       if (more) fputc(',', w->f);
     }
     fputs(body + 1, w->f);
-    w->events++;
+    /* the size guard: checked every 4096 events, so it stops within ~MBs */
+    if (++w->events % 4096 == 0 && w->max_bytes && ftell(w->f) > w->max_bytes) {
+      w->too_big = 1;
+      break;
+    }
   }
   sqlite3_finalize(st);
+  if (w->too_big) return -1;
   if (src != SQLITE_DONE) {
     fprintf(stderr, "profdb: export: %s\n", sqlite3_errmsg(db));
     return -1;
@@ -287,12 +297,21 @@ int ec_export(sqlite3 *db, const ec_options *o, ec_result *res) {
       sqlite3_finalize(st);
     }
     fputs("\n\"traceEvents\":[", f);
-    ec_out w = {f, 0, 1};
+    ec_out w = {f, 0, 1, to_stdout ? 0 : o->max_bytes, 0};
     const char *const queries[] = {profdb_chrome_meta, profdb_chrome_slices, profdb_chrome_gpu,
                                    profdb_chrome_instants, profdb_chrome_flows};
     for (int q = 0; rc == 0 && q < 5; q++) rc = put_events(db, &w, queries[q], o);
     fputs("\n]}\n", f);
     res->events = w.events;
+    if (w.max_bytes && ftell(f) > w.max_bytes) w.too_big = 1; /* the last < 4096 events */
+    if ((res->too_big = w.too_big)) {
+      rc = -1;
+      fprintf(stderr,
+              "profdb: export: %s: the slice passes %lld MB (%lld ranks): nothing written;"
+              " narrow it: fewer ranks (--max-ranks, --rank), one step (--step), a window"
+              " (--from/--to), or raise --max-mb\n",
+              o->out, o->max_bytes / 1000000, (long long)res->ranks);
+    }
     if (fflush(f) || ferror(f)) {
       fprintf(stderr, "profdb: export: %s: %s\n", o->out, strerror(errno));
       res->retryable = ex_retryable(errno);
@@ -339,30 +358,71 @@ int ec_selected_traces(sqlite3 *db, char ***paths, int *n, int *plain) {
   return -1;
 }
 
-int ec_finding_subjects(sqlite3 *db, const char *subjects, long long *ranks, int max,
-                        int *nranks, int *have_step, long long *step) {
+/* The step finding f names, if any (_finding.sql). */
+static int finding_step(sqlite3 *db, ec_finding *f) {
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(db, profdb_chrome__finding, -1, &st, NULL) != SQLITE_OK) {
-    fprintf(stderr, "profdb: export: %s\n", sqlite3_errmsg(db));
-    return -1;
-  }
-  sqlite3_bind_text(st, sqlite3_bind_parameter_index(st, ":subjects"), subjects, -1,
+  if (sqlite3_prepare_v2(db, profdb_chrome__finding, -1, &st, NULL) != SQLITE_OK) return -1;
+  sqlite3_bind_text(st, sqlite3_bind_parameter_index(st, ":subjects"), f->subjects, -1,
                     SQLITE_STATIC);
-  int n = 0, src;
-  while ((src = sqlite3_step(st)) == SQLITE_ROW) {
-    const char *what = (const char *)sqlite3_column_text(st, 0);
-    if (!strcmp(what, "rank") && n < max)
-      ranks[n++] = sqlite3_column_int64(st, 1);
-    else if (!strcmp(what, "step") && !*have_step) {
-      *have_step = 1;
-      *step = sqlite3_column_int64(st, 1);
-    }
+  int src = sqlite3_step(st);
+  if (src == SQLITE_ROW && !f->have_step) {
+    f->have_step = 1;
+    f->step = sqlite3_column_int64(st, 0);
   }
   sqlite3_finalize(st);
-  if (src != SQLITE_DONE) {
+  return src == SQLITE_ROW || src == SQLITE_DONE ? 0 : -1;
+}
+
+/* The rule id as JSON text: only the characters a rule id has. */
+static void put_rule(ld_buf *b, const char *rule) {
+  ld_buf_put(b, "{\"rule\":\"", 9);
+  for (const char *p = rule ? rule : ""; *p; p++)
+    if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+        *p == '_' || *p == '-')
+      ld_buf_put(b, p, 1);
+  ld_buf_put(b, "\"", 1);
+}
+
+int ec_finding_select(sqlite3 *db, ec_finding *f) {
+  sqlite3_stmt *st;
+  f->nranks = 0;
+  f->meta = NULL;
+  if (finding_step(db, f) ||
+      sqlite3_prepare_v2(db, profdb_chrome__finding_ranks, -1, &st, NULL) != SQLITE_OK) {
     fprintf(stderr, "profdb: export: --finding: %s\n", sqlite3_errmsg(db));
     return -1;
   }
-  *nranks = n;
+  sqlite3_bind_text(st, sqlite3_bind_parameter_index(st, ":subjects"), f->subjects, -1,
+                    SQLITE_STATIC);
+  sqlite3_bind_text(st, sqlite3_bind_parameter_index(st, ":rule"), f->rule, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, sqlite3_bind_parameter_index(st, ":evidence"), f->evidence, -1,
+                    SQLITE_STATIC);
+  sqlite3_bind_int(st, sqlite3_bind_parameter_index(st, ":max"), f->max_ranks);
+  ld_buf b = {0};
+  char item[96];
+  int src, named = 0;
+  put_rule(&b, f->rule);
+  ld_buf_put(&b, ",\"shown\":[", 10);
+  while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+    long long rank = sqlite3_column_int64(st, 0);
+    if (sqlite3_column_int(st, 2) && f->nranks < EC_MAX_FINDING_RANKS) {
+      f->ranks[f->nranks] = rank; /* rows come shown first */
+      snprintf(item, sizeof item, "%s{\"rank\":%lld,\"role\":\"%s\"}", f->nranks ? "," : "",
+               rank, (const char *)sqlite3_column_text(st, 1));
+      f->nranks++;
+    } else
+      snprintf(item, sizeof item, "%s%lld", named++ ? "," : "],\"not_shown\":[", rank);
+    ld_buf_put(&b, item, strlen(item));
+  }
+  ld_buf_put(&b, named ? "]}" : "],\"not_shown\":[]}", named ? 2 : 17);
+  sqlite3_finalize(st);
+  if (src != SQLITE_DONE) {
+    fprintf(stderr, "profdb: export: --finding: %s\n", sqlite3_errmsg(db));
+    ld_buf_free(&b);
+    return -1;
+  }
+  f->not_shown = named;
+  if (!(f->meta = strdup(ld_buf_cstr(&b)))) ld_oom();
+  ld_buf_free(&b);
   return 0;
 }

@@ -17,6 +17,15 @@
 /* The most ranks a finding's subjects name that --finding reads. */
 #define EC_MAX_FINDING_RANKS 4096
 
+/* The most ranks a --finding slice shows unless --max-ranks says otherwise:
+** few enough for a viewer at any rank count (the others are named in its
+** metadata). */
+#define EC_DEFAULT_MAX_RANKS 8
+
+/* The size past which a slice is refused unless --max-mb says otherwise:
+** about what Perfetto UI and chrome://tracing open comfortably. */
+#define EC_DEFAULT_MAX_BYTES 100000000LL
+
 /* Version of the slice's layout, in its "profdb.export" key. */
 #define EC_EXPORT_VERSION 1
 
@@ -30,8 +39,11 @@ typedef struct ec_options {
   int have_from, have_to;   /* --from / --to given */
   long long from_ns, to_ns; /* the window's edges (ns) */
   int from_rel, to_rel;     /* 1: relative to the selection's first event */
-  int longest_step;         /* no --step: the step with the longest span on the
-                            ** selected ranks (--finding naming no step) */
+  int longest_step;         /* no --step: the longest step the report analysed on
+                            ** the selected ranks (--finding naming no step) */
+  const char *finding;      /* --finding: its rule and ranks (JSON) for the
+                            ** slice's metadata, or NULL */
+  long long max_bytes;      /* -o FILE: refuse a slice past this size (0: none) */
 } ec_options;
 
 typedef struct ec_result {
@@ -39,6 +51,7 @@ typedef struct ec_result {
   int64_t events; /* trace events written (metadata included) */
   int64_t bytes;  /* bytes written */
   int retryable;  /* the failure was an I/O error a retry may cure (exit 75) */
+  int too_big;    /* refused: past max_bytes, nothing written */
 } ec_result;
 
 /* Write the slice.  0, or -1 with the reason printed as
@@ -60,8 +73,9 @@ int ec_parse_window_option(const char *opt, const char *v, long long *ns, int *r
 /* Which traces and step an export of o selects, without writing it: the
 ** traces into the temporary table _cx_trace (trace_id, rank, run, label,
 ** ...; export/chrome/_setup.sql), and with o->longest_step and no
-** step given, the step whose span is longest on them into o->step
-** (o->have_step).  Lets a dataset's report name a finding's slice as
+** step given, the longest step the report analysed on them into o->step
+** (o->have_step; _longest_step.sql reads the TEMP tables of the report
+** run on db, which must have run).  Lets a dataset's report name a finding's slice as
 ** explicit --rank/--step options.  0, or -1 with a message. */
 int ec_select(sqlite3 *db, ec_options *o);
 
@@ -72,10 +86,23 @@ int ec_select(sqlite3 *db, ec_options *o);
 ** or -1 with a message. */
 int ec_selected_traces(sqlite3 *db, char ***paths, int *n, int *plain);
 
-/* What a report finding's subjects (JSON text) name: its ranks (into
-** ranks, at most max; *nranks set) and its step (*have_step, *step; left
-** as they are when it names none).  0, or -1 with a message. */
-int ec_finding_subjects(sqlite3 *db, const char *subjects, long long *ranks, int max,
-                        int *nranks, int *have_step, long long *step);
+/* A report finding, and what of it a slice shows. */
+typedef struct ec_finding {
+  const char *rule, *subjects, *evidence; /* the finding's, as the report gives them */
+  int max_ranks;    /* show at most this many ranks (EC_DEFAULT_MAX_RANKS) */
+  long long *ranks; /* out: the ranks shown (room for EC_MAX_FINDING_RANKS) */
+  int nranks;
+  int have_step; /* out: the step the finding names (left as is when none) */
+  long long step;
+  int not_shown; /* out: how many ranks it names that the slice does not show */
+  char *meta;    /* out: JSON for the slice's metadata (malloc'd): the rule,
+                  ** each rank shown with its role, the ranks only named */
+} ec_finding;
+
+/* What finding f names and what of it a slice shows (export/chrome/
+** _finding_ranks.sql: at most f->max_ranks ranks, a straggler's latest,
+** median and earliest arrivals; the report must have run on db).  0, or
+** -1 with a message. */
+int ec_finding_select(sqlite3 *db, ec_finding *f);
 
 #endif

@@ -81,14 +81,13 @@ typedef struct rp_kind {
 
 extern const rp_kind rp_kind_report, rp_kind_diff, rp_kind_trend;
 
-/* The slice a finding names, as explicit options for the database of the
-** traces it names: how the HTML report of a dataset (profdb report DIR,
-** whose database holds its summaries, not every event) says "Open it". */
+/* The traces a finding's slice is loaded again from, for the HTML report
+** of a dataset (profdb report DIR, whose database holds its summaries, not
+** every event): its "Open it" is `profdb export DIR --finding K`, which
+** loads them; none: no command (a rule about missing data, or an error). */
 typedef struct rp_open {
-  char **paths; /* the traces to load, as their export recorded them */
+  char **paths; /* the traces, as their export recorded them */
   int npaths;
-  char *options; /* the export's options: " --rank 3 --step 12"; NULL:
-                 ** --finding, as on a database */
 } rp_open;
 
 typedef struct rp_report {
@@ -276,6 +275,41 @@ const rp_section *rp_cited_section(const rp_report *r, const char *text, const c
 #define RP_RANKS_MAX 16
 int rp_rank_column(const rp_section *s);
 int rp_rank_count(const rp_section *s, int rank_col);
+
+/* The cross-rank summary of such a section (report_ranks.c), which the
+** Markdown and the HTML both write: per figure (a numeric column; at most
+** RP_RANK_FIGURES, the Brief ones when the query lists them) its min,
+** median and max and the rows holding them; then the outlying rows (a
+** figure further from its median than RP_OUTLIER_MADS median absolute
+** deviations and RP_OUTLIER_SHARE of the median), the RP_OUTLIERS_MAX most
+** outlying kept.  With a `stream` column: the devices' 'all' rows only. */
+#define RP_RANK_FIGURES 12
+#define RP_OUTLIERS_MAX 8
+#define RP_OUTLIER_MADS 3.0
+#define RP_OUTLIER_SHARE 0.1
+typedef struct rp_rank_figure {
+  const rp_colview *view; /* the column (into rp_rank_summary.views) */
+  int lo, mid, hi;        /* rows of the min, the value nearest the median, the max */
+  double median;
+} rp_rank_figure;
+typedef struct rp_rank_summary {
+  int rank_col, ranks; /* rp_rank_column, rp_rank_count */
+  int is_rank;         /* the column is `rank` (else a trace label) */
+  int has_all;         /* only the devices' 'all' rows were summarized */
+  rp_colview *views;   /* every column's view */
+  rp_rank_figure fig[RP_RANK_FIGURES];
+  int nfig;
+  int *outliers; /* outlying rows: the first `kept` in row order, then the
+                  ** rest, most outlying first */
+  int noutliers, kept;
+} rp_rank_summary;
+void rp_rank_summary_make(const rp_section *s, rp_rank_summary *m);
+void rp_rank_summary_free(rp_rank_summary *m);
+/* The kept outlying rows as a section sharing s's values (free only its
+** cells array). */
+rp_section rp_rank_outlier_rows(const rp_section *s, const rp_rank_summary *m);
+/* A row's rank (or trace label) as text, in buf. */
+const char *rp_rank_text(char *buf, size_t n, const rp_section *s, int row, int rank_col);
 
 /* What a job step is, said once above the findings (docs/definitions.md#jobs). */
 #define RP_JOB_STEP_NOTE                                                                      \

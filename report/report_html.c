@@ -146,8 +146,8 @@ static long long subject_int(const char *subjects, const char *key) {
 ** finding (its subjects name a snapshot) a memory_viz window around that
 ** snapshot's peak, else a Chrome-trace slice of its ranks and step
 ** (`--finding RULE`, or its number when the rule repeats; for a dataset,
-** whose summaries hold not every event, the load of the traces it names
-** and their --rank/--step: r->opens).  None for the rules about missing
+** whose summaries hold not every event, the same on the dataset, which
+** loads the traces it names again: r->opens says whether there are any).  None for the rules about missing
 ** data (need_*). */
 static void write_export_command(FILE *out, const rp_report *r, int i) {
   const rp_section *f = &r->findings;
@@ -160,23 +160,21 @@ static void write_export_command(FILE *out, const rp_report *r, int i) {
   const rp_open *ds = r->opens && snap < 0 ? &r->opens[i] : NULL;
   if (ds && !ds->npaths) return;
   fputs("<dt>Open it</dt><dd><code>", out);
-  if (ds || !r->db_path) { /* first make the database it exports from */
+  if (!r->db_path && !ds) { /* first make the database it exports from */
     fputs("profdb load", out);
-    for (int k = 0; k < (ds ? ds->npaths : r->ninputs); k++) {
+    for (int k = 0; k < r->ninputs; k++) {
       fputc(' ', out);
-      put_shell_word(out, ds ? ds->paths[k] : r->inputs[k]);
+      put_shell_word(out, r->inputs[k]);
     }
     fputs(" -o run.db &amp;&amp; ", out);
   }
   fputs("profdb export ", out);
-  put_shell_word(out, r->db_path && !ds ? r->db_path : "run.db");
+  /* a dataset: the export reads it and loads again the traces it names */
+  put_shell_word(out, ds ? r->inputs[0] : r->db_path ? r->db_path : "run.db");
   if (snap >= 0)
     fprintf(out, " --format memory_viz --snapshot %lld --device %lld --at-peak -o %s.pickle",
             snap, dev < 0 ? 0 : dev, rule);
-  else if (ds && ds->options) { /* a dataset: the traces it names, its ranks and step */
-    fputs(" --format chrome", out);
-    esc(out, ds->options);
-  } else if (repeats > 1)
+  else if (repeats > 1)
     fprintf(out, " --format chrome --finding %d", i + 1);
   else
     fprintf(out, " --format chrome --finding %s", rule);
@@ -357,17 +355,70 @@ static void write_toc(FILE *out, const rp_report *r) {
 
 static void write_rows(FILE *out, const rp_section *s);
 
-/* A section of more than RP_RANKS_MAX ranks keeps every row, folded under
-** one line (the Markdown has the cross-rank summary; the step chart
-** becomes a distribution). */
+/* A section of more than RP_RANKS_MAX ranks: the Markdown's cross-rank
+** summary (report_ranks.c: each figure's min, median and max with the ranks
+** holding them, then the outlying rows), and every row one click away,
+** folded (the step chart becomes a distribution). */
+static void write_rank_summary(FILE *out, const rp_section *s) {
+  rp_rank_summary m;
+  rp_rank_summary_make(s, &m);
+  const char *who = m.is_rank ? "rank" : "trace";
+  fprintf(out,
+          "<p class=\"q\">%d rows over %d %ss: each figure across %s (min, median, max and the"
+          " %s holding each).</p>\n",
+          s->nrows, m.ranks, who, m.has_all ? "the devices' <code>all</code> rows" : "them",
+          who);
+  fprintf(out,
+          "<div class=\"scroll\"><table class=\"ranks\"><thead><tr><th>figure</th>"
+          "<th class=\"num\">min</th><th class=\"num\">%s</th><th class=\"num\">median</th>"
+          "<th class=\"num\">%s</th><th class=\"num\">max</th><th class=\"num\">%s</th>"
+          "</tr></thead>\n<tbody>\n",
+          who, who, who);
+  for (int k = 0; k < m.nfig; k++) {
+    const rp_rank_figure *f = &m.fig[k];
+    char cell[128];
+    rp_value mv = {SQLITE_FLOAT, 0, f->median, NULL};
+    const rp_value *vals[3] = {rp_cell(s, f->lo, f->view->col), &mv,
+                               rp_cell(s, f->hi, f->view->col)};
+    const int rows[3] = {f->lo, f->mid, f->hi};
+    fputs("<tr><td>", out);
+    esc(out, f->view->header);
+    fputs("</td>", out);
+    for (int j = 0; j < 3; j++) {
+      rp_format_cell(cell, sizeof cell, f->view, vals[j]);
+      fputs("<td class=\"num\">", out);
+      esc(out, cell);
+      fputs("</td><td class=\"num\">", out);
+      esc(out, rp_rank_text(cell, sizeof cell, s, rows[j], m.rank_col));
+      fputs("</td>", out);
+    }
+    fputs("</tr>\n", out);
+  }
+  fputs("</tbody></table></div>\n", out);
+  fprintf(out,
+          "<p>Outlying rows (a figure further from its median than %.0f median absolute"
+          " deviations and %.0f%% of the median): ",
+          RP_OUTLIER_MADS, 100 * RP_OUTLIER_SHARE);
+  if (m.noutliers == 0)
+    fputs("none.</p>\n", out);
+  else {
+    fprintf(out, "%d%s.</p>\n", m.noutliers,
+            m.noutliers > m.kept ? ", the most outlying shown" : "");
+    rp_section sub = rp_rank_outlier_rows(s, &m);
+    write_rows(out, &sub);
+    free(sub.cells); /* the values are s's */
+  }
+  rp_rank_summary_free(&m);
+}
+
 static void write_table(FILE *out, const rp_section *s) {
   int ranks = rp_rank_count(s, rp_rank_column(s));
   if (ranks <= RP_RANKS_MAX) {
     write_rows(out, s);
     return;
   }
-  fprintf(out, "<details><summary>All %d rows, over %d ranks (folded)</summary>\n", s->nrows,
-          ranks);
+  write_rank_summary(out, s);
+  fprintf(out, "<details><summary>All %d rows, over %d ranks</summary>\n", s->nrows, ranks);
   write_rows(out, s);
   fputs("</details>\n", out);
 }

@@ -14,7 +14,6 @@
 #include "oom.h"
 #include "humanize.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <yajl/yajl_tree.h>
 #include <stdlib.h>
@@ -74,178 +73,59 @@ static void write_rows(FILE *out, const rp_section *s);
 
 /* ---- one page at any rank count (issue 23) ---------------------------------
 ** A section with a `rank` column and more than RP_RANKS_MAX distinct ranks is
-** not written row by row: its Markdown is a cross-rank summary (for each
-** figure of the table: min, median and max over the rows, with the rank
-** holding the min and the max) and then the outlying rows, those with a
-** figure further from its median than OUTLIER_MADS median absolute
-** deviations and OUTLIER_SHARE of the median (at most OUTLIERS_MAX rows,
-** the most outlying first).  Every row stays in the HTML and the JSON. */
-#define OUTLIERS_MAX 8
-#define OUTLIER_MADS 3.0
-#define OUTLIER_SHARE 0.1
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static double value_of(const rp_value *v) {
-  return v->type == SQLITE_INTEGER ? (double)v->i : v->type == SQLITE_FLOAT ? v->d : NAN;
-}
-
-static double median_of(double *x, int n) {
-  qsort(x, (size_t)n, sizeof *x, cmp_double);
-  return n == 0 ? NAN : n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
-}
-
-/* The rank (or trace label) of a row, as text. */
-static const char *rank_text(char *buf, size_t n, const rp_section *s, int row, int rank_col) {
-  const rp_value *v = rp_cell(s, row, rank_col);
-  if (v->type == SQLITE_INTEGER)
-    snprintf(buf, n, "%lld", v->i);
-  else
-    snprintf(buf, n, "%s", v->type == SQLITE_TEXT ? v->s : "");
-  return buf;
-}
-
-/* Rows summarized: with a `stream` column, the devices' 'all' rows only. */
-static int row_used(const rp_section *s, int row, int stream_col, int has_all) {
-  if (stream_col < 0 || !has_all) return 1;
-  const rp_value *v = rp_cell(s, row, stream_col);
-  return v->type == SQLITE_TEXT && !strcmp(v->s, "all");
-}
-
-static int summarized(const rp_section *s, const rp_colview *v) {
-  const char *name = s->cols[v->col].name;
-  return v->numeric && strcmp(name, "rank") && strcmp(name, "step") && strcmp(name, "device") &&
-         strcmp(name, "stream");
-}
-
-/* The rows whose score (distance from a figure's median, in MADs) is above
-** 0, most outlying first (at most OUTLIERS_MAX), shown in rank order;
-** order: room for s->nrows row indexes. */
-static void write_outliers(FILE *out, const rp_section *s, const double *score, int *order) {
-  int nout = 0;
-  for (int i = 0; i < s->nrows; i++)
-    if (score[i] > 0) order[nout++] = i;
-  for (int i = 1; i < nout; i++)
-    for (int j = i; j > 0 && score[order[j]] > score[order[j - 1]]; j--) {
-      int t = order[j];
-      order[j] = order[j - 1];
-      order[j - 1] = t;
-    }
-  fprintf(out,
-          "\nOutlying rows (a figure further from its median than %.0f median absolute "
-          "deviations and %.0f%% of the median): ",
-          OUTLIER_MADS, 100 * OUTLIER_SHARE);
-  if (nout == 0) {
-    fputs("none.\n", out);
-  } else {
-    int keep = nout < OUTLIERS_MAX ? nout : OUTLIERS_MAX;
-    fprintf(out, "%d%s.\n\n", nout, nout > keep ? ", the most outlying shown" : "");
-    /* in row (rank) order */
-    for (int i = 1; i < keep; i++)
-      for (int j = i; j > 0 && order[j] < order[j - 1]; j--) {
-        int t = order[j];
-        order[j] = order[j - 1];
-        order[j - 1] = t;
-      }
-    rp_section sub = *s;
-    sub.cells = calloc((size_t)keep * (size_t)s->ncols + 1, sizeof *sub.cells);
-    if (!sub.cells) ld_oom();
-    for (int i = 0; i < keep; i++)
-      memcpy(sub.cells + (size_t)i * (size_t)s->ncols,
-             s->cells + (size_t)order[i] * (size_t)s->ncols,
-             (size_t)s->ncols * sizeof *sub.cells);
-    sub.nrows = keep;
-    write_rows(out, &sub);
-    free(sub.cells); /* the values are s's */
-  }
-}
-
-static void write_rank_summary(FILE *out, const rp_section *s, int rank_col, int ranks) {
-  rp_colview *all = calloc((size_t)s->ncols + 1, sizeof *all);
-  double *x = calloc((size_t)s->nrows + 1, sizeof *x),
-         *score = calloc((size_t)s->nrows + 1, sizeof *score);
-  int *order = calloc((size_t)s->nrows + 1, sizeof *order);
-  if (!all || !x || !score || !order) ld_oom();
-  int nall = rp_column_views(s, all, s->ncols);
-  int stream_col = rp_col_index(s, "stream"), has_all = 0;
-  for (int i = 0; stream_col >= 0 && i < s->nrows; i++)
-    has_all |= rp_cell(s, i, stream_col)->type == SQLITE_TEXT &&
-               !strcmp(rp_cell(s, i, stream_col)->s, "all");
-  int is_rank = !strcmp(s->cols[rank_col].name, "rank");
+** not written row by row: its Markdown is the cross-rank summary of
+** report_ranks.c (min, median and max of each figure with the ranks holding
+** them, then the outlying rows).  Every row stays in the HTML and the JSON. */
+static void write_rank_summary(FILE *out, const rp_section *s) {
+  rp_rank_summary m;
+  rp_rank_summary_make(s, &m);
+  const char *rank_name = s->cols[m.rank_col].name;
   fprintf(out,
           "%d rows over %d %s: each figure across %s (min, median, max and the %s "
           "holding each); every row is in the HTML (folded) and the JSON.\n\n",
-          s->nrows, ranks, is_rank ? "ranks" : "traces",
-          has_all ? "the devices' `all` rows" : "them", is_rank ? "rank" : "trace");
-  fprintf(out, "| figure | min | %s | median | %s | max | %s |\n", s->cols[rank_col].name,
-          s->cols[rank_col].name, s->cols[rank_col].name);
+          s->nrows, m.ranks, m.is_rank ? "ranks" : "traces",
+          m.has_all ? "the devices' `all` rows" : "them", m.is_rank ? "rank" : "trace");
+  fprintf(out, "| figure | min | %s | median | %s | max | %s |\n", rank_name, rank_name,
+          rank_name);
   fputs("|---|---:|---:|---:|---:|---:|---:|\n", out);
-  int shown = 0;
-  for (int k = 0; k < nall; k++) {
-    const rp_colview *v = &all[k];
-    if (!summarized(s, v) || (s->brief && !listed(s->brief, s->cols[v->col].name))) continue;
-    if (shown++ >= 12) break;
-    int n = 0, lo = -1, hi = -1;
-    for (int i = 0; i < s->nrows; i++) {
-      double d = value_of(rp_cell(s, i, v->col));
-      if (d != d || !row_used(s, i, stream_col, has_all)) continue;
-      x[n++] = d;
-      if (lo < 0 || d < value_of(rp_cell(s, lo, v->col))) lo = i;
-      if (hi < 0 || d > value_of(rp_cell(s, hi, v->col))) hi = i;
-    }
-    if (n == 0) continue;
-    double med = median_of(x, n);
-    /* Outlier scores: the distance from the median in MADs. */
-    for (int i = 0, m = 0; i < s->nrows; i++) {
-      double d = value_of(rp_cell(s, i, v->col));
-      if (d == d && row_used(s, i, stream_col, has_all)) x[m++] = fabs(d - med);
-    }
-    double mad = median_of(x, n);
-    int mid = lo; /* the row nearest the median */
-    for (int i = 0; i < s->nrows; i++) {
-      double d = value_of(rp_cell(s, i, v->col));
-      if (d == d && row_used(s, i, stream_col, has_all) &&
-          fabs(d - med) < fabs(value_of(rp_cell(s, mid, v->col)) - med))
-        mid = i;
-    }
-    for (int i = 0; i < s->nrows; i++) {
-      double d = value_of(rp_cell(s, i, v->col)), dev = fabs(d - med);
-      if (d != d || !row_used(s, i, stream_col, has_all) || dev <= OUTLIER_SHARE * fabs(med) ||
-          dev <= OUTLIER_MADS * mad)
-        continue;
-      double sc = mad > 0 ? dev / mad : 1e9 + dev;
-      if (sc > score[i]) score[i] = sc;
-    }
-    char a[128], m[128], z[128], ra[128], rm[128], rz[128];
-    rp_value mv = {SQLITE_FLOAT, 0, med, NULL};
-    rp_format_cell(a, sizeof a, v, rp_cell(s, lo, v->col));
-    rp_format_cell(m, sizeof m, v, &mv);
-    rp_format_cell(z, sizeof z, v, rp_cell(s, hi, v->col));
+  for (int k = 0; k < m.nfig; k++) {
+    const rp_rank_figure *f = &m.fig[k];
+    char a[128], md[128], z[128], ra[128], rm[128], rz[128];
+    rp_value mv = {SQLITE_FLOAT, 0, f->median, NULL};
+    rp_format_cell(a, sizeof a, f->view, rp_cell(s, f->lo, f->view->col));
+    rp_format_cell(md, sizeof md, f->view, &mv);
+    rp_format_cell(z, sizeof z, f->view, rp_cell(s, f->hi, f->view->col));
     fputs("| ", out);
-    put_escaped(out, v->header);
+    put_escaped(out, f->view->header);
     fprintf(out, " | %s | ", a);
-    put_escaped(out, rank_text(ra, sizeof ra, s, lo, rank_col));
-    fprintf(out, " | %s | ", m);
-    put_escaped(out, rank_text(rm, sizeof rm, s, mid, rank_col));
+    put_escaped(out, rp_rank_text(ra, sizeof ra, s, f->lo, m.rank_col));
+    fprintf(out, " | %s | ", md);
+    put_escaped(out, rp_rank_text(rm, sizeof rm, s, f->mid, m.rank_col));
     fprintf(out, " | %s | ", z);
-    put_escaped(out, rank_text(rz, sizeof rz, s, hi, rank_col));
+    put_escaped(out, rp_rank_text(rz, sizeof rz, s, f->hi, m.rank_col));
     fputs(" |\n", out);
   }
-  write_outliers(out, s, score, order);
-  free(order);
-  free(score);
-  free(x);
-  free(all);
+  fprintf(out,
+          "\nOutlying rows (a figure further from its median than %.0f median absolute "
+          "deviations and %.0f%% of the median): ",
+          RP_OUTLIER_MADS, 100 * RP_OUTLIER_SHARE);
+  if (m.noutliers == 0) {
+    fputs("none.\n", out);
+  } else {
+    fprintf(out, "%d%s.\n\n", m.noutliers,
+            m.noutliers > m.kept ? ", the most outlying shown" : "");
+    rp_section sub = rp_rank_outlier_rows(s, &m);
+    write_rows(out, &sub);
+    free(sub.cells); /* the values are s's */
+  }
+  rp_rank_summary_free(&m);
 }
 
 static void write_table(FILE *out, const rp_section *s) {
   int rank_col = rp_rank_column(s);
   int ranks = rp_rank_count(s, rank_col);
   if (ranks > RP_RANKS_MAX) {
-    write_rank_summary(out, s, rank_col, ranks);
+    write_rank_summary(out, s);
     return;
   }
   write_rows(out, s);

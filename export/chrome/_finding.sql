@@ -1,14 +1,12 @@
--- Chrome export --finding K: what a report finding's subjects name (the
--- subjects column of queries/findings.sql, a JSON array of flat objects
--- such as [{"rank": 2}, {"rank": 6}] or [{"kernel": ...}]).
+-- Chrome export --finding K: the step a report finding's subjects name
+-- (the subjects column of queries/findings.sql, a JSON array of flat
+-- objects such as [{"rank": 2, "step": 10}] or [{"kernel": ...}]); its
+-- ranks are _finding_ranks.sql's.
 -- Parameters: :subjects (the JSON array).
 -- Output:
---   what   'rank' or 'step'
---   value  the rank or the step number
-SELECT DISTINCT 'rank' AS what, CAST(j.value ->> 'rank' AS INTEGER) AS value
+--   step  the step number (the first the subjects name); no row: none
+SELECT CAST(j.value ->> 'step' AS INTEGER) AS step
 FROM json_each(:subjects) j
-WHERE j.type = 'object' AND j.value ->> 'rank' IS NOT NULL
-UNION ALL
-SELECT DISTINCT 'step', CAST(j.value ->> 'step' AS INTEGER)
-FROM json_each(:subjects) j
-WHERE j.type = 'object' AND j.value ->> 'step' IS NOT NULL;
+WHERE j.type = 'object' AND j.value ->> 'step' IS NOT NULL
+ORDER BY CAST(j.key AS INTEGER)
+LIMIT 1;

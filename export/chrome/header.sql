@@ -2,7 +2,9 @@
 -- schemaVersion, deviceProperties (every device of the selected ranks, by
 -- id), distributedInfo (of the lowest rank; without "rank" when the slice
 -- holds several ranks), traceName, and profdb.export: what was cut out.
--- Parameters: :step (NULL when no --step), :version (export format).
+-- Parameters: :step (NULL when no --step), :version (export format),
+--   :finding (--finding: which finding, the ranks shown and those only
+--   named, as JSON; NULL otherwise).
 -- Output:
 --   key    the top-level key
 --   value  its value as JSON text; NULL: not written
@@ -25,9 +27,11 @@ UNION ALL
 SELECT 'traceName', json_quote('profdb export of ' || group_concat(label, ', '))
 FROM (SELECT label FROM _cx_trace ORDER BY sort)
 UNION ALL
-SELECT 'profdb.export', json_object('version', :version, 'step', :step,
+SELECT 'profdb.export', CASE WHEN :finding IS NULL THEN e ELSE json_set(e, '$.finding',
+  json(:finding)) END
+FROM (SELECT json_object('version', :version, 'step', :step,
   'ranks', json_group_array(json_object('pid', pid, 'rank', rank, 'run', run,
     'source', label,
     'from_ns', CASE WHEN lo > -9000000000000000000 THEN lo END,
-    'to_ns', CASE WHEN hi < 9000000000000000000 THEN hi END)))
-FROM (SELECT * FROM _cx_trace ORDER BY sort);
+    'to_ns', CASE WHEN hi < 9000000000000000000 THEN hi END))) AS e
+FROM (SELECT * FROM _cx_trace ORDER BY sort));

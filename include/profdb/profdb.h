@@ -44,6 +44,8 @@ typedef enum profdb_exit {
                              ** never deserializes; nothing was written */
   PROFDB_EXIT_NOMEM = 5,       /* memory ran out; nothing was written and the
                              ** temporary files were removed */
+  PROFDB_EXIT_TOO_BIG = 6,     /* profdb export --format chrome: the slice would
+                             ** pass --max-mb; nothing was written */
   PROFDB_EXIT_GATE_FAILED = 10 /* profdb diff: a --fail-if / --gate check
                              ** failed (the outputs were written) */
 } profdb_exit;

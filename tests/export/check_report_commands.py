@@ -15,11 +15,11 @@ command; each is run in WORKDIR and must write its file:
 The same report on the trace files themselves (a temporary database) must
 prefix each command with the `profdb load ... -o run.db` that makes the
 database it names.  The report on the dataset `profdb export` writes
-(whose summaries hold not every event) must load the traces each finding
-names and export their --rank/--step: the same slice as --finding on the
-database, also where the ranks come from the folder names (rank_0/,
-rank_1/; without distributedInfo): the load decided them, the report and
-the export read the same.
+(whose summaries hold not every event) must give `profdb export DIR
+--format chrome --finding K` (which loads the traces the finding names
+again): the same slice as --finding on the database, also where the ranks
+come from the folder names (rank_0/, rank_1/; without distributedInfo): the
+load decided them, the report and the export read the same.
 """
 import csv
 import html
@@ -122,47 +122,47 @@ bad = [c for c in cmds if not c.startswith(want)]
 if not cmds or bad:
     fail("commands of a report on files: %r" % (bad or cmds)[:2])
 # the same report on the dataset exported from run.db: its summaries hold
-# not every event, so each command loads the traces the finding names and
-# exports their ranks and step; the slice equals --finding's on run.db.
+# not every event; each command is `profdb export DIR --finding K`, which
+# loads the traces the finding names again (issue 45: short at any rank
+# count); the slice equals --finding's on run.db.
+def dataset_commands(ds, ds_findings, ds_cmds, db, cwd, tag):
+    rules = [f["rule"] for f in ds_findings]
+    checked = 0
+    for k, (f, cmd) in enumerate(zip(ds_findings, ds_cmds)):
+        rule = f["rule"]
+        if rule.startswith("need_"):
+            continue
+        which = str(k + 1) if rules.count(rule) > 1 else rule
+        argv = shlex.split(cmd or "")
+        if argv[:5] != ["profdb", "export", ds, "--format", "chrome"] or \
+                argv[5:7] != ["--finding", which] or "&&" in argv:
+            fail("%s: %s: %r is not an export of the dataset's finding" % (tag, rule, cmd))
+        out = argv[argv.index("-o") + 1]
+        run([PROFDB] + argv[1:] + ["-q"], cwd=cwd)
+        run([PROFDB, "export", db, "--format", "chrome", "--finding", which, "-o",
+             "want_" + out, "-q"], cwd=cwd)
+        got, want = (json.load(open(os.path.join(cwd, n))) for n in (out, "want_" + out))
+        key = lambda d: sorted(json.dumps(e, sort_keys=True) for e in d["traceEvents"])
+        if key(got) != key(want):
+            fail("%s: %s: the slice of %r differs from --finding %s on %s" % (tag, rule, cmd, which, db))
+        checked += 1
+    return checked
+
+
 ds = os.path.join(WORK, "dataset")
 r = subprocess.run([PROFDB, "export", db, "-o", ds, "-q"], capture_output=True, text=True)
 if r.returncode not in (0, 3):  # 3: the snapshot has no rank (a warning)
     fail("export %s: exit %d\n%s" % (db, r.returncode, r.stderr))
 run([PROFDB, "report", ds, "--html", page_path, "--json", os.path.join(WORK, "ds.json")])
 ds_findings = json.load(open(os.path.join(WORK, "ds.json")))["findings"]
-ds_cmds = commands(open(page_path).read())
-rules = [f["rule"] for f in ds_findings]
-checked = 0
-for f, cmd in zip(ds_findings, ds_cmds):
-    rule = f["rule"]
-    if rule.startswith("need_") or rules.count(rule) > 1:
-        continue
-    load, _, export = (cmd or "").partition(" && ")
-    largv, eargv = shlex.split(load), shlex.split(export)
-    if largv[:2] != ["profdb", "load"] or largv[-2:] != ["-o", "run.db"] or \
-            eargv[:5] != ["profdb", "export", "run.db", "--format", "chrome"] or "--finding" in eargv:
-        fail("dataset: %s: %r does not load the traces and export their ranks and step" % (rule, cmd))
-    named = {s["rank"] for s in f["subjects"] or [] if "rank" in s}
-    if named and {int(eargv[k + 1]) for k, a in enumerate(eargv) if a == "--rank"} != named:
-        fail("dataset: %s: %r does not export the ranks %s" % (rule, cmd, sorted(named)))
-    cwd = os.path.join(WORK, "ds_" + rule)
-    os.makedirs(cwd)
-    run([PROFDB] + largv[1:] + ["-q"], cwd=cwd)
-    run([PROFDB] + eargv[1:] + ["-q"], cwd=cwd)
-    run([PROFDB, "export", db, "--format", "chrome", "--finding", rule, "-o", "want.json", "-q"], cwd=cwd)
-    got, want = (json.load(open(os.path.join(cwd, n))) for n in (eargv[eargv.index("-o") + 1], "want.json"))
-    key = lambda d: sorted(json.dumps(e, sort_keys=True) for e in d["traceEvents"])
-    if key(got) != key(want):
-        fail("dataset: %s: the slice of %r differs from --finding %s on run.db" % (rule, cmd, rule))
-    checked += 1
-if not checked:
+if not dataset_commands(ds, ds_findings, commands(open(page_path).read()), db, WORK, "dataset"):
     fail("dataset: no finding's command was checked")
 
 # Ranks from folder names: the same traces without distributedInfo, in
 # rank_0/ and rank_1/, loaded by relative paths.  Their load gives them
 # ranks 0 and 1 (trace.rank_source 'folder name'), which the report, the
-# dataset and a load of the same paths again all read: each command loads
-# the traces and exports their --rank/--step, run where the load ran.
+# dataset and a load of the same paths again all read: each command,
+# run where the load ran, loads the traces again and exports their slice.
 nd = os.path.join(WORK, "nd")
 traces = [f for f in files if f.endswith(".pt.trace.json")]
 for k, f in enumerate(traces):
@@ -181,32 +181,7 @@ if r.returncode not in (0, 3):
 run([PROFDB, "report", "nd_ds", "--html", "nd.html", "--json", "nd.json"], cwd=WORK)
 nd_findings = json.load(open(os.path.join(WORK, "nd.json")))["findings"]
 page = open(os.path.join(WORK, "nd.html")).read()
-nd_cmds = commands(page)
-checked = 0
-for k, (f, cmd) in enumerate(zip(nd_findings, nd_cmds)):
-    rule = f["rule"]
-    if rule.startswith("need_"):
-        continue
-    which = str(k + 1) if [g["rule"] for g in nd_findings].count(rule) > 1 else rule
-    load, _, export = (cmd or "").partition(" && ")
-    eargv = shlex.split(export)
-    named = {s["rank"] for s in f["subjects"] or [] if "rank" in s}
-    if not load.startswith("profdb load nd/rank_") or "--finding" in eargv or \
-            (named and {int(eargv[k + 1]) for k, a in enumerate(eargv) if a == "--rank"} != named):
-        fail("nd: %s: %r does not load the traces and export the ranks %s" % (rule, cmd, sorted(named)))
-    cwd = os.path.join(WORK, "nd_" + rule)
-    shutil.copytree(nd, os.path.join(cwd, "nd"))
-    load, _, export = cmd.partition(" && ")
-    run([PROFDB] + shlex.split(load)[1:] + ["-q"], cwd=cwd)
-    run([PROFDB] + shlex.split(export)[1:] + ["-q"], cwd=cwd)
-    run([PROFDB, "export", os.path.join(WORK, "nd.db"), "--format", "chrome", "--finding", which,
-         "-o", "want.json", "-q"], cwd=cwd)
-    got, want = (json.load(open(os.path.join(cwd, n)))
-                 for n in (eargv[eargv.index("-o") + 1], "want.json"))
-    key = lambda d: sorted(json.dumps(e, sort_keys=True) for e in d["traceEvents"])
-    if key(got) != key(want):
-        fail("nd: %s: the slice of %r differs from --finding on nd.db" % (rule, cmd))
-    checked += 1
+checked = dataset_commands("nd_ds", nd_findings, commands(page), "nd.db", WORK, "nd")
 if not checked or "the traces&#39; paths are relative" not in page and \
         "the traces' paths are relative" not in page:
     fail("nd: no command checked (%d), or no word on the relative paths" % checked)
