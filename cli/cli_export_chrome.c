@@ -76,7 +76,7 @@ static int dataset_traces(rp_cli *c, const char *dir, const char *which, ec_find
                           ec_options *o, const char **db_path, int *rerun) {
   int rc = PROFDB_EXIT_USAGE, plain = 0, npaths = 0;
   char **paths = NULL;
-  const char *sum = rp_cli_database(c, &dir, 1, &rc);
+  const char *sum = rp_cli_database(c, &dir, 1, 0, &rc);
   sqlite3 *db = sum ? cli_open_db(sum, 1) : NULL;
   if (db && finding_select(db, dir, which, f) == 0) {
     ec_options sel = {.ranks = o->nranks ? o->ranks : f->ranks,
@@ -97,7 +97,7 @@ static int dataset_traces(rp_cli *c, const char *dir, const char *which, ec_find
   }
   if (db) sqlite3_close(db);
   if (npaths) {
-    *db_path = rp_cli_database(c, (const char *const *)paths, npaths, &rc);
+    *db_path = rp_cli_database(c, (const char *const *)paths, npaths, 0, &rc);
     rc = *db_path ? PROFDB_EXIT_OK : rc;
   }
   for (int k = 0; k < npaths; k++) free(paths[k]);
