@@ -10,6 +10,7 @@
 
 #define READ_RECORDS 2048 /* records buffered per run while merging */
 #define MAX_RUNS 64       /* runs merged into one before writing more: open files stay few */
+#define FEW_RUNS 8 /* a buffer of at most this many ascending runs is merged, not sorted */
 
 typedef struct run {
   FILE *f;
@@ -32,6 +33,12 @@ struct ld_extsort {
   int merging; /* runs were written: merge them */
   int pending; /* the run at heap[0] must advance before the next record */
   int failed;
+  /* The buffer's ascending runs, [bound[i], bound[i + 1]), merged in place
+  ** of a sort when they are few (nmem > 1; nmem = 0: sorted, or not few):
+  ** the parser's keys arrive as a handful of runs (Kineto writes each
+  ** category of a thread's events in time order). */
+  size_t bound[FEW_RUNS + 1], at[FEW_RUNS];
+  int nmem;
 };
 
 ld_extsort *extsort_new(size_t rec_size, int (*cmp)(const void *, const void *),
@@ -49,12 +56,58 @@ ld_extsort *extsort_new(size_t rec_size, int (*cmp)(const void *, const void *),
   return s;
 }
 
-/* Sort the buffer and write it out as a run. */
+/* Order the buffer: find its ascending runs; when there are few, set them
+** up to be merged (mem_next), else sort it (qsort).  Either gives the
+** comparator's order (a total one: equal records are identical). */
+static void order_buffer(ld_extsort *s) {
+  int k = 0;
+  s->nmem = 0;
+  s->bound[0] = 0;
+  for (size_t i = 1; i < s->n; i++) {
+    if (s->cmp(s->mem + (i - 1) * s->rec, s->mem + i * s->rec) <= 0) continue;
+    if (++k == FEW_RUNS) {
+      qsort(s->mem, s->n, s->rec, s->cmp);
+      return;
+    }
+    s->bound[k] = i;
+  }
+  s->bound[++k] = s->n;
+  if (k == 1) return; /* already in order */
+  for (int r = 0; r < k; r++) s->at[r] = s->bound[r];
+  s->nmem = k;
+}
+
+/* The next record of the buffer's runs being merged, NULL after the last. */
+static const void *mem_next(ld_extsort *s) {
+  int best = -1;
+  const char *min = NULL;
+  for (int r = 0; r < s->nmem; r++) {
+    if (s->at[r] == s->bound[r + 1]) continue;
+    const char *x = s->mem + s->at[r] * s->rec;
+    if (!min || s->cmp(x, min) < 0) {
+      min = x;
+      best = r;
+    }
+  }
+  if (best >= 0) s->at[best]++;
+  return min;
+}
+
+/* Write the ordered buffer to f. */
+static int write_buffer(ld_extsort *s, FILE *f) {
+  if (!s->nmem) return fwrite(s->mem, s->rec, s->n, f) == s->n ? 0 : -1;
+  for (const void *r; (r = mem_next(s));)
+    if (fwrite(r, s->rec, 1, f) != 1) return -1;
+  s->nmem = 0;
+  return 0;
+}
+
+/* Order the buffer and write it out as a run. */
 static int spill(ld_extsort *s) {
-  if (s->n) qsort(s->mem, s->n, s->rec, s->cmp);
+  order_buffer(s);
   FILE *f = tmpfile();
   if (!f) return -1;
-  if (fwrite(s->mem, s->rec, s->n, f) != s->n || fflush(f) != 0) {
+  if (write_buffer(s, f) || fflush(f) != 0) {
     fclose(f);
     return -1;
   }
@@ -165,7 +218,7 @@ static int merge_runs(ld_extsort *s) {
 
 int extsort_finish(ld_extsort *s) {
   if (s->nruns == 0) { /* everything fit in memory */
-    if (s->n) qsort(s->mem, s->n, s->rec, s->cmp);
+    order_buffer(s);
     s->next = 0;
     return 0;
   }
@@ -181,6 +234,7 @@ int extsort_finish(ld_extsort *s) {
 
 const void *extsort_next(ld_extsort *s) {
   if (!s->merging) {
+    if (s->nmem) return mem_next(s);
     if (s->next >= s->n) return NULL;
     return s->mem + s->next++ * s->rec;
   }
