@@ -2,6 +2,7 @@
 ** everything in memory and with many runs merged from temporary files. */
 #include "extsort.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +55,37 @@ static int check_runs(size_t n, size_t mem, size_t runs) {
   return bad;
 }
 
+static int cmp_id(const void *x, const void *y) {
+  const rec *a = x, *b = y;
+  return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* extsort_int_key: n records with unique ids (negative ones too) in no
+** order, radix-sorted by id; 0 when the output is the qsort order. */
+static int check_keyed(size_t n, size_t mem, int64_t scale) {
+  rec *want = malloc((n ? n : 1) * sizeof *want);
+  ld_extsort *s = extsort_new(sizeof(rec), cmp_id, mem);
+  extsort_int_key(s, offsetof(rec, id));
+  for (size_t i = 0; i < n; i++) {
+    rec r = {(int64_t)i, ((int64_t)(i * 7919 % (n ? n : 1)) - (int64_t)n / 2) * scale, {0}};
+    memset(r.pad, (int)(i & 0x7f), sizeof r.pad);
+    want[i] = r;
+    if (extsort_add(s, &r)) return 1;
+  }
+  int bad = extsort_finish(s) != 0;
+  qsort(want, n, sizeof *want, cmp_id);
+  size_t got = 0;
+  for (const rec *r; !bad && (r = extsort_next(s));) {
+    if (got >= n || memcmp(r, &want[got], sizeof *r)) bad = 1;
+    got++;
+  }
+  if (got != n || extsort_failed(s)) bad = 1;
+  extsort_free(s);
+  free(want);
+  if (bad) printf("FAIL keyed extsort of %zu records with %zu bytes of buffer\n", n, mem);
+  return bad;
+}
+
 static int check(size_t n, size_t mem) {
   return check_runs(n, mem, 0);
 }
@@ -71,6 +103,11 @@ int main(void) {
     failures += check_runs(20000, 1 << 20, runs[i]);  /* in memory */
     failures += check_runs(100000, 1 << 18, runs[i]); /* 8192 records a buffer */
   }
+  /* radix-sorted by an int64 key: in memory, spilled, keys spanning bytes */
+  failures += check_keyed(1, 4096, 1);
+  failures += check_keyed(30011, 1 << 22, 1);
+  failures += check_keyed(100000, 1 << 18, 1);
+  failures += check_keyed(100000, 1 << 18, (int64_t)1 << 40);
   if (!failures) puts("extsort: all passed");
   return failures != 0;
 }
