@@ -10,7 +10,9 @@
 **   extsort_free(s);
 **
 ** Records are gathered in a buffer of at most mem_bytes; a full buffer is
-** sorted and written to an unnamed temporary file as a run; the runs are
+** ordered (merged when it holds at most 8 ascending runs, radix-sorted
+** with extsort_int_key, else qsorted) and written to an unnamed temporary
+** file as a run; the runs are
 ** then merged with a heap (every 64 runs are first merged into one, so
 ** few files are open).  Memory stays at mem_bytes plus a small read
 ** buffer per run, whatever the number of records.  Equal records keep no
