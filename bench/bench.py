@@ -20,6 +20,10 @@ The floor (bench/floor.c, --floor, default: profdb-floor next to PROFDB)
 writes the rows of each loaded database again from memory, with the
 loader's writer settings and indexes and no JSON: `load / floor` is what
 parsing and deriving cost on top of SQLite's own writing.
+With --load-only, each size gets only `json_verify -q` and `profdb load`
+(and --baseline's), interleaved, with the load's phases (PROFDB_TIMING)
+as seconds and shares, and the ratios to `json_verify` (load_phases.py;
+between the bench-load markers of --out).
 With --report-only, each size gets only `json_verify -q`, `profdb load`,
 `profdb report` and `profdb diff` (this size's database against the
 previous size's: two different runs), with peak RSS and the ratios to
@@ -421,7 +425,18 @@ def main():
     ap.add_argument("--hta", help="HTA source checkout: time its parse + temporal breakdown")
     ap.add_argument("--hta-max-mb", type=int,
                     help="HTA only on sizes up to this (it takes ~6 min per GB here)")
+    ap.add_argument("--load-only", action="store_true",
+                    help="only json_verify and the load, with its phases (load_phases.py)")
     a = ap.parse_args()
+    if a.load_only:
+        sys.path.insert(0, HERE)
+        from load_phases import run  # noqa: E402
+        text = run(a.profdb, a.source, a.work, [int(x) for x in a.sizes.split(",")], a.repeat,
+                   a.baseline)
+        print(text)
+        if a.out:
+            write_block(a.out, "bench-load", sys.argv[1:], text)
+        return
     if a.report_only:
         os.makedirs(a.work, exist_ok=True)
         baseline = (a.baseline, a.baseline_queries) if a.baseline else None

@@ -4,12 +4,14 @@
 #include "extsort.h"
 #include "oom.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define READ_RECORDS 2048 /* records buffered per run while merging */
 #define MAX_RUNS 64       /* runs merged into one before writing more: open files stay few */
+#define FEW_RUNS 8 /* a buffer of at most this many ascending runs is merged, not sorted */
 
 typedef struct run {
   FILE *f;
@@ -32,6 +34,17 @@ struct ld_extsort {
   int merging; /* runs were written: merge them */
   int pending; /* the run at heap[0] must advance before the next record */
   int failed;
+  /* The buffer's ascending runs, [bound[i], bound[i + 1]), merged in place
+  ** of a sort when they are few (nmem > 1; nmem = 0: sorted, or not few):
+  ** the parser's keys arrive as a handful of runs (Kineto writes each
+  ** category of a thread's events in time order). */
+  size_t bound[FEW_RUNS + 1], at[FEW_RUNS];
+  int nmem;
+  /* extsort_int_key: records ordered by the int64 at key_off; the buffer's
+  ** order is then a radix sort's permutation (perm, n entries), not a
+  ** qsort of the records: the _slice_tree rows, by id. */
+  long key_off;
+  uint32_t *perm;
 };
 
 ld_extsort *extsort_new(size_t rec_size, int (*cmp)(const void *, const void *),
@@ -40,6 +53,7 @@ ld_extsort *extsort_new(size_t rec_size, int (*cmp)(const void *, const void *),
   if (!s) ld_oom();
   s->rec = rec_size;
   s->cmp = cmp;
+  s->key_off = -1;
   s->max_cap = mem_bytes / rec_size;
   if (s->max_cap < 16) s->max_cap = 16;
   /* Start small and double: a small load never pays for the whole budget. */
@@ -49,12 +63,126 @@ ld_extsort *extsort_new(size_t rec_size, int (*cmp)(const void *, const void *),
   return s;
 }
 
-/* Sort the buffer and write it out as a run. */
+void extsort_int_key(ld_extsort *s, size_t offset) {
+  s->key_off = (long)offset;
+}
+
+/* s->perm: the buffer's records by their int64 key, equal keys in buffer
+** order (an LSD radix sort, a byte a pass, over key - min). */
+static void radix_order(ld_extsort *s) {
+  typedef struct {
+    uint64_t key;
+    uint32_t at;
+  } pair;
+  size_t n = s->n;
+  pair *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+  free(s->perm);
+  s->perm = malloc(n * sizeof *s->perm);
+  if (!a || !b || !s->perm) ld_oom();
+  int64_t min = INT64_MAX;
+  for (size_t i = 0; i < n; i++) {
+    int64_t k;
+    memcpy(&k, s->mem + i * s->rec + s->key_off, sizeof k);
+    if (k < min) min = k;
+    a[i].key = (uint64_t)k;
+    a[i].at = (uint32_t)i;
+  }
+  uint64_t span = 0;
+  for (size_t i = 0; i < n; i++) {
+    a[i].key -= (uint64_t)min;
+    span |= a[i].key;
+  }
+  for (int shift = 0; shift < 64 && (span >> shift); shift += 8) {
+    size_t count[257] = {0};
+    for (size_t i = 0; i < n; i++) count[((a[i].key >> shift) & 255) + 1]++;
+    for (int d = 0; d < 256; d++) count[d + 1] += count[d];
+    for (size_t i = 0; i < n; i++) b[count[(a[i].key >> shift) & 255]++] = a[i];
+    pair *t = a;
+    a = b;
+    b = t;
+  }
+  for (size_t i = 0; i < n; i++) s->perm[i] = a[i].at;
+  free(a);
+  free(b);
+}
+
+/* Order the buffer: find its ascending runs; when there are few, set them
+** up to be merged (mem_next), else sort it (qsort).  Either gives the
+** comparator's order (a total one: equal records are identical). */
+static void order_buffer(ld_extsort *s) {
+  int k = 0;
+  s->nmem = 0;
+  s->bound[0] = 0;
+  free(s->perm);
+  s->perm = NULL;
+  if (s->key_off >= 0 && s->n > 1) {
+    radix_order(s);
+    return;
+  }
+  for (size_t i = 1; i < s->n; i++) {
+    if (s->cmp(s->mem + (i - 1) * s->rec, s->mem + i * s->rec) <= 0) continue;
+    if (++k == FEW_RUNS) {
+      qsort(s->mem, s->n, s->rec, s->cmp);
+      return;
+    }
+    s->bound[k] = i;
+  }
+  s->bound[++k] = s->n;
+  if (k == 1) return; /* already in order */
+  for (int r = 0; r < k; r++) s->at[r] = s->bound[r];
+  s->nmem = k;
+}
+
+/* The next record of the buffer's runs being merged, NULL after the last. */
+static const void *mem_next(ld_extsort *s) {
+  int best = -1;
+  const char *min = NULL;
+  for (int r = 0; r < s->nmem; r++) {
+    if (s->at[r] == s->bound[r + 1]) continue;
+    const char *x = s->mem + s->at[r] * s->rec;
+    if (!min || s->cmp(x, min) < 0) {
+      min = x;
+      best = r;
+    }
+  }
+  if (best >= 0) s->at[best]++;
+  return min;
+}
+
+/* Write the ordered buffer to f, gathered into large writes. */
+static int write_buffer(ld_extsort *s, FILE *f) {
+  if (!s->nmem && !s->perm) return fwrite(s->mem, s->rec, s->n, f) == s->n ? 0 : -1;
+  char stage[1 << 16];
+  size_t per = sizeof stage / s->rec, k = 0, i = 0;
+  int rc = 0;
+  for (const void *r;;) {
+    if (s->perm)
+      r = i < s->n ? s->mem + (size_t)s->perm[i++] * s->rec : NULL;
+    else
+      r = mem_next(s);
+    if (r && per) {
+      memcpy(stage + k * s->rec, r, s->rec);
+      if (++k < per) continue;
+    } else if (r && fwrite(r, s->rec, 1, f) != 1) { /* a record over 64 KiB */
+      rc = -1;
+      break;
+    }
+    if (k && fwrite(stage, s->rec, k, f) != k) rc = -1;
+    k = 0;
+    if (!r || rc) break;
+  }
+  free(s->perm);
+  s->perm = NULL;
+  s->nmem = 0;
+  return rc;
+}
+
+/* Order the buffer and write it out as a run. */
 static int spill(ld_extsort *s) {
-  if (s->n) qsort(s->mem, s->n, s->rec, s->cmp);
+  order_buffer(s);
   FILE *f = tmpfile();
   if (!f) return -1;
-  if (fwrite(s->mem, s->rec, s->n, f) != s->n || fflush(f) != 0) {
+  if (write_buffer(s, f) || fflush(f) != 0) {
     fclose(f);
     return -1;
   }
@@ -165,7 +293,7 @@ static int merge_runs(ld_extsort *s) {
 
 int extsort_finish(ld_extsort *s) {
   if (s->nruns == 0) { /* everything fit in memory */
-    if (s->n) qsort(s->mem, s->n, s->rec, s->cmp);
+    order_buffer(s);
     s->next = 0;
     return 0;
   }
@@ -181,8 +309,11 @@ int extsort_finish(ld_extsort *s) {
 
 const void *extsort_next(ld_extsort *s) {
   if (!s->merging) {
+    if (s->nmem) return mem_next(s);
     if (s->next >= s->n) return NULL;
-    return s->mem + s->next++ * s->rec;
+    size_t at = s->perm ? s->perm[s->next] : s->next;
+    s->next++;
+    return s->mem + at * s->rec;
   }
   return merge_next(s);
 }
@@ -214,5 +345,6 @@ void extsort_free(ld_extsort *s) {
   free(s->runs);
   free(s->heap);
   free(s->mem);
+  free(s->perm);
   free(s);
 }

@@ -10,7 +10,9 @@
 **   extsort_free(s);
 **
 ** Records are gathered in a buffer of at most mem_bytes; a full buffer is
-** sorted and written to an unnamed temporary file as a run; the runs are
+** ordered (merged when it holds at most 8 ascending runs, radix-sorted
+** with extsort_int_key, else qsorted) and written to an unnamed temporary
+** file as a run; the runs are
 ** then merged with a heap (every 64 runs are first merged into one, so
 ** few files are open).  Memory stays at mem_bytes plus a small read
 ** buffer per run, whatever the number of records.  Equal records keep no
@@ -31,6 +33,10 @@ int extsort_add(ld_extsort *s, const void *rec);
 ** that travel in the writer's batches: a writer_sink).  -1 also when len
 ** is not the record size. */
 int extsort_add_bytes(void *s, const void *bytes, size_t len);
+/* The records are ordered by the int64 at offset (the comparator says the
+** same): a full buffer is then radix-sorted by it, not qsorted.  Call
+** before the first extsort_add. */
+void extsort_int_key(ld_extsort *s, size_t offset);
 int extsort_finish(ld_extsort *s);
 /* The next record in order, NULL at the end (or on a read error:
 ** extsort_failed then says so).  Valid until the next call. */

@@ -83,18 +83,8 @@ void hash_update(ld_hash *h, const void *data, size_t n) {
   h->tail_n = (unsigned)n;
 }
 
-uint64_t hash_final(const ld_hash *h) {
-  uint64_t acc;
-  if (h->total >= 32) {
-    acc =
-        rotl(h->lane[0], 1) + rotl(h->lane[1], 7) + rotl(h->lane[2], 12) + rotl(h->lane[3], 18);
-    for (int i = 0; i < 4; i++) acc = merge_round(acc, h->lane[i]);
-  } else {
-    acc = h->seed + P5;
-  }
-  acc += h->total;
-  const unsigned char *p = h->tail;
-  unsigned n = h->tail_n;
+/* The tail (under 32 bytes) and the avalanche, after the lanes. */
+static uint64_t finish(uint64_t acc, const unsigned char *p, size_t n) {
   while (n >= 8) {
     acc ^= round1(0, read64(p));
     acc = rotl(acc, 27) * P1 + P4;
@@ -119,11 +109,33 @@ uint64_t hash_final(const ld_hash *h) {
   return acc;
 }
 
-uint64_t hash_bytes_seed(const void *p, size_t n, uint64_t seed) {
-  ld_hash h;
-  hash_init_seed(&h, seed);
-  hash_update(&h, p, n);
-  return hash_final(&h);
+static uint64_t converge(const uint64_t lane[4]) {
+  uint64_t acc = rotl(lane[0], 1) + rotl(lane[1], 7) + rotl(lane[2], 12) + rotl(lane[3], 18);
+  for (int i = 0; i < 4; i++) acc = merge_round(acc, lane[i]);
+  return acc;
+}
+
+uint64_t hash_final(const ld_hash *h) {
+  uint64_t acc = h->total >= 32 ? converge(h->lane) : h->seed + P5;
+  return finish(acc + h->total, h->tail, h->tail_n);
+}
+
+/* One call, no state copied: the interner hashes every name and key. */
+uint64_t hash_bytes_seed(const void *data, size_t n, uint64_t seed) {
+  const unsigned char *p = data;
+  size_t left = n;
+  uint64_t acc = seed + P5;
+  if (n >= 32) {
+    uint64_t lane[4] = {seed + P1 + P2, seed + P2, seed, seed - P1};
+    for (; left >= 32; p += 32, left -= 32) {
+      lane[0] = round1(lane[0], read64(p));
+      lane[1] = round1(lane[1], read64(p + 8));
+      lane[2] = round1(lane[2], read64(p + 16));
+      lane[3] = round1(lane[3], read64(p + 24));
+    }
+    acc = converge(lane);
+  }
+  return finish(acc + n, p, left);
 }
 
 uint64_t hash_bytes(const void *p, size_t n) {

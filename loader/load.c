@@ -367,8 +367,6 @@ static int start_writer(ld_ctx *ctx) {
     sqlite3_free(err);
     return -1;
   }
-  writer_sink(ctx->w, TB_NEST, nest_sink, ctx->nest,
-              "cannot write a temporary file to sort slices");
   writer_sink(ctx->w, TB_FLOW_END, flows_sink, ctx->flows,
               "cannot write a temporary file to sort flows");
   return 0;

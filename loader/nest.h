@@ -57,8 +57,7 @@ nest_row nest_row_of(ld_nest *n, int64_t trace_id, const ld_value *pid, const ld
                      int64_t id, int64_t ts, int64_t dur, int64_t name_id, int kind,
                      const char *dims, size_t dims_len, const char *types, size_t types_len);
 
-/* Add a record (bytes: one nest_row) to the sort: the writer thread's sink
-** for TB_NEST rows (writer_sink), so the sorting runs beside the parser.
+/* Add a record (bytes: one nest_row) to the sort, on the parser's thread.
 ** Returns 0, or -1 when the sort cannot write a temporary file. */
 int nest_sink(void *n, const void *bytes, size_t len);
 

@@ -91,7 +91,30 @@ static int split_numeral(const char *s, size_t n, nt_digits *out) {
   return 0;
 }
 
+/* The common numeral, [-]digits[.digits] with no more fraction digits
+** than scale and at most 18 digits once scaled, converted in one pass: the
+** value is below 10^18, so it is exact and fits.  Returns 0 when s is not
+** of that form (the general path below decides). */
+static int fast_scaled(const char *s, size_t n, int scale, int64_t *out) {
+  size_t i = s[0] == '-', start = i;
+  uint64_t mag = 0;
+  while (i < n && (unsigned)(s[i] - '0') < 10) mag = mag * 10 + (uint64_t)(s[i++] - '0');
+  size_t int_digits = i - start;
+  if (int_digits == 0 || int_digits + (size_t)scale > 18) return 0;
+  int frac = 0;
+  if (i < n && s[i] == '.') {
+    for (i++; i < n && (unsigned)(s[i] - '0') < 10 && frac < scale; i++, frac++)
+      mag = mag * 10 + (uint64_t)(s[i] - '0');
+    if (frac == 0) return 0;
+  }
+  if (i != n) return 0; /* more fraction digits, an exponent, or not a number */
+  for (; frac < scale; frac++) mag *= 10;
+  *out = s[0] == '-' ? -(int64_t)mag : (int64_t)mag;
+  return 1;
+}
+
 nt_status nt_parse_scaled(const char *s, size_t n, int scale, int64_t *out) {
+  if (n && scale >= 0 && scale <= 18 && fast_scaled(s, n, scale, out)) return NT_OK;
   nt_digits nd;
   if (split_numeral(s, n, &nd)) return NT_INVALID;
   *out = 0;

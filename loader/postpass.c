@@ -56,6 +56,7 @@
 
 #include "profdb/codes.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -675,6 +676,7 @@ static int build_tree(ld_ctx *ctx, int64_t first_trace) {
   if (load_name_classes(ctx, &s.names) || write_steps(ctx, steps, nsteps, first_trace))
     goto done;
   s.tree = extsort_new(sizeof(tree_row), cmp_tree_row, TREE_SORT_MEMORY);
+  extsort_int_key(s.tree, offsetof(tree_row, id)); /* ids: radix-sorted */
   if (sqlite3_prepare_v2(
           ctx->db,
           "INSERT INTO cpu_busy(trace_id, pid, tid, class, ts, dur) VALUES(?,?,?,?,?,?)", -1,

@@ -126,8 +126,10 @@ static ld_value nest_value(const tevent *ev, const tval *v) {
   return (ld_value){v->type, v->i, v->type == 't' ? ev->raw.p + v->off : NULL, v->len};
 }
 
-/* Send a CPU slice with usable times to the nesting pass (nest.h), through
-** the writer thread. */
+/* Send a CPU slice with usable times to the nesting pass (nest.h): its key
+** goes to the sort on this thread (the writer thread, SQLite's, is the
+** busier one; the keys arrive as a few ascending runs, which the sort
+** merges instead of sorting). */
 static void gather_slice(tparser *p, int64_t id, int kind) {
   const tevent *ev = &p->ev;
   ld_value pid = nest_value(ev, &ev->pid), tid = nest_value(ev, &ev->tid);
@@ -138,9 +140,8 @@ static void gather_slice(tparser *p, int64_t id, int kind) {
       shaped ? ev->targs[TA_INPUT_DIMS].raw_len : 0,
       has_targ(ev, TA_INPUT_TYPES) ? ev->raw.p + ev->targs[TA_INPUT_TYPES].raw_off : NULL,
       has_targ(ev, TA_INPUT_TYPES) ? ev->targs[TA_INPUT_TYPES].raw_len : 0);
-  ld_buf *b = writer_batch(p->ctx->w);
-  row_begin(b, TB_NEST);
-  row_text(b, 0, (const char *)&r, sizeof r);
+  if (nest_sink(p->ctx->nest, &r, sizeof r))
+    writer_set_error(p->ctx->w, "cannot write a temporary file to sort slices");
   if (ev->step_number >= 0 && (kind == K_CPU_OP || kind == K_USER_ANNOTATION))
     nest_add_step(p->ctx->nest,
                   &(step_row){p->f->artifact_id, ev->step_number, id, ev->ts.ns, ev->dur.ns});

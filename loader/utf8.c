@@ -6,14 +6,21 @@
 #include "utf8.h"
 
 #include <stdint.h>
+#include <string.h>
 
 int utf8_repair(const char *s, size_t n, ld_buf *scratch, const char **out, size_t *outn) {
   const unsigned char *u = (const unsigned char *)s;
   size_t i = 0;
   *out = s;
   *outn = n;
-  /* Fast path: ASCII runs, then full checks only where needed. */
+  /* Fast path: ASCII runs, eight bytes at a time, then full checks only
+  ** where needed. */
   while (i < n) {
+    uint64_t w;
+    if (n - i >= 8 && (memcpy(&w, u + i, 8), !(w & 0x8080808080808080ULL))) {
+      i += 8;
+      continue;
+    }
     if (u[i] < 0x80) {
       i++;
       continue;

@@ -42,7 +42,6 @@ static const struct {
     [TB_ALLOC_EVENT] = {"_alloc_event", COLS_ALLOC_EVENT},
     [TB_STACK_FRAME] = {"_stack_frame", COLS_STACK_FRAME},
     [TB_ANNOTATION] = {"annotation", COLS_ANNOTATION},
-    [TB_NEST] = {"(nesting sort)", ""},
     [TB_FLOW_END] = {"(flow sort)", ""},
 };
 
@@ -295,6 +294,13 @@ void writer_stop(ld_writer *w) {
   pthread_mutex_destroy(&w->mu);
   pthread_cond_destroy(&w->cv);
   free(w);
+}
+
+void writer_set_error(ld_writer *w, const char *why) {
+  if (w->threaded) pthread_mutex_lock(&w->mu);
+  if (!w->failed) snprintf(w->error, sizeof w->error, "%s", why);
+  w->failed = 1;
+  if (w->threaded) pthread_mutex_unlock(&w->mu);
 }
 
 const char *writer_error(const ld_writer *w) {

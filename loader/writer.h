@@ -44,8 +44,7 @@ typedef enum ld_table {
   TB_ALLOC_EVENT,   /* _alloc_event */
   TB_STACK_FRAME,   /* _stack_frame */
   TB_ANNOTATION,    /* annotation */
-  TB_NEST,          /* not tables: records for a sort (writer_sink), one text */
-  TB_FLOW_END,      /* value each: nest_row (nest.c), flow_end (flows.c) */
+  TB_FLOW_END,      /* not a table: a flow_end (flows.c) for its sort (writer_sink) */
   TB__COUNT
 } ld_table;
 
@@ -70,7 +69,6 @@ static const unsigned char ld_table_ncols[TB__COUNT] = {
     [TB_ALLOC_EVENT] = COL_ALLOC_EVENT__N,
     [TB_STACK_FRAME] = COL_STACK_FRAME__N,
     [TB_ANNOTATION] = COL_ANNOTATION__N,
-    [TB_NEST] = 1,
     [TB_FLOW_END] = 1,
 };
 
@@ -99,6 +97,11 @@ int writer_sync(ld_writer *w);
 
 /* Stop the thread and finalize the statements (after writer_sync). */
 void writer_stop(ld_writer *w);
+
+/* Fail the writer from the producer's side (a sort the parser feeds could
+** not write its temporary file): the next writer_maybe_flush or
+** writer_sync returns -1 and writer_error() says why. */
+void writer_set_error(ld_writer *w, const char *why);
 
 /* The SQLite error that stopped the writer, or NULL. */
 const char *writer_error(const ld_writer *w);

@@ -47,6 +47,20 @@ int main(void) {
   check_scaled("0e999", 3, NT_OK, 0);
   check_scaled("123456789012345678901234567890e-30", 3, NT_ROUNDED, 123);
   check_scaled("00012", 0, NT_OK, 12); /* leading zeros (not JSON, tolerated) */
+  /* the fast path's edges (numtext.c, fast_scaled): 18 digits once scaled
+  ** or fewer, at most scale fraction digits; anything else the general path */
+  check_scaled("999999999999999.999", 3, NT_OK, 999999999999999999LL);
+  check_scaled("-999999999999999.9", 3, NT_OK, -999999999999999900LL);
+  check_scaled("1000000000000000.001", 3, NT_OK, 1000000000000000001LL);
+  check_scaled("12.30", 3, NT_OK, 12300);
+  check_scaled("1.0000", 3, NT_OK, 1000);
+  check_scaled("1.0005", 3, NT_ROUNDED, 1000);
+  check_scaled("999999999999999999", 0, NT_OK, 999999999999999999LL);
+  check_scaled("-7", 0, NT_OK, -7);
+  check_scaled("1.5", 0, NT_ROUNDED, 2);
+  check_scaled("1.x", 3, NT_INVALID, 0);
+  check_scaled("12a", 3, NT_INVALID, 0);
+  check_scaled("--1", 3, NT_INVALID, 0);
   /* plain integers */
   check_scaled("9223372036854775807", 0, NT_OK, 9223372036854775807LL);
   check_scaled("9223372036854775808", 0, NT_OVERFLOW, 0);
