@@ -326,11 +326,18 @@ static int already_exported(const ex_options *o, const ex_args *x, int *rc) {
 ** derives another run than the job's tasks before it (a rerun of a job
 ** whose clock moved, other world sizes) adds a second run, which profdb
 ** report DIR would report beside the first.  Said, with the way out. */
-static void warn_runs(const char *dir) {
+static int count_runs(const char *dir) {
   char **runs;
   int n = ex_dataset_runs(dir, &runs);
   ex_free_runs(runs, n);
-  if (n < 2) return;
+  return n;
+}
+
+/* Said when this export (without --run) added a run to a dataset that held
+** some already (runs_before of them). */
+static void warn_runs(const char *dir, int runs_before) {
+  int n = count_runs(dir);
+  if (n < 2 || n <= runs_before) return;
   char text[1024];
   ex_runs_text(dir, text, sizeof text);
   fprintf(stderr,
@@ -405,6 +412,7 @@ int cli_export(int argc, char **argv) {
   clock_gettime(CLOCK_MONOTONIC, &t0);
   int load_rc = PROFDB_EXIT_OK;
   ex_result res = {0};
+  int runs_before = count_runs(o.dir);
   rc = export_inputs(&o, &x, &res, &load_rc);
   remove_tmp();
   clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -416,7 +424,7 @@ int cli_export(int argc, char **argv) {
             (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
             rc == PROFDB_EXIT_TRUNCATED ? " (with warnings)" : "");
   if (!o.run && !x.skipped && (rc == PROFDB_EXIT_OK || rc == PROFDB_EXIT_TRUNCATED))
-    warn_runs(o.dir);
+    warn_runs(o.dir, runs_before);
   free(listed);
   free(inputs);
   free(only);

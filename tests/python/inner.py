@@ -172,8 +172,9 @@ if mode == "full":
     # one of them fails here.
     from profdb._native import report_options
     opts = report_options()
-    own = {"report": {"self", "sections", "html", "progress"},
-           "diff": {"before", "after", "gate", "sections", "html", "progress", "allow_missing"}}
+    own = {"report": {"self", "sections", "html", "progress", "run"},
+           "diff": {"before", "after", "gate", "sections", "html", "progress", "allow_missing",
+                    "run"}}
     for command, f in (("report", profdb.Database.report), ("diff", profdb.diff)):
         keywords = set(inspect.signature(f).parameters) - own[command]
         names = {o["name"] for o in opts if o[command]}
