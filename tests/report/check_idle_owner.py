@@ -47,6 +47,8 @@ CASE is one of:
                    event): neither gpu_idle nor an explicit
                    cudaDeviceSynchronize around them promises that time
                    (issue 44, pattern 1); only the idle with nothing queued
+  graph_launch_promised_as_launch_overhead  a cudaGraphLaunch per step: no
+                   launch_bound saving for it (issue 44, pattern 1)
   data_loading_counted_in_gpu_idle  a DataLoader wait and a run of short
                    kernels each step: gpu_idle, data_loading and
                    launch_bound together promise no more than the idle
@@ -406,6 +408,37 @@ def case_pageable_copy_not_a_sync(profdb, public_dir, work):
             problems.append(f"HTA rank0: synchronization {saving(f, 'synchronization')} > the "
                             f"pageable copies' idle with nothing queued ({host} ns per step; "
                             f"{copy} ns in all)")
+    return problems
+
+
+def case_graph_launch_promised_as_launch_overhead(profdb, public_dir, work):
+    """Issue 44, pattern 1: 6 steps of 10 ms, each one cudaGraphLaunch of
+    500 us whose 200 kernels of 2 us run after it, then 150 kernels of 2 us
+    launched one by one (calls of 4 us, 20 us apart): the graph launch is
+    the one call a replay costs, not launch overhead that fusion or CUDA
+    graphs remove; launch_bound may promise the 150 calls' 600 us, not
+    the graph launch's 500 us."""
+    t = T()
+    for i in range(6):
+        s = 1000 + i * 10000
+        x(t.ev, "user_annotation", f"ProfilerStep#{i + 1}", s, 10000)
+        t.corr += 1
+        x(t.ev, "cuda_runtime", "cudaGraphLaunch", s + 100, 500, correlation=t.corr)
+        for j in range(200):
+            x(t.ev, "kernel", "void tiny_add_kernel()", s + 700 + j * 5, 2, tid=7, pid=0,
+              device=0, stream=7, correlation=t.corr)
+        for j in range(150):
+            t.corr += 1
+            x(t.ev, "cuda_runtime", "cudaLaunchKernel", s + 2000 + j * 20, 4, correlation=t.corr)
+            x(t.ev, "kernel", "void tiny_mul_kernel()", s + 2010 + j * 20, 2, tid=7, pid=0,
+              device=0, stream=7, correlation=t.corr)
+    f = report(profdb, work, "graph", t.doc())
+    problems = []
+    if "launch_bound" not in f or saving(f, "launch_bound") > 150 * 4 * US:
+        problems.append(f"launch_bound promises {saving(f, 'launch_bound')} ns, the graph "
+                        f"launch calls included (the one-by-one launches take {150 * 4 * US})")
+    if "gpu_idle" not in f or "already replay CUDA graphs" not in f["gpu_idle"]["action"]:
+        problems.append(f"gpu_idle does not say the steps replay CUDA graphs: {f.get('gpu_idle')}")
     return problems
 
 
