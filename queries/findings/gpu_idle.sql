@@ -2,7 +2,8 @@
 -- 1. The GPU waits: low utilization.  The fix (a host that keeps the GPU
 -- fed) can save at most the idle time, less the idle time other findings
 -- own (lib/38_claim.sql: cold-start launch calls, one-time set-up and
--- repeated allocator calls, host-blocking calls, DataLoader ranges; and
+-- repeated allocator calls, host-blocking calls, DataLoader ranges, gaps
+-- that began with GPU work already queued; and
 -- launch_bound's bound, launch_claim); a GPU that barely
 -- works (under 1% of the window or 100 us) is a CPU-bound run, not an
 -- idle GPU.  It fires when the GPU idles over 30% of the time outside
@@ -32,9 +33,13 @@ SELECT round(100.0 * lc.rest / t.job_step_ns, 1) AS priority, 'gpu_idle' AS rule
     100.0 * t.runtime_ns / t.rank_step_ns, 100.0 * t.dataloader_ns / t.rank_step_ns,
       100.0 * t.cpu_ns / t.rank_step_ns,
     100.0 * t.unrecorded_ns / t.rank_step_ns,
-    CASE WHEN cl.claimed + lc.ns > 0 THEN printf(' Of the idle time, %s is promised by other ' ||
-      'findings (their own actions remove it), not here: %s.',
-      profdb_fmt_ns(cl.claimed + lc.ns), rtrim(ltrim(
+    CASE WHEN cl.queued > 0 THEN printf(' %s of the idle time began with GPU work already ' ||
+      'queued (launched, not started: the GPU waited on another stream, an event or work ' ||
+      'outside the trace, not on the host): feeding the GPU sooner fills none of it.',
+      profdb_fmt_ns(cl.queued)) ELSE '' END ||
+    CASE WHEN cl.claimed - cl.queued + lc.ns > 0 THEN printf(' Of the idle time, %s is ' ||
+      'promised by other findings (their own actions remove it), not here: %s.',
+      profdb_fmt_ns(cl.claimed - cl.queued + lc.ns), rtrim(ltrim(
       CASE WHEN cl.cold > 0 THEN printf(' %s in cold-start launch calls (cold_start);',
         profdb_fmt_ns(cl.cold)) ELSE '' END
       || CASE WHEN cl.startup > 0 THEN printf(' %s in one-time set-up calls (startup_calls);',
@@ -63,7 +68,9 @@ SELECT round(100.0 * lc.rest / t.job_step_ns, 1) AS priority, 'gpu_idle' AS rule
            'with CUDA graphs, and overlap data loading with compute.' END AS action,
   printf('Up to %s (%.0f%% of the job step) if the GPU were kept busy%s.', profdb_fmt_ns(lc.rest),
     100.0 * lc.rest / t.job_step_ns,
-    CASE WHEN cl.claimed + lc.ns > 0 THEN ', the idle time other findings own left out' ELSE ''
+    CASE WHEN cl.queued > 0 THEN ', the idle time with GPU work queued and that other ' ||
+      'findings own left out'
+      WHEN cl.claimed + lc.ns > 0 THEN ', the idle time other findings own left out' ELSE ''
       END) AS expected_impact,
   'Re-profile: step_time_sum.mean_gpu_idle_pct below 20% and mean_wall_ns down.' AS validation,
   0 AS needs_artifact,
@@ -75,7 +82,9 @@ SELECT round(100.0 * lc.rest / t.job_step_ns, 1) AS priority, 'gpu_idle' AS rule
       t.job_step_ns,
       'gpu_busy_ns', t.gpu_busy_ns,
       'cold_start_idle_ns', CAST(round(cl.cold) AS INTEGER),
-      'other_findings_idle_ns', CAST(round(cl.claimed + lc.ns) AS INTEGER), 'graph_launches',
+      'queued_idle_ns', CAST(round(cl.queued) AS INTEGER),
+      'other_findings_idle_ns', CAST(round(cl.claimed - cl.queued + lc.ns) AS INTEGER),
+      'graph_launches',
         gr.calls)) AS evidence, 1 AS cut_may_explain
 FROM measure_time t, measure_gpu g, ranks_idle r, measure_floor f, measure_time j,
   measure_claim cl, measure_graph gr, measure_launch_claim lc

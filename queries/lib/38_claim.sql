@@ -4,9 +4,11 @@
 -- analysed span with no GPU work running is claimed by at most one
 -- finding, the first of these whose calls the host was in then: a
 -- cold-start launch call (cold_start), a one-time set-up call or cuDNN /
--- MIOpen autotuning sync (startup_calls), a repeated allocator or set-up
--- call (allocator_calls), a host-blocking call whose wait is not explained
--- by the trace (wait_outside_trace), an explicit synchronize outside any
+-- MIOpen autotuning sync (startup_calls), a host-blocking call whose wait
+-- is not explained by the trace (wait_outside_trace), a GPU idle gap that
+-- began with GPU work already queued (report_queued_gap: no host-side fix
+-- fills it), a repeated allocator or set-up call (allocator_calls), an
+-- explicit synchronize outside any
 -- operator (explicit_sync), another host-blocking call (synchronization),
 -- a DataLoader range (data_loading); launch_bound then takes its bound out
 -- of the rest (findings.sql, launch_claim) and gpu_idle keeps what is
@@ -138,13 +140,70 @@ SELECT o.k, o.trace_id, o.event_id, o.name, o.a, o.b,
        ELSE 'op' END AS class
 FROM outer_call o LEFT JOIN idle i ON i.k = o.k AND i.event_id = o.event_id;
 
+-- The launch queue of each trace, all its streams together
+-- (docs/definitions.md "Queue length"): after each change, the number of
+-- operations launched (their launch call started) and not yet started on
+-- the GPU.  Every traced operation with its launch call counts, in the
+-- analysed spans or not (work a warm-up step queued still holds the GPU),
+-- but those whose launch call blocks the host until they are done (a
+-- synchronous or pageable copy, report_sync): their wait is the host's,
+-- owned by the sync findings.
+--   trace_id, t   the change (ns); the last row at a time holds the net
+--   len           operations queued after it
+CREATE TEMP TABLE report_queue_step AS
+WITH ev AS (
+  SELECT g.trace_id, r.ts AS t, 1 AS d
+  FROM _gpu g JOIN _gpu_link l ON l.id = g.id JOIN _slice r ON r.id = l.launch_id
+  WHERE g.kind IN (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'memset'))
+    AND g.ts IS NOT NULL AND r.ts IS NOT NULL AND g.trace_id IN (SELECT trace_id FROM report_span)
+    AND r.id NOT IN (SELECT event_id FROM report_sync)
+  UNION ALL
+  SELECT g.trace_id, g.ts, -1
+  FROM _gpu g JOIN _gpu_link l ON l.id = g.id JOIN _slice r ON r.id = l.launch_id
+  WHERE g.kind IN (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'memset'))
+    AND g.ts IS NOT NULL AND r.ts IS NOT NULL AND g.trace_id IN (SELECT trace_id FROM report_span)
+    AND r.id NOT IN (SELECT event_id FROM report_sync)
+)
+SELECT trace_id, t, sum(d) OVER (PARTITION BY trace_id ORDER BY t, d DESC
+                                 ROWS UNBOUNDED PRECEDING) AS len
+FROM ev;
+CREATE INDEX temp.report_queue_step_by_t ON report_queue_step(trace_id, t);
+
+-- The GPU idle gaps of each span (no kernel, copy or fill running on any
+-- stream of the trace) that begin with GPU work queued: launched before
+-- the gap, started after it.  The GPU then waits on something other than
+-- the host (another stream, an event, a producer outside the trace):
+-- launching sooner fills none of it, so no host-side finding promises it.
+--   k, trace_id   the span
+--   a, b          the gap (ns)
+CREATE TEMP TABLE report_queued_gap AS
+WITH u AS (
+  SELECT k, trace_id, a, max(b) OVER (PARTITION BY k, trace_id ORDER BY a, b
+                                      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev
+  FROM report_clip_gpu
+), gap AS (
+  SELECT k, trace_id, prev AS a, a AS b FROM u WHERE prev < a
+  UNION ALL
+  SELECT s.k, s.trace_id, s.ts, coalesce(min(c.a), s.end_ts)
+  FROM report_span s LEFT JOIN report_clip_gpu c ON c.k = s.k AND c.trace_id = s.trace_id
+  GROUP BY s.k, s.trace_id
+  UNION ALL
+  SELECT s.k, s.trace_id, max(c.b), s.end_ts
+  FROM report_span s JOIN report_clip_gpu c ON c.k = s.k AND c.trace_id = s.trace_id
+  GROUP BY s.k, s.trace_id
+)
+SELECT k, trace_id, a, b FROM gap
+WHERE b > a AND (SELECT q.len FROM report_queue_step q WHERE q.trace_id = gap.trace_id
+                 AND q.t < gap.a ORDER BY q.t DESC LIMIT 1) > 0;
+
 -- Per span, the GPU idle time each owner claims (ns): interval_layers
 -- gives each instant to the lowest layer present (0: GPU work).
 --   k, trace_id        the span
 --   cold_ns            during cold-start launch calls (lib/37_launch.sql)
 --   startup_ns         during one-time set-up calls and autotuning syncs
---   alloc_ns           during repeated allocator and set-up calls
 --   outside_ns         during host-blocking calls waiting on work outside the trace
+--   queued_ns          in gaps that began with GPU work queued (report_queued_gap)
+--   alloc_ns           during repeated allocator and set-up calls
 --   explicit_ns        during explicit synchronize calls outside operators
 --   op_sync_ns         during the other host-blocking calls (repeated
 --                      autotuning syncs among them: a new input shape
@@ -152,24 +211,26 @@ FROM outer_call o LEFT JOIN idle i ON i.k = o.k AND i.event_id = o.event_id;
 --   dataloader_ns      during enumerate(DataLoader) ranges
 CREATE TEMP TABLE report_idle_claim AS
 WITH l AS (
-  SELECT k, trace_id, interval_layers(a, b, layer, 8) AS x FROM (
+  SELECT k, trace_id, interval_layers(a, b, layer, 9) AS x FROM (
     SELECT k, trace_id, a, b, 0 AS layer FROM report_clip_gpu
     UNION ALL
     SELECT s.k, s.trace_id, max(c.ts, s.ts), min(c.ts + c.dur, s.end_ts), 1
     FROM report_span s JOIN report_cold_launch c
       ON c.trace_id = s.trace_id AND c.ts < s.end_ts AND c.ts + c.dur > s.ts
     UNION ALL
-    SELECT k, trace_id, a, b, CASE WHEN NOT repeated THEN 2 WHEN autotune THEN 6 ELSE 3 END
+    SELECT k, trace_id, a, b, CASE WHEN NOT repeated THEN 2 WHEN autotune THEN 7 ELSE 5 END
     FROM report_setup_call
     UNION ALL
-    SELECT k, trace_id, a, b, CASE class WHEN 'outside' THEN 4 WHEN 'explicit' THEN 5 ELSE 6 END
+    SELECT k, trace_id, a, b, CASE class WHEN 'outside' THEN 3 WHEN 'explicit' THEN 6 ELSE 7 END
     FROM report_sync_class
     UNION ALL
-    SELECT k, trace_id, a, b, 7 FROM report_clip_calls WHERE class = 'dataloader')
+    SELECT k, trace_id, a, b, 4 FROM report_queued_gap
+    UNION ALL
+    SELECT k, trace_id, a, b, 8 FROM report_clip_calls WHERE class = 'dataloader')
   GROUP BY k, trace_id
 )
 SELECT k, trace_id, json_extract(x, '$[1]') AS cold_ns, json_extract(x, '$[2]') AS startup_ns,
-  json_extract(x, '$[3]') AS alloc_ns, json_extract(x, '$[4]') AS outside_ns,
-  json_extract(x, '$[5]') AS explicit_ns, json_extract(x, '$[6]') AS op_sync_ns,
-  json_extract(x, '$[7]') AS dataloader_ns
+  json_extract(x, '$[3]') AS outside_ns, json_extract(x, '$[4]') AS queued_ns,
+  json_extract(x, '$[5]') AS alloc_ns, json_extract(x, '$[6]') AS explicit_ns,
+  json_extract(x, '$[7]') AS op_sync_ns, json_extract(x, '$[8]') AS dataloader_ns
 FROM l;

@@ -381,7 +381,7 @@ READERS = {
                "fill_kernel_sum.sql", "findings/allocator_calls.sql", "lib/findings/counts.sql",
                "lib/findings/graph.sql", "lib/findings/launch.sql", "launch_overhead.sql",
                "mem_peak_context.sql",
-               "op_memory_sum.sql", "op_shape_sum.sql", "source_gpu_sum.sql",
+               "op_memory_sum.sql", "op_shape_sum.sql", "queue_length.sql", "source_gpu_sum.sql",
                "lib/10_trace_scope.sql", "lib/11_hta.sql", "lib/35_sync.sql", "lib/37_launch.sql",
                "lib/38_claim.sql", "lib/50_op_tree.sql", "lib/55_memory_event_op.sql",
                "lib/58_flops.sql"],

@@ -12,6 +12,9 @@ difference over all traces must stay within 0.5 percentage points:
   comp_comm_overlap    communication.overlap_pct, per rank
   idle_breakdown       gpu_idle host_wait / kernel_wait / other, per stream of
                        rank 0, as % of the stream's idle time
+  queue_length         samples, median and maximum per stream of rank 0,
+                       exactly, the mean between its two orders of equal times
+                       (queue_length(), below)
 
 The temporal breakdown of --scope hta reproduces HTA's own arithmetic (its
 µs rounding, its events, its filter, lib/11_hta.sql): every rank of every
@@ -98,6 +101,35 @@ def run(args, **kw):
     return subprocess.run([profdb, *args], check=True, stdout=subprocess.PIPE, **kw).stdout
 
 
+def queue_length(name, ref, rows, mtia):
+    """HTA's get_queue_length_summary (rank 0, one row per stream in stream
+    order) against queue_length with --scope hta: equal samples, maximum and
+    median, mean to its 4 decimals.  MTIA queues are not analysed by profdb."""
+    global ql_streams
+    if not isinstance(ref, list):
+        return
+    if mtia:
+        notes.append(f"{name}: MTIA launch queues not analysed by profdb (queue length not compared)")
+        return
+    mine = sorted((r for r in rows if r["rank"] == 0), key=lambda r: (r["stream"], r["device"]))
+    want = [{k.split("'")[3]: v for k, v in h.items()} for h in ref]
+    if len(mine) != len(want):
+        failures.append(f"{name}: queue_length: {len(mine)} streams, HTA {len(want)}")
+        return
+    for p, h in zip(mine, want):
+        got = (2 * p["launched"], p["max_queue"], p["p50_queue"])
+        exp = (h["count"], h["max"], h["50%"])
+        # HTA orders equal times with an unstable sort: its mean lies between
+        # the two orders' (4 decimals in the report)
+        tol = 0.00005 + 1e-9
+        if got != exp or not p["mean_queue_low"] - tol <= h["mean"] <= p["mean_queue"] + tol:
+            failures.append(f"{name}: queue_length stream {p['stream']}: samples, max, median, mean "
+                            f"{got + ((p['mean_queue_low'], p['mean_queue']),)}, HTA "
+                            f"{exp + (h['mean'],)}")
+        ql_streams += 1
+
+
+ql_streams = 0  # streams whose queue length equals HTA's
 for ref_file in sorted(os.listdir(reference)):
     if not ref_file.endswith(".hta.json"):
         continue
@@ -161,6 +193,7 @@ for ref_file in sorted(os.listdir(reference)):
                 if fig not in strict or d > strict[fig][0]:
                     strict[fig] = (d, f"{name} rank {h['rank']}", LIMIT_PP, d)
 
+    queue_length(name, hta.get("queue_length_summary"), sec.get("queue_length", []), counts["mtia"])
     if mtia_only:
         notes.append(f"{name}: MTIA device events, not analysed by profdb (only the temporal "
                      "breakdown compared)")
@@ -245,7 +278,10 @@ for fig, (d, where, _, _) in sorted(deliberate.items()):
     print(f"    {fig:42s} {d:9.3f}  at {where}")
 print("  not compared (profdb has no figure defined as HTA's): kernel-type breakdown"
       " (kernel_category_sum groups by kernel family, not COMMUNICATION/COMPUTATION/MEMORY"
-      " overlaps), queue length, memory bandwidth per rank")
+      " overlaps), memory bandwidth per rank")
+print(f"  queue length (queue_length vs get_queue_length_summary, rank 0): {ql_streams} streams equal")
+if ql_streams == 0:
+    failures.append("no queue length compared")
 for n in notes:
     print("note:", n)
 for f in failures:

@@ -9,6 +9,7 @@ CREATE TEMP TABLE measure_claim (
   startup    REAL,     -- one-time set-up calls (startup_calls)
   alloc      REAL,     -- repeated allocator calls (allocator_calls)
   outside    REAL,     -- waits on work outside the trace (wait_outside_trace)
+  queued     REAL,     -- gaps that began with GPU work queued (no host-side finding's)
   explicit   REAL,     -- explicit synchronize calls (explicit_sync)
   op_sync    REAL,     -- host syncs operators make (synchronization)
   dataloader REAL,     -- data loading (data_loading)
@@ -17,10 +18,11 @@ CREATE TEMP TABLE measure_claim (
 INSERT INTO measure_claim
   SELECT coalesce(sum(c.cold_ns), 0) / t.n AS cold, coalesce(sum(c.startup_ns), 0) / t.n AS startup,
     coalesce(sum(c.alloc_ns), 0) / t.n AS alloc, coalesce(sum(c.outside_ns), 0) / t.n AS outside,
+    coalesce(sum(c.queued_ns), 0) / t.n AS queued,
     coalesce(sum(c.explicit_ns), 0) / t.n AS explicit, coalesce(sum(c.op_sync_ns),
       0) / t.n AS op_sync,
     coalesce(sum(c.dataloader_ns), 0) / t.n AS dataloader,
-    coalesce(sum(c.cold_ns + c.startup_ns + c.alloc_ns + c.outside_ns + c.explicit_ns
+    coalesce(sum(c.cold_ns + c.startup_ns + c.alloc_ns + c.outside_ns + c.queued_ns + c.explicit_ns
                   + c.op_sync_ns + c.dataloader_ns), 0) / t.n AS claimed
   FROM (SELECT 1.0 * max(rank_steps,
     1) AS n FROM measure_time) t LEFT JOIN report_idle_claim c ON 1;
