@@ -6,8 +6,8 @@
 --   last peer arrived (the whole kernel where peers are not loaded), and
 --   nccl-tests' bus bandwidth (GB/s = 1e9 bytes/s; TraceLens divides by
 --   2^30).  Groups are named by their ranks and size, so a data-parallel
---   group ('ranks 0-6/2 (4)') reads apart from a tensor-parallel one
---   ('ranks 0-1 (2)').  Definitions: docs/definitions.md#collective-bandwidth
+--   group ('ranks 0-6/2 (4)', 'ranks 0,2 (2)') reads apart from a tensor-parallel one
+--   ('ranks 0,1 (2)').  Definitions: docs/definitions.md#collective-bandwidth
 --   (lib/51_coll_call.sql).
 -- Requires: report_coll_call
 -- Parameters: :link_gbps
@@ -29,6 +29,7 @@
 --   unmatched          count  calls whose peers are not loaded (transfer is the whole kernel)
 --   run                -      the run (ranks of one job)
 --   bytes_per_call     bytes  median message bytes of one call
+--   matched_by         -      the keys the matched calls were matched by across ranks: comms_id+seq, pg+seq, pg+order
 --   missing            -      what is missing for bytes or busbw, when anything is
 SELECT c."group", c.kind, c.bucket AS size, count(*) AS calls, sum(c.bytes) AS bytes,
   sum(c.transfer_ns) AS transfer_ns, sum(c.wait_ns) AS wait_ns,
@@ -38,6 +39,7 @@ SELECT c."group", c.kind, c.bucket AS size, count(*) AS calls, sum(c.bytes) AS b
   round(100.0 * profdb_median(c.busbw_gbps) / :link_gbps, 2) AS peak_pct,
   sum(NOT c.matched) AS unmatched, c.run,
   CAST(profdb_median(c.bytes) AS INTEGER) AS bytes_per_call,
+  group_concat(DISTINCT c.match_by) AS matched_by,
   nullif(group_concat(DISTINCT nullif(c.missing, '')), '') AS missing
 FROM report_coll_call c
 GROUP BY c.run, c."group", c.kind, c.bucket_lo, c.bucket

@@ -31,7 +31,7 @@ INSERT INTO report_dtype_size VALUES
 
 -- Each process group's rank list named by its ranks and size: 'ranks
 -- 0-7 (8)' (consecutive), 'ranks 0-6/2 (4)' (a stride: one rank of each
--- tensor-parallel group), else the list as written, 'ranks 0,3,5 (3)'.
+-- tensor-parallel group), else the list as written, 'ranks 0,2 (2)'.
 --   pg_ranks   'Process Group Ranks' as written ('[0, 1, 2, 3]')
 --   label      the name
 CREATE TEMP TABLE report_pg_label AS
@@ -49,7 +49,7 @@ WITH l AS (
 )
 SELECT pg_ranks,
   CASE WHEN cnt = 1 THEN 'rank ' || lo || ' (1)'
-       WHEN dist = cnt AND hi - lo = stride * (cnt - 1)
+       WHEN cnt > 2 AND dist = cnt AND hi - lo = stride * (cnt - 1)
          AND NOT EXISTS (SELECT 1 FROM json_each(st.pg_ranks) j WHERE (j.value - lo) % stride <> 0)
        THEN 'ranks ' || lo || '-' || hi || CASE WHEN stride > 1 THEN '/' || stride ELSE '' END
             || ' (' || cnt || ')'
