@@ -187,3 +187,8 @@ UPDATE report_coll_call SET
     WHEN bytes < 4294967296 THEN '256 MiB-4 GiB' ELSE '>= 4 GiB' END,
   algbw_gbps = CASE WHEN transfer_ns > 0 THEN 1.0 * bytes / transfer_ns END,
   busbw_gbps = CASE WHEN transfer_ns > 0 THEN 1.0 * bytes / transfer_ns * factor END;
+
+-- The link's peak bus bandwidth given by --link-gbps (the findings read it
+-- here: their rules are not bound to the report's options).
+--   link_gbps   GB/s (1e9 bytes/s, as busbw); NULL without the option
+CREATE TEMP TABLE report_coll_link AS SELECT CAST(:link_gbps AS REAL) AS link_gbps;
