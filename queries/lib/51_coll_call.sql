@@ -90,9 +90,9 @@ FROM st;
 --   match_by                   the key that matched it: 'comms_id+seq',
 --                              'pg+seq', 'pg+order' (NULL when unmatched)
 --   bucket                     message-size bucket, powers of 16 from 4 KiB:
---                              '< 4 KiB', '4-64 KiB', '64 KiB-1 MiB',
+--                              '0-4 KiB', '4-64 KiB', '64 KiB-1 MiB',
 --                              '1-16 MiB', '16-256 MiB', '256 MiB-4 GiB',
---                              '>= 4 GiB'; 'unknown' when bytes is NULL
+--                              '4 GiB+'; 'unknown' when bytes is NULL
 --   bucket_lo                  the bucket's lower bound in bytes (sorts the
 --                              buckets; -1 for 'unknown')
 --   algbw_gbps                 bytes / transfer_ns (GB/s, 1e9 bytes/s)
@@ -181,10 +181,10 @@ UPDATE report_coll_call SET
     WHEN bytes < 65536 THEN 4096 WHEN bytes < 1048576 THEN 65536
     WHEN bytes < 16777216 THEN 1048576 WHEN bytes < 268435456 THEN 16777216
     WHEN bytes < 4294967296 THEN 268435456 ELSE 4294967296 END,
-  bucket = CASE WHEN bytes IS NULL THEN 'unknown' WHEN bytes < 4096 THEN '< 4 KiB'
+  bucket = CASE WHEN bytes IS NULL THEN 'unknown' WHEN bytes < 4096 THEN '0-4 KiB'
     WHEN bytes < 65536 THEN '4-64 KiB' WHEN bytes < 1048576 THEN '64 KiB-1 MiB'
     WHEN bytes < 16777216 THEN '1-16 MiB' WHEN bytes < 268435456 THEN '16-256 MiB'
-    WHEN bytes < 4294967296 THEN '256 MiB-4 GiB' ELSE '>= 4 GiB' END,
+    WHEN bytes < 4294967296 THEN '256 MiB-4 GiB' ELSE '4 GiB+' END,
   algbw_gbps = CASE WHEN transfer_ns > 0 THEN 1.0 * bytes / transfer_ns END,
   busbw_gbps = CASE WHEN transfer_ns > 0 THEN 1.0 * bytes / transfer_ns * factor END;
 

@@ -74,13 +74,13 @@ def label(ranks_text, pg, n, has_args):
 def bucket(b):
     if b is None:
         return "unknown"
-    names = ["< 4 KiB", "4-64 KiB", "64 KiB-1 MiB", "1-16 MiB", "16-256 MiB", "256 MiB-4 GiB"]
+    names = ["0-4 KiB", "4-64 KiB", "64 KiB-1 MiB", "1-16 MiB", "16-256 MiB", "256 MiB-4 GiB"]
     lim = 4096
     for name in names:
         if b < lim:
             return name
         lim *= 16
-    return ">= 4 GiB"
+    return "4 GiB+"
 
 
 def read(path):
