@@ -107,6 +107,11 @@ int cli_report_run(rp_report *r, const rpo_values *v, rp_param *params, const ch
 ** 0, or -1 with why printed (cli_diff.c; the MCP's diff tool too). */
 struct cli_gate;
 int cli_diff_run(rp_report *r, struct cli_gate *gate);
+/* Before rp_run of a diff: each side's collective calls (the report's
+** report_coll_call) into TEMP diff_coll_call of r->db and r->db2, for
+** queries/diff/lib/50_coll.sql; 0, or -1 with why printed
+** (cli_diff_coll.c). */
+int cli_diff_coll(rp_report *r);
 /* Remove the temporary databases. */
 void rp_cli_free(rp_cli *o);
 /* Whether to run the sections on two connections (rp_report.db2): only

@@ -19,6 +19,10 @@ at the same moment, T us after the last one arrived (T: transfer).
     its first data-parallel all-reduce (Seq 1): matching by Seq leaves
     rank 1's alone (unmatched), matching by order would pair it with rank
     3's Seq 2.
+  * dp_tp_slow/, dp_tp_bit_slow/: dp_tp with the data-parallel
+    all-reduce's transfer at 1950 us and 1700 us instead of 1600 (busbw
+    32.8 and 37.6 GB/s instead of 40): the after runs of the diff and gate
+    tests (check_coll.py).
   * older/rank<r>.json: 2 ranks of older Kineto: no collective args on ops
     or kernels, a custom all-reduce kernel, and one kernel whose dtype is
     UNKNOWN_SCALAR.
@@ -124,7 +128,7 @@ def kinds():
             tr.write(os.path.join(OUT, "kinds", kind, f"rank{r}.json"))
 
 
-def dp_tp():
+def dp_tp(name="dp_tp", dp_us=1600):
     tp = [[0, 1], [2, 3]]
     dp = [[0, 2], [1, 3]]
     for r in range(4):
@@ -139,9 +143,9 @@ def dp_tp():
             tr.call(base - 500, "ncclDevKernel_AllReduce_Sum_bf16_RING_LL" + SIG, gts, gdur,
                     op_args=meta("allreduce", "BFloat16", 4000000, 4000000, tpg,
                                  str(1 + tp.index(tpg)), seq["tp"]))
-            # DP all-reduce, 64e6 bytes in 1600 us: busbw 40 GB/s
+            # DP all-reduce, 64e6 bytes in dp_us (1600) us: busbw 40 GB/s
             seq["dp"] += 1
-            gts, gdur = timing(base + 1000, dpg, r, 1600)
+            gts, gdur = timing(base + 1000, dpg, r, dp_us)
             tr.call(base - 400, "ncclDevKernel_AllReduce_Sum_f32_RING_LL" + SIG, gts, gdur,
                     op_args=meta("allreduce", "Float", 16000000, 16000000, dpg,
                                  str(3 + dp.index(dpg)), seq["dp"]),
@@ -152,7 +156,7 @@ def dp_tp():
             tr.call(base - 300, "ncclDevKernel_AllGather_RING_LL" + SIG, gts, gdur,
                     op_args=meta("allgather", "Int", 256, 1024, [0, 1, 2, 3], "0", seq["world"]))
             tr.step(i, base + 4000)
-        tr.write(os.path.join(OUT, "dp_tp", f"rank{r}.json"))
+        tr.write(os.path.join(OUT, name, f"rank{r}.json"))
 
 
 def older():
@@ -175,4 +179,6 @@ def older():
 
 kinds()
 dp_tp()
+dp_tp("dp_tp_slow", 1950)
+dp_tp("dp_tp_bit_slow", 1700)
 older()
