@@ -62,10 +62,9 @@ static const char diff_usage_end[] =
     "                     category[NAME] kernel[NAME] memcpy_bytes comm_exposed\n"
     "                     peak_allocated peak_reserved ooms busbw[KIND] (GB/s)\n"
     "  --gate FILE        the checks of FILE, one a line ('#' comments)\n"
-    "  --allow-missing    let a category[NAME], kernel[NAME] or busbw[KIND] check whose NAME "
-    "is in\n"
-    "                     neither run pass unevaluated (default: exit 2, naming the\n"
-    "                     closest names)\n"
+    "  --allow-missing    let a category[NAME], kernel[NAME] or busbw[KIND] check\n"
+    "                     whose NAME is in neither run pass unevaluated (default:\n"
+    "                     exit 2, naming the closest names)\n"
     "a failing gate prints one line on stderr: profdb: diff: gate FAIL: ...\n";
 
 static void usage(FILE *f) {
