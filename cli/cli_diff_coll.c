@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "buf.h"
 #include "oom.h"
+#include "report_params.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -70,23 +71,52 @@ static int copy_rows(sqlite3_stmt *st, const char *side, sqlite3 **dbs, int n) {
   return rc;
 }
 
+/* Whether s's database has a collective kernel (queries/diff/coll_probe.sql):
+** 1, 0, or -1 with why printed. */
+static int has_coll(rp_report *s) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/diff/coll_probe.sql", s->queries_dir);
+  rp_section sec;
+  int rc =
+      rp_sandbox(s->db) || rp_parse_file(path, "coll_probe", &sec) || rp_run_section(s, &sec)
+          ? -1
+      : sec.nrows == 1 && rp_cell(&sec, 0, 0)->type == SQLITE_INTEGER
+          ? rp_cell(&sec, 0, 0)->i != 0
+          : 0;
+  rp_section_free(&sec);
+  return rc;
+}
+
 /* One side: the database attached as schema on r->db, its calls into
-** dbs.  The first side also creates the table. */
+** dbs.  The first side also creates the table (from report_coll_call's
+** columns: on a side without collectives the prelude files run on no
+** trace, which is quicker); a later side without collectives adds
+** nothing and runs nothing. */
 static int one_side(rp_report *r, const char *schema, const char *side, sqlite3 **dbs, int n,
                     int create) {
   const char *path = sqlite3_db_filename(r->db, schema);
   sqlite3 *db = path && *path ? cli_open_db(path, 1) : NULL;
   if (!db) return -1;
+  /* the diff's parameters, then :trace_id (last: it wins) for a side
+  ** without collectives */
+  rp_param params[RPO_MAX_PARAMS + 1];
+  int np = r->nparams < RPO_MAX_PARAMS ? r->nparams : RPO_MAX_PARAMS;
+  memcpy(params, r->params, (size_t)np * sizeof *params);
   rp_report s = {.kind = &rp_kind_report,
                  .db = db,
                  .queries_dir = r->queries_dir,
-                 .params = r->params,
-                 .nparams = r->nparams};
+                 .params = params,
+                 .nparams = np};
   sqlite3_stmt *st = NULL;
-  int rc = -1;
-  if (rp_sandbox(db) ||
-      rp_run_lib_files(&s, coll_lib, (int)(sizeof coll_lib / sizeof coll_lib[0])))
+  int rc = -1, has = has_coll(&s);
+  if (has < 0 || rp_sandbox(db)) goto done;
+  if (!has && !create) { /* no rows to add, the table is there */
+    rc = 0;
     goto done;
+  }
+  if (!has)
+    params[s.nparams++] = (rp_param){.name = "trace_id", .type = SQLITE_INTEGER, .i = -1};
+  if (rp_run_lib_files(&s, coll_lib, (int)(sizeof coll_lib / sizeof coll_lib[0]))) goto done;
   if (sqlite3_prepare_v2(db, "SELECT * FROM report_coll_call ORDER BY event_id", -1, &st,
                          NULL) != SQLITE_OK) {
     fprintf(stderr, "profdb: %s: %s\n", path, sqlite3_errmsg(db));
