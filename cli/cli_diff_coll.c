@@ -95,7 +95,11 @@ static int has_coll(rp_report *s) {
 static int one_side(rp_report *r, const char *schema, const char *side, sqlite3 **dbs, int n,
                     int create) {
   const char *path = sqlite3_db_filename(r->db, schema);
-  sqlite3 *db = path && *path ? cli_open_db(path, 1) : NULL;
+  if (!path || !*path) { /* never for profdb's inputs: each is a file */
+    fprintf(stderr, "profdb: diff: collectives: the %s run is not a database file\n", side);
+    return -1;
+  }
+  sqlite3 *db = cli_open_db(path, 1);
   if (!db) return -1;
   /* the diff's parameters, then :trace_id (last: it wins) for a side
   ** without collectives */
