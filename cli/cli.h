@@ -117,6 +117,11 @@ int cli_diff_run(rp_report *r, struct cli_gate *gate);
 ** now on, as --progress, --no-progress, -q and stderr ask
 ** (progress_mode); on 0: stop it. */
 void rp_cli_progress(rp_cli *o, int on);
+/* Before rp_run of a diff: each side's collective calls (the report's
+** report_coll_call) into TEMP diff_coll_call of r->db and r->db2, for
+** queries/diff/lib/50_coll.sql; 0, or -1 with why printed
+** (cli_diff_coll.c). */
+int cli_diff_coll(rp_report *r);
 /* Remove the temporary databases. */
 void rp_cli_free(rp_cli *o);
 /* Whether to run the sections on two connections (rp_report.db2): only

@@ -63,13 +63,14 @@ static const char diff_usage_end[] =
     "                       'gpu_util < -3pt'        utilization fell by more than 3 points\n"
     "                       'peak_allocated > +10%'  'ooms > 0'  'step_time_p95 > +20ms'\n"
     "                       'kernel[NAME] > +10% significant' (step_time* only: beyond noise)\n"
+    "                       'busbw[all_reduce] < -10%'  all-reduce bus bandwidth fell by >10%\n"
     "                     metrics: step_time step_time_median step_time_p95 gpu_util\n"
     "                     category[NAME] kernel[NAME] memcpy_bytes comm_exposed\n"
-    "                     peak_allocated peak_reserved ooms\n"
+    "                     peak_allocated peak_reserved ooms busbw[KIND] (GB/s)\n"
     "  --gate FILE        the checks of FILE, one a line ('#' comments)\n"
-    "  --allow-missing    let a category[NAME] or kernel[NAME] check whose NAME is in\n"
-    "                     neither run pass unevaluated (default: exit 2, naming the\n"
-    "                     closest names)\n"
+    "  --allow-missing    let a category[NAME], kernel[NAME] or busbw[KIND] check\n"
+    "                     whose NAME is in neither run pass unevaluated (default:\n"
+    "                     exit 2, naming the closest names)\n"
     "a failing gate prints one line on stderr: profdb: diff: gate FAIL: ...\n";
 
 static void usage(FILE *f) {
@@ -79,7 +80,7 @@ static void usage(FILE *f) {
 }
 
 int cli_diff_run(rp_report *r, cli_gate *gate) {
-  if (rp_run(r)) return -1;
+  if (cli_diff_coll(r) || rp_run(r)) return -1;
   if (gate->n && (cli_gate_run(gate, r) || cli_gate_find_missing(gate, r) < 0)) return -1;
   return cli_gate_report_missing(gate, 1) ? -1 : 0; /* a check that names nothing: exit 2 */
 }

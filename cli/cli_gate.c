@@ -12,6 +12,7 @@
 **     peak_allocated > +512MiB  the peak grew by more than 512 MiB
 **     ooms > 0                  the after run has an OOM (no sign: the after value)
 **     kernel[ampere_sgemm_128x64_tn] > +10% significant
+**     busbw[all_reduce] < -10%  all-reduce bus bandwidth fell by more than 10%
 **
 ** The judging is SQL (gate.sql), so every verdict can be reproduced with
 ** plain SQL; this file only checks the syntax and converts units.
@@ -40,8 +41,30 @@ static const struct gate_metric {
     {"category", "ns", 1, 0},          {"kernel", "ns", 1, 0},
     {"memcpy_bytes", "bytes", 0, 0},   {"comm_exposed", "ns", 0, 0},
     {"peak_allocated", "bytes", 0, 0}, {"peak_reserved", "bytes", 0, 0},
-    {"ooms", "count", 0, 0},
+    {"ooms", "count", 0, 0},           {"busbw", "GB/s", 1, 0},
 };
+
+/* The collective kinds busbw[KIND] names (report_coll_call.kind, those
+** with a busbw factor); 'allreduce' or 'all-reduce' read as all_reduce. */
+static const char *const coll_kinds[] = {"all_reduce", "all_gather", "reduce_scatter",
+                                         "all_to_all", "broadcast",  "reduce",
+                                         "send_recv"};
+
+/* The kind arg[0..n) names, ignoring case, '_' and '-', or NULL. */
+static const char *coll_kind(const char *arg, size_t n) {
+  for (size_t k = 0; k < sizeof coll_kinds / sizeof coll_kinds[0]; k++) {
+    const char *a = arg, *end = arg + n, *b = coll_kinds[k];
+    for (;;) {
+      while (a < end && (*a == '_' || *a == '-')) a++;
+      while (*b == '_') b++;
+      if (a == end || !*b) break;
+      if (tolower((unsigned char)*a) != *b) break;
+      a++, b++;
+    }
+    if (a == end && !*b) return coll_kinds[k];
+  }
+  return NULL;
+}
 
 /* Units a limit may carry, per metric unit, with their factor to it. */
 static const struct gate_unit {
@@ -60,6 +83,7 @@ static const struct gate_unit {
     {"bytes", "MiB", 1048576.0},
     {"bytes", "GiB", 1073741824.0},
     {"count", "", 1},
+    {"GB/s", "GB/s", 1},
 };
 
 static const char *skip_space(const char *p) {
@@ -96,7 +120,7 @@ static const struct gate_metric *parse_metric(const char **pp, const char **arg,
     snprintf(err, errlen,
              "unknown metric '%.*s' (metrics: step_time, step_time_median, "
              "step_time_p95, gpu_util, category[NAME], kernel[NAME], memcpy_bytes, "
-             "comm_exposed, peak_allocated, peak_reserved, ooms)",
+             "comm_exposed, peak_allocated, peak_reserved, ooms, busbw[KIND])",
              (int)nlen, name);
     return NULL;
   }
@@ -178,6 +202,7 @@ static int limit_unit(const struct gate_metric *m, int sign, double v, const cha
                !strcmp(m->unit, "ns")      ? "ns, us, ms, s, or % with a sign"
                : !strcmp(m->unit, "bytes") ? "B, KB, MB, GB, KiB, MiB, GiB, or % with a sign"
                : !strcmp(m->unit, "%")     ? "pt with a sign, or %"
+               : !strcmp(m->unit, "GB/s")  ? "GB/s, or % with a sign"
                                            : "no unit, or % with a sign");
       return -1;
     }
@@ -227,7 +252,7 @@ static int parse_rule(const char *text, cli_gate_rule *r, char *err, size_t errl
   }
   p = end;
   const char *suffix = p;
-  while (isalpha((unsigned char)*p) || *p == '%') p++;
+  while (isalpha((unsigned char)*p) || *p == '%' || *p == '/') p++;
   size_t slen = (size_t)(p - suffix);
   const char *mode = NULL;
   double factor = 0;
@@ -248,8 +273,16 @@ static int parse_rule(const char *text, cli_gate_rule *r, char *err, size_t errl
     snprintf(err, errlen, "unexpected '%s' after the limit", p);
     return -1;
   }
+  const char *kind = NULL;
+  if (!strcmp(m->name, "busbw") && !(kind = coll_kind(arg, alen))) {
+    snprintf(err, errlen,
+             "busbw[%.*s]: not a collective kind (all_reduce, all_gather, reduce_scatter, "
+             "all_to_all, broadcast, reduce, send_recv)",
+             (int)alen, arg);
+    return -1;
+  }
   r->text = strdup(text);
-  r->arg = arg ? strndup(arg, alen) : NULL;
+  r->arg = kind ? strdup(kind) : arg ? strndup(arg, alen) : NULL;
   if (!r->text || (arg && !r->arg)) ld_oom();
   r->metric = m->name;
   r->unit = m->unit;

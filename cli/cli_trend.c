@@ -77,7 +77,7 @@ static int pair(const char *before, const char *after, int run, cli_gate *gate,
   r.queries_dir = qdir;
   r.params = params;
   r.nparams = nparams;
-  if (rp_run(&r) ||
+  if (cli_diff_coll(&r) || rp_run(&r) ||
       (gate->n && (cli_gate_run(gate, &r) || cli_gate_find_missing(gate, &r) < 0)) ||
       collect(db, &r.gate, trend, run))
     goto done;

@@ -167,6 +167,15 @@ void rp_reads_free(rp_reads *w);
 ** rp_sandbox(): a long-lived process (profdb mcp) gives each call its own. */
 void rp_sandbox_reset_deadline(void);
 
+/* Run these files of the kind's prelude folder (lib/), in this order, on
+** r->db: a part of the prelude, for the tables of one definition another
+** command reuses (cli/cli_diff_coll.c).  0, or -1 with why printed. */
+int rp_run_lib_files(rp_report *r, const char *const *names, int n);
+/* The pragmas a connection gets before a prelude runs (temporary tables in
+** a file, bounded caches).  Changing temp_store drops the TEMP tables, so
+** a caller that fills one before rp_run applies them first. */
+void rp_lib_pragmas(sqlite3 *db);
+
 /* Run the lib/ prelude, the sections and the summary (findings). */
 int rp_run(rp_report *r);
 

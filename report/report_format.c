@@ -198,6 +198,8 @@ void rp_format_gate_value(char *out, size_t n, const char *unit, const rp_value 
     profdb_humanize_bytes(out, n, d);
   } else if (!strcmp(unit, "%")) {
     snprintf(out, n, "%.2f%%", d);
+  } else if (!strcmp(unit, "GB/s")) {
+    snprintf(out, n, "%.2f GB/s", d);
   } else if (x->type == SQLITE_INTEGER) {
     snprintf(out, n, "%lld", x->i);
   } else {

@@ -82,6 +82,17 @@ const rpo_def rpo_table[RPO_COUNT] = {
                             .help = "match allocation sources whose lines are at most N apart\n"
                                     "(default 0: same line; files match by path suffix)",
                             .commands = RPO_DIFF},
+    [RPO_LINK_GBPS] = {.name = "link_gbps",
+                       .flag = "--link-gbps",
+                       .metavar = "X",
+                       .type = RPO_NUMBER,
+                       .min = 0,
+                       .min_exclusive = 1,
+                       .dflt = -1,
+                       .need = "a bandwidth in GB/s > 0",
+                       .help = "the link's peak bus bandwidth in GB/s (1e9 bytes/s, as\n"
+                               "nccl-tests' busbw), for coll_sum's peak_pct and findings",
+                       .commands = RPO_REPORT},
 };
 
 void rpo_defaults(rpo_values *v) {
@@ -160,6 +171,9 @@ int rpo_bind(const rpo_values *v, unsigned command, rp_param *out) {
   out[n++] = integer_or_null("gpu_bytes", gb > 0, (long long)(gb * 1e9));
   out[n++] = integer_or_null("trace_id", v->set[RPO_TRACE], v->i[RPO_TRACE]);
   out[n++] = integer_or_null("snapshot_id", v->set[RPO_SNAPSHOT], v->i[RPO_SNAPSHOT]);
+  rp_param link = {"link_gbps", v->set[RPO_LINK_GBPS] ? SQLITE_FLOAT : SQLITE_NULL, 0,
+                   v->d[RPO_LINK_GBPS]};
+  out[n++] = link;
   return n;
 }
 

@@ -35,6 +35,7 @@ typedef enum rpo_id {
   RPO_TRACE,
   RPO_SNAPSHOT,
   RPO_LINE_TOLERANCE,
+  RPO_LINK_GBPS,
   RPO_COUNT
 } rpo_id;
 
@@ -78,7 +79,7 @@ int rpo_parse(rpo_values *v, int id, const char *text, char *why, size_t n);
 /* The SQL parameters of the queries (:top, :include_warmup, :scope_trace,
 ** ...), for rp_report.params: out holds at least RPO_MAX_PARAMS.  Returns
 ** their number. */
-#define RPO_MAX_PARAMS 8
+#define RPO_MAX_PARAMS 10
 int rpo_bind(const rpo_values *v, unsigned command, rp_param *out);
 
 /* The report's time scope for its header: "steps", "trace" or "hta". */

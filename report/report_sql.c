@@ -567,20 +567,41 @@ const char *rp_section_scope(const rp_report *r, const rp_section *s) {
   return r->time_scope;
 }
 
-/* Run the prelude (every .sql file under lib/, in name order) on r->db. */
-static int run_lib(rp_report *r) {
-  if (!r->kind->lib) return 0;
-  /* Memory independent of the trace's length: the TEMP tables (report_gpu
-  ** holds every kernel of the scope) go to a temporary file behind a 32 MiB
-  ** cache, the database is read through a 32 MiB page cache, not
-  ** memory-mapped (mapped pages count in the process's resident memory, up
-  ** to the whole file).  Since the attribution is stored by the load the
-  ** TEMP tables are small next to the database; on a 300 MB trace this
-  ** costs about 0.3 s of system time for the reads (docs/performance.md). */
-  sqlite3_exec(r->db,
+/* The pragmas every connection that runs a prelude gets.  Memory
+** independent of the trace's length: the TEMP tables (report_gpu holds
+** every kernel of the scope) go to a temporary file behind a 32 MiB cache,
+** the database is read through a 32 MiB page cache, not memory-mapped
+** (mapped pages count in the process's resident memory, up to the whole
+** file).  Since the attribution is stored by the load the TEMP tables are
+** small next to the database; on a 300 MB trace this costs about 0.3 s of
+** system time for the reads (docs/performance.md). */
+void rp_lib_pragmas(sqlite3 *db) {
+  sqlite3_exec(db,
                "PRAGMA temp_store=FILE; PRAGMA mmap_size=0; PRAGMA cache_size=-32768;"
                " PRAGMA temp.cache_size=-32768;",
                NULL, NULL, NULL);
+}
+
+int rp_run_lib_files(rp_report *r, const char *const *names, int n) {
+  rp_lib_pragmas(r->db);
+  int rc = 0;
+  for (int i = 0; i < n && rc == 0; i++) {
+    char path[8192];
+    snprintf(path, sizeof path, "%s/%s/%s", r->queries_dir, r->kind->lib, names[i]);
+    double t0 = ld_seconds();
+    char what[300];
+    snprintf(what, sizeof what, "%s: preparing (lib/%s, %d of %d)", r->kind->title + 7,
+             names[i], i + 1, n);
+    progress_phase(what);
+    if (rp_exec_script(r, path)) rc = -1;
+    rp_timing(names[i], t0);
+  }
+  return rc;
+}
+
+/* Run the prelude (every .sql file under lib/, in name order) on r->db. */
+static int run_lib(rp_report *r) {
+  if (!r->kind->lib) return 0;
   char dir[4096];
   snprintf(dir, sizeof dir, "%s/%s", r->queries_dir, r->kind->lib);
   char *names[64];
@@ -595,19 +616,8 @@ static int run_lib(rp_report *r) {
     closedir(d);
   }
   qsort(names, (size_t)n, sizeof *names, cmp_str);
-  int rc = 0;
-  for (int i = 0; i < n; i++) {
-    char path[8192];
-    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-    double t0 = ld_seconds();
-    char what[300];
-    snprintf(what, sizeof what, "%s: preparing (lib/%s, %d of %d)", r->kind->title + 7,
-             names[i], i + 1, n);
-    progress_phase(what);
-    if (rc == 0 && rp_exec_script(r, path)) rc = -1;
-    rp_timing(names[i], t0);
-    free(names[i]);
-  }
+  int rc = rp_run_lib_files(r, (const char *const *)names, n);
+  for (int i = 0; i < n; i++) free(names[i]);
   return rc;
 }
 

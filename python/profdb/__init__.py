@@ -263,8 +263,9 @@ class Database:
     def report(self, sections: Union[None, str, Iterable[str]] = None, scope: str = "steps", *,
                top: Optional[int] = None, include_warmup: bool = False,
                gpu_gb: Optional[float] = None, trace: Optional[int] = None,
-               snapshot: Optional[int] = None, html: bool = True,
-               progress: Optional[bool] = None, run: Optional[str] = None) -> Report:
+               snapshot: Optional[int] = None, link_gbps: Optional[float] = None,
+               html: bool = True, progress: Optional[bool] = None,
+               run: Optional[str] = None) -> Report:
         """The report as ``profdb report DB --json`` writes it (the same
         dict: findings identical).  sections: ids of ``profdb report
         --list`` ("findings" included; default all); scope: "steps",
@@ -274,7 +275,8 @@ class Database:
         (Report._repr_html_).  run: a dataset's run (``--run``; default
         every run)."""
         options = _options("report", dict(top=top, include_warmup=include_warmup, scope=scope,
-                                          gpu_gb=gpu_gb, trace=trace, snapshot=snapshot))
+                                          gpu_gb=gpu_gb, trace=trace, snapshot=snapshot,
+                                          link_gbps=link_gbps))
         args = ["report", self.path] + options + _sections(sections)
         if run is not None:
             args += ["--run", run]

@@ -5,12 +5,13 @@
 --   the limit, and whether it passed.  A check states when to FAIL:
 --   'step_time > +5%' fails when the mean step time grew by more than 5%.
 --   Metrics (docs/definitions.md, "Diff: gate metrics"; diff_metric) are
---   per analysed step, as in the rest of the diff.
+--   per analysed step, as in the rest of the diff; busbw[KIND] is the
+--   kind's bus bandwidth over its calls (diff_coll_kind, GB/s).
 -- Requires: gate_rule
 -- Columns:
 --   rule       -      the check as written
---   metric     -      metric name (with [argument] for category and kernel)
---   unit       -      unit of before and after: ns, bytes, %, count
+--   metric     -      metric name (with [argument] for category, kernel and busbw)
+--   unit       -      unit of before and after: ns, bytes, %, count, GB/s
 --   before     -      the metric, before (NULL when the run has no data for it)
 --   after      -      the metric, after
 --   change     -      what the limit is compared with: % relative change, points (pt), a change in the metric's unit, or the after value
@@ -38,6 +39,8 @@ WITH per_step AS (
         (SELECT coalesce(sum(g.total_dur), 0) FROM diff_gpu_name g, kernel_named k
          WHERE k.ord = r.ord AND g.side = d.side AND g.kind = 'kernel'
            AND CASE WHEN k.exact THEN g.name = r.arg ELSE g.base = r.arg END) / p.steps
+      WHEN 'busbw' THEN
+        (SELECT c.busbw_gbps FROM diff_coll_kind c WHERE c.side = d.side AND c.kind = r.arg)
       ELSE (SELECT value FROM diff_metric x WHERE x.side = d.side AND x.metric = r.metric)
     END AS v
   FROM gate_rule r, diff_sides d JOIN per_step p ON p.side = d.side
@@ -47,6 +50,7 @@ WITH per_step AS (
     WHEN 'category' THEN EXISTS (SELECT 1 FROM diff_gpu_name g WHERE g.category = r.arg)
     WHEN 'kernel' THEN EXISTS (SELECT 1 FROM diff_gpu_name g WHERE g.kind = 'kernel'
                                AND (g.name = r.arg OR g.base = r.arg))
+    WHEN 'busbw' THEN EXISTS (SELECT 1 FROM diff_coll_call c WHERE c.kind = r.arg)
     ELSE 1 END AS found
   FROM gate_rule r
 ), m AS (
@@ -71,14 +75,18 @@ WITH per_step AS (
 )
 SELECT rule, CASE WHEN arg IS NOT NULL THEN metric || '[' || arg || ']' ELSE metric END AS metric,
   unit,
-  CASE WHEN unit = '%' THEN round(before, 4) ELSE CAST(round(before) AS INTEGER) END AS before,
-  CASE WHEN unit = '%' THEN round(after, 4) ELSE CAST(round(after) AS INTEGER) END AS after,
+  CASE WHEN unit IN ('%', 'GB/s') THEN round(before, 4)
+       ELSE CAST(round(before) AS INTEGER) END AS before,
+  CASE WHEN unit IN ('%', 'GB/s') THEN round(after, 4) ELSE CAST(round(after) AS INTEGER) END
+    AS after,
   CASE WHEN change IS NOT NULL THEN round(change, 4) END AS change,
   lim AS "limit",
   CASE
     WHEN crossed IS NULL THEN NULL
     WHEN mode = 'relative' THEN coalesce(printf('%+.1f%%', change), 'from 0')
     WHEN unit = '%' THEN printf(CASE mode WHEN 'change' THEN '%+.1fpt' ELSE '%.1f%%' END, change)
+    WHEN unit = 'GB/s' THEN printf(CASE mode WHEN 'change' THEN '%+.2f GB/s' ELSE '%.2f GB/s' END,
+                                   change)
     WHEN unit = 'ns' THEN CASE WHEN mode = 'change' AND change >= 0 THEN '+' ELSE '' END
       || CASE WHEN change < 0 THEN '-' || profdb_fmt_ns(-change) ELSE profdb_fmt_ns(change) END
     WHEN unit = 'bytes' THEN CASE WHEN mode = 'change' AND change >= 0 THEN '+' ELSE '' END

@@ -7,37 +7,68 @@
 --
 -- Instance key (same on every rank of the group):
 --   run     report_run.run (ranks of one job; lib/05_runs.sql)
---   pg      args 'Process Group Name' when the kernel has it, else ''
+--   pg      the group: args 'Comms Id' when present, else 'Process Group
+--           Name', else ''
 --   coll    args 'Collective name' when present, else the kernel name
 --           up to its parameter list (ncclKernel_AllReduce_RING_LL_Sum_float,
 --           ncclDevKernel_AllGather_RING_LL, ...)
---   seq     the kernel's rank among this rank's kernels of (pg, coll),
+--   seq     args 'Seq' (the process group's call counter) when present,
+--           else the kernel's rank among this rank's kernels of (pg, coll),
 --           in start order
+-- The args are the kernel's, else those of the record_param_comms op that
+-- launched it (report_coll_meta: recent Kineto copies them onto the
+-- kernel, older writes them on the op only).
 -- Collective kernels: kernel_category() = 'NCCL/communication' (NCCL
 -- ncclKernel*/ncclDevKernel*, RCCL, MSCCL names).
 
--- Every collective kernel in scope with its instance key.
+-- Each collective kernel in scope with the args describing it.
+--   event_id, trace_id, ts, dur   the kernel
+--   kernel                        its name
+--   src                           where the args come from: 'kernel', 'op'
+--                                 (its record_param_comms), NULL: none
+--   a                             those args (JSON object), NULL when none
+CREATE TEMP TABLE report_coll_meta AS
+SELECT g.event_id, g.trace_id, g.ts, g.dur, n.name AS kernel,
+  CASE WHEN json_extract(x.args, '$."Collective name"') IS NOT NULL THEN 'kernel'
+       WHEN json_extract(s.args, '$."Collective name"') IS NOT NULL THEN 'op' END AS src,
+  CASE WHEN json_extract(x.args, '$."Collective name"') IS NOT NULL THEN x.args
+       WHEN json_extract(s.args, '$."Collective name"') IS NOT NULL THEN s.args END AS a
+FROM report_gpu g JOIN report_name n ON n.name_id = g.name_id JOIN _gpu x ON x.id = g.event_id
+LEFT JOIN _slice s ON s.id = g.op_id
+WHERE g.kind = 'kernel' AND g.category = 'NCCL/communication';
+
+-- Every collective kernel of a ranked trace with its instance key.
 --   event_id, trace_id, rank  the kernel and its rank
---   run, pg, coll, seq        instance key (above)
+--   run, pg, coll             instance key (above)
+--   call_seq                  args 'Seq', NULL when absent
+--   match_by                  'comms_id+seq', 'pg+seq' or 'pg+order': the
+--                             keys its instance is matched by
 --   ts, dur                   kernel start and duration (ns)
 CREATE TEMP TABLE report_coll_kernel AS
-SELECT g.event_id, g.trace_id, t.rank, r.run,
-  coalesce(json_extract(x.args, '$."Process Group Name"'), '') AS pg,
-  coalesce(json_extract(x.args, '$."Collective name"'),
-           CASE WHEN instr(n.name, '(') > 0 THEN substr(n.name, 1, instr(n.name, '(') - 1)
-                ELSE n.name END) AS coll,
-  g.ts, g.dur
-FROM report_gpu g JOIN report_trace t USING (trace_id) JOIN report_run r USING (trace_id)
-JOIN report_name n ON n.name_id = g.name_id JOIN _gpu x ON x.id = g.event_id
-WHERE g.kind = 'kernel' AND g.category = 'NCCL/communication' AND t.rank IS NOT NULL;
+SELECT c.event_id, c.trace_id, t.rank, r.run,
+  coalesce('id:' || json_extract(c.a, '$."Comms Id"'),
+           json_extract(c.a, '$."Process Group Name"'), '') AS pg,
+  coalesce(json_extract(c.a, '$."Collective name"'),
+           CASE WHEN instr(c.kernel, '(') > 0 THEN substr(c.kernel, 1, instr(c.kernel, '(') - 1)
+                ELSE c.kernel END) AS coll,
+  json_extract(c.a, '$.Seq') AS call_seq,
+  CASE WHEN json_extract(c.a, '$.Seq') IS NULL THEN 'pg+order'
+       WHEN json_extract(c.a, '$."Comms Id"') IS NOT NULL THEN 'comms_id+seq'
+       ELSE 'pg+seq' END AS match_by,
+  c.ts, c.dur
+FROM report_coll_meta c JOIN report_trace t USING (trace_id) JOIN report_run r USING (trace_id)
+WHERE t.rank IS NOT NULL;
 
--- The kernels with seq, and arrival: 1 for the last rank to reach the
--- instance, 2 for the runner-up, ... (ties: the higher rank arrives later).
+-- The kernels with seq ('Seq', else the order), and arrival: 1 for the
+-- last rank to reach the instance, 2 for the runner-up, ... (ties: the
+-- higher rank arrives later).
 CREATE TEMP TABLE report_coll_member AS
 SELECT *, row_number() OVER (PARTITION BY run, pg, coll, seq ORDER BY ts DESC, rank DESC)
   AS arrival
-FROM (SELECT k.*, row_number() OVER (PARTITION BY k.trace_id, k.pg, k.coll
-                                     ORDER BY k.ts, k.event_id) AS seq
+FROM (SELECT k.*, coalesce('s' || k.call_seq,
+                           row_number() OVER (PARTITION BY k.trace_id, k.pg, k.coll,
+                                                            k.call_seq IS NULL
+                                              ORDER BY k.ts, k.event_id)) AS seq
       FROM report_coll_kernel k);
 
 -- Instances seen on at least two distinct ranks (one kernel per rank).
@@ -57,9 +88,10 @@ HAVING count(DISTINCT rank) = count(*) AND count(*) > 1;
 --   wait_ns      time inside its kernel before the last peer arrived
 --                (min(last_ts - ts, dur))
 --   is_last      1 for the last arrival (ties: the highest rank)
+--   match_by     the keys it was matched by (report_coll_kernel)
 --   (event_id: the kernel)
 CREATE TEMP TABLE report_coll_arrival AS
-SELECT m.run, m.pg, m.coll, m.seq, m.event_id, m.trace_id, m.rank, m.ts, m.dur,
+SELECT m.run, m.pg, m.coll, m.seq, m.event_id, m.trace_id, m.rank, m.ts, m.dur, m.match_by,
   m.ts - i.first_ts AS lateness_ns,
   CAST(max(0, m.ts - i.median_ts) AS INTEGER) AS excess_ns,
   max(0, min(i.last_ts - m.ts, m.dur)) AS wait_ns,

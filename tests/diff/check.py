@@ -28,6 +28,16 @@ message per failed check; 77 when the data it needs is absent.
   verdict_gpu_changed a kernel family that vanished with a change of GPU is
                       not "the largest gain": the verdict says the GPU
                       changed
+  coll_busbw          the coll section on two collective fixtures (dp_tp
+                      -> dp_tp_slow, tests/report/make_coll_fixtures.py):
+                      per group, kind and size the median busbw before and
+                      after, re-derived from the raw JSON; raw bytes and ns
+                      in the CSV and JSON
+  gate_busbw          busbw[all_reduce] < -10% fails (exit 10) when the
+                      all-reduce bus bandwidth fell 17% (dp_tp_slow),
+                      passes at 5.6% (dp_tp_bit_slow), with before / after
+                      re-derived from the raw JSON; a kind in neither run
+                      exits 2, a word that is no kind is refused
   resnet50_series     the public resnet50 series of pytorch/kineto (the
                       issue's cases) and HTA's A100 -> V100 pair (77
                       without ../shared/data/public)
@@ -113,6 +123,123 @@ def fixtures():
         sys.exit(2)
     return (load("before.db", os.path.join(data, "train_rank0.json")),
             load("after.db", os.path.join(data, "after_rank0.json")))
+
+
+# ---- collectives, re-derived from the raw JSON of make_coll_fixtures.py ----
+ESIZE = {"BFloat16": 2, "Float": 4, "Int": 4}
+KIND = {"allreduce": ("all_reduce", 2), "allgather": ("all_gather", 1)}  # kind, factor * n/(n-1)
+
+
+def coll_calls(folder):
+    """Per call of the analysed steps (ProfilerStep#1 of each rank is
+    warm-up): (group ranks, kind, bytes, bus bytes, transfer ns, matched)."""
+    inst, calls = {}, []
+    for f in sorted(os.listdir(folder)):
+        ev = json.load(open(os.path.join(folder, f)))["traceEvents"]
+        steps = sorted((e["ts"], e["ts"] + e["dur"]) for e in ev
+                       if e.get("name", "").startswith("ProfilerStep#"))[1:]
+        ops = {e["args"]["External id"]: e for e in ev if e.get("name") == "record_param_comms"
+               and any(a <= e["ts"] < b for a, b in steps)}
+        for k in ev:
+            if k.get("cat") == "kernel" and k["args"]["External id"] in ops:
+                a = ops[k["args"]["External id"]]["args"]
+                key = (a["Process Group Ranks"], a["Collective name"], a["Seq"])
+                inst.setdefault(key, []).append((k["ts"], k["ts"] + k["dur"], a))
+    for (ranks, coll, _), ks in inst.items():
+        last = max(ts for ts, _, _ in ks)
+        for ts, end, a in ks:
+            kind, f = KIND[coll]
+            n = a["Group size"]
+            nbytes = ESIZE[a["dtype"]] * a["In msg nelems" if kind == "all_reduce"
+                                           else "Out msg nelems"]
+            transfer = end - max(ts, last) if len(ks) > 1 else end - ts
+            calls.append((ranks, kind, nbytes, nbytes * f * (n - 1) / n, transfer * 1000,
+                          len(ks) > 1))
+    return calls
+
+
+def median(xs):
+    xs = sorted(xs)
+    return (xs[len(xs) // 2] + xs[(len(xs) - 1) // 2]) / 2
+
+
+def coll_pair(after_name):
+    folder = os.path.join(data, "coll")
+    if not os.path.isdir(os.path.join(folder, after_name)):
+        print("usage: check.py PROFDB CASE WORK_DIR tests/report/data")
+        sys.exit(2)
+    before = load("coll_before.db", os.path.join(folder, "dp_tp"))
+    after = load(f"coll_{after_name}.db", os.path.join(folder, after_name))
+    return before, after, coll_calls(os.path.join(folder, "dp_tp")), \
+        coll_calls(os.path.join(folder, after_name))
+
+
+def case_coll_busbw():
+    before, after, cb, ca = coll_pair("dp_tp_slow")
+    js, csv_dir = os.path.join(work, "c.json"), os.path.join(work, "csv")
+    fresh(js)
+    p = run("diff", before, after, "--section", "coll", "--json", js, "--csv", csv_dir)
+    check(f"diff: exit ({p.stderr.strip()})", p.returncode, 0)
+    if not os.path.exists(js):
+        return
+    sec = [s for s in json.load(open(js))["sections"] if s["id"] == "coll"][0]
+    rows = {(r["group"], r["kind"]): r for r in sec["rows"]}
+    label = {"[0, 1]": "ranks 0,1 (2)", "[2, 3]": "ranks 2,3 (2)", "[0, 2]": "ranks 0,2 (2)",
+             "[1, 3]": "ranks 1,3 (2)", "[0, 1, 2, 3]": "ranks 0-3 (4)"}
+    check("one row per group and kind", sorted(rows), sorted({(label[c[0]], c[1]) for c in cb}))
+    for (ranks, kind) in sorted({(c[0], c[1]) for c in cb}):
+        r = rows[(label[ranks], kind)]
+        want = {}
+        for side, calls in (("before", cb), ("after", ca)):
+            mine = [c for c in calls if (c[0], c[1]) == (ranks, kind)]
+            bw = median([c[3] / c[4] for c in mine])
+            want[side] = bw
+            check(f"{ranks} {kind}: busbw {side}", r[f"busbw_{side}_gbps"], round(bw, 2))
+            check(f"{ranks} {kind}: bytes {side}", r[f"bytes_{side}"], sum(c[2] for c in mine))
+            check(f"{ranks} {kind}: transfer ns {side}", r[f"transfer_{side}_ns"],
+                  sum(c[4] for c in mine))
+            check(f"{ranks} {kind}: calls {side}", r[f"calls_{side}"], len(mine))
+        check(f"{ranks} {kind}: change", r["busbw_change_pct"],
+              round(100 * (want["after"] - want["before"]) / want["before"], 2))
+    # the data-parallel all-reduce: 40 -> 32.82 GB/s (-17.95%), the rest unchanged
+    check("DP all-reduce slower", rows[("ranks 0,2 (2)", "all_reduce")]["busbw_change_pct"],
+          -17.95)
+    check("TP all-reduce unchanged", rows[("ranks 0,1 (2)", "all_reduce")]["busbw_change_pct"],
+          0.0)
+    head = open(os.path.join(csv_dir, "coll.csv")).readline().strip().split(",")
+    for col in ("bytes_before", "bytes_after", "transfer_before_ns", "transfer_after_ns"):
+        check(f"CSV has {col}", col in head, True)
+
+
+def case_gate_busbw():
+    for after_name, rc, verdict in (("dp_tp_slow", 10, False), ("dp_tp_bit_slow", 0, True)):
+        before, after, cb, ca = coll_pair(after_name)
+        js = os.path.join(work, "g.json")
+        fresh(js)
+        p = run("diff", before, after, "--section", "coll", "--fail-if",
+                "busbw[allreduce] < -10%", "--json", js)
+        check(f"{after_name}: exit ({p.stderr.strip()})", p.returncode, rc)
+        if not os.path.exists(js):
+            continue
+        g = json.load(open(js))["gate"]["checks"][0]
+        bw = [sum(c[3] for c in x if c[1] == "all_reduce") /
+              sum(c[4] for c in x if c[1] == "all_reduce") for x in (cb, ca)]
+        check(f"{after_name}: metric", g["metric"], "busbw[all_reduce]")
+        check(f"{after_name}: unit", g["unit"], "GB/s")
+        check(f"{after_name}: before", g["before"], round(bw[0], 4))
+        check(f"{after_name}: after", g["after"], round(bw[1], 4))
+        check(f"{after_name}: change", g["change"], round(100 * (bw[1] - bw[0]) / bw[0], 4))
+        check(f"{after_name}: passed", g["passed"], verdict)
+        check(f"{after_name}: FAIL line", "gate FAIL: `busbw[allreduce] < -10%`" in p.stderr,
+              rc == 10)
+    p = run("diff", before, after, "--fail-if", "busbw[all_to_all] < -10%")
+    check("a kind in neither run: exit 2", p.returncode, 2)
+    check(f"a kind in neither run: names the kinds ({p.stderr.strip()})",
+          "busbw 'all_to_all' is not in either run: did you mean 'all_reduce'" in p.stderr, True)
+    p = run("diff", before, after, "--fail-if", "busbw[allreduse] < -10%")
+    check("no such kind: exit 2", p.returncode, 2)
+    check(f"no such kind: said ({p.stderr.strip()})",
+          "busbw[allreduse]: not a collective kind" in p.stderr, True)
 
 
 # ---- the cases ------------------------------------------------------------

@@ -62,14 +62,20 @@ def other_cases():
         "low_gemm_efficiency": {"input.json": json.load(
             open(os.path.join(DATA, "train_rank0.json")))},
         "straggler": data(*(f"straggler/late/rank{i}.json" for i in range(4))),
+        "collective_waiting": data(*(f"straggler/late/rank{i}.json" for i in range(4))),
+        "slow_collective": data(*(f"coll/dp_tp/rank{i}.json" for i in range(4))),
     }
+
+
+# Extra report arguments of other_cases' rules.
+OTHER_ARGS = {"slow_collective": ["--link-gbps", "100"]}
 
 
 def all_cases():
     """rule -> ({input file name: document}, extra report arguments)."""
     out = {rule: ({"input.json": doc}, extra)
            for rule, ((kind, doc, *extra), _) in check_rules.cases().items() if kind != "both"}
-    out.update({rule: (docs, []) for rule, docs in other_cases().items()})
+    out.update({rule: (docs, OTHER_ARGS.get(rule, [])) for rule, docs in other_cases().items()})
     return out
 
 
