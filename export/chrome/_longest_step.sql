@@ -1,5 +1,5 @@
 -- Chrome export --finding K when the finding names no step: a step the
--- report analysed (its scope, queries/lib/10_trace_scope.sql: the TEMP
+-- report analysed (queries/lib/05_steps.sql and 10_trace_scope.sql: the TEMP
 -- tables report_step_all and report_step of the report that gave the
 -- finding, run on this connection), never a warm-up step it excluded
 -- when another remains: of the selected ranks' steps, the analysed ones
