@@ -14,15 +14,15 @@ runs with PROFDB_TIMING=1; its phases (loader/parse.c, ld_phase) are
 printed as seconds and as a share of that load, grouped as the issue
 names them:
 
-  parse            reading, tokens, rows; the writer thread inserts them and
-                   maintains the indexes (created before the rows)
+  parse            reading, tokens, rows; the writer thread inserts them
   nesting / attr.  `nesting: sort` (the final merge of the slices' keys),
                    `nesting: pass` (parent, depth, self time, busy intervals,
                    operator totals, attribution rows), `nesting` (the
                    `_slice_tree` rows, the attribution texts)
   GPU links        `flow stats`, `gpu links`, `spans`, `link stats`
-  index build      nothing separate: the indexes are built during the parse;
-                   `analyze` is listed here
+  index build      `indexes` (the secondary indexes, each built by one sort
+                   once the rows are in; a build that maintained them during
+                   the parse shows none) and `analyze`
   commit, fsync    `commit, close`, `fsync, rename` (the durable publish)
 
 Rows written per event: the rows of every table of the database over the
@@ -41,7 +41,7 @@ GROUPS = [
     ("parse", ("parse", "writer drain")),
     ("nesting / attribution", ("nesting: sort", "nesting: pass", "nesting")),
     ("GPU links", ("flow stats", "gpu links", "spans", "link stats")),
-    ("index build (analyze)", ("analyze",)),
+    ("index build, analyze", ("indexes", "analyze")),
     ("commit, fsync, rename", ("commit, close", "fsync, rename")),
 ]
 TIMING = re.compile(r"^profdb: timing: (.+?)\s+([0-9.]+) s$")

@@ -409,6 +409,9 @@ static int finish_load(ld_ctx *ctx, const char *db_name, ld_side *side) {
   ld_phase(ctx, "writer drain");
   /* The post-pass phases show their seconds while SQLite works. */
   if (ctx->opt->progress) sqlite3_progress_handler(ctx->db, 100000, redraw_progress, NULL);
+  progress_phase("building indexes");
+  if (postpass_prepare(ctx)) return -1;
+  ld_phase(ctx, "indexes");
   if (postpass_run(ctx, ctx->first_trace_id, ctx->first_snapshot_id)) return -1;
   progress_phase("committing");
   if (!side && ld_record_runs(ctx, ctx->first_trace_id, ctx->first_snapshot_id)) return -1;
@@ -444,7 +447,7 @@ static int load_into(ld_ctx *ctx, const char *db_name, const path_list *inputs, 
   ctx->flows = flows_new();
   if (ld_exec(ctx, "BEGIN")) goto done;
   begun = 1;
-  if (postpass_prepare(ctx) || read_ids(ctx, db_name, side) || start_writer(ctx)) goto done;
+  if (read_ids(ctx, db_name, side) || start_writer(ctx)) goto done;
   code = parse_inputs(ctx, inputs, loaded, side);
   if ((code != PROFDB_EXIT_OK && code != PROFDB_EXIT_TRUNCATED) || !*loaded) goto done;
   if (finish_load(ctx, db_name, side))

@@ -179,7 +179,8 @@ ld_sniff_result ld_sniff(ld_file *f);
 /* Derived tables for the traces/snapshots added by this load. */
 int postpass_run(ld_ctx *ctx, int64_t first_trace_id, int64_t first_snapshot_id);
 
-/* Before the first row: the indexes the post-pass and the views need. */
+/* After the parse's rows, before postpass_run: the indexes it and the views
+** need. */
 int postpass_prepare(ld_ctx *ctx);
 
 /* Fill _kind and _alloc_action from include/profdb/codes.h (codes.c);

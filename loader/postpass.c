@@ -12,10 +12,9 @@
 **               (attr_*() below)
 **   _gpu_link   kernel/memcpy/memset/sync -> launching runtime call (same
 **               correlation) -> CPU op (same External id) and step
-**   indexes     created before the rows (postpass_prepare): the writer
-**               thread maintains them while the parser, the busier
-**               thread, parses; built after the rows, they were a serial
-**               phase of their own
+**   indexes     created once the rows are in (postpass_prepare, before
+**               the rest): one sort each, cheaper than the writer thread
+**               maintaining them per insert while the parser waits for it
 **
 ** HOW IT WORKS (nesting)
 **   The parser gathered every slice's sort key (nest.c): slices of each

@@ -1,7 +1,9 @@
 -- postpass_indexes.sql — the indexes the post-pass and the views need,
--- created before the rows are written: the writer thread maintains them
--- while the parser parses (their keys arrive nearly in order), which costs
--- less wall time than building them afterwards on one core.
+-- created once the parse's rows are written, before the post-pass (load.c,
+-- finish_load): on a new database each is built by one sort, which costs
+-- less CPU than the writer thread maintaining a B-tree per insert while the
+-- parser waits for it (docs/performance.md, issue 42).  An append into a
+-- copy of a database that has them maintains them as before.
 --
 -- The link pass looks slices up by (correlation, kind) and (External id,
 -- kind), taking the smallest id: with kind in the index that is one seek
