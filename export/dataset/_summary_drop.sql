@@ -111,7 +111,8 @@ EXCEPT SELECT id FROM kept;
 --     frames the rule above keeps);
 --   - markers (_attr_marker: sync, set-up, phase, DataLoader names);
 --   - the runtime call and the operator of each GPU event (_gpu_link:
---     report_gpu, launches, op_gpu_sum, fill_kernel_sum, source_gpu_sum);
+--     report_gpu, launches, op_gpu_sum, fill_kernel_sum, source_gpu_sum;
+--     a collective's record_param_comms args, lib/50_collectives.sql);
 --   - the operators _attr_flop (mfu_step, gemm_efficiency), _attr_shape
 --     (op_shape_sum; profdb diff's op_shape, also the keys without shapes)
 --     and the step table point at;

@@ -299,9 +299,12 @@ def case_report_interrupt():
             if dirs and phase == "load":
                 break
             if dirs and phase == "report":
-                inside = os.listdir(os.path.join(tmp, dirs[0]))
-                if inside == ["run.db"] and os.path.getsize(os.path.join(tmp, dirs[0], "run.db")):
-                    break
+                try:  # the report may end (and remove its folder) between two looks
+                    inside = os.listdir(os.path.join(tmp, dirs[0]))
+                    if inside == ["run.db"] and os.path.getsize(os.path.join(tmp, dirs[0], "run.db")):
+                        break
+                except FileNotFoundError:
+                    pass
             time.sleep(0.01)
         p.send_signal(signal.SIGINT)
         p.wait()
