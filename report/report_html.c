@@ -362,7 +362,7 @@ static void write_rows(FILE *out, const rp_section *s);
 static void write_rank_summary(FILE *out, const rp_section *s) {
   rp_rank_summary m;
   rp_rank_summary_make(s, &m);
-  const char *who = m.is_rank ? "rank" : "trace";
+  const char *who = m.who;
   fprintf(out,
           "<p class=\"q\">%d rows over %d %ss: each figure across %s (min, median, max and the"
           " %s holding each).</p>\n",
