@@ -1,15 +1,16 @@
 -- Title: Collectives: bus bandwidth of each process group
--- Question: Which process group moves data slowest?  One row per (run,
---   process group, kind, message-size bucket), as coll_sum's rows are up
---   to 16 groups; coll_sum summarises a larger job by kind of group, and
---   here each group keeps its row (past 16 groups the Markdown folds them
---   as the per-rank sections fold their ranks: each figure's min, median
---   and max with the group holding it; the HTML and JSON have every row).
---   Definitions: docs/definitions.md#collective-bandwidth
+-- Question: Which process group moves data slowest, in a job of more than
+--   16 process groups, where coll_sum has one row per shape of group?
+--   One row per (run, process group, kind, message-size bucket), as
+--   coll_sum's rows are up to 16 groups, for the runs of more than 16
+--   groups only.  Past 16 groups the Markdown folds them as the per-rank
+--   sections fold their ranks (each figure's min, median and max with the
+--   group holding it, then the outlying groups); the HTML and JSON have
+--   every row.  Definitions: docs/definitions.md#collective-bandwidth
 --   (lib/51_coll_call.sql).
 -- Requires: report_coll_call
--- Empty: no collective kernels ran (a single-GPU run, or communication not
---   captured in this trace)
+-- Empty: no run has more than 16 process groups (coll_sum has each
+--   group's rows), or no collective kernels ran
 -- Brief: process_group kind size calls transfer_ns wait_ns busbw_median_gbps wait_pct
 -- Columns:
 --   process_group      -      the group: its ranks and size ('ranks 0-7 (8)'), as coll_sum names it
@@ -29,5 +30,6 @@ SELECT c."group" AS process_group, c.kind, c.bucket AS size, count(*) AS calls,
   sum(c.bytes) AS bytes, c.run
 FROM report_coll_call c
 LEFT JOIN report_pg_label p ON p.pg_ranks = c.pg_ranks
+WHERE c.run IN (SELECT run FROM report_coll_call GROUP BY run HAVING count(DISTINCT "group") > 16)
 GROUP BY c.run, c."group", c.kind, c.bucket_lo, c.bucket
 ORDER BY c.run, min(p.lo), c."group", c.kind, c.bucket_lo;
