@@ -279,7 +279,8 @@ const rp_section *rp_cited_section(const rp_report *r, const char *text, const c
 /* One page at any rank count (issue 23): a section whose rows cover more
 ** than RP_RANKS_MAX ranks is summarized across ranks in the Markdown and
 ** folded in the HTML; rp_rank_column: its `rank` column (else `label`,
-** else `trace`), or -1; rp_rank_count: the distinct values in it (rows
+** else `trace`, else `process_group`: coll_group's groups, which a job of
+** 1024 ranks has by the hundred), or -1; rp_rank_count: the distinct values in it (rows
 ** come ordered by rank), 0 without one. */
 #define RP_RANKS_MAX 16
 int rp_rank_column(const rp_section *s);
@@ -304,6 +305,7 @@ typedef struct rp_rank_figure {
 typedef struct rp_rank_summary {
   int rank_col, ranks; /* rp_rank_column, rp_rank_count */
   int is_rank;         /* the column is `rank` (else a trace label) */
+  const char *who;     /* what a row's subject is: "rank", "trace", "process group" */
   int has_all;         /* only the devices' 'all' rows were summarized */
   rp_colview *views;   /* every column's view */
   rp_rank_figure fig[RP_RANK_FIGURES];

@@ -522,5 +522,6 @@ int rp_rank_column(const rp_section *s) {
   int c = rp_col_index(s, "rank");
   if (c < 0) c = rp_col_index(s, "label"); /* a trace: a rank of a job */
   if (c < 0) c = rp_col_index(s, "trace");
+  if (c < 0) c = rp_col_index(s, "process_group");
   return c;
 }

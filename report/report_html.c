@@ -184,7 +184,8 @@ static void write_export_command(FILE *out, const rp_report *r, int i) {
     fprintf(out, " -o %s.json", rule);
   fputs(snap >= 0 ? "</code>: the allocator's events around the memory peak, for"
                     " PyTorch's memory viewer (pytorch.org/memory_viz)"
-                  : "</code>: the ranks and step it names, for Perfetto UI"
+                  : "</code>: a step the report analysed, on the ranks that show the"
+                    " finding (at most --max-ranks), for Perfetto UI"
                     " (ui.perfetto.dev) or chrome://tracing",
         out);
   int relative = 0;
@@ -362,7 +363,7 @@ static void write_rows(FILE *out, const rp_section *s);
 static void write_rank_summary(FILE *out, const rp_section *s) {
   rp_rank_summary m;
   rp_rank_summary_make(s, &m);
-  const char *who = m.is_rank ? "rank" : "trace";
+  const char *who = m.who;
   fprintf(out,
           "<p class=\"q\">%d rows over %d %ss: each figure across %s (min, median, max and the"
           " %s holding each).</p>\n",

@@ -81,10 +81,9 @@ static void write_rank_summary(FILE *out, const rp_section *s) {
   rp_rank_summary_make(s, &m);
   const char *rank_name = s->cols[m.rank_col].name;
   fprintf(out,
-          "%d rows over %d %s: each figure across %s (min, median, max and the %s "
+          "%d rows over %d %ss: each figure across %s (min, median, max and the %s "
           "holding each); every row is in the HTML (folded) and the JSON.\n\n",
-          s->nrows, m.ranks, m.is_rank ? "ranks" : "traces",
-          m.has_all ? "the devices' `all` rows" : "them", m.is_rank ? "rank" : "trace");
+          s->nrows, m.ranks, m.who, m.has_all ? "the devices' `all` rows" : "them", m.who);
   fprintf(out, "| figure | min | %s | median | %s | max | %s |\n", rank_name, rank_name,
           rank_name);
   fputs("|---|---:|---:|---:|---:|---:|---:|\n", out);

@@ -130,6 +130,10 @@ void rp_rank_summary_make(const rp_section *s, rp_rank_summary *m) {
   m->rank_col = rp_rank_column(s);
   m->ranks = rp_rank_count(s, m->rank_col);
   m->is_rank = m->rank_col >= 0 && !strcmp(s->cols[m->rank_col].name, "rank");
+  m->who = m->is_rank ? "rank"
+           : m->rank_col >= 0 && !strcmp(s->cols[m->rank_col].name, "process_group")
+               ? "process group"
+               : "trace";
   int stream_col = rp_col_index(s, "stream");
   for (int i = 0; stream_col >= 0 && i < s->nrows; i++)
     m->has_all |= rp_cell(s, i, stream_col)->type == SQLITE_TEXT &&

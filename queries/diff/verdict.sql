@@ -11,7 +11,10 @@
 --   the change is on the host (CPU) side (docs/definitions.md, "Diff:
 --   verdict").  'Kernels': when the GPUs differ (diff_env), kernels that
 --   vanished or are new with no counterpart are the other GPU's libraries'
---   kernels, said so, never the largest gain or loss.
+--   kernels, said so, never the largest gain or loss.  'Collectives': each
+--   kind whose bus bandwidth fell by more than 10% (diff_coll_kind, the
+--   gate's busbw[KIND]: bus bytes per ns of transfer over the kind's calls;
+--   docs/definitions.md#collective-bandwidth), the largest drop first.
 -- Parameters: :include_warmup
 -- Columns:
 --   topic      -      what the line is about
@@ -132,6 +135,15 @@ WITH r AS (
         FROM kern WHERE other_gpu AND matched_by = 'new'
           AND delta > (SELECT ns FROM noise) ORDER BY delta DESC LIMIT 1))
     HAVING count(part) > 0)
+  HAVING count(*) > 0
+  UNION ALL
+  -- 4.5 Collectives whose bus bandwidth fell by more than 10%
+  SELECT 4.5, 'Collectives', group_concat(printf('%s bus bandwidth %.2f -> %.2f GB/s (%+.1f%%)',
+    kind, bb, ba, 100.0 * (ba - bb) / bb), '; ') || '.'
+  FROM (SELECT b.kind, b.busbw_gbps AS bb, a.busbw_gbps AS ba
+        FROM diff_coll_kind b JOIN diff_coll_kind a ON a.kind = b.kind AND a.side = 'after'
+        WHERE b.side = 'before' AND b.busbw_gbps > 0 AND a.busbw_gbps < 0.9 * b.busbw_gbps
+        ORDER BY (a.busbw_gbps - b.busbw_gbps) / b.busbw_gbps)
   HAVING count(*) > 0
   UNION ALL
   -- 5. GPU utilization

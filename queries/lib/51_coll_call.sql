@@ -34,6 +34,12 @@ INSERT INTO report_dtype_size VALUES
 -- tensor-parallel group), else the list as written, 'ranks 0,2 (2)'.
 --   pg_ranks   'Process Group Ranks' as written ('[0, 1, 2, 3]')
 --   label      the name
+--   lo         its lowest rank
+--   pattern    its shape, shared by the groups of one kind of group (at
+--              1024 ranks, the 128 tensor-parallel groups of 8), named
+--              as label is with r for the lowest rank: 'r..r+7 (8)'
+--              (consecutive), 'r..r+56/8 (8)' (a stride); NULL when the
+--              ranks are not evenly spaced (coll_sum summarises by it)
 CREATE TEMP TABLE report_pg_label AS
 WITH l AS (
   SELECT DISTINCT json_extract(a, '$."Process Group Ranks"') AS pg_ranks FROM report_coll_meta
@@ -54,7 +60,12 @@ SELECT pg_ranks,
        THEN 'ranks ' || lo || '-' || hi || CASE WHEN stride > 1 THEN '/' || stride ELSE '' END
             || ' (' || cnt || ')'
        ELSE 'ranks ' || replace(replace(replace(pg_ranks, '[', ''), ']', ''), ' ', '')
-            || ' (' || cnt || ')' END AS label
+            || ' (' || cnt || ')' END AS label,
+  lo,
+  CASE WHEN cnt > 1 AND dist = cnt AND hi - lo = stride * (cnt - 1)
+         AND NOT EXISTS (SELECT 1 FROM json_each(st.pg_ranks) j WHERE (j.value - lo) % stride <> 0)
+       THEN 'r..r+' || (hi - lo) || CASE WHEN stride > 1 THEN '/' || stride ELSE '' END
+            || ' (' || cnt || ')' END AS pattern
 FROM st;
 
 -- Per collective kernel in scope:

@@ -36,7 +36,8 @@ message per failed check; 77 when the data it needs is absent.
   gate_busbw          busbw[all_reduce] < -10% fails (exit 10) when the
                       all-reduce bus bandwidth fell 17% (dp_tp_slow),
                       passes at 5.6% (dp_tp_bit_slow), with before / after
-                      re-derived from the raw JSON; a kind in neither run
+                      re-derived from the raw JSON, and the verdict's
+                      Collectives line (a drop over 10% only); a kind in neither run
                       exits 2, a word that is no kind is refused
   resnet50_series     the public resnet50 series of pytorch/kineto (the
                       issue's cases) and HTA's A100 -> V100 pair (77
@@ -216,8 +217,8 @@ def case_gate_busbw():
         before, after, cb, ca = coll_pair(after_name)
         js = os.path.join(work, "g.json")
         fresh(js)
-        p = run("diff", before, after, "--section", "coll", "--fail-if",
-                "busbw[allreduce] < -10%", "--json", js)
+        p = run("diff", before, after, "--section", "coll", "--section", "verdict",
+                "--fail-if", "busbw[allreduce] < -10%", "--json", js)
         check(f"{after_name}: exit ({p.stderr.strip()})", p.returncode, rc)
         if not os.path.exists(js):
             continue
@@ -232,6 +233,12 @@ def case_gate_busbw():
         check(f"{after_name}: passed", g["passed"], verdict)
         check(f"{after_name}: FAIL line", "gate FAIL: `busbw[allreduce] < -10%`" in p.stderr,
               rc == 10)
+        # the verdict names a kind whose busbw fell by more than 10%, with
+        # the gate's figures, and stays silent at 5.6%
+        v = verdict_of(json.load(open(js)), "Collectives")
+        want = ("all_reduce bus bandwidth %.2f -> %.2f GB/s (%+.1f%%)."
+                % (bw[0], bw[1], 100 * (bw[1] - bw[0]) / bw[0])) if rc == 10 else ""
+        check(f"{after_name}: verdict", v, want)
     p = run("diff", before, after, "--fail-if", "busbw[all_to_all] < -10%")
     check("a kind in neither run: exit 2", p.returncode, 2)
     check(f"a kind in neither run: names the kinds ({p.stderr.strip()})",

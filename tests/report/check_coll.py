@@ -18,6 +18,7 @@ checked).
 import gzip
 import json
 import os
+import re
 import subprocess
 import sys
 from decimal import Decimal
@@ -249,6 +250,58 @@ check("older: no-args kernels say so",
 check("older: UNKNOWN_SCALAR says so",
       got.get(("ranks 0,1 (2)", "broadcast", "unknown"), {}).get("missing")
       == "dtype UNKNOWN_SCALAR")
+
+# A job of 64 ranks (make_coll_fixtures.py --job64, written here): 8 TP
+# groups of 8, 8 DP groups of 8 and the world, 17 groups: coll_sum has one
+# row per shape of group with the min, median and max of the groups'
+# median busbw and the slowest group; coll_group every group, folded in
+# the Markdown past 16 groups.
+JOB = os.path.join(work, "job64")
+subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                             "make_coll_fixtures.py"), "--job64", JOB], check=True)
+md = os.path.join(work, "job64.md")
+got = report([JOB], "job64", "--section", "coll_group", "--md", md)
+per_group = derive(files_in(JOB))
+
+
+def shape(lab):
+    m = re.fullmatch(r"ranks (\d+)-(\d+)(?:/(\d+))? \((\d+)\)", lab)
+    return f"r..r+{int(m[2]) - int(m[1])}" + (f"/{m[3]}" if m[3] else "") + f" ({m[4]})" \
+        if m else lab
+
+
+want = {}
+for (lab, kind, size), w in per_group.items():
+    want.setdefault((shape(lab), kind, size), []).append((lab, w))
+want_rows = {}
+for (shp, kind, size), groups in want.items():
+    meds = sorted((pct(w["bw"], 50), int(re.search(r"\d+", lab)[0]), lab) for lab, w in groups)
+    name = f"{len(groups)} groups {shp}" if len(groups) > 1 else groups[0][0]
+    want_rows[(name, kind, size)] = {
+        "busbw_min_gbps": round(meds[0][0], 2), "busbw_max_gbps": round(meds[-1][0], 2),
+        "busbw_median_gbps": round(pct([m[0] for m in meds], 50), 2),
+        "slowest_group": meds[0][2], "groups": len(groups),
+        "calls": sum(w["calls"] for _, w in groups),
+        "transfer_ns": sum(w["transfer_ns"] for _, w in groups),
+        "wait_ns": sum(w["wait_ns"] for _, w in groups)}
+check(f"job64: 17 groups {len(per_group)}", len({k[0] for k in per_group}) == 17)
+check(f"job64: one row per shape of group {sorted(got)} == {sorted(want_rows)}",
+      sorted(got) == sorted(want_rows))
+for key, w in want_rows.items():
+    for col, v in w.items():
+        g = got.get(key, {}).get(col)
+        check(f"job64 {key}: {col} {g} == {v}", g == v)
+with open(md) as f:
+    text = f.read()
+sec = text.split("`coll_sum`", 1)[-1].split("`coll_group`", 1)
+rows = [ln for ln in sec[0].splitlines() if ln.startswith("| ") and not ln.startswith("| group")]
+check(f"job64: coll_sum's Markdown has {len(rows)} rows, at most 20", 0 < len(rows) <= 20)
+check("job64: coll_group folded past 16 groups",
+      "17 rows over 17 process groups" in (sec[1] if len(sec) > 1 else ""))
+with open(os.path.join(work, "job64.json")) as f:
+    cg = [r for s in json.load(f)["sections"] if s["id"] == "coll_group" for r in s["rows"]]
+check("job64: coll_group's JSON has every group's row",
+      sorted((r["process_group"], r["kind"], r["size"]) for r in cg) == sorted(per_group))
 
 # Public traces.
 if os.path.isdir(public):

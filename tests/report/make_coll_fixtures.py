@@ -2,6 +2,7 @@
 """Write the collective-bandwidth fixtures into tests/report/data/coll/ (committed).
 
     make_coll_fixtures.py [OUT_DIR]
+    make_coll_fixtures.py --job64 OUT_DIR   (only job64, written at test time)
 
 Every rank runs three ProfilerSteps; each collective call is a
 record_param_comms op, its cudaLaunchKernel and the NCCL kernel (same
@@ -23,6 +24,11 @@ at the same moment, T us after the last one arrived (T: transfer).
     all-reduce's transfer at 1950 us and 1700 us instead of 1600 (busbw
     32.8 and 37.6 GB/s instead of 40): the after runs of the diff and gate
     tests (check_coll.py).
+  * job64/rank<r>.json (--job64, not committed): 64 ranks, 8
+    tensor-parallel groups of 8 ([8k..8k+7], all-reduce of 8e6 bytes,
+    transfer 100 + 5k us), 8 data-parallel groups of 8 ([j, j+8, ..,
+    j+56], all-reduce of 64e6 bytes, transfer 1600 + 20j us) and the
+    world's all-gather: 17 groups, past coll_sum's 16 (check_coll.py).
   * older/rank<r>.json: 2 ranks of older Kineto: no collective args on ops
     or kernels, a custom all-reduce kernel, and one kernel whose dtype is
     UNKNOWN_SCALAR.
@@ -33,7 +39,7 @@ import json
 import os
 import sys
 
-OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "data", "coll")
+OUT = sys.argv[1] if len(sys.argv) == 2 else os.path.join(os.path.dirname(__file__), "data", "coll")
 PID, TID, STEP_US, T0 = 7000, 1, 10000, 1_000_000
 
 # kind: (Collective name, kernel, dtype, in nelems, out nelems, T us, busbw GB/s)
@@ -177,6 +183,32 @@ def older():
         tr.write(os.path.join(OUT, "older", f"rank{r}.json"))
 
 
+def job64(out):
+    tp = [list(range(8 * k, 8 * k + 8)) for k in range(8)]
+    dp = [list(range(j, 64, 8)) for j in range(8)]
+    for r in range(64):
+        tr = Trace(r, 64)
+        k, j = r // 8, r % 8
+        for i in range(3):
+            base = T0 + i * STEP_US + 1000
+            gts, gdur = timing(base, tp[k], r, 100 + 5 * k)
+            tr.call(base - 500, "ncclDevKernel_AllReduce_Sum_bf16_RING_LL" + SIG, gts, gdur,
+                    op_args=meta("allreduce", "BFloat16", 4000000, 4000000, tp[k], f"tp{k}",
+                                 i + 1))
+            gts, gdur = timing(base + 1000, dp[j], r, 1600 + 20 * j)
+            tr.call(base - 400, "ncclDevKernel_AllReduce_Sum_f32_RING_LL" + SIG, gts, gdur,
+                    op_args=meta("allreduce", "Float", 16000000, 16000000, dp[j], f"dp{j}",
+                                 i + 1))
+            gts, gdur = timing(base + 3000, list(range(64)), r, 10)
+            tr.call(base - 300, "ncclDevKernel_AllGather_RING_LL" + SIG, gts, gdur,
+                    op_args=meta("allgather", "Int", 256, 16384, list(range(64)), "0", i + 1))
+            tr.step(i, base + 4000)
+        tr.write(os.path.join(out, f"rank{r}.json"))
+
+
+if len(sys.argv) > 2 and sys.argv[1] == "--job64":
+    job64(sys.argv[2])
+    sys.exit(0)
 kinds()
 dp_tp()
 dp_tp("dp_tp_slow", 1950)
