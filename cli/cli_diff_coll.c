@@ -18,8 +18,9 @@
 #include <string.h>
 
 /* The report prelude's files report_coll_call needs, in order: the steps
-** (report_trace, report_step_all), the scope (report_gpu, report_step), the runs (report_run), the spans'
-** timeline (report_clip_gpu), the matching across ranks, the calls. */
+** (report_trace, report_step_all), the scope (report_gpu, report_step),
+** the runs (report_run), the spans' timeline (report_clip_gpu), the
+** matching across ranks, the calls. */
 static const char *const coll_lib[] = {"05_steps.sql",       "10_trace_scope.sql",
                                        "12_runs.sql",        "15_timeline.sql",
                                        "50_collectives.sql", "51_coll_call.sql"};

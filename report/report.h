@@ -321,6 +321,9 @@ void rp_rank_summary_free(rp_rank_summary *m);
 rp_section rp_rank_outlier_rows(const rp_section *s, const rp_rank_summary *m);
 /* A row's rank (or trace label) as text, in buf. */
 const char *rp_rank_text(char *buf, size_t n, const rp_section *s, int row, int rank_col);
+/* The line above the outlying rows, in buf: the rule that makes a row
+** outlying and how many are, or "none." (the Markdown's and the HTML's). */
+const char *rp_rank_outliers_text(char *buf, size_t n, const rp_rank_summary *m);
 
 /* What a job step is, said once above the findings (docs/definitions.md#jobs). */
 #define RP_JOB_STEP_NOTE                                                                      \

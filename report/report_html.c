@@ -396,15 +396,11 @@ static void write_rank_summary(FILE *out, const rp_section *s) {
     fputs("</tr>\n", out);
   }
   fputs("</tbody></table></div>\n", out);
-  fprintf(out,
-          "<p>Outlying rows (a figure further from its median than %.0f median absolute"
-          " deviations and %.0f%% of the median): ",
-          RP_OUTLIER_MADS, 100 * RP_OUTLIER_SHARE);
-  if (m.noutliers == 0)
-    fputs("none.</p>\n", out);
-  else {
-    fprintf(out, "%d%s.</p>\n", m.noutliers,
-            m.noutliers > m.kept ? ", the most outlying shown" : "");
+  char line[256];
+  fputs("<p>", out);
+  esc(out, rp_rank_outliers_text(line, sizeof line, &m));
+  fputs("</p>\n", out);
+  if (m.noutliers) {
     rp_section sub = rp_rank_outlier_rows(s, &m);
     write_rows(out, &sub);
     free(sub.cells); /* the values are s's */

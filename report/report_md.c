@@ -104,15 +104,10 @@ static void write_rank_summary(FILE *out, const rp_section *s) {
     put_escaped(out, rp_rank_text(rz, sizeof rz, s, f->hi, m.rank_col));
     fputs(" |\n", out);
   }
-  fprintf(out,
-          "\nOutlying rows (a figure further from its median than %.0f median absolute "
-          "deviations and %.0f%% of the median): ",
-          RP_OUTLIER_MADS, 100 * RP_OUTLIER_SHARE);
-  if (m.noutliers == 0) {
-    fputs("none.\n", out);
-  } else {
-    fprintf(out, "%d%s.\n\n", m.noutliers,
-            m.noutliers > m.kept ? ", the most outlying shown" : "");
+  char line[256];
+  fprintf(out, "\n%s\n", rp_rank_outliers_text(line, sizeof line, &m));
+  if (m.noutliers) {
+    fputc('\n', out);
     rp_section sub = rp_rank_outlier_rows(s, &m);
     write_rows(out, &sub);
     free(sub.cells); /* the values are s's */

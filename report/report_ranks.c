@@ -35,6 +35,21 @@ static double median_of(double *x, int n) {
   return n == 0 ? NAN : n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
 }
 
+const char *rp_rank_outliers_text(char *buf, size_t n, const rp_rank_summary *m) {
+  int k = snprintf(buf, n,
+                   "Outlying rows (a figure further from its median than %.0f median absolute"
+                   " deviations and %.0f%% of the median): ",
+                   RP_OUTLIER_MADS, 100 * RP_OUTLIER_SHARE);
+  if (k >= 0 && (size_t)k < n) {
+    if (m->noutliers == 0)
+      snprintf(buf + k, n - (size_t)k, "none.");
+    else
+      snprintf(buf + k, n - (size_t)k, "%d%s.", m->noutliers,
+               m->noutliers > m->kept ? ", the most outlying shown" : "");
+  }
+  return buf;
+}
+
 const char *rp_rank_text(char *buf, size_t n, const rp_section *s, int row, int rank_col) {
   const rp_value *v = rp_cell(s, row, rank_col);
   if (v->type == SQLITE_INTEGER)
