@@ -74,8 +74,12 @@ static int listed(const char *list, const char *name) {
   return 0;
 }
 
+/* A figure to summarize: a number that is not a key (rank, step, device,
+** stream) nor an identifier (trace_id, ...: numbers, not measures). */
 static int summarized(const rp_section *s, const rp_colview *v) {
   const char *name = s->cols[v->col].name;
+  size_t len = strlen(name);
+  if (len > 3 && !strcmp(name + len - 3, "_id")) return 0;
   return v->numeric && strcmp(name, "rank") && strcmp(name, "step") && strcmp(name, "device") &&
          strcmp(name, "stream") && (!s->brief || listed(s->brief, name));
 }
