@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write one fixture folder per finding rule, from the fixtures of the
 report's other tests where the rule fires (check_rules.py's cases,
-check_advice.py's and check_idle_owner.py's traces, tests/report/data):
+check_advice.py's, check_idle_owner.py's and check_queued_owner.py's traces, tests/report/data):
 
     make_cases.py PROFDB [RULE...]
 
@@ -22,6 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 import check_advice  # noqa: E402
 import check_idle_owner  # noqa: E402
+import check_queued_owner  # noqa: E402
 import check_rules  # noqa: E402
 
 KEPT = ("rule", "confidence", "title", "observation", "expected_impact", "expected_saving_pct",
@@ -59,6 +60,7 @@ def other_cases():
             check_idle_owner, "case_allocator_calls_promised_by_gpu_idle", "alloc")},
         "wait_outside_trace": {"input.json": captured(
             check_idle_owner, "case_sync_wait_claimed_twice", "outside")},
+        "queued_idle": {"input.json": check_queued_owner.owner_trace("event")},
         "low_gemm_efficiency": {"input.json": json.load(
             open(os.path.join(DATA, "train_rank0.json")))},
         "straggler": data(*(f"straggler/late/rank{i}.json" for i in range(4))),

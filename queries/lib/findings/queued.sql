@@ -1,0 +1,71 @@
+-- Measure: what the GPU waited on in the idle gaps that began with GPU work queued (one row a gap).
+-- Each gap of report_queued_gap (no GPU work of the trace runs, yet an
+-- operation launched before the gap starts only after it) is owned by
+-- what its first waiting operation waited on.  No host-side change fills
+-- such a gap (lib/38_claim.sql), so its owner says where to look instead:
+--   graph    the operation is a node of a CUDA/HIP graph replay: the GPU
+--            ran the graph's own scheduling and dependencies
+--   event    its stream waits on an event (a cudaStreamWaitEvent /
+--            hipStreamWaitEvent call on the launching thread since the
+--            stream's previous launch, or a recorded Stream Wait Event on
+--            the stream) whose producer ran nothing of this trace then
+--   unseen   no dependency is recorded: the stream's own work had ended;
+--            the GPU ran work the trace does not hold (another process,
+--            records lost or sampled) or waited on an unrecorded event
+-- Builds: measure_queued_gap
+-- Reads: _gpu, _gpu_link, _kind, _slice, _string, report_clip_gpu, report_queued_gap
+CREATE TEMP TABLE measure_queued_gap (
+  k         INTEGER,  -- the span (report_span.k)
+  trace_id  INTEGER,  -- trace
+  a         INTEGER,  -- the gap's start, ns
+  b         INTEGER,  -- the gap's end, ns
+  event_id  INTEGER,  -- the operation that ends the gap (_gpu.id; one launched before the
+                      --   gap when several start then); NULL for a gap to the span's end
+  name      TEXT,     -- its name
+  device    INTEGER,  -- its device
+  stream    INTEGER,  -- its stream
+  launch    TEXT,     -- the runtime call that launched it
+  queued_ns INTEGER,  -- from its launch call's start to its own start, ns
+  owner     TEXT      -- 'graph', 'event' or 'unseen' (above)
+) STRICT;
+INSERT INTO measure_queued_gap
+WITH waits AS MATERIALIZED (  -- stream-wait calls and records: few, read once
+  SELECT trace_id, pid, tid, NULL AS device, NULL AS stream, ts FROM _slice
+  WHERE name_id IN (SELECT id FROM _string
+                    WHERE value IN ('cudaStreamWaitEvent', 'hipStreamWaitEvent'))
+  UNION ALL
+  SELECT trace_id, NULL, NULL, device, stream, ts FROM _gpu
+  WHERE kind = (SELECT kind FROM _kind WHERE name = 'gpu_sync')
+    AND name_id IN (SELECT id FROM _string WHERE value = 'Stream Wait Event')
+), ops AS MATERIALIZED (  -- each operation of a span, after its stream's previous one
+  SELECT k, trace_id, a, event_id,
+    lag(event_id) OVER (PARTITION BY k, trace_id, device, stream ORDER BY a, event_id) AS prev_id
+  FROM report_clip_gpu
+), first_op AS (  -- the operation that ends the gap, one launched before it if any
+  SELECT q.k, q.trace_id, q.a, q.b, o.event_id, o.prev_id,
+    row_number() OVER (PARTITION BY q.k, q.trace_id, q.a
+                       ORDER BY r.ts < q.a DESC, o.event_id) AS nth
+  FROM report_queued_gap q JOIN ops o ON o.k = q.k AND o.trace_id = q.trace_id AND o.a = q.b
+  JOIN _gpu_link l ON l.id = o.event_id JOIN _slice r ON r.id = l.launch_id
+), op AS (
+  SELECT f.k, f.trace_id, f.a, f.b, f.event_id, g.name_id, g.device, g.stream, g.ts,
+    r.ts AS launch_ts, r.pid, r.tid, (SELECT value FROM _string WHERE id = r.name_id) AS launch,
+    (SELECT r2.ts FROM _gpu_link l2 JOIN _slice r2 ON r2.id = l2.launch_id
+     WHERE l2.id = f.prev_id) AS prev_launch_ts
+  FROM first_op f JOIN _gpu g ON g.id = f.event_id JOIN _gpu_link l ON l.id = g.id
+  JOIN _slice r ON r.id = l.launch_id
+  WHERE f.nth = 1
+)
+SELECT q.k, q.trace_id, q.a, q.b, o.event_id, (SELECT value FROM _string WHERE id = o.name_id),
+  o.device, o.stream, o.launch, o.ts - o.launch_ts,
+  CASE
+    WHEN o.launch LIKE '%GraphLaunch%' THEN 'graph'
+    WHEN EXISTS (SELECT 1 FROM waits w  -- since the stream's previous launch
+                 WHERE w.trace_id = o.trace_id AND w.ts <= o.launch_ts
+                   AND w.ts >= coalesce(o.prev_launch_ts, w.ts)
+                   AND (w.tid IS NOT NULL AND w.pid IS o.pid AND w.tid IS o.tid
+                        OR w.stream IS NOT NULL AND w.device IS o.device AND w.stream IS o.stream))
+      THEN 'event'
+    ELSE 'unseen'
+  END
+FROM report_queued_gap q LEFT JOIN op o ON o.k = q.k AND o.trace_id = q.trace_id AND o.a = q.a;
