@@ -29,12 +29,12 @@ CREATE TEMP TABLE measure_queued_gap (
   owner     TEXT      -- 'graph', 'event' or 'unseen' (above)
 ) STRICT;
 INSERT INTO measure_queued_gap
-WITH waits AS MATERIALIZED (  -- stream-wait calls and records: few, read once
-  SELECT trace_id, pid, tid, NULL AS device, NULL AS stream, ts FROM _slice
+WITH thread_wait AS MATERIALIZED (  -- stream-wait calls: few, read once, indexed by thread
+  SELECT trace_id, pid, tid, ts FROM _slice
   WHERE name_id IN (SELECT id FROM _string
                     WHERE value IN ('cudaStreamWaitEvent', 'hipStreamWaitEvent'))
-  UNION ALL
-  SELECT trace_id, NULL, NULL, device, stream, ts FROM _gpu
+), stream_wait AS MATERIALIZED (  -- recorded waits (enable_cuda_sync_events), by stream
+  SELECT trace_id, device, stream, ts FROM _gpu
   WHERE kind = (SELECT kind FROM _kind WHERE name = 'gpu_sync')
     AND name_id IN (SELECT id FROM _string WHERE value = 'Stream Wait Event')
 ), ops AS MATERIALIZED (  -- each operation of a span, after its stream's previous one
@@ -49,23 +49,37 @@ WITH waits AS MATERIALIZED (  -- stream-wait calls and records: few, read once
   JOIN _gpu_link l ON l.id = o.event_id JOIN _slice r ON r.id = l.launch_id
 ), op AS (
   SELECT f.k, f.trace_id, f.a, f.b, f.event_id, g.name_id, g.device, g.stream, g.ts,
-    r.ts AS launch_ts, r.pid, r.tid, (SELECT value FROM _string WHERE id = r.name_id) AS launch,
+    r.id AS launch_id, r.ts AS launch_ts, r.pid, r.tid,
+    (SELECT value FROM _string WHERE id = r.name_id) AS launch,
     (SELECT r2.ts FROM _gpu_link l2 JOIN _slice r2 ON r2.id = l2.launch_id
      WHERE l2.id = f.prev_id) AS prev_launch_ts
   FROM first_op f JOIN _gpu g ON g.id = f.event_id JOIN _gpu_link l ON l.id = g.id
   JOIN _slice r ON r.id = l.launch_id
   WHERE f.nth = 1
+), last_wait AS (  -- per launch, the latest wait on its thread and on its stream before it
+  SELECT id, max(thread_ts) OVER (PARTITION BY trace_id, pid, tid ORDER BY ts, id IS NOT NULL
+                                  ROWS UNBOUNDED PRECEDING) AS thread_ts,
+    max(stream_ts) OVER (PARTITION BY trace_id, device, stream ORDER BY ts, id IS NOT NULL
+                         ROWS UNBOUNDED PRECEDING) AS stream_ts
+  FROM (SELECT launch_id AS id, trace_id, pid, tid, NULL AS device, NULL AS stream, launch_ts AS ts,
+          NULL AS thread_ts, NULL AS stream_ts FROM op
+        UNION ALL
+        SELECT launch_id, trace_id, NULL, NULL, device, stream, launch_ts, NULL, NULL FROM op
+        UNION ALL
+        SELECT NULL, trace_id, pid, tid, NULL, NULL, ts, ts, NULL FROM thread_wait
+        UNION ALL
+        SELECT NULL, trace_id, NULL, NULL, device, stream, ts, NULL, ts FROM stream_wait)
+), waited AS (
+  SELECT id, max(thread_ts) AS thread_ts, max(stream_ts) AS stream_ts FROM last_wait
+  WHERE id IS NOT NULL GROUP BY id
 )
 SELECT q.k, q.trace_id, q.a, q.b, o.event_id, (SELECT value FROM _string WHERE id = o.name_id),
   o.device, o.stream, o.launch, o.ts - o.launch_ts,
   CASE
     WHEN o.launch LIKE '%GraphLaunch%' THEN 'graph'
-    WHEN EXISTS (SELECT 1 FROM waits w  -- since the stream's previous launch
-                 WHERE w.trace_id = o.trace_id AND w.ts <= o.launch_ts
-                   AND w.ts >= coalesce(o.prev_launch_ts, w.ts)
-                   AND (w.tid IS NOT NULL AND w.pid IS o.pid AND w.tid IS o.tid
-                        OR w.stream IS NOT NULL AND w.device IS o.device AND w.stream IS o.stream))
-      THEN 'event'
+    WHEN max(coalesce(w.thread_ts, -1), coalesce(w.stream_ts, -1))  -- a wait since the
+           >= coalesce(o.prev_launch_ts, 0) THEN 'event'              -- stream's previous launch
     ELSE 'unseen'
   END
-FROM report_queued_gap q LEFT JOIN op o ON o.k = q.k AND o.trace_id = q.trace_id AND o.a = q.a;
+FROM report_queued_gap q LEFT JOIN op o ON o.k = q.k AND o.trace_id = q.trace_id AND o.a = q.a
+LEFT JOIN waited w ON w.id = o.launch_id;
