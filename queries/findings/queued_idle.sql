@@ -3,7 +3,8 @@
 -- started; lib/38_claim.sql, 'queued'): launching sooner fills none of it,
 -- so no host-side finding promises it (issue 44, pattern 1).  This rule
 -- owns that time and says what the GPU waited on (measure_queued_gap:
--- a graph's own scheduling, an event, or nothing the trace records), with
+-- its own step between operations, a graph's own scheduling, an event, or
+-- nothing the trace records), with
 -- saving 0: the cause is in the dependency, not in the profiled host code.
 -- Reads: measure_claim, measure_floor, measure_queued_gap, measure_time
 WITH by_owner AS (  -- each owner's gaps per rank step, ns
@@ -27,6 +28,7 @@ SELECT round(min(100.0 * cl.queued / t.job_step_ns, 100), 1) AS priority,
     CASE WHEN t.steps > 0 THEN t.job_step_words ELSE 'the whole trace: no ProfilerStep ranges' END,
     (SELECT count(*) FROM measure_queued_gap),
     (SELECT group_concat(printf('%s %s', profdb_fmt_ns(ns), CASE owner
+       WHEN 'switch' THEN 'in gaps under 30 us (the GPU''s own step from one operation to the next)'
        WHEN 'graph' THEN 'inside CUDA/HIP graph replays'
        WHEN 'event' THEN 'on events (a stream-wait since the stream''s previous launch)'
        ELSE 'on nothing the trace records' END), '; ')
@@ -37,6 +39,9 @@ SELECT round(min(100.0 * cl.queued / t.job_step_ns, 100), 1) AS priority,
        profdb_fmt_ns(queued_ns), coalesce(launch, 'launch')), '; ')
      FROM by_op)) AS observation,
   CASE (SELECT owner FROM by_owner ORDER BY ns DESC, owner LIMIT 1)
+    WHEN 'switch' THEN 'Most of it is short gaps between queued operations: the GPU''s own ' ||
+      'time to finish one operation and start the next (dependency checks, the next kernel''s ' ||
+      'set-up), which only fewer, larger operations reduce.'
     WHEN 'graph' THEN 'The GPU work sits in CUDA/HIP graph replays: the graph''s nodes wait on ' ||
       'the graph''s own dependencies and scheduling, not on the host.'
     WHEN 'event' THEN 'The waiting stream waits on an event whose producer runs none of this ' ||
@@ -46,7 +51,8 @@ SELECT round(min(100.0 * cl.queued / t.job_step_ns, 100), 1) AS priority,
       'ended: the GPU ran work this trace does not hold (another process on the same GPU, GPU ' ||
       'records lost or sampled), or waited on an event whose wait was not recorded.'
   END AS hypothesis,
-  'The GPU already has the work: find what it waits on before changing host code. Graph ' ||
+  'The GPU already has the work: find what it waits on before changing host code. Short ' ||
+    'gaps: fewer, larger kernels (fusion, torch.compile). Graph ' ||
     'replays: look at the graph''s dependencies and its first nodes. Events: find the event''s ' ||
       'producer (profile that stream or process) and record it sooner or drop the wait. ' ||
       'Nothing recorded: check for another process on the GPU (nvidia-smi, MPS) and re-profile ' ||
@@ -65,6 +71,7 @@ SELECT round(min(100.0 * cl.queued / t.job_step_ns, 100), 1) AS priority,
   json_object('sections', json_array('gpu_idle', 'queue_length', 'step_time_sum'),
     'figures', json_object('rank_step_ns', CAST(round(t.rank_step_ns) AS INTEGER), 'job_step_ns',
       t.job_step_ns, 'queued_idle_ns', CAST(round(cl.queued) AS INTEGER),
+      'switch_ns', (SELECT CAST(round(sum(ns)) AS INTEGER) FROM by_owner WHERE owner = 'switch'),
       'graph_ns', (SELECT CAST(round(sum(ns)) AS INTEGER) FROM by_owner WHERE owner = 'graph'),
       'event_ns', (SELECT CAST(round(sum(ns)) AS INTEGER) FROM by_owner WHERE owner = 'event'),
       'unseen_ns', (SELECT CAST(round(sum(ns)) AS INTEGER) FROM by_owner

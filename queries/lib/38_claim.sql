@@ -148,8 +148,14 @@ FROM outer_call o LEFT JOIN idle i ON i.k = o.k AND i.event_id = o.event_id;
 -- but those whose launch call blocks the host until they are done (a
 -- synchronous or pageable copy, report_sync): their wait is the host's,
 -- owned by the sync findings.
---   trace_id, t   the change (ns); the last row at a time holds the net
---   len           operations queued after it
+--   trace_id, t   the change (ns): one row a time, every change at it
+--                 taken together
+--   launched      operations whose launch call started at t or before
+--   started       operations that started on the GPU at t or before
+-- At an instant a, the operations queued are those launched before a
+-- (launched at the last t < a) less those started by a (started at the
+-- last t <= a): an operation that starts (or starts and ends, a kernel
+-- under the clock's resolution) at a is no longer queued then.
 CREATE TEMP TABLE report_queue_step AS
 WITH ev AS (
   SELECT g.trace_id, r.ts AS t, 1 AS d
@@ -164,9 +170,9 @@ WITH ev AS (
     AND g.ts IS NOT NULL AND r.ts IS NOT NULL AND g.trace_id IN (SELECT trace_id FROM report_span)
     AND r.id NOT IN (SELECT event_id FROM report_sync)
 )
-SELECT trace_id, t, sum(d) OVER (PARTITION BY trace_id ORDER BY t, d DESC
-                                 ROWS UNBOUNDED PRECEDING) AS len
-FROM ev;
+SELECT trace_id, t, sum(sum(d > 0)) OVER w AS launched, sum(sum(d < 0)) OVER w AS started
+FROM ev GROUP BY trace_id, t
+WINDOW w AS (PARTITION BY trace_id ORDER BY t ROWS UNBOUNDED PRECEDING);
 CREATE INDEX temp.report_queue_step_by_t ON report_queue_step(trace_id, t);
 
 -- The GPU idle gaps of each span (no kernel, copy or fill running on any
@@ -193,8 +199,11 @@ WITH u AS (
   GROUP BY s.k, s.trace_id
 )
 SELECT k, trace_id, a, b FROM gap
-WHERE b > a AND (SELECT q.len FROM report_queue_step q WHERE q.trace_id = gap.trace_id
-                 AND q.t < gap.a ORDER BY q.t DESC LIMIT 1) > 0;
+WHERE b > a
+  AND coalesce((SELECT q.launched FROM report_queue_step q WHERE q.trace_id = gap.trace_id
+                  AND q.t < gap.a ORDER BY q.t DESC LIMIT 1), 0)
+    > coalesce((SELECT q.started FROM report_queue_step q WHERE q.trace_id = gap.trace_id
+                  AND q.t <= gap.a ORDER BY q.t DESC LIMIT 1), 0);
 
 -- Per span, the GPU idle time each owner claims (ns): interval_layers
 -- gives each instant to the lowest layer present (0: GPU work).

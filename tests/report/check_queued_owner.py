@@ -5,11 +5,12 @@ waited on"), on fixtures written here:
 
     check_queued_owner.py PROFDB CASE PUBLIC_DIR WORK_DIR
 
-CASE is queued_idle_owner: three traces of 6 steps of 10 ms whose second
-kernel is launched early and starts late, the GPU idle meanwhile:
+CASE is queued_idle_owner: four traces of 6 steps of 10 ms, three whose
+second kernel is launched early and starts late, the GPU idle meanwhile:
   event   a cudaStreamWaitEvent on the launching thread before the launch
   graph   the kernel is a node of a cudaGraphLaunch
   unseen  nothing recorded explains the wait
+and one (switch) with 200 kernels queued at once, 5 us apart on the GPU.
 Each must give the queued_idle finding, saving 0, owning exactly the queued
 idle time re-derived here from the raw events (check_idle_owner's
 queued_idle), with that owner; and no host-side finding may promise it.
@@ -26,11 +27,21 @@ HOST_RULES = ("gpu_idle", "launch_bound", "explicit_sync", "synchronization", "a
 
 def owner_trace(owner):
     """6 steps: a 500 us kernel on stream 7 at +120 us; a 1 ms kernel on
-    stream 8 launched at +200 us that starts at +8 ms."""
+    stream 8 launched at +200 us that starts at +8 ms.  switch: instead,
+    200 kernels of 20 us launched together at +100 us, each starting 5 us
+    after the one before ends."""
     t = T()
     for i in range(6):
         s = 1000 + i * 10000
         x(t.ev, "user_annotation", f"ProfilerStep#{i + 1}", s, 10000)
+        if owner == "switch":
+            for j in range(200):
+                t.corr += 1
+                x(t.ev, "cuda_runtime", "cudaLaunchKernel", s + 100 + j * 0.01, 0.005,
+                  correlation=t.corr)
+                x(t.ev, "kernel", "void waits_kernel()", s + 400 + j * 25, 20, tid=7, pid=0,
+                  device=0, stream=7, correlation=t.corr)
+            continue
         t.kernel(s + 120, 500)
         t.corr += 1
         if owner == "event":
@@ -44,7 +55,7 @@ def owner_trace(owner):
 
 def case_queued_idle_owner(profdb, public_dir, work):
     problems = []
-    for owner in ("event", "graph", "unseen"):
+    for owner in ("switch", "event", "graph", "unseen"):
         doc = owner_trace(owner)
         xs = doc["traceEvents"]
         steps = [span(e) for e in xs if e["name"].startswith("ProfilerStep#")][1:]
@@ -74,6 +85,48 @@ def case_queued_idle_owner(profdb, public_dir, work):
         if host > step_idle + 1:
             problems.append(f"{owner}: host-side findings promise {host} > {step_idle} ns "
                             "(the idle with nothing queued)")
+    return problems
+
+
+def zero_length_trace():
+    """6 steps of 10 ms, each 200 kernels 40 us apart that the clock shows
+    as lasting 0 us (a microsecond-resolution trace), each launched 11 us
+    before it starts: the host feeds every one; nothing is queued in the
+    gaps between them."""
+    t = T()
+    for i in range(6):
+        s = 1000 + i * 10000
+        x(t.ev, "user_annotation", f"ProfilerStep#{i + 1}", s, 10000)
+        for j in range(200):
+            t.corr += 1
+            x(t.ev, "cuda_runtime", "cudaLaunchKernel", s + 89 + j * 40, 5, correlation=t.corr)
+            x(t.ev, "kernel", "void tiny_kernel()", s + 100 + j * 40, 0, tid=7, pid=0,
+              device=0, stream=7, correlation=t.corr)
+    return t.doc()
+
+
+def case_queued_idle_zero_length_kernels(profdb, public_dir, work):
+    """A kernel that starts (and, under the clock's resolution, ends) when a
+    gap begins is not queued in it: before, every gap after such a kernel
+    counted as idle with work queued (PyTorch's public resnet50 trace: 5.64
+    ms a step, all of it this), withheld from gpu_idle."""
+    doc = zero_length_trace()
+    xs = doc["traceEvents"]
+    steps = [span(e) for e in xs if e["name"].startswith("ProfilerStep#")][1:]
+    queued = sum(queued_idle(xs, st)[1] for st in steps)
+    f = report(profdb, work, "zero_length", doc)
+    problems = []
+    if queued != 0:
+        problems.append(f"the fixture has {queued} us of queued idle")
+    if "queued_idle" in f:
+        problems.append(f"queued_idle fires: {f['queued_idle']['title']}")
+    # the host feeds every kernel: launch_bound may promise the launch
+    # calls' CPU time (200 calls of 5 us a step), all of it GPU idle time
+    lb = f.get("launch_bound")
+    want = 200 * 5 * US
+    if not lb or lb["expected_saving_ns"] != want:
+        problems.append(f"launch_bound promises {lb and lb['expected_saving_ns']} ns, want the "
+                        f"launch calls' {want} ns (rules: {sorted(f)})")
     return problems
 
 

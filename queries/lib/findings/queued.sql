@@ -1,8 +1,10 @@
 -- Measure: what the GPU waited on in the idle gaps that began with GPU work queued (one row a gap).
 -- Each gap of report_queued_gap (no GPU work of the trace runs, yet an
 -- operation launched before the gap starts only after it) is owned by
--- what its first waiting operation waited on.  No host-side change fills
+-- what the first of its waiting operations to start waited on.  No host-side change fills
 -- such a gap (lib/38_claim.sql), so its owner says where to look instead:
+--   switch   the gap is under 30 us (HolisticTraceAnalysis' kernel_wait
+--            bound): the GPU's own step from one operation to the next
 --   graph    the operation is a node of a CUDA/HIP graph replay: the GPU
 --            ran the graph's own scheduling and dependencies
 --   event    its stream waits on an event (a cudaStreamWaitEvent /
@@ -19,14 +21,14 @@ CREATE TEMP TABLE measure_queued_gap (
   trace_id  INTEGER,  -- trace
   a         INTEGER,  -- the gap's start, ns
   b         INTEGER,  -- the gap's end, ns
-  event_id  INTEGER,  -- the operation that ends the gap (_gpu.id; one launched before the
-                      --   gap when several start then); NULL for a gap to the span's end
+  event_id  INTEGER,  -- the first to start of the operations queued at the gap's start
+                      --   (_gpu.id); NULL when it starts after the span
   name      TEXT,     -- its name
   device    INTEGER,  -- its device
   stream    INTEGER,  -- its stream
   launch    TEXT,     -- the runtime call that launched it
   queued_ns INTEGER,  -- from its launch call's start to its own start, ns
-  owner     TEXT      -- 'graph', 'event' or 'unseen' (above)
+  owner     TEXT      -- 'switch', 'graph', 'event' or 'unseen' (above)
 ) STRICT;
 INSERT INTO measure_queued_gap
 WITH thread_wait AS MATERIALIZED (  -- stream-wait calls: few, read once, indexed by thread
@@ -37,25 +39,26 @@ WITH thread_wait AS MATERIALIZED (  -- stream-wait calls: few, read once, indexe
   SELECT trace_id, device, stream, ts FROM _gpu
   WHERE kind = (SELECT kind FROM _kind WHERE name = 'gpu_sync')
     AND name_id IN (SELECT id FROM _string WHERE value = 'Stream Wait Event')
-), ops AS MATERIALIZED (  -- each operation of a span, after its stream's previous one
-  SELECT k, trace_id, a, event_id,
-    lag(event_id) OVER (PARTITION BY k, trace_id, device, stream ORDER BY a, event_id) AS prev_id
-  FROM report_clip_gpu
-), first_op AS (  -- the operation that ends the gap, one launched before it if any
-  SELECT q.k, q.trace_id, q.a, q.b, o.event_id, o.prev_id,
-    row_number() OVER (PARTITION BY q.k, q.trace_id, q.a
-                       ORDER BY r.ts < q.a DESC, o.event_id) AS nth
-  FROM report_queued_gap q JOIN ops o ON o.k = q.k AND o.trace_id = q.trace_id AND o.a = q.b
-  JOIN _gpu_link l ON l.id = o.event_id JOIN _slice r ON r.id = l.launch_id
+), ops AS MATERIALIZED (  -- each operation of a span: its launch, its stream's previous one
+  SELECT c.k, c.trace_id, c.a, c.event_id, r.ts AS launch_ts,
+    lag(c.event_id) OVER (PARTITION BY c.k, c.trace_id, c.device, c.stream
+                          ORDER BY c.a, c.event_id) AS prev_id
+  FROM report_clip_gpu c JOIN _gpu_link l ON l.id = c.event_id JOIN _slice r ON r.id = l.launch_id
+), first_op AS (  -- the first operation to start of those queued at the gap's start
+  SELECT q.k, q.trace_id, q.a, q.b,
+    (SELECT o.event_id FROM ops o
+     WHERE o.k = q.k AND o.trace_id = q.trace_id AND o.a >= q.b AND o.launch_ts < q.a
+     ORDER BY o.a, o.event_id LIMIT 1) AS event_id
+  FROM report_queued_gap q
 ), op AS (
   SELECT f.k, f.trace_id, f.a, f.b, f.event_id, g.name_id, g.device, g.stream, g.ts,
     r.id AS launch_id, r.ts AS launch_ts, r.pid, r.tid,
     (SELECT value FROM _string WHERE id = r.name_id) AS launch,
     (SELECT r2.ts FROM _gpu_link l2 JOIN _slice r2 ON r2.id = l2.launch_id
-     WHERE l2.id = f.prev_id) AS prev_launch_ts
-  FROM first_op f JOIN _gpu g ON g.id = f.event_id JOIN _gpu_link l ON l.id = g.id
+     WHERE l2.id = p.prev_id) AS prev_launch_ts
+  FROM first_op f JOIN ops p ON p.event_id = f.event_id AND p.k = f.k
+  JOIN _gpu g ON g.id = f.event_id JOIN _gpu_link l ON l.id = g.id
   JOIN _slice r ON r.id = l.launch_id
-  WHERE f.nth = 1
 ), last_wait AS (  -- per launch, the latest wait on its thread and on its stream before it
   SELECT id, max(thread_ts) OVER (PARTITION BY trace_id, pid, tid ORDER BY ts, id IS NOT NULL
                                   ROWS UNBOUNDED PRECEDING) AS thread_ts,
@@ -76,6 +79,7 @@ WITH thread_wait AS MATERIALIZED (  -- stream-wait calls: few, read once, indexe
 SELECT q.k, q.trace_id, q.a, q.b, o.event_id, (SELECT value FROM _string WHERE id = o.name_id),
   o.device, o.stream, o.launch, o.ts - o.launch_ts,
   CASE
+    WHEN q.b - q.a < 30000 THEN 'switch'  -- HTA's kernel_wait bound (as gpu_idle.sql)
     WHEN o.launch LIKE '%GraphLaunch%' THEN 'graph'
     WHEN max(coalesce(w.thread_ts, -1), coalesce(w.stream_ts, -1))  -- a wait since the
            >= coalesce(o.prev_launch_ts, 0) THEN 'event'              -- stream's previous launch
