@@ -15,7 +15,8 @@
 --            the GPU ran work the trace does not hold (another process,
 --            records lost or sampled) or waited on an unrecorded event
 -- Builds: measure_queued_gap
--- Reads: _gpu, _gpu_link, _kind, _slice, _string, report_clip_gpu, report_queued_gap
+-- Reads: _gpu, _gpu_link, _kind, _slice, _string, report_clip_gpu, report_queued_gap,
+--   report_sync
 CREATE TEMP TABLE measure_queued_gap (
   k         INTEGER,  -- the span (report_span.k)
   trace_id  INTEGER,  -- trace
@@ -39,16 +40,19 @@ WITH thread_wait AS MATERIALIZED (  -- stream-wait calls: few, read once, indexe
   SELECT trace_id, device, stream, ts FROM _gpu
   WHERE kind = (SELECT kind FROM _kind WHERE name = 'gpu_sync')
     AND name_id IN (SELECT id FROM _string WHERE value = 'Stream Wait Event')
-), ops AS MATERIALIZED (  -- each operation of a span: its launch, its stream's previous one
-  SELECT c.k, c.trace_id, c.a, c.event_id, r.ts AS launch_ts,
-    lag(c.event_id) OVER (PARTITION BY c.k, c.trace_id, c.device, c.stream
-                          ORDER BY c.a, c.event_id) AS prev_id
-  FROM report_clip_gpu c JOIN _gpu_link l ON l.id = c.event_id JOIN _slice r ON r.id = l.launch_id
-), first_op AS (  -- the first operation to start of those queued at the gap's start
+), ops AS MATERIALIZED (  -- each operation of a span after its stream's previous one
+  SELECT k, event_id,
+    lag(event_id) OVER (PARTITION BY k, trace_id, device, stream ORDER BY a, event_id) AS prev_id
+  FROM report_clip_gpu
+), first_op AS (  -- the first to start of the operations queued at the gap's start (the
+                  -- queue of lib/38_claim.sql: no host-blocking call's); report_clip_gpu's
+                  -- index by (trace_id, k, a) finds it in a step or two
   SELECT q.k, q.trace_id, q.a, q.b,
-    (SELECT o.event_id FROM ops o
-     WHERE o.k = q.k AND o.trace_id = q.trace_id AND o.a >= q.b AND o.launch_ts < q.a
-     ORDER BY o.a, o.event_id LIMIT 1) AS event_id
+    (SELECT c.event_id FROM report_clip_gpu c JOIN _gpu_link l ON l.id = c.event_id
+       JOIN _slice r ON r.id = l.launch_id
+     WHERE c.trace_id = q.trace_id AND c.k = q.k AND c.a >= q.b AND r.ts < q.a
+       AND r.id NOT IN (SELECT event_id FROM report_sync)
+     ORDER BY c.a LIMIT 1) AS event_id
   FROM report_queued_gap q
 ), op AS (
   SELECT f.k, f.trace_id, f.a, f.b, f.event_id, g.name_id, g.device, g.stream, g.ts,
