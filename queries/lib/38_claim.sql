@@ -3,8 +3,9 @@
 -- synchronization, data_loading, launch_bound).  Each instant of an
 -- analysed span with no GPU work running is claimed by at most one
 -- finding, the first of these whose calls the host was in then: a
--- cold-start launch call (cold_start), a one-time set-up call or cuDNN /
--- MIOpen autotuning sync (startup_calls), a host-blocking call whose wait
+-- cold-start launch call (cold_start), a one-time set-up call, cuDNN /
+-- MIOpen autotuning sync or an operator's first call holding one-time
+-- library work (startup_calls), a host-blocking call whose wait
 -- is not explained by the trace (wait_outside_trace), a GPU idle gap that
 -- began with GPU work already queued (report_queued_gap: no host-side fix
 -- fills it), a repeated allocator or set-up call (allocator_calls), an
@@ -107,6 +108,50 @@ SELECT c.k, c.trace_id, c.event_id, c.name, c.ts, c.dur, c.a, c.b, c.is_alloc, c
              ELSE p.calls >= 10 AND p.tenths >= 5 AND p.late_tenths = 3 END AS repeated
 FROM c JOIN per p USING (trace_id, grp) JOIN span_n t USING (trace_id);
 
+-- Operator calls that hold one-time library work (issue 44, pattern 3):
+-- the first call of an operator signature (name, "Input Dims" and "Input
+-- type", as recorded: without shapes the name alone) in the trace, over
+-- 1 ms and over 10 times the median of the later calls of that
+-- signature.  cuDNN / cuBLAS / MIOpen create their handles and
+-- workspaces, load their kernels and (cudnn.benchmark, MIOpen's find
+-- mode) search algorithms inside an operator's first call; the later
+-- calls of the same signature do the same work without that, so the
+-- excess is start-up, not a per-step cost.  Judged against the
+-- signature's own later calls, not a trace-wide median (most calls of a
+-- short profile can be first calls); a signature called once is not
+-- judged (nothing to compare).
+--   trace_id, event_id  the call
+--   pid, tid            its thread
+--   name_id, ts, dur    its operator name, start and duration (ns)
+--   median_ns           the median later call of its signature (ns)
+--   later               the later calls of its signature
+--   inner               1 when no other such call lies inside it (the
+--                       operator named; the ones around it only wrap it)
+CREATE TEMP TABLE report_first_call AS
+WITH op AS (
+  SELECT trace_id, id, pid, tid, name_id, ts, dur, input_dims, input_types,
+    row_number() OVER (PARTITION BY trace_id, name_id, input_dims, input_types
+                       ORDER BY ts, id) AS nth
+  FROM _slice
+  WHERE kind = (SELECT kind FROM _kind WHERE name = 'cpu_op') AND ts IS NOT NULL
+    AND dur IS NOT NULL AND trace_id IN (SELECT trace_id FROM report_trace)
+), later AS (
+  SELECT trace_id, name_id, input_dims, input_types, profdb_median(dur) AS median_ns,
+    count(*) AS n
+  FROM op WHERE nth > 1 GROUP BY trace_id, name_id, input_dims, input_types
+), f AS (
+  SELECT o.trace_id, o.id AS event_id, o.pid, o.tid, o.name_id, o.ts, o.dur, l.median_ns,
+    l.n AS later
+  FROM op o JOIN later l ON l.trace_id = o.trace_id AND l.name_id = o.name_id
+    AND l.input_dims IS o.input_dims AND l.input_types IS o.input_types
+  WHERE o.nth = 1 AND o.dur > 1000000 AND o.dur > 10 * l.median_ns
+)
+SELECT f.*, NOT EXISTS (
+  SELECT 1 FROM f g WHERE g.trace_id = f.trace_id AND g.pid IS f.pid AND g.tid IS f.tid
+    AND g.event_id <> f.event_id AND g.ts >= f.ts AND g.ts + g.dur <= f.ts + f.dur
+    AND (g.ts > f.ts OR g.dur < f.dur OR g.event_id > f.event_id)) AS inner
+FROM f;
+
 -- Each of those calls (report_sync_outer) by what its wait is:
 --   'outside'   the process's GPUs stay idle for over 1 ms and over 90% of
 --               the call (inside the span) while GPU work launched before
@@ -200,7 +245,9 @@ WHERE b > a AND (SELECT q.len FROM report_queue_step q WHERE q.trace_id = gap.tr
 -- gives each instant to the lowest layer present (0: GPU work).
 --   k, trace_id        the span
 --   cold_ns            during cold-start launch calls (lib/37_launch.sql)
---   startup_ns         during one-time set-up calls and autotuning syncs
+--   startup_ns         during one-time set-up calls, autotuning syncs and
+--                      operators' first calls holding one-time work
+--                      (report_first_call)
 --   outside_ns         during host-blocking calls waiting on work outside the trace
 --   queued_ns          in gaps that began with GPU work queued (report_queued_gap)
 --   alloc_ns           during repeated allocator and set-up calls
@@ -220,6 +267,10 @@ WITH l AS (
     UNION ALL
     SELECT k, trace_id, a, b, CASE WHEN NOT repeated THEN 2 WHEN autotune THEN 7 ELSE 5 END
     FROM report_setup_call
+    UNION ALL
+    SELECT s.k, s.trace_id, max(f.ts, s.ts), min(f.ts + f.dur, s.end_ts), 2
+    FROM report_span s JOIN report_first_call f
+      ON f.trace_id = s.trace_id AND f.ts < s.end_ts AND f.ts + f.dur > s.ts
     UNION ALL
     SELECT k, trace_id, a, b, CASE class WHEN 'outside' THEN 3 WHEN 'explicit' THEN 6 ELSE 7 END
     FROM report_sync_class
