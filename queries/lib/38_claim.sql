@@ -3,12 +3,12 @@
 -- synchronization, data_loading, launch_bound).  Each instant of an
 -- analysed span with no GPU work running is claimed by at most one
 -- finding, the first of these whose calls the host was in then: a
--- cold-start launch call (cold_start), a one-time set-up call, cuDNN /
--- MIOpen autotuning sync or an operator's first call holding one-time
--- library work (startup_calls), a host-blocking call whose wait
+-- cold-start launch call (cold_start), a one-time set-up call or cuDNN /
+-- MIOpen autotuning sync (startup_calls), a host-blocking call whose wait
 -- is not explained by the trace (wait_outside_trace), a GPU idle gap that
 -- began with GPU work already queued (report_queued_gap: no host-side fix
--- fills it), a repeated allocator or set-up call (allocator_calls), an
+-- fills it), an operator's first call holding one-time library work
+-- (startup_calls), a repeated allocator or set-up call (allocator_calls), an
 -- explicit synchronize outside any
 -- operator (explicit_sync), another host-blocking call (synchronization),
 -- a DataLoader range (data_loading); launch_bound then takes its bound out
@@ -245,9 +245,10 @@ WHERE b > a AND (SELECT q.len FROM report_queue_step q WHERE q.trace_id = gap.tr
 -- gives each instant to the lowest layer present (0: GPU work).
 --   k, trace_id        the span
 --   cold_ns            during cold-start launch calls (lib/37_launch.sql)
---   startup_ns         during one-time set-up calls, autotuning syncs and
---                      operators' first calls holding one-time work
---                      (report_first_call)
+--   startup_ns         during one-time set-up calls and autotuning syncs,
+--                      and during operators' first calls holding one-time
+--                      work (report_first_call) outside the waits on work
+--                      outside the trace and the queued gaps
 --   outside_ns         during host-blocking calls waiting on work outside the trace
 --   queued_ns          in gaps that began with GPU work queued (report_queued_gap)
 --   alloc_ns           during repeated allocator and set-up calls
@@ -258,30 +259,33 @@ WHERE b > a AND (SELECT q.len FROM report_queue_step q WHERE q.trace_id = gap.tr
 --   dataloader_ns      during enumerate(DataLoader) ranges
 CREATE TEMP TABLE report_idle_claim AS
 WITH l AS (
-  SELECT k, trace_id, interval_layers(a, b, layer, 9) AS x FROM (
+  SELECT k, trace_id, interval_layers(a, b, layer, 10) AS x FROM (
     SELECT k, trace_id, a, b, 0 AS layer FROM report_clip_gpu
     UNION ALL
     SELECT s.k, s.trace_id, max(c.ts, s.ts), min(c.ts + c.dur, s.end_ts), 1
     FROM report_span s JOIN report_cold_launch c
       ON c.trace_id = s.trace_id AND c.ts < s.end_ts AND c.ts + c.dur > s.ts
     UNION ALL
-    SELECT k, trace_id, a, b, CASE WHEN NOT repeated THEN 2 WHEN autotune THEN 7 ELSE 5 END
+    SELECT k, trace_id, a, b, CASE WHEN NOT repeated THEN 2 WHEN autotune THEN 8 ELSE 6 END
     FROM report_setup_call
     UNION ALL
-    SELECT s.k, s.trace_id, max(f.ts, s.ts), min(f.ts + f.dur, s.end_ts), 2
-    FROM report_span s JOIN report_first_call f
-      ON f.trace_id = s.trace_id AND f.ts < s.end_ts AND f.ts + f.dur > s.ts
-    UNION ALL
-    SELECT k, trace_id, a, b, CASE class WHEN 'outside' THEN 3 WHEN 'explicit' THEN 6 ELSE 7 END
+    SELECT k, trace_id, a, b, CASE class WHEN 'outside' THEN 3 WHEN 'explicit' THEN 7 ELSE 8 END
     FROM report_sync_class
     UNION ALL
     SELECT k, trace_id, a, b, 4 FROM report_queued_gap
     UNION ALL
-    SELECT k, trace_id, a, b, 8 FROM report_clip_calls WHERE class = 'dataloader')
+    -- (after the waits on work outside the trace and the queued gaps: a
+    -- first call blocked on those waits for them, not on its set-up)
+    SELECT s.k, s.trace_id, max(f.ts, s.ts), min(f.ts + f.dur, s.end_ts), 5
+    FROM report_span s JOIN report_first_call f
+      ON f.trace_id = s.trace_id AND f.ts < s.end_ts AND f.ts + f.dur > s.ts
+    UNION ALL
+    SELECT k, trace_id, a, b, 9 FROM report_clip_calls WHERE class = 'dataloader')
   GROUP BY k, trace_id
 )
-SELECT k, trace_id, json_extract(x, '$[1]') AS cold_ns, json_extract(x, '$[2]') AS startup_ns,
+SELECT k, trace_id, json_extract(x, '$[1]') AS cold_ns,
+  json_extract(x, '$[2]') + json_extract(x, '$[5]') AS startup_ns,
   json_extract(x, '$[3]') AS outside_ns, json_extract(x, '$[4]') AS queued_ns,
-  json_extract(x, '$[5]') AS alloc_ns, json_extract(x, '$[6]') AS explicit_ns,
-  json_extract(x, '$[7]') AS op_sync_ns, json_extract(x, '$[8]') AS dataloader_ns
+  json_extract(x, '$[6]') AS alloc_ns, json_extract(x, '$[7]') AS explicit_ns,
+  json_extract(x, '$[8]') AS op_sync_ns, json_extract(x, '$[9]') AS dataloader_ns
 FROM l;
