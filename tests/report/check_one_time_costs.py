@@ -21,7 +21,9 @@ CASE is one of:
                    27 ms (cuDNN set-up and algorithm search, no runtime
                    call inside but its kernel's launch), the later ones
                    0.09-0.44 ms: startup_calls names aten::cudnn_convolution
-                   (saving 0) and gpu_idle promises only the steady idle
+                   (saving 0) and gpu_idle promises only the steady idle;
+                   a first aten::copy_ blocked on work outside the trace
+                   stays wait_outside_trace's
 
 Each asserts that the saving promised is steady time only; the expected
 figures come from the fixture's own events, never from profdb.  PUBLIC_DIR
@@ -287,7 +289,38 @@ def case_first_call_library_work_promised_as_idle(profdb, public_dir, work):
     warm, _ = first_call_trace((150, 440))
     if "startup_calls" in report(profdb, work, "first_call_warm", [warm]):
         problems.append("startup_calls fires on a warm profile")
+    # a first call blocked on work outside the trace waits for that, not
+    # for its set-up (TraceLens sglang decode's first aten::copy_)
+    found = report(profdb, work, "first_call_outside", [outside_trace()])
+    if "startup_calls" in found or "wait_outside_trace" not in found:
+        problems.append(f"a first aten::copy_ blocked 50 ms on work outside the trace: "
+                        f"{sorted(found)}, want wait_outside_trace, no startup_calls")
     return problems
+
+
+def outside_trace():
+    """No steps: 20 gemm launches 1 ms apart (400 us kernels), then a
+    kernel launched whose stream waits 50 ms (an event recorded outside
+    the trace) and an aten::copy_ blocked in cudaStreamSynchronize until
+    it ran; then 20 short aten::copy_ calls of the same shape."""
+    t = Rank()
+    ts = 1000
+    for j in range(20):
+        t.launch(ts + 10, 8, "void gemm_kernel<float>()", kernel_us=400)
+        ts += 1000
+    t.corr += 1
+    t.x("cuda_runtime", "cudaLaunchKernel", ts, 8, correlation=t.corr)
+    t.x("kernel", "void late_kernel<float>()", ts + 50000, 40, tid=7, pid=0, device=0,
+        stream=7, correlation=t.corr)
+    dims = {"Input Dims": [[32], [32], []]}
+    t.x("cpu_op", "aten::copy_", ts + 100, 50000, **dims)
+    t.x("cuda_runtime", "cudaStreamSynchronize", ts + 110, 49980)
+    ts += 51000
+    for j in range(20):
+        t.x("cpu_op", "aten::copy_", ts, 8, **dims)
+        t.launch(ts + 500, 8, "void gemm_kernel<float>()", kernel_us=400)
+        ts += 1000
+    return t.doc()
 
 
 if __name__ == "__main__":
