@@ -12,8 +12,9 @@ SELECT round(min(100.0 * cm.call_ns / t.job_step_ns, 100), 1) AS priority, 'cold
     'the analysed time (%s per rank step)',
     cm.calls, 100.0 * cm.call_ns / t.rank_step_ns, profdb_fmt_ns(cm.call_ns)) AS title,
   printf('%d launch call(s) per rank that are the first launch of their kernel take %s per ' ||
-    'rank step (%s), each over 1 ms and over 100x the median launch call (%s); the largest ' ||
-      'takes %s; the GPU idles %s per rank step during them (launch_overhead).',
+    'rank step (%s), each over 1 ms and over 100x the steady launch calls (the median later ' ||
+      'call of its kernel, else of the trace: at most %s); the largest takes %s; the GPU ' ||
+        'idles %s per rank step during them (launch_overhead).',
     cm.calls, profdb_fmt_ns(cm.call_ns),
     CASE WHEN t.steps > 0 THEN j.job_step_words ELSE 'the whole trace: no ProfilerStep ' ||
       'ranges, start-up ' ||

@@ -1,7 +1,8 @@
 -- Rule: gpu_idle
 -- 1. The GPU waits: low utilization.  The fix (a host that keeps the GPU
 -- fed) can save at most the idle time, less the idle time other findings
--- own (lib/38_claim.sql: cold-start launch calls, one-time set-up and
+-- own (lib/38_claim.sql: cold-start launch calls, one-time set-up calls and
+-- operators' first calls holding one-time work,
 -- repeated allocator calls, host-blocking calls, DataLoader ranges, gaps
 -- that began with GPU work already queued; and
 -- launch_bound's bound, launch_claim); a GPU that barely

@@ -9,9 +9,14 @@
 --
 -- A launch call is *cold-start* when it is the first call of the trace
 -- that launches its kernel (by name), it launches exactly one kernel (not
--- a CUDA-graph replay), and it is an outlier against the trace's median
--- launch call: over 1 ms and over 100 times that median
--- (docs/definitions.md, "Cold start").
+-- a CUDA-graph replay), and it is an outlier against the *steady* launch
+-- calls, those that are not the first of their kernel: over 1 ms and over
+-- 100 times the median of the later calls that launch the same kernel, or,
+-- for a kernel launched once, of the trace's later launch calls (none: the
+-- 1 ms alone).  Not the median of all calls: when most launches are first
+-- launches (a short or cold profile) that median is itself inflated by the
+-- start-up it should reveal (issue 44, pattern 2) (docs/definitions.md,
+-- "Cold start").
 
 -- Every call that launched exactly one kernel, in the reported traces.
 --   trace_id, launch_id  the runtime call (_slice.id)
@@ -34,14 +39,24 @@ WHERE r.dur IS NOT NULL;
 
 -- The cold-start calls.
 --   trace_id, launch_id, ts, dur, name_id  as report_kernel_launch
---   median_ns                             the trace's median launch call (ns)
+--   median_ns                             the steady launch call it is
+--                                         compared with: the median later
+--                                         call of its kernel, else of the
+--                                         trace (ns; 0: no later call)
 CREATE TEMP TABLE report_cold_launch AS
-WITH med AS (
-  SELECT trace_id, profdb_median(dur) AS median_ns FROM report_kernel_launch GROUP BY trace_id
+WITH own AS (
+  SELECT trace_id, name_id, profdb_median(dur) AS median_ns FROM report_kernel_launch
+  WHERE NOT first GROUP BY trace_id, name_id
+), tr AS (
+  SELECT trace_id, profdb_median(dur) AS median_ns FROM report_kernel_launch
+  WHERE NOT first GROUP BY trace_id
+), ref AS (
+  SELECT l.*, coalesce(o.median_ns, t.median_ns, 0) AS median_ns
+  FROM report_kernel_launch l LEFT JOIN own o ON o.trace_id = l.trace_id AND o.name_id = l.name_id
+  LEFT JOIN tr t ON t.trace_id = l.trace_id
+  WHERE l.first AND l.dur > 1000000
 )
-SELECT l.trace_id, l.launch_id, l.ts, l.dur, l.name_id, m.median_ns
-FROM report_kernel_launch l JOIN med m USING (trace_id)
-WHERE l.first AND l.dur > 1000000 AND l.dur > 100 * m.median_ns;
+SELECT trace_id, launch_id, ts, dur, name_id, median_ns FROM ref WHERE dur > 100 * median_ns;
 CREATE INDEX temp.report_cold_launch_by_id ON report_cold_launch(launch_id);
 
 -- The time the GPU stood idle during cold-start calls, per analysed span:

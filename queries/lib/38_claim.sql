@@ -7,7 +7,8 @@
 -- MIOpen autotuning sync (startup_calls), a host-blocking call whose wait
 -- is not explained by the trace (wait_outside_trace), a GPU idle gap that
 -- began with GPU work already queued (report_queued_gap: no host-side fix
--- fills it), a repeated allocator or set-up call (allocator_calls), an
+-- fills it), an operator's first call holding one-time library work
+-- (startup_calls), a repeated allocator or set-up call (allocator_calls), an
 -- explicit synchronize outside any
 -- operator (explicit_sync), another host-blocking call (synchronization),
 -- a DataLoader range (data_loading); launch_bound then takes its bound out
@@ -106,6 +107,50 @@ SELECT c.k, c.trace_id, c.event_id, c.name, c.ts, c.dur, c.a, c.b, c.is_alloc, c
     AND CASE WHEN t.n >= 2 THEN p.spans >= 2 AND 2 * p.spans >= t.n AND p.last_pos >= t.n / 2
              ELSE p.calls >= 10 AND p.tenths >= 5 AND p.late_tenths = 3 END AS repeated
 FROM c JOIN per p USING (trace_id, grp) JOIN span_n t USING (trace_id);
+
+-- Operator calls that hold one-time library work (issue 44, pattern 3):
+-- the first call of an operator signature (name, "Input Dims" and "Input
+-- type", as recorded: without shapes the name alone) in the trace, over
+-- 1 ms and over 10 times the median of the later calls of that
+-- signature.  cuDNN / cuBLAS / MIOpen create their handles and
+-- workspaces, load their kernels and (cudnn.benchmark, MIOpen's find
+-- mode) search algorithms inside an operator's first call; the later
+-- calls of the same signature do the same work without that, so the
+-- excess is start-up, not a per-step cost.  Judged against the
+-- signature's own later calls, not a trace-wide median (most calls of a
+-- short profile can be first calls); a signature called once is not
+-- judged (nothing to compare).
+--   trace_id, event_id  the call
+--   pid, tid            its thread
+--   name_id, ts, dur    its operator name, start and duration (ns)
+--   median_ns           the median later call of its signature (ns)
+--   later               the later calls of its signature
+--   inner               1 when no other such call lies inside it (the
+--                       operator named; the ones around it only wrap it)
+CREATE TEMP TABLE report_first_call AS
+WITH op AS (
+  SELECT trace_id, id, pid, tid, name_id, ts, dur, input_dims, input_types,
+    row_number() OVER (PARTITION BY trace_id, name_id, input_dims, input_types
+                       ORDER BY ts, id) AS nth
+  FROM _slice
+  WHERE kind = (SELECT kind FROM _kind WHERE name = 'cpu_op') AND ts IS NOT NULL
+    AND dur IS NOT NULL AND trace_id IN (SELECT trace_id FROM report_trace)
+), later AS (
+  SELECT trace_id, name_id, input_dims, input_types, profdb_median(dur) AS median_ns,
+    count(*) AS n
+  FROM op WHERE nth > 1 GROUP BY trace_id, name_id, input_dims, input_types
+), f AS (
+  SELECT o.trace_id, o.id AS event_id, o.pid, o.tid, o.name_id, o.ts, o.dur, l.median_ns,
+    l.n AS later
+  FROM op o JOIN later l ON l.trace_id = o.trace_id AND l.name_id = o.name_id
+    AND l.input_dims IS o.input_dims AND l.input_types IS o.input_types
+  WHERE o.nth = 1 AND o.dur > 1000000 AND o.dur > 10 * l.median_ns
+)
+SELECT f.*, NOT EXISTS (
+  SELECT 1 FROM f g WHERE g.trace_id = f.trace_id AND g.pid IS f.pid AND g.tid IS f.tid
+    AND g.event_id <> f.event_id AND g.ts >= f.ts AND g.ts + g.dur <= f.ts + f.dur
+    AND (g.ts > f.ts OR g.dur < f.dur OR g.event_id > f.event_id)) AS inner
+FROM f;
 
 -- Each of those calls (report_sync_outer) by what its wait is:
 --   'outside'   the process's GPUs stay idle for over 1 ms and over 90% of
@@ -209,7 +254,10 @@ WHERE b > a
 -- gives each instant to the lowest layer present (0: GPU work).
 --   k, trace_id        the span
 --   cold_ns            during cold-start launch calls (lib/37_launch.sql)
---   startup_ns         during one-time set-up calls and autotuning syncs
+--   startup_ns         during one-time set-up calls and autotuning syncs,
+--                      and during operators' first calls holding one-time
+--                      work (report_first_call) outside the waits on work
+--                      outside the trace and the queued gaps
 --   outside_ns         during host-blocking calls waiting on work outside the trace
 --   queued_ns          in gaps that began with GPU work queued (report_queued_gap)
 --   alloc_ns           during repeated allocator and set-up calls
@@ -220,26 +268,33 @@ WHERE b > a
 --   dataloader_ns      during enumerate(DataLoader) ranges
 CREATE TEMP TABLE report_idle_claim AS
 WITH l AS (
-  SELECT k, trace_id, interval_layers(a, b, layer, 9) AS x FROM (
+  SELECT k, trace_id, interval_layers(a, b, layer, 10) AS x FROM (
     SELECT k, trace_id, a, b, 0 AS layer FROM report_clip_gpu
     UNION ALL
     SELECT s.k, s.trace_id, max(c.ts, s.ts), min(c.ts + c.dur, s.end_ts), 1
     FROM report_span s JOIN report_cold_launch c
       ON c.trace_id = s.trace_id AND c.ts < s.end_ts AND c.ts + c.dur > s.ts
     UNION ALL
-    SELECT k, trace_id, a, b, CASE WHEN NOT repeated THEN 2 WHEN autotune THEN 7 ELSE 5 END
+    SELECT k, trace_id, a, b, CASE WHEN NOT repeated THEN 2 WHEN autotune THEN 8 ELSE 6 END
     FROM report_setup_call
     UNION ALL
-    SELECT k, trace_id, a, b, CASE class WHEN 'outside' THEN 3 WHEN 'explicit' THEN 6 ELSE 7 END
+    SELECT k, trace_id, a, b, CASE class WHEN 'outside' THEN 3 WHEN 'explicit' THEN 7 ELSE 8 END
     FROM report_sync_class
     UNION ALL
     SELECT k, trace_id, a, b, 4 FROM report_queued_gap
     UNION ALL
-    SELECT k, trace_id, a, b, 8 FROM report_clip_calls WHERE class = 'dataloader')
+    -- (after the waits on work outside the trace and the queued gaps: a
+    -- first call blocked on those waits for them, not on its set-up)
+    SELECT s.k, s.trace_id, max(f.ts, s.ts), min(f.ts + f.dur, s.end_ts), 5
+    FROM report_span s JOIN report_first_call f
+      ON f.trace_id = s.trace_id AND f.ts < s.end_ts AND f.ts + f.dur > s.ts
+    UNION ALL
+    SELECT k, trace_id, a, b, 9 FROM report_clip_calls WHERE class = 'dataloader')
   GROUP BY k, trace_id
 )
-SELECT k, trace_id, json_extract(x, '$[1]') AS cold_ns, json_extract(x, '$[2]') AS startup_ns,
+SELECT k, trace_id, json_extract(x, '$[1]') AS cold_ns,
+  json_extract(x, '$[2]') + json_extract(x, '$[5]') AS startup_ns,
   json_extract(x, '$[3]') AS outside_ns, json_extract(x, '$[4]') AS queued_ns,
-  json_extract(x, '$[5]') AS alloc_ns, json_extract(x, '$[6]') AS explicit_ns,
-  json_extract(x, '$[7]') AS op_sync_ns, json_extract(x, '$[8]') AS dataloader_ns
+  json_extract(x, '$[6]') AS alloc_ns, json_extract(x, '$[7]') AS explicit_ns,
+  json_extract(x, '$[8]') AS op_sync_ns, json_extract(x, '$[9]') AS dataloader_ns
 FROM l;

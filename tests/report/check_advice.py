@@ -147,12 +147,19 @@ def public_cold_start(profdb, public, work):
                 kernels.setdefault(c, []).append(e["name"])
     launched = {c: names for c, names in kernels.items() if c in calls}
     one = [(calls[c], names[0]) for c, names in launched.items() if len(names) == 1]
-    median = statistics.median(r["dur"] for r, _ in one)
     first = {}
     for r, name in one:
         if name not in first or r["ts"] < first[name]["ts"]:
             first[name] = r
-    cold = [r["dur"] for r in first.values() if r["dur"] > 1000 and r["dur"] > 100 * median]
+    # a first launch is judged against the later (steady) launches of its
+    # kernel, else of the trace (issue 44, pattern 2)
+    later = [(r, name) for r, name in one if r is not first[name]]
+    trace_median = statistics.median(r["dur"] for r, _ in later) if later else 0
+
+    def ref(name):
+        own = [r["dur"] for r, n in later if n == name]
+        return statistics.median(own) if own else trace_median
+    cold = [r["dur"] for name, r in first.items() if r["dur"] > 1000 and r["dur"] > 100 * ref(name)]
     steady_ns = round((sum(calls[c]["dur"] for c in launched) - sum(cold)) * US)
     found, _ = report(profdb, work, "resnet50_autograd_api", path=src)
     problems = []
@@ -161,7 +168,11 @@ def public_cold_start(profdb, public, work):
             or c["evidence"]["figures"]["cold_start_call_ns"] != round(sum(cold) * US):
         problems.append(f"resnet50_autograd_api: cold_start {c and c['evidence']}, want "
                         f"{len(cold)} calls, {sum(cold)} us")
-    if not lb or lb["expected_saving_ns"] != steady_ns:
+    # launch_bound never promises the cold-start calls; with the operators'
+    # one-time first calls (cuDNN / cuBLAS set-up) left out too, the GPU
+    # idles 80 ms outside one-time work, under the 20% launch_bound needs
+    # to fire (issue 44, pattern 3; before: 112.07 ms promised)
+    if lb and lb["expected_saving_ns"] > steady_ns:
         problems.append(f"resnet50_autograd_api: launch_bound promises "
                         f"{lb and lb['expected_saving_ns']} ns, steady-state launches {steady_ns}")
     return problems

@@ -2,7 +2,7 @@
 -- The cold start in the analysed spans (lib/37_launch.sql), per rank
 -- step: the cold-start calls' time and the GPU idle time during them
 -- (capped at the GPU idle time), calls per rank, the largest call and
--- the median launch it is compared with.
+-- the largest steady launch median a call was compared with.
 -- Builds: measure_cold
 -- Reads: measure_time, report_cold_launch, report_cold_span, report_span
 CREATE TEMP TABLE measure_cold (
@@ -10,7 +10,7 @@ CREATE TEMP TABLE measure_cold (
   call_ns    REAL,     -- their time, ns
   idle_ns    ANY,      -- GPU idle time during them (at most the GPU idle time), ns
   largest_ns INTEGER,  -- the largest cold-start call, ns
-  median_ns  ANY       -- the median launch call it is compared with, ns
+  median_ns  ANY       -- the largest steady median a cold call was compared with, ns
 ) STRICT;
 INSERT INTO measure_cold
   SELECT coalesce(c.calls, 0) / t.ranks AS calls, coalesce(c.call_ns, 0) / t.n AS call_ns,
