@@ -44,7 +44,7 @@ SQLITE_EXTENSION_INIT3
 
 typedef struct cat_rule {
   const char *category;
-  const char *patterns[32]; /* lower-case substrings, NULL-terminated */
+  const char *patterns[40]; /* lower-case substrings, NULL-terminated */
 } cat_rule;
 
 /* Order matters: most specific first.  Patterns are checked against the
@@ -64,8 +64,13 @@ static const cat_rule builtin_rules[] = {
     ** all-to-all kernels of DeepEP (deep_ep::intranode / internode /
     ** internode_ll: notify_dispatch, dispatch, cached_notify_*, combine),
     ** its UCCL-EP fork (uccl::) and ROCm's MoRI (EpDispatch*Kernel,
-    ** EpCombine*Kernel); README.md lists the sources.  Not a bare
-    ** "dispatch" or "combine" (groupnorm_kernel_dispatch_down). */
+    ** EpCombine*Kernel); the same kernels in other namespaces: a
+    ** framework's own port (fw::ep::dispatch, fw::ep::intranode::combine),
+    ** DeepEP's hybrid-EP (hybrid_ep::), pplx-kernels (pplx::dispatchKernel,
+    ** combineKernel), TensorRT-LLM's moeA2ADispatchKernel / Combine, and
+    ** moe_dispatch / moe_combine kernels (which MoE routing's "moe_" would
+    ** take).  README.md lists the sources.  Not a bare "dispatch" or
+    ** "combine" (groupnorm_kernel_dispatch_down). */
     {"NCCL/communication",
      {"nccl",
       "rccl",
@@ -91,6 +96,15 @@ static const cat_rule builtin_rules[] = {
       "cached_notify",
       "epdispatch",
       "epcombine",
+      "::ep::dispatch",
+      "::ep::combine",
+      "::ep::intranode",
+      "::ep::internode",
+      "hybrid_ep::",
+      "pplx::",
+      "moea2a",
+      "moe_dispatch",
+      "moe_combine",
       NULL}},
     /* deep_ep::layout::get_dispatch_layout counts tokens per rank and
     ** expert on the GPU: routing, no transfer. */

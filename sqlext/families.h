@@ -18,7 +18,7 @@ int profdb_stats_init(sqlite3 *db);     /* profdb_median, profdb_percentile
 int profdb_format_init(sqlite3 *db);    /* profdb_fmt_bytes, profdb_fmt_ns,
                                   ** profdb_version            format.c */
 int profdb_frames_init(sqlite3 *db);    /* frame_rank, kernel_base    frames.c */
-int profdb_flops_init(sqlite3 *db);     /* op_flops                   flops.c */
+int profdb_flops_init(sqlite3 *db);     /* op_flops, op_elements      flops.c */
 int profdb_hta_init(sqlite3 *db);       /* hta_ts, hta_end, hta_busy, hta_span hta.c */
 
 /* Error helpers shared by the families: "NAME(): Nth argument ..." */

@@ -30,6 +30,15 @@
 **
 **     SELECT op_flops('aten::mm', '[[512,1000],[1000,512]]', NULL);  -- 524288000
 **
+** SQL Function: op_elements(NAME, INPUT_DIMS)
+**   The elements a matrix-multiply call (the first six operators above)
+**   reads and writes at least: every tensor operand once (bias included,
+**   scalars not) and its result once (FLOPs / 2K); NULL for other
+**   operators or shapes op_flops does not count.  Times the element size,
+**   the bytes of the memory roofline (low_gemm_efficiency).
+**
+**     SELECT op_elements('aten::bmm', '[[64,2048,64],[64,64,2048]]');  -- 285212672
+**
 ** Flags: DETERMINISTIC | INNOCUOUS.
 */
 #include <sqlite3ext.h>
@@ -257,6 +266,36 @@ static double op_flops(const char *name, const Arg *a, int na, const Arg *c, int
 #undef DIMS
 }
 
+/* The contraction length K of a matrix-multiply call op_flops counted
+** (its operands checked there), or -1 for other operators. */
+static double matmul_k(const char *name, const Arg *a, int na) {
+  if (!strcmp(name, "aten::mm")) return (double)a[0].d[1];
+  if (!strcmp(name, "aten::addmm")) return (double)a[1].d[1];
+  if (!strcmp(name, "aten::bmm")) return (double)a[0].d[2];
+  if (!strcmp(name, "aten::baddbmm")) return (double)a[1].d[2];
+  if (!strcmp(name, "aten::matmul")) return (double)a[0].d[a[0].ndim - 1];
+  if (!strcmp(name, "aten::linear")) return (double)a[1].d[1];
+  (void)na;
+  return -1;
+}
+
+static void op_elements_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  const char *name = (const char *)sqlite3_value_text(argv[0]);
+  const char *dims = (const char *)sqlite3_value_text(argv[1]);
+  if (!name || !dims) return;
+  Arg a[MAX_ARGS];
+  int na = parse_dims(dims, a);
+  if (na < 0) return;
+  double f = op_flops(name, a, na, NULL, 0);
+  double k = f > 0 ? matmul_k(name, a, na) : -1;
+  if (k <= 0) return;
+  double e = f / (2 * k); /* the result */
+  for (int i = 0; i < na; i++)
+    if (a[i].ndim >= 1) e += prod(a[i].d, 0, a[i].ndim);
+  if (e < 9.2e18) sqlite3_result_int64(ctx, (int64_t)e);
+}
+
 static void op_flops_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
   const char *name = (const char *)sqlite3_value_text(argv[0]);
@@ -275,7 +314,11 @@ static void op_flops_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 }
 
 int profdb_flops_init(sqlite3 *db) {
-  return sqlite3_create_function(db, "op_flops", 3,
+  int rc = sqlite3_create_function(db, "op_flops", 3,
+                                   SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL,
+                                   op_flops_fn, NULL, NULL);
+  if (rc != SQLITE_OK) return rc;
+  return sqlite3_create_function(db, "op_elements", 2,
                                  SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL,
-                                 op_flops_fn, NULL, NULL);
+                                 op_elements_fn, NULL, NULL);
 }

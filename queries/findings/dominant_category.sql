@@ -7,7 +7,10 @@
 -- share (crit_m); the finding then fires when the unbounded saving passes
 -- the floor, to say that faster kernels save little (its own saving may
 -- be under the floor: it sorts last); over half the step, the host sets
--- the step (host_bound) and the finding says so.
+-- the step (host_bound) and the finding says so.  GEMMs with no evidence
+-- of their speed (unbounded: no shapes, tensor-core or unknown precision)
+-- promise nothing: the finding fires on half their time, to say what to
+-- record to bound them.
 -- Reads: measure_dominant, measure_floor, measure_gpu, measure_kernel_top, measure_time
 SELECT round(100.0 * c.saving / t.job_step_ns, 1) AS priority, 'dominant_category' AS rule,
   CASE WHEN c.category = 'GEMM' AND NOT c.shaped THEN 'low' WHEN c.host_bound THEN 'low'
@@ -77,7 +80,9 @@ SELECT round(100.0 * c.saving / t.job_step_ns, 1) AS priority, 'dominant_categor
     'synchronization: input pipeline, fewer and larger kernels, CUDA graphs, no host syncs); ' ||
       'only then do faster kernels shorten the step. For the kernels themselves: ' ELSE '' END
   || CASE WHEN c.category = 'GEMM' THEN
-    CASE WHEN c.old_name IS NOT NULL AND c.old_share >= 0.2
+    iif(c.unbounded, 'Record shapes first (torch.profiler.profile(record_shapes=True)): ' ||
+      'without them nothing tells how fast these GEMMs already are. ', '')
+    || CASE WHEN c.old_name IS NOT NULL AND c.old_share >= 0.2
       THEN printf('%.0f%% of GEMM time runs in kernels built for an older GPU than this %s ' ||
         '(sm%d): the largest is %s (sm%d). cuBLAS falls back to them for shapes its newer ' ||
           'kernels do not take, or the library that launches them was built without sm%d: ' ||
@@ -137,11 +142,22 @@ SELECT round(100.0 * c.saving / t.job_step_ns, 1) AS priority, 'dominant_categor
            'layout transposes; beyond them, a 2x faster Convolution (cudnn.benchmark picking ' ||
              'faster algorithms) is a guess.',
            profdb_fmt_ns(c.saving), 100.0 * c.saving / t.job_step_ns, profdb_fmt_ns(c.transpose_ns))
-       ELSE printf('A 2x faster %s would save at most %s (%.0f%% of the job step).%s', c.category,
-         profdb_fmt_ns(c.saving), 100.0 * c.saving / t.job_step_ns,
-         CASE WHEN c.category = 'GEMM' THEN ' A guess: no recorded shapes tell how fast these ' ||
-           'GEMMs already are (record_shapes=True, gemm_efficiency).' ELSE '' END) END
-    || CASE WHEN c.crit_bound AND (c.host_bound OR c.crit < c.dur) THEN printf(' Bounded by ' ||
+       WHEN c.unbounded
+         THEN printf('Nothing promised: no recorded shapes tell how near the device''s peak ' ||
+           'these %s GEMMs already run (their kernels are tuned library kernels, which run ' ||
+             'near it on large shapes), so a faster GEMM is no evidence. Record shapes ' ||
+               '(torch.profiler.profile(record_shapes=True)) and re-run the report: ' ||
+                 'gemm_efficiency then bounds them against the device''s peak.', c.precision)
+       WHEN c.category = 'GEMM'
+         THEN printf('Up to %s (%.0f%% of the job step): these GEMMs run in %s (from their ' ||
+           'names), and a lower precision''s tensor-core peak is at least 2x theirs; a bound ' ||
+             'from the kernel names alone: no recorded shapes tell how fast they already are ' ||
+               '(record_shapes=True, gemm_efficiency).', profdb_fmt_ns(c.saving),
+           100.0 * c.saving / t.job_step_ns, c.precision)
+       ELSE printf('A 2x faster %s would save at most %s (%.0f%% of the job step).', c.category,
+         profdb_fmt_ns(c.saving), 100.0 * c.saving / t.job_step_ns) END
+    || CASE WHEN c.crit_bound AND NOT c.unbounded AND (c.host_bound OR c.crit < c.dur)
+       THEN printf(' Bounded by ' ||
       'the critical path: the GPU idles %.0f%% of the rank step, so a faster %s saves the ' ||
         'same share of only its %s per rank step that something waits for, not of all its %s%s.',
          100.0 * (t.rank_step_ns - t.gpu_busy_ns) / t.rank_step_ns, c.category,
@@ -167,6 +183,7 @@ SELECT round(100.0 * c.saving / t.job_step_ns, 1) AS priority, 'dominant_categor
       'older_kernel', iif(c.category = 'GEMM' AND c.old_share >= 0.2, c.old_name, NULL),
       'peak_device', iif(c.category = 'GEMM' AND c.shaped, c.peak_device, NULL),
       'peak_model_assumed', iif(c.category = 'GEMM' AND c.shaped, c.peak_assumed, NULL),
+      'shapes_needed', iif(c.category = 'GEMM', c.unbounded, NULL),
       'evidence_tflops', iif(c.category = 'GEMM' AND c.ev_shaped, round(c.ev_best_tflops, 2), NULL),
       'gpu_idle_pct', round(100.0 * (t.rank_step_ns - t.gpu_busy_ns) / t.rank_step_ns, 1),
       'critical_path_ns', iif(c.crit_bound, CAST(round(c.crit) AS INTEGER), NULL),
@@ -175,5 +192,7 @@ SELECT round(100.0 * c.saving / t.job_step_ns, 1) AS priority, 'dominant_categor
 FROM measure_dominant c, measure_gpu g, measure_time t, measure_floor f
 WHERE g.gpu_total > 0 AND t.rank_step_ns > 0 AND c.dur > 0.3 * g.gpu_total
   AND c.category NOT IN ('NCCL/communication', 'Memcpy', 'Other')
-  AND (CASE WHEN c.crit_bound THEN c.saving0 ELSE c.saving END) >= f.min_pct / 100 * t.job_step_ns
-  AND (CASE WHEN c.crit_bound THEN c.saving0 ELSE c.saving END) >= f.min_ns;
+  AND (CASE WHEN c.unbounded THEN c.dur / 2 WHEN c.crit_bound THEN c.saving0 ELSE c.saving END)
+    >= f.min_pct / 100 * t.job_step_ns
+  AND (CASE WHEN c.unbounded THEN c.dur / 2 WHEN c.crit_bound THEN c.saving0 ELSE c.saving END)
+    >= f.min_ns;

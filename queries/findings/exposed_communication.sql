@@ -2,8 +2,11 @@
 -- 8. Communication not hidden behind compute; the advice follows the
 -- collective that takes most of the time.  Only transfer (after the last
 -- peer arrived) that no compute overlaps is promised: overlap cannot hide
--- the waiting for late peers, which rule 9 (straggler) claims.
--- Reads: measure_comm, measure_floor, measure_kernel_top, measure_time
+-- the waiting for late peers, which rule 9 (straggler) claims.  The
+-- subjects count each collective kernel as the figures do: its parts
+-- inside the analysed spans (report_comm_kernel), per rank, with their
+-- transfer part, not the whole kernels.
+-- Reads: _gpu, _string, measure_comm, measure_floor, measure_time, report_comm_kernel
 SELECT round(100.0 * c.hideable / t.job_step_ns, 1) AS priority, 'exposed_communication' AS rule,
   CASE WHEN c.peers_missing > 0 THEN 'low' ELSE 'medium' END AS confidence,
   printf('Communication transfer on the critical path: %.0f%% of the job step',
@@ -54,9 +57,13 @@ SELECT round(100.0 * c.hideable / t.job_step_ns, 1) AS priority, 'exposed_commun
   0 AS needs_artifact, round(min(100.0 * c.hideable / t.job_step_ns, 100),
     2) AS expected_saving_pct,
     c.hideable AS expected_saving_ns, NULL AS expected_saving_bytes,
-  (SELECT json_group_array(json_object('kernel', name, 'dur_ns', dur)) FROM (
-     SELECT name, sum(dur) AS dur FROM measure_kernel_top WHERE category = 'NCCL/communication'
-     GROUP BY name ORDER BY dur DESC, name LIMIT 3)) AS subjects,
+  (SELECT json_group_array(json_object('kernel', name, 'dur_ns', dur, 'transfer_ns', tr)) FROM (
+     SELECT profdb_display_name(n.value) AS name,
+       CAST(round(sum(k.b - k.a) / r.ranks) AS INTEGER) AS dur,
+       CAST(round(sum(k.b - k.wait_end) / r.ranks) AS INTEGER) AS tr
+     FROM report_comm_kernel k JOIN _gpu g ON g.id = k.event_id
+       JOIN _string n ON n.id = g.name_id, (SELECT 1.0 * max(ranks, 1) AS ranks FROM measure_time) r
+     GROUP BY n.value ORDER BY dur DESC, name LIMIT 3)) AS subjects,
   json_object('sections', json_array('communication'),
     'figures', json_object('job_step_ns', t.job_step_ns, 'comm_ns', c.comm, 'wait_ns', c.wait,
       'transfer_ns', c.transfer, 'unmatched_ns', c.unmatched, 'overlapped_ns', c.overlap,

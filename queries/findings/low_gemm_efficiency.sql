@@ -4,8 +4,11 @@
 -- tuned large GEMMs reach; only its GPU time is promised, and with the
 -- GPU idle over 10% of the step (crit_bound) only the share of its
 -- kernel category's time on the critical path (crit_m.crit_op /
--- op_cat_ns, as dominant_category).  The finding fires when the unbounded
--- saving (s0) passes the floor, to say how little is left.
+-- op_cat_ns, as dominant_category).  A memory-bound matmul shape (mb: the
+-- bytes it moves at the peak bandwidth take longer than its FLOPs at 60%
+-- of peak) is bounded by that memory roofline instead: its compute-peak
+-- gap is not recoverable.  The finding fires when the saving before the
+-- critical-path bound (s0) passes the floor, to say how little is left.
 -- Reads: measure_critical, measure_floor, measure_gemm_op_top, measure_time
 SELECT round(100.0 * x.saving / t.job_step_ns, 1) AS priority, 'low_gemm_efficiency' AS rule,
   iif(x.share < 0.5, 'low', 'medium') AS confidence,
@@ -23,22 +26,42 @@ SELECT round(100.0 * x.saving / t.job_step_ns, 1) AS priority, 'low_gemm_efficie
           '(%.0f%%).',
          100.0 * (t.rank_step_ns - t.gpu_busy_ns) / t.rank_step_ns, profdb_fmt_ns(x.crit),
            x.category,
-           profdb_fmt_ns(x.cat_ns), 100.0 * x.share) ELSE '' END AS observation,
-  'The shapes are too small or badly aligned for the tensor cores (dimensions not multiples ' ||
-    'of 8/16), the kernel chosen is not the fastest one, or the operator runs in a slower ' ||
-      'dtype than it could.' AS hypothesis,
+           profdb_fmt_ns(x.cat_ns), 100.0 * x.share) ELSE '' END
+    || CASE WHEN x.mb THEN printf(' It is memory-bound: %.0f FLOP per byte moved, under the ' ||
+      '%s''s %.0f (its %s peak over its %.0f GB/s of memory bandwidth); moving its operands ' ||
+        'and result (%s per rank step) at that bandwidth takes %s, %.0f%% of its time.',
+        m.peak_pct / 100 * m.peak_tflops * 1000 * m.device_ns / m.bytes, m.device_name,
+        1000 * m.peak_tflops / m.bw_gbps, m.dtype, m.bw_gbps, profdb_fmt_bytes(m.bytes),
+        profdb_fmt_ns(m.mem_ns), 100.0 * m.mem_ns / m.device_ns) ELSE '' END AS observation,
+  CASE WHEN x.mb THEN 'The shape is memory-bound (few FLOPs per byte: a short reduction ' ||
+    'dimension or a thin matrix): no kernel reaches the compute peak on it; only moving fewer ' ||
+      'bytes makes it faster.'
+    ELSE 'The shapes are too small or badly aligned for the tensor cores (dimensions not ' ||
+      'multiples of 8/16), the kernel chosen is not the fastest one, or the operator runs in ' ||
+        'a slower dtype than it could.' END AS hypothesis,
   CASE WHEN x.share < 0.5 THEN 'First keep the GPU busy (gpu_idle, data_loading, ' ||
     'launch_bound, synchronization); only then do faster kernels shorten the step. For the ' ||
       'kernels themselves: ' ELSE '' END
-  || 'Pad the dimensions to multiples of 16 (64 for attention heads), use bf16/fp16 autocast, ' ||
-    'enable torch.backends.cuda.matmul.allow_tf32 for fp32, try torch.compile ' ||
-      '(mode="max-autotune") or a fused attention kernel; see op_shape_sum for the exact ' ||
-        'shapes.' AS action,
+  || CASE WHEN x.mb THEN 'Fuse it with the operators around it (torch.compile) so its ' ||
+    'operands and result stay on chip, or move fewer bytes (lower-precision operands, batch ' ||
+      'calls that share an operand); a faster GEMM kernel cannot help. See op_shape_sum for ' ||
+        'the exact shapes.'
+    ELSE 'Pad the dimensions to multiples of 16 (64 for attention heads), use bf16/fp16 ' ||
+      'autocast, enable torch.backends.cuda.matmul.allow_tf32 for fp32, try torch.compile ' ||
+        '(mode="max-autotune") or a fused attention kernel; see op_shape_sum for the exact ' ||
+          'shapes.' END AS action,
   CASE WHEN x.bounded AND x.share < 1
     THEN printf('Up to %s (%.1f%% of the job step): of the %s of GPU time it would save at ' ||
-      '60%% of peak, the %.0f%% share of %s kernel time on the critical path.',
+      '%s, the %.0f%% share of %s kernel time on the critical path.',
       profdb_fmt_ns(CAST(x.saving AS INTEGER)), 100.0 * x.saving / t.job_step_ns,
-        profdb_fmt_ns(CAST(x.s0 AS INTEGER)), 100.0 * x.share, x.category)
+        profdb_fmt_ns(CAST(x.s0 AS INTEGER)),
+        iif(x.mb, 'the memory roofline (memory-bound: the compute-peak gap is not recoverable)',
+          '60% of peak'), 100.0 * x.share, x.category)
+    WHEN x.mb THEN printf('Up to %s of GPU time (%.1f%% of the job step): its time above the ' ||
+      'memory roofline (its bytes at the peak bandwidth, %s); memory-bound, so the gap to the ' ||
+        'compute peak is not recoverable; the step saves less where the GPU is not the ' ||
+          'bottleneck.', profdb_fmt_ns(CAST(x.saving AS INTEGER)),
+        100.0 * x.saving / t.job_step_ns, profdb_fmt_ns(m.mem_ns))
     ELSE printf('Up to %s of GPU time (%.1f%% of the job step) if it reached 60%% of peak; ' ||
       'the step saves less where the GPU is not the bottleneck.',
       profdb_fmt_ns(CAST(x.saving AS INTEGER)),
@@ -56,12 +79,17 @@ SELECT round(100.0 * x.saving / t.job_step_ns, 1) AS priority, 'low_gemm_efficie
       'peak_tflops', m.peak_tflops, 'device', m.device_name,
       'gpu_idle_pct', round(100.0 * (t.rank_step_ns - t.gpu_busy_ns) / t.rank_step_ns, 1),
       'critical_path_ns', iif(x.bounded, CAST(round(x.crit) AS INTEGER), NULL),
-      'category_ns', iif(x.bounded, CAST(round(x.cat_ns) AS INTEGER), NULL))) AS evidence,
+      'category_ns', iif(x.bounded, CAST(round(x.cat_ns) AS INTEGER), NULL),
+      'memory_bound', x.mb, 'bytes', CAST(round(m.bytes) AS INTEGER),
+      'memory_floor_ns', CAST(round(m.mem_ns) AS INTEGER))) AS evidence,
         0 AS cut_may_explain
 FROM measure_gemm_op_top m, measure_time t, measure_floor f,
-  (SELECT s0, bounded, crit, cat_ns, category, iif(bounded, min(1.0, crit / cat_ns), 1.0) AS share,
+  (SELECT s0, mb, bounded, crit, cat_ns, category,
+     iif(bounded, min(1.0, crit / cat_ns), 1.0) AS share,
      s0 * iif(bounded, min(1.0, crit / cat_ns), 1.0) AS saving
-   FROM (SELECT m2.device_ns * (1 - m2.peak_pct / 60) AS s0, m2.category,
+   FROM (SELECT max(m2.device_ns - max(m2.device_ns * m2.peak_pct / 60,
+                  coalesce(m2.mem_ns, 0)), 0) AS s0,
+           coalesce(m2.mem_ns > m2.device_ns * m2.peak_pct / 60, 0) AS mb, m2.category,
            t2.critical_path_bound AND coalesce(cm.op_cat_ns, 0) > 0 AS bounded,
            cm.crit_op AS crit, cm.op_cat_ns AS cat_ns
          FROM measure_gemm_op_top m2, measure_time t2, measure_critical cm)) x

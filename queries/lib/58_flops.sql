@@ -44,6 +44,27 @@ INSERT INTO report_gpu_peak VALUES
   (9, '%MI210%', 'fp16', 181, 'AMD Instinct MI210 datasheet'),
   (9, '%MI210%', 'fp32', 45.3, 'AMD Instinct MI210 datasheet');
 
+-- Peak memory bandwidth per GPU model (the memory roofline of
+-- low_gemm_efficiency), GB/s, from the same datasheets; where one pattern
+-- covers several products, the fastest one's (the memory floor stays a
+-- lower bound of the time, the saving an upper bound).
+--   pattern   LIKE pattern over device.name, tried by priority (lowest first)
+--   gbps      peak memory bandwidth, GB/s (10^9 bytes/s)
+--   source    where the figure comes from
+CREATE TEMP TABLE report_gpu_bandwidth(priority INTEGER, pattern TEXT, gbps REAL, source TEXT);
+INSERT INTO report_gpu_bandwidth VALUES
+  (1, 'NVIDIA H100%NVL%', 3900, 'NVIDIA H100 datasheet (NVL)'),
+  (2, 'NVIDIA H100%PCIe%', 2000, 'NVIDIA H100 datasheet (PCIe)'),
+  (3, 'NVIDIA H100%', 3350, 'NVIDIA H100 datasheet (SXM)'),
+  (4, 'NVIDIA A100%80GB%', 2039, 'NVIDIA A100 datasheet (80GB SXM; PCIe 1935)'),
+  (5, 'NVIDIA A100%', 1555, 'NVIDIA A100 datasheet (40GB)'),
+  (6, '%V100%', 900, 'NVIDIA V100 datasheet (SXM2)'),
+  (7, 'NVIDIA B200%', 8000, 'NVIDIA HGX B200 datasheet (per GPU)'),
+  (8, '%MI300X%', 5300, 'AMD Instinct MI300X datasheet'),
+  (9, '%MI250X%', 3276.8, 'AMD Instinct MI250X datasheet'),
+  (10, '%MI250%', 3276.8, 'AMD Instinct MI250 datasheet'),
+  (11, '%MI210%', 1638.4, 'AMD Instinct MI210 datasheet');
+
 -- The counted operator calls of the analysed steps (_attr_flop: the load
 -- listed the calls of these operators with "Input Dims" and the counted
 -- call enclosing each).

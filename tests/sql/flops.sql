@@ -50,3 +50,20 @@ WITH v(kind, name, dims, concrete, expected) AS (VALUES
 )
 SELECT kind, op_flops(name, dims, concrete) AS flops, op_flops(name, dims, concrete) IS expected AS ok
 FROM v;
+-- op_elements(): every tensor operand once and the result once, by hand
+WITH v(kind, name, dims, expected) AS (VALUES
+  -- 64*128 + 128*256 + 64*256
+  ('mm elements', 'aten::mm', '[[64,128],[128,256]]', 57344),
+  -- the bias (256) counts, the scalars do not
+  ('addmm elements', 'aten::addmm', '[[256],[64,128],[128,256],[],[]]', 57600),
+  -- K=64: 64*2048*64 twice + 64*2048*2048
+  ('bmm elements', 'aten::bmm', '[[64,2048,64],[64,64,2048]]', 285212672),
+  -- 40*128 + 256*128 + 256 + 40*256
+  ('linear elements', 'aten::linear', '[[4,10,128],[256,128],[256]]', 48384),
+  ('matmul 1-D elements', 'aten::matmul', '[[64],[64,16]]', 1104),
+  ('conv not counted', 'aten::convolution', '[[2,3,32,32],[16,3,3,3]]', NULL),
+  ('add not counted', 'aten::add', '[[64,128],[64,128]]', NULL),
+  ('elements shapes do not fit', 'aten::mm', '[[2,3],[4,5]]', NULL)
+)
+SELECT kind, op_elements(name, dims) AS elements, op_elements(name, dims) IS expected AS ok
+FROM v;

@@ -13,6 +13,8 @@ CREATE TEMP TABLE measure_dominant (
   shaped          INTEGER,  -- 1: GEMMs whose shapes (with a known peak) cover half their time
   ev_shaped       INTEGER,  -- 1: GEMMs of unknown peak whose shapes cover half their time
   saving0         ANY,      -- the saving before the critical-path bound, ns
+  unbounded       INTEGER,  -- 1: GEMMs with no evidence of their speed (no shapes, a precision
+                            --   with no faster one to go to, fp4 included): saving0 is 0
   precision       TEXT,     -- measure_gemm.precision
   precision_share REAL,     -- measure_gemm.precision_share
   covered_ns      REAL,     -- measure_gemm.covered_ns
@@ -43,10 +45,13 @@ WITH
 -- device's peak, scaled to the category (nothing when they are faster
 -- than that; the device's model may be assumed, lib/58_flops.sql); on a
 -- device of unknown peak, what the covered ones save at the rate of the
--- trace's fastest shape (ev_*); without shapes half the time (a 2x
--- faster GEMM, a low-confidence guess), except for fp4 GEMMs, which have
--- no lower precision to go to: nothing; other categories: half their
--- time.
+-- trace's fastest shape (ev_*); without shapes, the precision in the
+-- kernels' names is the only evidence: fp32 and tf32 GEMMs gain at least
+-- 2x from a lower precision's tensor-core peak (half their time, a
+-- low-confidence bound); tensor-core fp16/bf16, fp8 and fp4 GEMMs and
+-- names of unknown precision: nothing, since nothing tells how near their
+-- peak they run (guess_ns keeps half their time: the finding still fires,
+-- to say what to record); other categories: half their time.
 dom_0 AS (
   SELECT c.category, c.dur,
     c.category = 'GEMM' AND coalesce(m.covered_ns, 0) >= 0.5 * c.dur AS shaped,
@@ -57,8 +62,11 @@ dom_0 AS (
            THEN c.dur * min(1.0, m.peak_saving_ns / m.covered_ns)
          WHEN coalesce(m.ev_covered_ns, 0) >= 0.5 * c.dur
            THEN c.dur * min(1.0, m.ev_saving_ns / m.ev_covered_ns)
-         WHEN m.precision = 'fp4' THEN 0
-         ELSE c.dur / 2 END AS saving0,
+         WHEN m.precision IN ('fp32', 'tf32') THEN c.dur / 2
+         ELSE 0 END AS saving0,
+    c.category = 'GEMM' AND coalesce(m.covered_ns, 0) < 0.5 * c.dur
+      AND coalesce(m.ev_covered_ns, 0) < 0.5 * c.dur
+      AND coalesce(m.precision, 'unknown') NOT IN ('fp32', 'tf32') AS unbounded,
     m.*
   FROM measure_top_category c, measure_gemm m
 ),

@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+"""Fixture tests for issue 44, pattern 5 ("a saving without evidence") and
+its carry-over item 6, one per defect, each named after it:
+
+    check_saving_evidence.py PROFDB WORK_DIR [CHECK ...]
+
+- gemm_speedup_promised_without_shapes: fp16/bf16 tensor-core GEMMs
+  (cuBLAS ampere_fp16_s16816gemm, sm90_xmma bf16) dominate a trace without
+  recorded shapes: nothing tells how near the peak they run, so
+  dominant_category promises nothing (was: half their time, "a 2x faster
+  GEMM") and says to record shapes; the same with the GPU idle 92% and the
+  host waiting in a sync for all of the GEMM (was: all of it halved while
+  the host sets the step).  Control: fp32 SIMT GEMMs keep half their time
+  (a lower precision's tensor-core peak is the evidence).
+- ep_dispatch_other_namespace: expert-parallel dispatch / combine kernels
+  outside deep_ep:: (a framework's own fw::ep::, pplx-kernels,
+  TensorRT-LLM's moeA2A*, moe_dispatch / moe_combine) are
+  NCCL/communication, not Other or MoE routing; a normalization named
+  *dispatch* and DeepEP's get_dispatch_layout are not.
+- peer_copy_told_to_avoid_contiguous: copies between GPUs (Memcpy PtoP,
+  launched by aten::to) are not told to avoid .contiguous() / torch.cat:
+  the advice is for transfers between GPUs (NVLink / P2P, overlap), and
+  the saving is what overlap can hide, at most the kernel time.
+- memory_bound_bmm_gemm_efficiency: a K=32 / K=64 bf16 bmm is memory-bound
+  (its arithmetic intensity under the A100's ridge point), so its
+  compute-peak gap is not recoverable: low_gemm_efficiency bounds it by the
+  bytes it moves at the peak bandwidth.
+- exposed_comm_subjects_clipped: exposed_communication's subjects count
+  each collective's time inside the analysed spans, as its figures do
+  (a collective that starts while the warm-up step's GPU work still runs
+  is partly outside them), not whole kernels.
+The expected figures are derived here from the fixture's own events.
+"""
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_rules import Trace  # noqa: E402
+from checklist import finding, findings_of, run_checks  # noqa: E402
+
+
+def report(profdb, work, name, doc):
+    path = os.path.join(work, name + ".json")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    return findings_of(profdb, work, name, [path])
+
+
+def text(f):
+    return " ".join(f[k] for k in ("title", "observation", "hypothesis", "action",
+                                   "expected_impact"))
+
+
+def props(doc, name, major=8, minor=0):
+    doc["deviceProperties"] = [{"id": 0, "name": name, "totalGlobalMem": 80 << 30,
+                                "computeMajor": major, "computeMinor": minor}]
+    return doc
+
+
+HGEMM = "ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_64x3_nn"
+XMMA = ("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_"
+        "execute_segment_k_off_kernel__5x_cublas")
+SGEMM = "ampere_sgemm_128x64_nn"
+
+
+def gemm_speedup_promised_without_shapes(profdb, work, problems):
+    name = "gemm_speedup_promised_without_shapes"
+    for kernel, device, cc in ((HGEMM, "NVIDIA A100-SXM4-80GB", (8, 0)),
+                               (XMMA, "NVIDIA H100 80GB HBM3", (9, 0))):
+        doc = props(Trace(shapes=False).build(
+            lambda t, s: t.gpu(kernel, s + 200, 9000, launch_ts=s + 100)), device, *cc)
+        f = finding(report(profdb, work, "nos_" + kernel[:12], doc), "dominant_category")
+        if not f:
+            problems.append(f"{name}: {kernel[:20]}: no finding")
+            continue
+        if f["expected_saving_ns"] != 0 or "2x" in f["expected_impact"] \
+                or "record_shapes=True" not in f["expected_impact"] \
+                or "record_shapes=True" not in f["action"] or f["confidence"] != "low" \
+                or f["evidence"]["figures"].get("shapes_needed") != 1:
+            problems.append(f"{name}: {kernel[:20]}: saving {f['expected_saving_ns']} "
+                            f"{f['confidence']}: {f['expected_impact']}")
+    # the host sets the step (GPU idle 92%) and waits in a sync for all of
+    # an 800 us fp16 GEMM: still nothing (was: half of it)
+    doc = props(Trace(shapes=False).build(lambda t, s: (
+        t.gpu(HGEMM, s + 200, 800, launch_ts=s + 100),
+        t.x("cuda_runtime", "cudaDeviceSynchronize", s + 150, 900))), "NVIDIA A100-SXM4-80GB")
+    f = finding(report(profdb, work, "nos_host_bound", doc), "dominant_category")
+    if f and (f["expected_saving_ns"] != 0 or "2x" in f["expected_impact"]):
+        problems.append(f"{name}: host-bound: saving {f['expected_saving_ns']}: "
+                        f"{f['expected_impact']}")
+    # control: fp32 SIMT GEMMs: half their time (a lower precision's peak)
+    doc = props(Trace(shapes=False).build(
+        lambda t, s: t.gpu(SGEMM, s + 200, 9000, launch_ts=s + 100)), "NVIDIA A100-SXM4-80GB")
+    f = finding(report(profdb, work, "nos_fp32", doc), "dominant_category")
+    if not f or f["expected_saving_ns"] != 9000 * 1000 // 2 or "fp32" not in f["expected_impact"]:
+        problems.append(f"{name}: fp32 control: {f and (f['expected_saving_ns'], text(f))}")
+
+
+EP = {
+    "void myfw::ep::dispatch<8, 128>(int4*, float*, int const*, int)": "NCCL/communication",
+    "void myfw::ep::intranode::combine<__nv_bfloat16, 8>(void*, int const*)":
+        "NCCL/communication",
+    "void pplx::(anonymous namespace)::dispatchKernel<32, true>(int, unsigned long)":
+        "NCCL/communication",
+    "void pplx::(anonymous namespace)::combineKernel<__nv_bfloat16>(int, unsigned long)":
+        "NCCL/communication",
+    "void tensorrt_llm::kernels::moeA2ADispatchKernel<8>(int const*, void*)": "NCCL/communication",
+    "moe_dispatch_kernel": "NCCL/communication",
+    "moe_combine_kernel": "NCCL/communication",
+    # not transfers
+    "void groupnorm_kernel_dispatch_down<float>(float*)": "Normalization",
+    "void deep_ep::layout::get_dispatch_layout<256, 32, 8>(long const*, int*)": "MoE routing",
+    "moe_align_block_size_kernel": "MoE routing",
+}
+
+
+def ep_dispatch_other_namespace(profdb, work, problems):
+    # each kernel once per step, 400 us apart; their category as the
+    # database's kernel_category_sum gives it
+    names = list(EP)
+
+    def step(t, s):
+        for i, n in enumerate(names):
+            t.gpu(n, s + 200 + 400 * i, 300, launch_ts=s + 100 + i)
+    path = os.path.join(work, "ep.json")
+    with open(path, "w") as f:
+        json.dump(Trace().build(step), f)
+    db = os.path.join(work, "ep.db")
+    if os.path.exists(db):
+        os.remove(db)
+    r = subprocess.run([profdb, "load", path, "-o", db], capture_output=True, text=True)
+    if r.returncode != 0:
+        problems.append(f"ep_dispatch_other_namespace: load exit {r.returncode}: {r.stderr[:200]}")
+        return
+    out = subprocess.run([profdb, "query", db, "--json",
+                          "SELECT name, kernel_category(name) AS c FROM kernel GROUP BY name"],
+                         capture_output=True, text=True)
+    got = {r["name"]: r["c"] for r in json.loads(out.stdout or "[]")}
+    for n, want in EP.items():
+        if got.get(n) != want:
+            problems.append(f"ep_dispatch_other_namespace: {n[:50]}: {got.get(n)}, want {want}")
+
+
+PTOP = "Memcpy PtoP (Device -> Device)"
+ADD = "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>>"
+
+
+def peer_copy_told_to_avoid_contiguous(profdb, work, problems):
+    name = "peer_copy_told_to_avoid_contiguous"
+    # per 10 ms step: 1 ms of compute, then three 1 ms peer copies from
+    # device 0 to devices 1, 2, 4 launched by aten::to, nothing beside them
+    def step(t, s):
+        t.gpu(ADD, s + 200, 1000, launch_ts=s + 100)
+        for i, dst in enumerate((1, 2, 4)):
+            a = s + 1500 + 1100 * i
+            t.x("cpu_op", "aten::to", a - 20, 40)
+            t.gpu(PTOP, a + 100, 1000, cat="gpu_memcpy", launch_ts=a)
+            t.events[-1]["args"].update({"fromDevice": 0, "toDevice": dst, "bytes": 1 << 26})
+    f = finding(report(profdb, work, "peer_copies", Trace().build(step)), "memcpy")
+    if not f:
+        problems.append(f"{name}: no finding")
+        return
+    t = text(f)
+    for bad in (".contiguous()", "torch.cat", "device-to-device"):
+        if bad in t:
+            problems.append(f"{name}: says {bad!r}: {t}")
+    if "between GPUs" not in f["hypothesis"] or "NVLink" not in f["action"] \
+            or "overlap" not in f["action"]:
+        problems.append(f"{name}: advice: {f['hypothesis']} {f['action']}")
+    # 3 ms exposed, but only 1 ms of kernels to hide it behind
+    fig = f["evidence"]["figures"]
+    if f["expected_saving_ns"] != 1000 * 1000 or fig.get("peer_copy_ns") != 3000 * 1000:
+        problems.append(f"{name}: saving {f['expected_saving_ns']}, want 1000000; {fig}")
+
+
+BMM_KERNEL = "ampere_bf16_s16816gemm_bf16_128x64_ldg8_f2f_stages_64x4_nn"
+A100_BF16 = 312e12     # dense bf16 FLOP/s (58_flops.sql)
+A100_BW = 2039e9       # A100-SXM4-80GB HBM2e, bytes/s
+
+
+def bmm(t, s, b, m, k, n, dur, at=100):
+    t.x("cpu_op", "aten::bmm", s + at - 10, 30,
+        **{"Input Dims": [[b, m, k], [b, k, n]], "Input type": ["c10::BFloat16", "c10::BFloat16"]})
+    t.gpu(BMM_KERNEL, s + at + 100, dur, launch_ts=s + at)
+
+
+def memory_bound_bmm_gemm_efficiency(profdb, work, problems):
+    name = "memory_bound_bmm_gemm_efficiency"
+    m, n = 2048, 2048
+    # K=64: 600 us against a 280 us memory floor; K=32 (twice the batch):
+    # 600 us against 543 us, under the saving floor once bounded
+    for b, k, dur in ((64, 64, 600), (128, 32, 600)):
+        flops = 2 * b * m * n * k
+        moved = 2 * (b * m * k + b * k * n + b * m * n)  # bf16 operands and result
+        floor_ns = max(moved / A100_BW, flops / (0.6 * A100_BF16)) * 1e9
+        pct = 100 * flops / (dur * 1e-6) / A100_BF16
+        old = dur * 1000 * (1 - pct / 60)  # the compute-peak gap main promises
+        want = dur * 1000 - floor_ns
+        # the GPU busy: the bmm then a 9 ms GEMM, nothing else idle
+        doc = props(Trace().build(lambda t, s: (
+            bmm(t, s, b, m, k, n, dur),
+            t.gpu(BMM_KERNEL, s + 200 + dur + 50, 9000 - dur, launch_ts=s + 120)),
+        ), "NVIDIA A100-SXM4-80GB")
+        f = finding(report(profdb, work, f"bmm_k{k}", doc), "low_gemm_efficiency")
+        tag = f"{name}: K={k} (memory floor {floor_ns:.0f} ns, main {old:.0f})"
+        if want < 100000:  # under the floor: nothing worth promising
+            if f and f["expected_saving_ns"] > want + 1000:
+                problems.append(f"{tag}: saving {f['expected_saving_ns']}, want <= {want:.0f}")
+            continue
+        if not f:
+            problems.append(f"{tag}: no finding")
+        elif abs(f["expected_saving_ns"] - want) > 1000 or "memory-bound" not in text(f):
+            problems.append(f"{tag}: saving {f['expected_saving_ns']}, want {want:.0f}: {text(f)}")
+
+
+NCCL = "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)"
+
+
+def exposed_comm_subjects_clipped(profdb, work, problems):
+    name = "exposed_comm_subjects_clipped"
+    # the warm-up step's 14 ms kernel runs to +15 ms (16000 us), past step
+    # 2's start: step 2's span starts there (spans follow the GPU work and
+    # never overlap), so the first 4 ms of step 2's 6 ms all-reduce (from
+    # 12000 us) lie outside the analysed spans; step 3's lies inside.  A
+    # 1 ms compute kernel per analysed step.
+    def step(t, s):
+        if s == 1000:
+            t.gpu(ADD, s + 1000, 14000, launch_ts=s + 900)
+            return
+        t.gpu(NCCL, s + 1000, 6000, stream=20, launch_ts=s + 900)
+        t.gpu(ADD, s + 7000, 1000, launch_ts=s + 950)
+    f = finding(report(profdb, work, "comm_clipped", Trace().build(step)), "exposed_communication")
+    if not f:
+        problems.append(f"{name}: no finding")
+        return
+    want = (2000 + 6000) * 1000  # the all-reduces' parts inside the analysed spans, per rank
+    got = sum(x["dur_ns"] for x in f["subjects"])
+    fig = f["evidence"]["figures"]
+    if got != want or fig["comm_ns"] * 2 != want:
+        problems.append(f"{name}: subjects count {got} ns of collective time, the analysed "
+                        f"spans hold {want} (comm_ns {fig['comm_ns']} per rank step, 2 steps): "
+                        f"{f['subjects']}")
+
+
+CHECKS = [gemm_speedup_promised_without_shapes, ep_dispatch_other_namespace,
+          peer_copy_told_to_avoid_contiguous, memory_bound_bmm_gemm_efficiency,
+          exposed_comm_subjects_clipped]
+
+
+def main():
+    profdb, work = sys.argv[1:3]
+    only = set(sys.argv[3:])
+    os.makedirs(work, exist_ok=True)
+    return run_checks([c for c in CHECKS if not only or c.__name__ in only], profdb, work)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
