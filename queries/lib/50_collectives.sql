@@ -82,7 +82,9 @@ FROM report_coll_member
 GROUP BY run, pg, coll, seq
 HAVING count(DISTINCT rank) = count(*) AND count(*) > 1;
 
--- Start-up instances: the run's first instances (by first arrival), as
+-- Start-up instances, in a run analysed whole (no ProfilerSteps, or the
+-- whole-trace scope: with steps, start-up is the warm-up step left out):
+-- the run's first instances (by first arrival), as
 -- long as their arrival spread (last_ts - first_ts) is outlying against
 -- the run's median spread M: above it by more than 3 median absolute
 -- deviations and 10% of M (report_ranks.c's outlier test).  Their skew is
@@ -93,7 +95,10 @@ HAVING count(DISTINCT rank) = count(*) AND count(*) > 1;
 UPDATE report_coll_instance SET startup = 1
 WHERE (run, pg, coll, seq) IN (
   WITH m AS (
-    SELECT run, profdb_median(last_ts - first_ts) AS med FROM report_coll_instance GROUP BY run
+    SELECT run, profdb_median(last_ts - first_ts) AS med FROM report_coll_instance
+    WHERE run IN (SELECT r.run FROM report_run r JOIN report_window w USING (trace_id)
+                  WHERE w.whole)
+    GROUP BY run
   ), d AS (
     SELECT i.run, m.med, profdb_median(abs(i.last_ts - i.first_ts - m.med)) AS mad
     FROM report_coll_instance i JOIN m USING (run) GROUP BY i.run
@@ -142,8 +147,9 @@ JOIN report_coll_instance i USING (run, pg, coll, seq);
 --   late_ns               sum of excess_ns: its arrivals after the median rank
 --   analysed_ns           the rank's analysed time (report_window)
 --   straggler             1 when late_ns is at least half the largest
---                         late_ns of its run and at least 1% of analysed_ns,
---                         and it was last (alone or tied) at least once
+--                         late_ns of its run and at least 1% of analysed_ns
+--                         (when every rank ties, late_ns is 0: nobody is
+--                         last, no straggler)
 CREATE TEMP TABLE report_straggler AS
 WITH per_rank AS (
   SELECT a.run, a.trace_id, a.rank, count(*) FILTER (WHERE NOT a.startup) AS collectives,
@@ -157,7 +163,7 @@ WITH per_rank AS (
   FROM report_coll_arrival a GROUP BY a.run, a.trace_id, a.rank
 )
 SELECT p.*,
-  (p.late_ns > 0 AND p.late_ns >= 0.01 * p.analysed_ns AND p.last_arrivals > 0
+  (p.late_ns > 0 AND p.late_ns >= 0.01 * p.analysed_ns
    AND p.late_ns >= 0.5 * (SELECT max(q.late_ns) FROM per_rank q WHERE q.run = p.run)) AS straggler
 FROM per_rank p;
 
