@@ -1,6 +1,6 @@
 -- Rule: need_host_activity
 -- A GPU-only capture: GPU work but no host record (no CPU operator,
--- runtime call, Python function or user annotation: CUDA activity alone).
+-- runtime call or user annotation: CUDA activity alone).
 -- Whether the host, a sync, data loading or work outside the trace kept
 -- the GPU idle cannot be told, so gpu_idle promises none of it to host
 -- fixes; this finding says what to record instead, and promises nothing.
@@ -8,7 +8,7 @@
 SELECT 0.2 AS priority, 'need_host_activity' AS rule, 'high' AS confidence,
   'The trace records the GPU only: its idle time cannot be put down to the host' AS title,
   printf('%d GPU activities (kernels, copies, fills) and no host record: no CPU operator, ' ||
-    'runtime (launch) call, Python function or user annotation.%s', n.gpu_all,
+    'runtime (launch) call or user annotation.%s', n.gpu_all,
     CASE WHEN t.rank_step_ns > 0 THEN printf(' The GPU is idle %s of the %s analysed (%.0f%%).',
       profdb_fmt_ns(CAST(round(t.rank_step_ns - t.gpu_busy_ns) AS INTEGER)),
       profdb_fmt_ns(CAST(round(t.rank_step_ns) AS INTEGER)),

@@ -21,8 +21,8 @@ CREATE TEMP TABLE measure_counts (
   ops             INTEGER,  -- operator calls
   ops_with_shapes INTEGER,  -- operator calls with shapes
   host_recorded   INTEGER   -- with GPU work: 1 when the traces hold any host record (a CPU
-                            --   operator, runtime call, Python function or user annotation);
-                            --   0: a GPU-only capture
+                            --   operator, runtime call or user annotation; CPU activity always
+                            --   records operators); 0: a GPU-only capture
 ) STRICT;
 INSERT INTO measure_counts
 WITH
@@ -89,5 +89,5 @@ gpu_all_m AS (
     CASE WHEN g.gpu_all > 0 THEN EXISTS (SELECT 1 FROM _slice e
      WHERE e.trace_id IN (SELECT trace_id FROM report_trace)
        AND e.kind IN (SELECT kind FROM _kind WHERE name IN ('cpu_op', 'runtime',
-         'python_function', 'user_annotation'))) ELSE 1 END AS host_recorded
+         'user_annotation'))) ELSE 1 END AS host_recorded
   FROM gpu_all_m g;
