@@ -313,6 +313,9 @@ typedef struct rp_rank_summary {
   int *outliers; /* outlying rows: the first `kept` in row order, then the
                   ** rest, most outlying first */
   int noutliers, kept;
+  int tied; /* rows equally outlying across the cut at RP_OUTLIERS_MAX: not
+            ** kept, none picked by row order (0 when the cut falls between
+            ** two scores) */
 } rp_rank_summary;
 void rp_rank_summary_make(const rp_section *s, rp_rank_summary *m);
 void rp_rank_summary_free(rp_rank_summary *m);

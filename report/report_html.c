@@ -400,7 +400,7 @@ static void write_rank_summary(FILE *out, const rp_section *s) {
   fputs("<p>", out);
   esc(out, rp_rank_outliers_text(line, sizeof line, &m));
   fputs("</p>\n", out);
-  if (m.noutliers) {
+  if (m.kept) {
     rp_section sub = rp_rank_outlier_rows(s, &m);
     write_rows(out, &sub);
     free(sub.cells); /* the values are s's */

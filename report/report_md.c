@@ -106,7 +106,7 @@ static void write_rank_summary(FILE *out, const rp_section *s) {
   }
   char line[256];
   fprintf(out, "\n%s\n", rp_rank_outliers_text(line, sizeof line, &m));
-  if (m.noutliers) {
+  if (m.kept) {
     fputc('\n', out);
     rp_section sub = rp_rank_outlier_rows(s, &m);
     write_rows(out, &sub);

@@ -43,6 +43,16 @@ const char *rp_rank_outliers_text(char *buf, size_t n, const rp_rank_summary *m)
   if (k >= 0 && (size_t)k < n) {
     if (m->noutliers == 0)
       snprintf(buf + k, n - (size_t)k, "none.");
+    else if (m->tied && m->kept == 0)
+      snprintf(buf + k, n - (size_t)k,
+               "%d, all equally outlying (a tie of more than %d): none shown, none picked by"
+               " row order.",
+               m->noutliers, RP_OUTLIERS_MAX);
+    else if (m->tied)
+      snprintf(buf + k, n - (size_t)k,
+               "%d, the %d most outlying shown; the next %d tie (equally outlying) and are"
+               " not shown.",
+               m->noutliers, m->kept, m->tied);
     else
       snprintf(buf + k, n - (size_t)k, "%d%s.", m->noutliers,
                m->noutliers > m->kept ? ", the most outlying shown" : "");
@@ -124,7 +134,9 @@ static int figure(const rp_section *s, rp_rank_summary *m, const rp_colview *v,
 }
 
 /* The outlying rows (score above 0), most outlying first; the first
-** m->kept of them then in row (rank) order. */
+** m->kept of them then in row (rank) order.  Rows equally outlying across
+** the cut are all left out (m->tied of them) rather than some picked by
+** row order. */
 static void outliers(const rp_section *s, rp_rank_summary *m, const double *score) {
   int *order = m->outliers;
   for (int i = 0; i < s->nrows; i++)
@@ -136,6 +148,11 @@ static void outliers(const rp_section *s, rp_rank_summary *m, const double *scor
       order[j - 1] = t;
     }
   m->kept = m->noutliers < RP_OUTLIERS_MAX ? m->noutliers : RP_OUTLIERS_MAX;
+  if (m->kept < m->noutliers) {
+    double cut = score[order[m->kept]];
+    while (m->kept > 0 && score[order[m->kept - 1]] == cut) m->kept--;
+    for (int i = m->kept; i < m->noutliers && score[order[i]] == cut; i++) m->tied++;
+  }
   for (int i = 1; i < m->kept; i++)
     for (int j = i; j > 0 && order[j] < order[j - 1]; j--) {
       int t = order[j];

@@ -1,6 +1,7 @@
 -- Rule: collective_waiting
 -- 11. A process group whose collectives mostly wait: over its matched
--- calls (coll_sum), the time before the last peer arrived is more than
+-- steady calls (coll_sum; start-up calls, whose skew is one-time, left
+-- out: lib/50_collectives.sql), the time before the last peer arrived is more than
 -- half of the collective time, and at least the floor per rank step.  It
 -- names the group (data, tensor, pipeline parallel: by its ranks), which
 -- rank_sum and straggler do not.  The waiting is the straggler finding's
@@ -13,7 +14,7 @@ grp AS (
   SELECT run, "group", count(*) AS calls, sum(wait_ns) AS wait_ns, sum(transfer_ns) AS transfer_ns,
     group_concat(DISTINCT kind) AS kinds,
     EXISTS (SELECT 1 FROM report_straggler_run s WHERE s.run = c.run) AS straggler
-  FROM report_coll_call c WHERE matched AND run IS NOT NULL
+  FROM report_coll_call c WHERE matched AND NOT startup AND run IS NOT NULL
   GROUP BY run, "group"
 ),
 waiting AS (

@@ -9,9 +9,10 @@
 -- works (under 1% of the window or 100 us) is a CPU-bound run, not an
 -- idle GPU.  It fires when the GPU idles over 30% of the time outside
 -- those calls.  Steps that already
--- replay CUDA graphs are not told to use them.
--- Reads: measure_claim, measure_floor, measure_gpu, measure_graph, measure_launch_claim,
---   measure_rank_time, measure_time
+-- replay CUDA graphs are not told to use them.  A GPU-only capture (no
+-- host record) promises nothing to the host: need_host_activity.
+-- Reads: measure_claim, measure_counts, measure_floor, measure_gpu, measure_graph,
+--   measure_launch_claim, measure_rank_time, measure_time
 WITH
 ranks_idle AS (
   SELECT json_group_array(json_object('rank', rank, 'label', label, 'gpu_idle_pct',
@@ -88,8 +89,8 @@ SELECT round(100.0 * lc.rest / t.job_step_ns, 1) AS priority, 'gpu_idle' AS rule
       'graph_launches',
         gr.calls)) AS evidence, 1 AS cut_may_explain
 FROM measure_time t, measure_gpu g, ranks_idle r, measure_floor f, measure_time j,
-  measure_claim cl, measure_graph gr, measure_launch_claim lc
-WHERE g.activities > 0 AND t.rank_step_ns > 0 AND lc.rest > 0.3 * (t.rank_step_ns - cl.claimed -
+  measure_claim cl, measure_graph gr, measure_launch_claim lc, measure_counts hc
+WHERE g.activities > 0 AND hc.host_recorded AND t.rank_step_ns > 0 AND lc.rest > 0.3 * (t.rank_step_ns - cl.claimed -
   lc.ns)
   AND t.gpu_busy_ns >= f.min_pct / 100 * t.job_step_ns AND t.gpu_busy_ns >= f.min_ns
   AND lc.rest >= f.min_ns;

@@ -1,6 +1,8 @@
 -- Rule: gpu_records_lost
 -- CUDA activity was on (runtime launch calls, ac2g flows to GPU work) but
--- no GPU record arrived: re-profiling "with CUDA" would not help.
+-- no GPU record arrived: re-profiling "with CUDA" would not help.  Not
+-- for traces of PyTorch's legacy exporter, which never writes kernels
+-- (its cpu_to_cuda flows are ac2g flows): need_gpu_activity says so.
 -- Reads: measure_counts
 SELECT 0.2 AS priority, 'gpu_records_lost' AS rule, 'high' AS confidence,
   'The GPU records were lost: the trace launches GPU work but holds none' AS title,
@@ -35,4 +37,4 @@ SELECT 0.2 AS priority, 'gpu_records_lost' AS rule, 'high' AS confidence,
     'launch_calls', launch_calls, 'ac2g_flows', ac2g_flows, 'range_profiler',
       range_profiler)) AS evidence, 1 AS cut_may_explain
 FROM measure_counts WHERE traces > 0 AND gpu_all = 0 AND other_device IS NULL
-  AND (launch_calls > 0 OR ac2g_flows > 0 OR range_profiler);
+  AND (launch_calls > 0 OR ac2g_flows > 0 OR range_profiler) AND legacy_traces < traces;

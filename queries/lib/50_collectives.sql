@@ -59,12 +59,11 @@ SELECT c.event_id, c.trace_id, t.rank, r.run,
 FROM report_coll_meta c JOIN report_trace t USING (trace_id) JOIN report_run r USING (trace_id)
 WHERE t.rank IS NOT NULL;
 
--- The kernels with seq ('Seq', else the order), and arrival: 1 for the
--- last rank to reach the instance, 2 for the runner-up, ... (ties: the
--- higher rank arrives later).
+-- The kernels with seq ('Seq', else the order), and same_ts: how many
+-- kernels of the instance start at the same time as this one (ranks that
+-- tie exactly).
 CREATE TEMP TABLE report_coll_member AS
-SELECT *, row_number() OVER (PARTITION BY run, pg, coll, seq ORDER BY ts DESC, rank DESC)
-  AS arrival
+SELECT *, count(*) OVER (PARTITION BY run, pg, coll, seq, ts) AS same_ts
 FROM (SELECT k.*, coalesce('s' || k.call_seq,
                            row_number() OVER (PARTITION BY k.trace_id, k.pg, k.coll,
                                                             k.call_seq IS NULL
@@ -75,19 +74,54 @@ FROM (SELECT k.*, coalesce('s' || k.call_seq,
 --   first_ts, last_ts   earliest and latest arrival (kernel start, ns)
 --   median_ts           median arrival
 --   ranks               ranks in the instance
+--   startup             1 for a start-up instance (below), else 0
 CREATE TEMP TABLE report_coll_instance AS
 SELECT run, pg, coll, seq, min(ts) AS first_ts, max(ts) AS last_ts,
-  profdb_median(ts) AS median_ts, count(*) AS ranks
+  profdb_median(ts) AS median_ts, count(*) AS ranks, 0 AS startup
 FROM report_coll_member
 GROUP BY run, pg, coll, seq
 HAVING count(DISTINCT rank) = count(*) AND count(*) > 1;
+
+-- Start-up instances, in a run analysed whole (no ProfilerSteps, or the
+-- whole-trace scope: with steps, start-up is the warm-up step left out):
+-- the run's first instances (by first arrival), as
+-- long as their arrival spread (last_ts - first_ts) is outlying against
+-- the run's median spread M: above it by more than 3 median absolute
+-- deviations and 10% of M (report_ranks.c's outlier test).  Their skew is
+-- one-time (a rank whose profiler started late, communicator set-up at a
+-- group's first call, first launches that differ between ranks), not
+-- steady lateness: the straggler figures leave them out
+-- (docs/definitions.md#stragglers).
+UPDATE report_coll_instance SET startup = 1
+WHERE (run, pg, coll, seq) IN (
+  WITH m AS (
+    SELECT run, profdb_median(last_ts - first_ts) AS med FROM report_coll_instance
+    WHERE run IN (SELECT r.run FROM report_run r JOIN report_window w USING (trace_id)
+                  WHERE w.whole)
+    GROUP BY run
+  ), d AS (
+    SELECT i.run, m.med, profdb_median(abs(i.last_ts - i.first_ts - m.med)) AS mad
+    FROM report_coll_instance i JOIN m USING (run) GROUP BY i.run
+  ), o AS (
+    SELECT i.run, i.pg, i.coll, i.seq, i.first_ts,
+      (i.last_ts - i.first_ts - d.med > 3 * d.mad AND i.last_ts - i.first_ts - d.med > 0.1 * d.med)
+        AS outlying
+    FROM report_coll_instance i JOIN d USING (run)
+  )
+  SELECT o.run, o.pg, o.coll, o.seq FROM o
+  WHERE o.outlying AND o.first_ts < coalesce((SELECT min(x.first_ts) FROM o x
+                                             WHERE x.run = o.run AND NOT x.outlying), o.first_ts));
 
 -- Each rank's part in each instance.
 --   lateness_ns  ts - first_ts: arrival after the first rank
 --   excess_ns    max(0, ts - median_ts): arrival after the median rank
 --   wait_ns      time inside its kernel before the last peer arrived
 --                (min(last_ts - ts, dur))
---   is_last      1 for the last arrival (ties: the highest rank)
+--   is_last      1 when it arrives last, alone or tied with other ranks
+--                (0 for every rank when all ranks arrive together:
+--                nobody is last)
+--   tied_last    1 when it arrives last tied with another rank
+--   startup      1 when the instance is a start-up instance
 --   match_by     the keys it was matched by (report_coll_kernel)
 --   (event_id: the kernel)
 CREATE TEMP TABLE report_coll_arrival AS
@@ -95,25 +129,36 @@ SELECT m.run, m.pg, m.coll, m.seq, m.event_id, m.trace_id, m.rank, m.ts, m.dur, 
   m.ts - i.first_ts AS lateness_ns,
   CAST(max(0, m.ts - i.median_ts) AS INTEGER) AS excess_ns,
   max(0, min(i.last_ts - m.ts, m.dur)) AS wait_ns,
-  m.arrival = 1 AS is_last
+  m.ts = i.last_ts AND i.last_ts > i.first_ts AS is_last,
+  m.ts = i.last_ts AND i.last_ts > i.first_ts AND m.same_ts > 1 AS tied_last,
+  i.startup
 FROM report_coll_member m
 JOIN report_coll_instance i USING (run, pg, coll, seq);
 
--- Per rank: how late it arrives and how long it waits.
+-- Per rank: how late it arrives and how long it waits, over the steady
+-- instances (start-up instances left out, above).
 --   run, trace_id, rank   the rank
---   collectives           matched instances it took part in
+--   collectives           steady matched instances it took part in
+--   startup_calls         start-up instances it took part in (left out)
 --   mean_lateness_ns      mean lateness_ns
 --   mean_wait_ns          mean wait_ns
---   last_arrivals         instances it reached last
+--   last_arrivals         instances it reached last, alone or tied
+--   tied_last             of those, the ones it tied with another rank
 --   late_ns               sum of excess_ns: its arrivals after the median rank
 --   analysed_ns           the rank's analysed time (report_window)
 --   straggler             1 when late_ns is at least half the largest
 --                         late_ns of its run and at least 1% of analysed_ns
+--                         (when every rank ties, late_ns is 0: nobody is
+--                         last, no straggler)
 CREATE TEMP TABLE report_straggler AS
 WITH per_rank AS (
-  SELECT a.run, a.trace_id, a.rank, count(*) AS collectives,
-    avg(a.lateness_ns) AS mean_lateness_ns, avg(a.wait_ns) AS mean_wait_ns,
-    sum(a.is_last) AS last_arrivals, sum(a.excess_ns) AS late_ns,
+  SELECT a.run, a.trace_id, a.rank, count(*) FILTER (WHERE NOT a.startup) AS collectives,
+    count(*) FILTER (WHERE a.startup) AS startup_calls,
+    avg(a.lateness_ns) FILTER (WHERE NOT a.startup) AS mean_lateness_ns,
+    avg(a.wait_ns) FILTER (WHERE NOT a.startup) AS mean_wait_ns,
+    coalesce(sum(a.is_last) FILTER (WHERE NOT a.startup), 0) AS last_arrivals,
+    coalesce(sum(a.tied_last) FILTER (WHERE NOT a.startup), 0) AS tied_last,
+    coalesce(sum(a.excess_ns) FILTER (WHERE NOT a.startup), 0) AS late_ns,
     (SELECT w.end_ts - w.ts FROM report_window w WHERE w.trace_id = a.trace_id) AS analysed_ns
   FROM report_coll_arrival a GROUP BY a.run, a.trace_id, a.rank
 )
@@ -123,22 +168,32 @@ SELECT p.*,
 FROM per_rank p;
 
 -- Per run with stragglers: what making them arrive on time can save.
---   run           the run
---   ranks         ranks with matched collectives
---   stragglers    JSON array of subjects: [{"rank": 7}, ...]
---   saving_ns     sum over instances of the wait inside its kernel of the
---                 latest rank that is not a straggler: had the stragglers
---                 arrived with it, no rank would have waited longer, so the
---                 collective ends at most that much earlier
---   analysed_ns   median analysed time of the run's ranks
+--   run             the run
+--   ranks           ranks with matched collectives
+--   stragglers      JSON array of subjects: [{"rank": 7}, ...]
+--   saving_ns       sum over the steady instances of the wait inside its
+--                   kernel of the latest rank that is not a straggler: had
+--                   the stragglers arrived with it, no rank would have
+--                   waited longer, so the collective ends at most that
+--                   much earlier
+--   startup_calls   start-up instances left out
+--   startup_wait_ns the same wait over the start-up instances (one-time,
+--                   not promised)
+--   analysed_ns     median analysed time of the run's ranks
 CREATE TEMP TABLE report_straggler_run AS
+WITH w AS (
+  SELECT i.run, i.startup,
+    (SELECT a.wait_ns FROM report_coll_arrival a JOIN report_straggler x USING (trace_id)
+     WHERE a.run = i.run AND a.pg = i.pg AND a.coll = i.coll AND a.seq = i.seq
+       AND NOT x.straggler ORDER BY a.ts DESC, a.wait_ns DESC LIMIT 1) AS wait_ns
+  FROM report_coll_instance i
+)
 SELECT s.run, count(*) AS ranks,
   json_group_array(json_object('rank', s.rank)) FILTER (WHERE s.straggler) AS stragglers,
-  (SELECT coalesce(sum((SELECT a.wait_ns FROM report_coll_arrival a
-       JOIN report_straggler x USING (trace_id)
-       WHERE a.run = i.run AND a.pg = i.pg AND a.coll = i.coll AND a.seq = i.seq
-         AND NOT x.straggler ORDER BY a.ts DESC, a.rank DESC LIMIT 1)), 0)
-   FROM report_coll_instance i WHERE i.run = s.run) AS saving_ns,
+  (SELECT coalesce(sum(w.wait_ns), 0) FROM w WHERE w.run = s.run AND NOT w.startup) AS saving_ns,
+  (SELECT count(*) FROM w WHERE w.run = s.run AND w.startup) AS startup_calls,
+  (SELECT coalesce(sum(w.wait_ns), 0) FROM w WHERE w.run = s.run AND w.startup)
+    AS startup_wait_ns,
   profdb_median(s.analysed_ns) AS analysed_ns
 FROM report_straggler s
 GROUP BY s.run

@@ -100,6 +100,9 @@ FROM st;
 --   matched                    1 when matched across ranks (report_coll_arrival)
 --   match_by                   the key that matched it: 'comms_id+seq',
 --                              'pg+seq', 'pg+order' (NULL when unmatched)
+--   startup                    1 when its instance is a start-up one (the
+--                              run's first calls, arrival spread outlying:
+--                              report_coll_instance), else 0
 --   bucket                     message-size bucket, powers of 16 from 4 KiB:
 --                              '0-4 KiB', '4-64 KiB', '64 KiB-1 MiB',
 --                              '1-16 MiB', '16-256 MiB', '256 MiB-4 GiB',
@@ -171,7 +174,7 @@ SELECT s.event_id, s.trace_id, s.rank, s.run, s.ts, s.dur, s.coll, s.kind, s.pg,
     WHEN s.kind IN ('all_gather', 'reduce_scatter', 'all_to_all') THEN 1.0 * (s.n - 1) / s.n
     WHEN s.kind IN ('broadcast', 'reduce', 'send_recv') THEN 1.0 END END AS factor,
   coalesce(w.wait_ns, 0) AS wait_ns, s.dur - coalesce(w.wait_ns, 0) AS transfer_ns,
-  w.event_id IS NOT NULL AS matched, w.match_by,
+  w.event_id IS NOT NULL AS matched, w.match_by, coalesce(w.startup, 0) AS startup,
   CAST(NULL AS REAL) AS algbw_gbps, CAST(NULL AS REAL) AS busbw_gbps,
   CASE WHEN w.event_id IS NULL THEN NULL
        WHEN 3 * w.wait_ns < s.dur THEN 'transfer'

@@ -19,7 +19,10 @@ CREATE TEMP TABLE measure_counts (
   steps           INTEGER,  -- analysed steps
   all_steps       INTEGER,  -- steps
   ops             INTEGER,  -- operator calls
-  ops_with_shapes INTEGER   -- operator calls with shapes
+  ops_with_shapes INTEGER,  -- operator calls with shapes
+  host_recorded   INTEGER   -- with GPU work: 1 when the traces hold any host record (a CPU
+                            --   operator, runtime call or user annotation; CPU activity always
+                            --   records operators); 0: a GPU-only capture
 ) STRICT;
 INSERT INTO measure_counts
 WITH
@@ -81,5 +84,10 @@ gpu_all_m AS (
     (SELECT count(*) FROM report_step) AS steps,
     (SELECT count(*) FROM report_step_all) AS all_steps,
     (SELECT coalesce(sum(calls), 0) FROM report_op_stats) AS ops,
-    (SELECT coalesce(sum(shaped), 0) FROM report_op_stats) AS ops_with_shapes
+    (SELECT coalesce(sum(shaped), 0) FROM report_op_stats) AS ops_with_shapes,
+    -- (one match ends the scan: a trace with host records has them early)
+    CASE WHEN g.gpu_all > 0 THEN EXISTS (SELECT 1 FROM _slice e
+     WHERE e.trace_id IN (SELECT trace_id FROM report_trace)
+       AND e.kind IN (SELECT kind FROM _kind WHERE name IN ('cpu_op', 'runtime',
+         'user_annotation'))) ELSE 1 END AS host_recorded
   FROM gpu_all_m g;

@@ -24,6 +24,7 @@ import check_advice  # noqa: E402
 import check_idle_owner  # noqa: E402
 import check_queued_owner  # noqa: E402
 import check_rules  # noqa: E402
+import check_startup_skew  # noqa: E402
 
 KEPT = ("rule", "confidence", "title", "observation", "expected_impact", "expected_saving_pct",
         "expected_saving_ns", "expected_saving_bytes", "subjects")
@@ -66,6 +67,7 @@ def other_cases():
         "straggler": data(*(f"straggler/late/rank{i}.json" for i in range(4))),
         "collective_waiting": data(*(f"straggler/late/rank{i}.json" for i in range(4))),
         "slow_collective": data(*(f"coll/dp_tp/rank{i}.json" for i in range(4))),
+        "need_host_activity": {"input.json": check_startup_skew.gpu_only_trace()},
     }
 
 
