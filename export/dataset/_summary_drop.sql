@@ -113,6 +113,11 @@ EXCEPT SELECT id FROM kept;
 --   - the runtime call and the operator of each GPU event (_gpu_link:
 --     report_gpu, launches, op_gpu_sum, fill_kernel_sum, source_gpu_sum;
 --     a collective's record_param_comms args, lib/50_collectives.sql);
+--   - every call of an operator signature whose first call is over 1 ms
+--     (lib/38_claim.sql's report_first_call judges it against the
+--     signature's later calls);
+--   - the stream-wait calls (cudaStreamWaitEvent, hipStreamWaitEvent:
+--     lib/findings/queued.sql's owner `event`);
 --   - the operators _attr_flop (mfu_step, gemm_efficiency), _attr_shape
 --     (op_shape_sum; profdb diff's op_shape, also the keys without shapes)
 --     and the step table point at;
@@ -155,6 +160,18 @@ memory AS MATERIALIZED (
     AND i.kind = (SELECT kind FROM src._kind WHERE name = 'memory')
 ),
 memory_thread AS MATERIALIZED (SELECT DISTINCT pid, tid FROM memory),
+-- the operator signatures whose first call lib/38_claim.sql may judge as
+-- one-time work (report_first_call: a first call over 1 ms, against the
+-- median of the signature's later calls, which must all be there)
+first_sig AS MATERIALIZED (
+  SELECT name_id, input_dims, input_types FROM (
+    SELECT name_id, input_dims, input_types, dur,
+      row_number() OVER (PARTITION BY name_id, input_dims, input_types ORDER BY ts, id) AS nth
+    FROM src._slice
+    WHERE id > :base AND id <= :last AND trace_id = :trace_id AND ts IS NOT NULL
+      AND dur IS NOT NULL AND kind = (SELECT kind FROM src._kind WHERE name = 'cpu_op'))
+  WHERE nth = 1 AND dur > 1000000
+),
 -- per slice of a thread with [memory] events, the first event at or after
 -- its start (a running minimum from the end of the thread: events before
 -- slices at the same instant, as intervals are closed)
@@ -179,6 +196,13 @@ seed(id) AS (
   UNION ALL SELECT a.shape_id FROM src._attr_shape a
   WHERE a.rowid BETWEEN :lo__attr_shape AND :hi__attr_shape AND a.trace_id = :trace_id
   UNION ALL SELECT st.event_id FROM src.step st WHERE st.trace_id = :trace_id
+  UNION ALL SELECT s.id FROM src._slice s JOIN first_sig f ON f.name_id = s.name_id
+    AND f.input_dims IS s.input_dims AND f.input_types IS s.input_types
+  WHERE s.id > :base AND s.id <= :last AND s.trace_id = :trace_id
+  UNION ALL SELECT s.id FROM src._slice s
+  WHERE s.id > :base AND s.id <= :last AND s.trace_id = :trace_id
+    AND s.name_id IN (SELECT id FROM src._string
+                      WHERE value IN ('cudaStreamWaitEvent', 'hipStreamWaitEvent'))
   UNION ALL SELECT id FROM holds WHERE id IS NOT NULL AND next_event <= end_ts
   UNION ALL SELECT id FROM cand
   WHERE ts IS NULL OR dur IS NULL OR args LIKE '%"stream"%' OR correlation IN corr

@@ -384,7 +384,7 @@ READERS = {
                "op_memory_sum.sql", "op_shape_sum.sql", "queue_length.sql", "source_gpu_sum.sql",
                "lib/10_trace_scope.sql", "lib/11_hta.sql", "lib/35_sync.sql", "lib/37_launch.sql",
                "lib/38_claim.sql", "lib/50_collectives.sql", "lib/50_op_tree.sql",
-               "lib/55_memory_event_op.sql", "lib/58_flops.sql"],
+               "lib/55_memory_event_op.sql", "lib/58_flops.sql", "lib/findings/queued.sql"],
     "_attr_ctx": ["lib/50_op_tree.sql"],
     "_attr_ctx_op": ["lib/50_op_tree.sql"],
     "_attr_ctx_shape": ["lib/50_op_tree.sql"],

@@ -15,7 +15,10 @@ Each must give the queued_idle finding, saving 0, owning exactly the queued
 idle time re-derived here from the raw events (check_idle_owner's
 queued_idle), with that owner; and no host-side finding may promise it.
 """
+import json
 import os
+import shutil
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -80,6 +83,18 @@ def case_queued_idle_owner(profdb, public_dir, work):
             problems.append(f"{owner}: subjects' owners {q['subjects']}")
         if not any(s["operation"] == "void waits_kernel()" for s in q["subjects"]):
             problems.append(f"{owner}: the waiting kernel is not a subject: {q['subjects']}")
+        if owner == "event":  # a dataset's summary keeps the stream-wait calls
+            ds = os.path.join(work, "dataset_event")
+            shutil.rmtree(ds, ignore_errors=True)
+            src = os.path.join(work, "queued_owner_event.json")
+            subprocess.run([profdb, "export", "-q", src, "-o", ds, "--run", "r"], check=True,
+                           stdout=subprocess.DEVNULL)
+            out = subprocess.run([profdb, "report", ds, "--section", "findings", "--json", "-"],
+                                 check=True, capture_output=True, text=True).stdout
+            d = {x["rule"]: x for x in json.loads(out)["findings"]}.get("queued_idle")
+            if not d or d["evidence"]["figures"] != figures:
+                problems.append(f"report DIR's queued_idle {d and d['evidence']['figures']} "
+                                f"differs from the database's {figures}")
         host = sum(saving(f, r) for r in HOST_RULES)
         step_idle = sum(queued_idle(xs, st)[0] for st in steps) / len(steps) * US
         if host > step_idle + 1:
