@@ -93,7 +93,7 @@ SELECT s.trace_id, r.op,
    WHERE o.trace_id = s.trace_id AND o.pid IS w.pid AND o.tid IS w.tid AND o.stream = s.stream
      AND o.launch_ts >= w.ts ORDER BY o.launch_ts, o.launch LIMIT 1), s.end_ts
 FROM report_cp_sync_ev s JOIN report_cp_recorded r USING (id) JOIN _slice w ON w.id = s.call
-WHERE s.name = 'Stream Wait Event';
+WHERE s.name = 'Stream Wait Event' AND r.op IS NOT NULL;
 
 -- Host syncs: edges from the operation waited for to the call's end, at
 -- the sync's end (HTA orders them among the operations by it).
