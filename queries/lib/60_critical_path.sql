@@ -101,7 +101,9 @@ CREATE TEMP TABLE report_cp_ev(trace_id INTEGER, step INTEGER, ev INTEGER, gpu I
 WITH nm AS (
   SELECT id, value IN ('cudaLaunchKernel', 'cudaMemcpyAsync', 'cudaHostAlloc') AS lock,
     value IN ('cudaDeviceSynchronize', 'cudaStreamSynchronize', 'cudaEventQuery',
-              'cudaEventSynchronize', 'cudaMemcpy', 'cudaMemcpyAsync') AS blocking
+              'cudaEventSynchronize', 'cudaMemcpy', 'cudaMemcpyAsync')
+    OR (NOT coalesce(:scope_hta, 0) AND value NOT GLOB 'aten::*'
+        AND value IN (SELECT name FROM report_sync_name)) AS blocking
   FROM _string
 ), c AS (
   SELECT p.trace_id, p.step, s.id AS ev,
@@ -120,6 +122,7 @@ UNION ALL
 SELECT p.trace_id, p.step, o.op, 1, o.ts, o.end_ts, NULL, NULL, o.skey, 0, 0, NULL
 FROM report_cp_span p JOIN report_cp_op o ON o.trace_id = p.trace_id
 WHERE o.launch_ts BETWEEN p.ts AND p.end_ts AND o.launch_dur > 0;
+CREATE INDEX temp.report_cp_ev_end ON report_cp_ev(trace_id, step, gpu, end_ts);
 
 -- Nodes: node (ids in time order, HTA's node order), the event, is_end, t.
 CREATE TEMP TABLE report_cp_node(node INTEGER PRIMARY KEY, trace_id INTEGER, step INTEGER,
@@ -129,3 +132,12 @@ SELECT row_number() OVER (ORDER BY trace_id, step, t, ev, is_end), trace_id, ste
 FROM (SELECT trace_id, step, ev, 0 AS is_end, ts AS t FROM report_cp_ev
       UNION ALL SELECT trace_id, step, ev, 1, end_ts FROM report_cp_ev);
 CREATE UNIQUE INDEX temp.report_cp_node_ev ON report_cp_node(trace_id, step, ev, is_end);
+
+-- Without --scope hta a blocking call's time counts as the host's unless
+-- GPU work of the span ended while it ran (then the path takes that work
+-- and the sync edge instead): HTA zeroes it even when nothing was waited for.
+UPDATE report_cp_ev SET blocking = 0
+WHERE NOT coalesce(:scope_hta, 0) AND blocking AND NOT gpu
+  AND NOT EXISTS (SELECT 1 FROM report_cp_ev g
+                  WHERE g.trace_id = report_cp_ev.trace_id AND g.step = report_cp_ev.step AND g.gpu
+                    AND g.end_ts BETWEEN report_cp_ev.ts AND report_cp_ev.end_ts);

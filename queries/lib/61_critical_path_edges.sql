@@ -69,6 +69,7 @@ ORDER BY trace_id, step, pid, tid, k;
 -- the operation launched last on the event's stream before its
 -- cudaEventRecord (src), waited for by the next operation launched on the
 -- waiting stream from the same thread (dst).
+CREATE INDEX temp.report_cp_op_stream ON report_cp_op(trace_id, stream, launch_ts);
 CREATE TEMP TABLE report_cp_wait(trace_id INTEGER, src INTEGER, dst INTEGER, ts INTEGER);
 CREATE TEMP TABLE report_cp_sync_ev AS
 SELECT g.id, g.trace_id, n.value AS name, g.ts + g.dur AS end_ts, g.device, g.stream,
@@ -95,16 +96,6 @@ SELECT s.trace_id, r.op,
 FROM report_cp_sync_ev s JOIN report_cp_recorded r USING (id) JOIN _slice w ON w.id = s.call
 WHERE s.name = 'Stream Wait Event' AND r.op IS NOT NULL;
 
--- Host syncs: edges from the operation waited for to the call's end, at
--- the sync's end (HTA orders them among the operations by it).
-CREATE TEMP TABLE report_cp_hsync AS
-SELECT p.trace_id, p.step, s.id, s.end_ts AS t, s.call,
-  CASE WHEN s.name = 'Event Sync' THEN (SELECT op FROM report_cp_recorded r WHERE r.id = s.id) END AS src,
-  s.name, s.skey
-FROM report_cp_sync_ev s JOIN report_cp_span p ON p.trace_id = s.trace_id
-WHERE s.name IN ('Event Sync', 'Stream Sync', 'Context Sync')
-  AND EXISTS (SELECT 1 FROM report_cp_ev e WHERE e.trace_id = p.trace_id AND e.step = p.step AND e.ev = s.call);
-
 -- 3. GPU operations in order of start (host syncs at their end): per
 -- operation its run, the wait on another stream, then its launch or the
 -- gap after the previous operation of its stream.
@@ -122,18 +113,55 @@ SELECT k.*, w.src AS wsrc, (SELECT end_ts FROM report_cp_ev x
 FROM k LEFT JOIN (SELECT trace_id, dst, src, max(ts) FROM report_cp_wait GROUP BY trace_id, dst) w
   ON w.trace_id = k.trace_id AND w.dst = k.op;
 UPDATE report_cp_k SET wsrc = NULL WHERE wend IS NULL;
+CREATE INDEX temp.report_cp_k_end ON report_cp_k(trace_id, step, end_ts);
+CREATE INDEX temp.report_cp_k_stream ON report_cp_k(trace_id, step, skey, ts);
 
-WITH nd AS (SELECT trace_id, step, ev, is_end, node FROM report_cp_node),
-x AS (
+-- Host syncs: edges from the operation waited for to the call's end, at
+-- the sync's end (HTA orders them among the operations by it).
+CREATE TEMP TABLE report_cp_hsync AS
+SELECT p.trace_id, p.step, s.id, s.end_ts AS t, s.call,
+  CASE WHEN s.name = 'Event Sync' THEN (SELECT op FROM report_cp_recorded r WHERE r.id = s.id) END AS src,
+  s.name, s.skey
+FROM report_cp_sync_ev s JOIN report_cp_span p ON p.trace_id = s.trace_id
+WHERE s.name IN ('Event Sync', 'Stream Sync', 'Context Sync')
+  AND EXISTS (SELECT 1 FROM report_cp_ev e WHERE e.trace_id = p.trace_id AND e.step = p.step AND e.ev = s.call)
+UNION ALL
+-- Without --scope hta, a blocking call without a synchronization event
+-- (traces without enable_cuda_sync_events) waited for the GPU operation
+-- that ended last while it ran.
+SELECT e.trace_id, e.step, -e.ev, e.end_ts, e.ev,
+  (SELECT k.op FROM report_cp_k k WHERE k.trace_id = e.trace_id AND k.step = e.step
+     AND k.end_ts BETWEEN e.ts AND e.end_ts ORDER BY k.end_ts DESC, k.op DESC LIMIT 1), 'Call', NULL
+FROM report_cp_ev e
+WHERE NOT coalesce(:scope_hta, 0) AND e.blocking AND NOT e.gpu
+  AND NOT EXISTS (SELECT 1 FROM report_cp_sync_ev s WHERE s.call = e.ev);
+
+-- The operation each host sync waited for: a Stream Sync its stream's
+-- last operation started before the sync's end, a Context Sync each
+-- stream's, an Event Sync the recorded one, a call the one ended in it.
+CREATE TEMP TABLE report_cp_hsrc AS
+WITH sk AS (SELECT DISTINCT trace_id, step, skey FROM report_cp_k),
+w AS (
+  SELECT h.*, h.src AS op FROM report_cp_hsync h WHERE h.name IN ('Event Sync', 'Call')
+  UNION ALL
+  SELECT h.*, (SELECT k.op FROM report_cp_k k
+               WHERE k.trace_id = h.trace_id AND k.step = h.step AND k.skey = sk.skey AND k.ts < h.t
+               ORDER BY k.ts DESC, k.op DESC LIMIT 1)
+  FROM report_cp_hsync h JOIN sk ON sk.trace_id = h.trace_id AND sk.step = h.step
+    AND (h.name = 'Context Sync' OR (h.name = 'Stream Sync' AND sk.skey = h.skey))
+)
+SELECT trace_id, step, id, t, call, op FROM w WHERE op IS NOT NULL;
+
+WITH x AS (
   -- the operation's run
   SELECT k.trace_id, k.step, k.ts AS t, k.op AS o, 0 AS sub, a.node AS src, b.node AS dst,
     k.end_ts - k.ts AS w, 'operator' AS type, k.op AS ev
-  FROM report_cp_k k JOIN nd a ON a.trace_id = k.trace_id AND a.step = k.step AND a.ev = k.op AND NOT a.is_end
-  JOIN nd b ON b.trace_id = k.trace_id AND b.step = k.step AND b.ev = k.op AND b.is_end
+  FROM report_cp_k k JOIN report_cp_node a ON a.trace_id = k.trace_id AND a.step = k.step AND a.ev = k.op AND NOT a.is_end
+  JOIN report_cp_node b ON b.trace_id = k.trace_id AND b.step = k.step AND b.ev = k.op AND b.is_end
   UNION ALL -- the wait on another stream's operation
   SELECT k.trace_id, k.step, k.ts, k.op, 1, a.node, b.node, 0, 'sync', k.op
-  FROM report_cp_k k JOIN nd a ON a.trace_id = k.trace_id AND a.step = k.step AND a.ev = k.wsrc AND a.is_end
-  JOIN nd b ON b.trace_id = k.trace_id AND b.step = k.step AND b.ev = k.op AND NOT b.is_end
+  FROM report_cp_k k JOIN report_cp_node a ON a.trace_id = k.trace_id AND a.step = k.step AND a.ev = k.wsrc AND a.is_end
+  JOIN report_cp_node b ON b.trace_id = k.trace_id AND b.step = k.step AND b.ev = k.op AND NOT b.is_end
   UNION ALL -- its launch, or the gap after the previous operation
   SELECT k.trace_id, k.step, k.ts, k.op, 2,
     CASE WHEN l THEN a.node ELSE pe.node END, b.node,
@@ -141,23 +169,17 @@ x AS (
     CASE WHEN l THEN 'launch' ELSE 'kernel_kernel' END, CASE WHEN l THEN k.op ELSE k.prev END
   FROM (SELECT *, q_launch = 1 AND q_start = 0 AND (prev IS NULL OR prev_end < launch_ts)
                   AND (wsrc IS NULL OR wend < launch_ts) AS l FROM report_cp_k) k
-  JOIN nd b ON b.trace_id = k.trace_id AND b.step = k.step AND b.ev = k.op AND NOT b.is_end
-  LEFT JOIN nd a ON a.trace_id = k.trace_id AND a.step = k.step AND a.ev = k.launch AND NOT a.is_end
-  LEFT JOIN nd pe ON pe.trace_id = k.trace_id AND pe.step = k.step AND pe.ev = k.prev AND pe.is_end
+  JOIN report_cp_node b ON b.trace_id = k.trace_id AND b.step = k.step AND b.ev = k.op AND NOT b.is_end
+  LEFT JOIN report_cp_node a ON a.trace_id = k.trace_id AND a.step = k.step AND a.ev = k.launch AND NOT a.is_end
+  LEFT JOIN report_cp_node pe ON pe.trace_id = k.trace_id AND pe.step = k.step AND pe.ev = k.prev AND pe.is_end
   WHERE (l AND a.node IS NOT NULL)
      OR (NOT l AND k.prev IS NOT NULL AND k.ts - k.prev_end < 1500000
          AND (k.wsrc IS NULL OR k.wend < k.prev_end))
-  UNION ALL -- host syncs: from the operation waited for (each stream's last for a Context Sync)
+  UNION ALL -- host syncs: from the operation waited for
   SELECT h.trace_id, h.step, h.t, h.id, 0, a.node, b.node, 0, 'sync', h.call
-  FROM report_cp_hsync h
-  JOIN report_cp_k k ON k.trace_id = h.trace_id AND k.step = h.step
-    AND CASE h.name WHEN 'Event Sync' THEN k.op = h.src
-          ELSE k.op = (SELECT k2.op FROM report_cp_k k2
-                       WHERE k2.trace_id = h.trace_id AND k2.step = h.step AND k2.skey = k.skey
-                         AND k2.ts < h.t ORDER BY k2.ts DESC, k2.op DESC LIMIT 1)
-               AND (h.name = 'Context Sync' OR k.skey = h.skey) END
-  JOIN nd a ON a.trace_id = h.trace_id AND a.step = h.step AND a.ev = k.op AND a.is_end
-  JOIN nd b ON b.trace_id = h.trace_id AND b.step = h.step AND b.ev = h.call AND b.is_end
+  FROM report_cp_hsrc h
+  JOIN report_cp_node a ON a.trace_id = h.trace_id AND a.step = h.step AND a.ev = h.op AND a.is_end
+  JOIN report_cp_node b ON b.trace_id = h.trace_id AND b.step = h.step AND b.ev = h.call AND b.is_end
 )
 INSERT INTO report_cp_edge(trace_id, step, src, dst, w, type, ev)
 SELECT trace_id, step, src, dst, w, type, ev FROM x ORDER BY trace_id, step, t, o, sub, src;
