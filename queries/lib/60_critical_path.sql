@@ -53,7 +53,7 @@ WHERE value IN ('cudaLaunchKernel', 'cudaLaunchKernelExC', 'cuLaunchKernel', 'cu
        AND id IN (SELECT r.name_id FROM _gpu_link l JOIN _slice r ON r.id = l.launch_id));
 
 -- Every GPU operation with its launch call (the whole trace: HTA counts the
--- queue over it): op (_gpu.id), launch (_slice.id), skey (the stream's
+-- queue over it; NULL queue lengths for a launch call not counted): op (_gpu.id), launch (_slice.id), skey (the stream's
 -- key), start/end/launch times as the scope takes them, q_launch / q_start
 -- the stream's queue length just after its launch / its start (a launch
 -- counted before a start at equal times), tid of the launch call.
@@ -63,22 +63,23 @@ CREATE TEMP TABLE report_cp_op(op INTEGER PRIMARY KEY, trace_id INTEGER, launch 
 WITH o AS (
   SELECT g.id AS op, g.trace_id, l.launch_id AS launch,
     CASE WHEN coalesce(:scope_hta, 0) THEN g.stream ELSE g.device * 4294967296 + g.stream END AS skey,
-    g.stream, g.ts, g.dur, r.ts AS lts, r.dur AS ldur, r.pid, r.tid,
+    g.stream, g.ts, g.dur, r.ts AS lts, r.dur AS ldur, r.pid, r.tid, r.name_id,
     coalesce((SELECT rounded FROM report_hta_trace h WHERE h.trace_id = g.trace_id), 0) AS rd
   FROM _gpu g JOIN _gpu_link l ON l.id = g.id JOIN _slice r ON r.id = l.launch_id
   WHERE g.kind IN (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'memset'))
     AND g.trace_id IN (SELECT trace_id FROM report_cp_span)
     AND g.ts IS NOT NULL AND g.dur IS NOT NULL AND r.ts IS NOT NULL
-    AND r.name_id IN (SELECT name_id FROM report_cp_launch_name)
 ), t AS (
-  SELECT op, trace_id, launch, skey, stream, pid, tid,
+  SELECT op, trace_id, launch, skey, stream, pid, tid, name_id,
     CASE WHEN rd THEN (ts + 999) / 1000 * 1000 ELSE ts END AS ts,
     CASE WHEN rd THEN (ts + dur) / 1000 * 1000 ELSE ts + dur END AS end_ts,
     CASE WHEN rd THEN (lts + 999) / 1000 * 1000 ELSE lts END AS lts, ldur
   FROM o
 ), ev AS (
   SELECT op, trace_id, skey, lts AS t, 1 AS d FROM t
+  WHERE name_id IN (SELECT name_id FROM report_cp_launch_name)
   UNION ALL SELECT op, trace_id, skey, ts, -1 FROM t
+  WHERE name_id IN (SELECT name_id FROM report_cp_launch_name)
 ), q AS (
   SELECT op, d, sum(d) OVER (PARTITION BY trace_id, skey ORDER BY t, d DESC, op
                              ROWS UNBOUNDED PRECEDING) AS len
@@ -87,7 +88,7 @@ WITH o AS (
 INSERT INTO report_cp_op
 SELECT t.op, t.trace_id, t.launch, t.skey, t.stream, t.ts, t.end_ts, t.lts, t.ldur, t.pid, t.tid,
   q.ql, q.qs
-FROM t JOIN (SELECT op, max(len) FILTER (WHERE d = 1) AS ql, max(len) FILTER (WHERE d = -1) AS qs
+FROM t LEFT JOIN (SELECT op, max(len) FILTER (WHERE d = 1) AS ql, max(len) FILTER (WHERE d = -1) AS qs
              FROM q GROUP BY op) q USING (op);
 CREATE INDEX temp.report_cp_op_launch ON report_cp_op(launch);
 
