@@ -54,14 +54,15 @@ WHERE value IN ('cudaLaunchKernel', 'cudaLaunchKernelExC', 'cuLaunchKernel', 'cu
 
 -- Every GPU operation with its launch call (the whole trace: HTA counts the
 -- queue over it; NULL queue lengths for a launch call not counted): op (_gpu.id), launch (_slice.id), skey (the stream's
--- key), start/end/launch times as the scope takes them, q_launch / q_start
+-- key), step (_gpu_link.step: the step its launch starts in),
+-- start/end/launch times as the scope takes them, q_launch / q_start
 -- the stream's queue length just after its launch / its start (a launch
 -- counted before a start at equal times), tid of the launch call.
-CREATE TEMP TABLE report_cp_op(op INTEGER PRIMARY KEY, trace_id INTEGER, launch INTEGER,
+CREATE TEMP TABLE report_cp_op(op INTEGER PRIMARY KEY, trace_id INTEGER, step INTEGER, launch INTEGER,
   skey INTEGER, stream INTEGER, ts INTEGER, end_ts INTEGER, launch_ts INTEGER, launch_dur INTEGER,
   pid, tid, q_launch INTEGER, q_start INTEGER);
 WITH o AS (
-  SELECT g.id AS op, g.trace_id, l.launch_id AS launch,
+  SELECT g.id AS op, g.trace_id, l.step, l.launch_id AS launch,
     CASE WHEN coalesce(:scope_hta, 0) THEN g.stream ELSE g.device * 4294967296 + g.stream END AS skey,
     g.stream, g.ts, g.dur, r.ts AS lts, r.dur AS ldur, r.pid, r.tid, r.name_id,
     coalesce((SELECT rounded FROM report_hta_trace h WHERE h.trace_id = g.trace_id), 0) AS rd
@@ -70,7 +71,7 @@ WITH o AS (
     AND g.trace_id IN (SELECT trace_id FROM report_cp_span)
     AND g.ts IS NOT NULL AND g.dur IS NOT NULL AND r.ts IS NOT NULL
 ), t AS (
-  SELECT op, trace_id, launch, skey, stream, pid, tid, name_id,
+  SELECT op, trace_id, step, launch, skey, stream, pid, tid, name_id,
     CASE WHEN rd THEN (ts + 999) / 1000 * 1000 ELSE ts END AS ts,
     CASE WHEN rd THEN (ts + dur) / 1000 * 1000 ELSE ts + dur END AS end_ts,
     CASE WHEN rd THEN (lts + 999) / 1000 * 1000 ELSE lts END AS lts, ldur
@@ -86,7 +87,7 @@ WITH o AS (
   FROM ev
 )
 INSERT INTO report_cp_op
-SELECT t.op, t.trace_id, t.launch, t.skey, t.stream, t.ts, t.end_ts, t.lts, t.ldur, t.pid, t.tid,
+SELECT t.op, t.trace_id, t.step, t.launch, t.skey, t.stream, t.ts, t.end_ts, t.lts, t.ldur, t.pid, t.tid,
   q.ql, q.qs
 FROM t LEFT JOIN (SELECT op, max(len) FILTER (WHERE d = 1) AS ql, max(len) FILTER (WHERE d = -1) AS qs
              FROM q GROUP BY op) q USING (op);
@@ -110,18 +111,20 @@ WITH nm AS (
   SELECT p.trace_id, p.step, s.id AS ev,
     CASE WHEN p.rounded THEN (s.ts + 999) / 1000 * 1000 ELSE s.ts END AS ts,
     CASE WHEN p.rounded THEN (s.ts + s.dur) / 1000 * 1000 ELSE s.ts + s.dur END AS end_ts,
-    s.pid, s.tid, s.name_id, p.ts AS pts, p.end_ts AS pend
-  FROM report_cp_span p JOIN _slice s ON s.trace_id = p.trace_id
+    s.pid, s.tid, s.name_id, p.ts AS pts, p.end_ts AS pend, st.parent_id
+  FROM _slice s JOIN _slice_tree st ON st.id = s.id
+  -- a step's slices by the step their start lies in (one pass, no scan per step)
+  JOIN report_cp_span p ON p.trace_id = s.trace_id AND p.step IN (-1, st.step)
   WHERE s.kind IN (SELECT kind FROM _kind WHERE name IN ('cpu_op', 'runtime')) AND s.dur > 0
 )
 INSERT INTO report_cp_ev
 SELECT c.trace_id, c.step, c.ev, 0, c.ts, c.end_ts, c.pid, c.tid, NULL, nm.lock, nm.blocking,
-  (SELECT parent_id FROM _slice_tree t WHERE t.id = c.ev)
+  c.parent_id
 FROM c JOIN nm ON nm.id = c.name_id
 WHERE c.ts BETWEEN c.pts AND c.pend
 UNION ALL
 SELECT p.trace_id, p.step, o.op, 1, o.ts, o.end_ts, NULL, NULL, o.skey, 0, 0, NULL
-FROM report_cp_span p JOIN report_cp_op o ON o.trace_id = p.trace_id
+FROM report_cp_op o JOIN report_cp_span p ON p.trace_id = o.trace_id AND p.step IN (-1, o.step)
 WHERE o.launch_ts BETWEEN p.ts AND p.end_ts AND o.launch_dur > 0;
 CREATE INDEX temp.report_cp_ev_end ON report_cp_ev(trace_id, step, gpu, end_ts);
 
