@@ -1,0 +1,52 @@
+-- Title: Critical path
+-- Question: What sets the length of each step?  The longest path through
+--   the graph of CPU operators, runtime calls, launches, GPU operations and
+--   synchronizations (HolisticTraceAnalysis' CriticalPathAnalysis,
+--   docs/definitions.md "Critical path"), broken down by kind: time in CPU
+--   operators and runtime calls, launch delays (a launch call's start to its
+--   operation's start on an idle stream), GPU operations by category, gaps
+--   between operations of a stream.  Time off the path can shrink without
+--   shortening the step.  The kernels of CUDA/HIP graph launches count
+--   (HTA drops their launches).  With --scope hta: HTA's graph, µs and
+--   ProfilerStep ranges.
+-- Requires: report_cp_path
+-- Empty: no CPU operator or GPU operation in an analysed span
+-- Columns:
+--   label      -      trace
+--   rank       -      rank of the trace
+--   step       -      ProfilerStep number (-1: the whole trace)
+--   path_ns    ns     length of the critical path (sum of its edges)
+--   kind       -      cpu_op, runtime (runtime calls), launch (launch delay), gpu:CATEGORY, kernel_kernel (gap between operations of a stream), sync / dependency (0-weight edges)
+--   ns         ns     time of the path in this kind
+--   pct        %      of path_ns
+--   edges      count  edges of the path of this kind
+--   top        -      the event of this kind with the most time on the path
+--   top_ns     ns     its time on the path
+WITH e AS (
+  SELECT p.trace_id, p.step, x.w, x.type, x.ev,
+    CASE
+      WHEN x.type IN ('launch', 'kernel_kernel', 'sync', 'dependency') THEN x.type
+      WHEN g.id IS NOT NULL THEN 'gpu:' || coalesce(n.category, 'Other')
+      WHEN s.kind = (SELECT kind FROM _kind WHERE name = 'runtime') THEN 'runtime'
+      ELSE 'cpu_op' END AS kind,
+    coalesce(g.name_id, s.name_id) AS name_id
+  FROM report_cp_path p JOIN report_cp_edge x ON x.id = p.edge
+  LEFT JOIN _gpu g ON g.id = x.ev AND x.type IN ('operator', 'launch', 'kernel_kernel')
+  LEFT JOIN report_gpu_name n ON n.name_id = g.name_id
+  LEFT JOIN _slice s ON s.id = x.ev
+), k AS (
+  SELECT trace_id, step, kind, sum(w) AS ns, count(*) AS edges FROM e GROUP BY trace_id, step, kind
+), t AS (
+  SELECT trace_id, step, kind, name_id, sum(w) AS ns,
+    row_number() OVER (PARTITION BY trace_id, step, kind ORDER BY sum(w) DESC, name_id) AS r
+  FROM e GROUP BY trace_id, step, kind, name_id
+), len AS (
+  SELECT trace_id, step, sum(w) AS path_ns FROM e GROUP BY trace_id, step
+)
+SELECT w.label, w.rank, k.step, l.path_ns, k.kind, k.ns,
+  round(100.0 * k.ns / nullif(l.path_ns, 0), 2) AS pct, k.edges,
+  CASE WHEN t.ns > 0 THEN (SELECT name FROM report_name WHERE name_id = t.name_id) END AS top,
+  CASE WHEN t.ns > 0 THEN t.ns END AS top_ns
+FROM k JOIN len l USING (trace_id, step) JOIN report_window w USING (trace_id)
+LEFT JOIN t ON t.trace_id = k.trace_id AND t.step = k.step AND t.kind = k.kind AND t.r = 1
+ORDER BY w.rank, k.trace_id, k.step, k.ns DESC, k.kind;

@@ -1,0 +1,147 @@
+-- The critical path of each analysed step (the whole trace without steps):
+-- HolisticTraceAnalysis' CriticalPathAnalysis graph (hta/analyzers/
+-- critical_path_analysis.py, v0.6.0 commit f4d0062), built from the loaded
+-- tables, and its longest path (profdb_longest_path, sqlext/
+-- longest_path.c).  docs/definitions.md, "Critical path".
+--
+-- Nodes are the start and the end of each CPU operator and runtime call
+-- (dur > 0, starting in the span) and of each kernel, copy and fill whose
+-- launch call starts in the span.  Edges, in HTA's order:
+--   1. runtime lock (cudaLaunchKernel, cudaMemcpyAsync, cudaHostAlloc, all
+--      threads): each end takes the starts seen since the previous end;
+--   2. per thread, consecutive points of the call stack: 'operator' (time
+--      inside an operator), 'dependency' into a top-level operator (0);
+--      the end of a blocking call (HTA's BLOCKING_SYNC_CALLS) weighs 0;
+--   3. per GPU operation: 'operator' (its run), 'launch' from its launch
+--      call's start when its stream had nothing queued and nothing running,
+--      else 'kernel_kernel' from the previous operation's end on the stream
+--      (gaps under 1.5 ms); 'sync' (0) from the operation a Stream / Context
+--      / Event Sync waited for to its call's end, and from the operation a
+--      cudaStreamWaitEvent waits for to the next operation launched there.
+-- Times: ns; with --scope hta HTA's µs (rounded as HTA rounds: ceil of the
+-- start, floor of the end), each ProfilerStep's CPU range, streams keyed
+-- by stream alone, HTA's launch calls only.  Without it: every launch call
+-- whose GPU work carries its correlation (CUDA/HIP graph launches
+-- included), streams keyed by (device, stream), the report's steps.
+
+-- Spans analysed: trace_id, step (-1: the whole trace), [ts, end_ts] (ns).
+CREATE TEMP TABLE report_cp_span(trace_id INTEGER, step INTEGER, ts INTEGER, end_ts INTEGER,
+  rounded INTEGER, PRIMARY KEY (trace_id, step)) WITHOUT ROWID;
+INSERT INTO report_cp_span
+SELECT s.trace_id, s.step, s.ts, s.ts + s.dur, 0 FROM report_step s
+WHERE NOT coalesce(:scope_hta, 0)
+UNION ALL
+SELECT s.trace_id, s.step,
+  CASE WHEN h.rounded THEN (s.ts + 999) / 1000 * 1000 ELSE s.ts END,
+  CASE WHEN h.rounded THEN (s.ts + s.dur) / 1000 * 1000 ELSE s.ts + s.dur END, h.rounded
+FROM report_step_all s JOIN report_hta_trace h USING (trace_id)
+WHERE coalesce(:scope_hta, 0)
+UNION ALL
+SELECT w.trace_id, -1, w.ts, w.end_ts, coalesce(h.rounded, 0)
+FROM report_window w LEFT JOIN report_hta_trace h USING (trace_id)
+WHERE w.whole AND NOT (coalesce(:scope_hta, 0)
+                       AND EXISTS (SELECT 1 FROM report_step_all a WHERE a.trace_id = w.trace_id));
+
+-- Launch calls counted (HTA: get_runtime_launch_events_mask), by name id.
+CREATE TEMP TABLE report_cp_launch_name(name_id INTEGER PRIMARY KEY);
+INSERT INTO report_cp_launch_name
+SELECT id FROM _string
+WHERE value IN ('cudaLaunchKernel', 'cudaLaunchKernelExC', 'cuLaunchKernel', 'cuLaunchKernelEx',
+                'cudaMemcpyAsync', 'cudaMemsetAsync', 'hipLaunchKernel', 'hipExtModuleLaunchKernel',
+                'hipMemcpyAsync', 'hipMemsetAsync', 'hipMemcpyWithStream')
+   OR (NOT coalesce(:scope_hta, 0)
+       AND id IN (SELECT r.name_id FROM _gpu_link l JOIN _slice r ON r.id = l.launch_id));
+
+-- Every GPU operation with its launch call (the whole trace: HTA counts the
+-- queue over it; NULL queue lengths for a launch call not counted): op (_gpu.id), launch (_slice.id), skey (the stream's
+-- key), step (_gpu_link.step: the step its launch starts in),
+-- start/end/launch times as the scope takes them, q_launch / q_start
+-- the stream's queue length just after its launch / its start (a launch
+-- counted before a start at equal times), tid of the launch call.
+CREATE TEMP TABLE report_cp_op(op INTEGER PRIMARY KEY, trace_id INTEGER, step INTEGER, launch INTEGER,
+  skey INTEGER, stream INTEGER, ts INTEGER, end_ts INTEGER, launch_ts INTEGER, launch_dur INTEGER,
+  pid, tid, q_launch INTEGER, q_start INTEGER);
+WITH o AS (
+  SELECT g.id AS op, g.trace_id, l.step, l.launch_id AS launch,
+    CASE WHEN coalesce(:scope_hta, 0) THEN g.stream ELSE g.device * 4294967296 + g.stream END AS skey,
+    g.stream, g.ts, g.dur, r.ts AS lts, r.dur AS ldur, r.pid, r.tid, r.name_id,
+    coalesce((SELECT rounded FROM report_hta_trace h WHERE h.trace_id = g.trace_id), 0) AS rd
+  FROM _gpu g JOIN _gpu_link l ON l.id = g.id JOIN _slice r ON r.id = l.launch_id
+  WHERE g.kind IN (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'memset'))
+    AND g.trace_id IN (SELECT trace_id FROM report_cp_span)
+    AND g.ts IS NOT NULL AND g.dur IS NOT NULL AND r.ts IS NOT NULL
+), t AS (
+  SELECT op, trace_id, step, launch, skey, stream, pid, tid, name_id,
+    CASE WHEN rd THEN (ts + 999) / 1000 * 1000 ELSE ts END AS ts,
+    CASE WHEN rd THEN (ts + dur) / 1000 * 1000 ELSE ts + dur END AS end_ts,
+    CASE WHEN rd THEN (lts + 999) / 1000 * 1000 ELSE lts END AS lts, ldur
+  FROM o
+), ev AS (
+  SELECT op, trace_id, skey, lts AS t, 1 AS d FROM t
+  WHERE name_id IN (SELECT name_id FROM report_cp_launch_name)
+  UNION ALL SELECT op, trace_id, skey, ts, -1 FROM t
+  WHERE name_id IN (SELECT name_id FROM report_cp_launch_name)
+), q AS (
+  SELECT op, d, sum(d) OVER (PARTITION BY trace_id, skey ORDER BY t, d DESC, op
+                             ROWS UNBOUNDED PRECEDING) AS len
+  FROM ev
+)
+INSERT INTO report_cp_op
+SELECT t.op, t.trace_id, t.step, t.launch, t.skey, t.stream, t.ts, t.end_ts, t.lts, t.ldur, t.pid, t.tid,
+  q.ql, q.qs
+FROM t LEFT JOIN (SELECT op, max(len) FILTER (WHERE d = 1) AS ql, max(len) FILTER (WHERE d = -1) AS qs
+             FROM q GROUP BY op) q USING (op);
+CREATE INDEX temp.report_cp_op_launch ON report_cp_op(launch);
+
+-- The events with nodes in each span: ev (_slice.id or _gpu.id), gpu (1
+-- for GPU work), ts/end_ts (the scope's times), pid/tid (CPU thread),
+-- skey (GPU stream key), lock (takes the CUDA runtime lock), blocking
+-- (HTA's blocking calls: their end weighs 0), parent (_slice_tree parent).
+CREATE TEMP TABLE report_cp_ev(trace_id INTEGER, step INTEGER, ev INTEGER, gpu INTEGER,
+  ts INTEGER, end_ts INTEGER, pid, tid, skey INTEGER, lock INTEGER, blocking INTEGER,
+  parent INTEGER, PRIMARY KEY (trace_id, step, ev)) WITHOUT ROWID;
+WITH nm AS (
+  SELECT id, value IN ('cudaLaunchKernel', 'cudaMemcpyAsync', 'cudaHostAlloc') AS lock,
+    value IN ('cudaDeviceSynchronize', 'cudaStreamSynchronize', 'cudaEventQuery',
+              'cudaEventSynchronize', 'cudaMemcpy', 'cudaMemcpyAsync')
+    OR (NOT coalesce(:scope_hta, 0) AND value NOT GLOB 'aten::*'
+        AND value IN (SELECT name FROM report_sync_name)) AS blocking
+  FROM _string
+), c AS (
+  SELECT p.trace_id, p.step, s.id AS ev,
+    CASE WHEN p.rounded THEN (s.ts + 999) / 1000 * 1000 ELSE s.ts END AS ts,
+    CASE WHEN p.rounded THEN (s.ts + s.dur) / 1000 * 1000 ELSE s.ts + s.dur END AS end_ts,
+    s.pid, s.tid, s.name_id, p.ts AS pts, p.end_ts AS pend, st.parent_id
+  FROM _slice s JOIN _slice_tree st ON st.id = s.id
+  -- a step's slices by the step their start lies in (one pass, no scan per step)
+  JOIN report_cp_span p ON p.trace_id = s.trace_id AND p.step IN (-1, st.step)
+  WHERE s.kind IN (SELECT kind FROM _kind WHERE name IN ('cpu_op', 'runtime')) AND s.dur > 0
+)
+INSERT INTO report_cp_ev
+SELECT c.trace_id, c.step, c.ev, 0, c.ts, c.end_ts, c.pid, c.tid, NULL, nm.lock, nm.blocking,
+  c.parent_id
+FROM c JOIN nm ON nm.id = c.name_id
+WHERE c.ts BETWEEN c.pts AND c.pend
+UNION ALL
+SELECT p.trace_id, p.step, o.op, 1, o.ts, o.end_ts, NULL, NULL, o.skey, 0, 0, NULL
+FROM report_cp_op o JOIN report_cp_span p ON p.trace_id = o.trace_id AND p.step IN (-1, o.step)
+WHERE o.launch_ts BETWEEN p.ts AND p.end_ts AND o.launch_dur > 0;
+CREATE INDEX temp.report_cp_ev_end ON report_cp_ev(trace_id, step, gpu, end_ts);
+
+-- Nodes: node (ids in time order, HTA's node order), the event, is_end, t.
+CREATE TEMP TABLE report_cp_node(node INTEGER PRIMARY KEY, trace_id INTEGER, step INTEGER,
+  ev INTEGER, is_end INTEGER, t INTEGER);
+INSERT INTO report_cp_node
+SELECT row_number() OVER (ORDER BY trace_id, step, t, ev, is_end), trace_id, step, ev, is_end, t
+FROM (SELECT trace_id, step, ev, 0 AS is_end, ts AS t FROM report_cp_ev
+      UNION ALL SELECT trace_id, step, ev, 1, end_ts FROM report_cp_ev);
+CREATE UNIQUE INDEX temp.report_cp_node_ev ON report_cp_node(trace_id, step, ev, is_end);
+
+-- Without --scope hta a blocking call's time counts as the host's unless
+-- GPU work of the span ended while it ran (then the path takes that work
+-- and the sync edge instead): HTA zeroes it even when nothing was waited for.
+UPDATE report_cp_ev SET blocking = 0
+WHERE NOT coalesce(:scope_hta, 0) AND blocking AND NOT gpu
+  AND NOT EXISTS (SELECT 1 FROM report_cp_ev g
+                  WHERE g.trace_id = report_cp_ev.trace_id AND g.step = report_cp_ev.step AND g.gpu
+                    AND g.end_ts BETWEEN report_cp_ev.ts AND report_cp_ev.end_ts);

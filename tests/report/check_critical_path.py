@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""critical_path: the longest path through HTA's critical-path graph
+(docs/definitions.md, "Critical path").
+
+    check_critical_path.py PROFDB WORK_DIR [PUBLIC_DIR REFERENCE_DIR]
+
+Fixture "chain" (no ProfilerStep: the whole trace), one thread, µs:
+  aten::foo [10, 30] launches K (cudaLaunchKernel [12, 16], correlation 1);
+  K runs on stream 7 at [40, 90]; cudaStreamSynchronize [35, 95] waits for
+  it (a "Stream Sync" cuda_sync event); aten::bar [100, 110].
+  Path: foo's start -> launch call's start (2, cpu_op) -> K's start (28,
+  launch) -> K's end (50, gpu) -> the sync's end (0, sync) -> bar's start
+  (0, dependency) -> bar's end (10, cpu_op): 90 us, 6 edges; bar the top CPU contributor.  The host's
+  own path (foo 20 us, the sync call weighing 0 as HTA's blocking calls do,
+  bar 10 us) is 30 us.
+Variants:
+  "nosync": no cuda_sync event.  --scope hta (HTA needs the event): K's end
+    is a dead end, the path stops there: 80 us.  profdb's default takes the
+    sync call to wait for the GPU work that ended in it: 90 us.
+  "graph": K launched by cudaGraphLaunch.  --scope hta (HTA counts no
+    graph launch in the queue, so K has no launch edge): K [40, 90] then
+    the sync and bar: 60 us.  Default: the launch edge again: 90 us.
+  "ns": K at [40.25, 90.75] us: default 2,000 + 28,250 + 50,500 + 10,000 =
+    90,750 ns exactly.
+
+Public traces (when PUBLIC_DIR exists): with --scope hta the path, its
+edges by type and their count equal HolisticTraceAnalysis' figures
+(REFERENCE_DIR/critical_path/*.critical_path.json, made by
+tools/hta_critical_path.py) at HTA's µs, and the share of cpu_bound,
+gpu_compute_bound and the launch / kernel-kernel overheads within 1e-6 %.
+"""
+import glob
+import json
+import os
+import subprocess
+import sys
+
+profdb, work = sys.argv[1:3]
+public = sys.argv[3] if len(sys.argv) > 3 else None
+refdir = sys.argv[4] if len(sys.argv) > 4 else None
+os.makedirs(work, exist_ok=True)
+failures = []
+
+
+def x(name, ts, dur, cat="cpu_op", **args):
+    return {"ph": "X", "cat": cat, "name": name, "pid": 1, "tid": 1, "ts": ts, "dur": dur,
+            "args": args}
+
+
+def chain(sync=True, launch="cudaLaunchKernel", k_ts=40, k_dur=50):
+    ev = [x("aten::foo", 10, 20), x(launch, 12, 4, "cuda_runtime", correlation=1),
+          x("cudaStreamSynchronize", 35, 60, "cuda_runtime", correlation=2),
+          x("aten::bar", 100, 10),
+          {"ph": "X", "cat": "kernel", "name": "ampere_sgemm_128x64_nn", "pid": 0, "tid": 7,
+           "ts": k_ts, "dur": k_dur, "args": {"device": 0, "stream": 7, "correlation": 1}}]
+    if sync:
+        ev.append({"ph": "X", "cat": "cuda_sync", "name": "Stream Sync", "pid": 0, "tid": 7,
+                   "ts": 36, "dur": 59, "args": {"device": 0, "stream": 7, "correlation": 2}})
+    return ev
+
+
+def report(path, *args):
+    out = subprocess.run([profdb, "report", path, "--section", "critical_path", *args, "--json", "-"],
+                         check=True, stdout=subprocess.PIPE).stdout
+    return [s for s in json.loads(out)["sections"] if s["id"] == "critical_path"][0]["rows"]
+
+
+def fixture(name, events):
+    path = os.path.join(work, name + ".json")
+    with open(path, "w") as f:
+        json.dump({"schemaVersion": 1, "traceEvents": events,
+                   "deviceProperties": [{"id": 0, "name": "NVIDIA A100-SXM4-80GB"}]}, f)
+    return path
+
+
+def expect(what, rows, path_ns, kinds):
+    got = {r["kind"]: r["ns"] for r in rows}
+    paths = {r["path_ns"] for r in rows}
+    if paths != {path_ns}:
+        failures.append(f"{what}: path_ns {sorted(paths)}, expected {path_ns}")
+    if got != kinds:
+        failures.append(f"{what}: by kind {got}, expected {kinds}")
+
+
+full = {"cpu_op": 12000, "launch": 28000, "gpu:GEMM": 50000, "sync": 0, "dependency": 0}
+p = fixture("chain", chain())
+expect("chain", report(p), 90000, full)
+expect("chain --scope hta", report(p, "--scope", "hta"), 90000, full)
+rows = report(p)
+if sum(r["edges"] for r in rows) != 6:
+    failures.append(f"chain: {sum(r['edges'] for r in rows)} edges, expected 6")
+top = {r["kind"]: r["top"] for r in rows}
+if top.get("cpu_op") != "aten::bar" or top.get("launch") != "ampere_sgemm_128x64_nn":
+    failures.append(f"chain: top contributors {top}")
+p = fixture("nosync", chain(sync=False))
+expect("nosync --scope hta", report(p, "--scope", "hta"), 80000,
+       {"cpu_op": 2000, "launch": 28000, "gpu:GEMM": 50000})
+expect("nosync", report(p), 90000, full)
+p = fixture("graph", chain(launch="cudaGraphLaunch"))
+expect("graph --scope hta", report(p, "--scope", "hta"), 60000,
+       {"gpu:GEMM": 50000, "cpu_op": 10000, "sync": 0, "dependency": 0})
+expect("graph", report(p), 90000, full)
+p = fixture("ns", chain(k_ts=40.25, k_dur=50.5))
+expect("ns", report(p), 90750,
+       {"cpu_op": 12000, "launch": 28250, "gpu:GEMM": 50500, "sync": 0, "dependency": 0})
+
+TYPE = {"launch": "critical_path_kernel_launch_delay", "kernel_kernel": "critical_path_kernel_kernel_delay",
+        "sync": "critical_path_sync_dependency", "dependency": "critical_path_dependency"}
+BOUND = {"launch": "gpu_kernel_launch_overhead", "kernel_kernel": "gpu_kernel_kernel_overhead"}
+checked = 0
+for ref in sorted(glob.glob(os.path.join(refdir or "", "critical_path", "*.critical_path.json"))):
+    if not public or not os.path.isdir(public):
+        break
+    r = json.load(open(ref))
+    if "error" in r or any("error" in s for s in r["steps"]):
+        continue
+    *folder, base = r["input"].split("__")
+    cands = [c for c in glob.glob(os.path.join(public, "**", base), recursive=True)
+             if len(folder) != 1 or os.path.basename(os.path.dirname(c)) == folder[0]]
+    if len(cands) != 1:
+        failures.append(f"{r['input']}: {len(cands)} public files match")
+        continue
+    rows = report(cands[0], "--scope", "hta")
+    for st in r["steps"]:
+        mine = [x for x in rows if st["instance"] is None or x["step"] == r["profiler_steps"][st["instance"]]]
+        by, bound, n = {}, {}, 0
+        for x in mine:
+            t = TYPE.get(x["kind"], "critical_path_operator")
+            by[t] = by.get(t, 0) + x["ns"]
+            b = BOUND.get(x["kind"], "gpu_compute_bound" if x["kind"].startswith("gpu:") else "cpu_bound")
+            if x["kind"] not in ("sync", "dependency"):
+                bound[b] = bound.get(b, 0) + x["ns"]
+            n += x["edges"]
+        what = f"{r['input']} step {st['instance']}"
+        path = mine[0]["path_ns"] if mine else None
+        if path is None or path / 1000 != st["path_us"] or n != st["edges"]:
+            failures.append(f"{what}: path {path} ns in {n} edges, HTA {st['path_us']} us in {st['edges']}")
+        for t, us in st["edges_by_type_us"].items():
+            if by.get(t, 0) / 1000 != us:
+                failures.append(f"{what}: {t} {by.get(t, 0)} ns, HTA {us} us")
+        for b, pct in st["summary_pct"].items():
+            if b and abs(100.0 * bound.get(b, 0) / path - pct) > 1e-6:
+                failures.append(f"{what}: {b} {100.0 * bound.get(b, 0) / path}%, HTA {pct}%")
+        checked += 1
+if public and os.path.isdir(public) and refdir and checked < 4:
+    failures.append(f"{checked} public spans compared with HTA, expected 4")
+print(f"critical_path: {checked} public spans equal HTA's" if checked else "critical_path: no public data; public part skipped")
+for f in failures:
+    print("FAIL", f)
+print("critical_path:", "FAIL" if failures else "ok")
+sys.exit(1 if failures else 0)
