@@ -115,13 +115,35 @@ static sqlite3_stmt *statement(ld_writer *w, ld_table t) {
   return w->stmt[t];
 }
 
+/* The call entry at b->p + *i (after its tag): run it.  0, or -1 with
+** w->error set. */
+static int run_call(ld_writer *w, const ld_buf *b, size_t *i) {
+  ld_call_fn fn;
+  void *arg;
+  memcpy(&fn, b->p + *i, sizeof fn);
+  memcpy(&arg, b->p + *i + sizeof fn, sizeof arg);
+  *i += sizeof fn + sizeof arg;
+  if (fn(w->db, arg) == 0) return 0;
+  snprintf(w->error, sizeof w->error, "database error: %s", sqlite3_errmsg(w->db));
+  return -1;
+}
+
 /* Insert every row of b.  Returns 0, or -1 with w->error set. */
 static int write_batch(ld_writer *w, ld_buf *b) {
   size_t i = 0;
   while (i < b->n) {
-    ld_table t = (ld_table)(unsigned char)b->p[i++];
+    unsigned entry = (unsigned char)b->p[i++];
+    if (entry == LD_ENTRY_CALL) {
+      if (run_call(w, b, &i)) return -1;
+      continue;
+    }
+    ld_table t = (ld_table)entry;
     int ncols = (unsigned char)b->p[i++];
-    if (t < TB__COUNT && w->sink[t]) { /* one text value */
+    sqlite3_stmt *own = NULL; /* LD_ENTRY_STMT: the producer's statement */
+    if (entry == LD_ENTRY_STMT) {
+      memcpy(&own, b->p + i, sizeof own);
+      i += sizeof own;
+    } else if (t < TB__COUNT && w->sink[t]) { /* one text value */
       uint32_t len;
       memcpy(&len, b->p + i + 1, 4);
       if (w->sink[t](w->sink_arg[t], b->p + i + 5, len)) {
@@ -131,9 +153,9 @@ static int write_batch(ld_writer *w, ld_buf *b) {
       i += 5 + len;
       continue;
     }
-    sqlite3_stmt *st = t < TB__COUNT ? statement(w, t) : NULL;
+    sqlite3_stmt *st = own ? own : t < TB__COUNT ? statement(w, t) : NULL;
     if (!st) return -1;
-    if (ncols != ld_table_ncols[t]) { /* not a row_begin() of this build: a bug */
+    if (!own && ncols != ld_table_ncols[t]) { /* not a row_begin() of this build: a bug */
       snprintf(w->error, sizeof w->error, "internal error: a row for %s is damaged",
                table_def[t].name);
       return -1;
@@ -171,7 +193,7 @@ static int write_batch(ld_writer *w, ld_buf *b) {
     if (seen != ((uint64_t)1 << ncols) - 1 || i > b->n) { /* a parser bug */
       snprintf(w->error, sizeof w->error,
                "internal error: a row for %s does not give each of its %d columns one value",
-               table_def[t].name, ncols);
+               own ? "a derived table" : table_def[t].name, ncols);
       return -1;
     }
     int rc = sqlite3_step(st);
@@ -229,6 +251,15 @@ ld_writer *writer_start(sqlite3 *db, int threads, char **err) {
     if (pthread_create(&w->thread, NULL, writer_main, w) == 0) w->threaded = 1;
   }
   return w;
+}
+
+void writer_call(ld_writer *w, ld_call_fn fn, void *arg) {
+  ld_buf *b = w->cur;
+  ld_buf_reserve(b, 1 + sizeof fn + sizeof arg);
+  b->p[b->n++] = (char)LD_ENTRY_CALL;
+  memcpy(b->p + b->n, &fn, sizeof fn);
+  memcpy(b->p + b->n + sizeof fn, &arg, sizeof arg);
+  b->n += sizeof fn + sizeof arg;
 }
 
 void writer_sink(ld_writer *w, ld_table t, ld_sink_fn fn, void *arg, const char *why) {
