@@ -389,8 +389,8 @@ static int parse_inputs(ld_ctx *ctx, const path_list *inputs, int *loaded, ld_si
   }
   ld_phase(ctx, "parse");
   if (ld_timing()) {
-    double producer_wait, writer_idle;
-    writer_waits(ctx->w, &producer_wait, &writer_idle);
+    double producer_wait, writer_idle, calls;
+    writer_waits(ctx->w, &producer_wait, &writer_idle, &calls);
     fprintf(stderr,
             "profdb: timing:   parser waited for the writer %.3f s, writer idle %.3f s\n",
             producer_wait, writer_idle);

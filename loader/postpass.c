@@ -55,6 +55,7 @@
 **   chains: the model's structure, not the trace's length.
 */
 #include "loader.h"
+#include "clock.h"
 #include "oom.h"
 #include "extsort.h"
 #include "flows.h"
@@ -781,6 +782,8 @@ static void nest_free_state(nest_state *s) {
 ** slices. */
 static int build_tree(ld_ctx *ctx, int64_t first_trace, int64_t first_snapshot) {
   nest_state s = {.w = ctx->w};
+  double wait0, idle0, calls0, wait1, idle1, calls1, t0 = ld_seconds();
+  writer_waits(s.w, &wait0, &idle0, &calls0);
   script_call calls[] = {{profdb_sql_postpass_indexes, 0},
                          {profdb_sql_postpass_legacy_blocks, first_snapshot},
                          {profdb_sql_postpass_step_gpu, first_trace}};
@@ -807,6 +810,13 @@ static int build_tree(ld_ctx *ctx, int64_t first_trace, int64_t first_snapshot) 
   ld_phase(ctx, "nesting: tree rows");
   if (writer_sync(s.w)) goto done;
   ld_phase(ctx, "nesting: writer");
+  writer_waits(s.w, &wait1, &idle1, &calls1);
+  if (ld_timing())
+    fprintf(stderr,
+            "profdb: timing:   writer thread meanwhile: indexes and scripts %.3f s,"
+            " rows %.3f s, idle %.3f s; main thread waited for it %.3f s\n",
+            calls1 - calls0, ld_seconds() - t0 - (idle1 - idle0) - (calls1 - calls0),
+            idle1 - idle0, wait1 - wait0);
   if (ld_exec_script(ctx->db, profdb_sql_postpass_attr, 0)) goto done;
   for (int i = 0; i < s.noverhangs; i++)
     if (ld_put_stat(ctx->db, LD_KIND_TRACE, s.overhangs[i].trace_id, PROFDB_STAT_slice_overhang,

@@ -70,6 +70,7 @@ struct ld_writer {
                                   ** batch (the writer was behind) */
   double writer_idle;              /* seconds the thread waited for a batch
                                   ** (the producer was behind) */
+  double call_seconds;             /* seconds in writer_call functions */
 };
 
 /* INSERT INTO table VALUES(?1, ..., ?n), once the table's columns were
@@ -123,7 +124,13 @@ static int run_call(ld_writer *w, const ld_buf *b, size_t *i) {
   memcpy(&fn, b->p + *i, sizeof fn);
   memcpy(&arg, b->p + *i + sizeof fn, sizeof arg);
   *i += sizeof fn + sizeof arg;
-  if (fn(w->db, arg) == 0) return 0;
+  double t0 = ld_seconds();
+  int rc = fn(w->db, arg);
+  double t = ld_seconds() - t0;
+  if (w->threaded) pthread_mutex_lock(&w->mu);
+  w->call_seconds += t;
+  if (w->threaded) pthread_mutex_unlock(&w->mu);
+  if (rc == 0) return 0;
   snprintf(w->error, sizeof w->error, "database error: %s", sqlite3_errmsg(w->db));
   return -1;
 }
@@ -342,9 +349,11 @@ uint64_t writer_rows(const ld_writer *w) {
   return w->rows;
 }
 
-void writer_waits(ld_writer *w, double *producer_wait, double *writer_idle) {
+void writer_waits(ld_writer *w, double *producer_wait, double *writer_idle,
+                  double *call_seconds) {
   pthread_mutex_lock(&w->mu);
   *producer_wait = w->producer_wait;
   *writer_idle = w->writer_idle;
+  *call_seconds = w->call_seconds;
   pthread_mutex_unlock(&w->mu);
 }

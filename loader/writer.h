@@ -117,9 +117,10 @@ const char *writer_error(const ld_writer *w);
 uint64_t writer_rows(const ld_writer *w);
 
 /* Seconds so far that the producer waited for the writer thread (it was
-** the bottleneck) and that the thread waited for rows (the producer was),
-** for PROFDB_TIMING. */
-void writer_waits(ld_writer *w, double *producer_wait, double *writer_idle);
+** the bottleneck), that the thread waited for rows (the producer was) and
+** that it ran writer_call functions, for PROFDB_TIMING. */
+void writer_waits(ld_writer *w, double *producer_wait, double *writer_idle,
+                  double *call_seconds);
 
 /* ---- encoding rows (inline: this is the hot path) ---------------------- */
 
