@@ -17,12 +17,17 @@ names them:
   parse            reading, tokens, rows; the writer thread inserts them
   nesting / attr.  `nesting: sort` (the final merge of the slices' keys),
                    `nesting: pass` (parent, depth, self time, busy intervals,
-                   operator totals, attribution rows), `nesting` (the
-                   `_slice_tree` rows, the attribution texts)
+                   operator totals, attribution rows), `nesting: tree rows`
+                   (the `_slice_tree` rows, sorted), `nesting: writer` (the
+                   wait for the writer thread, which meanwhile built the
+                   indexes and inserted those rows), `nesting` (the
+                   attribution texts)
   GPU links        `flow stats`, `gpu links`, `spans`, `link stats`
   index build      `indexes` (the secondary indexes, each built by one sort
                    once the rows are in; a build that maintained them during
-                   the parse shows none) and `analyze`
+                   the parse shows none, and one that builds them on the
+                   writer thread during the nesting shows their seconds in
+                   the last column, not here) and `analyze`
   commit, fsync    `commit, close`, `fsync, rename` (the durable publish)
 
 Rows written per event: the rows of every table of the database over the
@@ -39,13 +44,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PY = sys.executable
 GROUPS = [
     ("parse", ("parse", "writer drain")),
-    ("nesting / attribution", ("nesting: sort", "nesting: pass", "nesting")),
+    ("nesting / attribution", ("nesting: sort", "nesting: pass", "nesting: tree rows",
+                               "nesting: writer", "nesting")),
     ("GPU links", ("flow stats", "gpu links", "spans", "link stats")),
     ("index build, analyze", ("indexes", "analyze")),
     ("commit, fsync, rename", ("commit, close", "fsync, rename")),
 ]
 TIMING = re.compile(r"^profdb: timing: (.+?)\s+([0-9.]+) s$")
 WAITED = re.compile(r"parser waited for the writer ([0-9.]+) s, writer idle ([0-9.]+) s")
+MEANWHILE = re.compile(r"writer thread meanwhile: indexes and scripts ([0-9.]+) s, rows ([0-9.]+) s,"
+                       r" idle ([0-9.]+) s")
 
 
 def timed(cmd, env=None, stdin=None):
@@ -71,6 +79,10 @@ def load(exe, plain, db, env=None):
 def phases(stderr):
     got, waited = {}, None
     for line in stderr.splitlines():
+        m = MEANWHILE.search(line)
+        if m:
+            got["(writer thread: indexes)"] = float(m.group(1))
+            got["(writer thread: nesting rows)"] = float(m.group(2))
         m = TIMING.match(line.strip())
         if m:
             got[m.group(1)] = got.get(m.group(1), 0.0) + float(m.group(2))
@@ -133,12 +145,16 @@ def tables(results, builds):
     for r in results:
         for tag, _ in builds:
             wall, got, waited = r["timing"][tag]
-            total = sum(got.values()) or 1
+            total = sum(v for k, v in got.items() if not k.startswith("(")) or 1
             cells = []
             for _, names in GROUPS:
                 s = sum(got.get(n, 0.0) for n in names)
                 cells.append(f"{s:.2f} s ({100 * s / total:.0f}%)")
             w = f"{waited[0]:.2f} s / {waited[1]:.2f} s" if waited else ""
+            if "(writer thread: indexes)" in got:  # this round's build: the post-pass overlaps
+                w += (f"; during the nesting the writer thread built the indexes "
+                      f"({got['(writer thread: indexes)']:.2f} s) and inserted "
+                      f"({got['(writer thread: nesting rows)']:.2f} s)")
             lines.append(f"| {r['bytes'] / 1e6:.0f} MB | {tag} | " + " | ".join(cells)
                          + f" | {total:.2f} s | {w} |")
     return "\n".join(lines)

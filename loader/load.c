@@ -389,8 +389,8 @@ static int parse_inputs(ld_ctx *ctx, const path_list *inputs, int *loaded, ld_si
   }
   ld_phase(ctx, "parse");
   if (ld_timing()) {
-    double producer_wait, writer_idle;
-    writer_waits(ctx->w, &producer_wait, &writer_idle);
+    double producer_wait, writer_idle, calls;
+    writer_waits(ctx->w, &producer_wait, &writer_idle, &calls);
     fprintf(stderr,
             "profdb: timing:   parser waited for the writer %.3f s, writer idle %.3f s\n",
             producer_wait, writer_idle);
@@ -409,9 +409,6 @@ static int finish_load(ld_ctx *ctx, const char *db_name, ld_side *side) {
   ld_phase(ctx, "writer drain");
   /* The post-pass phases show their seconds while SQLite works. */
   if (ctx->opt->progress) sqlite3_progress_handler(ctx->db, 100000, redraw_progress, NULL);
-  progress_phase("building indexes");
-  if (postpass_prepare(ctx)) return -1;
-  ld_phase(ctx, "indexes");
   if (postpass_run(ctx, ctx->first_trace_id, ctx->first_snapshot_id)) return -1;
   progress_phase("committing");
   if (!side && ld_record_runs(ctx, ctx->first_trace_id, ctx->first_snapshot_id)) return -1;

@@ -176,12 +176,10 @@ typedef enum ld_sniff_result {
 } ld_sniff_result;
 ld_sniff_result ld_sniff(ld_file *f);
 
-/* Derived tables for the traces/snapshots added by this load. */
+/* Derived tables for the traces/snapshots added by this load, and the
+** indexes they and the views need (after the parse's rows: the writer is
+** idle; its thread writes the nesting pass's rows). */
 int postpass_run(ld_ctx *ctx, int64_t first_trace_id, int64_t first_snapshot_id);
-
-/* After the parse's rows, before postpass_run: the indexes it and the views
-** need. */
-int postpass_prepare(ld_ctx *ctx);
 
 /* Fill _kind and _alloc_action from include/profdb/codes.h (codes.c);
 ** on failure prints and returns -1. */

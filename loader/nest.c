@@ -12,6 +12,7 @@
 #include "extsort.h"
 #include "hash.h"
 #include "intern.h"
+#include "writer.h"
 
 #include "profdb/codes.h"
 
@@ -188,6 +189,15 @@ int ld_bind_value(sqlite3_stmt *st, int col, const ld_value *v) {
   if (v->type == 'i') return sqlite3_bind_int64(st, col, v->i);
   if (v->type == 't') return sqlite3_bind_text(st, col, v->s, (int)v->n, SQLITE_TRANSIENT);
   return sqlite3_bind_null(st, col);
+}
+
+void ld_row_value(ld_buf *b, int col, const ld_value *v) {
+  if (v->type == 'i')
+    row_int(b, col, v->i);
+  else if (v->type == 't')
+    row_text(b, col, v->s, v->n);
+  else
+    row_null(b, col);
 }
 
 uint64_t nest_count(const ld_nest *n) {

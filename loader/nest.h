@@ -14,6 +14,8 @@
 #ifndef PROFDB_NEST_H
 #define PROFDB_NEST_H
 
+#include "buf.h"
+
 #include <sqlite3.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -44,6 +46,9 @@ typedef struct step_row {
 
 /* Bind v to parameter col of st. */
 int ld_bind_value(sqlite3_stmt *st, int col, const ld_value *v);
+
+/* v as the value of column id col of a row being encoded (writer.h). */
+void ld_row_value(ld_buf *b, int col, const ld_value *v);
 
 typedef struct ld_nest ld_nest;
 

@@ -11,6 +11,7 @@
 */
 #include "opstats.h"
 #include "oom.h"
+#include "writer.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,12 +27,16 @@ typedef struct op_total {
 
 struct ld_opstats {
   op_total *slot;
-  size_t cap, n; /* cap is a power of two */
+  size_t cap, n;     /* cap is a power of two */
+  ld_writer *w;      /* rows go through its batches */
+  sqlite3_stmt *ins; /* the INSERT they are bound to */
 };
 
-ld_opstats *opstats_new(void) {
+ld_opstats *opstats_new(ld_writer *w, sqlite3_stmt *ins) {
   ld_opstats *o = calloc(1, sizeof *o);
   if (!o) ld_oom();
+  o->w = w;
+  o->ins = ins;
   o->cap = 2 * OPSTATS_MAX;
   o->slot = calloc(o->cap, sizeof *o->slot);
   if (!o->slot) ld_oom();
@@ -49,27 +54,24 @@ static size_t slot_of(const ld_opstats *o, int64_t step, int64_t name_id) {
   return (size_t)(h >> 17) & (o->cap - 1);
 }
 
-int opstats_flush(ld_opstats *o, sqlite3_stmt *ins, int64_t trace_id, const ld_value *pid,
-                  const ld_value *tid) {
+int opstats_flush(ld_opstats *o, int64_t trace_id, const ld_value *pid, const ld_value *tid) {
   int rc = 0;
   for (size_t i = 0; i < o->cap && o->n; i++) {
     op_total *t = &o->slot[i];
     if (!t->used) continue;
-    sqlite3_bind_int64(ins, 1, trace_id);
-    ld_bind_value(ins, 2, pid);
-    ld_bind_value(ins, 3, tid);
-    if (t->step >= 0)
-      sqlite3_bind_int64(ins, 4, t->step);
-    else
-      sqlite3_bind_null(ins, 4);
-    sqlite3_bind_int64(ins, 5, t->name_id);
-    sqlite3_bind_int64(ins, 6, t->calls);
-    sqlite3_bind_int64(ins, 7, t->total_dur);
-    sqlite3_bind_int64(ins, 8, t->self_dur);
-    sqlite3_bind_int64(ins, 9, t->max_dur);
-    sqlite3_bind_int64(ins, 10, t->shaped);
-    if (sqlite3_step(ins) != SQLITE_DONE) rc = -1;
-    sqlite3_reset(ins);
+    ld_buf *b = writer_batch(o->w);
+    row_begin_stmt(b, o->ins, 10);
+    row_int(b, 0, trace_id);
+    ld_row_value(b, 1, pid);
+    ld_row_value(b, 2, tid);
+    row_int_opt(b, 3, t->step >= 0, t->step);
+    row_int(b, 4, t->name_id);
+    row_int(b, 5, t->calls);
+    row_int(b, 6, t->total_dur);
+    row_int(b, 7, t->self_dur);
+    row_int(b, 8, t->max_dur);
+    row_int(b, 9, t->shaped);
+    if (writer_maybe_flush(o->w)) rc = -1;
     t->used = 0;
     o->n--;
   }
@@ -78,16 +80,15 @@ int opstats_flush(ld_opstats *o, sqlite3_stmt *ins, int64_t trace_id, const ld_v
 }
 
 int opstats_add(ld_opstats *o, int64_t step, int64_t name_id, int64_t dur, int64_t self,
-                int shaped, sqlite3_stmt *ins, int64_t trace_id, const ld_value *pid,
-                const ld_value *tid) {
+                int shaped, int64_t trace_id, const ld_value *pid, const ld_value *tid) {
   size_t i = slot_of(o, step, name_id);
   while (o->slot[i].used && (o->slot[i].step != step || o->slot[i].name_id != name_id))
     i = (i + 1) & (o->cap - 1);
   op_total *t = &o->slot[i];
   if (!t->used) {
     if (o->n == OPSTATS_MAX) {
-      if (opstats_flush(o, ins, trace_id, pid, tid)) return -1;
-      return opstats_add(o, step, name_id, dur, self, shaped, ins, trace_id, pid, tid);
+      if (opstats_flush(o, trace_id, pid, tid)) return -1;
+      return opstats_add(o, step, name_id, dur, self, shaped, trace_id, pid, tid);
     }
     memset(t, 0, sizeof *t);
     t->used = 1;

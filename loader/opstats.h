@@ -6,26 +6,26 @@
 #define PROFDB_OPSTATS_H
 
 #include "nest.h"
+#include "writer.h"
 
 #include <sqlite3.h>
 #include <stdint.h>
 
 typedef struct ld_opstats ld_opstats;
 
-ld_opstats *opstats_new(void);
+/* Totals whose rows are written with ins (bound as below) through w's
+** batches, on the writer thread. */
+ld_opstats *opstats_new(ld_writer *w, sqlite3_stmt *ins);
 void opstats_free(ld_opstats *o);
 
 /* Add one operator call (step -1: outside steps).  May write the totals
-** so far through ins (see opstats_flush) to bound memory.  -1 on a
-** database error. */
+** so far (see opstats_flush) to bound memory.  -1 when the writer failed. */
 int opstats_add(ld_opstats *o, int64_t step, int64_t name_id, int64_t dur, int64_t self,
-                int shaped, sqlite3_stmt *ins, int64_t trace_id, const ld_value *pid,
-                const ld_value *tid);
+                int shaped, int64_t trace_id, const ld_value *pid, const ld_value *tid);
 
-/* Write the totals held (one row per key) with ins, bound as
+/* Write the totals held (one row per key) with the INSERT, bound as
 ** (trace_id, pid, tid, step, name_id, calls, total_dur, self_dur, max_dur,
-** shaped), and empty the table.  -1 on a database error. */
-int opstats_flush(ld_opstats *o, sqlite3_stmt *ins, int64_t trace_id, const ld_value *pid,
-                  const ld_value *tid);
+** shaped), and empty the table.  -1 when the writer failed. */
+int opstats_flush(ld_opstats *o, int64_t trace_id, const ld_value *pid, const ld_value *tid);
 
 #endif

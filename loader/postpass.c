@@ -12,8 +12,8 @@
 **               (attr_*() below)
 **   _gpu_link   kernel/memcpy/memset/sync -> launching runtime call (same
 **               correlation) -> CPU op (same External id) and step
-**   indexes     created once the rows are in (postpass_prepare, before
-**               the rest): one sort each, cheaper than the writer thread
+**   indexes     created once the rows are in (first on the writer thread,
+**               below): one sort each, cheaper than the writer thread
 **               maintaining them per insert while the parser waits for it
 **
 ** HOW IT WORKS (nesting)
@@ -25,6 +25,19 @@
 **   their start time and counted in import_stats.slice_overhang.  When a
 **   slice closes, its self time is its duration minus the time its direct
 **   children cover inside it.  Memory is bounded by the nesting depth.
+**
+** HOW IT WORKS (threads)
+**   After the parse the writer thread would sit idle while this thread
+**   builds indexes and nests.  So the nesting's SQL goes through the
+**   writer's queue, in order (writer_call for the scripts: the indexes, the
+**   legacy blocks' addresses, the steps' GPU projection; row_begin_stmt
+**   for the rows of step, cpu_busy, _op_stats, _attr_* and _slice_tree):
+**   the writer builds the indexes and inserts while this thread merges the
+**   sorted slices, walks them and radix-sorts the tree rows.  Each table
+**   gets its rows in the order it got them when this thread inserted them,
+**   so rowids are the same.  Nothing here reads the database while rows
+**   are queued: the name classes are read first, the steps' windows come
+**   from the rows queued, the import_stats rows wait for writer_sync.
 **
 ** HOW IT WORKS (attribution)
 **   Each open slice carries what encloses it: the chain of enclosing
@@ -42,6 +55,7 @@
 **   chains: the model's structure, not the trace's length.
 */
 #include "loader.h"
+#include "clock.h"
 #include "oom.h"
 #include "extsort.h"
 #include "flows.h"
@@ -137,7 +151,13 @@ static int cmp_tree_row(const void *x, const void *y) {
   return a->id < b->id ? -1 : a->id > b->id;
 }
 
+/* import_stats.slice_overhang of a trace, written once the writer is idle. */
+typedef struct overhang_stat {
+  int64_t trace_id, value;
+} overhang_stat;
+
 typedef struct nest_state {
+  ld_writer *w; /* every row goes through its batches (see HOW IT WORKS (threads)) */
   name_class names;
   ld_extsort *tree; /* the _slice_tree rows, by id */
   busy_run busy[BUSY__N];
@@ -151,6 +171,7 @@ typedef struct nest_state {
   sqlite3_stmt *ranges_ins;
   attr_map chains, paths, ctxs; /* interned attribution keys */
   sqlite3_stmt *path_ins, *ctx_ins, *ctx_op_ins, *ctx_shape_ins, *flop_ins, *marker_ins;
+  sqlite3_stmt *step_ins, *tree_ins, *launch_ins;
   const ld_value *pid, *tid; /* the current thread */
   open_slice *stack;
   int n, cap;
@@ -158,8 +179,22 @@ typedef struct nest_state {
   int nsteps;
   int64_t trace_id;
   uint64_t overhang;
+  overhang_stat *overhangs; /* per trace, in order */
+  int noverhangs;
   int failed;
 } nest_state;
+
+/* The batch a row for st (nparams parameters) is encoded into; end it with
+** row_done. */
+static ld_buf *row_for(nest_state *s, sqlite3_stmt *st, int nparams) {
+  ld_buf *b = writer_batch(s->w);
+  row_begin_stmt(b, st, nparams);
+  return b;
+}
+
+static void row_done(nest_state *s) {
+  if (writer_maybe_flush(s->w)) s->failed = 1;
+}
 
 static int64_t step_at(const nest_state *s, int64_t trace_id, int64_t ts) {
   /* Steps do not overlap; binary search the last one starting <= ts. */
@@ -188,14 +223,14 @@ static void pop(nest_state *s) {
       x->id,       x->parent, self, step, x->ctx_id, x->path_id, x->cpu_op ? x->flop : -1,
       x->launcher, x->depth};
   if (extsort_add(s->tree, &t)) s->failed = 1;
-  if (x->op && opstats_add(s->ops, step, x->name_id, x->dur, self, x->shaped, s->ops_ins,
-                           s->trace_id, s->pid, s->tid))
+  if (x->op && opstats_add(s->ops, step, x->name_id, x->dur, self, x->shaped, s->trace_id,
+                           s->pid, s->tid))
     s->failed = 1;
   if (x->shape_id >= 0 && opstats_add(s->shapes, step, x->shape_id, x->dur, self, x->shaped,
-                                      s->shapes_ins, s->trace_id, s->pid, s->tid))
+                                      s->trace_id, s->pid, s->tid))
     s->failed = 1;
-  if (x->path_id >= 0 && opstats_add(s->ranges, step, x->path_id, x->dur, self, 0,
-                                     s->ranges_ins, s->trace_id, s->pid, s->tid))
+  if (x->path_id >= 0 &&
+      opstats_add(s->ranges, step, x->path_id, x->dur, self, 0, s->trace_id, s->pid, s->tid))
     s->failed = 1;
   if (s->n > 0) {
     open_slice *p = &s->stack[s->n - 1];
@@ -223,16 +258,9 @@ static int64_t attr_key(attr_map *m, const void *key, size_t len, int64_t slice,
   return k;
 }
 
-static void step_done(nest_state *s, sqlite3_stmt *st) {
-  if (sqlite3_step(st) != SQLITE_DONE) s->failed = 1;
-  sqlite3_reset(st);
-}
-
-static void bind_id(sqlite3_stmt *st, int col, int64_t v) {
-  if (v >= 0)
-    sqlite3_bind_int64(st, col, v);
-  else
-    sqlite3_bind_null(st, col);
+/* An id column: NULL when v < 0. */
+static void row_id(ld_buf *b, int col, int64_t v) {
+  row_int_opt(b, col, v >= 0, v);
 }
 
 /* The path (interned key) of a module or annotation range x under its
@@ -243,12 +271,14 @@ static int64_t attr_path(nest_state *s, open_slice *x, char tree, int64_t parent
   int64_t k = attr_key(&s->paths, key, sizeof key, x->id, depth, &is_new);
   x->path_id = s->paths.slice[k];
   if (is_new) {
-    sqlite3_bind_int64(s->path_ins, 1, x->id);
-    sqlite3_bind_text(s->path_ins, 2, tree == 'm' ? "module" : "annotation", -1, SQLITE_STATIC);
-    sqlite3_bind_int64(s->path_ins, 3, x->name_id);
-    bind_id(s->path_ins, 4, parent ? s->paths.slice[parent] : -1);
-    sqlite3_bind_int(s->path_ins, 5, depth);
-    step_done(s, s->path_ins);
+    ld_buf *b = row_for(s, s->path_ins, 5);
+    const char *name = tree == 'm' ? "module" : "annotation";
+    row_int(b, 0, x->id);
+    row_text(b, 1, name, strlen(name));
+    row_int(b, 2, x->name_id);
+    row_id(b, 3, parent ? s->paths.slice[parent] : -1);
+    row_int(b, 4, depth);
+    row_done(s);
   }
   return k;
 }
@@ -270,17 +300,19 @@ static void attr_ctx_rows(nest_state *s, int64_t ctx, const open_slice *x) {
       if (b == x && b->dims == a->dims) self_shape = 1;
     }
     if (first_name) {
-      sqlite3_bind_int64(s->ctx_op_ins, 1, ctx);
-      sqlite3_bind_int64(s->ctx_op_ins, 2, a->name_id);
-      sqlite3_bind_int(s->ctx_op_ins, 3, self_name);
-      step_done(s, s->ctx_op_ins);
+      ld_buf *b = row_for(s, s->ctx_op_ins, 3);
+      row_int(b, 0, ctx);
+      row_int(b, 1, a->name_id);
+      row_int(b, 2, self_name);
+      row_done(s);
     }
     if (first_shape) {
-      sqlite3_bind_int64(s->ctx_shape_ins, 1, ctx);
-      sqlite3_bind_int64(s->ctx_shape_ins, 2, a->name_id);
-      sqlite3_bind_int64(s->ctx_shape_ins, 3, a->id);
-      sqlite3_bind_int(s->ctx_shape_ins, 4, self_shape && x->shaped);
-      step_done(s, s->ctx_shape_ins);
+      ld_buf *b = row_for(s, s->ctx_shape_ins, 4);
+      row_int(b, 0, ctx);
+      row_int(b, 1, a->name_id);
+      row_int(b, 2, a->id);
+      row_int(b, 3, self_shape && x->shaped);
+      row_done(s);
     }
   }
 }
@@ -294,11 +326,12 @@ static void attr_ctx(nest_state *s, open_slice *x) {
   int64_t k = attr_key(&s->ctxs, key, sizeof key, x->id, 0, &is_new);
   x->ctx_id = s->ctxs.slice[k];
   if (!is_new) return;
-  sqlite3_bind_int64(s->ctx_ins, 1, x->ctx_id);
-  bind_id(s->ctx_ins, 2, x->mod ? s->paths.slice[x->mod] : -1);
-  bind_id(s->ctx_ins, 3, x->ann ? s->paths.slice[x->ann] : -1);
-  bind_id(s->ctx_ins, 4, x->src);
-  step_done(s, s->ctx_ins);
+  ld_buf *b = row_for(s, s->ctx_ins, 4);
+  row_int(b, 0, x->ctx_id);
+  row_id(b, 1, x->mod ? s->paths.slice[x->mod] : -1);
+  row_id(b, 2, x->ann ? s->paths.slice[x->ann] : -1);
+  row_id(b, 3, x->src);
+  row_done(s);
   attr_ctx_rows(s, x->ctx_id, x);
 }
 
@@ -330,8 +363,8 @@ static void attribute(nest_state *s, open_slice *x, int kind, int cls, int rank)
   if ((cls & CLS_MARKER) &&
       (x->cpu_op || kind == PROFDB_KIND_USER_ANNOTATION || kind == PROFDB_KIND_RUNTIME ||
        kind == PROFDB_KIND_PYTHON_FUNCTION)) {
-    sqlite3_bind_int64(s->marker_ins, 1, x->id);
-    step_done(s, s->marker_ins);
+    row_int(row_for(s, s->marker_ins, 1), 0, x->id);
+    row_done(s);
   }
   if (kind == PROFDB_KIND_RUNTIME) attribute_runtime(s, x, p);
   if (kind == PROFDB_KIND_PYTHON_FUNCTION) {
@@ -345,9 +378,10 @@ static void attribute(nest_state *s, open_slice *x, int kind, int cls, int rank)
     x->ann = attr_path(s, x, 'a', x->ann);
   if (!x->cpu_op) return;
   if ((cls & CLS_FLOP) && x->shaped) {
-    sqlite3_bind_int64(s->flop_ins, 1, x->id);
-    bind_id(s->flop_ins, 2, x->flop);
-    step_done(s, s->flop_ins);
+    ld_buf *b = row_for(s, s->flop_ins, 2);
+    row_int(b, 0, x->id);
+    row_id(b, 1, x->flop);
+    row_done(s);
     x->flop = x->id;
   }
   int is_new;
@@ -390,14 +424,14 @@ static void busy_flush(nest_state *s, int c, const ld_value *pid, const ld_value
   busy_run *r = &s->busy[c];
   if (!r->open) return;
   r->open = 0;
-  sqlite3_bind_int64(s->busy_ins, 1, s->trace_id);
-  ld_bind_value(s->busy_ins, 2, pid);
-  ld_bind_value(s->busy_ins, 3, tid);
-  sqlite3_bind_text(s->busy_ins, 4, busy_class[c], -1, SQLITE_STATIC);
-  sqlite3_bind_int64(s->busy_ins, 5, r->a);
-  sqlite3_bind_int64(s->busy_ins, 6, r->b - r->a);
-  if (sqlite3_step(s->busy_ins) != SQLITE_DONE) s->failed = 1;
-  sqlite3_reset(s->busy_ins);
+  ld_buf *b = row_for(s, s->busy_ins, 6);
+  row_int(b, 0, s->trace_id);
+  ld_row_value(b, 1, pid);
+  ld_row_value(b, 2, tid);
+  row_text(b, 3, busy_class[c], strlen(busy_class[c]));
+  row_int(b, 4, r->a);
+  row_int(b, 5, r->b - r->a);
+  row_done(s);
 }
 
 /* Extend class c's current interval with [a, b), or start a new one: the
@@ -496,31 +530,6 @@ static int find_name(const name_class *nc, int64_t id) {
   return -1;
 }
 
-static int load_steps(ld_ctx *ctx, nest_state *s, int64_t first_trace) {
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(ctx->db,
-                         "SELECT trace_id, step, ts, ts + dur FROM step WHERE trace_id >= ?"
-                         " ORDER BY trace_id, ts",
-                         -1, &st, NULL) != SQLITE_OK)
-    return -1;
-  sqlite3_bind_int64(st, 1, first_trace);
-  int cap = 0;
-  while (sqlite3_step(st) == SQLITE_ROW) {
-    if (s->nsteps == cap) {
-      cap = cap ? cap * 2 : 64;
-      s->steps = realloc(s->steps, (size_t)cap * sizeof *s->steps);
-      if (!s->steps) ld_oom();
-    }
-    step_win *w = &s->steps[s->nsteps++];
-    w->trace_id = sqlite3_column_int64(st, 0);
-    w->step = sqlite3_column_int64(st, 1);
-    w->ts = sqlite3_column_int64(st, 2);
-    w->end = sqlite3_column_int64(st, 3);
-  }
-  sqlite3_finalize(st);
-  return 0;
-}
-
 static int exec_with_first(ld_ctx *ctx, const char *sql, int64_t first);
 
 #define TREE_SORT_MEMORY (16 << 20) /* bytes of _slice_tree rows sorted in memory at once */
@@ -532,78 +541,95 @@ static int cmp_step_row(const void *x, const void *y) {
   return a->id < b->id ? -1 : a->id > b->id;
 }
 
-/* The step table: ProfilerStep#N ranges (user_annotation, or cpu_op in
-** 2021 traces), the first one by start when a number repeats; then their
-** GPU projections. */
-static int write_steps(ld_ctx *ctx, step_row *rows, size_t n, int64_t first_trace) {
-  if (n) qsort(rows, n, sizeof *rows, cmp_step_row);
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(ctx->db,
-                         "INSERT OR IGNORE INTO step(trace_id, step, event_id, ts, dur)"
-                         " VALUES(?,?,?,?,?)",
-                         -1, &st, NULL) != SQLITE_OK)
-    return -1;
-  int rc = 0;
-  for (size_t i = 0; i < n && rc == 0; i++) {
-    sqlite3_bind_int64(st, 1, rows[i].trace_id);
-    sqlite3_bind_int64(st, 2, rows[i].step);
-    sqlite3_bind_int64(st, 3, rows[i].id);
-    sqlite3_bind_int64(st, 4, rows[i].ts);
-    sqlite3_bind_int64(st, 5, rows[i].dur);
-    rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-    sqlite3_reset(st);
-  }
-  sqlite3_finalize(st);
-  if (rc == 0) rc = exec_with_first(ctx, profdb_sql_postpass_step_gpu, first_trace);
-  return rc;
+typedef struct step_key {
+  int64_t trace_id, step;
+  size_t at; /* its row's index in file-sorted order */
+} step_key;
+
+static int cmp_step_key(const void *x, const void *y) {
+  const step_key *a = x, *b = y;
+  if (a->trace_id != b->trace_id) return a->trace_id < b->trace_id ? -1 : 1;
+  if (a->step != b->step) return a->step < b->step ? -1 : 1;
+  return a->at < b->at ? -1 : a->at > b->at;
 }
 
-/* Insert the _slice_tree rows in id order, and each runtime call's
-** innermost enclosing cpu_op into temp._launch_op (read and dropped by
+/* The step table: ProfilerStep#N ranges (user_annotation, or cpu_op in
+** 2021 traces), the first one by start when a number repeats, queued for
+** the writer; and the pass's step windows, the rows the table keeps in the
+** same (trace, start) order (what SELECT ... ORDER BY trace_id, ts read
+** back from it before). */
+static void write_steps(nest_state *s, step_row *rows, size_t n) {
+  if (n) qsort(rows, n, sizeof *rows, cmp_step_row);
+  if (n) {
+    s->steps = malloc(n * sizeof *s->steps);
+    if (!s->steps) ld_oom();
+  }
+  for (size_t i = 0; i < n; i++) {
+    ld_buf *b = row_for(s, s->step_ins, 5);
+    row_int(b, 0, rows[i].trace_id);
+    row_int(b, 1, rows[i].step);
+    row_int(b, 2, rows[i].id);
+    row_int(b, 3, rows[i].ts);
+    row_int(b, 4, rows[i].dur);
+    row_done(s);
+  }
+  /* INSERT OR IGNORE keeps the first row of each (trace_id, step). */
+  step_key *keys = malloc((n ? n : 1) * sizeof *keys);
+  char *keep = calloc(n ? n : 1, 1);
+  if (!keys || !keep) ld_oom();
+  for (size_t i = 0; i < n; i++) keys[i] = (step_key){rows[i].trace_id, rows[i].step, i};
+  if (n) qsort(keys, n, sizeof *keys, cmp_step_key);
+  for (size_t i = 0; i < n; i++)
+    if (i == 0 || keys[i].trace_id != keys[i - 1].trace_id || keys[i].step != keys[i - 1].step)
+      keep[keys[i].at] = 1;
+  for (size_t i = 0; i < n; i++)
+    if (keep[i])
+      s->steps[s->nsteps++] =
+          (step_win){rows[i].trace_id, rows[i].step, rows[i].ts, rows[i].ts + rows[i].dur};
+  free(keys);
+  free(keep);
+}
+
+/* The statements of the _slice_tree rows, and of each runtime call's
+** innermost enclosing cpu_op in temp._launch_op (read and dropped by
 ** postpass_links.sql). */
-static int write_tree(ld_ctx *ctx, ld_extsort *tree) {
-  sqlite3_stmt *ins, *launch = NULL;
-  if (extsort_finish(tree) ||
-      ld_exec(ctx,
-              "CREATE TEMP TABLE IF NOT EXISTS _launch_op(id INTEGER PRIMARY KEY,"
-              " op_id INTEGER NOT NULL)") ||
-      sqlite3_prepare_v2(ctx->db, "INSERT INTO temp._launch_op(id, op_id) VALUES(?,?)", -1,
-                         &launch, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2(ctx->db,
-                         "INSERT INTO _slice_tree(id, parent_id, depth, self_dur, step, ctx_id,"
-                         " path_id, flop_id) VALUES(?,?,?,?,?,?,?,?)",
-                         -1, &ins, NULL) != SQLITE_OK) {
-    sqlite3_finalize(launch);
-    return -1;
-  }
-  int rc = 0;
-  for (const tree_row *t; rc == 0 && (t = extsort_next(tree));) {
+static int tree_prepare(ld_ctx *ctx, nest_state *s) {
+  return ld_exec(ctx,
+                 "CREATE TEMP TABLE IF NOT EXISTS _launch_op(id INTEGER PRIMARY KEY,"
+                 " op_id INTEGER NOT NULL)") ||
+                 sqlite3_prepare_v2(ctx->db,
+                                    "INSERT INTO temp._launch_op(id, op_id) VALUES(?,?)", -1,
+                                    &s->launch_ins, NULL) != SQLITE_OK ||
+                 sqlite3_prepare_v2(ctx->db,
+                                    "INSERT INTO _slice_tree(id, parent_id, depth, self_dur,"
+                                    " step, ctx_id, path_id, flop_id) VALUES(?,?,?,?,?,?,?,?)",
+                                    -1, &s->tree_ins, NULL) != SQLITE_OK
+             ? -1
+             : 0;
+}
+
+/* Queue the _slice_tree rows in id order, and the runtime calls'
+** temp._launch_op rows. */
+static int write_tree(nest_state *s) {
+  if (extsort_finish(s->tree)) return -1;
+  for (const tree_row *t; !s->failed && (t = extsort_next(s->tree));) {
     if (t->launcher >= 0) {
-      sqlite3_bind_int64(launch, 1, t->id);
-      sqlite3_bind_int64(launch, 2, t->launcher);
-      rc = sqlite3_step(launch) == SQLITE_DONE ? 0 : -1;
-      sqlite3_reset(launch);
+      ld_buf *b = row_for(s, s->launch_ins, 2);
+      row_int(b, 0, t->id);
+      row_int(b, 1, t->launcher);
     }
-    sqlite3_bind_int64(ins, 1, t->id);
-    if (t->parent >= 0)
-      sqlite3_bind_int64(ins, 2, t->parent);
-    else
-      sqlite3_bind_null(ins, 2);
-    sqlite3_bind_int(ins, 3, t->depth);
-    sqlite3_bind_int64(ins, 4, t->self);
-    if (t->step >= 0)
-      sqlite3_bind_int64(ins, 5, t->step);
-    else
-      sqlite3_bind_null(ins, 5);
-    bind_id(ins, 6, t->ctx_id);
-    bind_id(ins, 7, t->path_id);
-    bind_id(ins, 8, t->flop_id);
-    if (rc == 0) rc = sqlite3_step(ins) == SQLITE_DONE ? 0 : -1;
-    sqlite3_reset(ins);
+    ld_buf *b = row_for(s, s->tree_ins, 8);
+    row_int(b, 0, t->id);
+    row_id(b, 1, t->parent);
+    row_int(b, 2, t->depth);
+    row_int(b, 3, t->self);
+    row_id(b, 4, t->step);
+    row_id(b, 5, t->ctx_id);
+    row_id(b, 6, t->path_id);
+    row_id(b, 7, t->flop_id);
+    row_done(s);
   }
-  sqlite3_finalize(ins);
-  sqlite3_finalize(launch);
-  return rc || extsort_failed(tree) ? -1 : 0;
+  return s->failed || extsort_failed(s->tree) ? -1 : 0;
 }
 
 /* The open slices, busy intervals and operator totals of the current
@@ -611,11 +637,9 @@ static int write_tree(ld_ctx *ctx, ld_extsort *tree) {
 static void end_thread(nest_state *s) {
   while (s->n) pop(s);
   for (int c = 0; c < BUSY__N; c++) busy_flush(s, c, s->pid, s->tid);
-  if (s->pid && opstats_flush(s->ops, s->ops_ins, s->trace_id, s->pid, s->tid)) s->failed = 1;
-  if (s->pid && opstats_flush(s->ranges, s->ranges_ins, s->trace_id, s->pid, s->tid))
-    s->failed = 1;
-  if (s->pid && opstats_flush(s->shapes, s->shapes_ins, s->trace_id, s->pid, s->tid))
-    s->failed = 1;
+  if (s->pid && opstats_flush(s->ops, s->trace_id, s->pid, s->tid)) s->failed = 1;
+  if (s->pid && opstats_flush(s->ranges, s->trace_id, s->pid, s->tid)) s->failed = 1;
+  if (s->pid && opstats_flush(s->shapes, s->trace_id, s->pid, s->tid)) s->failed = 1;
 }
 
 /* The statements writing the attribution tables. */
@@ -636,8 +660,8 @@ static int attr_prepare(ld_ctx *ctx, nest_state *s) {
                          &s->ctx_shape_ins, &s->flop_ins, &s->shapes_ins, &s->marker_ins};
   for (size_t i = 0; i < sizeof sql / sizeof *sql; i++)
     if (sqlite3_prepare_v2(ctx->db, sql[i], -1, st[i], NULL) != SQLITE_OK) return -1;
-  s->ranges = opstats_new();
-  s->shapes = opstats_new();
+  s->ranges = opstats_new(s->w, s->ranges_ins);
+  s->shapes = opstats_new(s->w, s->shapes_ins);
   s->shape_keys.keys = intern_new();
   s->chains.keys = intern_new();
   s->paths.keys = intern_new();
@@ -663,93 +687,149 @@ static void attr_free(nest_state *s) {
   attr_map_free(&s->ctxs);
 }
 
-/* Nesting of the CPU slices the parser gathered (traces >= first_trace):
-** the step table first (the pass gives each slice its step), then one pass
-** over the sorted slices. */
-static int build_tree(ld_ctx *ctx, int64_t first_trace) {
-  nest_state s = {0};
-  ld_nest *nest = ctx->nest;
-  int rc = -1;
-  size_t nsteps;
-  step_row *steps = nest_steps(nest, &nsteps);
-  if (load_name_classes(ctx, &s.names) || write_steps(ctx, steps, nsteps, first_trace))
-    goto done;
-  s.tree = extsort_new(sizeof(tree_row), cmp_tree_row, TREE_SORT_MEMORY);
-  extsort_int_key(s.tree, offsetof(tree_row, id)); /* ids: radix-sorted */
+/* A script the writer runs in its turn, ?1 bound to first. */
+typedef struct script_call {
+  const char *sql;
+  int64_t first;
+} script_call;
+
+static int run_script(sqlite3 *db, void *arg) {
+  const script_call *c = arg;
+  return ld_exec_script(db, c->sql, c->first);
+}
+
+/* Every statement the pass's rows are written with, and its sorts. */
+static int nest_prepare(ld_ctx *ctx, nest_state *s) {
+  s->tree = extsort_new(sizeof(tree_row), cmp_tree_row, TREE_SORT_MEMORY);
+  extsort_int_key(s->tree, offsetof(tree_row, id)); /* ids: radix-sorted */
   if (sqlite3_prepare_v2(
           ctx->db,
           "INSERT INTO cpu_busy(trace_id, pid, tid, class, ts, dur) VALUES(?,?,?,?,?,?)", -1,
-          &s.busy_ins, NULL) != SQLITE_OK ||
+          &s->busy_ins, NULL) != SQLITE_OK ||
       sqlite3_prepare_v2(
           ctx->db,
           "INSERT INTO _op_stats(trace_id, pid, tid, step, name_id, calls, total_dur, self_dur,"
           " max_dur, shaped) VALUES(?,?,?,?,?,?,?,?,?,?)",
-          -1, &s.ops_ins, NULL) != SQLITE_OK)
-    goto done;
-  s.ops = opstats_new();
-  if (attr_prepare(ctx, &s) || load_steps(ctx, &s, first_trace)) goto done;
-  if (nest_finish(nest)) {
-    fprintf(ctx->msg, "profdb: cannot write a temporary file to sort slices\n");
-    goto done;
-  }
-  ld_phase(ctx, "nesting: sort");
+          -1, &s->ops_ins, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2(ctx->db,
+                         "INSERT OR IGNORE INTO step(trace_id, step, event_id, ts, dur)"
+                         " VALUES(?,?,?,?,?)",
+                         -1, &s->step_ins, NULL) != SQLITE_OK)
+    return -1;
+  s->ops = opstats_new(s->w, s->ops_ins);
+  return attr_prepare(ctx, s) || tree_prepare(ctx, s) ? -1 : 0;
+}
+
+/* A trace's slice_overhang count, written after the pass. */
+static void note_overhang(nest_state *s, int64_t trace_id, uint64_t n) {
+  s->overhangs = realloc(s->overhangs, (size_t)(s->noverhangs + 1) * sizeof *s->overhangs);
+  if (!s->overhangs) ld_oom();
+  s->overhangs[s->noverhangs++] = (overhang_stat){trace_id, (int64_t)n};
+}
+
+/* The pass over the sorted slices: see HOW IT WORKS. */
+static void nest_pass(nest_state *s, ld_nest *nest) {
   int thread = -1;
   int64_t last_trace = -1;
   uint64_t overhang_before = 0;
-  for (const nest_row *r; (r = nest_next(nest)) && !s.failed;) {
+  for (const nest_row *r; (r = nest_next(nest)) && !s->failed;) {
     if (r->thread != thread) {
-      end_thread(&s);
+      end_thread(s);
       thread = r->thread;
       int64_t trace_id = nest_thread_trace(nest, thread);
       if (trace_id != last_trace && last_trace >= 0) {
-        if (ld_put_stat(ctx->db, LD_KIND_TRACE, last_trace, PROFDB_STAT_slice_overhang,
-                        (int64_t)(s.overhang - overhang_before)))
-          goto done;
-        overhang_before = s.overhang;
+        note_overhang(s, last_trace, s->overhang - overhang_before);
+        overhang_before = s->overhang;
       }
-      s.trace_id = last_trace = trace_id;
-      s.pid = nest_thread_pid(nest, thread);
-      s.tid = nest_thread_tid(nest, thread);
+      s->trace_id = last_trace = trace_id;
+      s->pid = nest_thread_pid(nest, thread);
+      s->tid = nest_thread_tid(nest, thread);
     }
-    int at = find_name(&s.names, r->name_id), kind = r->kind;
-    int cls = at < 0 ? 0 : s.names.cls[at], rank = at < 0 ? 3 : s.names.rank[at];
-    push(&s, r, kind == PROFDB_KIND_CPU_OP && !(cls & CLS_STEP), cls, rank);
+    int at = find_name(&s->names, r->name_id), kind = r->kind;
+    int cls = at < 0 ? 0 : s->names.cls[at], rank = at < 0 ? 3 : s->names.rank[at];
+    push(s, r, kind == PROFDB_KIND_CPU_OP && !(cls & CLS_STEP), cls, rank);
     int64_t end = r->ts + r->dur;
     /* CPU work: operators, annotations, Python functions, runtime calls. */
     int cpu_work = kind == PROFDB_KIND_CPU_OP || kind == PROFDB_KIND_USER_ANNOTATION ||
                    kind == PROFDB_KIND_PYTHON_FUNCTION || kind == PROFDB_KIND_RUNTIME;
-    if (cpu_work && !(cls & CLS_STEP)) busy_add(&s, BUSY_CPU, r->ts, end, s.pid, s.tid);
-    if (kind == PROFDB_KIND_RUNTIME) busy_add(&s, BUSY_RUNTIME, r->ts, end, s.pid, s.tid);
+    if (cpu_work && !(cls & CLS_STEP)) busy_add(s, BUSY_CPU, r->ts, end, s->pid, s->tid);
+    if (kind == PROFDB_KIND_RUNTIME) busy_add(s, BUSY_RUNTIME, r->ts, end, s->pid, s->tid);
     if ((cls & CLS_DATALOADER) && kind != PROFDB_KIND_RUNTIME)
-      busy_add(&s, BUSY_DATALOADER, r->ts, end, s.pid, s.tid);
+      busy_add(s, BUSY_DATALOADER, r->ts, end, s->pid, s->tid);
   }
-  end_thread(&s);
-  if (nest_failed(nest)) {
+  end_thread(s);
+  if (last_trace >= 0) note_overhang(s, last_trace, s->overhang - overhang_before);
+}
+
+static void nest_free_state(nest_state *s) {
+  extsort_free(s->tree);
+  sqlite3_stmt *st[] = {s->busy_ins, s->ops_ins, s->step_ins, s->tree_ins, s->launch_ins};
+  for (size_t i = 0; i < sizeof st / sizeof *st; i++) sqlite3_finalize(st[i]);
+  opstats_free(s->ops);
+  attr_free(s);
+  free(s->stack);
+  free(s->steps);
+  free(s->overhangs);
+  free(s->names.id);
+  free(s->names.cls);
+  free(s->names.rank);
+}
+
+/* Nesting of the CPU slices the parser gathered (traces >= first_trace).
+** Every row goes through the writer thread (HOW IT WORKS (threads)): the
+** indexes, the legacy blocks' addresses, the step table and its GPU
+** projection, then the pass's rows, while this thread sorts and walks the
+** slices. */
+static int build_tree(ld_ctx *ctx, int64_t first_trace, int64_t first_snapshot) {
+  nest_state s = {.w = ctx->w};
+  double wait0, idle0, calls0, wait1, idle1, calls1, t0 = ld_seconds();
+  writer_waits(s.w, &wait0, &idle0, &calls0);
+  script_call calls[] = {{profdb_sql_postpass_indexes, 0},
+                         {profdb_sql_postpass_legacy_blocks, first_snapshot},
+                         {profdb_sql_postpass_step_gpu, first_trace}};
+  int rc = -1;
+  size_t nsteps;
+  step_row *steps = nest_steps(ctx->nest, &nsteps);
+  if (load_name_classes(ctx, &s.names) || nest_prepare(ctx, &s)) goto done;
+  writer_call(s.w, run_script, &calls[0]);
+  writer_call(s.w, run_script, &calls[1]);
+  write_steps(&s, steps, nsteps);
+  writer_call(s.w, run_script, &calls[2]);
+  if (nest_finish(ctx->nest)) {
+    fprintf(ctx->msg, "profdb: cannot write a temporary file to sort slices\n");
+    goto done;
+  }
+  ld_phase(ctx, "nesting: sort");
+  nest_pass(&s, ctx->nest);
+  if (nest_failed(ctx->nest)) {
     fprintf(ctx->msg, "profdb: cannot read back a temporary file of sorted slices\n");
     goto done;
   }
   ld_phase(ctx, "nesting: pass");
-  if (write_tree(ctx, s.tree) || ld_exec_script(ctx->db, profdb_sql_postpass_attr, 0))
-    goto done;
-  if (last_trace >= 0 &&
-      ld_put_stat(ctx->db, LD_KIND_TRACE, last_trace, PROFDB_STAT_slice_overhang,
-                  (int64_t)(s.overhang - overhang_before)))
-    goto done;
-  rc = s.failed ? -1 : 0;
+  if (s.failed || write_tree(&s)) goto done;
+  ld_phase(ctx, "nesting: tree rows");
+  if (writer_sync(s.w)) goto done;
+  ld_phase(ctx, "nesting: writer");
+  writer_waits(s.w, &wait1, &idle1, &calls1);
+  if (ld_timing())
+    fprintf(stderr,
+            "profdb: timing:   writer thread meanwhile: indexes and scripts %.3f s,"
+            " rows %.3f s, idle %.3f s; main thread waited for it %.3f s\n",
+            calls1 - calls0, ld_seconds() - t0 - (idle1 - idle0) - (calls1 - calls0),
+            idle1 - idle0, wait1 - wait0);
+  if (ld_exec_script(ctx->db, profdb_sql_postpass_attr, 0)) goto done;
+  for (int i = 0; i < s.noverhangs; i++)
+    if (ld_put_stat(ctx->db, LD_KIND_TRACE, s.overhangs[i].trace_id, PROFDB_STAT_slice_overhang,
+                    s.overhangs[i].value))
+      goto done;
+  rc = 0;
 done:
+  /* The queued rows name the statements freed below. */
+  if (writer_sync(s.w) && !rc) rc = -1;
   if (rc)
     fprintf(ctx->msg, "profdb: database error while nesting slices: %s\n",
-            sqlite3_errmsg(ctx->db));
-  extsort_free(s.tree);
-  sqlite3_finalize(s.busy_ins);
-  sqlite3_finalize(s.ops_ins);
-  opstats_free(s.ops);
-  attr_free(&s);
-  free(s.stack);
-  free(s.steps);
-  free(s.names.id);
-  free(s.names.cls);
-  free(s.names.rank);
+            writer_error(s.w) ? writer_error(s.w) : sqlite3_errmsg(ctx->db));
+  nest_free_state(&s);
   return rc;
 }
 
@@ -808,10 +888,6 @@ static int link_stats(ld_ctx *ctx, int64_t first) {
   return rc == SQLITE_DONE ? 0 : -1;
 }
 
-int postpass_prepare(ld_ctx *ctx) {
-  return ld_exec(ctx, profdb_sql_postpass_indexes);
-}
-
 int postpass_run(ld_ctx *ctx, int64_t first_trace, int64_t first_snapshot) {
   progress_phase("counting unmatched flows");
   if (flow_stats(ctx)) {
@@ -820,8 +896,8 @@ int postpass_run(ld_ctx *ctx, int64_t first_trace, int64_t first_snapshot) {
   }
   ld_phase(ctx, "flow stats");
   progress_phase("nesting CPU slices");
-  if (exec_with_first(ctx, profdb_sql_postpass_legacy_blocks, first_snapshot)) return -1;
-  if (build_tree(ctx, first_trace) || ld_exec(ctx, profdb_sql_cpu_busy_index)) return -1;
+  if (build_tree(ctx, first_trace, first_snapshot) || ld_exec(ctx, profdb_sql_cpu_busy_index))
+    return -1;
   ld_phase(ctx, "nesting");
   progress_phase("linking GPU work to CPU ops");
   if (exec_with_first(ctx, profdb_sql_postpass_links, first_trace)) return -1;

@@ -70,6 +70,7 @@ struct ld_writer {
                                   ** batch (the writer was behind) */
   double writer_idle;              /* seconds the thread waited for a batch
                                   ** (the producer was behind) */
+  double call_seconds;             /* seconds in writer_call functions */
 };
 
 /* INSERT INTO table VALUES(?1, ..., ?n), once the table's columns were
@@ -115,13 +116,41 @@ static sqlite3_stmt *statement(ld_writer *w, ld_table t) {
   return w->stmt[t];
 }
 
+/* The call entry at b->p + *i (after its tag): run it.  0, or -1 with
+** w->error set. */
+static int run_call(ld_writer *w, const ld_buf *b, size_t *i) {
+  ld_call_fn fn;
+  void *arg;
+  memcpy(&fn, b->p + *i, sizeof fn);
+  memcpy(&arg, b->p + *i + sizeof fn, sizeof arg);
+  *i += sizeof fn + sizeof arg;
+  double t0 = ld_seconds();
+  int rc = fn(w->db, arg);
+  double t = ld_seconds() - t0;
+  if (w->threaded) pthread_mutex_lock(&w->mu);
+  w->call_seconds += t;
+  if (w->threaded) pthread_mutex_unlock(&w->mu);
+  if (rc == 0) return 0;
+  snprintf(w->error, sizeof w->error, "database error: %s", sqlite3_errmsg(w->db));
+  return -1;
+}
+
 /* Insert every row of b.  Returns 0, or -1 with w->error set. */
 static int write_batch(ld_writer *w, ld_buf *b) {
   size_t i = 0;
   while (i < b->n) {
-    ld_table t = (ld_table)(unsigned char)b->p[i++];
+    unsigned entry = (unsigned char)b->p[i++];
+    if (entry == LD_ENTRY_CALL) {
+      if (run_call(w, b, &i)) return -1;
+      continue;
+    }
+    ld_table t = (ld_table)entry;
     int ncols = (unsigned char)b->p[i++];
-    if (t < TB__COUNT && w->sink[t]) { /* one text value */
+    sqlite3_stmt *own = NULL; /* LD_ENTRY_STMT: the producer's statement */
+    if (entry == LD_ENTRY_STMT) {
+      memcpy(&own, b->p + i, sizeof own);
+      i += sizeof own;
+    } else if (t < TB__COUNT && w->sink[t]) { /* one text value */
       uint32_t len;
       memcpy(&len, b->p + i + 1, 4);
       if (w->sink[t](w->sink_arg[t], b->p + i + 5, len)) {
@@ -131,9 +160,9 @@ static int write_batch(ld_writer *w, ld_buf *b) {
       i += 5 + len;
       continue;
     }
-    sqlite3_stmt *st = t < TB__COUNT ? statement(w, t) : NULL;
+    sqlite3_stmt *st = own ? own : t < TB__COUNT ? statement(w, t) : NULL;
     if (!st) return -1;
-    if (ncols != ld_table_ncols[t]) { /* not a row_begin() of this build: a bug */
+    if (!own && ncols != ld_table_ncols[t]) { /* not a row_begin() of this build: a bug */
       snprintf(w->error, sizeof w->error, "internal error: a row for %s is damaged",
                table_def[t].name);
       return -1;
@@ -171,7 +200,7 @@ static int write_batch(ld_writer *w, ld_buf *b) {
     if (seen != ((uint64_t)1 << ncols) - 1 || i > b->n) { /* a parser bug */
       snprintf(w->error, sizeof w->error,
                "internal error: a row for %s does not give each of its %d columns one value",
-               table_def[t].name, ncols);
+               own ? "a derived table" : table_def[t].name, ncols);
       return -1;
     }
     int rc = sqlite3_step(st);
@@ -229,6 +258,15 @@ ld_writer *writer_start(sqlite3 *db, int threads, char **err) {
     if (pthread_create(&w->thread, NULL, writer_main, w) == 0) w->threaded = 1;
   }
   return w;
+}
+
+void writer_call(ld_writer *w, ld_call_fn fn, void *arg) {
+  ld_buf *b = w->cur;
+  ld_buf_reserve(b, 1 + sizeof fn + sizeof arg);
+  b->p[b->n++] = (char)LD_ENTRY_CALL;
+  memcpy(b->p + b->n, &fn, sizeof fn);
+  memcpy(b->p + b->n + sizeof fn, &arg, sizeof arg);
+  b->n += sizeof fn + sizeof arg;
 }
 
 void writer_sink(ld_writer *w, ld_table t, ld_sink_fn fn, void *arg, const char *why) {
@@ -311,9 +349,11 @@ uint64_t writer_rows(const ld_writer *w) {
   return w->rows;
 }
 
-void writer_waits(ld_writer *w, double *producer_wait, double *writer_idle) {
+void writer_waits(ld_writer *w, double *producer_wait, double *writer_idle,
+                  double *call_seconds) {
   pthread_mutex_lock(&w->mu);
   *producer_wait = w->producer_wait;
   *writer_idle = w->writer_idle;
+  *call_seconds = w->call_seconds;
   pthread_mutex_unlock(&w->mu);
 }

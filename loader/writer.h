@@ -95,6 +95,13 @@ int writer_maybe_flush(ld_writer *w);
 /* Write everything queued and wait.  Returns 0 or -1 on failure. */
 int writer_sync(ld_writer *w);
 
+/* Run fn(arg) on the writer thread, in order with the rows queued before
+** and after it (the post-pass's SQL scripts, while the producer goes on
+** computing rows).  fn returns 0, or -1 with sqlite3_errmsg saying why, which
+** fails the writer.  fn and arg must outlive the next writer_sync. */
+typedef int (*ld_call_fn)(sqlite3 *db, void *arg);
+void writer_call(ld_writer *w, ld_call_fn fn, void *arg);
+
 /* Stop the thread and finalize the statements (after writer_sync). */
 void writer_stop(ld_writer *w);
 
@@ -110,11 +117,29 @@ const char *writer_error(const ld_writer *w);
 uint64_t writer_rows(const ld_writer *w);
 
 /* Seconds so far that the producer waited for the writer thread (it was
-** the bottleneck) and that the thread waited for rows (the producer was),
-** for PROFDB_TIMING. */
-void writer_waits(ld_writer *w, double *producer_wait, double *writer_idle);
+** the bottleneck), that the thread waited for rows (the producer was) and
+** that it ran writer_call functions, for PROFDB_TIMING. */
+void writer_waits(ld_writer *w, double *producer_wait, double *writer_idle,
+                  double *call_seconds);
 
 /* ---- encoding rows (inline: this is the hot path) ---------------------- */
+
+/* Entries of a batch that are not rows of an ld_table (their first byte). */
+#define LD_ENTRY_STMT 0xfe /* a row for a statement the producer prepared */
+#define LD_ENTRY_CALL 0xff /* a writer_call() */
+
+/* Start a row for st, a statement the producer prepared on the writer's
+** connection (the post-pass's derived tables): then one row_* call per
+** parameter, column id k standing for parameter k + 1.  The writer binds
+** and steps it in order with the other rows; st must stay prepared until
+** the next writer_sync. */
+static inline void row_begin_stmt(ld_buf *b, sqlite3_stmt *st, int nparams) {
+  ld_buf_reserve(b, 2 + sizeof st);
+  b->p[b->n++] = (char)LD_ENTRY_STMT;
+  b->p[b->n++] = (char)nparams;
+  memcpy(b->p + b->n, &st, sizeof st);
+  b->n += sizeof st;
+}
 
 /* Start a row of t; then one row_* call per column of t, any order. */
 static inline void row_begin(ld_buf *b, ld_table t) {
