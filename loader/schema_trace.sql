@@ -14,7 +14,8 @@
 
 -- Key/value facts about the database itself.
 CREATE TABLE IF NOT EXISTS _profdb(
-  -- setting name: 'schema_version', 'created_by'
+  -- setting name: 'schema_version', 'created_by'; 'built_from' = 'dataset
+  -- summaries' in the job database profdb report DIR merges
   key TEXT PRIMARY KEY,
   -- its value
   value

@@ -28,6 +28,7 @@
 CREATE TEMP TABLE report_cp_span(trace_id INTEGER, step INTEGER, ts INTEGER, end_ts INTEGER,
   rounded INTEGER, PRIMARY KEY (trace_id, step)) WITHOUT ROWID;
 INSERT INTO report_cp_span
+SELECT * FROM (
 SELECT s.trace_id, s.step, s.ts, s.ts + s.dur, 0 FROM report_step s
 WHERE NOT coalesce(:scope_hta, 0)
 UNION ALL
@@ -40,7 +41,11 @@ UNION ALL
 SELECT w.trace_id, -1, w.ts, w.end_ts, coalesce(h.rounded, 0)
 FROM report_window w LEFT JOIN report_hta_trace h USING (trace_id)
 WHERE w.whole AND NOT (coalesce(:scope_hta, 0)
-                       AND EXISTS (SELECT 1 FROM report_step_all a WHERE a.trace_id = w.trace_id));
+                       AND EXISTS (SELECT 1 FROM report_step_all a WHERE a.trace_id = w.trace_id)))
+-- none in a dataset's report: its summaries leave most CPU operators out
+-- (lib/90_unavailable.sql says so)
+WHERE NOT EXISTS (SELECT 1 FROM main._profdb WHERE key = 'built_from'
+                  AND value = 'dataset summaries');
 
 -- Launch calls counted (HTA: get_runtime_launch_events_mask), by name id.
 CREATE TEMP TABLE report_cp_launch_name(name_id INTEGER PRIMARY KEY);

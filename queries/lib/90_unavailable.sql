@@ -25,3 +25,13 @@ SELECT t.name, 'no memory snapshot is loaded; load one (torch.cuda.memory._snaps
 FROM (SELECT 'report_mem_device' AS name UNION ALL SELECT 'report_mem_peak' UNION ALL
       SELECT 'report_mem_live') t
 WHERE NOT EXISTS (SELECT 1 FROM main.snapshot);
+
+-- A dataset's report (profdb report DIR): its ranks' summaries keep only
+-- the CPU operators the other sections read (export/dataset/_summary_drop.sql),
+-- and the critical path walks every one.
+INSERT INTO report_unavailable
+SELECT 'report_cp_path', 'a dataset''s summaries keep only the CPU operators the other ' ||
+  'sections read, and the critical path needs every one: run profdb report on the rank''s ' ||
+  'trace or database'
+WHERE EXISTS (SELECT 1 FROM main._profdb WHERE key = 'built_from'
+              AND value = 'dataset summaries');
