@@ -535,10 +535,12 @@ static int merge_into(sqlite3 *db, const char *plain, char **list, int n, char *
   /* built_from: what the report may not answer from summaries (the
   ** critical path needs every CPU operator: queries/lib/90_unavailable.sql) */
   static const char *const finish[] = {"DROP INDEX main._summary_string_by_value",
-                                       profdb_sql_postpass_indexes, profdb_sql_cpu_busy_index,
+                                       profdb_sql_postpass_indexes,
+                                       profdb_sql_cpu_busy_index,
                                        "INSERT INTO main._profdb(key, value)"
                                        " VALUES ('built_from', 'dataset summaries')",
-                                       "ANALYZE", NULL};
+                                       "ANALYZE",
+                                       NULL};
   for (int i = 0; rc == 0 && finish[i]; i++)
     if (sqlite3_exec(db, finish[i], NULL, NULL, NULL) != SQLITE_OK) {
       snprintf(err, errsize, "%s", sqlite3_errmsg(db));

@@ -20,7 +20,7 @@
 --   ns         ns     time of the path in this kind
 --   pct        %      of path_ns
 --   edges      count  edges of the path of this kind
---   top        -      the event of this kind with the most time on the path
+--   top        -      the event of this kind with the most time on the path (its name; past 1,024 characters cut, with '…')
 --   top_ns     ns     its time on the path
 WITH e AS (
   SELECT p.trace_id, p.step, x.w, x.type, x.ev,
@@ -45,7 +45,10 @@ WITH e AS (
 )
 SELECT w.label, w.rank, k.step, l.path_ns, k.kind, k.ns,
   round(100.0 * k.ns / nullif(l.path_ns, 0), 2) AS pct, k.edges,
-  CASE WHEN t.ns > 0 THEN (SELECT name FROM report_name WHERE name_id = t.name_id) END AS top,
+  CASE WHEN t.ns > 0 THEN (SELECT CASE WHEN length(name) > 1024  -- a row a kind and step:
+                                      THEN substr(name, 1, 1024) || '…'  -- names cut short
+                                      ELSE name END
+                           FROM report_name WHERE name_id = t.name_id) END AS top,
   CASE WHEN t.ns > 0 THEN t.ns END AS top_ns
 FROM k JOIN len l USING (trace_id, step) JOIN report_window w USING (trace_id)
 LEFT JOIN t ON t.trace_id = k.trace_id AND t.step = k.step AND t.kind = k.kind AND t.r = 1

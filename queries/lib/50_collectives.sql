@@ -91,9 +91,10 @@ HAVING count(DISTINCT rank) = count(*) AND count(*) > 1;
 -- one-time (a rank whose profiler started late, communicator set-up at a
 -- group's first call, first launches that differ between ranks), not
 -- steady lateness: the straggler figures leave them out
--- (docs/definitions.md#stragglers).
+-- (docs/definitions.md#stragglers).  Not with --scope hta, whose
+-- straggler figures are HTA's, every call counted.
 UPDATE report_coll_instance SET startup = 1
-WHERE (run, pg, coll, seq) IN (
+WHERE NOT coalesce(:scope_hta, 0) AND (run, pg, coll, seq) IN (
   WITH m AS (
     SELECT run, profdb_median(last_ts - first_ts) AS med FROM report_coll_instance
     WHERE run IN (SELECT r.run FROM report_run r JOIN report_window w USING (trace_id)
