@@ -43,11 +43,16 @@ const char *rp_rank_outliers_text(char *buf, size_t n, const rp_rank_summary *m)
   if (k >= 0 && (size_t)k < n) {
     if (m->noutliers == 0)
       snprintf(buf + k, n - (size_t)k, "none.");
-    else if (m->tied && m->kept == 0)
+    else if (m->tied && m->kept == 0 && m->tied == m->noutliers)
       snprintf(buf + k, n - (size_t)k,
                "%d, all equally outlying (a tie of more than %d): none shown, none picked by"
                " row order.",
                m->noutliers, RP_OUTLIERS_MAX);
+    else if (m->tied && m->kept == 0) /* the most outlying tie past the cut, others follow */
+      snprintf(buf + k, n - (size_t)k,
+               "%d; the %d most outlying are equally so (a tie of more than %d) and the %d"
+               " others less: none shown, none picked by row order.",
+               m->noutliers, m->tied, RP_OUTLIERS_MAX, m->noutliers - m->tied);
     else if (m->tied)
       snprintf(buf + k, n - (size_t)k,
                "%d, the %d most outlying shown; the next %d tie (equally outlying) and are"

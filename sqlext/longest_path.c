@@ -161,8 +161,9 @@ static size_t topo(work *w) {
   return tail;
 }
 
-/* Distances in topological order; returns the path's last node. */
-static size_t longest(work *w, const graph *g) {
+/* Distances in topological order; returns the path's last node, *overflow
+** set when a distance would pass 64 bits (weights near 2^63: never ns). */
+static size_t longest(work *w, const graph *g, int *overflow) {
   size_t best = w->nn ? w->order[0] : 0;
   for (size_t i = 0; i < w->nn; i++) {
     size_t v = w->order[i];
@@ -173,7 +174,11 @@ static size_t longest(work *w, const graph *g) {
     long long p = -1;
     for (size_t k = w->in_at[v]; k < w->in_at[v + 1]; k++) {
       size_t e = w->in[k];
-      sqlite3_int64 c = w->dist[w->src[e]] + g->e[e].w;
+      sqlite3_int64 c;
+      if (__builtin_add_overflow(w->dist[w->src[e]], g->e[e].w, &c)) {
+        *overflow = 1;
+        return best;
+      }
       if (!any || c > d) d = c, p = (long long)e, any = 1;
     }
     if (any && d >= 0) w->dist[v] = d, w->pred[v] = p;
@@ -196,7 +201,14 @@ static void lp_final(sqlite3_context *ctx) {
   } else if (topo(&w) < w.nn) {
     sqlite3_result_error(ctx, "profdb_longest_path(): the graph has a cycle", -1);
   } else {
-    size_t v = longest(&w, g), len = 0;
+    int overflow = 0;
+    size_t v = longest(&w, g, &overflow), len = 0;
+    if (overflow) {
+      sqlite3_result_error(ctx, "profdb_longest_path(): a path's length passes 64 bits", -1);
+      work_free(&w);
+      free(g->e);
+      return;
+    }
     sqlite3_str *s = sqlite3_str_new(NULL);
     /* walk back from the end; write first edge first */
     for (size_t u = v; w.pred[u] >= 0; u = w.src[w.pred[u]]) w.order[len++] = (size_t)w.pred[u];

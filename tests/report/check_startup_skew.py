@@ -178,6 +178,13 @@ def case_straggler_ties_named(profdb, data, work):
         problems.append(f"(c) outlying rows picked by row order from a tie of ten: ranks {shown}")
     if "tie" not in md.split("Outlying rows", 1)[-1].split("\n", 1)[0]:
         problems.append("(c) the summary does not say the outlying ranks tie")
+    # (d) as (c), and ranks 28-29 less late: the count says 10 tie and 2 are less outlying
+    late = [[1000 if r >= 30 else 500 if r >= 28 else 0 for r in range(40)]] * 24
+    doc, md = report(profdb, work, "tie_cut_more", coll_job(work, "tie_cut_more", 40, late),
+                     ("findings", "rank_sum"))
+    line = "Outlying rows" + md.split("Outlying rows", 1)[-1].split("\n", 1)[0]
+    if "12; the 10 most outlying are equally so" not in line or "2 others less" not in line:
+        problems.append(f"(d) the summary's count of a tie past the cut: {line}")
     return problems
 
 

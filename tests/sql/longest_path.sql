@@ -22,3 +22,7 @@ SELECT 'lp_06', profdb_longest_path(s, d, w, id)
 FROM (SELECT 1 AS s, 2 AS d, 1 AS w, 1 AS id UNION ALL SELECT 2, 1, 1, 2);
 SELECT 'lp_07', profdb_longest_path(s, d, 'x', id) FROM e;
 SELECT 'lp_08', profdb_longest_path(s, d, 1.5, id) FROM e;
+-- a path whose length passes 64 bits: an error, not a wrapped sum
+SELECT 'lp_09', profdb_longest_path(s, d, w, id)
+FROM (SELECT 1 AS s, 2 AS d, 4611686018427387904 AS w, 1 AS id
+      UNION ALL SELECT 2, 3, 4611686018427387904, 2);

@@ -47,13 +47,18 @@ WITH thread_wait AS MATERIALIZED (  -- stream-wait calls: few, read once, indexe
 ), first_op AS (  -- the first to start of the operations queued at the gap's start (the
                   -- queue of lib/38_claim.sql: no host-blocking call's); report_clip_gpu's
                   -- index by (trace_id, k, a) finds it in a step or two
-  SELECT q.k, q.trace_id, q.a, q.b,
-    (SELECT c.event_id FROM report_clip_gpu c JOIN _gpu_link l ON l.id = c.event_id
+  SELECT f.k, f.trace_id, f.a, f.b,
+    (SELECT min(c.event_id) FROM report_clip_gpu c JOIN _gpu_link l ON l.id = c.event_id
        JOIN _slice r ON r.id = l.launch_id
-     WHERE c.trace_id = q.trace_id AND c.k = q.k AND c.a >= q.b AND r.ts < q.a
-       AND r.id NOT IN (SELECT event_id FROM report_sync)
-     ORDER BY c.a LIMIT 1) AS event_id
-  FROM report_queued_gap q
+     WHERE c.trace_id = f.trace_id AND c.k = f.k AND c.a = f.first_a AND r.ts < f.a
+       AND r.id NOT IN (SELECT event_id FROM report_sync)) AS event_id  -- ties: the lowest id
+  FROM (SELECT q.k, q.trace_id, q.a, q.b,
+          (SELECT c.a FROM report_clip_gpu c JOIN _gpu_link l ON l.id = c.event_id
+             JOIN _slice r ON r.id = l.launch_id
+           WHERE c.trace_id = q.trace_id AND c.k = q.k AND c.a >= q.b AND r.ts < q.a
+             AND r.id NOT IN (SELECT event_id FROM report_sync)
+           ORDER BY c.a LIMIT 1) AS first_a
+        FROM report_queued_gap q) f
 ), op AS (
   SELECT f.k, f.trace_id, f.a, f.b, f.event_id, g.name_id, g.device, g.stream, g.ts,
     r.id AS launch_id, r.ts AS launch_ts, r.pid, r.tid,
