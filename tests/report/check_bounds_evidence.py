@@ -39,27 +39,16 @@ communication defects, one per defect, each named after it:
 The expected figures are derived here from the fixture's own events, not
 from profdb's output.
 """
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_rules import Trace  # noqa: E402
-from checklist import finding, findings_of, run_checks  # noqa: E402
+from checklist import finding, finding_text, findings_of_doc, run_checks  # noqa: E402
 
 STEPS = 2  # Trace.build writes 3 steps of 10 ms; the first is warm-up
 
 
-def report(profdb, work, name, doc):
-    path = os.path.join(work, name + ".json")
-    with open(path, "w") as f:
-        json.dump(doc, f)
-    return findings_of(profdb, work, name, [path])
-
-
-def text(f):
-    return " ".join(f[k] for k in ("title", "observation", "hypothesis", "action",
-                                   "expected_impact"))
 
 
 def on_device(doc, device):
@@ -100,7 +89,7 @@ def miopen_transposes_called_elementwise(profdb, work, problems):
         t.gpu(TRANSPOSE, s + 4000, 600, launch_ts=s + 140)
         t.gpu(ADD, s + 4700, 1500, launch_ts=s + 150)
         t.x("cuda_runtime", "cudaDeviceSynchronize", s + 170, 6100)
-    f = finding(report(profdb, work, "miopen_transposes", Trace().build(step)),
+    f = finding(findings_of_doc(profdb, work, "miopen_transposes", Trace().build(step)),
                 "dominant_category")
     transpose_ns = 2 * 600 * 1000  # per step
     conv_ns = (2 * 600 + 2 * 400 + 2000) * 1000
@@ -122,7 +111,7 @@ def miopen_transposes_called_elementwise(profdb, work, problems):
     def small(t, s):
         t.gpu(TRANSPOSE, s + 200, 100)
         t.gpu(CONV, s + 400, 4000)
-    f = finding(report(profdb, work, "miopen_transposes_small", Trace().build(small)),
+    f = finding(findings_of_doc(profdb, work, "miopen_transposes_small", Trace().build(small)),
                 "dominant_category")
     if not f or "transposes" in f["action"] or f["evidence"]["figures"].get("transpose_ns") != 100000:
         problems.append(f"miopen_transposes_called_elementwise: small share: {f and f['action']}")
@@ -150,7 +139,8 @@ def gemm_peak_unknown_device_half_guess(profdb, work, problems):
     doc = props(on_device(Trace().build(lambda t, s: (mm(t, s, n, 8000, 100),
                                                       waited(t, s, 8400))), 2),
                 "AMD Instinct MI300X")
-    f = finding(report(profdb, work, "gemm_peak_unlisted_device", doc), "dominant_category")
+    f = finding(findings_of_doc(profdb, work, "gemm_peak_unlisted_device", doc),
+                "dominant_category")
     # 2 n^3 FLOPs at 60% of the MI300X's 1307.4 TFLOP/s dense bf16 peak
     want = 8000 * 1000 - 2 * n ** 3 / (0.6 * 1307.4e3)
     if not f:
@@ -169,7 +159,7 @@ def gemm_peak_unknown_device_half_guess(profdb, work, problems):
     doc = props(Trace().build(lambda t, s: (mm(t, s, 8192, 4000, 100),
                                             mm(t, s, 4096, 2000, 130, gpu_at=4300),
                                             waited(t, s, 6500))), "AMD Instinct MI999")
-    f = finding(report(profdb, work, "gemm_peak_unknown_model", doc), "dominant_category")
+    f = finding(findings_of_doc(profdb, work, "gemm_peak_unknown_model", doc), "dominant_category")
     rate = 2 * 8192 ** 3 / 4000e3  # FLOP per ns
     want = 6000e3 - (2 * 8192 ** 3 + 2 * 4096 ** 3) / rate
     if not f:
@@ -192,7 +182,7 @@ def gemm_saving_when_gpu_mostly_idle(profdb, work, problems):
         t.gpu(SGEMM, s + 200, 800, launch_ts=s + 100)
         t.x("cuda_runtime", "cudaDeviceSynchronize", s + 600, 500)
     doc = props(Trace().build(step), "NVIDIA A100-SXM4-80GB")
-    f = finding(report(profdb, work, "gemm_gpu_mostly_idle", doc), "dominant_category")
+    f = finding(findings_of_doc(profdb, work, "gemm_gpu_mostly_idle", doc), "dominant_category")
     idle = 100 - 100 * 800 / 10000
     crit = 400 * 1000
     # no shapes: half the GEMM time, scaled to the part the host waits for
@@ -206,13 +196,13 @@ def gemm_saving_when_gpu_mostly_idle(profdb, work, problems):
                         f"want {want}; figures {fig}")
     if f"idles {idle:.0f}%" not in f["title"] or "host" not in f["hypothesis"] \
             or "keep the GPU busy" not in f["action"] or f["confidence"] != "low":
-        problems.append(f"gemm_saving_when_gpu_mostly_idle: {f['confidence']}: {text(f)}")
+        problems.append(f"gemm_saving_when_gpu_mostly_idle: {f['confidence']}: {finding_text(f)}")
     # control: the GPU busy 9 of 10 ms: half the GEMM time, no caveat
     doc = props(Trace().build(lambda t, s: t.gpu(SGEMM, s + 200, 9000, launch_ts=s + 100)),
                 "NVIDIA A100-SXM4-80GB")
-    f = finding(report(profdb, work, "gemm_gpu_busy", doc), "dominant_category")
+    f = finding(findings_of_doc(profdb, work, "gemm_gpu_busy", doc), "dominant_category")
     if not f or f["expected_saving_ns"] != 9000 * 1000 / 2 or "idles" in f["title"]:
-        problems.append(f"gemm_saving_when_gpu_mostly_idle: busy control {f and text(f)}")
+        problems.append(f"gemm_saving_when_gpu_mostly_idle: busy control {f and finding_text(f)}")
 
 
 NCCL = "ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)"
@@ -225,7 +215,7 @@ def comm_overlap_beyond_compute(profdb, work, problems):
         t.gpu(NCCL, s + 2000, 5000, stream=20)
     doc = Trace().build(step)
     doc["distributedInfo"] = {"backend": "nccl", "rank": 0, "world_size": 8}
-    f = finding(report(profdb, work, "comm_beyond_compute", doc), "exposed_communication")
+    f = finding(findings_of_doc(profdb, work, "comm_beyond_compute", doc), "exposed_communication")
     if not f:
         problems.append("comm_overlap_beyond_compute: no finding")
         return
@@ -237,11 +227,11 @@ def comm_overlap_beyond_compute(profdb, work, problems):
             or fig.get("peers_not_loaded") != 7:
         problems.append(f"comm_overlap_beyond_compute: peers: {f['confidence']} {f['observation']}")
     # without a world size nothing says peers are missing
-    f = finding(report(profdb, work, "comm_no_world_size", Trace().build(step)),
+    f = finding(findings_of_doc(profdb, work, "comm_no_world_size", Trace().build(step)),
                 "exposed_communication")
     if not f or f["confidence"] != "medium" or "ranks loaded" in f["observation"] \
             or f["expected_saving_ns"] != 1000 * 1000:
-        problems.append(f"comm_overlap_beyond_compute: no world size: {f and text(f)}")
+        problems.append(f"comm_overlap_beyond_compute: no world size: {f and finding_text(f)}")
 
 
 FILL = ("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>,"
@@ -254,16 +244,18 @@ def fill_saving_when_gpu_mostly_idle(profdb, work, problems):
     def step(t, s):
         t.gpu(FILL, s + 200, 600, launch_ts=s + 100)
         t.x("cuda_runtime", "cudaStreamSynchronize", s + 500, 200)
-    f = finding(report(profdb, work, "fill_gpu_mostly_idle", Trace().build(step)), "fill_kernels")
+    f = finding(findings_of_doc(profdb, work, "fill_gpu_mostly_idle", Trace().build(step)),
+                "fill_kernels")
     if not f or f["expected_saving_ns"] != 200 * 1000 or "idles 94%" not in f["title"] \
             or f["confidence"] != "low" or "keep the GPU busy" not in f["action"]:
-        problems.append(f"fill_saving_when_gpu_mostly_idle: {f and (f['expected_saving_ns'], text(f))}")
+        problems.append(f"fill_saving_when_gpu_mostly_idle: "
+                        f"{f and (f['expected_saving_ns'], finding_text(f))}")
     # control: the GPU busy with a 9 ms GEMM after the fill: all 600 us
-    f = finding(report(profdb, work, "fill_gpu_busy", Trace().build(lambda t, s: (
+    f = finding(findings_of_doc(profdb, work, "fill_gpu_busy", Trace().build(lambda t, s: (
         t.gpu(FILL, s + 200, 600, launch_ts=s + 100),
         t.gpu(SGEMM, s + 850, 9000, launch_ts=s + 120)))), "fill_kernels")
     if not f or f["expected_saving_ns"] != 600 * 1000 or "idles" in f["title"]:
-        problems.append(f"fill_saving_when_gpu_mostly_idle: busy control {f and text(f)}")
+        problems.append(f"fill_saving_when_gpu_mostly_idle: busy control {f and finding_text(f)}")
 
 
 def kernel_saving_past_critical_path_at_40pct_idle(profdb, work, problems):
@@ -275,7 +267,8 @@ def kernel_saving_past_critical_path_at_40pct_idle(profdb, work, problems):
     def step(t, s):
         t.gpu(CONV, s + 200, 6000, launch_ts=s + 100)
         t.x("cuda_runtime", "cudaStreamSynchronize", s + 4700, 2300)
-    f = finding(report(profdb, work, "conv_40pct_idle", Trace().build(step)), "dominant_category")
+    f = finding(findings_of_doc(profdb, work, "conv_40pct_idle", Trace().build(step)),
+                "dominant_category")
     conv, crit = 6000 * 1000, 1500 * 1000
     want = (conv / 2) * crit / conv  # a 2x faster convolution, on the critical path only
     if not f:
@@ -289,34 +282,35 @@ def kernel_saving_past_critical_path_at_40pct_idle(profdb, work, problems):
                 or "Bounded by the critical path" not in f["expected_impact"] \
                 or "idles" in f["title"] or f["confidence"] != "medium":
             problems.append(f"kernel_saving_past_critical_path_at_40pct_idle: "
-                            f"{f['confidence']}: {text(f)}")
+                            f"{f['confidence']}: {finding_text(f)}")
     # the same for fill kernels: 600 us of fill beside 5.4 ms of
     # convolution (idle 40%), 200 us of the fill inside a sync
     def fill(t, s):
         t.gpu(FILL, s + 200, 600, launch_ts=s + 100)
         t.gpu(CONV, s + 900, 5400, launch_ts=s + 110)
         t.x("cuda_runtime", "cudaStreamSynchronize", s + 600, 200)
-    f = finding(report(profdb, work, "fill_40pct_idle", Trace().build(fill)), "fill_kernels")
+    f = finding(findings_of_doc(profdb, work, "fill_40pct_idle", Trace().build(fill)),
+                "fill_kernels")
     if not f or f["expected_saving_ns"] != 200 * 1000 \
             or f["evidence"]["figures"].get("critical_path_ns") != 200 * 1000 \
             or "idle 40%" not in f["observation"] or "idles" in f["title"]:
         problems.append(f"kernel_saving_past_critical_path_at_40pct_idle: fill "
-                        f"{f and (f['expected_saving_ns'], text(f))}")
+                        f"{f and (f['expected_saving_ns'], finding_text(f))}")
     # control: GPU-bound (idle 5%, under the 10% switch), no sync at all:
     # the whole bound is kept
-    f = finding(report(profdb, work, "conv_5pct_idle", Trace().build(
+    f = finding(findings_of_doc(profdb, work, "conv_5pct_idle", Trace().build(
         lambda t, s: t.gpu(CONV, s + 200, 9500, launch_ts=s + 100))), "dominant_category")
     if not f or f["expected_saving_ns"] != 9500 * 1000 / 2 \
             or f["evidence"]["figures"].get("critical_path_ns") is not None \
             or "critical path" in f["expected_impact"]:
         problems.append(f"kernel_saving_past_critical_path_at_40pct_idle: GPU-bound control "
-                        f"{f and (f['expected_saving_ns'], text(f))}")
+                        f"{f and (f['expected_saving_ns'], finding_text(f))}")
     # just past the switch: idle 12%, no sync: nothing on the critical path
-    f = finding(report(profdb, work, "conv_12pct_idle", Trace().build(
+    f = finding(findings_of_doc(profdb, work, "conv_12pct_idle", Trace().build(
         lambda t, s: t.gpu(CONV, s + 200, 8800, launch_ts=s + 100))), "dominant_category")
     if not f or f["expected_saving_ns"] != 0 or "idle 12%" not in f["observation"]:
         problems.append(f"kernel_saving_past_critical_path_at_40pct_idle: 12% idle "
-                        f"{f and (f['expected_saving_ns'], text(f))}")
+                        f"{f and (f['expected_saving_ns'], finding_text(f))}")
 
 
 def low_gemm_efficiency_not_on_critical_path(profdb, work, problems):
@@ -327,31 +321,31 @@ def low_gemm_efficiency_not_on_critical_path(profdb, work, problems):
     rate = 2 * n ** 3 / (dur * 1e-6) / 1e12  # TFLOP/s
     s0 = dur * 1000 * (1 - 100 * rate / 312 / 60)
     doc = props(Trace().build(lambda t, s: mm(t, s, n, dur, 100)), "NVIDIA A100-SXM4-80GB")
-    f = finding(report(profdb, work, "lowgemm_idle", doc), "low_gemm_efficiency")
+    f = finding(findings_of_doc(profdb, work, "lowgemm_idle", doc), "low_gemm_efficiency")
     if not f or f["expected_saving_ns"] != 0 or "idle 60%" not in f["observation"] \
             or f["evidence"]["figures"].get("critical_path_ns") != 0 or f["confidence"] != "low":
         problems.append(f"low_gemm_efficiency_not_on_critical_path: idle "
-                        f"{f and (f['expected_saving_ns'], f['confidence'], text(f))}")
+                        f"{f and (f['expected_saving_ns'], f['confidence'], finding_text(f))}")
     # 64% of the GEMM inside a sync (+1640 to +4300 us of a kernel at
     # +200..+4200): 64% of the bound
     doc = props(Trace().build(lambda t, s: (
         mm(t, s, n, dur, 100),
         t.x("cuda_runtime", "cudaDeviceSynchronize", s + 1640, 2660))), "NVIDIA A100-SXM4-80GB")
-    f = finding(report(profdb, work, "lowgemm_64pct", doc), "low_gemm_efficiency")
+    f = finding(findings_of_doc(profdb, work, "lowgemm_64pct", doc), "low_gemm_efficiency")
     want = s0 * 2560 / 4000
     if not f or abs(f["expected_saving_ns"] - want) > 1000 \
             or f["evidence"]["figures"].get("critical_path_ns") != 2560 * 1000 \
             or "(64%)" not in f["observation"]:
         problems.append(f"low_gemm_efficiency_not_on_critical_path: 64% want {want:.0f}: "
-                        f"{f and (f['expected_saving_ns'], text(f))}")
+                        f"{f and (f['expected_saving_ns'], finding_text(f))}")
     # control: GPU-bound (the GEMM 9.5 ms of the step): the whole bound
     doc = props(Trace().build(lambda t, s: mm(t, s, n, 9500, 100)), "NVIDIA A100-SXM4-80GB")
-    f = finding(report(profdb, work, "lowgemm_busy", doc), "low_gemm_efficiency")
+    f = finding(findings_of_doc(profdb, work, "lowgemm_busy", doc), "low_gemm_efficiency")
     rate = 2 * n ** 3 / (9500e-6) / 1e12
     want = 9500 * 1000 * (1 - 100 * rate / 312 / 60)
-    if not f or abs(f["expected_saving_ns"] - want) > 1000 or "critical path" in text(f):
+    if not f or abs(f["expected_saving_ns"] - want) > 1000 or "critical path" in finding_text(f):
         problems.append(f"low_gemm_efficiency_not_on_critical_path: busy control want "
-                        f"{want:.0f}: {f and (f['expected_saving_ns'], text(f))}")
+                        f"{want:.0f}: {f and (f['expected_saving_ns'], finding_text(f))}")
 
 
 CHECKS = [miopen_transposes_called_elementwise, gemm_peak_unknown_device_half_guess,

@@ -38,19 +38,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_rules import Trace  # noqa: E402
-from checklist import finding, findings_of, run_checks  # noqa: E402
+from checklist import finding, finding_text, findings_of_doc, run_checks  # noqa: E402
 
 
-def report(profdb, work, name, doc):
-    path = os.path.join(work, name + ".json")
-    with open(path, "w") as f:
-        json.dump(doc, f)
-    return findings_of(profdb, work, name, [path])
-
-
-def text(f):
-    return " ".join(f[k] for k in ("title", "observation", "hypothesis", "action",
-                                   "expected_impact"))
 
 
 def props(doc, name, major=8, minor=0):
@@ -71,7 +61,7 @@ def gemm_speedup_promised_without_shapes(profdb, work, problems):
                                (XMMA, "NVIDIA H100 80GB HBM3", (9, 0))):
         doc = props(Trace(shapes=False).build(
             lambda t, s: t.gpu(kernel, s + 200, 9000, launch_ts=s + 100)), device, *cc)
-        f = finding(report(profdb, work, "nos_" + kernel[:12], doc), "dominant_category")
+        f = finding(findings_of_doc(profdb, work, "nos_" + kernel[:12], doc), "dominant_category")
         if not f:
             problems.append(f"{name}: {kernel[:20]}: no finding")
             continue
@@ -86,16 +76,16 @@ def gemm_speedup_promised_without_shapes(profdb, work, problems):
     doc = props(Trace(shapes=False).build(lambda t, s: (
         t.gpu(HGEMM, s + 200, 800, launch_ts=s + 100),
         t.x("cuda_runtime", "cudaDeviceSynchronize", s + 150, 900))), "NVIDIA A100-SXM4-80GB")
-    f = finding(report(profdb, work, "nos_host_bound", doc), "dominant_category")
+    f = finding(findings_of_doc(profdb, work, "nos_host_bound", doc), "dominant_category")
     if f and (f["expected_saving_ns"] != 0 or "2x" in f["expected_impact"]):
         problems.append(f"{name}: host-bound: saving {f['expected_saving_ns']}: "
                         f"{f['expected_impact']}")
     # control: fp32 SIMT GEMMs: half their time (a lower precision's peak)
     doc = props(Trace(shapes=False).build(
         lambda t, s: t.gpu(SGEMM, s + 200, 9000, launch_ts=s + 100)), "NVIDIA A100-SXM4-80GB")
-    f = finding(report(profdb, work, "nos_fp32", doc), "dominant_category")
+    f = finding(findings_of_doc(profdb, work, "nos_fp32", doc), "dominant_category")
     if not f or f["expected_saving_ns"] != 9000 * 1000 // 2 or "fp32" not in f["expected_impact"]:
-        problems.append(f"{name}: fp32 control: {f and (f['expected_saving_ns'], text(f))}")
+        problems.append(f"{name}: fp32 control: {f and (f['expected_saving_ns'], finding_text(f))}")
 
 
 EP = {
@@ -158,11 +148,11 @@ def peer_copy_told_to_avoid_contiguous(profdb, work, problems):
             t.x("cpu_op", "aten::to", a - 20, 40)
             t.gpu(PTOP, a + 100, 1000, cat="gpu_memcpy", launch_ts=a)
             t.events[-1]["args"].update({"fromDevice": 0, "toDevice": dst, "bytes": 1 << 26})
-    f = finding(report(profdb, work, "peer_copies", Trace().build(step)), "memcpy")
+    f = finding(findings_of_doc(profdb, work, "peer_copies", Trace().build(step)), "memcpy")
     if not f:
         problems.append(f"{name}: no finding")
         return
-    t = text(f)
+    t = finding_text(f)
     for bad in (".contiguous()", "torch.cat", "device-to-device"):
         if bad in t:
             problems.append(f"{name}: says {bad!r}: {t}")
@@ -203,7 +193,7 @@ def memory_bound_bmm_gemm_efficiency(profdb, work, problems):
             bmm(t, s, b, m, k, n, dur),
             t.gpu(BMM_KERNEL, s + 200 + dur + 50, 9000 - dur, launch_ts=s + 120)),
         ), "NVIDIA A100-SXM4-80GB")
-        f = finding(report(profdb, work, f"bmm_k{k}", doc), "low_gemm_efficiency")
+        f = finding(findings_of_doc(profdb, work, f"bmm_k{k}", doc), "low_gemm_efficiency")
         tag = f"{name}: K={k} (memory floor {floor_ns:.0f} ns, main {old:.0f})"
         if want < 100000:  # under the floor: nothing worth promising
             if f and f["expected_saving_ns"] > want + 1000:
@@ -211,8 +201,9 @@ def memory_bound_bmm_gemm_efficiency(profdb, work, problems):
             continue
         if not f:
             problems.append(f"{tag}: no finding")
-        elif abs(f["expected_saving_ns"] - want) > 1000 or "memory-bound" not in text(f):
-            problems.append(f"{tag}: saving {f['expected_saving_ns']}, want {want:.0f}: {text(f)}")
+        elif abs(f["expected_saving_ns"] - want) > 1000 or "memory-bound" not in finding_text(f):
+            problems.append(f"{tag}: saving {f['expected_saving_ns']}, want {want:.0f}: "
+                            f"{finding_text(f)}")
 
 
 NCCL = "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)"
@@ -231,7 +222,8 @@ def exposed_comm_subjects_clipped(profdb, work, problems):
             return
         t.gpu(NCCL, s + 1000, 6000, stream=20, launch_ts=s + 900)
         t.gpu(ADD, s + 7000, 1000, launch_ts=s + 950)
-    f = finding(report(profdb, work, "comm_clipped", Trace().build(step)), "exposed_communication")
+    f = finding(findings_of_doc(profdb, work, "comm_clipped", Trace().build(step)),
+                "exposed_communication")
     if not f:
         problems.append(f"{name}: no finding")
         return

@@ -51,6 +51,22 @@ def findings_of(profdb, work, name, inputs, ok=(0,)):
         return json.load(f)
 
 
+def findings_of_doc(profdb, work, name, doc):
+    """findings_of() of a trace document, written as WORK/NAME.json."""
+    import json
+    import os
+    path = os.path.join(work, name + ".json")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    return findings_of(profdb, work, name, [path])
+
+
+def finding_text(f):
+    """What a finding says, its texts joined (to search for advice)."""
+    return " ".join(f[k] for k in ("title", "observation", "hypothesis", "action",
+                                   "expected_impact"))
+
+
 def finding(doc, rule):
     """The finding of that rule in a report's JSON, or None."""
     f = [x for x in doc["findings"] if x["rule"] == rule]
