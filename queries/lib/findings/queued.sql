@@ -32,7 +32,7 @@ CREATE TEMP TABLE measure_queued_gap (
   owner     TEXT      -- 'switch', 'graph', 'event' or 'unseen' (above)
 ) STRICT;
 INSERT INTO measure_queued_gap
-WITH thread_wait AS MATERIALIZED (  -- stream-wait calls: few, read once, indexed by thread
+WITH thread_wait AS MATERIALIZED (  -- stream-wait calls, by thread: few, read once
   SELECT trace_id, pid, tid, ts FROM _slice
   WHERE name_id IN (SELECT id FROM _string
                     WHERE value IN ('cudaStreamWaitEvent', 'hipStreamWaitEvent'))
