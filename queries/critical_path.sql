@@ -34,14 +34,17 @@ WITH e AS (
   LEFT JOIN _gpu g ON g.id = x.ev AND x.type IN ('operator', 'launch', 'kernel_kernel')
   LEFT JOIN report_gpu_name n ON n.name_id = g.name_id
   LEFT JOIN _slice s ON s.id = x.ev
-), k AS (
-  SELECT trace_id, step, kind, sum(w) AS ns, count(*) AS edges FROM e GROUP BY trace_id, step, kind
-), t AS (
-  SELECT trace_id, step, kind, name_id, sum(w) AS ns,
-    row_number() OVER (PARTITION BY trace_id, step, kind ORDER BY sum(w) DESC, name_id) AS r
+), n AS (  -- one pass over the path's edges; the rest sums these rows
+  SELECT trace_id, step, kind, name_id, sum(w) AS ns, count(*) AS edges
   FROM e GROUP BY trace_id, step, kind, name_id
+), k AS (
+  SELECT trace_id, step, kind, sum(ns) AS ns, sum(edges) AS edges FROM n GROUP BY trace_id, step, kind
+), t AS (
+  SELECT trace_id, step, kind, name_id, ns,
+    row_number() OVER (PARTITION BY trace_id, step, kind ORDER BY ns DESC, name_id) AS r
+  FROM n
 ), len AS (
-  SELECT trace_id, step, sum(w) AS path_ns FROM e GROUP BY trace_id, step
+  SELECT trace_id, step, sum(ns) AS path_ns FROM k GROUP BY trace_id, step
 )
 SELECT w.label, w.rank, k.step, l.path_ns, k.kind, k.ns,
   round(100.0 * k.ns / nullif(l.path_ns, 0), 2) AS pct, k.edges,

@@ -599,7 +599,47 @@ int rp_run_lib_files(rp_report *r, const char *const *names, int n) {
   return rc;
 }
 
-/* Run the prelude (every .sql file under lib/, in name order) on r->db. */
+/* 1 when a selected section (or the findings) lists NAME under Requires. */
+static int required(const rp_report *r, const char *name) {
+  for (int i = 0; i <= r->nsections; i++) {
+    const rp_section *s = i < r->nsections ? &r->sections[i] : &r->findings;
+    if (!s->requires) continue;
+    char *req = xstrdup(s->requires), *save;
+    int hit = 0;
+    for (char *t = strtok_r(req, " ,", &save); t && !hit; t = strtok_r(NULL, " ,", &save))
+      hit = !strcmp(t, name);
+    free(req);
+    if (hit) return 1;
+  }
+  return 0;
+}
+
+/* A prelude file whose header has "-- On demand: TABLE ..." builds tables
+** that only some sections read (the critical path: a second of CPU on a
+** 60 MB trace): it runs only when a selected section requires one of them. */
+static int lib_wanted(const rp_report *r, const char *path) {
+  char *text = read_file(path);
+  if (!text) return 1; /* running it reports the error */
+  int wanted = 1;
+  char *line = text;
+  while (line && !strncmp(line, "--", 2)) { /* the header: the leading comment lines */
+    char *end = strchr(line, '\n');
+    if (end) *end = 0;
+    if (!strncmp(line, "-- On demand:", 13)) {
+      char *save;
+      wanted = 0;
+      for (char *t = strtok_r(line + 13, " ,", &save); t && !wanted; t = strtok_r(NULL, " ,", &save))
+        wanted = required(r, t);
+      break;
+    }
+    line = end ? end + 1 : NULL;
+  }
+  free(text);
+  return wanted;
+}
+
+/* Run the prelude (every .sql file under lib/, in name order, but those
+** on demand that no selected section needs) on r->db. */
 static int run_lib(rp_report *r) {
   if (!r->kind->lib) return 0;
   char dir[4096];
@@ -611,7 +651,10 @@ static int run_lib(rp_report *r) {
     struct dirent *e;
     while ((e = readdir(d)) && n < 64) {
       size_t len = strlen(e->d_name);
-      if (len > 4 && !strcmp(e->d_name + len - 4, ".sql")) names[n++] = xstrdup(e->d_name);
+      char path[8192];
+      snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+      if (len > 4 && !strcmp(e->d_name + len - 4, ".sql") && lib_wanted(r, path))
+        names[n++] = xstrdup(e->d_name);
     }
     closedir(d);
   }

@@ -135,6 +135,10 @@ WITH op AS (
   FROM _slice
   WHERE kind = (SELECT kind FROM _kind WHERE name = 'cpu_op') AND ts IS NOT NULL
     AND dur IS NOT NULL AND trace_id IN (SELECT trace_id FROM report_trace)
+    -- only names with a call over 1 ms can have such a first call: the
+    -- window then sorts their calls, not every operator's
+    AND name_id IN (SELECT name_id FROM _slice
+                    WHERE kind = (SELECT kind FROM _kind WHERE name = 'cpu_op') AND dur > 1000000)
 ), later AS (
   SELECT trace_id, name_id, input_dims, input_types, profdb_median(dur) AS median_ns,
     count(*) AS n

@@ -23,6 +23,9 @@
 -- by stream alone, HTA's launch calls only.  Without it: every launch call
 -- whose GPU work carries its correlation (CUDA/HIP graph launches
 -- included), streams keyed by (device, stream), the report's steps.
+-- Run only when a selected section requires a table named here
+-- (report_sql.c, lib_wanted):
+-- On demand: report_cp_path
 
 -- Spans analysed: trace_id, step (-1: the whole trace), [ts, end_ts] (ns).
 CREATE TEMP TABLE report_cp_span(trace_id INTEGER, step INTEGER, ts INTEGER, end_ts INTEGER,
@@ -136,10 +139,12 @@ CREATE INDEX temp.report_cp_ev_end ON report_cp_ev(trace_id, step, gpu, end_ts);
 -- Nodes: node (ids in time order, HTA's node order), the event, is_end, t.
 CREATE TEMP TABLE report_cp_node(node INTEGER PRIMARY KEY, trace_id INTEGER, step INTEGER,
   ev INTEGER, is_end INTEGER, t INTEGER);
-INSERT INTO report_cp_node
-SELECT row_number() OVER (ORDER BY trace_id, step, t, ev, is_end), trace_id, step, ev, is_end, t
+-- (node: the rowid, given in insertion order)
+INSERT INTO report_cp_node(trace_id, step, ev, is_end, t)
+SELECT trace_id, step, ev, is_end, t
 FROM (SELECT trace_id, step, ev, 0 AS is_end, ts AS t FROM report_cp_ev
-      UNION ALL SELECT trace_id, step, ev, 1, end_ts FROM report_cp_ev);
+      UNION ALL SELECT trace_id, step, ev, 1, end_ts FROM report_cp_ev)
+ORDER BY trace_id, step, t, ev, is_end;
 CREATE UNIQUE INDEX temp.report_cp_node_ev ON report_cp_node(trace_id, step, ev, is_end);
 
 -- Without --scope hta a blocking call's time counts as the host's unless
@@ -148,5 +153,5 @@ CREATE UNIQUE INDEX temp.report_cp_node_ev ON report_cp_node(trace_id, step, ev,
 UPDATE report_cp_ev SET blocking = 0
 WHERE NOT coalesce(:scope_hta, 0) AND blocking AND NOT gpu
   AND NOT EXISTS (SELECT 1 FROM report_cp_ev g
-                  WHERE g.trace_id = report_cp_ev.trace_id AND g.step = report_cp_ev.step AND g.gpu
+                  WHERE g.trace_id = report_cp_ev.trace_id AND g.step = report_cp_ev.step AND g.gpu = 1
                     AND g.end_ts BETWEEN report_cp_ev.ts AND report_cp_ev.end_ts);

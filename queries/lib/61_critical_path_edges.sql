@@ -5,6 +5,9 @@
 -- 'operator', 'dependency', 'launch', 'kernel_kernel', 'sync'), ev (the
 -- event the time is attributed to: HTA's _attribute_edge, the launched
 -- operation for a launch edge, the waiting call or operation for a sync).
+-- Run only when a selected section requires a table named here
+-- (report_sql.c, lib_wanted):
+-- On demand: report_cp_path
 CREATE TEMP TABLE report_cp_edge(id INTEGER PRIMARY KEY, trace_id INTEGER, step INTEGER,
   src INTEGER, dst INTEGER, w INTEGER, type TEXT, ev INTEGER);
 
@@ -37,32 +40,35 @@ SELECT trace_id, step, src, dst, w, type, ev FROM (
 -- 2. Call stacks: each thread's points in HTA's order (time; an end before
 -- a start; of two starts the longer first, of two ends the shorter first;
 -- then by event id), each linked from the one before unless both take the
--- runtime lock (and are not an end then a start).  opd: operators open.
-WITH p AS (
-  SELECT n.node, n.trace_id, n.step, n.ev, n.is_end, n.t, e.lock, e.blocking, e.parent,
-    e.pid, e.tid, e.end_ts - e.ts AS dur
-  FROM report_cp_node n JOIN report_cp_ev e USING (trace_id, step, ev)
-  WHERE NOT e.gpu
-), s AS (
-  SELECT p.*,
-    coalesce(sum(CASE WHEN is_end THEN -1 ELSE 1 END) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING
-                                                           AND 1 PRECEDING), 0) AS opd,
-    lag(node) OVER w AS prev, lag(t) OVER w AS prev_t, lag(ev) OVER w AS prev_ev,
-    lag(is_end) OVER w AS prev_end, lag(lock) OVER w AS prev_lock, lag(parent) OVER w AS prev_parent,
-    row_number() OVER w AS k
-  FROM p
-  WINDOW w AS (PARTITION BY trace_id, step, pid, tid
-               ORDER BY t, is_end DESC, CASE WHEN is_end THEN dur ELSE -dur END,
-                 CASE WHEN is_end THEN -ev ELSE ev END)
-)
+-- runtime lock (and are not an end then a start).  report_cp_stack: k
+-- (the points of all threads in that order, one thread after another),
+-- opd (operators open before the point: a running sum over all threads,
+-- right per thread because each thread's points sum to zero, every start
+-- having its end in the same span).  One ordered pass and a join on k - 1:
+-- lag() over a partition cost 3x as much (docs/performance.md).
+CREATE TEMP TABLE report_cp_stack(k INTEGER PRIMARY KEY, trace_id INTEGER, step INTEGER,
+  pid, tid, node INTEGER, ev INTEGER, is_end INTEGER, t INTEGER, lock INTEGER, blocking INTEGER,
+  parent INTEGER, opd INTEGER);
+INSERT INTO report_cp_stack
+SELECT row_number() OVER w, n.trace_id, n.step, e.pid, e.tid, n.node, n.ev, n.is_end, n.t, e.lock,
+  e.blocking, e.parent,
+  sum(CASE WHEN n.is_end THEN -1 ELSE 1 END) OVER w - CASE WHEN n.is_end THEN -1 ELSE 1 END
+FROM report_cp_node n JOIN report_cp_ev e USING (trace_id, step, ev)
+WHERE e.gpu = 0
+WINDOW w AS (ORDER BY n.trace_id, n.step, e.pid, e.tid, n.t, n.is_end DESC,
+             CASE WHEN n.is_end THEN e.end_ts - e.ts ELSE e.ts - e.end_ts END,
+             CASE WHEN n.is_end THEN -n.ev ELSE n.ev END
+             ROWS UNBOUNDED PRECEDING);
+
 INSERT INTO report_cp_edge(trace_id, step, src, dst, w, type, ev)
-SELECT trace_id, step, prev, node,
-  CASE WHEN NOT is_end AND opd = 0 THEN 0 WHEN is_end AND blocking THEN 0 ELSE t - prev_t END,
-  CASE WHEN NOT is_end AND opd = 0 THEN 'dependency' ELSE 'operator' END,
-  CASE WHEN NOT prev_end THEN prev_ev WHEN is_end THEN ev ELSE prev_parent END
-FROM s
-WHERE prev IS NOT NULL AND NOT (lock AND prev_lock AND (NOT prev_end OR is_end))
-ORDER BY trace_id, step, pid, tid, k;
+SELECT c.trace_id, c.step, p.node, c.node,
+  CASE WHEN NOT c.is_end AND c.opd = 0 THEN 0 WHEN c.is_end AND c.blocking THEN 0 ELSE c.t - p.t END,
+  CASE WHEN NOT c.is_end AND c.opd = 0 THEN 'dependency' ELSE 'operator' END,
+  CASE WHEN NOT p.is_end THEN p.ev WHEN c.is_end THEN c.ev ELSE p.parent END
+FROM report_cp_stack c JOIN report_cp_stack p ON p.k = c.k - 1
+WHERE p.trace_id = c.trace_id AND p.step = c.step AND p.pid IS c.pid AND p.tid IS c.tid
+  AND NOT (c.lock AND p.lock AND (NOT p.is_end OR c.is_end))
+ORDER BY c.k;
 
 -- GPU synchronization (HTA: cuda_sync events, PyTorch's
 -- enable_cuda_sync_events): what each waited for.  cudaStreamWaitEvent:
@@ -105,7 +111,7 @@ WITH k AS (
     o.q_launch, o.q_start,
     lag(e.ev) OVER w AS prev, lag(e.end_ts) OVER w AS prev_end
   FROM report_cp_ev e JOIN report_cp_op o ON o.op = e.ev
-  WHERE e.gpu
+  WHERE e.gpu = 1
   WINDOW w AS (PARTITION BY e.trace_id, e.step, e.skey ORDER BY e.ts, e.ev)
 )
 SELECT k.*, w.src AS wsrc, (SELECT end_ts FROM report_cp_ev x
@@ -133,7 +139,7 @@ SELECT e.trace_id, e.step, -e.ev, e.end_ts, e.ev,
   (SELECT k.op FROM report_cp_k k WHERE k.trace_id = e.trace_id AND k.step = e.step
      AND k.end_ts BETWEEN e.ts AND e.end_ts ORDER BY k.end_ts DESC, k.op DESC LIMIT 1), 'Call', NULL
 FROM report_cp_ev e
-WHERE NOT coalesce(:scope_hta, 0) AND e.blocking AND NOT e.gpu
+WHERE NOT coalesce(:scope_hta, 0) AND e.blocking AND e.gpu = 0
   AND NOT EXISTS (SELECT 1 FROM report_cp_sync_ev s WHERE s.call = e.ev);
 
 -- The operation each host sync waited for: a Stream Sync its stream's

@@ -104,6 +104,23 @@ p = fixture("ns", chain(k_ts=40.25, k_dur=50.5))
 expect("ns", report(p), 90750,
        {"cpu_op": 12000, "launch": 28250, "gpu:GEMM": 50500, "sync": 0, "dependency": 0})
 
+# On demand (lib/60 and 61 say "-- On demand: report_cp_path"): a report of
+# sections that do not read the path does not build it; one that does, does.
+def libs_run(path, *args):
+    err = subprocess.run([profdb, "report", path, *args, "--json", os.devnull],
+                         env=dict(os.environ, PROFDB_TIMING="1"), check=True,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True).stderr
+    return {f for f in ("60_critical_path.sql", "61_critical_path_edges.sql") if f in err}
+
+
+p = fixture("chain", chain())
+for args, want in ((("--section", "gpu_idle"), set()),
+                   (("--section", "critical_path"), {"60_critical_path.sql", "61_critical_path_edges.sql"}),
+                   ((), {"60_critical_path.sql", "61_critical_path_edges.sql"})):
+    if libs_run(p, *args) != want:
+        failures.append(f"report {' '.join(args) or '(all sections)'}: ran {sorted(libs_run(p, *args))}, "
+                        f"expected {sorted(want)}")
+
 TYPE = {"launch": "critical_path_kernel_launch_delay", "kernel_kernel": "critical_path_kernel_kernel_delay",
         "sync": "critical_path_sync_dependency", "dependency": "critical_path_dependency"}
 BOUND = {"launch": "gpu_kernel_launch_overhead", "kernel_kernel": "gpu_kernel_kernel_overhead"}
