@@ -628,7 +628,8 @@ static int lib_wanted(const rp_report *r, const char *path) {
     if (!strncmp(line, "-- On demand:", 13)) {
       char *save;
       wanted = 0;
-      for (char *t = strtok_r(line + 13, " ,", &save); t && !wanted; t = strtok_r(NULL, " ,", &save))
+      for (char *t = strtok_r(line + 13, " ,", &save); t && !wanted;
+           t = strtok_r(NULL, " ,", &save))
         wanted = required(r, t);
       break;
     }
