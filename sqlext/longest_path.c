@@ -31,13 +31,12 @@
 SQLITE_EXTENSION_INIT3
 
 #include "families.h"
+#include "longest_path.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct edge {
-  sqlite3_int64 src, dst, w, id;
-} edge;
+typedef lp_edge edge;
 
 typedef struct graph {
   edge *e;
@@ -116,24 +115,30 @@ static void work_free(work *w) {
 }
 
 /* Nodes and compressed adjacency of g's edges (sorted by id). 0 on no memory. */
-static int build(const graph *g, work *w) {
-  size_t m = g->n;
-  w->ids = malloc(2 * m * sizeof *w->ids);
+static int build(const graph *g, work *w, size_t dense) {
+  size_t m = g->n, nn = dense;
   w->src = malloc(m * sizeof *w->src), w->dst = malloc(m * sizeof *w->dst);
   w->out = malloc(m * sizeof *w->out), w->in = malloc(m * sizeof *w->in);
-  if (!w->ids || !w->src || !w->dst || !w->out || !w->in) return 0;
-  for (size_t i = 0; i < m; i++) w->ids[2 * i] = g->e[i].src, w->ids[2 * i + 1] = g->e[i].dst;
-  qsort(w->ids, 2 * m, sizeof *w->ids, cmp_int64);
-  size_t nn = 0;
-  for (size_t i = 0; i < 2 * m; i++)
-    if (!nn || w->ids[nn - 1] != w->ids[i]) w->ids[nn++] = w->ids[i];
+  if (!w->src || !w->dst || !w->out || !w->in) return 0;
+  if (!dense) { /* the nodes: the edges' ids, sorted and unique */
+    w->ids = malloc(2 * m * sizeof *w->ids);
+    if (!w->ids) return 0;
+    for (size_t i = 0; i < m; i++) w->ids[2 * i] = g->e[i].src, w->ids[2 * i + 1] = g->e[i].dst;
+    qsort(w->ids, 2 * m, sizeof *w->ids, cmp_int64);
+    for (size_t i = 0; i < 2 * m; i++)
+      if (!nn || w->ids[nn - 1] != w->ids[i]) w->ids[nn++] = w->ids[i];
+  }
   w->nn = nn;
   w->out_at = calloc(nn + 1, sizeof *w->out_at), w->in_at = calloc(nn + 1, sizeof *w->in_at);
   w->order = malloc(nn * sizeof *w->order), w->deg = calloc(nn, sizeof *w->deg);
   w->dist = calloc(nn, sizeof *w->dist), w->pred = malloc(nn * sizeof *w->pred);
   if (!w->out_at || !w->in_at || !w->order || !w->deg || !w->dist || !w->pred) return 0;
   for (size_t i = 0; i < m; i++) {
-    w->src[i] = node_of(w->ids, nn, g->e[i].src), w->dst[i] = node_of(w->ids, nn, g->e[i].dst);
+    if (dense)
+      w->src[i] = (size_t)g->e[i].src, w->dst[i] = (size_t)g->e[i].dst;
+    else
+      w->src[i] = node_of(w->ids, nn, g->e[i].src),
+      w->dst[i] = node_of(w->ids, nn, g->e[i].dst);
     w->out_at[w->src[i] + 1]++, w->in_at[w->dst[i] + 1]++;
   }
   for (size_t v = 0; v < nn; v++)
@@ -187,6 +192,42 @@ static size_t longest(work *w, const graph *g, int *overflow) {
   return best;
 }
 
+int lp_solve(const lp_edge *e, size_t n, size_t **path, size_t *len) {
+  return lp_solve_dense(e, n, 0, path, len);
+}
+
+int lp_solve_dense(const lp_edge *e, size_t n, size_t nodes, size_t **path, size_t *len) {
+  graph g = {.e = (lp_edge *)e, .n = n};
+  work w;
+  memset(&w, 0, sizeof w);
+  *path = NULL, *len = 0;
+  int rc = LP_OK;
+  if (!n) return LP_OK;
+  if (!build(&g, &w, nodes)) {
+    rc = LP_NOMEM;
+  } else if (topo(&w) < w.nn) {
+    rc = LP_CYCLE;
+  } else {
+    int overflow = 0;
+    size_t v = longest(&w, &g, &overflow), k = 0;
+    if (overflow) {
+      rc = LP_OVERFLOW;
+    } else {
+      /* walk back from the end (into w.order, no longer needed), then reverse */
+      for (size_t u = v; w.pred[u] >= 0; u = w.src[w.pred[u]]) w.order[k++] = (size_t)w.pred[u];
+      size_t *p = malloc((k ? k : 1) * sizeof *p);
+      if (!p) {
+        rc = LP_NOMEM;
+      } else {
+        for (size_t i = 0; i < k; i++) p[i] = w.order[k - 1 - i];
+        *path = p, *len = k;
+      }
+    }
+  }
+  work_free(&w);
+  return rc;
+}
+
 static void lp_final(sqlite3_context *ctx) {
   graph *g = sqlite3_aggregate_context(ctx, 0);
   if (!g || g->failed || !g->n) {
@@ -194,27 +235,19 @@ static void lp_final(sqlite3_context *ctx) {
     return;
   }
   qsort(g->e, g->n, sizeof *g->e, cmp_edge_id);
-  work w;
-  memset(&w, 0, sizeof w);
-  if (!build(g, &w)) {
+  size_t *path, len;
+  int rc = lp_solve(g->e, g->n, &path, &len);
+  if (rc == LP_NOMEM) {
     sqlite3_result_error_nomem(ctx);
-  } else if (topo(&w) < w.nn) {
+  } else if (rc == LP_CYCLE) {
     sqlite3_result_error(ctx, "profdb_longest_path(): the graph has a cycle", -1);
+  } else if (rc == LP_OVERFLOW) {
+    sqlite3_result_error(ctx, "profdb_longest_path(): a path's length passes 64 bits", -1);
   } else {
-    int overflow = 0;
-    size_t v = longest(&w, g, &overflow), len = 0;
-    if (overflow) {
-      sqlite3_result_error(ctx, "profdb_longest_path(): a path's length passes 64 bits", -1);
-      work_free(&w);
-      free(g->e);
-      return;
-    }
     sqlite3_str *s = sqlite3_str_new(NULL);
-    /* walk back from the end; write first edge first */
-    for (size_t u = v; w.pred[u] >= 0; u = w.src[w.pred[u]]) w.order[len++] = (size_t)w.pred[u];
     sqlite3_str_appendchar(s, 1, '[');
-    for (size_t i = len; i-- > 0;)
-      sqlite3_str_appendf(s, "%s%lld", i + 1 < len ? "," : "", (long long)g->e[w.order[i]].id);
+    for (size_t i = 0; i < len; i++)
+      sqlite3_str_appendf(s, "%s%lld", i ? "," : "", (long long)g->e[path[i]].id);
     sqlite3_str_appendchar(s, 1, ']');
     int n = sqlite3_str_length(s);
     char *text = sqlite3_str_finish(s);
@@ -223,7 +256,7 @@ static void lp_final(sqlite3_context *ctx) {
     else
       sqlite3_result_text(ctx, text, n, sqlite3_free);
   }
-  work_free(&w);
+  free(path);
   free(g->e);
 }
 

@@ -1,8 +1,10 @@
 -- The critical path of each analysed step (the whole trace without steps):
 -- HolisticTraceAnalysis' CriticalPathAnalysis graph (hta/analyzers/
 -- critical_path_analysis.py, v0.6.0 commit f4d0062), built from the loaded
--- tables, and its longest path (profdb_longest_path, sqlext/
--- longest_path.c).  docs/definitions.md, "Critical path".
+-- tables, and its longest path (profdb_critical_path, sqlext/
+-- critical_path.c, builds the nodes, the lock and call-stack edges and
+-- walks the graph; this file and lib/61 give it the events and the GPU
+-- edges).  docs/definitions.md, "Critical path".
 --
 -- Nodes are the start and the end of each CPU operator and runtime call
 -- (dur > 0, starting in the span) and of each kernel, copy and fill whose
@@ -135,17 +137,6 @@ SELECT p.trace_id, p.step, o.op, 1, o.ts, o.end_ts, NULL, NULL, o.skey, 0, 0, NU
 FROM report_cp_op o JOIN report_cp_span p ON p.trace_id = o.trace_id AND p.step IN (-1, o.step)
 WHERE o.launch_ts BETWEEN p.ts AND p.end_ts AND o.launch_dur > 0;
 CREATE INDEX temp.report_cp_ev_end ON report_cp_ev(trace_id, step, gpu, end_ts);
-
--- Nodes: node (ids in time order, HTA's node order), the event, is_end, t.
-CREATE TEMP TABLE report_cp_node(node INTEGER PRIMARY KEY, trace_id INTEGER, step INTEGER,
-  ev INTEGER, is_end INTEGER, t INTEGER);
--- (node: the rowid, given in insertion order)
-INSERT INTO report_cp_node(trace_id, step, ev, is_end, t)
-SELECT trace_id, step, ev, is_end, t
-FROM (SELECT trace_id, step, ev, 0 AS is_end, ts AS t FROM report_cp_ev
-      UNION ALL SELECT trace_id, step, ev, 1, end_ts FROM report_cp_ev)
-ORDER BY trace_id, step, t, ev, is_end;
-CREATE UNIQUE INDEX temp.report_cp_node_ev ON report_cp_node(trace_id, step, ev, is_end);
 
 -- Without --scope hta a blocking call's time counts as the host's unless
 -- GPU work of the span ended while it ran (then the path takes that work

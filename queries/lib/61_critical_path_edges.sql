@@ -1,74 +1,20 @@
--- The critical path's edges and the path itself (lib/60_critical_path.sql
--- builds the spans, events and nodes; docs/definitions.md, "Critical
--- path").  report_cp_edge: id (HTA's insertion order), trace_id, step,
--- src/dst (report_cp_node.node), w (ns), type (HTA's CPEdgeType:
--- 'operator', 'dependency', 'launch', 'kernel_kernel', 'sync'), ev (the
--- event the time is attributed to: HTA's _attribute_edge, the launched
--- operation for a launch edge, the waiting call or operation for a sync).
+-- The critical path's GPU edges and the path itself (lib/60_critical_path.sql
+-- builds the spans and the events; docs/definitions.md, "Critical path").
+-- The nodes, the runtime-lock and the call-stack edges (HTA's edges 1 and
+-- 2) are built by profdb_critical_path (sqlext/critical_path.c) from
+-- report_cp_ev; the GPU operations', waits' and host syncs' edges (3)
+-- here, as report_cp_gpu_edge: trace_id, step, t/o/sub (their order, then
+-- the source node), src/src_end and dst/dst_end (an event and 1 for its
+-- end, 0 for its start), w (ns), type (HTA's CPEdgeType: 'operator',
+-- 'launch', 'kernel_kernel', 'sync'), ev (the event the time is attributed
+-- to: the launched operation for a launch edge, the waiting call or
+-- operation for a sync).
 -- Run only when a selected section requires a table named here
 -- (report_sql.c, lib_wanted):
 -- On demand: report_cp_path
-CREATE TEMP TABLE report_cp_edge(id INTEGER PRIMARY KEY, trace_id INTEGER, step INTEGER,
-  src INTEGER, dst INTEGER, w INTEGER, type TEXT, ev INTEGER);
-
--- 1. The runtime lock: over the lock calls' points of all threads in node
--- order, an end takes (last first) the starts since the previous end
--- ('operator' for its own start, else 'dependency'), then a 'dependency'
--- from the point before it when that is an end.
-WITH p AS (
-  SELECT n.node, n.trace_id, n.step, n.ev, n.is_end, n.t,
-    sum(n.is_end) OVER (PARTITION BY n.trace_id, n.step ORDER BY n.node
-                        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS ends_before,
-    lag(n.node) OVER w AS prev, lag(n.is_end) OVER w AS prev_end
-  FROM report_cp_node n JOIN report_cp_ev e USING (trace_id, step, ev)
-  WHERE e.lock
-  WINDOW w AS (PARTITION BY n.trace_id, n.step ORDER BY n.node)
-)
-INSERT INTO report_cp_edge(trace_id, step, src, dst, w, type, ev)
-SELECT trace_id, step, src, dst, w, type, ev FROM (
-  SELECT e.trace_id, e.step, s.node AS src, e.node AS dst, e.node AS k1, -s.node AS k2,
-    CASE WHEN s.ev = e.ev THEN e.t - s.t ELSE 0 END AS w,
-    CASE WHEN s.ev = e.ev THEN 'operator' ELSE 'dependency' END AS type, e.ev
-  FROM p e JOIN p s ON s.trace_id = e.trace_id AND s.step = e.step AND NOT s.is_end
-    AND coalesce(s.ends_before, 0) = coalesce(e.ends_before, 0) AND s.node < e.node
-  WHERE e.is_end
-  UNION ALL
-  SELECT trace_id, step, prev, node, node, 0, 0, 'dependency', NULL
-  FROM p WHERE is_end AND prev_end
-) ORDER BY k1, k2;
-
--- 2. Call stacks: each thread's points in HTA's order (time; an end before
--- a start; of two starts the longer first, of two ends the shorter first;
--- then by event id), each linked from the one before unless both take the
--- runtime lock (and are not an end then a start).  report_cp_stack: k
--- (the points of all threads in that order, one thread after another),
--- opd (operators open before the point: a running sum over all threads,
--- right per thread because each thread's points sum to zero, every start
--- having its end in the same span).  One ordered pass and a join on k - 1:
--- lag() over a partition cost 3x as much (docs/performance.md).
-CREATE TEMP TABLE report_cp_stack(k INTEGER PRIMARY KEY, trace_id INTEGER, step INTEGER,
-  pid, tid, node INTEGER, ev INTEGER, is_end INTEGER, t INTEGER, lock INTEGER, blocking INTEGER,
-  parent INTEGER, opd INTEGER);
-INSERT INTO report_cp_stack
-SELECT row_number() OVER w, n.trace_id, n.step, e.pid, e.tid, n.node, n.ev, n.is_end, n.t, e.lock,
-  e.blocking, e.parent,
-  sum(CASE WHEN n.is_end THEN -1 ELSE 1 END) OVER w - CASE WHEN n.is_end THEN -1 ELSE 1 END
-FROM report_cp_node n JOIN report_cp_ev e USING (trace_id, step, ev)
-WHERE e.gpu = 0
-WINDOW w AS (ORDER BY n.trace_id, n.step, e.pid, e.tid, n.t, n.is_end DESC,
-             CASE WHEN n.is_end THEN e.end_ts - e.ts ELSE e.ts - e.end_ts END,
-             CASE WHEN n.is_end THEN -n.ev ELSE n.ev END
-             ROWS UNBOUNDED PRECEDING);
-
-INSERT INTO report_cp_edge(trace_id, step, src, dst, w, type, ev)
-SELECT c.trace_id, c.step, p.node, c.node,
-  CASE WHEN NOT c.is_end AND c.opd = 0 THEN 0 WHEN c.is_end AND c.blocking THEN 0 ELSE c.t - p.t END,
-  CASE WHEN NOT c.is_end AND c.opd = 0 THEN 'dependency' ELSE 'operator' END,
-  CASE WHEN NOT p.is_end THEN p.ev WHEN c.is_end THEN c.ev ELSE p.parent END
-FROM report_cp_stack c JOIN report_cp_stack p ON p.k = c.k - 1
-WHERE p.trace_id = c.trace_id AND p.step = c.step AND p.pid IS c.pid AND p.tid IS c.tid
-  AND NOT (c.lock AND p.lock AND (NOT p.is_end OR c.is_end))
-ORDER BY c.k;
+CREATE TEMP TABLE report_cp_gpu_edge(trace_id INTEGER, step INTEGER, t INTEGER, o INTEGER,
+  sub INTEGER, src INTEGER, src_end INTEGER, dst INTEGER, dst_end INTEGER, w INTEGER, type TEXT,
+  ev INTEGER);
 
 -- GPU synchronization (HTA: cuda_sync events, PyTorch's
 -- enable_cuda_sync_events): what each waited for.  cudaStreamWaitEvent:
@@ -158,42 +104,40 @@ w AS (
 )
 SELECT trace_id, step, id, t, call, op FROM w WHERE op IS NOT NULL;
 
-WITH x AS (
-  -- the operation's run
-  SELECT k.trace_id, k.step, k.ts AS t, k.op AS o, 0 AS sub, a.node AS src, b.node AS dst,
-    k.end_ts - k.ts AS w, 'operator' AS type, k.op AS ev
-  FROM report_cp_k k JOIN report_cp_node a ON a.trace_id = k.trace_id AND a.step = k.step AND a.ev = k.op AND NOT a.is_end
-  JOIN report_cp_node b ON b.trace_id = k.trace_id AND b.step = k.step AND b.ev = k.op AND b.is_end
-  UNION ALL -- the wait on another stream's operation
-  SELECT k.trace_id, k.step, k.ts, k.op, 1, a.node, b.node, 0, 'sync', k.op
-  FROM report_cp_k k JOIN report_cp_node a ON a.trace_id = k.trace_id AND a.step = k.step AND a.ev = k.wsrc AND a.is_end
-  JOIN report_cp_node b ON b.trace_id = k.trace_id AND b.step = k.step AND b.ev = k.op AND NOT b.is_end
-  UNION ALL -- its launch, or the gap after the previous operation
-  SELECT k.trace_id, k.step, k.ts, k.op, 2,
-    CASE WHEN l THEN a.node ELSE pe.node END, b.node,
-    CASE WHEN l THEN k.ts - k.launch_ts ELSE k.ts - k.prev_end END,
-    CASE WHEN l THEN 'launch' ELSE 'kernel_kernel' END, CASE WHEN l THEN k.op ELSE k.prev END
-  FROM (SELECT *, q_launch = 1 AND q_start = 0 AND (prev IS NULL OR prev_end < launch_ts)
-                  AND (wsrc IS NULL OR wend < launch_ts) AS l FROM report_cp_k) k
-  JOIN report_cp_node b ON b.trace_id = k.trace_id AND b.step = k.step AND b.ev = k.op AND NOT b.is_end
-  LEFT JOIN report_cp_node a ON a.trace_id = k.trace_id AND a.step = k.step AND a.ev = k.launch AND NOT a.is_end
-  LEFT JOIN report_cp_node pe ON pe.trace_id = k.trace_id AND pe.step = k.step AND pe.ev = k.prev AND pe.is_end
-  WHERE (l AND a.node IS NOT NULL)
-     OR (NOT l AND k.prev IS NOT NULL AND k.ts - k.prev_end < 1500000
-         AND (k.wsrc IS NULL OR k.wend < k.prev_end))
-  UNION ALL -- host syncs: from the operation waited for
-  SELECT h.trace_id, h.step, h.t, h.id, 0, a.node, b.node, 0, 'sync', h.call
-  FROM report_cp_hsrc h
-  JOIN report_cp_node a ON a.trace_id = h.trace_id AND a.step = h.step AND a.ev = h.op AND a.is_end
-  JOIN report_cp_node b ON b.trace_id = h.trace_id AND b.step = h.step AND b.ev = h.call AND b.is_end
-)
-INSERT INTO report_cp_edge(trace_id, step, src, dst, w, type, ev)
-SELECT trace_id, step, src, dst, w, type, ev FROM x ORDER BY trace_id, step, t, o, sub, src;
+-- (an edge whose source or destination is not an event of its span is
+-- left out by profdb_critical_path, as a join on the nodes would)
+INSERT INTO report_cp_gpu_edge
+-- the operation's run
+SELECT k.trace_id, k.step, k.ts, k.op, 0, k.op, 0, k.op, 1, k.end_ts - k.ts, 'operator', k.op
+FROM report_cp_k k
+UNION ALL -- the wait on another stream's operation
+SELECT k.trace_id, k.step, k.ts, k.op, 1, k.wsrc, 1, k.op, 0, 0, 'sync', k.op
+FROM report_cp_k k WHERE k.wsrc IS NOT NULL
+UNION ALL -- its launch, or the gap after the previous operation
+SELECT k.trace_id, k.step, k.ts, k.op, 2,
+  CASE WHEN l THEN k.launch ELSE k.prev END, CASE WHEN l THEN 0 ELSE 1 END, k.op, 0,
+  CASE WHEN l THEN k.ts - k.launch_ts ELSE k.ts - k.prev_end END,
+  CASE WHEN l THEN 'launch' ELSE 'kernel_kernel' END, CASE WHEN l THEN k.op ELSE k.prev END
+FROM (SELECT *, q_launch = 1 AND q_start = 0 AND (prev IS NULL OR prev_end < launch_ts)
+                AND (wsrc IS NULL OR wend < launch_ts) AS l FROM report_cp_k) k
+WHERE l OR (k.prev IS NOT NULL AND k.ts - k.prev_end < 1500000
+            AND (k.wsrc IS NULL OR k.wend < k.prev_end))
+UNION ALL -- host syncs: from the operation waited for
+SELECT h.trace_id, h.step, h.t, h.id, 0, h.op, 1, h.call, 1, 0, 'sync', h.call
+FROM report_cp_hsrc h;
 
--- The path: the edges of a longest path of each span, in order (pos).
-CREATE TEMP TABLE report_cp_path(trace_id INTEGER, step INTEGER, pos INTEGER, edge INTEGER,
-  PRIMARY KEY (trace_id, step, pos)) WITHOUT ROWID;
+-- The path: the edges of a longest path of each span, in order (pos),
+-- their weight w (ns), type and the event ev their time is attributed to.
+-- (in the order of the rowid: no key to maintain, the section reads it whole)
+CREATE TEMP TABLE report_cp_path(trace_id INTEGER, step INTEGER, pos INTEGER, w INTEGER,
+  type TEXT, ev INTEGER);
 INSERT INTO report_cp_path
-SELECT g.trace_id, g.step, j.key, j.value
-FROM (SELECT trace_id, step, profdb_longest_path(src, dst, w, id) AS p
-      FROM report_cp_edge GROUP BY trace_id, step) g, json_each(g.p) j;
+SELECT p.trace_id, p.step, j.key, j.value ->> 1, j.value ->> 0, j.value ->> 2
+FROM report_cp_span p, json_each((
+  SELECT profdb_critical_path(r, a, b, c, d, e, f, g, h, i, j) FROM (
+    SELECT 'ev' AS r, ev AS a, ts AS b, end_ts AS c, gpu AS d, pid AS e, tid AS f, lock AS g,
+      blocking AS h, parent AS i, NULL AS j
+    FROM report_cp_ev e WHERE e.trace_id = p.trace_id AND e.step = p.step
+    UNION ALL
+    SELECT 'edge', t, o, sub, src, src_end, dst, dst_end, w, type, ev
+    FROM report_cp_gpu_edge g WHERE g.trace_id = p.trace_id AND g.step = p.step))) j;

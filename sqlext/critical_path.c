@@ -1,0 +1,468 @@
+/*
+** critical_path.c — the critical path's graph, built and walked in one
+** pass per span (queries/lib/61_critical_path_edges.sql;
+** docs/definitions.md, "Critical path").
+**
+** SQL Function: profdb_critical_path(ROW, A, B, C, D, E, F, G, H, I, J)  aggregate
+**   The rows of one span (an analysed step, or a whole trace), two kinds:
+**   ROW 'ev'    an event with nodes: A its id, B start and C end (ns, as
+**               the scope takes them), D 1 for GPU work, E pid and F tid
+**               (CPU events; integer, real, text or NULL), G 1 when it
+**               takes the CUDA runtime lock, H 1 when its end weighs 0
+**               (HTA's blocking calls), I its parent event (or NULL); J NULL.
+**   ROW 'edge'  an edge built in SQL (GPU operations, waits, host syncs):
+**               A t, B o, C sub (their order: by t, o, sub, then source
+**               node), D/F the source/destination event, E/G 1 for that
+**               event's end (0: its start), H the weight (ns), I the type
+**               ('operator', 'dependency', 'launch', 'kernel_kernel',
+**               'sync'), J the event its time is attributed to (or NULL).
+**               An edge whose source or destination is not an event of the
+**               span is left out.
+**   Returns the edges of the longest path, first first, as a JSON array of
+**   [type, weight, event] ('[]' when no weight is positive; NULL for no
+**   rows or a span past CP_MAX_EVENTS events).
+**
+**   The graph is HolisticTraceAnalysis' CriticalPathAnalysis (v0.6.0):
+**   nodes are each event's start and end, numbered in the order (time,
+**   event id, start before end); edges, in the order HTA adds them (which
+**   breaks ties, longest_path.c):
+**   1. the runtime lock: over the lock-taking events' nodes in node order,
+**      an end takes the starts since the previous end, last first
+**      ('operator' from its own start, else 'dependency', 0), then a
+**      'dependency' (0) from the node before it when that is an end;
+**   2. call stacks: each thread's nodes in HTA's order (time; an end before
+**      a start; of two starts the longer first, of two ends the shorter
+**      first; then by event id: the start of the lower id first, the end
+**      of the higher), each linked from the one before unless both take
+**      the lock (and are not an end then a start): a start with no
+**      operator open is a 'dependency' (0), else 'operator' (the time
+**      between, 0 at a blocking call's end);
+**   3. the given edges, by (t, o, sub, source node).
+**   This is what the SQL of lib/61 did with window functions over every
+**   CPU event (0.7 s of a 2.7 s report of a 60 MB trace); here it is two
+**   sorts.
+**
+** Memory: about 250 bytes per event of the span, freed at its end.
+** Errors: a bad ROW or type, a non-integer time or id, a cycle, out of
+** memory.  Flags: INNOCUOUS.
+*/
+#include <sqlite3ext.h>
+SQLITE_EXTENSION_INIT3
+
+#include "families.h"
+#include "longest_path.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Spans past this many events get no path (memory stays under ~500 MB). */
+#define CP_MAX_EVENTS 2000000
+
+typedef sqlite3_int64 i64;
+
+enum { T_OPERATOR, T_DEPENDENCY, T_LAUNCH, T_KERNEL_KERNEL, T_SYNC };
+static const char *const type_name[] = {"operator", "dependency", "launch", "kernel_kernel",
+                                        "sync"};
+
+/* A pid or tid as SQLite orders values: NULL, numbers, then text. */
+enum { KEY_NULL, KEY_NUMBER, KEY_TEXT }; /* in SQLite's order of values */
+typedef struct key {
+  int sort_class; /* KEY_NULL, KEY_NUMBER or KEY_TEXT */
+  double num;
+  char *text;
+} key;
+
+typedef struct event {
+  i64 id, ts, end, parent;
+  int gpu, lock, blocking, has_parent;
+  key pid, tid;
+  size_t node[2]; /* its start's and end's node */
+} event;
+
+typedef struct given {
+  i64 t, o, sub, src, dst, w, attr;
+  int src_end, dst_end, type, has_attr;
+  size_t src_node; /* set in cp_final */
+} given;
+
+typedef struct span {
+  event *ev;
+  size_t nev, capev;
+  given *ge;
+  size_t nge, capge;
+  int failed, too_big;
+} span;
+
+typedef struct point {
+  i64 t, ev;
+  int is_end;
+  size_t e; /* index into span.ev */
+} point;
+
+typedef struct out_edge {
+  size_t src, dst;
+  i64 w, attr;
+  int type, has_attr;
+} out_edge;
+
+typedef struct edges {
+  out_edge *e;
+  size_t n, cap;
+} edges;
+
+static int grow(void **p, size_t *cap, size_t n, size_t size) {
+  if (n < *cap) return 1;
+  size_t c = *cap ? *cap * 2 : 1024;
+  void *q = c < ((size_t)-1) / size ? realloc(*p, c * size) : NULL;
+  if (!q) return 0;
+  *p = q, *cap = c;
+  return 1;
+}
+
+static int key_of(sqlite3_value *v, key *k) {
+  switch (sqlite3_value_type(v)) {
+    case SQLITE_NULL: k->sort_class = KEY_NULL; return 1;
+    case SQLITE_INTEGER:
+    case SQLITE_FLOAT: k->sort_class = KEY_NUMBER, k->num = sqlite3_value_double(v); return 1;
+    default: {
+      const char *t = (const char *)sqlite3_value_text(v);
+      k->sort_class = KEY_TEXT;
+      k->text = strdup(t ? t : "");
+      return k->text != NULL;
+    }
+  }
+}
+
+static int key_cmp(const key *a, const key *b) {
+  if (a->sort_class != b->sort_class) return a->sort_class < b->sort_class ? -1 : 1;
+  if (a->sort_class == KEY_NUMBER) return a->num < b->num ? -1 : a->num > b->num;
+  if (a->sort_class == KEY_TEXT) return strcmp(a->text, b->text);
+  return 0;
+}
+
+static void span_free(span *s) {
+  for (size_t i = 0; i < s->nev; i++) free(s->ev[i].pid.text), free(s->ev[i].tid.text);
+  free(s->ev), free(s->ge);
+}
+
+static void fail(sqlite3_context *ctx, span *s, const char *msg) {
+  if (msg)
+    sqlite3_result_error(ctx, msg, -1);
+  else
+    sqlite3_result_error_nomem(ctx);
+  s->failed = 1;
+}
+
+static int is_int(sqlite3_value *v) {
+  return sqlite3_value_numeric_type(v) == SQLITE_INTEGER;
+}
+
+static void cp_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  span *s = sqlite3_aggregate_context(ctx, sizeof *s);
+  if (!s) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  if (s->failed || s->too_big) return;
+  const char *row = (const char *)sqlite3_value_text(argv[0]);
+  if (row && !strcmp(row, "ev")) {
+    if (!is_int(argv[1]) || !is_int(argv[2]) || !is_int(argv[3])) {
+      fail(ctx, s, "profdb_critical_path(): an event's id, start and end must be integers");
+      return;
+    }
+    if (s->nev >= CP_MAX_EVENTS) {
+      s->too_big = 1;
+      return;
+    }
+    if (!grow((void **)&s->ev, &s->capev, s->nev, sizeof *s->ev)) {
+      fail(ctx, s, NULL);
+      return;
+    }
+    event *e = &s->ev[s->nev];
+    memset(e, 0, sizeof *e);
+    e->id = sqlite3_value_int64(argv[1]);
+    e->ts = sqlite3_value_int64(argv[2]);
+    e->end = sqlite3_value_int64(argv[3]);
+    e->gpu = sqlite3_value_int(argv[4]) != 0;
+    e->lock = sqlite3_value_int(argv[7]) != 0;
+    e->blocking = sqlite3_value_int(argv[8]) != 0;
+    e->has_parent = sqlite3_value_type(argv[9]) != SQLITE_NULL;
+    e->parent = sqlite3_value_int64(argv[9]);
+    if (!key_of(argv[5], &e->pid) || !key_of(argv[6], &e->tid)) {
+      free(e->pid.text);
+      fail(ctx, s, NULL);
+      return;
+    }
+    s->nev++;
+  } else if (row && !strcmp(row, "edge")) {
+    for (int i = 1; i <= 8; i++)
+      if (!is_int(argv[i])) {
+        fail(ctx, s,
+             "profdb_critical_path(): an edge's times, ids and weight must be integers");
+        return;
+      }
+    const char *type = (const char *)sqlite3_value_text(argv[9]);
+    int t = -1;
+    for (int i = 0; type && i < 5; i++)
+      if (!strcmp(type, type_name[i])) t = i;
+    if (t < 0) {
+      fail(ctx, s, "profdb_critical_path(): unknown edge type");
+      return;
+    }
+    if (!grow((void **)&s->ge, &s->capge, s->nge, sizeof *s->ge)) {
+      fail(ctx, s, NULL);
+      return;
+    }
+    given *g = &s->ge[s->nge++];
+    g->t = sqlite3_value_int64(argv[1]);
+    g->o = sqlite3_value_int64(argv[2]);
+    g->sub = sqlite3_value_int64(argv[3]);
+    g->src = sqlite3_value_int64(argv[4]);
+    g->src_end = sqlite3_value_int(argv[5]) != 0;
+    g->dst = sqlite3_value_int64(argv[6]);
+    g->dst_end = sqlite3_value_int(argv[7]) != 0;
+    g->w = sqlite3_value_int64(argv[8]);
+    g->type = t;
+    g->has_attr = sqlite3_value_type(argv[10]) != SQLITE_NULL;
+    g->attr = sqlite3_value_int64(argv[10]);
+  } else {
+    fail(ctx, s, "profdb_critical_path(): the 1st argument must be 'ev' or 'edge'");
+  }
+}
+
+/* ---- orders -------------------------------------------------------------- */
+
+/* Node order: time, event id, start before end. */
+static int cmp_node(const void *a, const void *b) {
+  const point *x = a, *y = b;
+  if (x->t != y->t) return x->t < y->t ? -1 : 1;
+  if (x->ev != y->ev) return x->ev < y->ev ? -1 : 1;
+  return x->is_end - y->is_end;
+}
+
+/* A CPU node with what HTA's call-stack order reads (no context pointer:
+** two connections may sort at once). */
+typedef struct stack_point {
+  point p;
+  const key *pid, *tid;
+  i64 dur;
+} stack_point;
+
+/* HTA's call-stack order within a thread (threads by pid, tid). */
+static int cmp_stack(const void *a, const void *b) {
+  const stack_point *sx = a, *sy = b;
+  const point *x = &sx->p, *y = &sy->p;
+  int c = key_cmp(sx->pid, sy->pid);
+  if (!c) c = key_cmp(sx->tid, sy->tid);
+  if (c) return c;
+  if (x->t != y->t) return x->t < y->t ? -1 : 1;
+  if (x->is_end != y->is_end) return x->is_end ? -1 : 1; /* an end first */
+  i64 kx = x->is_end ? sx->dur : -sx->dur, ky = y->is_end ? sy->dur : -sy->dur;
+  if (kx != ky) return kx < ky ? -1 : 1;
+  i64 ix = x->is_end ? -x->ev : x->ev, iy = y->is_end ? -y->ev : y->ev;
+  return ix < iy ? -1 : ix > iy;
+}
+
+/* An event id and its index in span.ev, sorted by id to find events. */
+typedef struct id_index {
+  i64 id;
+  size_t e;
+} id_index;
+
+static int cmp_id_index(const void *a, const void *b) {
+  i64 x = ((const id_index *)a)->id, y = ((const id_index *)b)->id;
+  return x < y ? -1 : x > y;
+}
+
+static int cmp_given(const void *a, const void *b) {
+  const given *x = a, *y = b;
+  if (x->t != y->t) return x->t < y->t ? -1 : 1;
+  if (x->o != y->o) return x->o < y->o ? -1 : 1;
+  if (x->sub != y->sub) return x->sub < y->sub ? -1 : 1;
+  return x->src_node < y->src_node ? -1 : x->src_node > y->src_node;
+}
+
+/* ---- the edges ----------------------------------------------------------- */
+
+static int add(edges *es, size_t src, size_t dst, i64 w, int type, int has_attr, i64 attr) {
+  if (!grow((void **)&es->e, &es->cap, es->n, sizeof *es->e)) return 0;
+  es->e[es->n++] = (out_edge){src, dst, w, attr, type, has_attr};
+  return 1;
+}
+
+/* 1. The runtime lock; pts in node order (index = node). */
+static int lock_edges(const span *s, const point *pts, size_t np, edges *es) {
+  size_t *pending = malloc((np ? np : 1) * sizeof *pending), npend = 0;
+  if (!pending) return 0;
+  int prev_end = -1; /* the previous lock node: -1 none, 0 a start, 1 an end */
+  size_t prev = 0;
+  for (size_t v = 0; v < np; v++) {
+    const event *e = &s->ev[pts[v].e];
+    if (!e->lock) continue;
+    if (!pts[v].is_end) {
+      pending[npend++] = v;
+    } else {
+      for (size_t k = npend; k-- > 0;) {
+        const point *st = &pts[pending[k]];
+        int own = st->ev == pts[v].ev;
+        if (!add(es, pending[k], v, own ? pts[v].t - st->t : 0, own ? T_OPERATOR : T_DEPENDENCY,
+                 1, pts[v].ev)) {
+          free(pending);
+          return 0;
+        }
+      }
+      npend = 0;
+      if (prev_end == 1 && !add(es, prev, v, 0, T_DEPENDENCY, 0, 0)) {
+        free(pending);
+        return 0;
+      }
+    }
+    prev_end = pts[v].is_end, prev = v;
+  }
+  free(pending);
+  return 1;
+}
+
+/* 2. Call stacks: the CPU nodes of each thread in HTA's order. */
+static int stack_edges(const span *s, const point *pts, size_t np, edges *es) {
+  size_t n = 0;
+  stack_point *cpu = malloc((np ? np : 1) * sizeof *cpu);
+  if (!cpu) return 0;
+  for (size_t v = 0; v < np; v++) {
+    const event *e = &s->ev[pts[v].e];
+    if (!e->gpu) cpu[n++] = (stack_point){pts[v], &e->pid, &e->tid, e->end - e->ts};
+  }
+  qsort(cpu, n, sizeof *cpu, cmp_stack);
+  long long opd = 0; /* operators open before the node, on its thread */
+  for (size_t i = 0; i < n; i++) {
+    const point *c = &cpu[i].p;
+    const event *ec = &s->ev[c->e];
+    if (i == 0 || key_cmp(cpu[i].pid, cpu[i - 1].pid) || key_cmp(cpu[i].tid, cpu[i - 1].tid)) {
+      opd = 0; /* a new thread */
+    } else {
+      const point *p = &cpu[i - 1].p;
+      const event *ep = &s->ev[p->e];
+      if (!(ec->lock && ep->lock && (!p->is_end || c->is_end))) {
+        int top = !c->is_end && opd == 0;
+        i64 w = top || (c->is_end && ec->blocking) ? 0 : c->t - p->t;
+        int has_attr = 1;
+        i64 attr;
+        if (!p->is_end)
+          attr = p->ev;
+        else if (c->is_end)
+          attr = c->ev;
+        else
+          attr = ep->parent, has_attr = ep->has_parent;
+        if (!add(es, ep->node[p->is_end], ec->node[c->is_end], w,
+                 top ? T_DEPENDENCY : T_OPERATOR, has_attr, attr)) {
+          free(cpu);
+          return 0;
+        }
+      }
+    }
+    opd += c->is_end ? -1 : 1;
+  }
+  free(cpu);
+  return 1;
+}
+
+/* The node of event id's start or end; (size_t)-1 when it is not in the span. */
+static size_t node_of(const span *s, const id_index *ids, i64 id, int is_end) {
+  size_t lo = 0, hi = s->nev;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (ids[mid].id < id)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < s->nev && ids[lo].id == id ? s->ev[ids[lo].e].node[is_end] : (size_t)-1;
+}
+
+/* 3. The given edges, their events found, in their order. */
+static int given_edges(span *s, edges *es) {
+  id_index *ids = malloc((s->nev ? s->nev : 1) * sizeof *ids);
+  if (!ids) return 0;
+  for (size_t i = 0; i < s->nev; i++) ids[i] = (id_index){s->ev[i].id, i};
+  qsort(ids, s->nev, sizeof *ids, cmp_id_index);
+  size_t n = 0;
+  for (size_t i = 0; i < s->nge; i++) { /* keep those whose two events are nodes */
+    given g = s->ge[i];
+    g.src_node = node_of(s, ids, g.src, g.src_end);
+    size_t d = node_of(s, ids, g.dst, g.dst_end);
+    if (g.src_node == (size_t)-1 || d == (size_t)-1) continue;
+    g.dst = (i64)d; /* the destination node from here on */
+    s->ge[n++] = g;
+  }
+  free(ids);
+  if (n) qsort(s->ge, n, sizeof *s->ge, cmp_given); /* s->ge is NULL without given edges */
+  for (size_t i = 0; i < n; i++) {
+    const given *g = &s->ge[i];
+    if (!add(es, g->src_node, (size_t)g->dst, g->w, g->type, g->has_attr, g->attr)) return 0;
+  }
+  return 1;
+}
+
+static void cp_final(sqlite3_context *ctx) {
+  span *s = sqlite3_aggregate_context(ctx, 0);
+  if (!s) return;
+  if (s->failed || s->too_big || (!s->nev && !s->nge)) {
+    span_free(s);
+    return;
+  }
+  size_t np = 2 * s->nev;
+  point *pts = malloc((np ? np : 1) * sizeof *pts);
+  edges es = {0};
+  lp_edge *le = NULL;
+  size_t *path = NULL, len = 0;
+  int rc = LP_NOMEM;
+  if (!pts) goto done;
+  for (size_t i = 0; i < s->nev; i++) {
+    pts[2 * i] = (point){s->ev[i].ts, s->ev[i].id, 0, i};
+    pts[2 * i + 1] = (point){s->ev[i].end, s->ev[i].id, 1, i};
+  }
+  qsort(pts, np, sizeof *pts, cmp_node);
+  for (size_t v = 0; v < np; v++) s->ev[pts[v].e].node[pts[v].is_end] = v;
+  if (!lock_edges(s, pts, np, &es) || !stack_edges(s, pts, np, &es) || !given_edges(s, &es))
+    goto done;
+  le = malloc((es.n ? es.n : 1) * sizeof *le);
+  if (!le) goto done;
+  for (size_t i = 0; i < es.n; i++)
+    le[i] = (lp_edge){(i64)es.e[i].src, (i64)es.e[i].dst, es.e[i].w, (i64)i};
+  rc = lp_solve_dense(le, es.n, np, &path, &len);
+  if (rc == LP_OK) {
+    sqlite3_str *out = sqlite3_str_new(NULL);
+    sqlite3_str_appendchar(out, 1, '[');
+    for (size_t i = 0; i < len; i++) {
+      const out_edge *e = &es.e[path[i]];
+      sqlite3_str_appendf(out, "%s[\"%s\",%lld,", i ? "," : "", type_name[e->type],
+                          (long long)e->w);
+      if (e->has_attr)
+        sqlite3_str_appendf(out, "%lld]", (long long)e->attr);
+      else
+        sqlite3_str_appendall(out, "null]");
+    }
+    sqlite3_str_appendchar(out, 1, ']');
+    int n = sqlite3_str_length(out);
+    char *text = sqlite3_str_finish(out);
+    if (!text)
+      rc = LP_NOMEM;
+    else
+      sqlite3_result_text(ctx, text, n, sqlite3_free);
+  }
+done:
+  if (rc == LP_NOMEM)
+    sqlite3_result_error_nomem(ctx);
+  else if (rc == LP_CYCLE)
+    sqlite3_result_error(ctx, "profdb_critical_path(): the graph has a cycle", -1);
+  else if (rc == LP_OVERFLOW)
+    sqlite3_result_error(ctx, "profdb_critical_path(): a path's length passes 64 bits", -1);
+  free(pts), free(es.e), free(le), free(path);
+  span_free(s);
+}
+
+int profdb_critical_path_init(sqlite3 *db) {
+  return sqlite3_create_function(db, "profdb_critical_path", 11, SQLITE_UTF8 | SQLITE_INNOCUOUS,
+                                 NULL, NULL, cp_step, cp_final);
+}

@@ -1,0 +1,57 @@
+-- profdb_critical_path: HTA's critical-path graph of one span and its
+-- longest path (sqlext/critical_path.c).  Expected values derived by hand.
+-- Columns of an 'ev' row: id, start, end, gpu, pid, tid, lock, blocking,
+-- parent, NULL; of an 'edge' row: t, o, sub, src, src_end, dst, dst_end,
+-- w, type, attributed event.
+--
+-- cp_01: one thread (µs): aten::foo (1) [10, 30] launches K (3, on the GPU
+-- at [40, 90]) by cudaLaunchKernel (2, takes the lock) [12, 16]; a
+-- blocking stream sync (4) [35, 95]; aten::bar (5) [100, 110].  Given: K's
+-- run (50), its launch (28, from the call's start), the sync (0, K's end
+-- to the call's end).  Graph: the lock edge 2.s -> 2.e (4, operator);
+-- the stack foo.s -> 2.s (2), 2.e -> foo.e (14), foo.e -> 4.s (0,
+-- dependency: nothing open), 4.s -> 4.e (0: blocking), 4.e -> bar.s (0,
+-- dependency), bar.s -> bar.e (10).  Longest: 2 + 28 + 50 + 0 + 0 + 10 = 90.
+CREATE TABLE span(r, a, b, c, d, e, f, g, h, i, j);
+INSERT INTO span VALUES
+  ('ev', 1, 10, 30, 0, 1, 1, 0, 0, NULL, NULL),
+  ('ev', 2, 12, 16, 0, 1, 1, 1, 0, 1, NULL),
+  ('ev', 3, 40, 90, 1, NULL, NULL, 0, 0, NULL, NULL),
+  ('ev', 4, 35, 95, 0, 1, 1, 0, 1, NULL, NULL),
+  ('ev', 5, 100, 110, 0, 1, 1, 0, 0, NULL, NULL),
+  ('edge', 40, 3, 0, 3, 0, 3, 1, 50, 'operator', 3),
+  ('edge', 40, 3, 2, 2, 0, 3, 0, 28, 'launch', 3),
+  ('edge', 95, -4, 0, 3, 1, 4, 1, 0, 'sync', 4);
+SELECT 'cp_01', profdb_critical_path(r, a, b, c, d, e, f, g, h, i, j) FROM span;
+-- cp_02: a given edge from an event not in the span is left out, however heavy
+SELECT 'cp_02', profdb_critical_path(r, a, b, c, d, e, f, g, h, i, j)
+FROM (SELECT * FROM span UNION ALL
+      SELECT 'edge', 0, 99, 0, 99, 0, 5, 0, 1000000, 'operator', 99);
+-- cp_03: the runtime lock across two threads: L1 (1) [0, 10] on thread 1,
+-- L2 (2) [2, 5] on thread 2, both taking it.  At L2's end the starts since
+-- the last end, last first: L2.s -> L2.e (3, operator), L1.s -> L2.e (0,
+-- dependency); at L1's end, the node before (L2's end) is an end: L2.e ->
+-- L1.e (0).  No call-stack edge (both nodes of a thread take the lock).
+-- Longest: 3; the path ends at the first node of that distance (L2's end).
+SELECT 'cp_03', profdb_critical_path(r, a, b, c, d, e, f, g, h, i, j)
+FROM (SELECT 'ev' AS r, 1 AS a, 0 AS b, 10 AS c, 0 AS d, 1 AS e, 1 AS f, 1 AS g, 0 AS h,
+        NULL AS i, NULL AS j
+      UNION ALL SELECT 'ev', 2, 2, 5, 0, 1, 2, 1, 0, NULL, NULL);
+-- cp_04: threads keyed as SQLite orders values (a text tid apart from an
+-- integer one): each thread's own stack, the longer (20) the path
+SELECT 'cp_04', profdb_critical_path(r, a, b, c, d, e, f, g, h, i, j)
+FROM (SELECT 'ev' AS r, 1 AS a, 0 AS b, 20 AS c, 0 AS d, 1 AS e, '7' AS f, 0 AS g, 0 AS h,
+        NULL AS i, NULL AS j
+      UNION ALL SELECT 'ev', 2, 5, 10, 0, 1, 7, 0, 0, NULL, NULL);
+-- cp_05: no rows: NULL
+SELECT 'cp_05', profdb_critical_path(r, a, b, c, d, e, f, g, h, i, j) IS NULL FROM span WHERE 0;
+-- cp_06..cp_09: errors (a bad row, a time not an integer, an unknown type, a
+-- cycle: K's end back to its start)
+SELECT 'cp_06', profdb_critical_path('x', 1, 2, 3, 0, 1, 1, 0, 0, NULL, NULL);
+SELECT 'cp_07', profdb_critical_path('ev', 1, 2.5, 3, 0, 1, 1, 0, 0, NULL, NULL);
+SELECT 'cp_08', profdb_critical_path('edge', 1, 1, 0, 1, 0, 1, 1, 5, 'waiting', NULL);
+SELECT 'cp_09', profdb_critical_path(r, a, b, c, d, e, f, g, h, i, j)
+FROM (SELECT 'ev' AS r, 1 AS a, 0 AS b, 10 AS c, 1 AS d, NULL AS e, NULL AS f, 0 AS g, 0 AS h,
+        NULL AS i, NULL AS j
+      UNION ALL SELECT 'edge', 0, 1, 0, 1, 0, 1, 1, 10, 'operator', 1
+      UNION ALL SELECT 'edge', 10, 1, 1, 1, 1, 1, 0, 1, 'sync', NULL);
