@@ -5,7 +5,9 @@
 -- the waiting for late peers, which rule 9 (straggler) claims.  The
 -- subjects count each collective kernel as the figures do: its parts
 -- inside the analysed spans (report_comm_kernel), per rank, with their
--- transfer part, not the whole kernels.
+-- transfer part, not the whole kernels.  A collective whose peers are
+-- not loaded counts only its bytes at its group's reference busbw
+-- (measure_comm): the rest of its time may be waiting for them.
 -- Reads: _gpu, _string, measure_comm, measure_floor, measure_time, report_comm_kernel
 SELECT round(100.0 * c.hideable / t.job_step_ns, 1) AS priority, 'exposed_communication' AS rule,
   CASE WHEN c.peers_missing > 0 THEN 'low' ELSE 'medium' END AS confidence,
@@ -51,7 +53,15 @@ SELECT round(100.0 * c.hideable / t.job_step_ns, 1) AS priority, 'exposed_commun
       'more than the compute there is; the waiting is not counted here%s.',
     profdb_fmt_ns(c.hideable), 100.0 * c.hideable / t.job_step_ns, profdb_fmt_ns(c.exposed),
     profdb_fmt_ns(max(c.compute - c.overlap, 0)),
-    CASE WHEN c.peers_missing > 0 THEN printf(', but with %d peer(s) not loaded part of the ' ||
+    CASE WHEN c.unmatched_exposed > c.unmatched_sized
+         THEN printf('; of the %s exposed in collectives whose peers are not loaded only %s ' ||
+           'counts: %s', profdb_fmt_ns(c.unmatched_exposed), profdb_fmt_ns(c.unmatched_sized),
+           CASE WHEN c.unmatched_sized > 0
+                THEN 'their bytes at the best bus bandwidth their process group reaches; ' ||
+                  'the rest may be waiting for those peers'
+                ELSE 'their sizes are not recorded and their time may be waiting for those ' ||
+                  'peers (load every rank to split waiting from transfer)' END)
+         WHEN c.peers_missing > 0 THEN printf(', but with %d peer(s) not loaded part of the ' ||
       'transfer may be waiting', c.peers_missing) ELSE '' END) AS expected_impact,
   'Re-profile: communication.overlap_pct above 80%.' AS validation,
   0 AS needs_artifact, round(min(100.0 * c.hideable / t.job_step_ns, 100),
@@ -68,6 +78,7 @@ SELECT round(100.0 * c.hideable / t.job_step_ns, 1) AS priority, 'exposed_commun
     'figures', json_object('job_step_ns', t.job_step_ns, 'comm_ns', c.comm, 'wait_ns', c.wait,
       'transfer_ns', c.transfer, 'unmatched_ns', c.unmatched, 'overlapped_ns', c.overlap,
       'exposed_ns', c.exposed, 'compute_ns', c.compute, 'hideable_ns', c.hideable,
+      'unmatched_exposed_ns', c.unmatched_exposed, 'unmatched_counted_ns', c.unmatched_sized,
       'peers_not_loaded', c.peers_missing)) AS evidence, 1 AS cut_may_explain
 FROM measure_comm c, measure_time t, measure_floor f, measure_time j
 WHERE t.job_step_ns > 0 AND c.comm > 0 AND c.exposed > 0.1 * t.job_step_ns

@@ -9,7 +9,8 @@
 -- transfer costs no step time), per rank step.  exposed_communication
 -- promises the same exposed transfer by overlap: the two are alternatives,
 -- not a sum (docs/definitions.md#collective-bandwidth).
--- Reads: measure_floor, measure_time, report_coll_call, report_coll_link, report_comm
+-- Reads: measure_coll_ref, measure_floor, measure_time, report_coll_call, report_coll_link,
+--   report_comm
 WITH
 grp AS (
   SELECT run, "group", kind, bucket, bucket_lo, count(*) AS calls,
@@ -17,10 +18,7 @@ grp AS (
   FROM report_coll_call WHERE busbw_gbps IS NOT NULL AND run IS NOT NULL
   GROUP BY run, "group", kind, bucket_lo, bucket
 ),
-ref AS (
-  SELECT run, "group", coalesce((SELECT link_gbps FROM report_coll_link), max(med)) AS gbps
-  FROM grp GROUP BY run, "group"
-),
+ref AS (SELECT run, "group", gbps FROM measure_coll_ref),
 exposed AS (
   SELECT trace_id, 1.0 * sum(exposed_ns) / max(sum(transfer_ns), 1) AS share
   FROM report_comm GROUP BY trace_id

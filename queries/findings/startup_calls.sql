@@ -32,8 +32,9 @@ SELECT round(min(100.0 * cl.startup / t.job_step_ns, 100), 1) AS priority, 'star
      FROM (SELECT * FROM measure_setup WHERE NOT repeated ORDER BY autotune DESC, call_ns DESC,
        name LIMIT 3))) END ||
     CASE WHEN fc.list IS NULL THEN '' ELSE printf(' First calls of an operator signature (name and input shapes as recorded) ' ||
-      'over 1 ms and over 10x the median of its later calls hold one-time library work ' ||
-        '(cuDNN / cuBLAS / MIOpen handles, kernel loading, algorithm search): %s.', fc.list) END AS observation,
+      'or of a DataLoader''s next() over 1 ms and over 10x the median of its later calls hold ' ||
+        'one-time work (cuDNN / cuBLAS / MIOpen handles, kernel loading, algorithm search; ' ||
+          'the DataLoader''s workers starting and its first batch): %s.', fc.list) END AS observation,
   'The profiled window starts with the process: CUDA/HIP creates its context, events and ' ||
     'streams, PyTorch''s caching allocator reserves its first memory, and with ' ||
       'torch.backends.cudnn.benchmark cuDNN (MIOpen: its find mode) times every convolution ' ||

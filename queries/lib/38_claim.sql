@@ -108,7 +108,8 @@ SELECT c.k, c.trace_id, c.event_id, c.name, c.ts, c.dur, c.a, c.b, c.is_alloc, c
              ELSE p.calls >= 10 AND p.tenths >= 5 AND p.late_tenths = 3 END AS repeated
 FROM c JOIN per p USING (trace_id, grp) JOIN span_n t USING (trace_id);
 
--- Operator calls that hold one-time library work (issue 44, pattern 3):
+-- Operator calls (and DataLoader iterations) that hold one-time work
+-- (issue 44, pattern 3; a DataLoader's first iteration: issue 44's audit):
 -- the first call of an operator signature (name, "Input Dims" and "Input
 -- type", as recorded: without shapes the name alone) in the trace, over
 -- 1 ms and over 10 times the median of the later calls of that
@@ -133,12 +134,17 @@ WITH op AS (
     row_number() OVER (PARTITION BY trace_id, name_id, input_dims, input_types
                        ORDER BY ts, id) AS nth
   FROM _slice
-  WHERE kind = (SELECT kind FROM _kind WHERE name = 'cpu_op') AND ts IS NOT NULL
-    AND dur IS NOT NULL AND trace_id IN (SELECT trace_id FROM report_trace)
+  WHERE (kind = (SELECT kind FROM _kind WHERE name = 'cpu_op')
+         -- a DataLoader's first next() starts its workers and waits for the
+         -- first batch (the loader's 'dataloader' class, cpu_busy, by name)
+         OR (kind = (SELECT kind FROM _kind WHERE name = 'user_annotation')
+             AND name_id IN (SELECT id FROM _string WHERE value GLOB 'enumerate(DataLoader)*')))
+    AND ts IS NOT NULL AND dur IS NOT NULL AND trace_id IN (SELECT trace_id FROM report_trace)
     -- only names with a call over 1 ms can have such a first call: the
     -- window then sorts their calls, not every operator's
     AND name_id IN (SELECT name_id FROM _slice
-                    WHERE kind = (SELECT kind FROM _kind WHERE name = 'cpu_op') AND dur > 1000000)
+                    WHERE kind IN (SELECT kind FROM _kind WHERE name IN ('cpu_op', 'user_annotation'))
+                      AND dur > 1000000)
 ), later AS (
   SELECT trace_id, name_id, input_dims, input_types, profdb_median(dur) AS median_ns,
     count(*) AS n

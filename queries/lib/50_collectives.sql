@@ -259,6 +259,7 @@ WHERE g.kind = 'kernel' AND g.category = 'NCCL/communication' AND coalesce(:scop
 --                      (--scope hta: report_gpu's, unclipped)
 --   overlapped_ns      transfer time with compute running at the same time
 --   exposed_ns         transfer_ns - overlapped_ns: what overlap could still hide
+--   unmatched_exposed_ns  the part of exposed_ns in collectives whose peers are unknown
 CREATE TEMP TABLE report_comm AS
 WITH iv AS (
   SELECT trace_id, device, a, wait_end AS b, 1 AS part FROM report_comm_kernel
@@ -284,5 +285,8 @@ SELECT trace_id, device,
   coalesce(interval_union(a, b) FILTER (WHERE part = 0), 0) AS compute_ns,
   coalesce(interval_overlap(a, b, part IN (2, 3)) FILTER (WHERE part <> 1), 0) AS overlapped_ns,
   coalesce(interval_union(a, b) FILTER (WHERE part IN (2, 3)), 0)
-    - coalesce(interval_overlap(a, b, part IN (2, 3)) FILTER (WHERE part <> 1), 0) AS exposed_ns
+    - coalesce(interval_overlap(a, b, part IN (2, 3)) FILTER (WHERE part <> 1), 0) AS exposed_ns,
+  coalesce(interval_union(a, b) FILTER (WHERE part = 3), 0)
+    - coalesce(interval_overlap(a, b, part = 3) FILTER (WHERE part IN (0, 3)), 0)
+    AS unmatched_exposed_ns
 FROM iv GROUP BY trace_id, device;
