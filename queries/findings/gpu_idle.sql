@@ -4,7 +4,8 @@
 -- own (lib/38_claim.sql: cold-start launch calls, one-time set-up calls and
 -- operators' first calls holding one-time work,
 -- repeated allocator calls, host-blocking calls, DataLoader ranges, gaps
--- that began with GPU work already queued; and
+-- that began with GPU work already queued, a whole trace's start and end
+-- around its GPU work; and
 -- launch_bound's bound, launch_claim); a GPU that barely
 -- works (under 1% of the window or 100 us) is a CPU-bound run, not an
 -- idle GPU.  It fires when the GPU idles over 30% of the time outside
@@ -39,9 +40,12 @@ SELECT round(100.0 * lc.rest / t.job_step_ns, 1) AS priority, 'gpu_idle' AS rule
       'queued (launched, not started: the GPU waited on another stream, an event or work ' ||
       'outside the trace, not on the host): feeding the GPU sooner fills none of it.',
       profdb_fmt_ns(cl.queued)) ELSE '' END ||
-    CASE WHEN cl.claimed - cl.queued + lc.ns > 0 THEN printf(' Of the idle time, %s is ' ||
+    CASE WHEN cl.edges > 0 THEN printf(' %s of it lies before the first and after the last ' ||
+      'GPU work of the trace (no ProfilerStep ranges: the profile''s start and end, not a ' ||
+        'step): not promised.', profdb_fmt_ns(cl.edges)) ELSE '' END ||
+    CASE WHEN cl.claimed - cl.queued - cl.edges + lc.ns > 0 THEN printf(' Of the idle time, %s is ' ||
       'promised by other findings (their own actions remove it), not here: %s.',
-      profdb_fmt_ns(cl.claimed - cl.queued + lc.ns), rtrim(ltrim(
+      profdb_fmt_ns(cl.claimed - cl.queued - cl.edges + lc.ns), rtrim(ltrim(
       CASE WHEN cl.cold > 0 THEN printf(' %s in cold-start launch calls (cold_start);',
         profdb_fmt_ns(cl.cold)) ELSE '' END
       || CASE WHEN cl.startup > 0 THEN printf(' %s in one-time set-up calls (startup_calls);',
@@ -72,6 +76,8 @@ SELECT round(100.0 * lc.rest / t.job_step_ns, 1) AS priority, 'gpu_idle' AS rule
     100.0 * lc.rest / t.job_step_ns,
     CASE WHEN cl.queued > 0 THEN ', the idle time with GPU work queued and that other ' ||
       'findings own left out'
+      WHEN cl.edges > 0 THEN ', the idle time at the trace''s start and end and that other ' ||
+      'findings own left out'
       WHEN cl.claimed + lc.ns > 0 THEN ', the idle time other findings own left out' ELSE ''
       END) AS expected_impact,
   'Re-profile: step_time_sum.mean_gpu_idle_pct below 20% and mean_wall_ns down.' AS validation,
@@ -85,7 +91,8 @@ SELECT round(100.0 * lc.rest / t.job_step_ns, 1) AS priority, 'gpu_idle' AS rule
       'gpu_busy_ns', t.gpu_busy_ns,
       'cold_start_idle_ns', CAST(round(cl.cold) AS INTEGER),
       'queued_idle_ns', CAST(round(cl.queued) AS INTEGER),
-      'other_findings_idle_ns', CAST(round(cl.claimed - cl.queued + lc.ns) AS INTEGER),
+      'edge_idle_ns', CAST(round(cl.edges) AS INTEGER),
+      'other_findings_idle_ns', CAST(round(cl.claimed - cl.queued - cl.edges + lc.ns) AS INTEGER),
       'graph_launches',
         gr.calls)) AS evidence, 1 AS cut_may_explain
 FROM measure_time t, measure_gpu g, ranks_idle r, measure_floor f, measure_time j,

@@ -276,9 +276,14 @@ WHERE b > a
 --                      autotuning syncs among them: a new input shape
 --                      every step)
 --   dataloader_ns      during enumerate(DataLoader) ranges
+--   edge_ns            a whole-trace span's (no ProfilerStep ranges, or
+--                      --scope trace) idle before its first and after its
+--                      last GPU work: the profile's start and end, not a
+--                      step (issue 44's audit: param resnet_kineto's last
+--                      1.65 s, after its last kernel, promised to the host)
 CREATE TEMP TABLE report_idle_claim AS
 WITH l AS (
-  SELECT k, trace_id, interval_layers(a, b, layer, 10) AS x FROM (
+  SELECT k, trace_id, interval_layers(a, b, layer, 11) AS x FROM (
     SELECT k, trace_id, a, b, 0 AS layer FROM report_clip_gpu
     UNION ALL
     SELECT s.k, s.trace_id, max(c.ts, s.ts), min(c.ts + c.dur, s.end_ts), 1
@@ -299,12 +304,21 @@ WITH l AS (
     FROM report_span s JOIN report_first_call f
       ON f.trace_id = s.trace_id AND f.ts < s.end_ts AND f.ts + f.dur > s.ts
     UNION ALL
-    SELECT k, trace_id, a, b, 9 FROM report_clip_calls WHERE class = 'dataloader')
+    SELECT k, trace_id, a, b, 9 FROM report_clip_calls WHERE class = 'dataloader'
+    UNION ALL
+    SELECT s.k, s.trace_id, s.ts, min(g.a), 10
+    FROM report_span s JOIN report_clip_gpu g ON g.trace_id = s.trace_id AND g.k = s.k
+    WHERE s.step IS NULL GROUP BY s.k, s.trace_id
+    UNION ALL
+    SELECT s.k, s.trace_id, max(g.b), s.end_ts, 10
+    FROM report_span s JOIN report_clip_gpu g ON g.trace_id = s.trace_id AND g.k = s.k
+    WHERE s.step IS NULL GROUP BY s.k, s.trace_id)
   GROUP BY k, trace_id
 )
 SELECT k, trace_id, json_extract(x, '$[1]') AS cold_ns,
   json_extract(x, '$[2]') + json_extract(x, '$[5]') AS startup_ns,
   json_extract(x, '$[3]') AS outside_ns, json_extract(x, '$[4]') AS queued_ns,
   json_extract(x, '$[6]') AS alloc_ns, json_extract(x, '$[7]') AS explicit_ns,
-  json_extract(x, '$[8]') AS op_sync_ns, json_extract(x, '$[9]') AS dataloader_ns
+  json_extract(x, '$[8]') AS op_sync_ns, json_extract(x, '$[9]') AS dataloader_ns,
+  json_extract(x, '$[10]') AS edge_ns
 FROM l;

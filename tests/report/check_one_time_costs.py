@@ -32,6 +32,13 @@ CASE is one of:
                    of idle, startup_calls names the first next() (issue
                    44's audit: param resnet_kineto's 1.94 s first next()
                    promised to DataLoader tuning)
+  trace_end_idle_promised_to_host  no ProfilerSteps; 100 ms of
+                   aten::randperm before any GPU work, 5 iterations of a
+                   10 ms operator then a 10 ms kernel, then 1 s with
+                   nothing recorded before a last cudaDeviceSynchronize:
+                   gpu_idle promises only the 40 ms between the first and
+                   the last kernel (issue 44's audit: param resnet_kineto's
+                   last 1.65 s and first 311 ms were 83% of its gpu_idle)
 
 Each asserts that the saving promised is steady time only; the expected
 figures come from the fixture's own events, never from profdb.  PUBLIC_DIR
@@ -311,6 +318,44 @@ def case_dataloader_first_batch_promised_as_data_loading(profdb, public_dir, wor
     if "startup_calls" in found or saving(found, "data_loading") != want:
         problems.append(f"steady DataLoader: {sorted(found)}, data_loading "
                         f"{saving(found, 'data_loading')}, want {want}")
+    return problems
+
+
+def edges_trace():
+    """The trace of trace_end_idle_promised_to_host; returns the doc, the
+    idle between the first and the last kernel and the idle around them
+    (us)."""
+    t = Rank()
+    t.x("cpu_op", "aten::randperm", 1000, 100000)
+    ts, kernels = 101000, []
+    for i in range(5):
+        t.x("cpu_op", "aten::mul", ts, 10000)
+        end = t.launch(ts + 10000, 8, "void gemm_kernel<float>()", kernel_us=10000)
+        kernels.append((end - 10000, end))
+        ts = end
+    t.x("cuda_runtime", "cudaDeviceSynchronize", ts + 1000000, 59)
+    between = sum(b[0] - a[1] for a, b in zip(kernels, kernels[1:]))
+    around = (kernels[0][0] - 1000) + (ts + 1000059 - kernels[-1][1])
+    return t.doc(), between, around
+
+
+def case_trace_end_idle_promised_to_host(profdb, public_dir, work):
+    doc, between, around = edges_trace()
+    found = report(profdb, work, "trace_edges", [doc])
+    problems = []
+    g = found.get("gpu_idle")
+    if not g or g["expected_saving_ns"] != between * US:
+        problems.append(f"gpu_idle promises {g and g['expected_saving_ns']} ns; the idle between "
+                        f"the first and the last kernel is {between * US} ns (around them "
+                        f"{around * US} ns: the profile's start and end)")
+    elif not (around - 59) * US <= g["evidence"]["figures"].get("edge_idle_ns", 0) <= around * US \
+            or "not promised" not in g["observation"]:
+        problems.append(f"gpu_idle: edge_idle_ns {g['evidence']['figures'].get('edge_idle_ns')}, "
+                        f"want about {around * US}: {g['observation']}")
+    promised = sum(saving(found, r) for r in ("launch_bound", "explicit_sync", "synchronization",
+                                              "data_loading"))
+    if promised + (g["expected_saving_ns"] if g else 0) > between * US + 59 * US:
+        problems.append(f"host-side findings promise {promised} ns besides gpu_idle")
     return problems
 
 

@@ -13,6 +13,8 @@ CREATE TEMP TABLE measure_claim (
   explicit   REAL,     -- explicit synchronize calls (explicit_sync)
   op_sync    REAL,     -- host syncs operators make (synchronization)
   dataloader REAL,     -- data loading (data_loading)
+  edges      REAL,     -- before the first and after the last GPU work of a trace without
+                       --   ProfilerStep ranges (no finding's: the profile's start and end)
   claimed    REAL      -- the sum of the above
 ) STRICT;
 INSERT INTO measure_claim
@@ -22,7 +24,8 @@ INSERT INTO measure_claim
     coalesce(sum(c.explicit_ns), 0) / t.n AS explicit, coalesce(sum(c.op_sync_ns),
       0) / t.n AS op_sync,
     coalesce(sum(c.dataloader_ns), 0) / t.n AS dataloader,
+    coalesce(sum(c.edge_ns), 0) / t.n AS edges,
     coalesce(sum(c.cold_ns + c.startup_ns + c.alloc_ns + c.outside_ns + c.queued_ns + c.explicit_ns
-                  + c.op_sync_ns + c.dataloader_ns), 0) / t.n AS claimed
+                  + c.op_sync_ns + c.dataloader_ns + c.edge_ns), 0) / t.n AS claimed
   FROM (SELECT 1.0 * max(rank_steps,
     1) AS n FROM measure_time) t LEFT JOIN report_idle_claim c ON 1;
