@@ -10,7 +10,8 @@
 --   (HTA drops their launches).  With --scope hta: HTA's graph, µs and
 --   ProfilerStep ranges.
 -- Requires: report_cp_path
--- Empty: no CPU operator or GPU operation in an analysed span
+-- Empty: no CPU operator or GPU operation in an analysed span, or each span holds over 1
+--   million events (its graph is not built: memory, sqlext/critical_path.c)
 -- Columns:
 --   label      -      trace
 --   rank       -      rank of the trace
