@@ -54,13 +54,15 @@ WHERE NOT EXISTS (SELECT 1 FROM main._profdb WHERE key = 'built_from'
 
 -- Launch calls counted (HTA: get_runtime_launch_events_mask), by name id.
 CREATE TEMP TABLE report_cp_launch_name(name_id INTEGER PRIMARY KEY);
+-- (nothing without a span: a dataset's report reads no GPU link for it)
 INSERT INTO report_cp_launch_name
 SELECT id FROM _string
-WHERE value IN ('cudaLaunchKernel', 'cudaLaunchKernelExC', 'cuLaunchKernel', 'cuLaunchKernelEx',
-                'cudaMemcpyAsync', 'cudaMemsetAsync', 'hipLaunchKernel', 'hipExtModuleLaunchKernel',
-                'hipMemcpyAsync', 'hipMemsetAsync', 'hipMemcpyWithStream')
-   OR (NOT coalesce(:scope_hta, 0)
-       AND id IN (SELECT r.name_id FROM _gpu_link l JOIN _slice r ON r.id = l.launch_id));
+WHERE EXISTS (SELECT 1 FROM report_cp_span)
+  AND (value IN ('cudaLaunchKernel', 'cudaLaunchKernelExC', 'cuLaunchKernel', 'cuLaunchKernelEx',
+                 'cudaMemcpyAsync', 'cudaMemsetAsync', 'hipLaunchKernel', 'hipExtModuleLaunchKernel',
+                 'hipMemcpyAsync', 'hipMemsetAsync', 'hipMemcpyWithStream')
+       OR (NOT coalesce(:scope_hta, 0)
+           AND id IN (SELECT r.name_id FROM _gpu_link l JOIN _slice r ON r.id = l.launch_id)));
 
 -- Every GPU operation with its launch call (the whole trace: HTA counts the
 -- queue over it; NULL queue lengths for a launch call not counted): op (_gpu.id), launch (_slice.id), skey (the stream's
@@ -79,6 +81,7 @@ WITH o AS (
   FROM _gpu g JOIN _gpu_link l ON l.id = g.id JOIN _slice r ON r.id = l.launch_id
   WHERE g.kind IN (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'memset'))
     AND g.trace_id IN (SELECT trace_id FROM report_cp_span)
+    AND EXISTS (SELECT 1 FROM report_cp_span)  -- (no scan of _gpu without a span)
     AND g.ts IS NOT NULL AND g.dur IS NOT NULL AND r.ts IS NOT NULL
 ), t AS (
   SELECT op, trace_id, step, launch, skey, stream, pid, tid, name_id,
@@ -126,6 +129,7 @@ WITH nm AS (
   -- a step's slices by the step their start lies in (one pass, no scan per step)
   JOIN report_cp_span p ON p.trace_id = s.trace_id AND p.step IN (-1, st.step)
   WHERE s.kind IN (SELECT kind FROM _kind WHERE name IN ('cpu_op', 'runtime')) AND s.dur > 0
+    AND EXISTS (SELECT 1 FROM report_cp_span)  -- (no scan of _slice without a span)
 )
 INSERT INTO report_cp_ev
 SELECT c.trace_id, c.step, c.ev, 0, c.ts, c.end_ts, c.pid, c.tid, NULL, nm.lock, nm.blocking,
