@@ -234,7 +234,7 @@ static void *writer_main(void *arg) {
     int rc = failed ? 0 : write_batch(w, b);
     b->n = 0;
     pthread_mutex_lock(&w->mu);
-    if (rc) w->failed = 1;
+    if (rc) __atomic_store_n(&w->failed, 1, __ATOMIC_RELAXED); /* writer_maybe_flush peeks */
     w->busy = 0;
     w->free_list[w->nfree++] = b;
     pthread_cond_broadcast(&w->cv);
@@ -304,7 +304,8 @@ static int submit(ld_writer *w) {
 }
 
 int writer_maybe_flush(ld_writer *w) {
-  if (w->cur->n < BATCH_BYTES) return w->failed ? -1 : 0;
+  /* per row: a peek without the lock (the writer thread stores it atomically) */
+  if (w->cur->n < BATCH_BYTES) return __atomic_load_n(&w->failed, __ATOMIC_RELAXED) ? -1 : 0;
   return submit(w);
 }
 
@@ -337,7 +338,7 @@ void writer_stop(ld_writer *w) {
 void writer_set_error(ld_writer *w, const char *why) {
   if (w->threaded) pthread_mutex_lock(&w->mu);
   if (!w->failed) snprintf(w->error, sizeof w->error, "%s", why);
-  w->failed = 1;
+  __atomic_store_n(&w->failed, 1, __ATOMIC_RELAXED);
   if (w->threaded) pthread_mutex_unlock(&w->mu);
 }
 
