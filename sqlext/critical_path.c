@@ -84,7 +84,7 @@ typedef struct event {
 typedef struct given {
   i64 t, o, sub, src, dst, w, attr;
   int src_end, dst_end, type, has_attr;
-  size_t src_node; /* set in cp_final */
+  size_t src_node, dst_node; /* their nodes (given_edges) */
 } given;
 
 typedef struct span {
@@ -397,16 +397,15 @@ static int given_edges(span *s, edges *es) {
   for (size_t i = 0; i < s->nge; i++) { /* keep those whose two events are nodes */
     given g = s->ge[i];
     g.src_node = node_of(s, ids, g.src, g.src_end);
-    size_t d = node_of(s, ids, g.dst, g.dst_end);
-    if (g.src_node == (size_t)-1 || d == (size_t)-1) continue;
-    g.dst = (i64)d; /* the destination node from here on */
+    g.dst_node = node_of(s, ids, g.dst, g.dst_end);
+    if (g.src_node == (size_t)-1 || g.dst_node == (size_t)-1) continue;
     s->ge[n++] = g;
   }
   free(ids);
   if (n) qsort(s->ge, n, sizeof *s->ge, cmp_given); /* s->ge is NULL without given edges */
   for (size_t i = 0; i < n; i++) {
     const given *g = &s->ge[i];
-    if (!add(es, g->src_node, (size_t)g->dst, g->w, g->type, g->has_attr, g->attr)) return 0;
+    if (!add(es, g->src_node, g->dst_node, g->w, g->type, g->has_attr, g->attr)) return 0;
   }
   return 1;
 }

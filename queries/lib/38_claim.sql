@@ -136,9 +136,9 @@ WITH op AS (
   FROM _slice
   WHERE (kind = (SELECT kind FROM _kind WHERE name = 'cpu_op')
          -- a DataLoader's first next() starts its workers and waits for the
-         -- first batch (the loader's 'dataloader' class, cpu_busy, by name)
+         -- first batch (its names: report_marker_name's, lib/10_trace_scope.sql)
          OR (kind = (SELECT kind FROM _kind WHERE name = 'user_annotation')
-             AND name_id IN (SELECT id FROM _string WHERE value GLOB 'enumerate(DataLoader)*')))
+             AND name_id IN (SELECT name_id FROM report_marker_name WHERE dataloader)))
     AND ts IS NOT NULL AND dur IS NOT NULL AND trace_id IN (SELECT trace_id FROM report_trace)
     -- only names with a call over 1 ms can have such a first call: the
     -- window then sorts their calls, not every operator's
@@ -282,7 +282,11 @@ WHERE b > a
 --                      step (issue 44's audit: param resnet_kineto's last
 --                      1.65 s, after its last kernel, promised to the host)
 CREATE TEMP TABLE report_idle_claim AS
-WITH l AS (
+WITH extent AS (  -- a whole-trace span's first GPU start and last GPU end
+  SELECT s.k, s.trace_id, s.ts, s.end_ts, min(g.a) AS first_a, max(g.b) AS last_b
+  FROM report_span s JOIN report_clip_gpu g ON g.trace_id = s.trace_id AND g.k = s.k
+  WHERE s.step IS NULL GROUP BY s.k, s.trace_id
+), l AS (
   SELECT k, trace_id, interval_layers(a, b, layer, 11) AS x FROM (
     SELECT k, trace_id, a, b, 0 AS layer FROM report_clip_gpu
     UNION ALL
@@ -306,13 +310,9 @@ WITH l AS (
     UNION ALL
     SELECT k, trace_id, a, b, 9 FROM report_clip_calls WHERE class = 'dataloader'
     UNION ALL
-    SELECT s.k, s.trace_id, s.ts, min(g.a), 10
-    FROM report_span s JOIN report_clip_gpu g ON g.trace_id = s.trace_id AND g.k = s.k
-    WHERE s.step IS NULL GROUP BY s.k, s.trace_id
+    SELECT k, trace_id, ts, first_a, 10 FROM extent
     UNION ALL
-    SELECT s.k, s.trace_id, max(g.b), s.end_ts, 10
-    FROM report_span s JOIN report_clip_gpu g ON g.trace_id = s.trace_id AND g.k = s.k
-    WHERE s.step IS NULL GROUP BY s.k, s.trace_id)
+    SELECT k, trace_id, last_b, end_ts, 10 FROM extent)
   GROUP BY k, trace_id
 )
 SELECT k, trace_id, json_extract(x, '$[1]') AS cold_ns,

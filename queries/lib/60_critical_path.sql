@@ -104,7 +104,6 @@ SELECT t.op, t.trace_id, t.step, t.launch, t.skey, t.stream, t.ts, t.end_ts, t.l
   q.ql, q.qs
 FROM t LEFT JOIN (SELECT op, max(len) FILTER (WHERE d = 1) AS ql, max(len) FILTER (WHERE d = -1) AS qs
              FROM q GROUP BY op) q USING (op);
-CREATE INDEX temp.report_cp_op_launch ON report_cp_op(launch);
 
 -- The events with nodes in each span: ev (_slice.id or _gpu.id), gpu (1
 -- for GPU work), ts/end_ts (the scope's times), pid/tid (CPU thread),

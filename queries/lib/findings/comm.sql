@@ -35,9 +35,11 @@ CREATE TEMP TABLE measure_comm (
   top_name      TEXT      -- the collective kernel with the most time
 ) STRICT;
 INSERT INTO measure_comm
-WITH missing AS (  -- runs with ranks not loaded: their unmatched collectives may be waiting
-  SELECT r.run FROM report_trace x JOIN report_run r USING (trace_id)
-  WHERE x.world_size > 1 GROUP BY r.run HAVING max(x.world_size) > count(DISTINCT x.rank)
+WITH runs AS (  -- per run of a job: its world size and the ranks loaded (ws - n missing,
+                --   whose waiting cannot be told from transfer)
+  SELECT r.run, max(x.world_size) AS ws, count(DISTINCT x.rank) AS n
+  FROM report_trace x JOIN report_run r USING (trace_id)
+  WHERE x.world_size > 1 GROUP BY r.run
 ), sized AS (  -- per trace and device: the unmatched collectives' bytes at the reference busbw
   SELECT k.trace_id, k.device,
     sum(min(k.b - k.a, coalesce(1.0 * c.bytes * c.factor / f.gbps, 0))) AS ns
@@ -45,11 +47,11 @@ WITH missing AS (  -- runs with ranks not loaded: their unmatched collectives ma
   LEFT JOIN measure_coll_ref f ON f.run = c.run AND f."group" = c."group"
   WHERE NOT k.matched GROUP BY k.trace_id, k.device
 ), td AS (
-  SELECT c.*, CASE WHEN r.run IN (SELECT run FROM missing) THEN c.unmatched_exposed_ns
-                   ELSE 0 END AS ux,
-    CASE WHEN r.run IN (SELECT run FROM missing)
-         THEN min(c.unmatched_exposed_ns, coalesce(z.ns, 0)) ELSE 0 END AS uk
+  SELECT c.*, CASE WHEN m.run IS NOT NULL THEN c.unmatched_exposed_ns ELSE 0 END AS ux,
+    CASE WHEN m.run IS NOT NULL THEN min(c.unmatched_exposed_ns, coalesce(z.ns, 0)) ELSE 0 END
+      AS uk
   FROM report_comm c LEFT JOIN report_run r USING (trace_id)
+  LEFT JOIN runs m ON m.run = r.run AND m.ws > m.n  -- a run with ranks not loaded
   LEFT JOIN sized z ON z.trace_id = c.trace_id AND z.device = c.device
 )
   SELECT coalesce(sum(comm_ns), 0) / t.n AS comm, coalesce(sum(wait_ns), 0) / t.n AS wait,
@@ -61,10 +63,7 @@ WITH missing AS (  -- runs with ranks not loaded: their unmatched collectives ma
     coalesce(sum(ux), 0) / t.n AS unmatched_exposed, coalesce(sum(uk), 0) / t.n AS unmatched_sized,
     coalesce(sum(min(max(exposed_ns - ux + uk, 0), max(compute_ns - overlapped_ns, 0))), 0) / t.n
       AS hideable,
-    (SELECT max(ws - n) FROM (
-       SELECT max(x.world_size) AS ws, count(DISTINCT x.rank) AS n
-       FROM report_trace x JOIN report_run r USING (trace_id)
-       WHERE x.world_size > 1 GROUP BY r.run)) AS peers_missing,
+    (SELECT max(ws - n) FROM runs) AS peers_missing,
     (SELECT max(x.world_size) FROM report_trace x) AS world_size,
     (SELECT n.name FROM report_gpu g JOIN report_name n USING (name_id)
      WHERE g.category = 'NCCL/communication' GROUP BY n.name ORDER BY sum(g.dur) DESC, n.name
