@@ -12,7 +12,10 @@
 --   step: their unbounded saving passes it, to say how little is left).
 --   A failure or risk (oom, oom_risk) has a fixed priority (90, 60 or
 --   30); findings asking for a missing artifact or option come last.  Rules of confidence 'low'
---   are hypotheses.  Each rule is one file of queries/findings/ (its
+--   are hypotheses.  When a DataLoader's workers set the loop's pace,
+--   no saving of the loop (any time rule but data_loading) exceeds its
+--   work after its last wait for a batch (measure_pace), and a finding cut
+--   to it says so.  Each rule is one file of queries/findings/ (its
 --   README says how to add one); the runner (report/report_findings.c)
 --   inserts their rows into report_finding, which this file reads.
 -- Columns:
@@ -32,24 +35,55 @@
 --   expected_saving_bytes  bytes  the same bound in bytes (memory rules; empty otherwise)
 --   subjects               json   what it is about: [{"rank": ...}], [{"kernel": ...}], [{"source": ...}], [{"device": ...}], ...
 --   evidence               json   {"sections": [section ids], "figures": {name: value}}: what it rests on
-SELECT r.priority, r.rule AS id, r.rule,
-  -- a finding that a cut trace could explain (cut_may_explain) says so
-  -- first and loses one level of confidence
-  CASE WHEN c.list IS NULL THEN r.confidence
-       WHEN r.confidence = 'high' THEN 'medium' ELSE 'low' END AS confidence,
-  r.title,
-  CASE WHEN c.list IS NULL THEN r.observation
+WITH
+-- a saving of the loop (any time rule but data_loading itself) above the
+-- DataLoader's pace bound (measure_pace: the loop waits for batches, so
+-- only its work after its last wait can shorten the step) is cut to it:
+-- its impact says so first, its evidence keeps the saving before the cut;
+-- a finding that a cut trace could explain (cut_may_explain) gets the cut
+-- traces' list (c.list)
+f AS (
+  SELECT r.*, r.rowid AS rid,
+    coalesce(r.rule <> 'data_loading' AND r.expected_saving_ns > p.bound_ns, 0) AS paced,
+    p.bound_ns, p.waited, p.calls, p.wait_ns, t.job_step_ns, c.list AS cut_list,
+    CASE WHEN c.list IS NULL THEN r.evidence
+         ELSE json_set(r.evidence, '$.truncated', c.list) END AS cut_evidence
+  FROM report_finding r CROSS JOIN measure_pace p CROSS JOIN measure_time t
+  LEFT JOIN measure_cut c ON c.traces > 0 AND r.cut_may_explain
+)
+SELECT CASE WHEN f.paced THEN min(f.priority, round(100.0 * f.bound_ns / f.job_step_ns, 1))
+            ELSE f.priority END AS priority,
+  f.rule AS id, f.rule,
+  -- a finding that a cut trace could explain says so first and loses one
+  -- level of confidence
+  CASE WHEN f.cut_list IS NULL THEN f.confidence
+       WHEN f.confidence = 'high' THEN 'medium' ELSE 'low' END AS confidence,
+  f.title,
+  CASE WHEN f.cut_list IS NULL THEN f.observation
        ELSE printf('The trace is cut (%s; profdb load exits 3): the events after the cut are '
          || 'missing, the GPU work first (Kineto writes it after the CPU events), so the cut may '
-         || 'explain this. ', c.list) || r.observation END AS observation,
-  r.hypothesis, r.action,
-  r.expected_impact, r.validation, r.needs_artifact, r.expected_saving_pct,
-  CAST(round(r.expected_saving_ns) AS INTEGER) AS expected_saving_ns, r.expected_saving_bytes,
-  r.subjects,
-  CASE WHEN c.list IS NULL THEN r.evidence
-       ELSE json_set(r.evidence, '$.truncated', c.list) END AS evidence
-FROM report_finding r
-LEFT JOIN measure_cut c ON c.traces > 0 AND r.cut_may_explain
--- (rowid: a rule's rows in the order it returns them)
-ORDER BY r.priority DESC, coalesce(r.expected_saving_ns, r.expected_saving_bytes, 0) DESC, r.rule,
-  r.rowid;
+         || 'explain this. ', f.cut_list) || f.observation END AS observation,
+  f.hypothesis, f.action,
+  CASE WHEN f.paced
+       THEN printf('At most %s (%.1f%% of the job step): the DataLoader sets the pace. The loop '
+         || 'waits for the next batch in %d of its %d steady next() calls (%s per rank step), '
+         || 'so a faster loop only waits longer; only its work after its last wait shortens the '
+         || 'step (data_loading comes first). Without that wait: ',
+         profdb_fmt_ns(f.bound_ns), 100.0 * f.bound_ns / f.job_step_ns, f.waited, f.calls,
+         profdb_fmt_ns(f.wait_ns)) || f.expected_impact
+       ELSE f.expected_impact END AS expected_impact,
+  f.validation, f.needs_artifact,
+  CASE WHEN f.paced THEN round(100.0 * f.bound_ns / f.job_step_ns, 2)
+       ELSE f.expected_saving_pct END AS expected_saving_pct,
+  CAST(round(CASE WHEN f.paced THEN f.bound_ns ELSE f.expected_saving_ns END) AS INTEGER)
+    AS expected_saving_ns,
+  f.expected_saving_bytes, f.subjects,
+  CASE WHEN f.paced
+       THEN json_set(f.cut_evidence, '$.figures.saving_before_pace_ns',
+         CAST(round(f.expected_saving_ns) AS INTEGER), '$.figures.pace_bound_ns',
+         CAST(round(f.bound_ns) AS INTEGER))
+       ELSE f.cut_evidence END AS evidence
+FROM f
+-- (rid: a rule's rows in the order it returns them)
+ORDER BY 1 DESC, coalesce(CASE WHEN f.paced THEN f.bound_ns ELSE f.expected_saving_ns END,
+  f.expected_saving_bytes, 0) DESC, f.rule, f.rid;

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""The DataLoader sets the pace (issue 44's audit: param resnet_kineto's
+loop waits 200-750 ms for a batch in 19 of its 29 later next() calls, and
+its copies and Convolution kernels were promised 630 and 309 ms a faster
+loop cannot recover).  One case per shape of loop, each on a fixture
+written here:
+
+    check_dataloader_pace.py PROFDB CASE PUBLIC_DIR WORK_DIR
+
+Every fixture has 10 iterations of: a DataLoader next(), a 5 ms pageable
+host-to-device copy (its cudaMemcpyAsync blocks until it ends), 3 ms of
+aten::mul with the GPU idle, a 10 ms kernel.  The first next() takes
+500 ms (the workers start).  CASE is one of:
+
+  dataloader_pace_promised_to_consumer  no ProfilerSteps; a multi-process
+                   iterator whose later calls wait 40 ms each: the workers
+                   set the pace, so no finding but data_loading may
+                   promise more than the time from the last wait's end to
+                   the last GPU work's end (the last iteration's 18 ms),
+                   and memcpy (50 ms of exposed copies) promises exactly
+                   that, its saving before the bound in its evidence
+  dataloader_pace_steps  the same with a ProfilerStep per iteration (the
+                   first one warm-up): the bound is the last analysed
+                   step's end minus the last wait's end, per analysed step
+  dataloader_single_process_not_paced  the same loop with a
+                   _SingleProcessDataLoaderIter (it loads in next(), in
+                   series with the loop): memcpy promises all 50 ms
+  dataloader_ready_not_paced  a multi-process iterator whose later calls
+                   return in 50 us (the batch was ready: the loop sets the
+                   pace): memcpy promises all 50 ms
+  dataloader_overhead_not_paced  a multi-process iterator whose later
+                   calls all take 3 ms (a batch of many tensors rebuilt in
+                   every call: the loop's own work, not a wait): memcpy
+                   promises all 50 ms
+
+The expected figures come from the fixture's own events, never from
+profdb.  PUBLIC_DIR is unused (the public traces are compared with
+tests/real/outputs.sh).
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checklist import run_case  # noqa: E402
+from check_one_time_costs import US, Rank, report, saving  # noqa: E402
+
+MULTI = "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__"
+SINGLE = "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"
+COPY_US = 5000
+N = 10
+
+
+def loop_trace(next_name=MULTI, later_us=40000, steps=False):
+    """The fixture's loop.  Returns the doc, the end of the last next()
+    call over 1 ms (None when none is), the last GPU work's
+    end and the last step's end (us)."""
+    t = Rank()
+    ts, last_wait, gpu_end = 1000, None, 0
+    for i in range(N):
+        begin = ts
+        dur = 500000 if i == 0 else later_us
+        t.x("user_annotation", next_name, ts, dur)
+        ts += dur
+        if dur > 1000:
+            last_wait = ts
+        ts += 10
+        t.corr += 1
+        t.x("cuda_runtime", "cudaMemcpyAsync", ts, COPY_US + 20, correlation=t.corr)
+        t.x("gpu_memcpy", "Memcpy HtoD (Pageable -> Device)", ts + 10, COPY_US, tid=7, pid=0,
+            device=0, stream=7, correlation=t.corr, bytes=64 << 20)
+        ts += COPY_US + 30
+        t.x("cpu_op", "aten::mul", ts, 3000)
+        ts += 3000
+        gpu_end = t.launch(ts, 8, "void gemm_kernel<float>()", kernel_us=10000)
+        ts = gpu_end + 100
+        if steps:
+            t.x("user_annotation", f"ProfilerStep#{i + 1}", begin - 5, ts - begin + 5)
+    return t.doc(), last_wait, gpu_end, ts
+
+
+def bounded(found, bound_ns):
+    """The findings other than data_loading that promise more than bound_ns."""
+    return [f"{r} promises {f['expected_saving_ns']} ns, over the pace bound {bound_ns} ns"
+            for r, f in found.items()
+            if r != "data_loading" and (f["expected_saving_ns"] or 0) > bound_ns]
+
+
+def check_paced(found, bound_ns, copies_ns):
+    problems = bounded(found, bound_ns)
+    m = found.get("memcpy")
+    if not m or m["expected_saving_ns"] != bound_ns:
+        problems.append(f"memcpy promises {m and m['expected_saving_ns']} ns; the loop's work "
+                        f"after its last wait is {bound_ns} ns")
+    elif m["evidence"]["figures"].get("saving_before_pace_ns") != copies_ns \
+            or "DataLoader sets the pace" not in m["expected_impact"]:
+        problems.append(f"memcpy does not say what the pace cut: {m['expected_impact']}, "
+                        f"{m['evidence']['figures']}")
+    if "data_loading" not in found:
+        problems.append("data_loading does not fire on a loop that waits for its batches")
+    return problems
+
+
+def case_dataloader_pace_promised_to_consumer(profdb, public_dir, work):
+    doc, last_wait, gpu_end, _ = loop_trace()
+    found = report(profdb, work, "paced", [doc])
+    return check_paced(found, (gpu_end - last_wait) * US, N * COPY_US * US)
+
+
+def case_dataloader_pace_steps(profdb, public_dir, work):
+    doc, last_wait, _, step_end = loop_trace(steps=True)
+    found = report(profdb, work, "paced_steps", [doc])
+    analysed = N - 1  # the first step is warm-up
+    return check_paced(found, round((step_end - last_wait) * US / analysed), COPY_US * US)
+
+
+def not_paced(profdb, work, name, doc):
+    found = report(profdb, work, name, [doc])
+    want = N * COPY_US * US
+    m = found.get("memcpy")
+    if not m or m["expected_saving_ns"] != want \
+            or "saving_before_pace_ns" in m["evidence"]["figures"]:
+        return [f"memcpy promises {m and m['expected_saving_ns']} ns, want all {want} ns of "
+                f"exposed copies (the loop sets its own pace)"]
+    return []
+
+
+def case_dataloader_single_process_not_paced(profdb, public_dir, work):
+    return not_paced(profdb, work, "single", loop_trace(next_name=SINGLE)[0])
+
+
+def case_dataloader_ready_not_paced(profdb, public_dir, work):
+    return not_paced(profdb, work, "ready", loop_trace(later_us=50)[0])
+
+
+def case_dataloader_overhead_not_paced(profdb, public_dir, work):
+    return not_paced(profdb, work, "overhead", loop_trace(later_us=3000)[0])
+
+
+if __name__ == "__main__":
+    sys.exit(run_case(globals()))
