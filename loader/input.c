@@ -371,7 +371,10 @@ int input_content_hash(const char *path, char out[17]) {
   ld_input in;
   const unsigned char *p;
   ssize_t n;
-  if (input_open(&in, path, 1 << 20)) {
+  /* 64 KiB chunks: their buffers come from the heap, reused file after
+  ** file, where 1 MiB ones were fresh mappings whose page faults cost more
+  ** than the hash (a folder of 64 same-size ranks: 5.9 -> 1.4 ms a file) */
+  if (input_open(&in, path, 1 << 16)) {
     input_close(&in);
     return -1;
   }
