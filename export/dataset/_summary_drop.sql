@@ -112,7 +112,8 @@ EXCEPT SELECT id FROM kept;
 --   - markers (_attr_marker: sync, set-up, phase, DataLoader names);
 --   - the runtime call and the operator of each GPU event (_gpu_link:
 --     report_gpu, launches, op_gpu_sum, fill_kernel_sum, source_gpu_sum;
---     a collective's record_param_comms args, lib/50_collectives.sql);
+--     a collective's record_param_comms args, lib/50_collectives.sql; each
+--     step's first launch, lib/findings/critical.sql);
 --   - every call of an operator signature whose first call is over 1 ms
 --     (lib/38_claim.sql's report_first_call judges it against the
 --     signature's later calls);

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""The DataLoader sets the pace (issue 44's audit: param resnet_kineto's
-loop waits 200-750 ms for a batch in 19 of its 29 later next() calls, and
-its copies and Convolution kernels were promised 630 and 309 ms a faster
-loop cannot recover).  One case per shape of loop, each on a fixture
-written here:
+"""Who sets the loop's pace: the DataLoader (issue 44's audit: param
+resnet_kineto's loop waits 200-750 ms for a batch in 19 of its 29 later
+next() calls, and its copies and Convolution kernels were promised 630 and
+309 ms a faster loop cannot recover), or the host while the GPU finishes a
+step (kineto's resnet50 traces: Convolution time past each step's CPU
+range, which the next step never waits for, promised to faster kernels).
+One case per shape of loop, each on a fixture written here:
 
     check_dataloader_pace.py PROFDB CASE PUBLIC_DIR WORK_DIR
 
@@ -32,6 +34,15 @@ aten::mul with the GPU idle, a 10 ms kernel.  The first next() takes
                    calls all take 3 ms (a batch of many tensors rebuilt in
                    every call: the loop's own work, not a wait): memcpy
                    promises all 50 ms
+
+  kernel_tail_not_waited_promised  six ProfilerSteps (the first warm-up),
+                   each 30 ms of single-process data loading, then a 1 ms
+                   operator launching a 10 ms Convolution kernel; the
+                   step's CPU range ends 0.5 ms after the launch, so the
+                   kernel runs 9.5 ms past it while the next step loads
+                   its data (its launch comes 30 ms later): nothing waits
+                   for it, and dominant_category promises 0 (it promised
+                   half the kernel time in those tails)
 
 The expected figures come from the fixture's own events, never from
 profdb.  PUBLIC_DIR is unused (the public traces are compared with
@@ -134,6 +145,33 @@ def case_dataloader_ready_not_paced(profdb, public_dir, work):
 
 def case_dataloader_overhead_not_paced(profdb, public_dir, work):
     return not_paced(profdb, work, "overhead", loop_trace(later_us=3000)[0])
+
+
+def case_kernel_tail_not_waited_promised(profdb, public_dir, work):
+    t = Rank()
+    ts = 1000
+    for i in range(6):
+        begin = ts
+        t.x("user_annotation", SINGLE, ts, 30000)
+        ts += 30000
+        t.x("cpu_op", "aten::conv2d", ts, 1000)
+        t.launch(ts + 100, 8, "void cudnn::detail::implicit_convolve_sgemm<float, float>()",
+                 kernel_us=10000)
+        ts += 1000
+        t.x("user_annotation", f"ProfilerStep#{i + 1}", begin, ts - begin + 500)
+        ts += 510
+    found = report(profdb, work, "tail", [t.doc()])
+    d = found.get("dominant_category")
+    problems = []
+    if not d or d["expected_saving_ns"] != 0:
+        problems.append(f"dominant_category promises {d and d['expected_saving_ns']} ns for "
+                        f"Convolution time past each step's CPU range that no step waits for "
+                        f"(the next step launches 30 ms after it ends)")
+    promised = {r: f["expected_saving_ns"] for r, f in found.items()
+                if r in ("fill_kernels", "low_gemm_efficiency") and f["expected_saving_ns"]}
+    if promised:
+        problems.append(f"kernel-time findings promise {promised}")
+    return problems
 
 
 if __name__ == "__main__":
