@@ -13,9 +13,8 @@
 --   A failure or risk (oom, oom_risk) has a fixed priority (90, 60 or
 --   30); findings asking for a missing artifact or option come last.  Rules of confidence 'low'
 --   are hypotheses.  When a DataLoader's workers set the loop's pace,
---   no saving of the loop (any time rule but data_loading) exceeds its
---   work after its last wait for a batch (measure_pace), and a finding cut
---   to it says so.  Each rule is one file of queries/findings/ (its
+--   a faster loop saves nothing (any time rule but data_loading:
+--   measure_pace), and a finding cut by that says so.  Each rule is one file of queries/findings/ (its
 --   README says how to add one); the runner (report/report_findings.c)
 --   inserts their rows into report_finding, which this file reads.
 -- Columns:
@@ -37,8 +36,8 @@
 --   evidence               json   {"sections": [section ids], "figures": {name: value}}: what it rests on
 WITH
 -- a saving of the loop (any time rule but data_loading itself) above the
--- DataLoader's pace bound (measure_pace: the loop waits for batches, so
--- only its work after its last wait can shorten the step) is cut to it:
+-- DataLoader's pace bound (measure_pace: a loop that waits for its batches
+-- saves nothing from a faster loop) is cut to it:
 -- its impact says so first, its evidence keeps the saving before the cut;
 -- a finding that a cut trace could explain (cut_may_explain) gets the cut
 -- traces' list (c.list)
@@ -64,11 +63,16 @@ SELECT CASE WHEN f.paced THEN min(f.priority, round(100.0 * f.bound_ns / f.job_s
          || 'missing, the GPU work first (Kineto writes it after the CPU events), so the cut may '
          || 'explain this. ', f.cut_list) || f.observation END AS observation,
   f.hypothesis, f.action,
-  CASE WHEN f.paced
-       THEN printf('At most %s (%.1f%% of the job step): the DataLoader sets the pace. The loop '
-         || 'waits for the next batch in %d of its %d steady next() calls (%s per rank step), '
-         || 'so a faster loop only waits longer; only its work after its last wait shortens the '
-         || 'step (data_loading comes first). Without that wait: ',
+  CASE WHEN f.paced AND f.bound_ns = 0
+       THEN printf('None while the DataLoader sets the pace: the loop waits for the next batch '
+         || 'in %d of its %d steady next() calls (%s per rank step), so a faster loop only '
+         || 'waits longer for its data (data_loading comes first). Once the data keeps up: ',
+         f.waited, f.calls, profdb_fmt_ns(f.wait_ns)) || f.expected_impact
+       WHEN f.paced
+       THEN printf('At most %s (%.1f%% of the job step): the DataLoader sets the pace of some '
+         || 'ranks, which wait for the next batch in %d of their %d steady next() calls (%s per '
+         || 'rank step); a faster loop saves only on the others (data_loading comes first). '
+         || 'Once the data keeps up: ',
          profdb_fmt_ns(f.bound_ns), 100.0 * f.bound_ns / f.job_step_ns, f.waited, f.calls,
          profdb_fmt_ns(f.wait_ns)) || f.expected_impact
        ELSE f.expected_impact END AS expected_impact,

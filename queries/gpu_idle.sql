@@ -40,8 +40,10 @@ WITH ordered AS (
 ), per_stream AS (
   SELECT trace_id, device, stream, sum(gap) AS idle,
     sum(gap) FILTER (WHERE host_wait) AS host_wait,
-    sum(gap) FILTER (WHERE NOT host_wait AND gap < 30000) AS kernel_wait,
-    sum(gap) FILTER (WHERE NOT host_wait AND gap >= 30000) AS other
+    sum(gap) FILTER (WHERE NOT host_wait AND gap < (SELECT max_ns FROM report_kernel_wait))
+      AS kernel_wait,
+    sum(gap) FILTER (WHERE NOT host_wait AND gap >= (SELECT max_ns FROM report_kernel_wait))
+      AS other
   FROM gaps GROUP BY trace_id, device, stream
 ), busy AS (
   SELECT trace_id, device, stream, interval_union(ts, ts + dur) AS busy_ns,

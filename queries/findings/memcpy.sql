@@ -3,9 +3,13 @@
 -- (step_time memcpy_ns); copies behind compute cost no step time.  Mostly
 -- peer copies (between GPUs): they cannot be avoided like same-device
 -- copies, only overlapped with compute, so at most the kernel time there
--- is to hide them behind (t.kernel_ns).
--- Reads: measure_copy, measure_floor, measure_gpu, measure_kernel_top, measure_time
-SELECT round(100.0 * t.memcpy_exposed_ns / t.job_step_ns, 1) AS priority, 'memcpy' AS rule,
+-- is to hide them behind (t.kernel_ns).  With the GPU idle over 10% of
+-- the rank step, at most the copy time something waits for
+-- (measure_critical.crit_copy, as the kernel-time rules: a copy nothing
+-- waits for only lengthens the GPU's idle after it).
+-- Reads: measure_copy, measure_critical, measure_floor, measure_gpu, measure_kernel_top,
+--   measure_time
+SELECT round(100.0 * x.saving / t.job_step_ns, 1) AS priority, 'memcpy' AS rule,
   'medium' AS confidence,
   printf('Memory copies take %.0f%% of GPU time, %.0f%% of the job step with no kernel running',
     100.0 * g.memcpy / g.gpu_total, 100.0 * t.memcpy_exposed_ns / t.rank_step_ns) AS title,
@@ -45,7 +49,13 @@ SELECT round(100.0 * t.memcpy_exposed_ns / t.job_step_ns, 1) AS priority, 'memcp
         'promised.', profdb_fmt_ns(x.saving), 100.0 * x.saving / t.job_step_ns,
           profdb_fmt_ns(t.memcpy_exposed_ns), profdb_fmt_ns(t.kernel_ns))
     ELSE printf('Up to %s (%.0f%% of the job step): the copy time not hidden behind kernels.',
-    profdb_fmt_ns(x.saving), 100.0 * x.saving / t.job_step_ns) END AS expected_impact,
+    profdb_fmt_ns(x.saving), 100.0 * x.saving / t.job_step_ns) END
+  || CASE WHEN x.crit_bounded THEN printf(' Bounded by the critical path: the GPU idles %.0f%% ' ||
+    'of the rank step, so only the copy time something waits for counts (a host-blocking ' ||
+      'call, or the GPU work the next step queues behind), %s per rank step, not all %s of ' ||
+        'it exposed.', 100.0 * (1 - t.gpu_busy_ns / t.rank_step_ns),
+          profdb_fmt_ns(x.crit_copy), profdb_fmt_ns(x.saving0)) ELSE '' END
+    AS expected_impact,
   'Re-profile: step_time_sum memcpy share down, memcpy_sum bandwidth (gbps) up for pinned ' ||
     'copies.' AS validation,
   0 AS needs_artifact, round(100.0 * x.saving / t.job_step_ns, 2) AS expected_saving_pct,
@@ -58,12 +68,16 @@ SELECT round(100.0 * t.memcpy_exposed_ns / t.job_step_ns, 1) AS priority, 'memcp
       t.job_step_ns,
       'memcpy_ns', g.memcpy,
       'memcpy_exposed_ns', t.memcpy_exposed_ns, 'gpu_total_ns', g.gpu_total,
-      'dtod_copy_ns', c.dtod, 'peer_copy_ns', c.ptop, 'pageable_copy_ns', c.pageable))
+      'dtod_copy_ns', c.dtod, 'peer_copy_ns', c.ptop, 'pageable_copy_ns', c.pageable,
+      'critical_path_ns', iif(t.critical_path_bound, x.crit_copy, NULL)))
         AS evidence, 1 AS cut_may_explain
 FROM measure_gpu g, measure_time t, measure_floor f, measure_copy c,
-  (SELECT CASE WHEN c2.ptop >= 0.5 * c2.total
-            THEN min(t2.memcpy_exposed_ns, coalesce(t2.kernel_ns, 0))
-            ELSE t2.memcpy_exposed_ns END AS saving
-   FROM measure_copy c2, measure_time t2) x
+  (SELECT y.saving0, m.crit_copy, t2.critical_path_bound AND m.crit_copy < y.saving0
+     AS crit_bounded,
+     iif(t2.critical_path_bound, min(m.crit_copy, y.saving0), y.saving0) AS saving
+   FROM (SELECT CASE WHEN c2.ptop >= 0.5 * c2.total
+                  THEN min(t3.memcpy_exposed_ns, coalesce(t3.kernel_ns, 0))
+                  ELSE t3.memcpy_exposed_ns END AS saving0
+         FROM measure_copy c2, measure_time t3) y, measure_critical m, measure_time t2) x
 WHERE g.gpu_total > 0 AND t.rank_step_ns > 0 AND g.memcpy > 0.1 * g.gpu_total
   AND t.memcpy_exposed_ns >= f.min_pct / 100 * t.job_step_ns AND t.memcpy_exposed_ns >= f.min_ns;

@@ -34,9 +34,12 @@ SELECT round(min(100.0 * cl.queued / t.job_step_ns, 100), 1) AS priority,
        ELSE 'on nothing the trace records' END), '; ')
      FROM (SELECT * FROM by_owner ORDER BY ns DESC, owner)),
     (SELECT group_concat(printf('%s per rank step before %s on stream %s (%d gaps, the ' ||
-       'longest %s; queued up to %s after its %s)', profdb_fmt_ns(ns),
+       'longest %s; %s)', profdb_fmt_ns(ns),
        coalesce(name, 'the span''s end'), coalesce(stream, '-'), gaps, profdb_fmt_ns(longest_ns),
-       profdb_fmt_ns(queued_ns), coalesce(launch, 'launch')), '; ')
+       CASE WHEN name IS NULL THEN 'no operation of the span followed'
+            WHEN launch IS NULL THEN 'launched before the trace began'
+            ELSE printf('queued up to %s after its %s', profdb_fmt_ns(queued_ns), launch) END),
+       '; ')
      FROM by_op)) AS observation,
   CASE (SELECT owner FROM by_owner ORDER BY ns DESC, owner LIMIT 1)
     WHEN 'switch' THEN 'Most of it is short gaps between queued operations: the GPU''s own ' ||

@@ -8,7 +8,12 @@
 -- its trace's transfer that no compute overlaps (report_comm: hidden
 -- transfer costs no step time), per rank step.  exposed_communication
 -- promises the same exposed transfer by overlap: the two are alternatives,
--- not a sum (docs/definitions.md#collective-bandwidth).
+-- not a sum (docs/definitions.md#collective-bandwidth).  A call whose
+-- peers are not loaded (not matched) promises nothing: its "transfer" is
+-- its kernel's time, waiting for the peers included, which no bandwidth
+-- fix recovers (issue 44's audit: HTA's nccl_data, one of two ranks, whose
+-- all-reduces of 8-31 MB all take 2.0-2.7 ms in one step and twice that in
+-- the next).
 -- Reads: measure_coll_ref, measure_floor, measure_time, report_coll_call, report_coll_link,
 --   report_comm
 WITH
@@ -26,7 +31,8 @@ exposed AS (
 slow AS (
   SELECT g.*, r.gbps AS ref_gbps,
     (SELECT sum(max(0, c.transfer_ns - 1.0 * c.bytes * c.factor / r.gbps)
-                * coalesce((SELECT e.share FROM exposed e WHERE e.trace_id = c.trace_id), 1))
+                * coalesce((SELECT e.share FROM exposed e WHERE e.trace_id = c.trace_id), 1)
+                * c.matched)
      FROM report_coll_call c
      WHERE c.run = g.run AND c."group" = g."group" AND c.kind = g.kind
        AND c.bucket_lo = g.bucket_lo AND c.busbw_gbps IS NOT NULL) AS saving_ns
@@ -50,7 +56,8 @@ SELECT round(100.0 * x.step_saving_ns / x.job_step_ns, 1) AS priority, 'slow_col
      FROM (SELECT * FROM slow ORDER BY saving_ns DESC, "group", kind, bucket_lo LIMIT 3) s)
     || CASE WHEN x.n_rows > 3 THEN printf('; %d more in coll_sum', x.n_rows - 3) ELSE '' END,
     CASE WHEN x.unmatched > 0 THEN printf(' %d call(s) have no loaded peers: their transfer ' ||
-      'includes the waiting for them.', x.unmatched) ELSE '' END) AS observation,
+      'includes the waiting for them, so they promise nothing.', x.unmatched) ELSE '' END)
+    AS observation,
   'Small messages are latency-bound (many small buckets: fuse them); otherwise NCCL''s ' ||
     'algorithm or protocol choice (NCCL_ALGO, NCCL_PROTO), or the topology: a group crossing ' ||
       'nodes, PCIe instead of NVLink, fewer channels.' AS hypothesis,

@@ -9,6 +9,15 @@
 -- minus the longest interval of that kind, so none is missed.  CROSS JOIN
 -- keeps the spans as the outer loop.
 
+-- HTA's bound between the two kinds of gap between a stream's GPU work
+-- with the next work already queued (get_idle_time_breakdown's
+-- kernel_wait): under it, launch and dependency overhead; from it on, the
+-- GPU waits on something else (an event, another stream, a peer).  Read
+-- by gpu_idle.sql and the findings' measures (queued.sql, critical.sql).
+--   max_ns: 30 us
+CREATE TEMP TABLE report_kernel_wait(max_ns INTEGER);
+INSERT INTO report_kernel_wait VALUES (30000);
+
 -- The longest interval of each kind per trace, for the scan bounds.
 --   kind: 'gpu:kernel', 'gpu:memcpy', 'gpu:memset', or a cpu_busy class;
 --   code: the _gpu kind code (NULL for cpu_busy)

@@ -287,14 +287,16 @@ def sm80_gemm_on_sm90_not_named(profdb, work, problems):
 
 
 def dtod_copies_told_to_pin_memory(profdb, work, problems):
-    # per step: 5 ms of kernel, then 3 ms of one kind of copy with no kernel
+    # per step: 5 ms of kernel, then 3 ms of one kind of copy with no kernel,
+    # the host waiting for it (a copy nothing waits for saves nothing)
     want = {"Memcpy DtoD (Device -> Device)": ("device-to-device", "pin_memory=True"),
             "Memcpy HtoD (Pageable -> Device)": ("pin_memory=True", None),
             "Memcpy HtoD (Pinned -> Device)": ("side stream", "pin_memory=True")}
     for i, (copy, (needed, banned)) in enumerate(want.items()):
         doc = report(profdb, work, f"copies_{i}", Trace().build(lambda t, s: (
             busy(t, s, 5000), t.gpu(copy, s + 5300, 3000, cat="gpu_memcpy",
-                                    launch_ts=s + 5250))))
+                                    launch_ts=s + 5250),
+            t.x("cuda_runtime", "cudaDeviceSynchronize", s + 5260, 3100))))
         f = findings(doc, "memcpy")
         if not f:
             problems.append(f"dtod_copies_told_to_pin_memory: no memcpy finding for {copy}")

@@ -55,10 +55,12 @@ EXPECTED = {
     # idle time: allocator_calls', not gpu_idle's input-pipeline advice.
     "AMD-AGI__TraceLens/train_resnet18.json.gz": {"allocator_calls": (80, 85),
                                                   "gpu_idle": None},
-    # The harness's cudaDeviceSynchronize (profile.py) is explicit_sync's;
-    # the operators' syncs (31 us) are under the floor: no .item() advice.
+    # The harness's cudaDeviceSynchronize (profile.py) waits for work
+    # launched before the trace: the gaps between those queued kernels are
+    # not the sync's (issue 44's audit), so no explicit_sync; the
+    # operators' syncs (31 us) are under the floor: no .item() advice.
     "AMD-AGI__TraceLens/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz": {
-        "synchronization": None, "explicit_sync": (1.3, 1.6)},
+        "synchronization": None, "explicit_sync": None},
     # At the replayed peak reserved - requested is ~109 MiB, ~78 MiB of it
     # inside used segments (not the 842 MiB inactive at the end).
     "ZidongLiu__DeComFL/memory.json.gz": {"fragmentation": (4.0, 4.7), "need_snapshot": None},

@@ -14,6 +14,14 @@ and one (switch) with 200 kernels queued at once, 5 us apart on the GPU.
 Each must give the queued_idle finding, saving 0, owning exactly the queued
 idle time re-derived here from the raw events (check_idle_owner's
 queued_idle), with that owner; and no host-side finding may promise it.
+
+CASE explicit_sync_on_work_launched_before_trace: the trace opens in an
+explicit cudaDeviceSynchronize that waits 5 ms for 200 kernels whose launch
+calls the trace does not hold (launched before it began: a harness's
+previous iteration), 5 us apart on the GPU; then six iterations of a 1 ms
+kernel launched after 300 us of host work.  The gaps between the queued
+kernels are not the sync's: explicit_sync must not promise them (issue
+44's audit: TraceLens' Qwen1.5 trace, 500 such gaps promised).
 """
 import json
 import os
@@ -100,6 +108,29 @@ def case_queued_idle_owner(profdb, public_dir, work):
         if host > step_idle + 1:
             problems.append(f"{owner}: host-side findings promise {host} > {step_idle} ns "
                             "(the idle with nothing queued)")
+    return problems
+
+
+def case_explicit_sync_on_work_launched_before_trace(profdb, public_dir, work):
+    t = T()
+    x(t.ev, "cuda_runtime", "cudaDeviceSynchronize", 1000, 200 * 25 + 2)
+    for j in range(200):  # no correlation, no launch call: launched before the trace
+        x(t.ev, "kernel", "void backlog_kernel()", 1000 + j * 25, 20, tid=7, pid=0, device=0,
+          stream=7)
+    ts = 1000 + 200 * 25 + 10
+    for i in range(6):
+        x(t.ev, "cpu_op", "aten::mul", ts, 300)
+        t.kernel(ts + 320, 1000)
+        ts += 1400
+    f = report(profdb, work, "backlog", t.doc())
+    problems = []
+    if saving(f, "explicit_sync") > 2 * US:
+        problems.append(f"explicit_sync promises {saving(f, 'explicit_sync')} ns: the 199 gaps "
+                        f"of 5 us between kernels queued before the trace are not the sync's")
+    q = f.get("queued_idle")
+    if not q or q["evidence"]["figures"].get("switch_ns", 0) < 199 * 5 * US:
+        problems.append(f"queued_idle does not own the 199 gaps of 5 us: "
+                        f"{q and q['evidence']['figures']}")
     return problems
 
 

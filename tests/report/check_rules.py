@@ -154,10 +154,11 @@ def cases():
         # GEMM 8 ms of 10: fires; GEMM 100 us (100% of GPU time, 0.5% of the step): floor.
         "dominant_category": ((T, trace_of(lambda t, s: busy(t, s, 8000))),
                               (T, trace_of(lambda t, s: busy(t, s, 100)))),
-        # A 3 ms copy with no kernel running, or hidden behind a kernel.
+        # A 3 ms copy with no kernel running, the host waiting for it, or
+        # hidden behind a kernel.
         "memcpy": ((T, trace_of(lambda t, s: (busy(t, s, 5000), t.gpu(
                        "Memcpy HtoD (Pageable -> Device)", s + 6000, 3000, cat="gpu_memcpy",
-                       stream=8)))),
+                       stream=8), t.x("cuda_runtime", "cudaDeviceSynchronize", s + 5950, 3100)))),
                    (T, trace_of(lambda t, s: (busy(t, s, 9500), t.gpu(
                        "Memcpy HtoD (Pageable -> Device)", s + 1000, 3000, cat="gpu_memcpy",
                        stream=8))))),

@@ -140,7 +140,8 @@ ADD = "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor
 def peer_copy_told_to_avoid_contiguous(profdb, work, problems):
     name = "peer_copy_told_to_avoid_contiguous"
     # per 10 ms step: 1 ms of compute, then three 1 ms peer copies from
-    # device 0 to devices 1, 2, 4 launched by aten::to, nothing beside them
+    # device 0 to devices 1, 2, 4 launched by aten::to, nothing beside them,
+    # the host waiting for the last
     def step(t, s):
         t.gpu(ADD, s + 200, 1000, launch_ts=s + 100)
         for i, dst in enumerate((1, 2, 4)):
@@ -148,6 +149,8 @@ def peer_copy_told_to_avoid_contiguous(profdb, work, problems):
             t.x("cpu_op", "aten::to", a - 20, 40)
             t.gpu(PTOP, a + 100, 1000, cat="gpu_memcpy", launch_ts=a)
             t.events[-1]["args"].update({"fromDevice": 0, "toDevice": dst, "bytes": 1 << 26})
+        # the host then waits for them (the copies are on the critical path)
+        t.x("cuda_runtime", "cudaDeviceSynchronize", s + 3760, 1090)
     f = finding(findings_of_doc(profdb, work, "peer_copies", Trace().build(step)), "memcpy")
     if not f:
         problems.append(f"{name}: no finding")

@@ -1,18 +1,21 @@
 -- Measure: kernel time on the critical path, per rank step (one row).
 -- crit_fill: the same for the fill kernels (fill_kernels); crit_op: for
 -- the kernel category of low_gemm_efficiency's operator (gemm_cat), and
--- op_cat_ns: that category's kernel time per rank step.
+-- op_cat_ns: that category's kernel time per rank step; crit_copy: for
+-- the copies (memcpy).
 -- (measured only when the GPU idles over 10% of the rank step, crit_bound:
 -- the only case that reads them; each measure holds a trace's kernels of
 -- the kind)
 -- Builds: measure_critical
 -- Reads: _gpu_link, _slice, measure_gemm_op_top, measure_time, measure_top_category,
---   report_clip_sync, report_gpu, report_setup_call, report_step, report_step_all
+--   report_clip_sync, report_coll_call, report_gpu, report_queued_gap, report_setup_call,
+--   report_step, report_step_all
 CREATE TEMP TABLE measure_critical (
   crit      REAL,     -- the top category's kernel time inside the windows something waits in, ns
   crit_fill REAL,     -- the same for the fill kernels, ns
   crit_op   REAL,     -- the same for the kernel category of measure_gemm_op_top, ns
-  op_cat_ns REAL      -- that category's kernel time, ns
+  op_cat_ns REAL,     -- that category's kernel time, ns
+  crit_copy REAL      -- the copies' time inside those windows, ns
 ) STRICT;
 INSERT INTO measure_critical
 WITH
@@ -52,15 +55,41 @@ waited_tail AS (
     FROM tail t)
   WHERE b > a AND (queued OR (next_step IS NULL AND coalesce(prev_queued, 0)))
 ),
-crit_win AS (
-  SELECT trace_id, a, b FROM report_clip_sync
-  WHERE event_id NOT IN (SELECT event_id FROM report_setup_call WHERE NOT repeated)
+waited AS (  -- each window, with the end of its span
+  SELECT c.trace_id, c.a, c.b, (SELECT end_ts FROM report_span s WHERE s.k = c.k) AS span_end
+  FROM report_clip_sync c
+  WHERE c.event_id NOT IN (SELECT event_id FROM report_setup_call WHERE NOT repeated)
   UNION ALL
-  SELECT w.trace_id, w.a, w.b FROM waited_tail w JOIN report_step s USING (trace_id, step)
+  SELECT w.trace_id, w.a, w.b, w.b FROM waited_tail w JOIN report_step s USING (trace_id, step)
+),
+-- Inside such a window, GPU work before the GPU waited on something else
+-- is not waited for: finished sooner, it only lengthens that wait.  Such a
+-- wait (a pin) ends: a GPU idle gap of over 1 ms that began with work
+-- queued (report_queued_gap: an event, another stream, work outside the
+-- trace; shorter ones may be the GPU's own scheduling between dependent
+-- work); a collective's last arrival, when it waited for a peer
+-- (report_coll_call.wait_ns); a collective's end when its peers are not
+-- loaded (its waiting is unknown: no saving without evidence).  Each
+-- window counts from its last pin (issue 44's audit: HTA's rank0, whose
+-- every exposed copy is followed by a queued wait of up to 65 ms or a
+-- 25.6 ms SendRecv with its 15 peers not loaded).
+pin AS (
+  SELECT trace_id, b AS t FROM report_queued_gap WHERE b - a > 1000000
+  UNION ALL
+  SELECT trace_id, CASE WHEN matched THEN ts + wait_ns ELSE ts + dur END
+  FROM report_coll_call WHERE NOT matched OR wait_ns > 0
+),
+crit_win AS (
+  SELECT trace_id, a, b FROM (
+    SELECT w.trace_id, max(w.a, coalesce((SELECT max(p.t) FROM pin p
+                                          WHERE p.trace_id = w.trace_id AND p.t > w.a
+                                            AND p.t <= w.span_end), w.a)) AS a, w.b
+    FROM waited w)
+  WHERE a < b
 )
   SELECT coalesce(sum(x.ns), 0) / t.n AS crit, coalesce(sum(x.fill_ns), 0) / t.n AS crit_fill,
     coalesce(sum(x.op_ns), 0) / t.n AS crit_op, coalesce(sum(x.op_cat_ns),
-      0) / t.n AS op_cat_ns FROM (
+      0) / t.n AS op_cat_ns, coalesce(sum(x.copy_ns), 0) / t.n AS crit_copy FROM (
     SELECT k.trace_id, (SELECT interval_overlap(a, b, w) FROM (
         SELECT c.a, c.b, 1 AS w FROM crit_win c WHERE c.trace_id = k.trace_id
         UNION ALL
@@ -80,7 +109,12 @@ crit_win AS (
           AND g.category = (SELECT category FROM measure_gemm_op_top))) AS op_ns,
       (SELECT sum(g.dur) FROM report_gpu g
        WHERE g.trace_id = k.trace_id AND g.kind = 'kernel'
-         AND g.category = (SELECT category FROM measure_gemm_op_top)) AS op_cat_ns
+         AND g.category = (SELECT category FROM measure_gemm_op_top)) AS op_cat_ns,
+      (SELECT interval_overlap(a, b, w) FROM (
+        SELECT c.a, c.b, 1 AS w FROM crit_win c WHERE c.trace_id = k.trace_id
+        UNION ALL
+        SELECT g.ts, g.ts + g.dur, 0 FROM report_gpu g
+        WHERE g.trace_id = k.trace_id AND g.kind = 'memcpy')) AS copy_ns
     FROM (SELECT DISTINCT trace_id FROM report_gpu) k
     WHERE (SELECT critical_path_bound FROM measure_time)) x,
     (SELECT 1.0 * max(rank_steps, 1) AS n FROM measure_time) t;

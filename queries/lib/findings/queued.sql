@@ -15,8 +15,8 @@
 --            the GPU ran work the trace does not hold (another process,
 --            records lost or sampled) or waited on an unrecorded event
 -- Builds: measure_queued_gap
--- Reads: _gpu, _gpu_link, _kind, _slice, _string, report_clip_gpu, report_queued_gap,
---   report_sync
+-- Reads: _gpu, _gpu_link, _kind, _slice, _string, report_clip_gpu, report_kernel_wait,
+--   report_queued_gap, report_sync
 CREATE TEMP TABLE measure_queued_gap (
   k         INTEGER,  -- the span (report_span.k)
   trace_id  INTEGER,  -- trace
@@ -27,7 +27,7 @@ CREATE TEMP TABLE measure_queued_gap (
   name      TEXT,     -- its name
   device    INTEGER,  -- its device
   stream    INTEGER,  -- its stream
-  launch    TEXT,     -- the runtime call that launched it
+  launch    TEXT,     -- the runtime call that launched it (NULL: launched before the trace)
   queued_ns INTEGER,  -- from its launch call's start to its own start, ns
   owner     TEXT      -- 'switch', 'graph', 'event' or 'unseen' (above)
 ) STRICT;
@@ -48,15 +48,19 @@ WITH thread_wait AS MATERIALIZED (  -- stream-wait calls, by thread: few, read o
                   -- queue of lib/38_claim.sql: no host-blocking call's); report_clip_gpu's
                   -- index by (trace_id, k, a) finds it in a step or two
   SELECT f.k, f.trace_id, f.a, f.b,
-    (SELECT min(c.event_id) FROM report_clip_gpu c JOIN _gpu_link l ON l.id = c.event_id
-       JOIN _slice r ON r.id = l.launch_id
-     WHERE c.trace_id = f.trace_id AND c.k = f.k AND c.a = f.first_a AND r.ts < f.a
-       AND r.id NOT IN (SELECT event_id FROM report_sync)) AS event_id  -- ties: the lowest id
-  FROM (SELECT q.k, q.trace_id, q.a, q.b,
-          (SELECT c.a FROM report_clip_gpu c JOIN _gpu_link l ON l.id = c.event_id
-             JOIN _slice r ON r.id = l.launch_id
-           WHERE c.trace_id = q.trace_id AND c.k = q.k AND c.a >= q.b AND r.ts < q.a
-             AND r.id NOT IN (SELECT event_id FROM report_sync)
+    -- (an operation whose launch call the trace does not hold was launched
+    -- before the trace: lib/38_claim.sql's queue counts it from the start)
+    (SELECT min(c.event_id) FROM report_clip_gpu c LEFT JOIN _gpu_link l ON l.id = c.event_id
+       LEFT JOIN _slice r ON r.id = l.launch_id
+     WHERE c.trace_id = f.trace_id AND c.k = f.k AND c.a = f.first_a
+       AND (r.ts < f.a OR r.ts IS NULL)
+       AND coalesce(r.id NOT IN (SELECT event_id FROM report_sync), 1)) AS event_id  -- ties:
+  FROM (SELECT q.k, q.trace_id, q.a, q.b,                                              -- the
+          (SELECT c.a FROM report_clip_gpu c LEFT JOIN _gpu_link l ON l.id = c.event_id -- lowest
+             LEFT JOIN _slice r ON r.id = l.launch_id                                    -- id
+           WHERE c.trace_id = q.trace_id AND c.k = q.k AND c.a >= q.b
+             AND (r.ts < q.a OR r.ts IS NULL)
+             AND coalesce(r.id NOT IN (SELECT event_id FROM report_sync), 1)
            ORDER BY c.a LIMIT 1) AS first_a
         FROM report_queued_gap q) f
 ), op AS (
@@ -66,8 +70,8 @@ WITH thread_wait AS MATERIALIZED (  -- stream-wait calls, by thread: few, read o
     (SELECT r2.ts FROM _gpu_link l2 JOIN _slice r2 ON r2.id = l2.launch_id
      WHERE l2.id = p.prev_id) AS prev_launch_ts
   FROM first_op f JOIN ops p ON p.event_id = f.event_id AND p.k = f.k
-  JOIN _gpu g ON g.id = f.event_id JOIN _gpu_link l ON l.id = g.id
-  JOIN _slice r ON r.id = l.launch_id
+  JOIN _gpu g ON g.id = f.event_id LEFT JOIN _gpu_link l ON l.id = g.id
+  LEFT JOIN _slice r ON r.id = l.launch_id
 ), last_wait AS (  -- per launch, the latest wait on its thread and on its stream before it
   SELECT id, max(thread_ts) OVER (PARTITION BY trace_id, pid, tid ORDER BY ts, id IS NOT NULL
                                   ROWS UNBOUNDED PRECEDING) AS thread_ts,
@@ -88,7 +92,7 @@ WITH thread_wait AS MATERIALIZED (  -- stream-wait calls, by thread: few, read o
 SELECT q.k, q.trace_id, q.a, q.b, o.event_id, (SELECT value FROM _string WHERE id = o.name_id),
   o.device, o.stream, o.launch, o.ts - o.launch_ts,
   CASE
-    WHEN q.b - q.a < 30000 THEN 'switch'  -- HTA's kernel_wait bound (as gpu_idle.sql)
+    WHEN q.b - q.a < (SELECT max_ns FROM report_kernel_wait) THEN 'switch'  -- HTA's bound
     WHEN o.launch LIKE '%GraphLaunch%' THEN 'graph'
     WHEN max(coalesce(w.thread_ts, -1), coalesce(w.stream_ts, -1))  -- a wait since the
            >= coalesce(o.prev_launch_ts, 0) THEN 'event'              -- stream's previous launch
