@@ -9,10 +9,21 @@
 -- Parameters: :trace_id (NULL = every trace).
 --
 -- Tables:
+--   report_built_from(summaries): merged from a dataset's summaries (below)
 --   report_trace(trace_id, label, rank, world_size, status, start_ts,
 --     end_ts): the traces reported on
 --   report_step_all(trace_id, step, event_id, ts, dur, gpu_ts, gpu_dur,
 --     span_ts, span_end, empty, warmup): every step of them (below)
+
+-- Whether the database was merged from a dataset's summaries
+-- (export/export_merge.c writes _profdb.built_from): they keep only the
+-- CPU operators the other sections read, so what needs every one (the
+-- critical path) is not computed and says why (lib/60, lib/90).
+--   summaries: 1 when merged from summaries, else 0
+CREATE TEMP TABLE report_built_from(summaries INTEGER);
+INSERT INTO report_built_from
+SELECT EXISTS (SELECT 1 FROM main._profdb WHERE key = 'built_from'
+               AND value = 'dataset summaries');
 
 -- Traces reported on.
 CREATE TEMP TABLE report_trace(trace_id INTEGER PRIMARY KEY, label TEXT, rank INTEGER,

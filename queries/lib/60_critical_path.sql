@@ -49,8 +49,7 @@ WHERE w.whole AND NOT (coalesce(:scope_hta, 0)
                        AND EXISTS (SELECT 1 FROM report_step_all a WHERE a.trace_id = w.trace_id)))
 -- none in a dataset's report: its summaries leave most CPU operators out
 -- (lib/90_unavailable.sql says so)
-WHERE NOT EXISTS (SELECT 1 FROM main._profdb WHERE key = 'built_from'
-                  AND value = 'dataset summaries');
+WHERE NOT (SELECT summaries FROM report_built_from);
 
 -- Launch calls counted (HTA: get_runtime_launch_events_mask), by name id.
 CREATE TEMP TABLE report_cp_launch_name(name_id INTEGER PRIMARY KEY);

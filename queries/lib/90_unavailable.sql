@@ -33,5 +33,4 @@ INSERT INTO report_unavailable
 SELECT 'report_cp_path', 'a dataset''s summaries keep only the CPU operators the other ' ||
   'sections read, and the critical path needs every one: run profdb report on the rank''s ' ||
   'trace or database'
-WHERE EXISTS (SELECT 1 FROM main._profdb WHERE key = 'built_from'
-              AND value = 'dataset summaries');
+WHERE (SELECT summaries FROM report_built_from);
