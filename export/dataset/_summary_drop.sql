@@ -113,7 +113,8 @@ EXCEPT SELECT id FROM kept;
 --   - the runtime call and the operator of each GPU event (_gpu_link:
 --     report_gpu, launches, op_gpu_sum, fill_kernel_sum, source_gpu_sum;
 --     a collective's record_param_comms args, lib/50_collectives.sql; each
---     step's first launch, lib/findings/critical.sql);
+--     step's first launch, lib/findings/critical.sql; which GPU work has no
+--     launch in the trace, lib/15_timeline.sql's report_pretrace_gpu);
 --   - every call of an operator signature whose first call is over 1 ms
 --     (lib/38_claim.sql's report_first_call judges it against the
 --     signature's later calls);

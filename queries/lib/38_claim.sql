@@ -227,20 +227,15 @@ WITH ev AS (
     AND g.ts IS NOT NULL AND r.ts IS NOT NULL AND g.trace_id IN (SELECT trace_id FROM report_span)
     AND r.id NOT IN (SELECT event_id FROM report_sync)
   UNION ALL
-  -- GPU work whose launch call the trace does not hold, in a trace that
-  -- holds launch calls: launched before the trace began (a harness's
-  -- warm-up, the previous iteration), so queued from the trace's start
-  -- (issue 44's audit: TraceLens' Qwen1.5 trace opens with 13.5 ms of such
-  -- work run during an explicit synchronize, whose 500 gaps of under 8 us
-  -- between queued kernels were promised to explicit_sync)
+  -- GPU work launched before the trace began (report_pretrace_gpu):
+  -- queued from the trace's start (issue 44's audit: TraceLens' Qwen1.5
+  -- trace opens with 13.5 ms of such work run during an explicit
+  -- synchronize, whose 500 gaps of under 8 us between queued kernels were
+  -- promised to explicit_sync)
   SELECT g.trace_id, CASE d.d WHEN 1 THEN tr.start_ts ELSE g.ts END, d.d
-  FROM _gpu g JOIN report_trace tr ON tr.trace_id = g.trace_id
+  FROM report_pretrace_gpu p JOIN _gpu g ON g.id = p.event_id
+    JOIN report_trace tr ON tr.trace_id = g.trace_id
     CROSS JOIN (SELECT 1 AS d UNION ALL SELECT -1) d
-  WHERE g.kind IN (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'memset'))
-    AND g.ts IS NOT NULL AND g.trace_id IN (SELECT trace_id FROM report_span)
-    AND g.trace_id IN (SELECT r.trace_id FROM _gpu_link l JOIN _slice r ON r.id = l.launch_id)
-    AND NOT EXISTS (SELECT 1 FROM _gpu_link l JOIN _slice r ON r.id = l.launch_id
-                    WHERE l.id = g.id AND r.ts IS NOT NULL)
 )
 SELECT trace_id, t, sum(sum(d > 0)) OVER w AS launched, sum(sum(d < 0)) OVER w AS started
 FROM ev GROUP BY trace_id, t

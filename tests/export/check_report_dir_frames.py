@@ -388,7 +388,7 @@ READERS = {
                "lib/10_trace_scope.sql", "lib/11_hta.sql", "lib/35_sync.sql", "lib/37_launch.sql",
                "lib/38_claim.sql", "lib/50_collectives.sql", "lib/50_op_tree.sql",
                "lib/55_memory_event_op.sql", "lib/58_flops.sql", "lib/findings/queued.sql",
-               "lib/findings/critical.sql",
+               "lib/findings/critical.sql", "lib/15_timeline.sql",
                # the critical path: not run on a dataset (lib/60_critical_path.sql)
                "critical_path.sql", "lib/60_critical_path.sql", "lib/61_critical_path_edges.sql"],
     "_attr_ctx": ["lib/50_op_tree.sql"],
