@@ -63,18 +63,11 @@ SELECT CASE WHEN f.paced THEN min(f.priority, round(100.0 * f.bound_ns / f.job_s
          || 'missing, the GPU work first (Kineto writes it after the CPU events), so the cut may '
          || 'explain this. ', f.cut_list) || f.observation END AS observation,
   f.hypothesis, f.action,
-  CASE WHEN f.paced AND f.bound_ns = 0
+  CASE WHEN f.paced
        THEN printf('None while the DataLoader sets the pace: the loop waits for the next batch '
          || 'in %d of its %d steady next() calls (%s per rank step), so a faster loop only '
          || 'waits longer for its data (data_loading comes first). Once the data keeps up: ',
          f.waited, f.calls, profdb_fmt_ns(f.wait_ns)) || f.expected_impact
-       WHEN f.paced
-       THEN printf('At most %s (%.1f%% of the job step): the DataLoader sets the pace of some '
-         || 'ranks, which wait for the next batch in %d of their %d steady next() calls (%s per '
-         || 'rank step); a faster loop saves only on the others (data_loading comes first). '
-         || 'Once the data keeps up: ',
-         profdb_fmt_ns(f.bound_ns), 100.0 * f.bound_ns / f.job_step_ns, f.waited, f.calls,
-         profdb_fmt_ns(f.wait_ns)) || f.expected_impact
        ELSE f.expected_impact END AS expected_impact,
   f.validation, f.needs_artifact,
   CASE WHEN f.paced THEN round(100.0 * f.bound_ns / f.job_step_ns, 2)

@@ -43,19 +43,21 @@ SELECT round(100.0 * x.saving / t.job_step_ns, 1) AS priority, 'memcpy' AS rule,
     ELSE 'Overlap the copies with compute: issue them earlier on a side stream (prefetch the ' ||
       'next batch while this one runs), or keep the data on the device between steps; batch ' ||
         'small copies.' END AS action,
-  CASE WHEN c.ptop >= 0.5 * c.total THEN printf('Up to %s (%.0f%% of the job step): the ' ||
+  CASE WHEN x.crit_bounded THEN printf('Up to %s (%.0f%% of the job step): of the %s of ' ||
+    'copy time not hidden behind kernels%s, only the part something waits for (a ' ||
+      'host-blocking call, or the GPU work the next step queues behind, after the GPU''s last ' ||
+        'wait on other work in the step): the GPU idles %.0f%% of the rank step, and a copy ' ||
+          'nothing waits for, finished sooner, only lengthens the idle after it.',
+    profdb_fmt_ns(x.saving), 100.0 * x.saving / t.job_step_ns, profdb_fmt_ns(x.saving0),
+      CASE WHEN c.ptop >= 0.5 * c.total THEN ' (at most the kernel time to overlap them with)'
+           ELSE '' END, 100.0 * (1 - t.gpu_busy_ns / t.rank_step_ns))
+    WHEN c.ptop >= 0.5 * c.total THEN printf('Up to %s (%.0f%% of the job step): the ' ||
     'copy time not hidden behind kernels (%s), at most the kernel time to overlap it with ' ||
       '(%s); peer copies move data another GPU needs, so overlap, not removal, is what is ' ||
         'promised.', profdb_fmt_ns(x.saving), 100.0 * x.saving / t.job_step_ns,
           profdb_fmt_ns(t.memcpy_exposed_ns), profdb_fmt_ns(t.kernel_ns))
     ELSE printf('Up to %s (%.0f%% of the job step): the copy time not hidden behind kernels.',
-    profdb_fmt_ns(x.saving), 100.0 * x.saving / t.job_step_ns) END
-  || CASE WHEN x.crit_bounded THEN printf(' Bounded by the critical path: the GPU idles %.0f%% ' ||
-    'of the rank step, so only the copy time something waits for counts (a host-blocking ' ||
-      'call, or the GPU work the next step queues behind), %s per rank step, not all %s of ' ||
-        'it exposed.', 100.0 * (1 - t.gpu_busy_ns / t.rank_step_ns),
-          profdb_fmt_ns(x.crit_copy), profdb_fmt_ns(x.saving0)) ELSE '' END
-    AS expected_impact,
+    profdb_fmt_ns(x.saving), 100.0 * x.saving / t.job_step_ns) END AS expected_impact,
   'Re-profile: step_time_sum memcpy share down, memcpy_sum bandwidth (gbps) up for pinned ' ||
     'copies.' AS validation,
   0 AS needs_artifact, round(100.0 * x.saving / t.job_step_ns, 2) AS expected_saving_pct,

@@ -20,20 +20,30 @@ INSERT INTO report_kernel_wait VALUES (30000);
 
 -- GPU work launched before the trace began: kernels, copies and fills
 -- whose launch call the trace does not hold, in a trace that holds launch
--- calls (a harness's previous iteration, still running when the profiler
--- started).  Queued from the trace's start (lib/38_claim.sql's queue),
+-- calls, that start before the first work on their stream whose launch it
+-- holds (a harness's previous iteration, still running when the profiler
+-- started; a launch record lost mid-trace is no backlog).  Queued from the trace's start (lib/38_claim.sql's queue),
 -- and not the analysed steps' own GPU work when the findings judge who
 -- sets the step (lib/findings/time.sql: issue 44's audit, TraceLens'
 -- Qwen1.5 trace, 13.5 ms of it makes a 35%-idle step look 8% idle).
 --   event_id: the activity (_gpu.id)
 CREATE TEMP TABLE report_pretrace_gpu(event_id INTEGER PRIMARY KEY);
 INSERT INTO report_pretrace_gpu
-SELECT g.id FROM _gpu g
-WHERE g.kind IN (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'memset'))
-  AND g.ts IS NOT NULL AND g.trace_id IN (SELECT trace_id FROM report_span)
-  AND g.trace_id IN (SELECT r.trace_id FROM _gpu_link l JOIN _slice r ON r.id = l.launch_id)
-  AND NOT EXISTS (SELECT 1 FROM _gpu_link l JOIN _slice r ON r.id = l.launch_id
-                  WHERE l.id = g.id AND r.ts IS NOT NULL);
+WITH work AS (
+  SELECT g.id, g.trace_id, g.device, g.stream, g.ts,
+    EXISTS (SELECT 1 FROM _gpu_link l JOIN _slice r ON r.id = l.launch_id
+            WHERE l.id = g.id AND r.ts IS NOT NULL) AS launched
+  FROM _gpu g
+  WHERE g.kind IN (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'memset'))
+    AND g.ts IS NOT NULL AND g.trace_id IN (SELECT trace_id FROM report_span)
+), first_launched AS (  -- per stream, its first work whose launch the trace holds
+  SELECT trace_id, device, stream, min(ts) AS ts FROM work WHERE launched
+  GROUP BY trace_id, device, stream
+)
+SELECT w.id FROM work w
+WHERE NOT w.launched AND w.trace_id IN (SELECT trace_id FROM first_launched)
+  AND w.ts < coalesce((SELECT f.ts FROM first_launched f WHERE f.trace_id = w.trace_id
+                         AND f.device IS w.device AND f.stream IS w.stream), w.ts + 1);
 
 -- The longest interval of each kind per trace, for the scan bounds.
 --   kind: 'gpu:kernel', 'gpu:memcpy', 'gpu:memset', or a cpu_busy class;

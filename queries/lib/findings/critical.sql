@@ -9,7 +9,7 @@
 -- Builds: measure_critical
 -- Reads: _gpu_link, _slice, measure_gemm_op_top, measure_time, measure_top_category,
 --   report_clip_sync, report_coll_call, report_gpu, report_queued_gap, report_setup_call,
---   report_step, report_step_all
+--   report_span, report_step_all
 CREATE TEMP TABLE measure_critical (
   crit      REAL,     -- the top category's kernel time inside the windows something waits in, ns
   crit_fill REAL,     -- the same for the fill kernels, ns
@@ -55,37 +55,43 @@ waited_tail AS (
     FROM tail t)
   WHERE b > a AND (queued OR (next_step IS NULL AND coalesce(prev_queued, 0)))
 ),
-waited AS (  -- each window, with the end of its span
-  SELECT c.trace_id, c.a, c.b, (SELECT end_ts FROM report_span s WHERE s.k = c.k) AS span_end
-  FROM report_clip_sync c
+waited AS (  -- each window, with its span
+  SELECT c.trace_id, c.k, c.a, c.b FROM report_clip_sync c
   WHERE c.event_id NOT IN (SELECT event_id FROM report_setup_call WHERE NOT repeated)
   UNION ALL
-  SELECT w.trace_id, w.a, w.b, w.b FROM waited_tail w JOIN report_step s USING (trace_id, step)
+  SELECT w.trace_id, s.k, w.a, w.b
+  FROM waited_tail w JOIN report_span s ON s.trace_id = w.trace_id AND s.step = w.step
 ),
--- Inside such a window, GPU work before the GPU waited on something else
--- is not waited for: finished sooner, it only lengthens that wait.  Such a
--- wait (a pin) ends: a GPU idle gap of over 1 ms that began with work
--- queued (report_queued_gap: an event, another stream, work outside the
--- trace; shorter ones may be the GPU's own scheduling between dependent
--- work); a collective's last arrival, when it waited for a peer
+-- Inside a span, GPU work before the GPU waited on something else is not
+-- waited for: finished sooner, it only lengthens that wait.  Such a wait
+-- (a pin) ends: a GPU idle gap of over 1 ms that began with work queued
+-- (report_queued_gap: an event, another stream, work outside the trace;
+-- shorter ones may be the GPU's own scheduling between dependent work); a
+-- collective's last arrival, when it waited for a peer
 -- (report_coll_call.wait_ns); a collective's end when its peers are not
 -- loaded (its waiting is unknown: no saving without evidence).  Each
--- window counts from its last pin (issue 44's audit: HTA's rank0, whose
--- every exposed copy is followed by a queued wait of up to 65 ms or a
--- 25.6 ms SendRecv with its 15 peers not loaded).
+-- window counts from its span's last pin, if later (issue 44's audit:
+-- HTA's rank0, whose every exposed copy is followed by a queued wait of up
+-- to 65 ms or a 25.6 ms SendRecv with its 15 peers not loaded).
 pin AS (
   SELECT trace_id, b AS t FROM report_queued_gap WHERE b - a > 1000000
   UNION ALL
   SELECT trace_id, CASE WHEN matched THEN ts + wait_ns ELSE ts + dur END
   FROM report_coll_call WHERE NOT matched OR wait_ns > 0
 ),
+span_pin AS MATERIALIZED (  -- each span's last pin: one index probe a pin
+  SELECT s.k, max(x.t) AS t
+  FROM (SELECT p.t, (SELECT s2.k FROM report_span s2 WHERE s2.trace_id = p.trace_id
+                     AND s2.ts < p.t ORDER BY s2.ts DESC LIMIT 1) AS k
+        FROM pin p) x
+  JOIN report_span s ON s.k = x.k
+  WHERE x.t <= s.end_ts
+  GROUP BY s.k
+),
 crit_win AS (
-  SELECT trace_id, a, b FROM (
-    SELECT w.trace_id, max(w.a, coalesce((SELECT max(p.t) FROM pin p
-                                          WHERE p.trace_id = w.trace_id AND p.t > w.a
-                                            AND p.t <= w.span_end), w.a)) AS a, w.b
-    FROM waited w)
-  WHERE a < b
+  SELECT w.trace_id, max(w.a, coalesce(sp.t, w.a)) AS a, w.b
+  FROM waited w LEFT JOIN span_pin sp ON sp.k = w.k
+  WHERE max(w.a, coalesce(sp.t, w.a)) < w.b
 )
   SELECT coalesce(sum(x.ns), 0) / t.n AS crit, coalesce(sum(x.fill_ns), 0) / t.n AS crit_fill,
     coalesce(sum(x.op_ns), 0) / t.n AS crit_op, coalesce(sum(x.op_cat_ns),

@@ -17,7 +17,9 @@
 -- 1 ms and over twice the rank's shortest steady call, up to 10 ms (a
 -- batch of many tensors costs the loop a few ms in every call, ready or
 -- not: that is the loop's own work).  A rank is paced with at least 3
--- steady calls, more than half of which waited.
+-- steady calls, more than half of which waited.  One paced rank paces its
+-- job: the job step is its slowest rank's, and the others wait for the
+-- paced one at their collectives; so with any rank paced the bound is 0.
 -- Builds: measure_pace
 -- Reads: measure_time, report_first_call, report_marker, report_step_time
 CREATE TEMP TABLE measure_pace (
@@ -26,8 +28,7 @@ CREATE TEMP TABLE measure_pace (
   waited   INTEGER,  -- of those, the calls that waited for a batch (see above)
   wait_ns  REAL,     -- the time those calls took, per rank step, ns
   bound_ns REAL      -- the most a saving of the loop (any time rule but data_loading) can shorten
-                     --   a rank step: the other ranks' analysed time (0 when every rank is
-                     --   paced), ns; NULL when no rank is paced
+                     --   a job step: 0 when a rank is paced, else NULL
 ) STRICT;
 INSERT INTO measure_pace
 WITH
@@ -46,12 +47,9 @@ paced AS (
   GROUP BY trace_id
   HAVING count(*) >= 3 AND 2 * sum(waited) > count(*)
 ),
-rank_time AS (  -- per rank, its analysed time
-  SELECT trace_id, sum(wall_ns) AS wall_ns FROM report_step_time GROUP BY trace_id
-)
+ranks AS (SELECT DISTINCT trace_id FROM report_step_time)
 SELECT count(p.trace_id) AS ranks, coalesce(sum(p.calls), 0) AS calls,
   coalesce(sum(p.waited), 0) AS waited, coalesce(sum(p.wait_ns), 0) / t.n AS wait_ns,
-  CASE WHEN count(p.trace_id) > 0
-       THEN coalesce(sum(r.wall_ns) FILTER (WHERE p.trace_id IS NULL), 0) / t.n END AS bound_ns
-FROM rank_time r LEFT JOIN paced p USING (trace_id),
+  CASE WHEN count(p.trace_id) > 0 THEN 0.0 END AS bound_ns
+FROM ranks r LEFT JOIN paced p USING (trace_id),
   (SELECT 1.0 * max(rank_steps, 1) AS n FROM measure_time) t;

@@ -32,6 +32,10 @@ CREATE TEMP TABLE measure_time (
 -- u1 kernels, u2 + copies, u4 + fills and collectives (GPU busy), u5 + runtime calls,
 -- u6 + data loading, u7 + any other CPU work.
 INSERT INTO measure_time
+  WITH pretrace AS (  -- the GPU work launched before the trace, in the spans: no step's own
+    SELECT coalesce(sum(ns), 0) AS ns FROM (
+      SELECT interval_union(c.a, c.b) AS ns FROM report_clip_gpu c
+      WHERE c.event_id IN (SELECT event_id FROM report_pretrace_gpu) GROUP BY c.trace_id))
   SELECT 1.0 * sum(wall_ns) / count(*) AS rank_step_ns, 1.0 * sum(u4) / count(*) AS gpu_busy_ns,
     1.0 * sum(u1) / count(*) AS kernel_ns,
     1.0 * sum(u6 - u5) / count(*) AS dataloader_ns, 1.0 * sum(u5 - u4) / count(*) AS runtime_ns,
@@ -47,11 +51,8 @@ INSERT INTO measure_time
     -- bounded by that kernel time's share on the critical path (measure_critical);
     -- the GPU work launched before the trace is no step's own (issue 44's audit:
     -- TraceLens' Qwen1.5 trace, 35% idle without it, 8% with it)
-    sum(u4) - (SELECT coalesce(sum(ns), 0) FROM (
-                 SELECT interval_union(c.a, c.b) AS ns FROM report_clip_gpu c
-                 WHERE c.event_id IN (SELECT event_id FROM report_pretrace_gpu)
-                 GROUP BY c.trace_id))
-      < 0.9 * sum(wall_ns) AS critical_path_bound, NULL AS job_step_words
+    sum(u4) - (SELECT ns FROM pretrace) < 0.9 * sum(wall_ns) AS critical_path_bound,
+    NULL AS job_step_words
   FROM report_step_time;
 UPDATE measure_time SET job_step_words = printf('mean over %d rank(s) x %d job step(s); '
   || 'a job step, set by its slowest rank, lasts %s',
