@@ -14,8 +14,8 @@
 --   30); findings asking for a missing artifact or option come last.  Rules of confidence 'low'
 --   are hypotheses.  When a DataLoader's workers set the loop's pace,
 --   a faster loop saves nothing (any time rule but data_loading:
---   measure_pace), and a finding cut by that says so.  Each rule is one file of queries/findings/ (its
---   README says how to add one); the runner (report/report_findings.c)
+--   measure_pace), and a finding cut by that says so.  Each rule is one
+--   file of queries/findings/ (its README says how to add one); the runner (report/report_findings.c)
 --   inserts their rows into report_finding, which this file reads.
 -- Columns:
 --   priority               -      sort key: expected_saving_pct for resource rules, 90 / 60 / 30 for oom and oom_risk, under 1 for missing artifacts

@@ -74,12 +74,11 @@ SELECT round(100.0 * x.saving / t.job_step_ns, 1) AS priority, 'memcpy' AS rule,
       'critical_path_ns', iif(t.critical_path_bound, x.crit_copy, NULL)))
         AS evidence, 1 AS cut_may_explain
 FROM measure_gpu g, measure_time t, measure_floor f, measure_copy c,
-  (SELECT y.saving0, m.crit_copy, t2.critical_path_bound AND m.crit_copy < y.saving0
-     AS crit_bounded,
-     iif(t2.critical_path_bound, min(m.crit_copy, y.saving0), y.saving0) AS saving
+  (SELECT y.saving0, m.crit_copy, y.bounded AND m.crit_copy < y.saving0 AS crit_bounded,
+     iif(y.bounded, min(m.crit_copy, y.saving0), y.saving0) AS saving
    FROM (SELECT CASE WHEN c2.ptop >= 0.5 * c2.total
-                  THEN min(t3.memcpy_exposed_ns, coalesce(t3.kernel_ns, 0))
-                  ELSE t3.memcpy_exposed_ns END AS saving0
-         FROM measure_copy c2, measure_time t3) y, measure_critical m, measure_time t2) x
+                  THEN min(t2.memcpy_exposed_ns, coalesce(t2.kernel_ns, 0))
+                  ELSE t2.memcpy_exposed_ns END AS saving0, t2.critical_path_bound AS bounded
+         FROM measure_copy c2, measure_time t2) y, measure_critical m) x
 WHERE g.gpu_total > 0 AND t.rank_step_ns > 0 AND g.memcpy > 0.1 * g.gpu_total
   AND t.memcpy_exposed_ns >= f.min_pct / 100 * t.job_step_ns AND t.memcpy_exposed_ns >= f.min_ns;

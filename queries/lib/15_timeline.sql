@@ -22,7 +22,8 @@ INSERT INTO report_kernel_wait VALUES (30000);
 -- whose launch call the trace does not hold, in a trace that holds launch
 -- calls, that start before the first work on their stream whose launch it
 -- holds (a harness's previous iteration, still running when the profiler
--- started; a launch record lost mid-trace is no backlog).  Queued from the trace's start (lib/38_claim.sql's queue),
+-- started; a launch record lost mid-trace is no backlog).  Queued from
+-- the trace's start (lib/38_claim.sql's queue, lib/findings/queued.sql),
 -- and not the analysed steps' own GPU work when the findings judge who
 -- sets the step (lib/findings/time.sql: issue 44's audit, TraceLens'
 -- Qwen1.5 trace, 13.5 ms of it makes a 35%-idle step look 8% idle).
@@ -41,9 +42,10 @@ WITH work AS (
   GROUP BY trace_id, device, stream
 )
 SELECT w.id FROM work w
+LEFT JOIN first_launched f
+  ON f.trace_id = w.trace_id AND f.device IS w.device AND f.stream IS w.stream
 WHERE NOT w.launched AND w.trace_id IN (SELECT trace_id FROM first_launched)
-  AND w.ts < coalesce((SELECT f.ts FROM first_launched f WHERE f.trace_id = w.trace_id
-                         AND f.device IS w.device AND f.stream IS w.stream), w.ts + 1);
+  AND (f.ts IS NULL OR w.ts < f.ts);
 
 -- The longest interval of each kind per trace, for the scan bounds.
 --   kind: 'gpu:kernel', 'gpu:memcpy', 'gpu:memset', or a cpu_busy class;

@@ -21,7 +21,7 @@
 -- job: the job step is its slowest rank's, and the others wait for the
 -- paced one at their collectives; so with any rank paced the bound is 0.
 -- Builds: measure_pace
--- Reads: measure_time, report_first_call, report_marker, report_step_time
+-- Reads: measure_time, report_first_call, report_marker
 CREATE TEMP TABLE measure_pace (
   ranks    INTEGER,  -- ranks whose loop the DataLoader paces
   calls    INTEGER,  -- their steady next() calls in the analysed spans (first calls left out)
@@ -46,10 +46,8 @@ paced AS (
         FROM steady)
   GROUP BY trace_id
   HAVING count(*) >= 3 AND 2 * sum(waited) > count(*)
-),
-ranks AS (SELECT DISTINCT trace_id FROM report_step_time)
-SELECT count(p.trace_id) AS ranks, coalesce(sum(p.calls), 0) AS calls,
+)
+SELECT count(*) AS ranks, coalesce(sum(p.calls), 0) AS calls,
   coalesce(sum(p.waited), 0) AS waited, coalesce(sum(p.wait_ns), 0) / t.n AS wait_ns,
-  CASE WHEN count(p.trace_id) > 0 THEN 0.0 END AS bound_ns
-FROM ranks r LEFT JOIN paced p USING (trace_id),
-  (SELECT 1.0 * max(rank_steps, 1) AS n FROM measure_time) t;
+  CASE WHEN count(*) > 0 THEN 0.0 END AS bound_ns
+FROM paced p, (SELECT 1.0 * max(rank_steps, 1) AS n FROM measure_time) t;

@@ -16,7 +16,7 @@
 --            records lost or sampled) or waited on an unrecorded event
 -- Builds: measure_queued_gap
 -- Reads: _gpu, _gpu_link, _kind, _slice, _string, report_clip_gpu, report_kernel_wait,
---   report_queued_gap, report_sync
+--   report_pretrace_gpu, report_queued_gap, report_sync
 CREATE TEMP TABLE measure_queued_gap (
   k         INTEGER,  -- the span (report_span.k)
   trace_id  INTEGER,  -- trace
@@ -48,19 +48,19 @@ WITH thread_wait AS MATERIALIZED (  -- stream-wait calls, by thread: few, read o
                   -- queue of lib/38_claim.sql: no host-blocking call's); report_clip_gpu's
                   -- index by (trace_id, k, a) finds it in a step or two
   SELECT f.k, f.trace_id, f.a, f.b,
-    -- (an operation whose launch call the trace does not hold was launched
-    -- before the trace: lib/38_claim.sql's queue counts it from the start)
+    -- (work launched before the trace, report_pretrace_gpu, is queued from
+    -- its start, as lib/38_claim.sql's queue counts it)
     (SELECT min(c.event_id) FROM report_clip_gpu c LEFT JOIN _gpu_link l ON l.id = c.event_id
        LEFT JOIN _slice r ON r.id = l.launch_id
      WHERE c.trace_id = f.trace_id AND c.k = f.k AND c.a = f.first_a
-       AND (r.ts < f.a OR r.ts IS NULL)
-       AND coalesce(r.id NOT IN (SELECT event_id FROM report_sync), 1)) AS event_id  -- ties:
-  FROM (SELECT q.k, q.trace_id, q.a, q.b,                                              -- the
-          (SELECT c.a FROM report_clip_gpu c LEFT JOIN _gpu_link l ON l.id = c.event_id -- lowest
-             LEFT JOIN _slice r ON r.id = l.launch_id                                    -- id
+       AND (r.ts < f.a AND r.id NOT IN (SELECT event_id FROM report_sync)
+            OR c.event_id IN (SELECT event_id FROM report_pretrace_gpu))) AS event_id  -- ties:
+  FROM (SELECT q.k, q.trace_id, q.a, q.b,                               -- the lowest id
+          (SELECT c.a FROM report_clip_gpu c LEFT JOIN _gpu_link l ON l.id = c.event_id
+             LEFT JOIN _slice r ON r.id = l.launch_id
            WHERE c.trace_id = q.trace_id AND c.k = q.k AND c.a >= q.b
-             AND (r.ts < q.a OR r.ts IS NULL)
-             AND coalesce(r.id NOT IN (SELECT event_id FROM report_sync), 1)
+             AND (r.ts < q.a AND r.id NOT IN (SELECT event_id FROM report_sync)
+                  OR c.event_id IN (SELECT event_id FROM report_pretrace_gpu))
            ORDER BY c.a LIMIT 1) AS first_a
         FROM report_queued_gap q) f
 ), op AS (
