@@ -192,6 +192,10 @@ int rp_exec_script(rp_report *r, const char *path);
 int rp_build_findings(rp_report *r);
 /* With PROFDB_TIMING set, how long one query file took (stderr). */
 void rp_timing(const char *what, double since);
+/* With PROFDB_TIMING set: count db's SQL steps (rp_timing_watch), print
+** the sum over every watched connection (rp_timing_steps). */
+void rp_timing_watch(sqlite3 *db);
+void rp_timing_steps(void);
 
 void rp_free(rp_report *r);
 void rp_section_free(rp_section *s);

@@ -118,9 +118,35 @@ char *rp_read_text(const char *path, size_t max, const char *what, size_t *len) 
   return b.p;
 }
 
-void rp_timing(const char *what, double since) {
+static int timing_enabled(void) {
   static int enabled = -1;
   if (enabled < 0) enabled = getenv("PROFDB_TIMING") != NULL;
-  if (enabled && what)
+  return enabled;
+}
+
+void rp_timing(const char *what, double since) {
+  if (timing_enabled() && what)
     fprintf(stderr, "profdb: timing: %-24s %8.3f s\n", what, ld_seconds() - since);
+}
+
+/* The SQL's work in SQLite's virtual-machine steps, summed over the
+** connections: unlike seconds it does not change with the machine's load,
+** so a test can check how the report's cost grows with the input
+** (tests/report/check_job.py).  Work inside C functions is not counted. */
+static _Atomic long long sql_steps;
+
+static int count_steps(unsigned type, void *unused, void *stmt, void *ns) {
+  (void)unused;
+  (void)ns;
+  if (type == SQLITE_TRACE_PROFILE)
+    sql_steps += sqlite3_stmt_status(stmt, SQLITE_STMTSTATUS_VM_STEP, 1);
+  return 0;
+}
+
+void rp_timing_watch(sqlite3 *db) {
+  if (timing_enabled() && db) sqlite3_trace_v2(db, SQLITE_TRACE_PROFILE, count_steps, NULL);
+}
+
+void rp_timing_steps(void) {
+  if (timing_enabled()) fprintf(stderr, "profdb: timing: %-24s %12lld steps\n", "sql", sql_steps);
 }

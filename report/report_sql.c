@@ -757,6 +757,8 @@ int rp_run(rp_report *r) {
             sqlite3_errmsg(r->db));
     return -1;
   }
+  rp_timing_watch(r->db);
+  rp_timing_watch(r->db2);
   section_queue q = {.r = r, .lock = PTHREAD_MUTEX_INITIALIZER};
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", r->queries_dir, r->kind->summary);
@@ -775,7 +777,9 @@ int rp_run(rp_report *r) {
     run_sections(&q, r);
   if (threaded) pthread_join(thread, NULL);
   if (q.failed) return -1;
-  return run_scope(r);
+  int rc = run_scope(r);
+  rp_timing_steps();
+  return rc;
 }
 
 void rp_section_free(rp_section *s) {

@@ -125,6 +125,9 @@ WHERE l OR (k.prev IS NOT NULL AND k.ts - k.prev_end < 1500000
 UNION ALL -- host syncs: from the operation waited for
 SELECT h.trace_id, h.step, h.t, h.id, 0, h.op, 1, h.call, 1, 0, 'sync', h.call
 FROM report_cp_hsrc h;
+-- each span reads its own edges (one scan of all per span grew with the
+-- square of the ranks)
+CREATE INDEX temp.report_cp_gpu_edge_span ON report_cp_gpu_edge(trace_id, step);
 
 -- The path: the edges of a longest path of each span, in order (pos),
 -- their weight w (ns), type and the event ev their time is attributed to.

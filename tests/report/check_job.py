@@ -23,7 +23,12 @@ dlrm_kineto) replicated to 64 and 256 ranks, and on HTA's two ranks of a
     the per-rank rows;
   * item 5: profdb diff of the job against its replica shows no step time
     change and passes --fail-if 'step_time > +1%' and 'step_time < -1%';
-  * item 6: the report's CPU time grows at most 40x from 8 to 256 ranks.
+  * item 6: the report's cost grows about linearly from 8 to 256 ranks
+    (32x): its SQL steps (SQLite's VM steps over both connections,
+    PROFDB_TIMING's count, the same on a busy machine as on a quiet one)
+    at most 36x.  Its CPU time is printed, not checked: seconds on a
+    shared machine vary by more than the margin (bench/job_bench.sh times
+    the curve up to 1024 ranks).
 
 Skipped (77) without the public data.
 """
@@ -75,16 +80,19 @@ def job(name, sources, ranks):
 def report(name, db):
     md, js, html = (os.path.join(work, name + x) for x in (".md", ".json", ".html"))
     before = cpu_children()
-    subprocess.run([profdb, "report", db, "--md", md, "--json", js, "--html", html], check=True,
-                   stdout=subprocess.DEVNULL)
+    run = subprocess.run([profdb, "report", db, "--md", md, "--json", js, "--html", html],
+                         check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         env=dict(os.environ, PROFDB_TIMING="1"), text=True)
     cpu = cpu_children() - before
+    steps = [int(line.split()[-2]) for line in run.stderr.splitlines()
+             if line.startswith("profdb: timing: sql ")]
     with open(js) as f:
         doc = json.load(f)
     with open(md) as f:
         text = f.read()
     with open(html) as f:
         page = f.read()
-    return doc, text, page, cpu
+    return doc, text, page, (cpu, steps[0] if len(steps) == 1 else None)
 
 
 def section(doc, sid):
@@ -179,10 +187,13 @@ check("dlrm256: the step chart is a distribution over the ranks",
 check("dlrm256: the HTML folds the per-rank rows", "<details><summary>All 256 rows" in docs[256][3])
 check("dlrm256: the HTML says what a job step is", "job step k is ProfilerStep k" in docs[256][3])
 
-# Cost linear in ranks.
-c8, c256 = docs[8][4], docs[256][4]
-print(f"report CPU time: 8 ranks {c8:.2f} s, 64 ranks {docs[64][4]:.2f} s, 256 ranks {c256:.2f} s")
-check(f"dlrm: report CPU time 8 -> 256 ranks x{c256 / max(c8, 1e-3):.1f} <= 40x", c256 <= 40 * c8)
+# Cost linear in ranks: 32x the ranks, at most 36x the SQL steps.
+(c8, s8), (c64, s64), (c256, s256) = (docs[n][4] for n in (8, 64, 256))
+print(f"report CPU time: 8 ranks {c8:.2f} s, 64 ranks {c64:.2f} s, 256 ranks {c256:.2f} s")
+print(f"report SQL steps: 8 ranks {s8}, 64 ranks {s64}, 256 ranks {s256}")
+check("dlrm: the report counts its SQL steps (PROFDB_TIMING)", bool(s8 and s64 and s256))
+if s8 and s256:
+    check(f"dlrm: report SQL steps 8 -> 256 ranks x{s256 / s8:.2f} <= 36x", s256 <= 36 * s8)
 
 # The diff and the gate over job steps.
 diff_passes("dlrm8-vs-64", docs[8][0], docs[64][0])
