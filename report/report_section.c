@@ -148,5 +148,6 @@ void rp_timing_watch(sqlite3 *db) {
 }
 
 void rp_timing_steps(void) {
-  if (timing_enabled()) fprintf(stderr, "profdb: timing: %-24s %12lld steps\n", "sql", sql_steps);
+  if (timing_enabled())
+    fprintf(stderr, "profdb: timing: %-24s %12lld steps\n", "sql", sql_steps);
 }
