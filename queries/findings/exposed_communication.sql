@@ -25,6 +25,11 @@ SELECT round(100.0 * c.hideable / t.job_step_ns, 1) AS priority, 'exposed_commun
     'left to hide transfer behind.',
     profdb_fmt_ns(c.compute), profdb_fmt_ns(c.overlap), profdb_fmt_ns(max(c.compute - c.overlap,
       0)))
+  || CASE WHEN c.allreduce_exposed > 0 THEN printf(' Of the exposed transfer %s is all-reduce ' ||
+    'in training steps (gradient syncs): only the backward pass''s compute can run beside it ' ||
+      '(the optimizer step waits for it, the next forward for the optimizer), and %s of that ' ||
+      'compute is not beside transfer yet.',
+      profdb_fmt_ns(c.allreduce_exposed), profdb_fmt_ns(c.backward_free)) ELSE '' END
   || CASE WHEN c.peers_missing > 0 THEN printf(' Only %d of the job''s %d ranks loaded: the ' ||
     'other %d peer(s) are not, so waiting for them cannot be told from transfer (load every ' ||
       'rank for the split).',
@@ -49,10 +54,13 @@ SELECT round(100.0 * c.hideable / t.job_step_ns, 1) AS priority, 'exposed_commun
        ELSE 'Overlap the all-reduces with backward: tune DDP bucket_cap_mb, avoid ' ||
          'synchronizing the stream between buckets, and check for a late rank.' END AS action,
   printf('Up to %s per job step (%.0f%% of the job step): the transfer not overlapped with ' ||
-    'compute, %s, bounded by the compute time not already beside it, %s: overlap cannot hide ' ||
-      'more than the compute there is; the waiting is not counted here%s.',
+    'compute, %s, bounded by the compute time not already beside it, %s%s: overlap cannot ' ||
+      'hide more than the compute there is; the waiting is not counted here%s.',
     profdb_fmt_ns(c.hideable), 100.0 * c.hideable / t.job_step_ns, profdb_fmt_ns(c.exposed),
     profdb_fmt_ns(max(c.compute - c.overlap, 0)),
+    CASE WHEN c.allreduce_exposed > 0 THEN printf(', and the %s of all-reduce by the backward ' ||
+      'pass''s, %s', profdb_fmt_ns(c.allreduce_exposed), profdb_fmt_ns(c.backward_free))
+      ELSE '' END,
     CASE WHEN c.unmatched_exposed > c.unmatched_sized
          THEN printf('; of the %s exposed in collectives whose peers are not loaded only %s ' ||
            'counts: %s', profdb_fmt_ns(c.unmatched_exposed), profdb_fmt_ns(c.unmatched_sized),
@@ -79,6 +87,7 @@ SELECT round(100.0 * c.hideable / t.job_step_ns, 1) AS priority, 'exposed_commun
       'transfer_ns', c.transfer, 'unmatched_ns', c.unmatched, 'overlapped_ns', c.overlap,
       'exposed_ns', c.exposed, 'compute_ns', c.compute, 'hideable_ns', c.hideable,
       'unmatched_exposed_ns', c.unmatched_exposed, 'unmatched_counted_ns', c.unmatched_sized,
+      'allreduce_exposed_ns', c.allreduce_exposed, 'backward_free_ns', c.backward_free,
       'peers_not_loaded', c.peers_missing)) AS evidence, 1 AS cut_may_explain
 FROM measure_comm c, measure_time t, measure_floor f, measure_time j
 WHERE t.job_step_ns > 0 AND c.comm > 0 AND c.exposed > 0.1 * t.job_step_ns

@@ -26,6 +26,15 @@ analysed spans (as the step time is) before their unions.
   1 ms inside its kernel: in step 2 the waiting lies wholly before the
   span (none counted), in step 3 wholly inside it.
 
+- gradient_allreduce_behind_backward_only (issue 44): a DDP-like step,
+  forward compute, then a backward pass (autograd-engine event) whose
+  compute ends before its gradient all-reduce ('Collective name'
+  allreduce, NCCL's generic kernel), then the optimizer step.  The
+  exposed all-reduce can hide only behind the backward pass's compute
+  (the optimizer waits for it, the next forward for the optimizer): the
+  finding promises at most the backward compute not beside transfer,
+  not all compute (which would promise the whole exposed transfer).
+
 Every expected figure is derived here from the fixture's events by this
 file's own code: the spans by TensorBoard's rule (the CPU range widened to
 the GPU work the step launched, never before the previous span's end),
@@ -234,6 +243,85 @@ def case_wait_clipped_to_span(profdb, data, work):
     if comm.get(0, {}).get("wait_ns") != 1000 * 1000:
         problems.append(f"wait_clipped_to_span: rank 0 wait {comm.get(0, {}).get('wait_ns')}, "
                         "want 1 ms")
+    return problems
+
+
+def ddp_trace():
+    """Three steps of STEP us (the first warm-up), each: forward compute
+    F, a backward pass launching compute B, then a gradient all-reduce
+    past B's end, then an optimizer range launching a short kernel O once
+    the all-reduce is done.  Times in us from the step start s."""
+    ev, corr = [], 0
+    generic = "ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)"
+
+    def kernel(name, launch, ts, dur, stream, **extra):
+        nonlocal corr
+        corr += 1
+        ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": PID,
+                   "tid": TID, "ts": launch, "dur": 5, "args": {"correlation": corr}})
+        ev.append({"ph": "X", "cat": "kernel", "name": name, "pid": 0, "tid": stream, "ts": ts,
+                   "dur": dur, "args": {"device": 0, "stream": stream, "correlation": corr,
+                                        **extra}})
+
+    for i in range(3):
+        s = 1000 + i * STEP
+        ev.append({"ph": "X", "cat": "user_annotation", "name": f"ProfilerStep#{i + 1}",
+                   "pid": PID, "tid": TID, "ts": s, "dur": STEP - 1})
+        ev.append({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": PID, "tid": TID,
+                   "ts": s + 50, "dur": 3800})
+        kernel(GEMM, s + 100, s + 200, 3000, 7)  # F
+        ev.append({"ph": "X", "cat": "cpu_op",
+                   "name": "autograd::engine::evaluate_function: MmBackward0",
+                   "pid": PID, "tid": TID, "ts": s + 4000, "dur": 4000})
+        kernel(GEMM, s + 4100, s + 4200, 2000, 7)  # B
+        kernel(generic, s + 6250, s + 6300, 3500, 20,
+               **{"Collective name": "allreduce", "Process Group Name": "0"})
+        ev.append({"ph": "X", "cat": "user_annotation", "name": "Optimizer.step#SGD.step",
+                   "pid": PID, "tid": TID, "ts": s + 8500, "dur": 1000})
+        kernel(GEMM, s + 8600, s + 9850, 100, 7)  # O
+    return {"schemaVersion": 1, "traceEvents": ev,
+            "distributedInfo": {"backend": "nccl", "rank": 0, "world_size": 1}}
+
+
+def case_gradient_allreduce_behind_backward_only(profdb, data, work):
+    doc = ddp_trace()
+    ev = doc["traceEvents"]
+    steps = sorted((e["ts"] * 1000, (e["ts"] + e["dur"]) * 1000) for e in ev
+                   if e["name"].startswith("ProfilerStep#"))[1:]
+    bwd = sorted(e["ts"] * 1000 for e in ev if e["name"].startswith("autograd::engine"))
+    opt = sorted(e["ts"] * 1000 for e in ev if e["name"].startswith("Optimizer.step#"))
+    # each step's backward pass: its first backward event to the next optimizer start
+    windows = [(b, min(o for o in opt if o >= b)) for b in bwd]
+    launch = {e["args"]["correlation"]: e["ts"] * 1000 for e in ev if e["cat"] == "cuda_runtime"}
+    ks = [(e["ts"] * 1000, (e["ts"] + e["dur"]) * 1000, e["name"] != GEMM,
+           any(a <= launch[e["args"]["correlation"]] < b for a, b in windows))
+          for e in ev if e["cat"] == "kernel"]
+    transfer = clip([(a, b) for a, b, comm, _ in ks if comm], steps)
+    compute = clip([(a, b) for a, b, comm, _ in ks if not comm], steps)
+    backward = clip([(a, b) for a, b, comm, bw in ks if not comm and bw], steps)
+    n = len(steps)
+    exposed = (union(transfer) - both(transfer, compute)) / n  # all of it all-reduce
+    free = (union(compute) - both(transfer, compute)) / n
+    backward_free = (union(backward) - both(backward, transfer)) / n
+    want = min(exposed, backward_free)
+    out = report(profdb, work, "gradient_allreduce_behind_backward_only", [doc])
+    problems = []
+    f = [x for x in out["findings"] if x["rule"] == "exposed_communication"]
+    if not f:
+        return [f"no exposed_communication finding (want a saving of {want})"]
+    fig = f[0]["evidence"]["figures"]
+    for key, v in (("exposed_ns", exposed), ("allreduce_exposed_ns", exposed),
+                   ("backward_free_ns", backward_free), ("hideable_ns", want)):
+        if abs(fig.get(key, -1) - v) > 0.5:
+            problems.append(f"finding {key} {fig.get(key)}, want {v}")
+    if abs(f[0]["expected_saving_ns"] - want) > 0.5:
+        problems.append(f"saving {f[0]['expected_saving_ns']}, want {want}")
+    # the fixture is the pattern: all compute would hide the whole exposed
+    # transfer, the backward pass's only part of it
+    if not (min(exposed, free) == exposed and want < exposed):
+        problems.append(f"fixture: exposed {exposed}, free {free}, backward {backward_free}")
+    if "backward pass" not in f[0]["observation"]:
+        problems.append("the observation does not say only the backward pass can hide it")
     return problems
 
 

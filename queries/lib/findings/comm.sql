@@ -5,7 +5,12 @@
 -- overlap, so only its exposed part is promised here (the waiting is the
 -- straggler rule's), and overlap can hide no more of it than the compute
 -- not already running beside transfer (hideable: per trace and device,
--- min(exposed, compute - overlapped)).  peers_missing: the most ranks of
+-- min(exposed, compute - overlapped)).  In a trace with a backward pass
+-- an all-reduce's transfer syncs gradients: only the backward pass's
+-- compute can run beside it (the optimizer step waits for it and the next
+-- forward for the optimizer), so that part of the exposed transfer is
+-- hideable only up to the backward compute not beside transfer, the rest
+-- up to the compute left after it.  peers_missing: the most ranks of
 -- one run's world size that are not loaded (their waiting cannot be told
 -- from transfer).  A collective whose run has ranks not loaded counts as
 -- transfer only its bytes at its group's reference bus bandwidth
@@ -13,8 +18,8 @@
 -- its time may be waiting for the peers the trace does not hold (on the
 -- public DLRM ranks 96-99% of it was, issue 44's audit).
 -- Builds: measure_comm
--- Reads: measure_coll_ref, measure_time, report_coll_call, report_comm, report_comm_kernel,
---   report_gpu, report_name, report_run, report_trace
+-- Reads: measure_coll_ref, measure_time, report_clip_gpu, report_coll_call, report_comm,
+--   report_comm_kernel, report_gpu, report_name, report_phase, report_run, report_trace
 CREATE TEMP TABLE measure_comm (
   comm          REAL,     -- collective time
   wait          REAL,     -- waiting for the last peer
@@ -29,7 +34,12 @@ CREATE TEMP TABLE measure_comm (
                           --   busbw, at most their exposed time
   hideable      REAL,     -- what overlap can hide: min(exposed less what is not promised of
                           --   unmatched_exposed, compute not beside transfer) per trace and
-                          --   device
+                          --   device; its all-reduce part (traces with a backward pass) only
+                          --   up to backward_free
+  allreduce_exposed REAL, -- of the promised exposed transfer, the all-reduces' in traces with
+                          --   a backward pass (gradient syncs)
+  backward_free REAL,     -- compute launched in those traces' backward passes not beside
+                          --   transfer: all a gradient all-reduce can hide behind
   peers_missing INTEGER,  -- the most ranks of one run's world size not loaded
   world_size    INTEGER,  -- the largest world size
   top_name      TEXT      -- the collective kernel with the most time
@@ -46,13 +56,55 @@ WITH runs AS (  -- per run of a job: its world size and the ranks loaded (ws - n
   FROM report_comm_kernel k JOIN report_coll_call c ON c.event_id = k.event_id
   LEFT JOIN measure_coll_ref f ON f.run = c.run AND f."group" = c."group"
   WHERE NOT k.matched GROUP BY k.trace_id, k.device
-), td AS (
-  SELECT c.*, CASE WHEN m.run IS NOT NULL THEN c.unmatched_exposed_ns ELSE 0 END AS ux,
+), phased_iv AS (  -- traces with a backward pass: transfer (part 2 all-reduce, 3 other) and
+                   --   compute (0 launched in a backward pass, 1 not), as report_comm
+                   --   takes them (lib/50_collectives.sql)
+  SELECT k.trace_id, k.device, k.wait_end AS a, k.b,
+    CASE WHEN c.kind = 'all_reduce' THEN 2 ELSE 3 END AS part
+  FROM report_comm_kernel k LEFT JOIN report_coll_call c ON c.event_id = k.event_id
+  WHERE k.b > k.wait_end AND k.trace_id IN (SELECT trace_id FROM report_phase WHERE bwd NOT NULL)
+  UNION ALL
+  SELECT g.trace_id, g.device, g.a, g.b, CASE WHEN g.event_id IN (
+      SELECT r.event_id FROM report_phase h JOIN report_gpu r ON r.trace_id = h.trace_id
+      WHERE r.launch_ts >= h.bwd AND r.launch_ts < h.bwd_end) THEN 0 ELSE 1 END
+  FROM (SELECT trace_id, device, event_id, a, b FROM report_clip_gpu
+        WHERE kind = 'kernel' AND NOT is_comm AND b > a AND NOT coalesce(:scope_hta, 0)
+        UNION ALL
+        SELECT trace_id, device, event_id, ts, ts + dur FROM report_gpu
+        WHERE kind = 'kernel' AND category <> 'NCCL/communication'
+          AND coalesce(:scope_hta, 0)) g
+  WHERE g.trace_id IN (SELECT trace_id FROM report_phase WHERE bwd NOT NULL)
+    AND (g.trace_id, g.device) IN (SELECT trace_id, device FROM report_comm_kernel)
+), phased AS (  -- per such trace and device: the all-reduces' transfer no compute overlaps,
+                --   and the backward pass's compute no transfer overlaps
+  SELECT trace_id, device,
+    coalesce(interval_union(a, b) FILTER (WHERE part = 2), 0)
+      - coalesce(interval_overlap(a, b, part = 2) FILTER (WHERE part IN (0, 1, 2)), 0)
+      AS allreduce_exposed_ns,
+    coalesce(interval_union(a, b) FILTER (WHERE part = 0), 0)
+      - coalesce(interval_overlap(a, b, part = 0) FILTER (WHERE part IN (0, 2, 3)), 0)
+      AS backward_free_ns
+  FROM phased_iv GROUP BY trace_id, device
+), td0 AS (
+  SELECT c.*, h.trace_id IS NOT NULL AS phased, coalesce(h.allreduce_exposed_ns, 0)
+      AS allreduce_exposed_ns, coalesce(h.backward_free_ns, 0) AS backward_free_ns,
+    CASE WHEN m.run IS NOT NULL THEN c.unmatched_exposed_ns ELSE 0 END AS ux,
     CASE WHEN m.run IS NOT NULL THEN min(c.unmatched_exposed_ns, coalesce(z.ns, 0)) ELSE 0 END
       AS uk
   FROM report_comm c LEFT JOIN report_run r USING (trace_id)
   LEFT JOIN runs m ON m.run = r.run AND m.ws > m.n  -- a run with ranks not loaded
   LEFT JOIN sized z ON z.trace_id = c.trace_id AND z.device = c.device
+  LEFT JOIN phased h ON h.trace_id = c.trace_id AND h.device = c.device
+), td1 AS (  -- promised: the exposed transfer promised; ar: its all-reduce part when phased
+  SELECT *, max(exposed_ns - ux + uk, 0) AS promised, max(compute_ns - overlapped_ns, 0) AS free,
+    CASE WHEN phased THEN min(allreduce_exposed_ns, max(exposed_ns - ux + uk, 0)) ELSE 0 END
+      AS ar
+  FROM td0
+), td AS (
+  SELECT *, CASE WHEN phased THEN min(ar, backward_free_ns)
+                   + min(promised - ar, max(free - min(ar, backward_free_ns), 0))
+                 ELSE min(promised, free) END AS hide
+  FROM td1
 )
   SELECT coalesce(sum(comm_ns), 0) / t.n AS comm, coalesce(sum(wait_ns), 0) / t.n AS wait,
     coalesce(sum(transfer_ns), 0) / t.n AS transfer,
@@ -61,8 +113,8 @@ WITH runs AS (  -- per run of a job: its world size and the ranks loaded (ws - n
     coalesce(sum(exposed_ns), 0) / t.n AS exposed,
     coalesce(sum(compute_ns), 0) / t.n AS compute,
     coalesce(sum(ux), 0) / t.n AS unmatched_exposed, coalesce(sum(uk), 0) / t.n AS unmatched_sized,
-    coalesce(sum(min(max(exposed_ns - ux + uk, 0), max(compute_ns - overlapped_ns, 0))), 0) / t.n
-      AS hideable,
+    coalesce(sum(hide), 0) / t.n AS hideable, coalesce(sum(ar), 0) / t.n AS allreduce_exposed,
+    coalesce(sum(CASE WHEN phased THEN backward_free_ns ELSE 0 END), 0) / t.n AS backward_free,
     (SELECT max(ws - n) FROM runs) AS peers_missing,
     (SELECT max(x.world_size) FROM report_trace x) AS world_size,
     (SELECT n.name FROM report_gpu g JOIN report_name n USING (name_id)
