@@ -18,6 +18,12 @@
 **               'sync'), J the event its time is attributed to (or NULL).
 **               An edge whose source or destination is not an event of the
 **               span is left out.
+**   ROW 'scale' a what-if: A an event id, B a factor (a number, 0 or more),
+**               C an edge type or NULL (every type); every edge of that
+**               type attributed to that event weighs B times its weight
+**               (rounded to the ns) before the path is found: the path
+**               recomputed as if the event took that share of its time
+**               (issue 44; lib/findings/whatif.sql).  D..J NULL.
 **   Returns the edges of the longest path, first first, as a JSON array of
 **   [type, weight, event] ('[]' when no weight is positive; NULL for no
 **   rows or a span past CP_MAX_EVENTS, 1 million, events).
@@ -43,8 +49,8 @@
 **   sorts.
 **
 ** Memory: about 500 bytes per event of the span, freed at its end.
-** Errors: a bad ROW or type, a non-integer time or id, a cycle, out of
-** memory.  Flags: INNOCUOUS.
+** Errors: a bad ROW or type, a non-integer time or id, a negative or
+** non-numeric factor, a cycle, out of memory.  Flags: INNOCUOUS.
 */
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT3
@@ -52,6 +58,7 @@ SQLITE_EXTENSION_INIT3
 #include "families.h"
 #include "longest_path.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,11 +94,20 @@ typedef struct given {
   size_t src_node, dst_node; /* their nodes (given_edges) */
 } given;
 
+/* A what-if: the edges of type (-1: any) attributed to event id scaled. */
+typedef struct scale {
+  i64 id;
+  double factor;
+  int type;
+} scale;
+
 typedef struct span {
   event *ev;
   size_t nev, capev;
   given *ge;
   size_t nge, capge;
+  scale *sc;
+  size_t nsc, capsc;
   int failed, too_big;
 } span;
 
@@ -149,7 +165,7 @@ static int key_cmp(const key *a, const key *b) {
 
 static void span_free(span *s) {
   for (size_t i = 0; i < s->nev; i++) free(s->ev[i].pid.text), free(s->ev[i].tid.text);
-  free(s->ev), free(s->ge);
+  free(s->ev), free(s->ge), free(s->sc);
 }
 
 static void fail(sqlite3_context *ctx, span *s, const char *msg) {
@@ -233,8 +249,33 @@ static void cp_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     g->type = t;
     g->has_attr = sqlite3_value_type(argv[10]) != SQLITE_NULL;
     g->attr = sqlite3_value_int64(argv[10]);
+  } else if (row && !strcmp(row, "scale")) {
+    int num = sqlite3_value_numeric_type(argv[2]);
+    double f = sqlite3_value_double(argv[2]);
+    if (!is_int(argv[1]) || (num != SQLITE_INTEGER && num != SQLITE_FLOAT) || !(f >= 0) ||
+        f > 1e6) {
+      fail(ctx, s,
+           "profdb_critical_path(): a what-if needs an integer event id and a factor from 0 "
+           "to 1e6");
+      return;
+    }
+    int t = -1;
+    if (sqlite3_value_type(argv[3]) != SQLITE_NULL) {
+      const char *type = (const char *)sqlite3_value_text(argv[3]);
+      for (int i = 0; type && i < 5; i++)
+        if (!strcmp(type, type_name[i])) t = i;
+      if (t < 0) {
+        fail(ctx, s, "profdb_critical_path(): unknown edge type");
+        return;
+      }
+    }
+    if (!grow((void **)&s->sc, &s->capsc, s->nsc, sizeof *s->sc)) {
+      fail(ctx, s, NULL);
+      return;
+    }
+    s->sc[s->nsc++] = (scale){sqlite3_value_int64(argv[1]), f, t};
   } else {
-    fail(ctx, s, "profdb_critical_path(): the 1st argument must be 'ev' or 'edge'");
+    fail(ctx, s, "profdb_critical_path(): the 1st argument must be 'ev', 'edge' or 'scale'");
   }
 }
 
@@ -410,6 +451,36 @@ static int given_edges(span *s, edges *es) {
   return 1;
 }
 
+static int cmp_scale(const void *a, const void *b) {
+  const scale *x = a, *y = b;
+  if (x->id != y->id) return x->id < y->id ? -1 : 1;
+  return x->type - y->type;
+}
+
+/* The what-ifs: each edge attributed to a scaled event weighs its factor
+** times as much (two rows for one event and type: both apply). */
+static void apply_scales(span *s, edges *es) {
+  if (!s->nsc) return;
+  qsort(s->sc, s->nsc, sizeof *s->sc, cmp_scale);
+  for (size_t i = 0; i < es->n; i++) {
+    out_edge *e = &es->e[i];
+    if (!e->has_attr) continue;
+    size_t lo = 0, hi = s->nsc;
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (s->sc[mid].id < e->attr)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    for (size_t k = lo; k < s->nsc && s->sc[k].id == e->attr; k++)
+      if (s->sc[k].type < 0 || s->sc[k].type == e->type) {
+        double w = (double)e->w * s->sc[k].factor;
+        e->w = w >= 9.2e18 ? (i64)9.2e18 : (i64)llround(w);
+      }
+  }
+}
+
 static void cp_final(sqlite3_context *ctx) {
   span *s = sqlite3_aggregate_context(ctx, 0);
   if (!s) return;
@@ -432,6 +503,7 @@ static void cp_final(sqlite3_context *ctx) {
   for (size_t v = 0; v < np; v++) s->ev[pts[v].e].node[pts[v].is_end] = v;
   if (!lock_edges(s, pts, np, &es) || !stack_edges(s, pts, np, &es) || !given_edges(s, &es))
     goto done;
+  apply_scales(s, &es);
   le = malloc((es.n ? es.n : 1) * sizeof *le);
   if (!le) goto done;
   for (size_t i = 0; i < es.n; i++)

@@ -55,3 +55,22 @@ FROM (SELECT 'ev' AS r, 1 AS a, 0 AS b, 10 AS c, 1 AS d, NULL AS e, NULL AS f, 0
         NULL AS i, NULL AS j
       UNION ALL SELECT 'edge', 0, 1, 0, 1, 0, 1, 1, 10, 'operator', 1
       UNION ALL SELECT 'edge', 10, 1, 1, 1, 1, 1, 0, 1, 'sync', NULL);
+-- cp_10..cp_12: what-ifs on cp_01 ('scale' rows: event id, factor, type or
+-- NULL).  K's run at half (25): 2 + 28 + 25 + 0 + 0 + 10 = 65; K's edges
+-- of every type at 0 (its launch and run): the path still runs through K's
+-- nodes at 2 + 0 + 0 + 10 = 12 < the stack alone (2 + 4 + 14 + 0 + 0 + 10
+-- = 30), which becomes the path; K's launch only at 0: 2 + 0 + 50 + 10 = 62.
+SELECT 'cp_10', profdb_critical_path(r, a, b, c, d, e, f, g, h, i, j)
+FROM (SELECT * FROM span UNION ALL
+      SELECT 'scale', 3, 0.5, 'operator', NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+SELECT 'cp_11', profdb_critical_path(r, a, b, c, d, e, f, g, h, i, j)
+FROM (SELECT * FROM span UNION ALL
+      SELECT 'scale', 3, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+SELECT 'cp_12', profdb_critical_path(r, a, b, c, d, e, f, g, h, i, j)
+FROM (SELECT * FROM span UNION ALL
+      SELECT 'scale', 3, 0, 'launch', NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+-- cp_13..cp_14: errors (a negative factor, an unknown type)
+SELECT 'cp_13', profdb_critical_path('scale', 3, -1, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+  NULL);
+SELECT 'cp_14', profdb_critical_path('scale', 3, 1, 'waiting', NULL, NULL, NULL, NULL, NULL,
+  NULL, NULL);
