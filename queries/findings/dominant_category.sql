@@ -35,15 +35,15 @@ SELECT round(100.0 * c.saving / t.job_step_ns, 1) AS priority, 'dominant_categor
                'in deviceProperties or not in the peak table): where shapes were recorded the ' ||
                  'fastest shape reaches %.1f TFLOP/s (gemm_efficiency)', c.ev_best_tflops)
              ELSE '' END) END)
-    || CASE WHEN c.host_bound THEN printf(' The GPU is idle %.0f%% of the rank step: the host ' ||
+    || CASE WHEN c.host_bound THEN printf(' The GPU is idle %s: the host ' ||
       'sets the step, and only %s of the %s time per rank step runs while something waits for ' ||
         'it (a host-blocking call, or the step''s GPU work past its CPU range).',
-         100.0 * (t.rank_step_ns - t.gpu_busy_ns) / t.rank_step_ns, profdb_fmt_ns(c.crit),
+         t.gpu_idle_words, profdb_fmt_ns(c.crit),
            c.category)
-       WHEN c.crit_bound THEN printf(' The GPU is idle %.0f%% of the rank step, so a faster ' ||
+       WHEN c.crit_bound THEN printf(' The GPU is idle %s, so a faster ' ||
          'kernel shortens the step only where something waits for it (a host-blocking call, ' ||
            'or the step''s GPU work past its CPU range): %s of the %s time per rank step (%.0f%%).',
-         100.0 * (t.rank_step_ns - t.gpu_busy_ns) / t.rank_step_ns, profdb_fmt_ns(c.crit),
+         t.gpu_idle_words, profdb_fmt_ns(c.crit),
            c.category, 100.0 * min(1.0,
            c.crit / max(c.dur, 1))) ELSE '' END
     || CASE WHEN c.category = 'Convolution' AND c.transpose_ns >= 0.1 * c.dur
@@ -158,9 +158,9 @@ SELECT round(100.0 * c.saving / t.job_step_ns, 1) AS priority, 'dominant_categor
          profdb_fmt_ns(c.saving), 100.0 * c.saving / t.job_step_ns) END
     || CASE WHEN c.crit_bound AND NOT c.unbounded AND (c.host_bound OR c.crit < c.dur)
        THEN printf(' Bounded by ' ||
-      'the critical path: the GPU idles %.0f%% of the rank step, so a faster %s saves the ' ||
+      'the critical path: the GPU idles %s, so a faster %s saves the ' ||
         'same share of only its %s per rank step that something waits for, not of all its %s%s.',
-         100.0 * (t.rank_step_ns - t.gpu_busy_ns) / t.rank_step_ns, c.category,
+         t.gpu_idle_words, c.category,
            profdb_fmt_ns(c.crit),
            profdb_fmt_ns(c.dur),
          iif(c.host_bound, '; the host-side findings (gpu_idle, data_loading, launch_bound, ' ||

@@ -14,15 +14,15 @@ SELECT round(100.0 * x.saving / t.job_step_ns, 1) AS priority, 'fill_kernels' AS
   printf('FillFunctor/zero kernels: %s of %s of GPU activity (fill_kernel_sum shows the ' ||
     'launching ops and shapes), in %s of analysed time.%s',
     profdb_fmt_ns(g.fill), profdb_fmt_ns(g.gpu_total), profdb_fmt_ns(t.rank_step_ns),
-    CASE WHEN x.host_bound THEN printf(' The GPU is idle %.0f%% of the rank step: the host ' ||
+    CASE WHEN x.host_bound THEN printf(' The GPU is idle %s: the host ' ||
       'sets the step, and only %s of the fill kernels'' time per rank step runs while ' ||
         'something waits for it (a host-blocking call, or the step''s GPU work past its CPU ' ||
           'range).',
-      100.0 * (t.rank_step_ns - t.gpu_busy_ns) / t.rank_step_ns, profdb_fmt_ns(x.saving))
-    WHEN x.critical_path_bound THEN printf(' The GPU is idle %.0f%% of the rank step, so removing them ' ||
+      t.gpu_idle_words, profdb_fmt_ns(x.saving))
+    WHEN x.critical_path_bound THEN printf(' The GPU is idle %s, so removing them ' ||
       'shortens the step only where something waits for them (a host-blocking call, or the ' ||
         'step''s GPU work past its CPU range): %s of the fill kernels'' time per rank step.',
-      100.0 * (t.rank_step_ns - t.gpu_busy_ns) / t.rank_step_ns,
+      t.gpu_idle_words,
         profdb_fmt_ns(x.saving)) ELSE '' END) AS observation,
   'Large tensors are allocated and zeroed every step (torch.zeros, zero_grad without ' ||
     'set_to_none, padding buffers).' AS hypothesis,

@@ -20,11 +20,11 @@ SELECT round(100.0 * x.saving / t.job_step_ns, 1) AS priority, 'low_gemm_efficie
     m.name, m.input_dims, profdb_fmt_ns(m.device_ns), 100.0 * m.device_ns / m.gpu_ns, m.peak_pct,
       m.device_name,
     m.dtype, m.peak_tflops)
-    || CASE WHEN x.bounded THEN printf(' The GPU is idle %.0f%% of the rank step, so a faster ' ||
+    || CASE WHEN x.bounded THEN printf(' The GPU is idle %s, so a faster ' ||
       'kernel shortens the step only where something waits for it (a host-blocking call, or ' ||
         'the step''s GPU work past its CPU range): %s of the %s kernels'' %s per rank step ' ||
           '(%.0f%%).',
-         100.0 * (t.rank_step_ns - t.gpu_busy_ns) / t.rank_step_ns, profdb_fmt_ns(x.crit),
+         t.gpu_idle_words, profdb_fmt_ns(x.crit),
            x.category,
            profdb_fmt_ns(x.cat_ns), 100.0 * x.share) ELSE '' END
     || CASE WHEN x.mb THEN printf(' It is memory-bound: %.0f FLOP per byte moved, under the ' ||

@@ -26,7 +26,11 @@ CREATE TEMP TABLE measure_time (
                                 --   before the trace left out (report_pretrace_gpu: a harness's
                                 --   backlog is no step's own), so a kernel-time saving is bounded
                                 --   by that kernel time on the critical path (measure_critical)
-  job_step_words      TEXT      -- in words: what one job step means here
+  job_step_words      TEXT,     -- in words: what one job step means here
+  pretrace_ns         REAL,     -- GPU busy per rank step in work launched before the trace
+                                --   (report_pretrace_gpu), ns
+  gpu_idle_words      TEXT      -- in words: the GPU's idle share of the rank step, and without
+                                --   pretrace_ns when there is some (critical_path_bound's)
 ) STRICT;
 -- report_step_time's u1..u7 are cumulative unions of its levels (lib/30_step_time.sql):
 -- u1 kernels, u2 + copies, u4 + fills and collectives (GPU busy), u5 + runtime calls,
@@ -52,8 +56,14 @@ INSERT INTO measure_time
     -- the GPU work launched before the trace is no step's own (issue 44's audit:
     -- TraceLens' Qwen1.5 trace, 35% idle without it, 8% with it)
     sum(u4) - (SELECT ns FROM pretrace) < 0.9 * sum(wall_ns) AS critical_path_bound,
-    NULL AS job_step_words
+    NULL AS job_step_words, (SELECT ns FROM pretrace) / count(*) AS pretrace_ns,
+    NULL AS gpu_idle_words
   FROM report_step_time;
 UPDATE measure_time SET job_step_words = printf('mean over %d rank(s) x %d job step(s); '
   || 'a job step, set by its slowest rank, lasts %s',
-  ranks, job_steps, profdb_fmt_ns(job_step_ns));
+  ranks, job_steps, profdb_fmt_ns(job_step_ns)),
+  gpu_idle_words = printf('%.0f%% of the rank step', 100.0 * (rank_step_ns - gpu_busy_ns) /
+    max(rank_step_ns, 1)) || CASE WHEN pretrace_ns > 0 THEN printf(' (%.0f%% with the %s per ' ||
+      'rank step of GPU work launched before the trace, no step''s own, set aside)',
+      100.0 * (rank_step_ns - gpu_busy_ns + pretrace_ns) / max(rank_step_ns, 1),
+      profdb_fmt_ns(pretrace_ns)) ELSE '' END;
