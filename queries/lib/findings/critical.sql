@@ -8,8 +8,8 @@
 -- the kind)
 -- Builds: measure_critical
 -- Reads: _gpu_link, _slice, measure_gemm_op_top, measure_time, measure_top_category,
---   report_clip_sync, report_coll_call, report_gpu, report_queued_gap, report_setup_call,
---   report_span, report_step_all
+--   report_clip_sync, report_coll_call, report_gpu, report_pretrace_gpu, report_queued_gap,
+--   report_setup_call, report_span, report_step_all
 CREATE TEMP TABLE measure_critical (
   crit      REAL,     -- the top category's kernel time inside the windows something waits in, ns
   crit_fill REAL,     -- the same for the fill kernels, ns
@@ -33,7 +33,8 @@ WITH
 -- one-time calls (lib/38_claim.sql: start-up, cuDNN / MIOpen autotuning
 -- syncs in the first iterations) are left out: they are not the steady
 -- state's wait.  crit: the dominant category's kernel time in those
--- windows, per rank step.
+-- windows, per rank step, but for the work launched before the trace (a
+-- harness's backlog: report_pretrace_gpu).
 next_launch AS (  -- each step's first launch of GPU work
   SELECT r.trace_id, l.step, min(r.ts) AS ts
   FROM _gpu_link l JOIN _slice r ON r.id = l.launch_id
@@ -92,7 +93,12 @@ crit_win AS (
   SELECT w.trace_id, max(w.a, coalesce(sp.t, w.a)) AS a, w.b
   FROM waited w LEFT JOIN span_pin sp ON sp.k = w.k
   WHERE max(w.a, coalesce(sp.t, w.a)) < w.b
-)
+),
+-- The GPU work launched before the trace is no step's own: a faster kernel
+-- of the step does not shorten a wait for that backlog (issue 44's fifth
+-- audit: TraceLens' Qwen1.5 trace, whose 7.39 ms of Elementwise "waited
+-- for" was all inside the opening sync, all backlog).
+pretrace AS (SELECT event_id FROM report_pretrace_gpu)
   SELECT coalesce(sum(x.ns), 0) / t.n AS crit, coalesce(sum(x.fill_ns), 0) / t.n AS crit_fill,
     coalesce(sum(x.op_ns), 0) / t.n AS crit_op, coalesce(sum(x.op_cat_ns),
       0) / t.n AS op_cat_ns, coalesce(sum(x.copy_ns), 0) / t.n AS crit_copy FROM (
@@ -100,27 +106,28 @@ crit_win AS (
         SELECT c.a, c.b, 1 AS w FROM crit_win c WHERE c.trace_id = k.trace_id
         UNION ALL
         SELECT g.ts, g.ts + g.dur, 0 FROM report_gpu g
-        WHERE g.trace_id = k.trace_id AND g.kind = 'kernel'
+        WHERE g.trace_id = k.trace_id AND g.event_id NOT IN pretrace AND g.kind = 'kernel'
           AND g.category = (SELECT category FROM measure_top_category))) AS ns,
       (SELECT interval_overlap(a, b, w) FROM (
         SELECT c.a, c.b, 1 AS w FROM crit_win c WHERE c.trace_id = k.trace_id
         UNION ALL
         SELECT g.ts, g.ts + g.dur, 0 FROM report_gpu g
-        WHERE g.trace_id = k.trace_id AND g.kind = 'kernel' AND g.is_fill)) AS fill_ns,
+        WHERE g.trace_id = k.trace_id AND g.event_id NOT IN pretrace AND g.kind = 'kernel'
+          AND g.is_fill)) AS fill_ns,
       (SELECT interval_overlap(a, b, w) FROM (
         SELECT c.a, c.b, 1 AS w FROM crit_win c WHERE c.trace_id = k.trace_id
         UNION ALL
         SELECT g.ts, g.ts + g.dur, 0 FROM report_gpu g
-        WHERE g.trace_id = k.trace_id AND g.kind = 'kernel'
+        WHERE g.trace_id = k.trace_id AND g.event_id NOT IN pretrace AND g.kind = 'kernel'
           AND g.category = (SELECT category FROM measure_gemm_op_top))) AS op_ns,
       (SELECT sum(g.dur) FROM report_gpu g
-       WHERE g.trace_id = k.trace_id AND g.kind = 'kernel'
+       WHERE g.trace_id = k.trace_id AND g.kind = 'kernel' AND g.event_id NOT IN pretrace
          AND g.category = (SELECT category FROM measure_gemm_op_top)) AS op_cat_ns,
       (SELECT interval_overlap(a, b, w) FROM (
         SELECT c.a, c.b, 1 AS w FROM crit_win c WHERE c.trace_id = k.trace_id
         UNION ALL
         SELECT g.ts, g.ts + g.dur, 0 FROM report_gpu g
-        WHERE g.trace_id = k.trace_id AND g.kind = 'memcpy')) AS copy_ns
+        WHERE g.trace_id = k.trace_id AND g.event_id NOT IN pretrace AND g.kind = 'memcpy')) AS copy_ns
     FROM (SELECT DISTINCT trace_id FROM report_gpu) k
     WHERE (SELECT critical_path_bound FROM measure_time)) x,
     (SELECT 1.0 * max(rank_steps, 1) AS n FROM measure_time) t;
