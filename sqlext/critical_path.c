@@ -23,7 +23,8 @@
 **               type attributed to that event weighs B times its weight
 **               (rounded to the ns) before the path is found: the path
 **               recomputed as if the event took that share of its time
-**               (issue 44; lib/findings/whatif.sql).  D..J NULL.
+**               (issue 44; docs/definitions.md, "Critical path").  Rows
+**               for the same event and type multiply.  D..J NULL.
 **   Returns the edges of the longest path, first first, as a JSON array of
 **   [type, weight, event] ('[]' when no weight is positive; NULL for no
 **   rows or a span past CP_MAX_EVENTS, 1 million, events).
@@ -457,8 +458,9 @@ static int cmp_scale(const void *a, const void *b) {
   return x->type - y->type;
 }
 
-/* The what-ifs: each edge attributed to a scaled event weighs its factor
-** times as much (two rows for one event and type: both apply). */
+/* The what-ifs: each edge attributed to a scaled event weighs its factors'
+** product times as much (every row for its event and type applies),
+** rounded once and kept within 64 bits. */
 static void apply_scales(span *s, edges *es) {
   if (!s->nsc) return;
   qsort(s->sc, s->nsc, sizeof *s->sc, cmp_scale);
@@ -473,11 +475,13 @@ static void apply_scales(span *s, edges *es) {
       else
         hi = mid;
     }
+    double product = 1;
+    int scaled = 0;
     for (size_t k = lo; k < s->nsc && s->sc[k].id == e->attr; k++)
-      if (s->sc[k].type < 0 || s->sc[k].type == e->type) {
-        double w = (double)e->w * s->sc[k].factor;
-        e->w = w >= 9.2e18 ? (i64)9.2e18 : (i64)llround(w);
-      }
+      if (s->sc[k].type < 0 || s->sc[k].type == e->type) product *= s->sc[k].factor, scaled = 1;
+    if (!scaled) continue;
+    double w = (double)e->w * product;
+    e->w = w >= 9.2e18 ? (i64)9.2e18 : w <= -9.2e18 ? (i64)-9.2e18 : (i64)llround(w);
   }
 }
 

@@ -74,3 +74,10 @@ SELECT 'cp_13', profdb_critical_path('scale', 3, -1, NULL, NULL, NULL, NULL, NUL
   NULL);
 SELECT 'cp_14', profdb_critical_path('scale', 3, 1, 'waiting', NULL, NULL, NULL, NULL, NULL,
   NULL, NULL);
+-- cp_15: what-ifs of one event multiply, rounded once: K's run x 0.5 (its
+-- operator edges) x 0.5 (all its edges) = 12.5 -> 13, its launch x 0.5 =
+-- 14: 2 + 14 + 13 + 0 + 0 + 10 = 39
+SELECT 'cp_15', profdb_critical_path(r, a, b, c, d, e, f, g, h, i, j)
+FROM (SELECT * FROM span UNION ALL
+      SELECT 'scale', 3, 0.5, 'operator', NULL, NULL, NULL, NULL, NULL, NULL, NULL UNION ALL
+      SELECT 'scale', 3, 0.5, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
