@@ -21,17 +21,27 @@ WITH cpu_range AS (
   SELECT trace_id, step, ts, ts + dur AS end_ts FROM report_step
   UNION ALL
   SELECT trace_id, NULL, ts, end_ts FROM report_window WHERE whole
+), bwd AS (
+  SELECT trace_id, step, min(ts) AS bwd FROM report_marker WHERE backward
+  GROUP BY trace_id, step
+), opt AS (
+  SELECT c.trace_id, c.step, min(c.ts) AS opt FROM report_marker c
+  LEFT JOIN bwd b ON b.trace_id = c.trace_id AND b.step IS c.step
+  WHERE c.optimizer AND c.ts >= coalesce(b.bwd, c.ts)
+  GROUP BY c.trace_id, c.step
 ), dl AS (
   SELECT r.trace_id, r.step, interval_union(max(c.ts, r.ts), min(c.ts + c.dur, r.end_ts)) AS dl
   FROM report_marker c JOIN cpu_range r ON r.trace_id = c.trace_id AND r.step IS c.step
   WHERE c.dataloader AND c.ts < r.end_ts AND c.ts + c.dur > r.ts
   GROUP BY r.trace_id, r.step
-), parts AS (  -- the phase boundaries: lib/10_trace_scope.sql, report_phase
-  SELECT r.*, h.bwd, h.opt, coalesce(d.dl, 0) AS dl,
-    coalesce(h.bwd, h.opt, r.end_ts) AS fwd_end, coalesce(h.opt, r.end_ts) AS bwd_end
+), marks AS (
+  SELECT r.*, b.bwd, o.opt, coalesce(d.dl, 0) AS dl
   FROM cpu_range r
-  LEFT JOIN report_phase h ON h.trace_id = r.trace_id AND h.step IS r.step
+  LEFT JOIN bwd b ON b.trace_id = r.trace_id AND b.step IS r.step
+  LEFT JOIN opt o ON o.trace_id = r.trace_id AND o.step IS r.step
   LEFT JOIN dl d ON d.trace_id = r.trace_id AND d.step IS r.step
+), parts AS (
+  SELECT *, coalesce(bwd, opt, end_ts) AS fwd_end, coalesce(opt, end_ts) AS bwd_end FROM marks
 )
 SELECT w.label, p.step, p.end_ts - p.ts AS wall_ns, p.dl AS dataloader_ns,
   max(p.fwd_end - p.ts - p.dl, 0) AS forward_ns,

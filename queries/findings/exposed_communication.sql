@@ -26,7 +26,8 @@ SELECT round(100.0 * c.hideable / t.job_step_ns, 1) AS priority, 'exposed_commun
     profdb_fmt_ns(c.compute), profdb_fmt_ns(c.overlap), profdb_fmt_ns(max(c.compute - c.overlap,
       0)))
   || CASE WHEN c.allreduce_exposed > 0 THEN printf(' Of the exposed transfer %s is all-reduce ' ||
-    'in training steps (gradient syncs): only the backward pass''s compute can run beside it ' ||
+    'launched in the backward pass (gradient syncs): only the backward pass''s compute can run ' ||
+      'beside it ' ||
       '(the optimizer step waits for it, the next forward for the optimizer), and %s of that ' ||
       'compute is not beside transfer yet.',
       profdb_fmt_ns(c.allreduce_exposed), profdb_fmt_ns(c.backward_free)) ELSE '' END

@@ -298,39 +298,27 @@ CREATE TEMP VIEW report_sync AS SELECT * FROM report_marker WHERE sync;
 -- The analysed allocator and set-up calls (report_setup_name).
 CREATE TEMP VIEW report_setup AS SELECT * FROM report_marker WHERE setup;
 
--- The training phases' boundaries per analysed step (step NULL: a trace
--- analysed whole), on the CPU clock: the backward pass starts at the first
--- autograd-engine event (autograd::engine::evaluate_function, *Backward0
--- nodes), the optimizer at the first Optimizer.step#... range after it (a
--- zero_grad at the start of a step is not the optimizer phase).  One row
--- per step with either marker; the phases section and the communication
--- finding (what compute a gradient all-reduce can run beside) read it.
---   trace_id, step  the step (NULL: the whole trace)
---   ts, end_ts      the step's CPU range (ns)
---   bwd             the backward pass's start (NULL: no backward event)
---   opt             the optimizer's start (NULL: no optimizer range after bwd)
---   bwd_end         the backward pass's end: opt, else end_ts (NULL without bwd)
-CREATE TEMP TABLE report_phase AS
-WITH cpu_range AS (
-  SELECT trace_id, step, ts, ts + dur AS end_ts FROM report_step
-  UNION ALL
-  SELECT trace_id, NULL, ts, end_ts FROM report_window WHERE whole
-), bwd AS (
-  SELECT trace_id, step, min(ts) AS bwd FROM report_marker WHERE backward
-  GROUP BY trace_id, step
-), opt AS (
-  SELECT c.trace_id, c.step, min(c.ts) AS opt FROM report_marker c
-  LEFT JOIN bwd b ON b.trace_id = c.trace_id AND b.step IS c.step
-  WHERE c.optimizer AND c.ts >= coalesce(b.bwd, c.ts)
-  GROUP BY c.trace_id, c.step
+-- The backward passes: the time covered by the analysed autograd-engine
+-- events (evaluate_function, *Backward0 nodes), merged per trace, in any
+-- scope.  GPU work launched inside them is the backward pass's: a gradient
+-- all-reduce can run beside it, not beside the forward (the optimizer
+-- step waits for the all-reduces, the next forward for the optimizer:
+-- lib/findings/comm.sql).
+--   trace_id, a, b   one merged stretch [a, b) (ns)
+CREATE TEMP TABLE report_backward AS
+WITH m AS (
+  SELECT trace_id, ts AS a, ts + dur AS b FROM report_marker WHERE backward AND dur > 0
+), o AS (
+  SELECT *, max(b) OVER (PARTITION BY trace_id ORDER BY a, b
+                         ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS before
+  FROM m
+), g AS (
+  SELECT *, sum(before IS NULL OR a > before) OVER (PARTITION BY trace_id ORDER BY a, b
+                                                    ROWS UNBOUNDED PRECEDING) AS run
+  FROM o
 )
-SELECT r.trace_id, r.step, r.ts, r.end_ts, b.bwd, o.opt,
-  CASE WHEN b.bwd IS NOT NULL THEN coalesce(o.opt, r.end_ts) END AS bwd_end
-FROM cpu_range r
-LEFT JOIN bwd b ON b.trace_id = r.trace_id AND b.step IS r.step
-LEFT JOIN opt o ON o.trace_id = r.trace_id AND o.step IS r.step
-WHERE b.bwd IS NOT NULL OR o.opt IS NOT NULL;
-CREATE INDEX temp.report_phase_bwd ON report_phase(trace_id, bwd);
+SELECT trace_id, min(a) AS a, max(b) AS b FROM g GROUP BY trace_id, run;
+CREATE INDEX temp.report_backward_by_start ON report_backward(trace_id, a);
 
 -- The time ranges the per-step sections use, numbered k in time order:
 -- the analysed steps' spans, or one pseudo-step (NULL) covering the whole

@@ -24,8 +24,8 @@ dlrm_kineto) replicated to 64 and 256 ranks, and on HTA's two ranks of a
   * item 5: profdb diff of the job against its replica shows no step time
     change and passes --fail-if 'step_time > +1%' and 'step_time < -1%';
   * item 6: the report's cost grows about linearly from 8 to 256 ranks
-    (32x): its SQL steps (SQLite's VM steps over both connections,
-    PROFDB_TIMING's count, the same on a busy machine as on a quiet one)
+    (32x): its SQL steps (SQLite's VM steps, PROFDB_TIMING's count, on
+    one connection: the same on a busy machine as on a quiet one)
     at most 36x.  Its CPU time is printed, not checked: seconds on a
     shared machine vary by more than the margin (bench/job_bench.sh times
     the curve up to 1024 ranks).
@@ -82,7 +82,8 @@ def report(name, db):
     before = cpu_children()
     run = subprocess.run([profdb, "report", db, "--md", md, "--json", js, "--html", html],
                          check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                         env=dict(os.environ, PROFDB_TIMING="1"), text=True)
+                         env=dict(os.environ, PROFDB_TIMING="1", PROFDB_CONNECTIONS="1"),
+                         text=True)
     cpu = cpu_children() - before
     steps = [int(line.split()[-2]) for line in run.stderr.splitlines()
              if line.startswith("profdb: timing: sql ")]

@@ -5,12 +5,12 @@
 -- overlap, so only its exposed part is promised here (the waiting is the
 -- straggler rule's), and overlap can hide no more of it than the compute
 -- not already running beside transfer (hideable: per trace and device,
--- min(exposed, compute - overlapped)).  In a trace with a backward pass
--- an all-reduce's transfer syncs gradients: only the backward pass's
--- compute can run beside it (the optimizer step waits for it and the next
--- forward for the optimizer), so that part of the exposed transfer is
--- hideable only up to the backward compute not beside transfer, the rest
--- up to the compute left after it.  peers_missing: the most ranks of
+-- min(exposed, compute - overlapped)).  An all-reduce launched inside a
+-- backward pass (report_backward) syncs gradients: only the backward
+-- pass's compute can run beside it (the optimizer step waits for it and
+-- the next forward for the optimizer), so that part of the exposed
+-- transfer is hideable only up to the compute launched in a backward pass
+-- not beside transfer, the rest up to the compute left after it.  peers_missing: the most ranks of
 -- one run's world size that are not loaded (their waiting cannot be told
 -- from transfer).  A collective whose run has ranks not loaded counts as
 -- transfer only its bytes at its group's reference bus bandwidth
@@ -19,7 +19,7 @@
 -- public DLRM ranks 96-99% of it was, issue 44's audit).
 -- Builds: measure_comm
 -- Reads: measure_coll_ref, measure_time, report_clip_gpu, report_coll_call, report_comm,
---   report_comm_kernel, report_gpu, report_name, report_phase, report_run, report_trace
+--   report_comm_kernel, report_backward, report_gpu, report_name, report_run, report_trace
 CREATE TEMP TABLE measure_comm (
   comm          REAL,     -- collective time
   wait          REAL,     -- waiting for the last peer
@@ -36,8 +36,8 @@ CREATE TEMP TABLE measure_comm (
                           --   unmatched_exposed, compute not beside transfer) per trace and
                           --   device; its all-reduce part (traces with a backward pass) only
                           --   up to backward_free
-  allreduce_exposed REAL, -- of the promised exposed transfer, the all-reduces' in traces with
-                          --   a backward pass (gradient syncs)
+  allreduce_exposed REAL, -- of the promised exposed transfer, the all-reduces' launched in a
+                          --   backward pass (gradient syncs)
   backward_free REAL,     -- compute launched in those traces' backward passes not beside
                           --   transfer: all a gradient all-reduce can hide behind
   peers_missing INTEGER,  -- the most ranks of one run's world size not loaded
@@ -56,24 +56,26 @@ WITH runs AS (  -- per run of a job: its world size and the ranks loaded (ws - n
   FROM report_comm_kernel k JOIN report_coll_call c ON c.event_id = k.event_id
   LEFT JOIN measure_coll_ref f ON f.run = c.run AND f."group" = c."group"
   WHERE NOT k.matched GROUP BY k.trace_id, k.device
-), phased_iv AS (  -- traces with a backward pass: transfer (part 2 all-reduce, 3 other) and
-                   --   compute (0 launched in a backward pass, 1 not), as report_comm
-                   --   takes them (lib/50_collectives.sql)
+), backward_launched AS (  -- GPU work launched inside a backward pass (report_backward)
+  SELECT g.event_id FROM report_gpu g
+  WHERE (SELECT w.b FROM report_backward w WHERE w.trace_id = g.trace_id AND w.a <= g.launch_ts
+         ORDER BY w.a DESC LIMIT 1) > g.launch_ts
+), phased_iv AS (  -- traces with a backward pass: transfer (part 2 an all-reduce launched in
+                   --   it: a gradient sync, 3 other) and compute (0 launched in it, 1 not),
+                   --   as report_comm takes them (lib/50_collectives.sql)
   SELECT k.trace_id, k.device, k.wait_end AS a, k.b,
-    CASE WHEN c.kind = 'all_reduce' THEN 2 ELSE 3 END AS part
+    CASE WHEN c.kind = 'all_reduce' AND k.event_id IN backward_launched THEN 2 ELSE 3 END AS part
   FROM report_comm_kernel k LEFT JOIN report_coll_call c ON c.event_id = k.event_id
-  WHERE k.b > k.wait_end AND k.trace_id IN (SELECT trace_id FROM report_phase WHERE bwd NOT NULL)
+  WHERE k.b > k.wait_end AND k.trace_id IN (SELECT trace_id FROM report_backward)
   UNION ALL
-  SELECT g.trace_id, g.device, g.a, g.b, CASE WHEN g.event_id IN (
-      SELECT r.event_id FROM report_phase h JOIN report_gpu r ON r.trace_id = h.trace_id
-      WHERE r.launch_ts >= h.bwd AND r.launch_ts < h.bwd_end) THEN 0 ELSE 1 END
+  SELECT g.trace_id, g.device, g.a, g.b, CASE WHEN g.event_id IN backward_launched THEN 0 ELSE 1 END
   FROM (SELECT trace_id, device, event_id, a, b FROM report_clip_gpu
         WHERE kind = 'kernel' AND NOT is_comm AND b > a AND NOT coalesce(:scope_hta, 0)
         UNION ALL
         SELECT trace_id, device, event_id, ts, ts + dur FROM report_gpu
         WHERE kind = 'kernel' AND category <> 'NCCL/communication'
           AND coalesce(:scope_hta, 0)) g
-  WHERE g.trace_id IN (SELECT trace_id FROM report_phase WHERE bwd NOT NULL)
+  WHERE g.trace_id IN (SELECT trace_id FROM report_backward)
     AND (g.trace_id, g.device) IN (SELECT trace_id, device FROM report_comm_kernel)
 ), phased AS (  -- per such trace and device: the all-reduces' transfer no compute overlaps,
                 --   and the backward pass's compute no transfer overlaps

@@ -56,7 +56,7 @@ INSERT INTO measure_time
     -- the GPU work launched before the trace is no step's own (issue 44's audit:
     -- TraceLens' Qwen1.5 trace, 35% idle without it, 8% with it)
     sum(u4) - (SELECT ns FROM pretrace) < 0.9 * sum(wall_ns) AS critical_path_bound,
-    NULL AS job_step_words, (SELECT ns FROM pretrace) / count(*) AS pretrace_ns,
+    NULL AS job_step_words, 1.0 * (SELECT ns FROM pretrace) / count(*) AS pretrace_ns,
     NULL AS gpu_idle_words
   FROM report_step_time;
 UPDATE measure_time SET job_step_words = printf('mean over %d rank(s) x %d job step(s); '
