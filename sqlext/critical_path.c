@@ -181,6 +181,14 @@ static int is_int(sqlite3_value *v) {
   return sqlite3_value_numeric_type(v) == SQLITE_INTEGER;
 }
 
+/* An edge type's index in type_name, or -1. */
+static int edge_type(sqlite3_value *v) {
+  const char *type = (const char *)sqlite3_value_text(v);
+  for (int i = 0; type && i < 5; i++)
+    if (!strcmp(type, type_name[i])) return i;
+  return -1;
+}
+
 static void cp_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
   span *s = sqlite3_aggregate_context(ctx, sizeof *s);
@@ -226,10 +234,7 @@ static void cp_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
              "profdb_critical_path(): an edge's times, ids and weight must be integers");
         return;
       }
-    const char *type = (const char *)sqlite3_value_text(argv[9]);
-    int t = -1;
-    for (int i = 0; type && i < 5; i++)
-      if (!strcmp(type, type_name[i])) t = i;
+    int t = edge_type(argv[9]);
     if (t < 0) {
       fail(ctx, s, "profdb_critical_path(): unknown edge type");
       return;
@@ -260,15 +265,10 @@ static void cp_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
            "to 1e6");
       return;
     }
-    int t = -1;
-    if (sqlite3_value_type(argv[3]) != SQLITE_NULL) {
-      const char *type = (const char *)sqlite3_value_text(argv[3]);
-      for (int i = 0; type && i < 5; i++)
-        if (!strcmp(type, type_name[i])) t = i;
-      if (t < 0) {
-        fail(ctx, s, "profdb_critical_path(): unknown edge type");
-        return;
-      }
+    int t = sqlite3_value_type(argv[3]) == SQLITE_NULL ? -1 : edge_type(argv[3]);
+    if (t < 0 && sqlite3_value_type(argv[3]) != SQLITE_NULL) {
+      fail(ctx, s, "profdb_critical_path(): unknown edge type");
+      return;
     }
     if (!grow((void **)&s->sc, &s->capsc, s->nsc, sizeof *s->sc)) {
       fail(ctx, s, NULL);
