@@ -53,7 +53,12 @@ SELECT round(100.0 * c.hideable / t.job_step_ns, 1) AS priority, 'exposed_commun
        THEN 'Enable FSDP forward/backward prefetch, tune the wrap granularity, and keep ' ||
          'limit_all_gathers so compute overlaps the next gather.'
        ELSE 'Overlap the all-reduces with backward: tune DDP bucket_cap_mb, avoid ' ||
-         'synchronizing the stream between buckets, and check for a late rank.' END AS action,
+         'synchronizing the stream between buckets, and check for a late rank.' END
+  || CASE WHEN c.hideable < 0.5 * c.exposed THEN printf(' Overlap can hide at most %s of the ' ||
+    '%s exposed per rank step (the compute there is to hide it behind): send less as well ' ||
+      '(lower-precision or compressed gradients and parameters: a DDP communication hook, ' ||
+      'FSDP mixed precision) or use a faster link.',
+      profdb_fmt_ns(c.hideable), profdb_fmt_ns(c.exposed)) ELSE '' END AS action,
   printf('Up to %s per job step (%.0f%% of the job step): the transfer not overlapped with ' ||
     'compute, %s, bounded by the compute time not already beside it, %s%s: overlap cannot ' ||
       'hide more than the compute there is; the waiting is not counted here%s.',

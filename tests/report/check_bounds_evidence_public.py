@@ -307,6 +307,10 @@ def resnet_comm(profdb, public, work, problems):
                         f"(exposed {exposed}, free {free} over {n} steps)")
     if f"other {world - 1} peer(s)" not in f["observation"] or f["confidence"] != "low":
         problems.append(f"resnet_comm: peers: {f['confidence']} {f['observation']}")
+    # overlap hides under half of the exposed transfer: the action says to send less too
+    if want < exposed / n / 2 and "send less" not in f["action"]:
+        problems.append(f"resnet_comm: overlap hides {want} of {exposed / n}, yet the action "
+                        f"only says to overlap: {f['action']}")
 
 
 def sampled_ranks(profdb, public, work, problems):
