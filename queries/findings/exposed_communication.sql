@@ -35,21 +35,19 @@ SELECT round(100.0 * c.hideable / t.job_step_ns, 1) AS priority, 'exposed_commun
     'other %d peer(s) are not, so waiting for them cannot be told from transfer (load every ' ||
       'rank for the split).',
        c.world_size - c.peers_missing, c.world_size, c.peers_missing) ELSE '' END AS observation,
-  CASE WHEN lower(c.top_name) GLOB '*alltoall*' OR lower(c.top_name) GLOB '*all_to_all*'
-         OR lower(c.top_name) GLOB '*sendrecv*'
+  CASE WHEN c.advice = 'exchange'
        THEN 'All-to-all exchanges (embedding or expert sharding) wait for every peer: ' ||
          'imbalanced shards or a slow peer, with nothing scheduled behind them.'
-       WHEN lower(c.top_name) GLOB '*allgather*' OR lower(c.top_name) GLOB '*reducescatter*'
+       WHEN c.advice = 'shard'
        THEN 'Parameter all-gathers and gradient reduce-scatters (FSDP / ZeRO) run without ' ||
          'compute behind them.'
        ELSE 'Gradient all-reduces wait instead of running behind the backward pass.' END AS
          hypothesis,
-  CASE WHEN lower(c.top_name) GLOB '*alltoall*' OR lower(c.top_name) GLOB '*all_to_all*'
-         OR lower(c.top_name) GLOB '*sendrecv*'
+  CASE WHEN c.advice = 'exchange'
        THEN 'Balance the shards across ranks (rank_sum), pipeline the exchange with compute ' ||
          '(split the batch, overlap the next input''s all-to-all with this one''s compute), ' ||
            'and check for a late rank.'
-       WHEN lower(c.top_name) GLOB '*allgather*' OR lower(c.top_name) GLOB '*reducescatter*'
+       WHEN c.advice = 'shard'
        THEN 'Enable FSDP forward/backward prefetch, tune the wrap granularity, and keep ' ||
          'limit_all_gathers so compute overlaps the next gather.'
        ELSE 'Overlap the all-reduces with backward: tune DDP bucket_cap_mb, avoid ' ||

@@ -42,7 +42,11 @@ CREATE TEMP TABLE measure_comm (
                           --   transfer: all a gradient all-reduce can hide behind
   peers_missing INTEGER,  -- the most ranks of one run's world size not loaded
   world_size    INTEGER,  -- the largest world size
-  top_name      TEXT      -- the collective kernel with the most time
+  top_name      TEXT,     -- the collective kernel with the most time
+  advice        TEXT      -- the collective the advice follows, by the kind with the most time
+                          --   (report_coll_call.kind: 'Collective name', so NCCL's generic
+                          --   kernels too), else top_name: 'exchange' (all-to-all, send/recv),
+                          --   'shard' (all-gather, reduce-scatter) or 'reduce' (the rest)
 ) STRICT;
 INSERT INTO measure_comm
 WITH runs AS (  -- per run of a job: its world size and the ranks loaded (ws - n missing,
@@ -121,5 +125,15 @@ WITH runs AS (  -- per run of a job: its world size and the ranks loaded (ws - n
     (SELECT max(x.world_size) FROM report_trace x) AS world_size,
     (SELECT n.name FROM report_gpu g JOIN report_name n USING (name_id)
      WHERE g.category = 'NCCL/communication' GROUP BY n.name ORDER BY sum(g.dur) DESC, n.name
-     LIMIT 1) AS top_name
+     LIMIT 1) AS top_name,
+    NULL AS advice
   FROM td, (SELECT 1.0 * max(rank_steps, 1) AS n FROM measure_time) t;
+UPDATE measure_comm SET advice = (
+  WITH k AS (SELECT coalesce((SELECT kind FROM report_coll_call WHERE kind <> 'other'
+                              GROUP BY kind ORDER BY sum(dur) DESC, kind LIMIT 1),
+                             lower(top_name)) AS k)
+  SELECT CASE WHEN k IN ('all_to_all', 'send_recv') OR k GLOB '*alltoall*'
+                OR k GLOB '*all_to_all*' OR k GLOB '*sendrecv*' THEN 'exchange'
+              WHEN k IN ('all_gather', 'reduce_scatter') OR k GLOB '*allgather*'
+                OR k GLOB '*reducescatter*' THEN 'shard'
+              ELSE 'reduce' END FROM k);
