@@ -46,11 +46,11 @@ SELECT round(100.0 * x.saving / t.job_step_ns, 1) AS priority, 'memcpy' AS rule,
   CASE WHEN x.crit_bounded THEN printf('Up to %s (%.0f%% of the job step): of the %s of ' ||
     'copy time not hidden behind kernels%s, only the part something waits for (a ' ||
       'host-blocking call, or the GPU work the next step queues behind, after the GPU''s last ' ||
-        'wait on other work in the step): the GPU idles %.0f%% of the rank step, and a copy ' ||
+        'wait on other work in the step): the GPU idles %s, and a copy ' ||
           'nothing waits for, finished sooner, only lengthens the idle after it.',
     profdb_fmt_ns(x.saving), 100.0 * x.saving / t.job_step_ns, profdb_fmt_ns(x.saving0),
       CASE WHEN c.ptop >= 0.5 * c.total THEN ' (at most the kernel time to overlap them with)'
-           ELSE '' END, 100.0 * (1 - t.gpu_busy_ns / t.rank_step_ns))
+           ELSE '' END, t.gpu_idle_words)
     WHEN c.ptop >= 0.5 * c.total THEN printf('Up to %s (%.0f%% of the job step): the ' ||
     'copy time not hidden behind kernels (%s), at most the kernel time to overlap it with ' ||
       '(%s); peer copies move data another GPU needs, so overlap, not removal, is what is ' ||
