@@ -11,8 +11,10 @@
 -- launch call starts in the span.  Edges, in HTA's order:
 --   1. runtime lock (cudaLaunchKernel, cudaMemcpyAsync, cudaHostAlloc, all
 --      threads): each end takes the starts seen since the previous end;
---   2. per thread, consecutive points of the call stack: 'operator' (time
---      inside an operator), 'dependency' into a top-level operator (0);
+--   2. per thread (the backward pass's thread merged into the forward
+--      pass's, as HTA does), consecutive points of the call stack:
+--      'operator' (time inside an operator), 'dependency' into a
+--      top-level operator (0);
 --      the end of a blocking call (HTA's BLOCKING_SYNC_CALLS) weighs 0;
 --   3. per GPU operation: 'operator' (its run), 'launch' from its launch
 --      call's start when its stream had nothing queued and nothing running,
@@ -20,11 +22,13 @@
 --      (gaps under 1.5 ms); 'sync' (0) from the operation a Stream / Context
 --      / Event Sync waited for to its call's end, and from the operation a
 --      cudaStreamWaitEvent waits for to the next operation launched there.
--- Times: ns; with --scope hta HTA's µs (rounded as HTA rounds: ceil of the
--- start, floor of the end), each ProfilerStep's CPU range, streams keyed
--- by stream alone, HTA's launch calls only.  Without it: every launch call
--- whose GPU work carries its correlation (CUDA/HIP graph launches
--- included), streams keyed by (device, stream), the report's steps.
+-- Times: ns; with --scope hta HTA's µs (rounded as HTA rounds, in its
+-- doubles: hta_ts, hta_end), each ProfilerStep's CPU range, streams keyed
+-- by stream alone, HTA's launch calls only, CPU events without a stream
+-- arg, one GPU operation per launch call (the one HTA links).  Without
+-- it: every launch call whose GPU work carries its correlation (CUDA/HIP
+-- graph launches included), streams keyed by (device, stream), the
+-- report's steps.
 -- Run only when a selected section requires a table named here
 -- (report_sql.c, lib_wanted):
 -- On demand: report_cp_path
@@ -38,8 +42,9 @@ SELECT s.trace_id, s.step, s.ts, s.ts + s.dur, 0 FROM report_step s
 WHERE NOT coalesce(:scope_hta, 0)
 UNION ALL
 SELECT s.trace_id, s.step,
-  CASE WHEN h.rounded THEN (s.ts + 999) / 1000 * 1000 ELSE s.ts END,
-  CASE WHEN h.rounded THEN (s.ts + s.dur) / 1000 * 1000 ELSE s.ts + s.dur END, h.rounded
+  CASE WHEN h.rounded THEN CAST(hta_ts(s.ts, 1) AS INTEGER) * 1000 ELSE s.ts END,
+  CASE WHEN h.rounded THEN CAST(hta_end(s.ts, s.dur, 1, 0) AS INTEGER) * 1000
+       ELSE s.ts + s.dur END, h.rounded
 FROM report_step_all s JOIN report_hta_trace h USING (trace_id)
 WHERE coalesce(:scope_hta, 0)
 UNION ALL
@@ -68,10 +73,14 @@ WHERE EXISTS (SELECT 1 FROM report_cp_span)
 -- key), step (_gpu_link.step: the step its launch starts in),
 -- start/end/launch times as the scope takes them, q_launch / q_start
 -- the stream's queue length just after its launch / its start (a launch
--- counted before a start at equal times), tid of the launch call.
+-- counted before a start at equal times), tid of the launch call, linked
+-- (1 for the operation HTA links its launch call to: of the operations
+-- sharing a correlation the last in the file, as pandas' merge assigns in
+-- hta/common/trace.py transform_correlation_to_index; so of a graph
+-- launch's kernels HTA keeps one).
 CREATE TEMP TABLE report_cp_op(op INTEGER PRIMARY KEY, trace_id INTEGER, step INTEGER, launch INTEGER,
   skey INTEGER, stream INTEGER, ts INTEGER, end_ts INTEGER, launch_ts INTEGER, launch_dur INTEGER,
-  pid, tid, q_launch INTEGER, q_start INTEGER);
+  pid, tid, q_launch INTEGER, q_start INTEGER, linked INTEGER);
 WITH o AS (
   SELECT g.id AS op, g.trace_id, l.step, l.launch_id AS launch,
     CASE WHEN coalesce(:scope_hta, 0) THEN g.stream ELSE g.device * 4294967296 + g.stream END AS skey,
@@ -84,9 +93,14 @@ WITH o AS (
     AND g.ts IS NOT NULL AND g.dur IS NOT NULL AND r.ts IS NOT NULL
 ), t AS (
   SELECT op, trace_id, step, launch, skey, stream, pid, tid, name_id,
-    CASE WHEN rd THEN (ts + 999) / 1000 * 1000 ELSE ts END AS ts,
-    CASE WHEN rd THEN (ts + dur) / 1000 * 1000 ELSE ts + dur END AS end_ts,
-    CASE WHEN rd THEN (lts + 999) / 1000 * 1000 ELSE lts END AS lts, ldur
+    op = max(op) OVER (PARTITION BY launch) AS linked,
+    CASE WHEN rd THEN CAST(hta_ts(ts, 1) AS INTEGER) * 1000 ELSE ts END AS ts,
+    CASE WHEN rd THEN CAST(hta_end(ts, dur, 1, 0) AS INTEGER) * 1000 ELSE ts + dur END AS end_ts,
+    CASE WHEN rd THEN CAST(hta_ts(lts, 1) AS INTEGER) * 1000 ELSE lts END AS lts,
+    -- (HTA's duration: of the rounded times, so 0 or -1 µs for some)
+    CASE WHEN rd THEN CAST(hta_end(lts, ldur, 1, 0) AS INTEGER) * 1000
+                      - CAST(hta_ts(lts, 1) AS INTEGER) * 1000
+         ELSE ldur END AS ldur
   FROM o
 ), ev AS (
   SELECT op, trace_id, skey, lts AS t, 1 AS d FROM t
@@ -100,9 +114,39 @@ WITH o AS (
 )
 INSERT INTO report_cp_op
 SELECT t.op, t.trace_id, t.step, t.launch, t.skey, t.stream, t.ts, t.end_ts, t.lts, t.ldur, t.pid, t.tid,
-  q.ql, q.qs
+  q.ql, q.qs, t.linked
 FROM t LEFT JOIN (SELECT op, max(len) FILTER (WHERE d = 1) AS ql, max(len) FILTER (WHERE d = -1) AS qs
              FROM q GROUP BY op) q USING (op);
+
+-- The backward pass's thread merged into the forward pass's, as HTA does
+-- (CriticalPathAnalysis._construct_graph_from_call_stacks): in a span where
+-- exactly one thread has CPU operators or annotations whose name holds
+-- 'forward' and exactly one other 'autograd', the latter's events join the
+-- former's call stack, so the path can run from the forward pass through
+-- the backward pass (the forward thread waits in backward() meanwhile).
+-- trace_id, step, bwd_tid (the autograd thread), main_tid.
+CREATE TEMP TABLE report_cp_merge(trace_id INTEGER, step INTEGER, bwd_tid, main_tid,
+  PRIMARY KEY (trace_id, step)) WITHOUT ROWID;
+WITH nm AS (
+  SELECT id, instr(value, 'forward') > 0 AS fwd, instr(value, 'autograd') > 0 AS bwd FROM _string
+  WHERE (instr(value, 'forward') > 0 OR instr(value, 'autograd') > 0)
+    AND EXISTS (SELECT 1 FROM report_cp_span)
+), t AS (
+  SELECT p.trace_id, p.step, s.tid, nm.fwd, nm.bwd
+  FROM _slice s JOIN nm ON nm.id = s.name_id JOIN _slice_tree st ON st.id = s.id
+  JOIN report_cp_span p ON p.trace_id = s.trace_id AND p.step IN (-1, st.step)
+  WHERE s.raw_cat_id IN (SELECT id FROM _string WHERE value IN ('cpu_op', 'user_annotation'))
+    AND s.dur > 0 AND s.id NOT IN (SELECT id FROM report_hta_slice_stream WHERE stream <> -1)
+    AND CASE WHEN p.rounded THEN CAST(hta_ts(s.ts, 1) AS INTEGER) * 1000 ELSE s.ts END
+        BETWEEN p.ts AND p.end_ts
+    AND CASE WHEN p.rounded THEN hta_end(s.ts, s.dur, 1, 0) - hta_ts(s.ts, 1) ELSE s.dur END > 0
+)
+INSERT INTO report_cp_merge
+SELECT trace_id, step, b, f FROM (
+  SELECT trace_id, step, min(tid) FILTER (WHERE bwd) AS b, min(tid) FILTER (WHERE fwd) AS f,
+    count(DISTINCT tid) FILTER (WHERE bwd) AS nb, count(DISTINCT tid) FILTER (WHERE fwd) AS nf
+  FROM t GROUP BY trace_id, step)
+WHERE nb = 1 AND nf = 1 AND b IS NOT f;
 
 -- The events with nodes in each span: ev (_slice.id or _gpu.id), gpu (1
 -- for GPU work), ts/end_ts (the scope's times), pid/tid (CPU thread),
@@ -120,24 +164,30 @@ WITH nm AS (
   FROM _string
 ), c AS (
   SELECT p.trace_id, p.step, s.id AS ev,
-    CASE WHEN p.rounded THEN (s.ts + 999) / 1000 * 1000 ELSE s.ts END AS ts,
-    CASE WHEN p.rounded THEN (s.ts + s.dur) / 1000 * 1000 ELSE s.ts + s.dur END AS end_ts,
-    s.pid, s.tid, s.name_id, p.ts AS pts, p.end_ts AS pend, st.parent_id
+    CASE WHEN p.rounded THEN CAST(hta_ts(s.ts, 1) AS INTEGER) * 1000 ELSE s.ts END AS ts,
+    CASE WHEN p.rounded THEN CAST(hta_end(s.ts, s.dur, 1, 0) AS INTEGER) * 1000
+         ELSE s.ts + s.dur END AS end_ts,
+    s.pid, CASE WHEN s.tid IS m.bwd_tid THEN m.main_tid ELSE s.tid END AS tid,
+    s.name_id, p.ts AS pts, p.end_ts AS pend, st.parent_id
   FROM _slice s JOIN _slice_tree st ON st.id = s.id
   -- a step's slices by the step their start lies in (one pass, no scan per step)
   JOIN report_cp_span p ON p.trace_id = s.trace_id AND p.step IN (-1, st.step)
+  LEFT JOIN report_cp_merge m ON m.trace_id = p.trace_id AND m.step = p.step
   WHERE s.kind IN (SELECT kind FROM _kind WHERE name IN ('cpu_op', 'runtime')) AND s.dur > 0
+    AND s.id NOT IN (SELECT id FROM report_hta_slice_stream WHERE stream <> -1)
     AND EXISTS (SELECT 1 FROM report_cp_span)  -- (no scan of _slice without a span)
 )
 INSERT INTO report_cp_ev
 SELECT c.trace_id, c.step, c.ev, 0, c.ts, c.end_ts, c.pid, c.tid, NULL, nm.lock, nm.blocking,
   c.parent_id
 FROM c JOIN nm ON nm.id = c.name_id
-WHERE c.ts BETWEEN c.pts AND c.pend
+-- (positive as the scope times it: HTA drops events its rounding leaves at 0 or -1 µs)
+WHERE c.ts BETWEEN c.pts AND c.pend AND c.end_ts > c.ts
 UNION ALL
 SELECT p.trace_id, p.step, o.op, 1, o.ts, o.end_ts, NULL, NULL, o.skey, 0, 0, NULL
 FROM report_cp_op o JOIN report_cp_span p ON p.trace_id = o.trace_id AND p.step IN (-1, o.step)
-WHERE o.launch_ts BETWEEN p.ts AND p.end_ts AND o.launch_dur > 0;
+WHERE o.launch_ts BETWEEN p.ts AND p.end_ts AND o.launch_dur > 0
+  AND (o.linked OR NOT coalesce(:scope_hta, 0));
 CREATE INDEX temp.report_cp_ev_end ON report_cp_ev(trace_id, step, gpu, end_ts);
 
 -- Without --scope hta a blocking call's time counts as the host's unless
