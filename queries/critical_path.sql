@@ -24,17 +24,7 @@
 --   top        -      the event of this kind with the most time on the path (its name; past 1,024 characters cut, with '…')
 --   top_ns     ns     its time on the path
 WITH e AS (
-  SELECT x.trace_id, x.step, x.w, x.type, x.ev,
-    CASE
-      WHEN x.type IN ('launch', 'kernel_kernel', 'sync', 'dependency') THEN x.type
-      WHEN g.id IS NOT NULL THEN 'gpu:' || coalesce(n.category, 'Other')
-      WHEN s.kind = (SELECT kind FROM _kind WHERE name = 'runtime') THEN 'runtime'
-      ELSE 'cpu_op' END AS kind,
-    coalesce(g.name_id, s.name_id) AS name_id
-  FROM report_cp_path x
-  LEFT JOIN _gpu g ON g.id = x.ev AND x.type IN ('operator', 'launch', 'kernel_kernel')
-  LEFT JOIN report_gpu_name n ON n.name_id = g.name_id
-  LEFT JOIN _slice s ON s.id = x.ev
+  SELECT trace_id, step, w, kind, name_id FROM report_cp_path_kind WHERE run IS NULL
 ), n AS (  -- one pass over the path's edges; the rest sums these rows
   SELECT trace_id, step, kind, name_id, sum(w) AS ns, count(*) AS edges
   FROM e GROUP BY trace_id, step, kind, name_id

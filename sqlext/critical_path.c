@@ -9,7 +9,11 @@
 **               the scope takes them), D 1 for GPU work, E pid and F tid
 **               (CPU events; integer, real, text or NULL), G 1 when it
 **               takes the CUDA runtime lock, H 1 when its end weighs 0
-**               (HTA's blocking calls), I its parent event (or NULL); J NULL.
+**               (HTA's blocking calls), I its parent event (or NULL); J its
+**               lock domain (the process whose runtime lock it takes: any
+**               value; NULL, one domain for the whole span, for one rank).
+**               The call stacks are keyed by (E, F): a graph of several
+**               ranks gives E per rank.
 **   ROW 'edge'  an edge built in SQL (GPU operations, waits, host syncs):
 **               A t, B o, C sub (their order: by t, o, sub, then source
 **               node), D/F the source/destination event, E/G 1 for that
@@ -33,8 +37,9 @@
 **   nodes are each event's start and end, numbered in the order (time,
 **   event id, start before end); edges, in the order HTA adds them (which
 **   breaks ties, longest_path.c):
-**   1. the runtime lock: over the lock-taking events' nodes in node order,
-**      an end takes the starts since the previous end, last first
+**   1. the runtime lock, per lock domain (its value's order): over the
+**      domain's lock-taking events' nodes in node order, an end takes the
+**      starts since the previous end, last first
 **      ('operator' from its own start, else 'dependency', 0), then a
 **      'dependency' (0) from the node before it when that is an end;
 **   2. call stacks: each thread's nodes in HTA's order (time; an end before
@@ -85,7 +90,7 @@ typedef struct key {
 typedef struct event {
   i64 id, ts, end, parent;
   int gpu, lock, blocking, has_parent;
-  key pid, tid;
+  key pid, tid, domain;
   size_t node[2]; /* its start's and end's node */
 } event;
 
@@ -165,7 +170,8 @@ static int key_cmp(const key *a, const key *b) {
 }
 
 static void span_free(span *s) {
-  for (size_t i = 0; i < s->nev; i++) free(s->ev[i].pid.text), free(s->ev[i].tid.text);
+  for (size_t i = 0; i < s->nev; i++)
+    free(s->ev[i].pid.text), free(s->ev[i].tid.text), free(s->ev[i].domain.text);
   free(s->ev), free(s->ge), free(s->sc);
 }
 
@@ -221,8 +227,9 @@ static void cp_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     e->blocking = sqlite3_value_int(argv[8]) != 0;
     e->has_parent = sqlite3_value_type(argv[9]) != SQLITE_NULL;
     e->parent = sqlite3_value_int64(argv[9]);
-    if (!key_of(argv[5], &e->pid) || !key_of(argv[6], &e->tid)) {
-      free(e->pid.text);
+    if (!key_of(argv[5], &e->pid) || !key_of(argv[6], &e->tid) ||
+        !key_of(argv[10], &e->domain)) {
+      free(e->pid.text), free(e->tid.text);
       fail(ctx, s, NULL);
       return;
     }
@@ -340,37 +347,49 @@ static int add(edges *es, size_t src, size_t dst, i64 w, int type, int has_attr,
   return 1;
 }
 
-/* 1. The runtime lock; pts in node order (index = node). */
+/* A lock-taking node and its event's lock domain. */
+typedef struct lock_point {
+  const key *domain;
+  size_t v; /* the node */
+} lock_point;
+
+/* By domain, then node order (so one domain keeps HTA's order). */
+static int cmp_lock_point(const void *a, const void *b) {
+  const lock_point *x = a, *y = b;
+  int c = key_cmp(x->domain, y->domain);
+  if (c) return c;
+  return x->v < y->v ? -1 : x->v > y->v;
+}
+
+/* 1. The runtime lock, per domain; pts in node order (index = node). */
 static int lock_edges(const span *s, const point *pts, size_t np, edges *es) {
-  size_t *pending = malloc((np ? np : 1) * sizeof *pending), npend = 0;
-  if (!pending) return 0;
+  size_t *pending = malloc((np ? np : 1) * sizeof *pending), npend = 0, nl = 0;
+  lock_point *lk = malloc((np ? np : 1) * sizeof *lk);
+  int ok = pending && lk;
+  for (size_t v = 0; ok && v < np; v++)
+    if (s->ev[pts[v].e].lock) lk[nl++] = (lock_point){&s->ev[pts[v].e].domain, v};
+  if (ok && nl) qsort(lk, nl, sizeof *lk, cmp_lock_point);
   int prev_end = -1; /* the previous lock node: -1 none, 0 a start, 1 an end */
   size_t prev = 0;
-  for (size_t v = 0; v < np; v++) {
-    const event *e = &s->ev[pts[v].e];
-    if (!e->lock) continue;
+  for (size_t i = 0; ok && i < nl; i++) {
+    size_t v = lk[i].v;
+    if (i && key_cmp(lk[i].domain, lk[i - 1].domain)) npend = 0, prev_end = -1; /* new domain */
     if (!pts[v].is_end) {
       pending[npend++] = v;
     } else {
-      for (size_t k = npend; k-- > 0;) {
+      for (size_t k = npend; ok && k-- > 0;) {
         const point *st = &pts[pending[k]];
         int own = st->ev == pts[v].ev;
-        if (!add(es, pending[k], v, own ? pts[v].t - st->t : 0, own ? T_OPERATOR : T_DEPENDENCY,
-                 1, pts[v].ev)) {
-          free(pending);
-          return 0;
-        }
+        ok = add(es, pending[k], v, own ? pts[v].t - st->t : 0, own ? T_OPERATOR : T_DEPENDENCY,
+                 1, pts[v].ev);
       }
       npend = 0;
-      if (prev_end == 1 && !add(es, prev, v, 0, T_DEPENDENCY, 0, 0)) {
-        free(pending);
-        return 0;
-      }
+      if (ok && prev_end == 1) ok = add(es, prev, v, 0, T_DEPENDENCY, 0, 0);
     }
     prev_end = pts[v].is_end, prev = v;
   }
-  free(pending);
-  return 1;
+  free(pending), free(lk);
+  return ok;
 }
 
 /* 2. Call stacks: the CPU nodes of each thread in HTA's order. */

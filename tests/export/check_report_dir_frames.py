@@ -261,10 +261,10 @@ def same(label, trace, scope):
         return None, [], db, ds
     ra, rb = json.load(open(a)), json.load(open(b))
     sa, sb = ({s["id"]: s for s in r["sections"]} for r in (ra, rb))
-    # critical_path: a dataset says it cannot (its summaries leave most CPU
-    # operators out: lib/90_unavailable.sql); check_report_dir.py checks it
+    # the critical paths: a dataset says it cannot (its summaries leave most
+    # CPU operators out: lib/90_unavailable.sql); check_report_dir.py checks it
     differ = sorted(k for k in set(sa) | set(sb)
-                    if k != "critical_path" and sa.get(k) != sb.get(k))
+                    if k not in ("critical_path", "critical_path_job") and sa.get(k) != sb.get(k))
     others = sorted(k for k in set(ra) | set(rb)
                     if k not in ("inputs", "sections") and ra.get(k) != rb.get(k))
     check(not differ and not others,
@@ -390,7 +390,7 @@ READERS = {
                "lib/55_memory_event_op.sql", "lib/58_flops.sql", "lib/findings/queued.sql",
                "lib/findings/critical.sql", "lib/15_timeline.sql",
                # the critical path: not run on a dataset (lib/60_critical_path.sql)
-               "critical_path.sql", "lib/60_critical_path.sql", "lib/61_critical_path_edges.sql"],
+               "lib/60_critical_path.sql", "lib/61_critical_path_edges.sql"],
     "_attr_ctx": ["lib/50_op_tree.sql"],
     "_attr_ctx_op": ["lib/50_op_tree.sql"],
     "_attr_ctx_shape": ["lib/50_op_tree.sql"],

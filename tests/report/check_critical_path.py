@@ -40,6 +40,17 @@ the launch to the last of them only) and aten::tiny [B+70.2, B+70.9]
 130]).  HTA (run on this fixture): 110 us in 7 edges, cpu_op 101, runtime
 9; the default scope keeps every event: 260 us.
 
+Fixture "job" (critical_path_job: two ranks of one run joined at their
+all-reduce, no steps), µs: rank 0 aten::forward_a [0, 100] launches (at
+85) its all-reduce kernel, which starts at 110 and ends at 200; rank 1
+launches at 2 and its kernel runs [20, 201], waiting for rank 0 until
+110; rank 1 then waits in cudaStreamSynchronize [30, 205] and runs
+aten::optimizer_c [210, 400].  The job's path: rank 0's 85 us to the
+launch, the 25 us launch delay, the barrier (rank 1's kernel end is its
+91 us of transfer after the last arrival at 110), rank 1's sync, then
+optimizer_c: 391 us over 2 ranks; rank 1's own path counts its kernel's
+181 us whole (the waiting as NCCL time).  With --scope hta: no job path.
+
 Public traces (when PUBLIC_DIR exists): with --scope hta the path, its
 edges by type and their count equal HolisticTraceAnalysis' figures
 (REFERENCE_DIR/critical_path/*.critical_path.json, made by
@@ -158,6 +169,51 @@ if sum(r["edges"] for r in rows) != 7:
     failures.append(f"hta_reading --scope hta: {sum(r['edges'] for r in rows)} edges, expected 7")
 if {r["path_ns"] for r in report(p)} != {260000}:
     failures.append(f"hta_reading: path {sorted({r['path_ns'] for r in report(p)})}, expected 260000")
+
+AR = "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"
+
+
+def rank_file(rank, events):
+    path = os.path.join(work, f"job_rank{rank}.json")
+    with open(path, "w") as f:
+        json.dump({"schemaVersion": 1, "traceEvents": events,
+                   "distributedInfo": {"rank": rank, "world_size": 2},
+                   "deviceProperties": [{"id": 0, "name": "NVIDIA A100-SXM4-80GB"}]}, f)
+    return path
+
+
+job = os.path.join(work, "job.db")
+if os.path.exists(job):
+    os.remove(job)
+subprocess.run([profdb, "load", "-q",
+                rank_file(0, [cx("aten::forward_a", 0, 100),
+                              cx("cudaLaunchKernel", 85, 5, "cuda_runtime", correlation=1),
+                              kernel(AR, 110, 90, 1)]),
+                rank_file(1, [cx("aten::forward_b", 0, 10),
+                              cx("cudaLaunchKernel", 2, 5, "cuda_runtime", correlation=1),
+                              kernel(AR, 20, 181, 1),
+                              cx("cudaStreamSynchronize", 30, 175, "cuda_runtime", correlation=2),
+                              cx("aten::optimizer_c", 210, 190)]), "-o", job], check=True)
+
+
+def job_rows(*args):
+    out = subprocess.run([profdb, "report", job, "--section", "critical_path_job", *args, "--json", "-"],
+                         check=True, stdout=subprocess.PIPE).stdout
+    return [s for s in json.loads(out)["sections"] if s["id"] == "critical_path_job"][0]["rows"]
+
+
+rows = job_rows()
+got = {(r["rank"], r["kind"]): r["ns"] for r in rows if r["ns"]}
+want = {(0, "cpu_op"): 85000, (0, "launch"): 25000, (1, "gpu:NCCL/communication"): 91000,
+        (1, "cpu_op"): 190000}
+if got != want or {(r["path_ns"], r["ranks"]) for r in rows} != {(391000, 2)}:
+    failures.append(f"job: path {sorted({(r['path_ns'], r['ranks']) for r in rows})}, by rank and kind "
+                    f"{got}, expected 391000 over 2 ranks, {want}")
+own = {r["kind"]: r["ns"] for r in report(job) if r["rank"] == 1}
+if own.get("gpu:NCCL/communication") != 181000:
+    failures.append(f"job: rank 1's own path {own}, expected its all-reduce's 181000 ns whole")
+if job_rows("--scope", "hta"):
+    failures.append("job --scope hta: a job path, expected none (HTA has none)")
 
 # On demand (lib/60 and 61 say "-- On demand: report_cp_path"): a report of
 # sections that do not read the path does not build it; one that does, does.
