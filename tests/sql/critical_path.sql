@@ -81,3 +81,10 @@ SELECT 'cp_15', profdb_critical_path(r, a, b, c, d, e, f, g, h, i, j)
 FROM (SELECT * FROM span UNION ALL
       SELECT 'scale', 3, 0.5, 'operator', NULL, NULL, NULL, NULL, NULL, NULL, NULL UNION ALL
       SELECT 'scale', 3, 0.5, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+-- cp_16: cp_03's calls in two lock domains (J: the process whose runtime
+-- lock each takes, e.g. two ranks of a job): no lock edge crosses them, so
+-- L1's own run (10) is an edge of its domain and the path
+SELECT 'cp_16', profdb_critical_path(r, a, b, c, d, e, f, g, h, i, j)
+FROM (SELECT 'ev' AS r, 1 AS a, 0 AS b, 10 AS c, 0 AS d, 1 AS e, 1 AS f, 1 AS g, 0 AS h,
+        NULL AS i, 1 AS j
+      UNION ALL SELECT 'ev', 2, 2, 5, 0, 1, 2, 1, 0, NULL, 2);
