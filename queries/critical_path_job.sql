@@ -2,13 +2,15 @@
 -- Question: With several ranks of one run loaded, what sets the length of
 --   each of the job's steps?  The ranks' critical-path graphs joined at
 --   their collectives: a collective kernel moves no data before the last
---   rank arrives, so the path runs through the rank that arrived last and
---   the work that made it late, then the transfer, then whatever rank's
---   work follows (docs/definitions.md, "Critical path of a job").  Broken
---   down by rank and kind, as the per-rank critical path.  The ranks'
---   clocks are taken as one.
+--   rank arrives, so the path reaches it along the late rank's work, or,
+--   when that rank was late in gaps the graph weighs 0, along a peer's
+--   wait (collective_wait); then the transfer and whatever rank's work
+--   follows (docs/definitions.md, "Critical path of a job").  Never shorter
+--   than a rank's own critical path.  Broken down by rank and kind.  The
+--   ranks' clocks are taken as one.
 -- Requires: report_cp_path report_cp_job_span
--- Empty: fewer than two ranks of one run share an analysed step; or
+-- Empty: fewer than two distinct ranks of one run (a trace each) share an
+--   analysed step; or
 --   --scope hta (HTA has no job path); or every job step holds over 200,000
 --   events, all its ranks together (memory: report on fewer ranks' traces)
 -- Columns:
@@ -17,7 +19,7 @@
 --   path_ns    ns     length of the job's critical path (sum of its edges)
 --   ranks      count  ranks whose events carry time on the path
 --   rank       -      rank whose events these edges are attributed to (empty for 0-weight dependency edges)
---   kind       -      cpu_op, runtime, launch, gpu:CATEGORY, kernel_kernel, sync / dependency, as in critical_path; a collective's gpu time is its transfer after the last arrival
+--   kind       -      cpu_op, runtime, launch, gpu:CATEGORY, kernel_kernel, sync / dependency, as in critical_path (a collective's gpu time is its transfer after the last arrival); collective_wait: this rank's wait inside a collective for the last rank
 --   ns         ns     time of the path on this rank in this kind
 --   pct        %      of path_ns
 --   edges      count  edges of the path on this rank of this kind

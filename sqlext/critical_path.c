@@ -50,6 +50,8 @@
 **      operator open is a 'dependency' (0), else 'operator' (the time
 **      between, 0 at a blocking call's end);
 **   3. the given edges, by (t, o, sub, source node).
+**   A negative weight counts as 0 in the search (HTA's), and is returned
+**   as it is.
 **   This is what the SQL of lib/61 did with window functions over every
 **   CPU event (0.7 s of a 2.7 s report of a 60 MB trace); here it is two
 **   sorts.
@@ -530,7 +532,11 @@ static void cp_final(sqlite3_context *ctx) {
   le = malloc((es.n ? es.n : 1) * sizeof *le);
   if (!le) goto done;
   for (size_t i = 0; i < es.n; i++)
-    le[i] = (lp_edge){(i64)es.e[i].src, (i64)es.e[i].dst, es.e[i].w, (i64)i};
+    /* a negative weight (a child ending after its parent, HTA's rounding
+    ** of a sub-µs kernel) is searched as 0 and reported as it is, as HTA
+    ** does (CPGraph.critical_path sets such nx weights to 0) */
+    le[i] =
+        (lp_edge){(i64)es.e[i].src, (i64)es.e[i].dst, es.e[i].w < 0 ? 0 : es.e[i].w, (i64)i};
   rc = lp_solve_dense(le, es.n, np, &path, &len);
   if (rc == LP_OK) {
     sqlite3_str *out = sqlite3_str_new(NULL);

@@ -146,7 +146,9 @@ SELECT trace_id, step, b, f FROM (
   SELECT trace_id, step, min(tid) FILTER (WHERE bwd) AS b, min(tid) FILTER (WHERE fwd) AS f,
     count(DISTINCT tid) FILTER (WHERE bwd) AS nb, count(DISTINCT tid) FILTER (WHERE fwd) AS nf
   FROM t GROUP BY trace_id, step)
-WHERE nb = 1 AND nf = 1 AND b IS NOT f;
+WHERE nb = 1 AND nf = 1 AND b IS NOT f
+  -- (HTA tests the two thread ids for truth: a thread id 0 merges nothing)
+  AND NOT (coalesce(:scope_hta, 0) AND (b = 0 OR f = 0));
 
 -- The events with nodes in each span: ev (_slice.id or _gpu.id), gpu (1
 -- for GPU work), ts/end_ts (the scope's times), pid/tid (CPU thread),

@@ -147,13 +147,16 @@ FROM report_cp_span p, json_each((
     SELECT 'edge', t, o, sub, src, src_end, dst, dst_end, w, type, ev
     FROM report_cp_gpu_edge g WHERE g.trace_id = p.trace_id AND g.step = p.step))) j;
 
--- Each path edge's kind (the sections' rows): its type for a launch,
--- kernel_kernel, sync or dependency edge; else gpu:CATEGORY for GPU work
--- (kernel_category), runtime for a runtime call, cpu_op for other CPU
--- events.  name_id: the event's name; ev_trace: its trace.
+-- Each path edge's kind (the sections' rows): collective_wait for a sync
+-- edge that weighs (a rank's wait inside a collective for the last
+-- arrival, in a job's path: lib/62_critical_path_job.sql); its type for a
+-- launch, kernel_kernel, sync or dependency edge; else gpu:CATEGORY for
+-- GPU work (kernel_category), runtime for a runtime call, cpu_op for other
+-- CPU events.  name_id: the event's name; ev_trace: its trace.
 CREATE TEMP VIEW report_cp_path_kind AS
 SELECT x.trace_id, x.step, x.run, x.pos, x.w, x.type, x.ev,
   CASE
+    WHEN x.type = 'sync' AND x.w > 0 THEN 'collective_wait'
     WHEN x.type IN ('launch', 'kernel_kernel', 'sync', 'dependency') THEN x.type
     WHEN g.id IS NOT NULL THEN 'gpu:' || coalesce(n.category, 'Other')
     WHEN s.kind = (SELECT kind FROM _kind WHERE name = 'runtime') THEN 'runtime'

@@ -40,16 +40,29 @@ the launch to the last of them only) and aten::tiny [B+70.2, B+70.9]
 130]).  HTA (run on this fixture): 110 us in 7 edges, cpu_op 101, runtime
 9; the default scope keeps every event: 260 us.
 
-Fixture "job" (critical_path_job: two ranks of one run joined at their
-all-reduce, no steps), µs: rank 0 aten::forward_a [0, 100] launches (at
-85) its all-reduce kernel, which starts at 110 and ends at 200; rank 1
-launches at 2 and its kernel runs [20, 201], waiting for rank 0 until
-110; rank 1 then waits in cudaStreamSynchronize [30, 205] and runs
-aten::optimizer_c [210, 400].  The job's path: rank 0's 85 us to the
-launch, the 25 us launch delay, the barrier (rank 1's kernel end is its
-91 us of transfer after the last arrival at 110), rank 1's sync, then
-optimizer_c: 391 us over 2 ranks; rank 1's own path counts its kernel's
-181 us whole (the waiting as NCCL time).  With --scope hta: no job path.
+Fixtures "job", "job_gap", "job_lock" (critical_path_job: two ranks of
+one run, no steps), µs.  "job": rank 0 aten::forward_a [0, 100] launches
+(at 85) its all-reduce kernel, which runs [110, 200]; rank 1 runs
+aten::forward_b [0, 5], then (after a gap) launches at 15 its kernel,
+which runs [20, 201], waiting for rank 0 until 110; rank 1 then waits in
+cudaStreamSynchronize [30, 205] and runs aten::optimizer_c [210, 400].
+The barrier is reached at 85 + 25 = 110 along rank 0's work (rank 1's
+work and wait give 5 + 5 + 90 = 100), then rank 1's 91 us of transfer,
+its sync and optimizer_c: 391 us over 2 ranks; rank 1's own path counts
+its kernel's 181 us whole.  "job_gap": rank 0's aten::forward_a ends at
+50 and its launch at 85 is top-level, so its lateness lies in a gap the
+graph weighs 0 (50 + 25 = 75): the path takes rank 1's 90 us wait
+(collective_wait), 381 us on rank 1 alone.  "job_lock" (no collectives):
+rank 0 a cudaLaunchKernel [9, 10] then aten::a [10, 200]; rank 1 aten::b
+[0, 150] holding a cudaLaunchKernel [8, 100]: each rank's runtime lock is
+its own, so the job's path is rank 0's 191 us (one lock for both would
+join rank 1's first 8 us to it: 198).  "job_cycle": rank 0's all-reduce
+[10, 110] and all-gather [60, 75] overlap on one stream (a kernel_kernel
+edge back in time); rank 1 runs the all-gather [70, 80] then the
+all-reduce [85, 105]: through the two barriers the back edge would close
+a cycle, which would fail the whole report; the job's graph drops edges
+that run back in time, so the report succeeds.  With --scope hta: no job
+path.
 
 Public traces (when PUBLIC_DIR exists): with --scope hta the path, its
 edges by type and their count equal HolisticTraceAnalysis' figures
@@ -182,38 +195,66 @@ def rank_file(rank, events):
     return path
 
 
-job = os.path.join(work, "job.db")
-if os.path.exists(job):
-    os.remove(job)
-subprocess.run([profdb, "load", "-q",
-                rank_file(0, [cx("aten::forward_a", 0, 100),
-                              cx("cudaLaunchKernel", 85, 5, "cuda_runtime", correlation=1),
-                              kernel(AR, 110, 90, 1)]),
-                rank_file(1, [cx("aten::forward_b", 0, 10),
-                              cx("cudaLaunchKernel", 2, 5, "cuda_runtime", correlation=1),
-                              kernel(AR, 20, 181, 1),
-                              cx("cudaStreamSynchronize", 30, 175, "cuda_runtime", correlation=2),
-                              cx("aten::optimizer_c", 210, 190)]), "-o", job], check=True)
+def job_db(name, rank0, rank1):
+    db = os.path.join(work, name + ".db")
+    if os.path.exists(db):
+        os.remove(db)
+    subprocess.run([profdb, "load", "-q", rank_file(0, rank0), rank_file(1, rank1), "-o", db],
+                   check=True)
+    return db
 
 
-def job_rows(*args):
-    out = subprocess.run([profdb, "report", job, "--section", "critical_path_job", *args, "--json", "-"],
+def job_rows(db, *args):
+    out = subprocess.run([profdb, "report", db, "--section", "critical_path_job", *args, "--json", "-"],
                          check=True, stdout=subprocess.PIPE).stdout
     return [s for s in json.loads(out)["sections"] if s["id"] == "critical_path_job"][0]["rows"]
 
 
-rows = job_rows()
-got = {(r["rank"], r["kind"]): r["ns"] for r in rows if r["ns"]}
-want = {(0, "cpu_op"): 85000, (0, "launch"): 25000, (1, "gpu:NCCL/communication"): 91000,
-        (1, "cpu_op"): 190000}
-if got != want or {(r["path_ns"], r["ranks"]) for r in rows} != {(391000, 2)}:
-    failures.append(f"job: path {sorted({(r['path_ns'], r['ranks']) for r in rows})}, by rank and kind "
-                    f"{got}, expected 391000 over 2 ranks, {want}")
+def expect_job(what, rows, path_ns, ranks, want):
+    got = {(r["rank"], r["kind"]): r["ns"] for r in rows if r["ns"]}
+    if got != want or {(r["path_ns"], r["ranks"]) for r in rows} != {(path_ns, ranks)}:
+        failures.append(f"{what}: path {sorted({(r['path_ns'], r['ranks']) for r in rows})}, by rank "
+                        f"and kind {got}, expected {path_ns} over {ranks} rank(s), {want}")
+
+
+late = [cx("aten::forward_b", 0, 5), cx("cudaLaunchKernel", 15, 2, "cuda_runtime", correlation=1),
+        kernel(AR, 20, 181, 1), cx("cudaStreamSynchronize", 30, 175, "cuda_runtime", correlation=2),
+        cx("aten::optimizer_c", 210, 190)]
+job = job_db("job", [cx("aten::forward_a", 0, 100),
+                     cx("cudaLaunchKernel", 85, 5, "cuda_runtime", correlation=1),
+                     kernel(AR, 110, 90, 1)], late)
+expect_job("job", job_rows(job), 391000, 2,
+           {(0, "cpu_op"): 85000, (0, "launch"): 25000, (1, "gpu:NCCL/communication"): 91000,
+            (1, "cpu_op"): 190000})
 own = {r["kind"]: r["ns"] for r in report(job) if r["rank"] == 1}
 if own.get("gpu:NCCL/communication") != 181000:
     failures.append(f"job: rank 1's own path {own}, expected its all-reduce's 181000 ns whole")
-if job_rows("--scope", "hta"):
+if job_rows(job, "--scope", "hta"):
     failures.append("job --scope hta: a job path, expected none (HTA has none)")
+gap = job_db("job_gap", [cx("aten::forward_a", 0, 50),
+                         cx("cudaLaunchKernel", 85, 5, "cuda_runtime", correlation=1),
+                         kernel(AR, 110, 90, 1)], late)
+expect_job("job_gap", job_rows(gap), 381000, 1,
+           {(1, "cpu_op"): 195000, (1, "launch"): 5000, (1, "collective_wait"): 90000,
+            (1, "gpu:NCCL/communication"): 91000})
+AG = "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)"
+cyc = job_db("job_cycle", [cx("aten::f", 0, 9), cx("cudaLaunchKernel", 1, 1, "cuda_runtime", correlation=1),
+                           cx("cudaLaunchKernel", 2, 1, "cuda_runtime", correlation=2),
+                           kernel(AR, 10, 100, 1), kernel(AG, 60, 15, 2)],
+             [cx("aten::g", 0, 9), cx("cudaLaunchKernel", 4, 1, "cuda_runtime", correlation=1),
+              cx("cudaLaunchKernel", 5, 1, "cuda_runtime", correlation=2),
+              kernel(AG, 70, 10, 1), kernel(AR, 85, 20, 2)])
+p = subprocess.run([profdb, "report", cyc, "--json", os.devnull], stdout=subprocess.DEVNULL,
+                   stderr=subprocess.PIPE, text=True)
+if p.returncode != 0 or not job_rows(cyc):
+    failures.append(f"job_cycle: report exit {p.returncode} ({p.stderr.strip()[:120]}), expected 0 "
+                    "and a job path")
+lock = job_db("job_lock", [cx("cudaLaunchKernel", 9, 1, "cuda_runtime", correlation=1),
+                           cx("aten::a", 10, 190)],
+              [cx("aten::b", 0, 150), cx("cudaLaunchKernel", 8, 92, "cuda_runtime", correlation=1)])
+if {r["path_ns"] for r in job_rows(lock)} != {191000}:
+    failures.append(f"job_lock: path {sorted({r['path_ns'] for r in job_rows(lock)})}, expected "
+                    "191000 (each rank's runtime lock its own)")
 
 # On demand (lib/60 and 61 say "-- On demand: report_cp_path"): a report of
 # sections that do not read the path does not build it; one that does, does.
