@@ -30,6 +30,8 @@ when one thread has events named '...forward...' and another
 [40, 70] > aten::mm [45, 65] > cudaLaunchKernel [50, 55].  Merged, the
 path runs linear -> the backward pass -> add_: 20 + 30 + 10 = 60 us in 9
 edges (HTA's own result on this fixture); threads apart it was 30 us.
+"backward_tid0": thread 1's id 0: with --scope hta no merge (30 us, HTA's
+result: it tests the ids for truth), the default merges (60 us).
 Fixture "hta_reading" (HTA's reading of a trace, --scope hta), µs from B =
 1712195495603000: aten::foo [B+10, B+110] holds cudaLaunchKernel, a
 triton_poi_fused_0 call with a "stream": 0 arg (GPU work to HTA, so not
@@ -169,6 +171,14 @@ for args in ((), ("--scope", "hta")):
     expect("backward " + " ".join(args), rows, 60000, merged)
     if sum(r["edges"] for r in rows) != 9:
         failures.append(f"backward {args}: {sum(r['edges'] for r in rows)} edges, expected 9")
+# the same with the forward thread's id 0: HTA tests the ids for truth and
+# merges nothing (its own result on this fixture: 30 us), the default merges
+p = fixture("backward_tid0", [dict(e, tid=0) if e["tid"] == 1 else e for e in json.load(
+    open(os.path.join(work, "backward.json")))["traceEvents"]])
+for args, want in (((), 60000), (("--scope", "hta"), 30000)):
+    if {r["path_ns"] for r in report(p, *args)} != {want}:
+        failures.append(f"backward_tid0 {args}: path {sorted({r['path_ns'] for r in report(p, *args)})}, "
+                        f"expected {want}")
 B = 1712195495603000
 p = fixture("hta_reading", [
     cx("aten::foo", B + 10, 100), cx("cudaLaunchKernel", B + 12, 4, "cuda_runtime", correlation=1),
