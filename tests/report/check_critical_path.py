@@ -230,9 +230,14 @@ def expect_job(what, rows, path_ns, ranks, want):
 late = [cx("aten::forward_b", 0, 5), cx("cudaLaunchKernel", 15, 2, "cuda_runtime", correlation=1),
         kernel(AR, 20, 181, 1), cx("cudaStreamSynchronize", 30, 175, "cuda_runtime", correlation=2),
         cx("aten::optimizer_c", 210, 190)]
-job = job_db("job", [cx("aten::forward_a", 0, 100),
-                     cx("cudaLaunchKernel", 85, 5, "cuda_runtime", correlation=1),
-                     kernel(AR, 110, 90, 1)], late)
+def early(work_us):
+    """Rank 0: aten::forward_a [0, work_us], then (inside it or after a gap)
+    its all-reduce launched at 85, running [110, 200]."""
+    return [cx("aten::forward_a", 0, work_us), cx("cudaLaunchKernel", 85, 5, "cuda_runtime", correlation=1),
+            kernel(AR, 110, 90, 1)]
+
+
+job = job_db("job", early(100), late)
 expect_job("job", job_rows(job), 391000, 2,
            {(0, "cpu_op"): 85000, (0, "launch"): 25000, (1, "gpu:NCCL/communication"): 91000,
             (1, "cpu_op"): 190000})
@@ -241,9 +246,7 @@ if own.get("gpu:NCCL/communication") != 181000:
     failures.append(f"job: rank 1's own path {own}, expected its all-reduce's 181000 ns whole")
 if job_rows(job, "--scope", "hta"):
     failures.append("job --scope hta: a job path, expected none (HTA has none)")
-gap = job_db("job_gap", [cx("aten::forward_a", 0, 50),
-                         cx("cudaLaunchKernel", 85, 5, "cuda_runtime", correlation=1),
-                         kernel(AR, 110, 90, 1)], late)
+gap = job_db("job_gap", early(50), late)
 expect_job("job_gap", job_rows(gap), 381000, 1,
            {(1, "cpu_op"): 195000, (1, "launch"): 5000, (1, "collective_wait"): 90000,
             (1, "gpu:NCCL/communication"): 91000})
