@@ -22,8 +22,8 @@
 -- A job's spans: run, step and the traces (ranks) whose span it joins;
 -- only steps two or more distinct ranks of the run have (one trace each),
 -- of at most 200,000 events in all (the graph takes about 500 bytes an
--- event: a larger job step gets no path, and the section's empty text
--- says why).
+-- event: a larger job step gets no path; the section's empty text names
+-- the limit when no step has one).
 CREATE TEMP TABLE report_cp_job_span(run TEXT, step INTEGER, trace_id INTEGER,
   PRIMARY KEY (run, step, trace_id)) WITHOUT ROWID;
 WITH s AS (
