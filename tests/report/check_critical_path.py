@@ -87,8 +87,8 @@ os.makedirs(work, exist_ok=True)
 failures = []
 
 
-def x(name, ts, dur, cat="cpu_op", **args):
-    return {"ph": "X", "cat": cat, "name": name, "pid": 1, "tid": 1, "ts": ts, "dur": dur,
+def x(name, ts, dur, cat="cpu_op", tid=1, **args):
+    return {"ph": "X", "cat": cat, "name": name, "pid": 1, "tid": tid, "ts": ts, "dur": dur,
             "args": args}
 
 
@@ -149,22 +149,16 @@ p = fixture("ns", chain(k_ts=40.25, k_dur=50.5))
 expect("ns", report(p), 90750,
        {"cpu_op": 12000, "launch": 28250, "gpu:GEMM": 50500, "sync": 0, "dependency": 0})
 
-def cx(name, ts, dur, cat="cpu_op", tid=1, **args):
-    e = x(name, ts, dur, cat, **args)
-    e["tid"] = tid
-    return e
-
-
 def kernel(name, ts, dur, corr):
     return {"ph": "X", "cat": "kernel", "name": name, "pid": 0, "tid": 7, "ts": ts, "dur": dur,
             "args": {"device": 0, "stream": 7, "correlation": corr}}
 
 
 p = fixture("backward", [
-    cx("## forward ##", 5, 30, "user_annotation"), cx("aten::linear", 10, 20),
-    cx("autograd::engine::evaluate_function: AddmmBackward0", 40, 30, tid=2),
-    cx("aten::mm", 45, 20, tid=2), cx("cudaLaunchKernel", 50, 5, "cuda_runtime", tid=2, correlation=1),
-    kernel("ampere_sgemm_64x64_nn", 58, 2, 1), cx("aten::add_", 80, 10)])
+    x("## forward ##", 5, 30, "user_annotation"), x("aten::linear", 10, 20),
+    x("autograd::engine::evaluate_function: AddmmBackward0", 40, 30, tid=2),
+    x("aten::mm", 45, 20, tid=2), x("cudaLaunchKernel", 50, 5, "cuda_runtime", tid=2, correlation=1),
+    kernel("ampere_sgemm_64x64_nn", 58, 2, 1), x("aten::add_", 80, 10)])
 merged = {"cpu_op": 55000, "runtime": 5000, "dependency": 0}
 for args in ((), ("--scope", "hta")):
     rows = report(p, *args)
@@ -181,11 +175,11 @@ for args, want in (((), 60000), (("--scope", "hta"), 30000)):
                         f"expected {want}")
 B = 1712195495603000
 p = fixture("hta_reading", [
-    cx("aten::foo", B + 10, 100), cx("cudaLaunchKernel", B + 12, 4, "cuda_runtime", correlation=1),
-    kernel("kernel_x", B + 40, 5, 1), cx("triton_poi_fused_0", B + 20, 30, stream=0),
-    cx("cudaGraphLaunch", B + 60, 5, "cuda_runtime", correlation=9), cx("aten::tiny", B + 70.2, 0.7),
-    kernel("kernel_a", B + 100, 3, 9), kernel("kernel_b", B + 104, 2, 9), cx("aten::bar", B + 120.1, 10),
-    cx("cudaDeviceSynchronize", B + 150.1, 150, "cuda_runtime", correlation=10)])
+    x("aten::foo", B + 10, 100), x("cudaLaunchKernel", B + 12, 4, "cuda_runtime", correlation=1),
+    kernel("kernel_x", B + 40, 5, 1), x("triton_poi_fused_0", B + 20, 30, stream=0),
+    x("cudaGraphLaunch", B + 60, 5, "cuda_runtime", correlation=9), x("aten::tiny", B + 70.2, 0.7),
+    kernel("kernel_a", B + 100, 3, 9), kernel("kernel_b", B + 104, 2, 9), x("aten::bar", B + 120.1, 10),
+    x("cudaDeviceSynchronize", B + 150.1, 150, "cuda_runtime", correlation=10)])
 rows = report(p, "--scope", "hta")
 expect("hta_reading --scope hta", rows, 110000, {"cpu_op": 101000, "runtime": 9000, "dependency": 0})
 if sum(r["edges"] for r in rows) != 7:
@@ -227,13 +221,13 @@ def expect_job(what, rows, path_ns, ranks, want):
                         f"and kind {got}, expected {path_ns} over {ranks} rank(s), {want}")
 
 
-late = [cx("aten::forward_b", 0, 5), cx("cudaLaunchKernel", 15, 2, "cuda_runtime", correlation=1),
-        kernel(AR, 20, 181, 1), cx("cudaStreamSynchronize", 30, 175, "cuda_runtime", correlation=2),
-        cx("aten::optimizer_c", 210, 190)]
+late = [x("aten::forward_b", 0, 5), x("cudaLaunchKernel", 15, 2, "cuda_runtime", correlation=1),
+        kernel(AR, 20, 181, 1), x("cudaStreamSynchronize", 30, 175, "cuda_runtime", correlation=2),
+        x("aten::optimizer_c", 210, 190)]
 def early(work_us):
     """Rank 0: aten::forward_a [0, work_us], then (inside it or after a gap)
     its all-reduce launched at 85, running [110, 200]."""
-    return [cx("aten::forward_a", 0, work_us), cx("cudaLaunchKernel", 85, 5, "cuda_runtime", correlation=1),
+    return [x("aten::forward_a", 0, work_us), x("cudaLaunchKernel", 85, 5, "cuda_runtime", correlation=1),
             kernel(AR, 110, 90, 1)]
 
 
@@ -251,20 +245,20 @@ expect_job("job_gap", job_rows(gap), 381000, 1,
            {(1, "cpu_op"): 195000, (1, "launch"): 5000, (1, "collective_wait"): 90000,
             (1, "gpu:NCCL/communication"): 91000})
 AG = "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)"
-cyc = job_db("job_cycle", [cx("aten::f", 0, 9), cx("cudaLaunchKernel", 1, 1, "cuda_runtime", correlation=1),
-                           cx("cudaLaunchKernel", 2, 1, "cuda_runtime", correlation=2),
+cyc = job_db("job_cycle", [x("aten::f", 0, 9), x("cudaLaunchKernel", 1, 1, "cuda_runtime", correlation=1),
+                           x("cudaLaunchKernel", 2, 1, "cuda_runtime", correlation=2),
                            kernel(AR, 10, 100, 1), kernel(AG, 60, 15, 2)],
-             [cx("aten::g", 0, 9), cx("cudaLaunchKernel", 4, 1, "cuda_runtime", correlation=1),
-              cx("cudaLaunchKernel", 5, 1, "cuda_runtime", correlation=2),
+             [x("aten::g", 0, 9), x("cudaLaunchKernel", 4, 1, "cuda_runtime", correlation=1),
+              x("cudaLaunchKernel", 5, 1, "cuda_runtime", correlation=2),
               kernel(AG, 70, 10, 1), kernel(AR, 85, 20, 2)])
 p = subprocess.run([profdb, "report", cyc, "--json", os.devnull], stdout=subprocess.DEVNULL,
                    stderr=subprocess.PIPE, text=True)
 if p.returncode != 0 or not job_rows(cyc):
     failures.append(f"job_cycle: report exit {p.returncode} ({p.stderr.strip()[:120]}), expected 0 "
                     "and a job path")
-lock = job_db("job_lock", [cx("cudaLaunchKernel", 9, 1, "cuda_runtime", correlation=1),
-                           cx("aten::a", 10, 190)],
-              [cx("aten::b", 0, 150), cx("cudaLaunchKernel", 8, 92, "cuda_runtime", correlation=1)])
+lock = job_db("job_lock", [x("cudaLaunchKernel", 9, 1, "cuda_runtime", correlation=1),
+                           x("aten::a", 10, 190)],
+              [x("aten::b", 0, 150), x("cudaLaunchKernel", 8, 92, "cuda_runtime", correlation=1)])
 if {r["path_ns"] for r in job_rows(lock)} != {191000}:
     failures.append(f"job_lock: path {sorted({r['path_ns'] for r in job_rows(lock)})}, expected "
                     "191000 (each rank's runtime lock its own)")
