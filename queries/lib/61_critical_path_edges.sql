@@ -59,12 +59,23 @@ WITH k AS (
   FROM report_cp_ev e JOIN report_cp_op o ON o.op = e.ev
   WHERE e.gpu = 1
   WINDOW w AS (PARTITION BY e.trace_id, e.step, e.skey ORDER BY e.ts, e.ev)
+), kw AS (
+  SELECT k.*, w.src AS wsrc, (SELECT end_ts FROM report_cp_ev x
+                              WHERE x.trace_id = k.trace_id AND x.step = k.step AND x.ev = w.src) AS wend
+  FROM k LEFT JOIN (SELECT trace_id, dst, src, max(ts) FROM report_cp_wait GROUP BY trace_id, dst) w
+    ON w.trace_id = k.trace_id AND w.dst = k.op
 )
-SELECT k.*, w.src AS wsrc, (SELECT end_ts FROM report_cp_ev x
-                            WHERE x.trace_id = k.trace_id AND x.step = k.step AND x.ev = w.src) AS wend
-FROM k LEFT JOIN (SELECT trace_id, dst, src, max(ts) FROM report_cp_wait GROUP BY trace_id, dst) w
-  ON w.trace_id = k.trace_id AND w.dst = k.op;
-UPDATE report_cp_k SET wsrc = NULL WHERE wend IS NULL;
+-- inedge: the edge from its own stream or the host into each operation:
+-- 'launch' from its launch call's start when its stream had nothing
+-- queued and nothing running, else 'kernel_kernel' from the previous
+-- operation's end (gaps under 1.5 ms), else NULL.
+SELECT trace_id, step, op, skey, ts, end_ts, launch, launch_ts, q_launch, q_start, prev, prev_end,
+  iif(wend IS NULL, NULL, wsrc) AS wsrc, wend,
+  CASE WHEN q_launch = 1 AND q_start = 0 AND (prev IS NULL OR prev_end < launch_ts)
+            AND (wend IS NULL OR wend < launch_ts) THEN 'launch'
+       WHEN prev IS NOT NULL AND ts - prev_end < 1500000 AND (wend IS NULL OR wend < prev_end)
+         THEN 'kernel_kernel' END AS inedge
+FROM kw;
 CREATE INDEX temp.report_cp_k_end ON report_cp_k(trace_id, step, end_ts);
 CREATE INDEX temp.report_cp_k_stream ON report_cp_k(trace_id, step, skey, ts);
 
@@ -117,14 +128,20 @@ UNION ALL -- its launch, or the gap after the previous operation
 SELECT k.trace_id, k.step, k.ts, k.op, 2,
   CASE WHEN l THEN k.launch ELSE k.prev END, CASE WHEN l THEN 0 ELSE 1 END, k.op, 0,
   CASE WHEN l THEN k.ts - k.launch_ts ELSE k.ts - k.prev_end END,
-  CASE WHEN l THEN 'launch' ELSE 'kernel_kernel' END, CASE WHEN l THEN k.op ELSE k.prev END
-FROM (SELECT *, q_launch = 1 AND q_start = 0 AND (prev IS NULL OR prev_end < launch_ts)
-                AND (wsrc IS NULL OR wend < launch_ts) AS l FROM report_cp_k) k
-WHERE l OR (k.prev IS NOT NULL AND k.ts - k.prev_end < 1500000
-            AND (k.wsrc IS NULL OR k.wend < k.prev_end))
-UNION ALL -- host syncs: from the operation waited for
-SELECT h.trace_id, h.step, h.t, h.id, 0, h.op, 1, h.call, 1, 0, 'sync', h.call
-FROM report_cp_hsrc h;
+  k.inedge, CASE WHEN l THEN k.op ELSE k.prev END
+FROM (SELECT *, inedge = 'launch' AS l FROM report_cp_k) k
+WHERE k.inedge IS NOT NULL
+UNION ALL -- host syncs: from the operation waited for ('sync', 0); without
+-- --scope hta weighing the call's time after that operation ended, as the
+-- call's own ('operator'): HTA's 0 there drops the host's return from every
+-- wait whose call weighs 0 at its end (a blocking call off the runtime lock)
+SELECT h.trace_id, h.step, h.t, h.id, 0, h.op, 1, h.call, 1,
+  CASE WHEN coalesce(:scope_hta, 0) THEN 0 ELSE max(0, c.end_ts - max(o.end_ts, c.ts)) END,
+  CASE WHEN coalesce(:scope_hta, 0) THEN 'sync' ELSE 'operator' END, h.call
+FROM report_cp_hsrc h
+JOIN report_cp_ev c ON c.trace_id = h.trace_id AND c.step = h.step AND c.ev = h.call
+JOIN report_cp_ev o ON o.trace_id = h.trace_id AND o.step = h.step AND o.ev = h.op;
+
 -- each span reads its own edges (one scan of all per span grew with the
 -- square of the ranks)
 CREATE INDEX temp.report_cp_gpu_edge_span ON report_cp_gpu_edge(trace_id, step);

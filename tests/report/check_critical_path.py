@@ -92,15 +92,16 @@ def x(name, ts, dur, cat="cpu_op", tid=1, **args):
             "args": args}
 
 
-def chain(sync=True, launch="cudaLaunchKernel", k_ts=40, k_dur=50):
+def chain(sync=True, launch="cudaLaunchKernel", k_ts=40, k_dur=50, sync_ts=35, sync_dur=60):
     ev = [x("aten::foo", 10, 20), x(launch, 12, 4, "cuda_runtime", correlation=1),
-          x("cudaStreamSynchronize", 35, 60, "cuda_runtime", correlation=2),
+          x("cudaStreamSynchronize", sync_ts, sync_dur, "cuda_runtime", correlation=2),
           x("aten::bar", 100, 10),
           {"ph": "X", "cat": "kernel", "name": "ampere_sgemm_128x64_nn", "pid": 0, "tid": 7,
            "ts": k_ts, "dur": k_dur, "args": {"device": 0, "stream": 7, "correlation": 1}}]
     if sync:
         ev.append({"ph": "X", "cat": "cuda_sync", "name": "Stream Sync", "pid": 0, "tid": 7,
-                   "ts": 36, "dur": 59, "args": {"device": 0, "stream": 7, "correlation": 2}})
+                   "ts": sync_ts + 1, "dur": sync_dur - 1,
+                   "args": {"device": 0, "stream": 7, "correlation": 2}})
     return ev
 
 
@@ -128,8 +129,11 @@ def expect(what, rows, path_ns, kinds):
 
 
 full = {"cpu_op": 12000, "launch": 28000, "gpu:GEMM": 50000, "sync": 0, "dependency": 0}
+# without --scope hta the sync's return after the kernel ended (5 us) is
+# the call's own time, on the path (HTA's sync edge weighs 0)
+returned = {"cpu_op": 12000, "launch": 28000, "gpu:GEMM": 50000, "runtime": 5000, "dependency": 0}
 p = fixture("chain", chain())
-expect("chain", report(p), 90000, full)
+expect("chain", report(p), 95000, returned)
 expect("chain --scope hta", report(p, "--scope", "hta"), 90000, full)
 rows = report(p)
 if sum(r["edges"] for r in rows) != 6:
@@ -137,21 +141,27 @@ if sum(r["edges"] for r in rows) != 6:
 top = {r["kind"]: r["top"] for r in rows}
 if top.get("cpu_op") != "aten::bar" or top.get("launch") != "ampere_sgemm_128x64_nn":
     failures.append(f"chain: top contributors {top}")
+# a sync [92, 96] after the kernel ended (90): its own 4 us, not the 6 since
+p = fixture("late_sync", chain(sync_ts=92, sync_dur=4))
+expect("late_sync", report(p), 94000,
+       {"cpu_op": 12000, "launch": 28000, "gpu:GEMM": 50000, "runtime": 4000, "dependency": 0})
 p = fixture("nosync", chain(sync=False))
 expect("nosync --scope hta", report(p, "--scope", "hta"), 80000,
        {"cpu_op": 2000, "launch": 28000, "gpu:GEMM": 50000})
-expect("nosync", report(p), 90000, full)
+expect("nosync", report(p), 95000, returned)
 p = fixture("graph", chain(launch="cudaGraphLaunch"))
 expect("graph --scope hta", report(p, "--scope", "hta"), 60000,
        {"gpu:GEMM": 50000, "cpu_op": 10000, "sync": 0, "dependency": 0})
-expect("graph", report(p), 90000, full)
+expect("graph", report(p), 95000, returned)
 p = fixture("ns", chain(k_ts=40.25, k_dur=50.5))
-expect("ns", report(p), 90750,
-       {"cpu_op": 12000, "launch": 28250, "gpu:GEMM": 50500, "sync": 0, "dependency": 0})
+expect("ns", report(p), 95000,
+       {"cpu_op": 12000, "launch": 28250, "gpu:GEMM": 50500, "runtime": 4250, "dependency": 0})
 
 def kernel(name, ts, dur, corr):
     return {"ph": "X", "cat": "kernel", "name": name, "pid": 0, "tid": 7, "ts": ts, "dur": dur,
             "args": {"device": 0, "stream": 7, "correlation": corr}}
+
+
 
 
 p = fixture("backward", [
@@ -232,18 +242,18 @@ def early(work_us):
 
 
 job = job_db("job", early(100), late)
-expect_job("job", job_rows(job), 391000, 2,
+expect_job("job", job_rows(job), 395000, 2,
            {(0, "cpu_op"): 85000, (0, "launch"): 25000, (1, "gpu:NCCL/communication"): 91000,
-            (1, "cpu_op"): 190000})
+            (1, "runtime"): 4000, (1, "cpu_op"): 190000})
 own = {r["kind"]: r["ns"] for r in report(job) if r["rank"] == 1}
 if own.get("gpu:NCCL/communication") != 181000:
     failures.append(f"job: rank 1's own path {own}, expected its all-reduce's 181000 ns whole")
 if job_rows(job, "--scope", "hta"):
     failures.append("job --scope hta: a job path, expected none (HTA has none)")
 gap = job_db("job_gap", early(50), late)
-expect_job("job_gap", job_rows(gap), 381000, 1,
+expect_job("job_gap", job_rows(gap), 385000, 1,
            {(1, "cpu_op"): 195000, (1, "launch"): 5000, (1, "collective_wait"): 90000,
-            (1, "gpu:NCCL/communication"): 91000})
+            (1, "gpu:NCCL/communication"): 91000, (1, "runtime"): 4000})
 AG = "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)"
 cyc = job_db("job_cycle", [x("aten::f", 0, 9), x("cudaLaunchKernel", 1, 1, "cuda_runtime", correlation=1),
                            x("cudaLaunchKernel", 2, 1, "cuda_runtime", correlation=2),
