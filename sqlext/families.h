@@ -19,7 +19,8 @@ int profdb_format_init(sqlite3 *db);        /* profdb_fmt_bytes, profdb_fmt_ns,
                                   ** profdb_version            format.c */
 int profdb_frames_init(sqlite3 *db);        /* frame_rank, kernel_base    frames.c */
 int profdb_flops_init(sqlite3 *db);         /* op_flops, op_elements      flops.c */
-int profdb_hta_init(sqlite3 *db);           /* hta_ts, hta_end, hta_busy, hta_span hta.c */
+int profdb_hta_init(sqlite3 *db);           /* hta_ts, hta_end, hta_start_ns,
+                                  ** hta_end_ns, hta_busy, hta_span  hta.c */
 int profdb_longest_path_init(sqlite3 *db);  /* profdb_longest_path  longest_path.c */
 int profdb_critical_path_init(sqlite3 *db); /* profdb_critical_path critical_path.c */
 

@@ -23,6 +23,15 @@
 **   SHIFT from hta_ts to compare them.  NULL when an argument is NULL.
 **     SELECT hta_ts(ts, 1) - 5, hta_end(ts, dur, 1, 5) FROM kernel;
 **
+** SQL Function: hta_start_ns(TS, ROUNDED)      scalar
+** SQL Function: hta_end_ns(TS, DUR, ROUNDED)      scalar
+**   The same start and end as integer ns, as the critical path takes them
+**   (queries/lib/60_critical_path.sql): for a rounded trace HTA's whole
+**   µs times 1000 (ceil(ts), floor(ts + dur), in its doubles); else TS and
+**   TS + DUR exactly.  NULL when an argument is NULL; a result past 64 bits
+**   is REAL, as SQLite's own arithmetic gives it.
+**     SELECT hta_end_ns(ts, dur, 1) - hta_start_ns(ts, 1) FROM slice;  -- 0 or less: HTA drops it
+**
 ** SQL Function: hta_busy(START, END)      aggregate
 ** SQL Function: hta_span(START, END)      aggregate
 **   HTA's merge_kernel_intervals() over the [START, END] intervals (REAL
@@ -37,7 +46,7 @@
 **   stable; the order only matters for such backwards intervals).  NULL
 **   bounds are ignored; REAL results; NULL for no rows.
 **
-** Flags: hta_ts, hta_end DETERMINISTIC | INNOCUOUS; the aggregates INNOCUOUS.
+** Flags: the scalars DETERMINISTIC | INNOCUOUS; the aggregates INNOCUOUS.
 */
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT3
@@ -45,6 +54,7 @@ SQLITE_EXTENSION_INIT3
 #include "families.h"
 
 #include <inttypes.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,6 +113,41 @@ static void end_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   double shift = sqlite3_value_double(argv[3]);
   double a = us_of(ts), d = us_of(dur);
   sqlite3_result_double(ctx, rounded ? floor(a + d) - shift : (a - shift) + d);
+}
+
+/* Whole µs as ns: an integer unless past 64 bits (then REAL, as SQLite's
+** integer arithmetic overflows into). */
+static void result_ns(sqlite3_context *ctx, double us) {
+  if (us >= -9.2e15 && us <= 9.2e15)
+    sqlite3_result_int64(ctx, (sqlite3_int64)us * 1000); /* exact: doubles past 2^53 are not */
+  else
+    sqlite3_result_double(ctx, us * 1000);
+}
+
+/* hta_start_ns(TS, ROUNDED) */
+static void start_ns_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  sqlite3_int64 ts, rounded;
+  if (int_arg(ctx, argv, 0, &ts) != 1 || int_arg(ctx, argv, 1, &rounded) != 1) return;
+  if (rounded)
+    result_ns(ctx, ceil(us_of(ts)));
+  else
+    sqlite3_result_int64(ctx, ts);
+}
+
+/* hta_end_ns(TS, DUR, ROUNDED) */
+static void end_ns_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  sqlite3_int64 ts, dur, rounded;
+  if (int_arg(ctx, argv, 0, &ts) != 1 || int_arg(ctx, argv, 1, &dur) != 1 ||
+      int_arg(ctx, argv, 2, &rounded) != 1)
+    return;
+  if (rounded)
+    result_ns(ctx, floor(us_of(ts) + us_of(dur)));
+  else if ((dur > 0 && ts > INT64_MAX - dur) || (dur < 0 && ts < INT64_MIN - dur))
+    sqlite3_result_double(ctx, (double)ts + (double)dur);
+  else
+    sqlite3_result_int64(ctx, ts + dur);
 }
 
 typedef struct hta_ival {
@@ -189,6 +234,12 @@ int profdb_hta_init(sqlite3 *db) {
   if (rc == SQLITE_OK)
     rc = sqlite3_create_function(db, "hta_end", 4, pure, (void *)"hta_end", end_func, NULL,
                                  NULL);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(db, "hta_start_ns", 2, pure, (void *)"hta_start_ns",
+                                 start_ns_func, NULL, NULL);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(db, "hta_end_ns", 3, pure, (void *)"hta_end_ns", end_ns_func,
+                                 NULL, NULL);
   if (rc == SQLITE_OK)
     rc = sqlite3_create_function(db, "hta_busy", 2, SQLITE_UTF8 | SQLITE_INNOCUOUS,
                                  (void *)"hta_busy", NULL, merge_step, merge_final);

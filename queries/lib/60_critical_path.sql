@@ -20,10 +20,11 @@
 --      call's start when its stream had nothing queued and nothing running,
 --      else 'kernel_kernel' from the previous operation's end on the stream
 --      (gaps under 1.5 ms); 'sync' (0) from the operation a Stream / Context
---      / Event Sync waited for to its call's end, and from the operation a
+--      / Event Sync waited for to its call's end (without --scope hta the
+--      call's time after it, lib/61), and from the operation a
 --      cudaStreamWaitEvent waits for to the next operation launched there.
 -- Times: ns; with --scope hta HTA's µs (rounded as HTA rounds, in its
--- doubles: hta_ts, hta_end), each ProfilerStep's CPU range, streams keyed
+-- doubles: hta_start_ns, hta_end_ns), each ProfilerStep's CPU range, streams keyed
 -- by stream alone, HTA's launch calls only, CPU events without a stream
 -- arg, one GPU operation per launch call (the one HTA links).  Without
 -- it: every launch call whose GPU work carries its correlation (CUDA/HIP
@@ -42,9 +43,7 @@ SELECT s.trace_id, s.step, s.ts, s.ts + s.dur, 0 FROM report_step s
 WHERE NOT coalesce(:scope_hta, 0)
 UNION ALL
 SELECT s.trace_id, s.step,
-  CASE WHEN h.rounded THEN CAST(hta_ts(s.ts, 1) AS INTEGER) * 1000 ELSE s.ts END,
-  CASE WHEN h.rounded THEN CAST(hta_end(s.ts, s.dur, 1, 0) AS INTEGER) * 1000
-       ELSE s.ts + s.dur END, h.rounded
+  hta_start_ns(s.ts, h.rounded), hta_end_ns(s.ts, s.dur, h.rounded), h.rounded
 FROM report_step_all s JOIN report_hta_trace h USING (trace_id)
 WHERE coalesce(:scope_hta, 0)
 UNION ALL
@@ -94,13 +93,9 @@ WITH o AS (
 ), t AS (
   SELECT op, trace_id, step, launch, skey, stream, pid, tid, name_id,
     op = max(op) OVER (PARTITION BY launch) AS linked,
-    CASE WHEN rd THEN CAST(hta_ts(ts, 1) AS INTEGER) * 1000 ELSE ts END AS ts,
-    CASE WHEN rd THEN CAST(hta_end(ts, dur, 1, 0) AS INTEGER) * 1000 ELSE ts + dur END AS end_ts,
-    CASE WHEN rd THEN CAST(hta_ts(lts, 1) AS INTEGER) * 1000 ELSE lts END AS lts,
+    hta_start_ns(ts, rd) AS ts, hta_end_ns(ts, dur, rd) AS end_ts, hta_start_ns(lts, rd) AS lts,
     -- (HTA's duration: of the rounded times, so 0 or -1 µs for some)
-    CASE WHEN rd THEN CAST(hta_end(lts, ldur, 1, 0) AS INTEGER) * 1000
-                      - CAST(hta_ts(lts, 1) AS INTEGER) * 1000
-         ELSE ldur END AS ldur
+    hta_end_ns(lts, ldur, rd) - hta_start_ns(lts, rd) AS ldur
   FROM o
 ), ev AS (
   SELECT op, trace_id, skey, lts AS t, 1 AS d FROM t
@@ -137,9 +132,8 @@ WITH nm AS (
   JOIN report_cp_span p ON p.trace_id = s.trace_id AND p.step IN (-1, st.step)
   WHERE s.raw_cat_id IN (SELECT id FROM _string WHERE value IN ('cpu_op', 'user_annotation'))
     AND s.dur > 0 AND s.id NOT IN (SELECT id FROM report_hta_slice_stream WHERE stream <> -1)
-    AND CASE WHEN p.rounded THEN CAST(hta_ts(s.ts, 1) AS INTEGER) * 1000 ELSE s.ts END
-        BETWEEN p.ts AND p.end_ts
-    AND CASE WHEN p.rounded THEN hta_end(s.ts, s.dur, 1, 0) - hta_ts(s.ts, 1) ELSE s.dur END > 0
+    AND hta_start_ns(s.ts, p.rounded) BETWEEN p.ts AND p.end_ts
+    AND hta_end_ns(s.ts, s.dur, p.rounded) > hta_start_ns(s.ts, p.rounded)
 )
 INSERT INTO report_cp_merge
 SELECT trace_id, step, b, f FROM (
@@ -166,9 +160,7 @@ WITH nm AS (
   FROM _string
 ), c AS (
   SELECT p.trace_id, p.step, s.id AS ev,
-    CASE WHEN p.rounded THEN CAST(hta_ts(s.ts, 1) AS INTEGER) * 1000 ELSE s.ts END AS ts,
-    CASE WHEN p.rounded THEN CAST(hta_end(s.ts, s.dur, 1, 0) AS INTEGER) * 1000
-         ELSE s.ts + s.dur END AS end_ts,
+    hta_start_ns(s.ts, p.rounded) AS ts, hta_end_ns(s.ts, s.dur, p.rounded) AS end_ts,
     s.pid, CASE WHEN s.tid IS m.bwd_tid THEN m.main_tid ELSE s.tid END AS tid,
     s.name_id, p.ts AS pts, p.end_ts AS pend, st.parent_id
   FROM _slice s JOIN _slice_tree st ON st.id = s.id

@@ -30,3 +30,13 @@ SELECT 'busy_03', hta_busy(s, e) FROM (SELECT 5 AS s, 4 AS e UNION ALL SELECT 5,
 SELECT 'busy_04', hta_busy(s, e) FROM (SELECT 5 AS s, 9 AS e UNION ALL SELECT 5, 4);
 SELECT 'busy_05', hta_busy(s, e) IS NULL, hta_span(s, e) IS NULL FROM i WHERE s > 100;
 SELECT 'busy_06', hta_busy(s, e) FROM (SELECT 'a' AS s, 1 AS e);
+-- hta_start_ns, hta_end_ns: the same as integer ns (the critical path's):
+-- a rounded trace's whole µs x 1000 (ts 1.5 µs -> 2000, its end at 1.5 +
+-- 0.7 µs -> 2000: a 0 ns event HTA drops); else the ns as they are.
+SELECT 'ns_01', hta_start_ns(1500, 1), hta_end_ns(1500, 700, 1), hta_start_ns(1500, 0),
+  hta_end_ns(1500, 700, 0);
+-- at an epoch timestamp the double nearest ...300.122 µs is ...300.0
+SELECT 'ns_02', hta_start_ns(1712195495603300122, 1), hta_end_ns(1712195495603300122, 1000, 1);
+SELECT 'ns_03', hta_start_ns(NULL, 1) IS NULL, hta_end_ns(1, NULL, 1) IS NULL,
+  typeof(hta_end_ns(9223372036854775807, 10, 0));
+SELECT 'ns_04', hta_start_ns(1.5, 1);
