@@ -29,6 +29,16 @@
 **               recomputed as if the event took that share of its time
 **               (issue 44; docs/definitions.md, "Critical path").  Rows
 **               for the same event and type multiply.  D..J NULL.
+**   ROW 'wait'  A a host call that takes the runtime lock, B the GPU
+**               operation it waited for (both events of the span): under
+**               the what-ifs, the call's own lock edge (HTA's: its whole
+**               time, so its wait as host time) weighs less by as much as
+**               the what-ifs shorten that operation's chain (its run and
+**               the launch / kernel_kernel edges and runs before it on its
+**               stream, as given), at most the part of the call spent
+**               waiting (until the operation's recorded end).  So a
+**               faster kernel shortens a blocking copy's wait, and the
+**               path without what-ifs stays as it is.  C..J NULL.
 **   Returns the edges of the longest path, first first, as a JSON array of
 **   [type, weight, event] ('[]' when no weight is positive; NULL for no
 **   rows or a span past CP_MAX_EVENTS, 1 million, events).
@@ -109,6 +119,11 @@ typedef struct scale {
   int type;
 } scale;
 
+/* A host call's wait for a GPU operation (ROW 'wait'). */
+typedef struct wait {
+  i64 call, op;
+} wait;
+
 typedef struct span {
   event *ev;
   size_t nev, capev;
@@ -116,6 +131,8 @@ typedef struct span {
   size_t nge, capge;
   scale *sc;
   size_t nsc, capsc;
+  wait *wt;
+  size_t nwt, capwt;
   int failed, too_big;
 } span;
 
@@ -174,7 +191,7 @@ static int key_cmp(const key *a, const key *b) {
 static void span_free(span *s) {
   for (size_t i = 0; i < s->nev; i++)
     free(s->ev[i].pid.text), free(s->ev[i].tid.text), free(s->ev[i].domain.text);
-  free(s->ev), free(s->ge), free(s->sc);
+  free(s->ev), free(s->ge), free(s->sc), free(s->wt);
 }
 
 static void fail(sqlite3_context *ctx, span *s, const char *msg) {
@@ -197,6 +214,104 @@ static int edge_type(sqlite3_value *v) {
   return -1;
 }
 
+/* ROW 'ev'. */
+static void add_event(sqlite3_context *ctx, span *s, sqlite3_value **argv) {
+  if (!is_int(argv[1]) || !is_int(argv[2]) || !is_int(argv[3])) {
+    fail(ctx, s, "profdb_critical_path(): an event's id, start and end must be integers");
+    return;
+  }
+  if (s->nev >= CP_MAX_EVENTS) {
+    s->too_big = 1;
+    return;
+  }
+  if (!grow((void **)&s->ev, &s->capev, s->nev, sizeof *s->ev)) {
+    fail(ctx, s, NULL);
+    return;
+  }
+  event *e = &s->ev[s->nev];
+  memset(e, 0, sizeof *e);
+  e->id = sqlite3_value_int64(argv[1]);
+  e->ts = sqlite3_value_int64(argv[2]);
+  e->end = sqlite3_value_int64(argv[3]);
+  e->gpu = sqlite3_value_int(argv[4]) != 0;
+  e->lock = sqlite3_value_int(argv[7]) != 0;
+  e->blocking = sqlite3_value_int(argv[8]) != 0;
+  e->has_parent = sqlite3_value_type(argv[9]) != SQLITE_NULL;
+  e->parent = sqlite3_value_int64(argv[9]);
+  if (!key_of(argv[5], &e->pid) || !key_of(argv[6], &e->tid) || !key_of(argv[10], &e->domain)) {
+    free(e->pid.text), free(e->tid.text);
+    fail(ctx, s, NULL);
+    return;
+  }
+  s->nev++;
+}
+
+/* ROW 'edge'. */
+static void add_given(sqlite3_context *ctx, span *s, sqlite3_value **argv) {
+  for (int i = 1; i <= 8; i++)
+    if (!is_int(argv[i])) {
+      fail(ctx, s, "profdb_critical_path(): an edge's times, ids and weight must be integers");
+      return;
+    }
+  int t = edge_type(argv[9]);
+  if (t < 0) {
+    fail(ctx, s, "profdb_critical_path(): unknown edge type");
+    return;
+  }
+  if (!grow((void **)&s->ge, &s->capge, s->nge, sizeof *s->ge)) {
+    fail(ctx, s, NULL);
+    return;
+  }
+  given *g = &s->ge[s->nge++];
+  g->t = sqlite3_value_int64(argv[1]);
+  g->o = sqlite3_value_int64(argv[2]);
+  g->sub = sqlite3_value_int64(argv[3]);
+  g->src = sqlite3_value_int64(argv[4]);
+  g->src_end = sqlite3_value_int(argv[5]) != 0;
+  g->dst = sqlite3_value_int64(argv[6]);
+  g->dst_end = sqlite3_value_int(argv[7]) != 0;
+  g->w = sqlite3_value_int64(argv[8]);
+  g->type = t;
+  g->has_attr = sqlite3_value_type(argv[10]) != SQLITE_NULL;
+  g->attr = sqlite3_value_int64(argv[10]);
+}
+
+/* ROW 'scale'. */
+static void add_scale(sqlite3_context *ctx, span *s, sqlite3_value **argv) {
+  int num = sqlite3_value_numeric_type(argv[2]);
+  double f = sqlite3_value_double(argv[2]);
+  if (!is_int(argv[1]) || (num != SQLITE_INTEGER && num != SQLITE_FLOAT) || !(f >= 0) ||
+      f > 1e6) {
+    fail(ctx, s,
+         "profdb_critical_path(): a what-if needs an integer event id and a factor from 0 "
+         "to 1e6");
+    return;
+  }
+  int t = sqlite3_value_type(argv[3]) == SQLITE_NULL ? -1 : edge_type(argv[3]);
+  if (t < 0 && sqlite3_value_type(argv[3]) != SQLITE_NULL) {
+    fail(ctx, s, "profdb_critical_path(): unknown edge type");
+    return;
+  }
+  if (!grow((void **)&s->sc, &s->capsc, s->nsc, sizeof *s->sc)) {
+    fail(ctx, s, NULL);
+    return;
+  }
+  s->sc[s->nsc++] = (scale){sqlite3_value_int64(argv[1]), f, t};
+}
+
+/* ROW 'wait'. */
+static void add_wait(sqlite3_context *ctx, span *s, sqlite3_value **argv) {
+  if (!is_int(argv[1]) || !is_int(argv[2])) {
+    fail(ctx, s, "profdb_critical_path(): a wait needs two integer event ids");
+    return;
+  }
+  if (!grow((void **)&s->wt, &s->capwt, s->nwt, sizeof *s->wt)) {
+    fail(ctx, s, NULL);
+    return;
+  }
+  s->wt[s->nwt++] = (wait){sqlite3_value_int64(argv[1]), sqlite3_value_int64(argv[2])};
+}
+
 static void cp_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
   span *s = sqlite3_aggregate_context(ctx, sizeof *s);
@@ -206,87 +321,17 @@ static void cp_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   }
   if (s->failed || s->too_big) return;
   const char *row = (const char *)sqlite3_value_text(argv[0]);
-  if (row && !strcmp(row, "ev")) {
-    if (!is_int(argv[1]) || !is_int(argv[2]) || !is_int(argv[3])) {
-      fail(ctx, s, "profdb_critical_path(): an event's id, start and end must be integers");
-      return;
-    }
-    if (s->nev >= CP_MAX_EVENTS) {
-      s->too_big = 1;
-      return;
-    }
-    if (!grow((void **)&s->ev, &s->capev, s->nev, sizeof *s->ev)) {
-      fail(ctx, s, NULL);
-      return;
-    }
-    event *e = &s->ev[s->nev];
-    memset(e, 0, sizeof *e);
-    e->id = sqlite3_value_int64(argv[1]);
-    e->ts = sqlite3_value_int64(argv[2]);
-    e->end = sqlite3_value_int64(argv[3]);
-    e->gpu = sqlite3_value_int(argv[4]) != 0;
-    e->lock = sqlite3_value_int(argv[7]) != 0;
-    e->blocking = sqlite3_value_int(argv[8]) != 0;
-    e->has_parent = sqlite3_value_type(argv[9]) != SQLITE_NULL;
-    e->parent = sqlite3_value_int64(argv[9]);
-    if (!key_of(argv[5], &e->pid) || !key_of(argv[6], &e->tid) ||
-        !key_of(argv[10], &e->domain)) {
-      free(e->pid.text), free(e->tid.text);
-      fail(ctx, s, NULL);
-      return;
-    }
-    s->nev++;
-  } else if (row && !strcmp(row, "edge")) {
-    for (int i = 1; i <= 8; i++)
-      if (!is_int(argv[i])) {
-        fail(ctx, s,
-             "profdb_critical_path(): an edge's times, ids and weight must be integers");
-        return;
-      }
-    int t = edge_type(argv[9]);
-    if (t < 0) {
-      fail(ctx, s, "profdb_critical_path(): unknown edge type");
-      return;
-    }
-    if (!grow((void **)&s->ge, &s->capge, s->nge, sizeof *s->ge)) {
-      fail(ctx, s, NULL);
-      return;
-    }
-    given *g = &s->ge[s->nge++];
-    g->t = sqlite3_value_int64(argv[1]);
-    g->o = sqlite3_value_int64(argv[2]);
-    g->sub = sqlite3_value_int64(argv[3]);
-    g->src = sqlite3_value_int64(argv[4]);
-    g->src_end = sqlite3_value_int(argv[5]) != 0;
-    g->dst = sqlite3_value_int64(argv[6]);
-    g->dst_end = sqlite3_value_int(argv[7]) != 0;
-    g->w = sqlite3_value_int64(argv[8]);
-    g->type = t;
-    g->has_attr = sqlite3_value_type(argv[10]) != SQLITE_NULL;
-    g->attr = sqlite3_value_int64(argv[10]);
-  } else if (row && !strcmp(row, "scale")) {
-    int num = sqlite3_value_numeric_type(argv[2]);
-    double f = sqlite3_value_double(argv[2]);
-    if (!is_int(argv[1]) || (num != SQLITE_INTEGER && num != SQLITE_FLOAT) || !(f >= 0) ||
-        f > 1e6) {
-      fail(ctx, s,
-           "profdb_critical_path(): a what-if needs an integer event id and a factor from 0 "
-           "to 1e6");
-      return;
-    }
-    int t = sqlite3_value_type(argv[3]) == SQLITE_NULL ? -1 : edge_type(argv[3]);
-    if (t < 0 && sqlite3_value_type(argv[3]) != SQLITE_NULL) {
-      fail(ctx, s, "profdb_critical_path(): unknown edge type");
-      return;
-    }
-    if (!grow((void **)&s->sc, &s->capsc, s->nsc, sizeof *s->sc)) {
-      fail(ctx, s, NULL);
-      return;
-    }
-    s->sc[s->nsc++] = (scale){sqlite3_value_int64(argv[1]), f, t};
-  } else {
-    fail(ctx, s, "profdb_critical_path(): the 1st argument must be 'ev', 'edge' or 'scale'");
-  }
+  if (row && !strcmp(row, "ev"))
+    add_event(ctx, s, argv);
+  else if (row && !strcmp(row, "edge"))
+    add_given(ctx, s, argv);
+  else if (row && !strcmp(row, "scale"))
+    add_scale(ctx, s, argv);
+  else if (row && !strcmp(row, "wait"))
+    add_wait(ctx, s, argv);
+  else
+    fail(ctx, s,
+         "profdb_critical_path(): the 1st argument must be 'ev', 'edge', 'scale' or 'wait'");
 }
 
 /* ---- orders -------------------------------------------------------------- */
@@ -363,8 +408,9 @@ static int cmp_lock_point(const void *a, const void *b) {
   return x->v < y->v ? -1 : x->v > y->v;
 }
 
-/* 1. The runtime lock, per domain; pts in node order (index = node). */
-static int lock_edges(const span *s, const point *pts, size_t np, edges *es) {
+/* 1. The runtime lock, per domain; pts in node order (index = node).
+** own_edge (NULL, or one slot per event): each event's own lock edge. */
+static int lock_edges(const span *s, const point *pts, size_t np, edges *es, size_t *own_edge) {
   size_t *pending = malloc((np ? np : 1) * sizeof *pending), npend = 0, nl = 0;
   lock_point *lk = malloc((np ? np : 1) * sizeof *lk);
   int ok = pending && lk;
@@ -382,6 +428,7 @@ static int lock_edges(const span *s, const point *pts, size_t np, edges *es) {
       for (size_t k = npend; ok && k-- > 0;) {
         const point *st = &pts[pending[k]];
         int own = st->ev == pts[v].ev;
+        if (own && own_edge) own_edge[pts[v].e] = es->n;
         ok = add(es, pending[k], v, own ? pts[v].t - st->t : 0, own ? T_OPERATOR : T_DEPENDENCY,
                  1, pts[v].ev);
       }
@@ -437,8 +484,8 @@ static int stack_edges(const span *s, const point *pts, size_t np, edges *es) {
   return 1;
 }
 
-/* The node of event id's start or end; (size_t)-1 when it is not in the span. */
-static size_t node_of(const span *s, const id_index *ids, i64 id, int is_end) {
+/* The index in span.ev of event id; (size_t)-1 when it is not in the span. */
+static size_t find_event(const span *s, const id_index *ids, i64 id) {
   size_t lo = 0, hi = s->nev;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
@@ -447,7 +494,13 @@ static size_t node_of(const span *s, const id_index *ids, i64 id, int is_end) {
     else
       hi = mid;
   }
-  return lo < s->nev && ids[lo].id == id ? s->ev[ids[lo].e].node[is_end] : (size_t)-1;
+  return lo < s->nev && ids[lo].id == id ? ids[lo].e : (size_t)-1;
+}
+
+/* The node of event id's start or end; (size_t)-1 when it is not in the span. */
+static size_t node_of(const span *s, const id_index *ids, i64 id, int is_end) {
+  size_t e = find_event(s, ids, id);
+  return e == (size_t)-1 ? e : s->ev[e].node[is_end];
 }
 
 /* 3. The given edges, their events found, in their order. */
@@ -506,6 +559,55 @@ static void apply_scales(span *s, edges *es) {
   }
 }
 
+/* The waits under the what-ifs (ROW 'wait'): base holds each edge's weight
+** before apply_scales, given0 the index of the first given edge; own_edge
+** each event's own lock edge.  A GPU operation's chain shortening is its
+** run's and its in-edge's (launch or kernel_kernel) and, through a
+** kernel_kernel edge, the previous operation's: found in node order, so the
+** previous one's is known first. */
+static int shrink_waits(span *s, const point *pts, size_t np, edges *es, const i64 *base,
+                        size_t given0, const size_t *own_edge) {
+  size_t n = s->nev, none = (size_t)-1;
+  size_t *run = malloc((n ? n : 1) * sizeof *run), *in = malloc((n ? n : 1) * sizeof *in);
+  i64 *gain = calloc(n ? n : 1, sizeof *gain);
+  id_index *ids = malloc((n ? n : 1) * sizeof *ids);
+  int ok = run && in && gain && ids;
+  for (size_t i = 0; ok && i < n; i++)
+    run[i] = in[i] = none, ids[i] = (id_index){s->ev[i].id, i};
+  for (size_t i = given0; ok && i < es->n; i++) {
+    const out_edge *e = &es->e[i];
+    size_t a = pts[e->src].e, b = pts[e->dst].e;
+    if (!s->ev[b].gpu) continue;
+    if (e->type == T_OPERATOR && a == b && !pts[e->src].is_end && pts[e->dst].is_end)
+      run[b] = i;
+    else if ((e->type == T_LAUNCH || e->type == T_KERNEL_KERNEL) && !pts[e->dst].is_end)
+      in[b] = i;
+  }
+  for (size_t v = 0; ok && v < np; v++) {
+    size_t b = pts[v].e;
+    if (pts[v].is_end || !s->ev[b].gpu) continue;
+    i64 g = 0;
+    if (run[b] != none) g += base[run[b]] - es->e[run[b]].w;
+    if (in[b] != none) {
+      g += base[in[b]] - es->e[in[b]].w;
+      if (es->e[in[b]].type == T_KERNEL_KERNEL) g += gain[pts[es->e[in[b]].src].e];
+    }
+    gain[b] = g;
+  }
+  if (ok) qsort(ids, n, sizeof *ids, cmp_id_index);
+  for (size_t k = 0; ok && k < s->nwt; k++) {
+    size_t c = find_event(s, ids, s->wt[k].call), o = find_event(s, ids, s->wt[k].op);
+    if (c == none || o == none || own_edge[c] == none || !s->ev[o].gpu) continue;
+    const event *call = &s->ev[c];
+    i64 waited = (s->ev[o].end < call->end ? s->ev[o].end : call->end) - call->ts;
+    i64 d = gain[o] < waited ? gain[o] : waited;
+    out_edge *e = &es->e[own_edge[c]];
+    if (d > 0) e->w = e->w > d ? e->w - d : 0;
+  }
+  free(run), free(in), free(gain), free(ids);
+  return ok;
+}
+
 static void cp_final(sqlite3_context *ctx) {
   span *s = sqlite3_aggregate_context(ctx, 0);
   if (!s) return;
@@ -517,18 +619,29 @@ static void cp_final(sqlite3_context *ctx) {
   point *pts = malloc((np ? np : 1) * sizeof *pts);
   edges es = {0};
   lp_edge *le = NULL;
-  size_t *path = NULL, len = 0;
-  int rc = LP_NOMEM;
+  size_t *path = NULL, len = 0, *own_edge = NULL, given0;
+  i64 *base = NULL;
+  int rc = LP_NOMEM, waits = s->nwt && s->nsc; /* waits shrink only under what-ifs */
   if (!pts) goto done;
+  if (waits) {
+    if (!(own_edge = malloc(s->nev * sizeof *own_edge))) goto done;
+    for (size_t i = 0; i < s->nev; i++) own_edge[i] = (size_t)-1;
+  }
   for (size_t i = 0; i < s->nev; i++) {
     pts[2 * i] = (point){s->ev[i].ts, s->ev[i].id, 0, i};
     pts[2 * i + 1] = (point){s->ev[i].end, s->ev[i].id, 1, i};
   }
   qsort(pts, np, sizeof *pts, cmp_node);
   for (size_t v = 0; v < np; v++) s->ev[pts[v].e].node[pts[v].is_end] = v;
-  if (!lock_edges(s, pts, np, &es) || !stack_edges(s, pts, np, &es) || !given_edges(s, &es))
-    goto done;
+  if (!lock_edges(s, pts, np, &es, own_edge) || !stack_edges(s, pts, np, &es)) goto done;
+  given0 = es.n;
+  if (!given_edges(s, &es)) goto done;
+  if (waits) {
+    if (!(base = malloc((es.n ? es.n : 1) * sizeof *base))) goto done;
+    for (size_t i = 0; i < es.n; i++) base[i] = es.e[i].w;
+  }
   apply_scales(s, &es);
+  if (waits && !shrink_waits(s, pts, np, &es, base, given0, own_edge)) goto done;
   le = malloc((es.n ? es.n : 1) * sizeof *le);
   if (!le) goto done;
   for (size_t i = 0; i < es.n; i++)
@@ -565,7 +678,7 @@ done:
     sqlite3_result_error(ctx, "profdb_critical_path(): the graph has a cycle", -1);
   else if (rc == LP_OVERFLOW)
     sqlite3_result_error(ctx, "profdb_critical_path(): a path's length passes 64 bits", -1);
-  free(pts), free(es.e), free(le), free(path);
+  free(pts), free(es.e), free(le), free(path), free(own_edge), free(base);
   span_free(s);
 }
 

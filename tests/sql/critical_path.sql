@@ -88,3 +88,53 @@ SELECT 'cp_16', profdb_critical_path(r, a, b, c, d, e, f, g, h, i, j)
 FROM (SELECT 'ev' AS r, 1 AS a, 0 AS b, 10 AS c, 0 AS d, 1 AS e, 1 AS f, 1 AS g, 0 AS h,
         NULL AS i, 1 AS j
       UNION ALL SELECT 'ev', 2, 2, 5, 0, 1, 2, 1, 0, NULL, 2);
+-- cp_17..cp_21: 'wait' rows (a lock-taking call, the GPU operation it
+-- waited for).  L (3, lock) [0, 5] launches K (2) [10, 90]; C (1, lock,
+-- blocking) [6, 100] waits for K.  Given: K's launch (10), run (80), and
+-- the sync from K's end to C's end (10, C's own return).  Lock edges: L 5,
+-- C 94 (its wait as host time, HTA's).  Paths: the host 5 + 0 + 94 = 99,
+-- the GPU 10 + 80 + 10 = 100.
+CREATE TABLE wspan(r, a, b, c, d, e, f, g, h, i, j);
+INSERT INTO wspan VALUES
+  ('ev', 3, 0, 5, 0, 1, 1, 1, 0, NULL, NULL),
+  ('ev', 1, 6, 100, 0, 1, 1, 1, 1, NULL, NULL),
+  ('ev', 2, 10, 90, 1, NULL, NULL, 0, 0, NULL, NULL),
+  ('edge', 10, 2, 0, 2, 0, 2, 1, 80, 'operator', 2),
+  ('edge', 10, 2, 2, 3, 0, 2, 0, 10, 'launch', 2),
+  ('edge', 100, 9, 0, 2, 1, 1, 1, 10, 'operator', 1),
+  ('wait', 1, 2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+-- cp_17: K at half: its chain ends 40 sooner, so C's wait shrinks by 40
+-- (its lock edge 54): the host 5 + 0 + 54 = 59 < the GPU 10 + 40 + 10 = 60
+-- (without the wait row the host's 99 would stay the path)
+SELECT 'cp_17', profdb_critical_path(r, a, b, c, d, e, f, g, h, i, j)
+FROM (SELECT * FROM wspan UNION ALL
+      SELECT 'scale', 2, 0.5, 'operator', NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+SELECT 'cp_17b', profdb_critical_path(r, a, b, c, d, e, f, g, h, i, j)
+FROM (SELECT * FROM wspan WHERE r <> 'wait' UNION ALL
+      SELECT 'scale', 2, 0.5, 'operator', NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+-- cp_18: no what-if: the path as without the wait row (the GPU's 100)
+SELECT 'cp_18', profdb_critical_path(r, a, b, c, d, e, f, g, h, i, j) FROM wspan;
+-- cp_19: K's edges at 0 (launch and run: 90 sooner) shrink C's wait by at
+-- most the 84 it waited (6 to K's end at 90): its lock edge 10, the host 15
+SELECT 'cp_19', profdb_critical_path(r, a, b, c, d, e, f, g, h, i, j)
+FROM (SELECT * FROM wspan UNION ALL
+      SELECT 'scale', 2, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+-- cp_20: a chain: K1 (2) [10, 50] then K2 (4) [50, 90] after it on its
+-- stream (kernel_kernel 0); C waits for K2.  K1 at half: K2 ends 20
+-- sooner, C's lock edge 74: the host 79 = the GPU 10 + 20 + 0 + 40 + 10 = 80
+SELECT 'cp_20', profdb_critical_path(r, a, b, c, d, e, f, g, h, i, j)
+FROM (SELECT 'ev' AS r, 3 AS a, 0 AS b, 5 AS c, 0 AS d, 1 AS e, 1 AS f, 1 AS g, 0 AS h,
+        NULL AS i, NULL AS j
+      UNION ALL SELECT 'ev', 1, 6, 100, 0, 1, 1, 1, 1, NULL, NULL
+      UNION ALL SELECT 'ev', 2, 10, 50, 1, NULL, NULL, 0, 0, NULL, NULL
+      UNION ALL SELECT 'ev', 4, 50, 90, 1, NULL, NULL, 0, 0, NULL, NULL
+      UNION ALL SELECT 'edge', 10, 2, 0, 2, 0, 2, 1, 40, 'operator', 2
+      UNION ALL SELECT 'edge', 10, 2, 2, 3, 0, 2, 0, 10, 'launch', 2
+      UNION ALL SELECT 'edge', 50, 4, 0, 4, 0, 4, 1, 40, 'operator', 4
+      UNION ALL SELECT 'edge', 50, 4, 2, 2, 1, 4, 0, 0, 'kernel_kernel', 2
+      UNION ALL SELECT 'edge', 100, 9, 0, 4, 1, 1, 1, 10, 'operator', 1
+      UNION ALL SELECT 'wait', 1, 4, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+      UNION ALL SELECT 'scale', 2, 0.5, 'operator', NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+-- cp_21: a wait needs integer ids
+SELECT 'cp_21', profdb_critical_path('wait', 1, 'x', NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+  NULL);
