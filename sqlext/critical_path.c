@@ -66,6 +66,19 @@
 **   CPU event (0.7 s of a 2.7 s report of a 60 MB trace); here it is two
 **   sorts.
 **
+** SQL Function: profdb_replay(ROW, A, B, C, D, E, F, G, H, I, J)  aggregate
+**   The same rows, the same graph (its what-ifs applied; 'wait' rows are
+**   not needed: a wait is read from the given edges that enter a call's
+**   end from GPU work).  The nodes replayed in time: a node no edge
+**   enters keeps its time; any other comes at the latest of its sources'
+**   replayed times plus the edge's offset: on the call stacks and an own
+**   lock edge the recorded time between the nodes less what the what-ifs
+**   took off, from the later of the source and the work waited for when
+**   it enters such a call's end; on a lock 'dependency' and the given
+**   edges their weight.  Returns how much sooner (ns; negative: later)
+**   the span's last node comes than recorded: 0 without what-ifs; NULL for
+**   no rows or a span past CP_MAX_EVENTS.  docs/definitions.md, "Replay".
+**
 ** Memory: about 500 bytes per event of the span, freed at its end.
 ** Errors: a bad ROW or type, a non-integer time or id, a negative or
 ** non-numeric factor, a cycle, out of memory.  Flags: INNOCUOUS.
@@ -77,6 +90,7 @@ SQLITE_EXTENSION_INIT3
 #include "longest_path.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -608,6 +622,49 @@ static int shrink_waits(span *s, const point *pts, size_t np, edges *es, const i
   return ok;
 }
 
+/* A span's graph: its nodes (pts, in node order) and edges: the lock edges
+** from 0, the call-stack edges from stack0, the given ones from given0;
+** base (NULL unless asked for): each edge's weight before the what-ifs;
+** own_edge (NULL unless asked for): each event's own lock edge. */
+typedef struct graph {
+  point *pts;
+  size_t np, stack0, given0, *own_edge;
+  edges es;
+  i64 *base;
+} graph;
+
+static void graph_free(graph *g) {
+  free(g->pts), free(g->es.e), free(g->own_edge), free(g->base);
+}
+
+/* Builds the graph of span s with its what-ifs applied; 0: out of memory. */
+static int build_graph(span *s, graph *g, int with_base, int with_own) {
+  memset(g, 0, sizeof *g);
+  g->np = 2 * s->nev;
+  if (!(g->pts = malloc((g->np ? g->np : 1) * sizeof *g->pts))) return 0;
+  if (with_own) {
+    if (!(g->own_edge = malloc((s->nev ? s->nev : 1) * sizeof *g->own_edge))) return 0;
+    for (size_t i = 0; i < s->nev; i++) g->own_edge[i] = (size_t)-1;
+  }
+  for (size_t i = 0; i < s->nev; i++) {
+    g->pts[2 * i] = (point){s->ev[i].ts, s->ev[i].id, 0, i};
+    g->pts[2 * i + 1] = (point){s->ev[i].end, s->ev[i].id, 1, i};
+  }
+  qsort(g->pts, g->np, sizeof *g->pts, cmp_node);
+  for (size_t v = 0; v < g->np; v++) s->ev[g->pts[v].e].node[g->pts[v].is_end] = v;
+  if (!lock_edges(s, g->pts, g->np, &g->es, g->own_edge)) return 0;
+  g->stack0 = g->es.n;
+  if (!stack_edges(s, g->pts, g->np, &g->es)) return 0;
+  g->given0 = g->es.n;
+  if (!given_edges(s, &g->es)) return 0;
+  if (with_base) {
+    if (!(g->base = malloc((g->es.n ? g->es.n : 1) * sizeof *g->base))) return 0;
+    for (size_t i = 0; i < g->es.n; i++) g->base[i] = g->es.e[i].w;
+  }
+  apply_scales(s, &g->es);
+  return 1;
+}
+
 static void cp_final(sqlite3_context *ctx) {
   span *s = sqlite3_aggregate_context(ctx, 0);
   if (!s) return;
@@ -615,47 +672,26 @@ static void cp_final(sqlite3_context *ctx) {
     span_free(s);
     return;
   }
-  size_t np = 2 * s->nev;
-  point *pts = malloc((np ? np : 1) * sizeof *pts);
-  edges es = {0};
+  graph g;
   lp_edge *le = NULL;
-  size_t *path = NULL, len = 0, *own_edge = NULL, given0;
-  i64 *base = NULL;
+  size_t *path = NULL, len = 0;
   int rc = LP_NOMEM, waits = s->nwt && s->nsc; /* waits shrink only under what-ifs */
-  if (!pts) goto done;
-  if (waits) {
-    if (!(own_edge = malloc(s->nev * sizeof *own_edge))) goto done;
-    for (size_t i = 0; i < s->nev; i++) own_edge[i] = (size_t)-1;
-  }
-  for (size_t i = 0; i < s->nev; i++) {
-    pts[2 * i] = (point){s->ev[i].ts, s->ev[i].id, 0, i};
-    pts[2 * i + 1] = (point){s->ev[i].end, s->ev[i].id, 1, i};
-  }
-  qsort(pts, np, sizeof *pts, cmp_node);
-  for (size_t v = 0; v < np; v++) s->ev[pts[v].e].node[pts[v].is_end] = v;
-  if (!lock_edges(s, pts, np, &es, own_edge) || !stack_edges(s, pts, np, &es)) goto done;
-  given0 = es.n;
-  if (!given_edges(s, &es)) goto done;
-  if (waits) {
-    if (!(base = malloc((es.n ? es.n : 1) * sizeof *base))) goto done;
-    for (size_t i = 0; i < es.n; i++) base[i] = es.e[i].w;
-  }
-  apply_scales(s, &es);
-  if (waits && !shrink_waits(s, pts, np, &es, base, given0, own_edge)) goto done;
-  le = malloc((es.n ? es.n : 1) * sizeof *le);
+  if (!build_graph(s, &g, waits, waits)) goto done;
+  if (waits && !shrink_waits(s, g.pts, g.np, &g.es, g.base, g.given0, g.own_edge)) goto done;
+  le = malloc((g.es.n ? g.es.n : 1) * sizeof *le);
   if (!le) goto done;
-  for (size_t i = 0; i < es.n; i++)
+  for (size_t i = 0; i < g.es.n; i++)
     /* a negative weight (a child ending after its parent, HTA's rounding
     ** of a sub-µs kernel) is searched as 0 and reported as it is, as HTA
     ** does (CPGraph.critical_path sets such nx weights to 0) */
-    le[i] =
-        (lp_edge){(i64)es.e[i].src, (i64)es.e[i].dst, es.e[i].w < 0 ? 0 : es.e[i].w, (i64)i};
-  rc = lp_solve_dense(le, es.n, np, &path, &len);
+    le[i] = (lp_edge){(i64)g.es.e[i].src, (i64)g.es.e[i].dst, g.es.e[i].w < 0 ? 0 : g.es.e[i].w,
+                      (i64)i};
+  rc = lp_solve_dense(le, g.es.n, g.np, &path, &len);
   if (rc == LP_OK) {
     sqlite3_str *out = sqlite3_str_new(NULL);
     sqlite3_str_appendchar(out, 1, '[');
     for (size_t i = 0; i < len; i++) {
-      const out_edge *e = &es.e[path[i]];
+      const out_edge *e = &g.es.e[path[i]];
       sqlite3_str_appendf(out, "%s[\"%s\",%lld,", i ? "," : "", type_name[e->type],
                           (long long)e->w);
       if (e->has_attr)
@@ -678,11 +714,122 @@ done:
     sqlite3_result_error(ctx, "profdb_critical_path(): the graph has a cycle", -1);
   else if (rc == LP_OVERFLOW)
     sqlite3_result_error(ctx, "profdb_critical_path(): a path's length passes 64 bits", -1);
-  free(pts), free(es.e), free(le), free(path), free(own_edge), free(base);
+  graph_free(&g), free(le), free(path);
+  span_free(s);
+}
+
+/* ---- the replay ----------------------------------------------------------- */
+
+/* Each edge's offset: how long after its source its destination comes at
+** least.  Lock edges' 'dependency' (another call's start) and the given
+** edges: their weight (the given ones are the GPU's: a run, a launch delay,
+** a gap between kernels, a call's return, 0 for a launch's causality or a
+** wait on another stream).  The own lock edges and the call stacks: the
+** recorded time between the nodes (so the host's gaps and its own work
+** stay), less what the what-ifs take off; into the end of a call that
+** waited for GPU work (a given edge from a GPU node), from the later of
+** the source and that work's end: the wait is the work's, not the host's. */
+static int replay_offsets(const span *s, const graph *g, i64 *off) {
+  i64 *tg = malloc((g->np ? g->np : 1) * sizeof *tg);
+  if (!tg) return 0;
+  for (size_t v = 0; v < g->np; v++) tg[v] = INT64_MIN;
+  for (size_t i = g->given0; i < g->es.n; i++) {
+    const out_edge *e = &g->es.e[i];
+    if (s->ev[g->pts[e->src].e].gpu && !s->ev[g->pts[e->dst].e].gpu && g->pts[e->dst].is_end &&
+        g->pts[e->src].t > tg[e->dst])
+      tg[e->dst] = g->pts[e->src].t;
+  }
+  for (size_t i = 0; i < g->es.n; i++) {
+    const out_edge *e = &g->es.e[i];
+    i64 red = g->base[i] - e->w, from = g->pts[e->src].t, to = g->pts[e->dst].t;
+    if (i >= g->given0 || (i < g->stack0 && e->type == T_DEPENDENCY))
+      off[i] = e->w;
+    else
+      off[i] = to - (tg[e->dst] > from ? tg[e->dst] : from) - red;
+  }
+  free(tg);
+  return 1;
+}
+
+/* The replayed time of each node: a node no edge enters keeps its time;
+** another comes at the latest of its sources' replayed times plus their
+** offsets (in a topological order).  Returns LP_OK, LP_NOMEM, LP_CYCLE
+** or LP_OVERFLOW; *shortening: the span's last recorded node time less its
+** last replayed one. */
+static int replay(const span *s, const graph *g, i64 *shortening) {
+  size_t np = g->np, ne = g->es.n;
+  i64 *off = malloc((ne ? ne : 1) * sizeof *off), *t = malloc((np ? np : 1) * sizeof *t);
+  size_t *indeg = calloc(np ? np : 1, sizeof *indeg), *first = calloc(np + 1, sizeof *first);
+  size_t *by_src = malloc((ne ? ne : 1) * sizeof *by_src),
+         *queue = malloc((np ? np : 1) * sizeof *queue);
+  int rc = LP_NOMEM;
+  if (!off || !t || !indeg || !first || !by_src || !queue || !replay_offsets(s, g, off))
+    goto out;
+  for (size_t i = 0; i < ne; i++) indeg[g->es.e[i].dst]++, first[g->es.e[i].src + 1]++;
+  for (size_t v = 0; v < np; v++) first[v + 1] += first[v];
+  for (size_t v = 0; v < np; v++) queue[v] = first[v]; /* (the queue as a fill cursor first) */
+  for (size_t i = 0; i < ne; i++) by_src[queue[g->es.e[i].src]++] = i; /* CSR by source */
+  size_t head = 0, tail = 0;
+  for (size_t v = 0; v < np; v++) {
+    t[v] = indeg[v] ? INT64_MIN : g->pts[v].t;
+    if (!indeg[v]) queue[tail++] = v;
+  }
+  rc = LP_OK;
+  while (rc == LP_OK && head < tail) {
+    size_t u = queue[head++];
+    for (size_t k = first[u]; k < first[u + 1]; k++) {
+      const out_edge *e = &g->es.e[by_src[k]];
+      i64 c;
+      if (__builtin_add_overflow(t[u], off[by_src[k]], &c)) {
+        rc = LP_OVERFLOW;
+        break;
+      }
+      if (c > t[e->dst]) t[e->dst] = c;
+      if (--indeg[e->dst] == 0) queue[tail++] = e->dst;
+    }
+  }
+  if (rc == LP_OK && tail < np) rc = LP_CYCLE;
+  if (rc == LP_OK) {
+    i64 rec = INT64_MIN, got = INT64_MIN;
+    for (size_t v = 0; v < np; v++) {
+      if (g->pts[v].t > rec) rec = g->pts[v].t;
+      if (t[v] > got) got = t[v];
+    }
+    if (__builtin_sub_overflow(rec, got, shortening)) rc = LP_OVERFLOW;
+  }
+out:
+  free(off), free(t), free(indeg), free(first), free(by_src), free(queue);
+  return rc;
+}
+
+static void replay_final(sqlite3_context *ctx) {
+  span *s = sqlite3_aggregate_context(ctx, 0);
+  if (!s) return;
+  if (s->failed || s->too_big || !s->nev) {
+    span_free(s);
+    return;
+  }
+  graph g;
+  i64 shortening = 0;
+  int rc = build_graph(s, &g, 1, 0) ? replay(s, &g, &shortening) : LP_NOMEM;
+  if (rc == LP_OK)
+    sqlite3_result_int64(ctx, shortening);
+  else if (rc == LP_NOMEM)
+    sqlite3_result_error_nomem(ctx);
+  else if (rc == LP_CYCLE)
+    sqlite3_result_error(ctx, "profdb_replay(): the graph has a cycle", -1);
+  else
+    sqlite3_result_error(ctx, "profdb_replay(): a time passes 64 bits", -1);
+  graph_free(&g);
   span_free(s);
 }
 
 int profdb_critical_path_init(sqlite3 *db) {
-  return sqlite3_create_function(db, "profdb_critical_path", 11, SQLITE_UTF8 | SQLITE_INNOCUOUS,
-                                 NULL, NULL, cp_step, cp_final);
+  int rc =
+      sqlite3_create_function(db, "profdb_critical_path", 11, SQLITE_UTF8 | SQLITE_INNOCUOUS,
+                              NULL, NULL, cp_step, cp_final);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(db, "profdb_replay", 11, SQLITE_UTF8 | SQLITE_INNOCUOUS, NULL,
+                                 NULL, cp_step, replay_final);
+  return rc;
 }

@@ -24,7 +24,8 @@
 -- and read by no query: module and source attribution (the load's _attr_*
 -- tables hold it); an instant's operator (lib/55_memory_event_op.sql
 -- leaves frames out); mem_peak_context.sql (snapshots are not in
--- summaries).
+-- summaries); the frames naming the forward pass (lib/60_critical_path.sql:
+-- a dataset's report has no critical path).
 -- Flows: read only to count ac2g flows in traces without GPU work
 -- (lib/findings/counts.sql); kept there.  Metadata events: read by no query (their
 -- process and thread names are in the process and thread tables).

@@ -127,11 +127,16 @@ WITH nm AS (
   WHERE (instr(value, 'forward') > 0 OR instr(value, 'autograd') > 0)
     AND EXISTS (SELECT 1 FROM report_cp_span)
 ), t AS (
-  SELECT p.trace_id, p.step, s.tid, nm.fwd, nm.bwd
+  SELECT p.trace_id, p.step, s.tid, nm.fwd, nm.bwd AND NOT c.py AS bwd
   FROM _slice s JOIN nm ON nm.id = s.name_id JOIN _slice_tree st ON st.id = s.id
   JOIN report_cp_span p ON p.trace_id = s.trace_id AND p.step IN (-1, st.step)
-  WHERE s.raw_cat_id IN (SELECT id FROM _string WHERE value IN ('cpu_op', 'user_annotation'))
-    AND s.dur > 0 AND s.id NOT IN (SELECT id FROM report_hta_slice_stream WHERE stream <> -1)
+  -- without --scope hta Python frames name the forward pass too (a model whose
+  -- modules record no operator of their own, with_stack); never the backward
+  -- pass: the main thread's frames run in torch/autograd/ to call backward()
+  JOIN (SELECT id, value = 'python_function' AS py FROM _string
+        WHERE value IN ('cpu_op', 'user_annotation')
+           OR (value = 'python_function' AND NOT coalesce(:scope_hta, 0))) c ON c.id = s.raw_cat_id
+  WHERE s.dur > 0 AND s.id NOT IN (SELECT id FROM report_hta_slice_stream WHERE stream <> -1)
     AND hta_start_ns(s.ts, p.rounded) BETWEEN p.ts AND p.end_ts
     AND hta_end_ns(s.ts, s.dur, p.rounded) > hta_start_ns(s.ts, p.rounded)
 )

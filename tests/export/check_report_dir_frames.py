@@ -377,7 +377,7 @@ same("legacy", legacy, False)
 # be checked against export/dataset/_summary_drop.sql (and added here).
 READERS = {
     "python_function": ["lib/10_trace_scope.sql", "lib/35_sync.sql", "lib/55_memory_event_op.sql",
-                        "mem_peak_context.sql", "run_summary.sql"],
+                        "lib/60_critical_path.sql", "mem_peak_context.sql", "run_summary.sql"],
     "_flow": ["lib/findings/counts.sql", "lib/11_hta.sql"],
     "_meta": ["lib/11_hta.sql"],
     "_slice": ["diff/lib/15_launch.sql",

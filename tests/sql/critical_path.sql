@@ -138,3 +138,30 @@ FROM (SELECT 'ev' AS r, 3 AS a, 0 AS b, 5 AS c, 0 AS d, 1 AS e, 1 AS f, 1 AS g, 
 -- cp_21: a wait needs integer ids
 SELECT 'cp_21', profdb_critical_path('wait', 1, 'x', NULL, NULL, NULL, NULL, NULL, NULL, NULL,
   NULL);
+-- rp_01..rp_05: profdb_replay, the same rows replayed: how much sooner the
+-- span's last node comes.  wspan plus B (5) [105, 110] on C's thread after
+-- it (a 5 us gap the host spent unrecorded, kept).  Without what-ifs: 0.
+SELECT 'rp_01', profdb_replay(r, a, b, c, d, e, f, g, h, i, j)
+FROM (SELECT * FROM wspan UNION ALL SELECT 'ev', 5, 105, 110, 0, 1, 1, 0, 0, NULL, NULL);
+-- rp_02: K at half ends at 50; C, which waited for it, returns its own 10
+-- after (60, not 100: its own lock edge holds only the time after K's end),
+-- B follows 5 later: [65, 70], its end 40 sooner
+SELECT 'rp_02', profdb_replay(r, a, b, c, d, e, f, g, h, i, j)
+FROM (SELECT * FROM wspan WHERE r <> 'wait' UNION ALL
+      SELECT 'ev', 5, 105, 110, 0, 1, 1, 0, 0, NULL, NULL UNION ALL
+      SELECT 'scale', 2, 0.5, 'operator', NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+-- rp_03: a GPU operation K2 (6) [95, 112] nothing enters keeps its time: the
+-- span ends at 112 either way
+SELECT 'rp_03', profdb_replay(r, a, b, c, d, e, f, g, h, i, j)
+FROM (SELECT * FROM wspan UNION ALL
+      SELECT 'ev', 5, 105, 110, 0, 1, 1, 0, 0, NULL, NULL UNION ALL
+      SELECT 'ev', 6, 95, 112, 1, NULL, NULL, 0, 0, NULL, NULL UNION ALL
+      SELECT 'edge', 95, 6, 0, 6, 0, 6, 1, 17, 'operator', 6 UNION ALL
+      SELECT 'scale', 2, 0.5, 'operator', NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+-- rp_04: K twice as long: everything after it 80 later (negative)
+SELECT 'rp_04', profdb_replay(r, a, b, c, d, e, f, g, h, i, j)
+FROM (SELECT * FROM wspan UNION ALL
+      SELECT 'ev', 5, 105, 110, 0, 1, 1, 0, 0, NULL, NULL UNION ALL
+      SELECT 'scale', 2, 2, 'operator', NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+-- rp_05: no rows: NULL
+SELECT 'rp_05', profdb_replay(r, a, b, c, d, e, f, g, h, i, j) FROM wspan WHERE 0;
