@@ -38,7 +38,10 @@
 **               stream, as given), at most the part of the call spent
 **               waiting (until the operation's recorded end).  So a
 **               faster kernel shortens a blocking copy's wait, and the
-**               path without what-ifs stays as it is.  C..J NULL.
+**               path without what-ifs stays as it is.  Of several rows for
+**               one call, the one that allows most (a chain's shortening is
+**               an upper bound: a queued kernel is not held to its launch
+**               here).  C..J NULL.
 **   Returns the edges of the longest path, first first, as a JSON array of
 **   [type, weight, event] ('[]' when no weight is positive; NULL for no
 **   rows or a span past CP_MAX_EVENTS, 1 million, events).
@@ -69,19 +72,23 @@
 ** SQL Function: profdb_replay(ROW, A, B, C, D, E, F, G, H, I, J)  aggregate
 **   The same rows, the same graph (its what-ifs applied; 'wait' rows are
 **   not needed: a wait is read from the given edges that enter a call's
-**   end from GPU work).  The nodes replayed in time: a node no edge
+**   end from GPU work), plus an own edge for each lock-taking call whose
+**   lock edges left it none.  The nodes replayed in time: a node no edge
 **   enters keeps its time; any other comes at the latest of its sources'
-**   replayed times plus the edge's offset: on the call stacks and an own
-**   lock edge the recorded time between the nodes less what the what-ifs
-**   took off, from the later of the source and the work waited for when
-**   it enters such a call's end; on a lock 'dependency' and the given
-**   edges their weight.  Returns how much sooner (ns; negative: later)
-**   the span's last node comes than recorded: 0 without what-ifs; NULL for
-**   no rows or a span past CP_MAX_EVENTS.  docs/definitions.md, "Replay".
+**   replayed times plus the edge's offset (replay_offsets).  Returns how
+**   much sooner (ns; negative: later) the span's last node comes than
+**   recorded: 0 without what-ifs; NULL for no rows or a span past
+**   CP_MAX_EVENTS.  Give every GPU operation an edge from its launch call
+**   (0 for work queued behind its stream's previous operation, the
+**   recorded delay for work after a gap the graph does not explain), or a
+**   faster kernel can pull queued work before its launch.
+**   docs/definitions.md, "Replay".
 **
 ** Memory: about 500 bytes per event of the span, freed at its end.
-** Errors: a bad ROW or type, a non-integer time or id, a negative or
-** non-numeric factor, a cycle, out of memory.  Flags: INNOCUOUS.
+** Errors: a bad ROW or type, a non-integer time or id, an event whose
+** duration passes 64 bits, two events with one id, a negative or
+** non-numeric factor, a cycle, a replayed time past 64 bits, out of
+** memory.  Flags: INNOCUOUS.
 */
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT3
@@ -176,6 +183,19 @@ static int grow(void **p, size_t *cap, size_t n, size_t size) {
   return 1;
 }
 
+/* a - b, saturated at the 64-bit bounds (times from hostile rows). */
+static i64 sat_sub(i64 a, i64 b) {
+  i64 d;
+  if (!__builtin_sub_overflow(a, b, &d)) return d;
+  return b < 0 ? INT64_MAX : INT64_MIN;
+}
+
+static i64 sat_add(i64 a, i64 b) {
+  i64 d;
+  if (!__builtin_add_overflow(a, b, &d)) return d;
+  return b > 0 ? INT64_MAX : INT64_MIN;
+}
+
 static int key_of(sqlite3_value *v, key *k) {
   switch (sqlite3_value_type(v)) {
     case SQLITE_NULL: k->sort_class = KEY_NULL; return 1;
@@ -208,11 +228,19 @@ static void span_free(span *s) {
   free(s->ev), free(s->ge), free(s->sc), free(s->wt);
 }
 
+/* msg: what is wrong, after "NAME(): " (the function's name, its user
+** data); NULL: out of memory. */
 static void fail(sqlite3_context *ctx, span *s, const char *msg) {
-  if (msg)
-    sqlite3_result_error(ctx, msg, -1);
-  else
+  if (msg) {
+    char *text = sqlite3_mprintf("%s(): %s", (const char *)sqlite3_user_data(ctx), msg);
+    if (text)
+      sqlite3_result_error(ctx, text, -1);
+    else
+      sqlite3_result_error_nomem(ctx);
+    sqlite3_free(text);
+  } else {
     sqlite3_result_error_nomem(ctx);
+  }
   s->failed = 1;
 }
 
@@ -231,7 +259,7 @@ static int edge_type(sqlite3_value *v) {
 /* ROW 'ev'. */
 static void add_event(sqlite3_context *ctx, span *s, sqlite3_value **argv) {
   if (!is_int(argv[1]) || !is_int(argv[2]) || !is_int(argv[3])) {
-    fail(ctx, s, "profdb_critical_path(): an event's id, start and end must be integers");
+    fail(ctx, s, "an event's id, start and end must be integers");
     return;
   }
   if (s->nev >= CP_MAX_EVENTS) {
@@ -247,6 +275,11 @@ static void add_event(sqlite3_context *ctx, span *s, sqlite3_value **argv) {
   e->id = sqlite3_value_int64(argv[1]);
   e->ts = sqlite3_value_int64(argv[2]);
   e->end = sqlite3_value_int64(argv[3]);
+  i64 dur;
+  if (__builtin_sub_overflow(e->end, e->ts, &dur)) {
+    fail(ctx, s, "an event's duration passes 64 bits");
+    return;
+  }
   e->gpu = sqlite3_value_int(argv[4]) != 0;
   e->lock = sqlite3_value_int(argv[7]) != 0;
   e->blocking = sqlite3_value_int(argv[8]) != 0;
@@ -264,12 +297,12 @@ static void add_event(sqlite3_context *ctx, span *s, sqlite3_value **argv) {
 static void add_given(sqlite3_context *ctx, span *s, sqlite3_value **argv) {
   for (int i = 1; i <= 8; i++)
     if (!is_int(argv[i])) {
-      fail(ctx, s, "profdb_critical_path(): an edge's times, ids and weight must be integers");
+      fail(ctx, s, "an edge's times, ids and weight must be integers");
       return;
     }
   int t = edge_type(argv[9]);
   if (t < 0) {
-    fail(ctx, s, "profdb_critical_path(): unknown edge type");
+    fail(ctx, s, "unknown edge type");
     return;
   }
   if (!grow((void **)&s->ge, &s->capge, s->nge, sizeof *s->ge)) {
@@ -297,13 +330,13 @@ static void add_scale(sqlite3_context *ctx, span *s, sqlite3_value **argv) {
   if (!is_int(argv[1]) || (num != SQLITE_INTEGER && num != SQLITE_FLOAT) || !(f >= 0) ||
       f > 1e6) {
     fail(ctx, s,
-         "profdb_critical_path(): a what-if needs an integer event id and a factor from 0 "
+         "a what-if needs an integer event id and a factor from 0 "
          "to 1e6");
     return;
   }
   int t = sqlite3_value_type(argv[3]) == SQLITE_NULL ? -1 : edge_type(argv[3]);
   if (t < 0 && sqlite3_value_type(argv[3]) != SQLITE_NULL) {
-    fail(ctx, s, "profdb_critical_path(): unknown edge type");
+    fail(ctx, s, "unknown edge type");
     return;
   }
   if (!grow((void **)&s->sc, &s->capsc, s->nsc, sizeof *s->sc)) {
@@ -316,7 +349,7 @@ static void add_scale(sqlite3_context *ctx, span *s, sqlite3_value **argv) {
 /* ROW 'wait'. */
 static void add_wait(sqlite3_context *ctx, span *s, sqlite3_value **argv) {
   if (!is_int(argv[1]) || !is_int(argv[2])) {
-    fail(ctx, s, "profdb_critical_path(): a wait needs two integer event ids");
+    fail(ctx, s, "a wait needs two integer event ids");
     return;
   }
   if (!grow((void **)&s->wt, &s->capwt, s->nwt, sizeof *s->wt)) {
@@ -344,8 +377,7 @@ static void cp_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   else if (row && !strcmp(row, "wait"))
     add_wait(ctx, s, argv);
   else
-    fail(ctx, s,
-         "profdb_critical_path(): the 1st argument must be 'ev', 'edge', 'scale' or 'wait'");
+    fail(ctx, s, "the 1st argument must be 'ev', 'edge', 'scale' or 'wait'");
 }
 
 /* ---- orders -------------------------------------------------------------- */
@@ -476,7 +508,7 @@ static int stack_edges(const span *s, const point *pts, size_t np, edges *es) {
       const event *ep = &s->ev[p->e];
       if (!(ec->lock && ep->lock && (!p->is_end || c->is_end))) {
         int top = !c->is_end && opd == 0;
-        i64 w = top || (c->is_end && ec->blocking) ? 0 : c->t - p->t;
+        i64 w = top || (c->is_end && ec->blocking) ? 0 : sat_sub(c->t, p->t);
         int has_attr = 1;
         i64 attr;
         if (!p->is_end)
@@ -518,11 +550,7 @@ static size_t node_of(const span *s, const id_index *ids, i64 id, int is_end) {
 }
 
 /* 3. The given edges, their events found, in their order. */
-static int given_edges(span *s, edges *es) {
-  id_index *ids = malloc((s->nev ? s->nev : 1) * sizeof *ids);
-  if (!ids) return 0;
-  for (size_t i = 0; i < s->nev; i++) ids[i] = (id_index){s->ev[i].id, i};
-  qsort(ids, s->nev, sizeof *ids, cmp_id_index);
+static int given_edges(span *s, const id_index *ids, edges *es) {
   size_t n = 0;
   for (size_t i = 0; i < s->nge; i++) { /* keep those whose two events are nodes */
     given g = s->ge[i];
@@ -531,7 +559,6 @@ static int given_edges(span *s, edges *es) {
     if (g.src_node == (size_t)-1 || g.dst_node == (size_t)-1) continue;
     s->ge[n++] = g;
   }
-  free(ids);
   if (n) qsort(s->ge, n, sizeof *s->ge, cmp_given); /* s->ge is NULL without given edges */
   for (size_t i = 0; i < n; i++) {
     const given *g = &s->ge[i];
@@ -580,14 +607,12 @@ static void apply_scales(span *s, edges *es) {
 ** kernel_kernel edge, the previous operation's: found in node order, so the
 ** previous one's is known first. */
 static int shrink_waits(span *s, const point *pts, size_t np, edges *es, const i64 *base,
-                        size_t given0, const size_t *own_edge) {
+                        size_t given0, const size_t *own_edge, const id_index *ids) {
   size_t n = s->nev, none = (size_t)-1;
   size_t *run = malloc((n ? n : 1) * sizeof *run), *in = malloc((n ? n : 1) * sizeof *in);
-  i64 *gain = calloc(n ? n : 1, sizeof *gain);
-  id_index *ids = malloc((n ? n : 1) * sizeof *ids);
-  int ok = run && in && gain && ids;
-  for (size_t i = 0; ok && i < n; i++)
-    run[i] = in[i] = none, ids[i] = (id_index){s->ev[i].id, i};
+  i64 *gain = calloc(n ? n : 1, sizeof *gain), *cut = calloc(n ? n : 1, sizeof *cut);
+  int ok = run && in && gain && cut;
+  for (size_t i = 0; ok && i < n; i++) run[i] = in[i] = none;
   for (size_t i = given0; ok && i < es->n; i++) {
     const out_edge *e = &es->e[i];
     size_t a = pts[e->src].e, b = pts[e->dst].e;
@@ -601,24 +626,29 @@ static int shrink_waits(span *s, const point *pts, size_t np, edges *es, const i
     size_t b = pts[v].e;
     if (pts[v].is_end || !s->ev[b].gpu) continue;
     i64 g = 0;
-    if (run[b] != none) g += base[run[b]] - es->e[run[b]].w;
+    if (run[b] != none) g = sat_add(g, sat_sub(base[run[b]], es->e[run[b]].w));
     if (in[b] != none) {
-      g += base[in[b]] - es->e[in[b]].w;
-      if (es->e[in[b]].type == T_KERNEL_KERNEL) g += gain[pts[es->e[in[b]].src].e];
+      g = sat_add(g, sat_sub(base[in[b]], es->e[in[b]].w));
+      if (es->e[in[b]].type == T_KERNEL_KERNEL) g = sat_add(g, gain[pts[es->e[in[b]].src].e]);
     }
     gain[b] = g;
   }
-  if (ok) qsort(ids, n, sizeof *ids, cmp_id_index);
+  /* each call's cut once: the most any of its waits allows (a Context Sync
+  ** waits for one operation per stream) */
   for (size_t k = 0; ok && k < s->nwt; k++) {
     size_t c = find_event(s, ids, s->wt[k].call), o = find_event(s, ids, s->wt[k].op);
     if (c == none || o == none || own_edge[c] == none || !s->ev[o].gpu) continue;
     const event *call = &s->ev[c];
-    i64 waited = (s->ev[o].end < call->end ? s->ev[o].end : call->end) - call->ts;
+    i64 waited = sat_sub(s->ev[o].end < call->end ? s->ev[o].end : call->end, call->ts);
     i64 d = gain[o] < waited ? gain[o] : waited;
-    out_edge *e = &es->e[own_edge[c]];
-    if (d > 0) e->w = e->w > d ? e->w - d : 0;
+    if (d > cut[c]) cut[c] = d;
   }
-  free(run), free(in), free(gain), free(ids);
+  for (size_t c = 0; ok && c < n; c++)
+    if (cut[c] > 0) {
+      out_edge *e = &es->e[own_edge[c]];
+      e->w = e->w > cut[c] ? e->w - cut[c] : 0;
+    }
+  free(run), free(in), free(gain), free(cut);
   return ok;
 }
 
@@ -628,22 +658,31 @@ static int shrink_waits(span *s, const point *pts, size_t np, edges *es, const i
 ** own_edge (NULL unless asked for): each event's own lock edge. */
 typedef struct graph {
   point *pts;
-  size_t np, stack0, given0, *own_edge;
+  size_t np, stack0, given0, implicit0, *own_edge;
+  id_index *ids; /* the events by id (unique) */
   edges es;
   i64 *base;
 } graph;
 
 static void graph_free(graph *g) {
-  free(g->pts), free(g->es.e), free(g->own_edge), free(g->base);
+  free(g->pts), free(g->es.e), free(g->own_edge), free(g->base), free(g->ids);
 }
 
-/* Builds the graph of span s with its what-ifs applied; 0: out of memory. */
-static int build_graph(span *s, graph *g, int with_base, int with_own) {
+/* Builds the graph of span s with its what-ifs applied (implicit: also
+** an own edge for each lock-taking call whose lock edges left it none,
+** from implicit0: the replay needs every call's own time).  Returns
+** LP_OK, LP_NOMEM, or -1 for two events with one id. */
+static int build_graph(span *s, graph *g, int with_base, int with_own, int implicit) {
   memset(g, 0, sizeof *g);
   g->np = 2 * s->nev;
-  if (!(g->pts = malloc((g->np ? g->np : 1) * sizeof *g->pts))) return 0;
-  if (with_own) {
-    if (!(g->own_edge = malloc((s->nev ? s->nev : 1) * sizeof *g->own_edge))) return 0;
+  if (!(g->pts = malloc((g->np ? g->np : 1) * sizeof *g->pts))) return LP_NOMEM;
+  if (!(g->ids = malloc((s->nev ? s->nev : 1) * sizeof *g->ids))) return LP_NOMEM;
+  for (size_t i = 0; i < s->nev; i++) g->ids[i] = (id_index){s->ev[i].id, i};
+  qsort(g->ids, s->nev, sizeof *g->ids, cmp_id_index);
+  for (size_t i = 1; i < s->nev; i++)
+    if (g->ids[i].id == g->ids[i - 1].id) return -1;
+  if (with_own || implicit) {
+    if (!(g->own_edge = malloc((s->nev ? s->nev : 1) * sizeof *g->own_edge))) return LP_NOMEM;
     for (size_t i = 0; i < s->nev; i++) g->own_edge[i] = (size_t)-1;
   }
   for (size_t i = 0; i < s->nev; i++) {
@@ -652,17 +691,39 @@ static int build_graph(span *s, graph *g, int with_base, int with_own) {
   }
   qsort(g->pts, g->np, sizeof *g->pts, cmp_node);
   for (size_t v = 0; v < g->np; v++) s->ev[g->pts[v].e].node[g->pts[v].is_end] = v;
-  if (!lock_edges(s, g->pts, g->np, &g->es, g->own_edge)) return 0;
+  if (!lock_edges(s, g->pts, g->np, &g->es, g->own_edge)) return LP_NOMEM;
   g->stack0 = g->es.n;
-  if (!stack_edges(s, g->pts, g->np, &g->es)) return 0;
+  if (!stack_edges(s, g->pts, g->np, &g->es)) return LP_NOMEM;
   g->given0 = g->es.n;
-  if (!given_edges(s, &g->es)) return 0;
+  if (!given_edges(s, g->ids, &g->es)) return LP_NOMEM;
+  g->implicit0 = g->es.n;
+  for (size_t i = 0; implicit && i < s->nev; i++) {
+    const event *e = &s->ev[i];
+    if (!e->gpu && e->lock && g->own_edge[i] == (size_t)-1 &&
+        !add(&g->es, e->node[0], e->node[1], e->end - e->ts, T_OPERATOR, 1, e->id))
+      return LP_NOMEM;
+  }
   if (with_base) {
-    if (!(g->base = malloc((g->es.n ? g->es.n : 1) * sizeof *g->base))) return 0;
+    if (!(g->base = malloc((g->es.n ? g->es.n : 1) * sizeof *g->base))) return LP_NOMEM;
     for (size_t i = 0; i < g->es.n; i++) g->base[i] = g->es.e[i].w;
   }
   apply_scales(s, &g->es);
-  return 1;
+  return LP_OK;
+}
+
+/* A failure's message, prefixed with the function's name. */
+static void report_rc(sqlite3_context *ctx, int rc) {
+  const char *what = rc == LP_CYCLE      ? "the graph has a cycle"
+                     : rc == LP_OVERFLOW ? "a length or time passes 64 bits"
+                     : rc == -1          ? "two events have one id"
+                                         : NULL;
+  char *text =
+      what ? sqlite3_mprintf("%s(): %s", (const char *)sqlite3_user_data(ctx), what) : NULL;
+  if (text)
+    sqlite3_result_error(ctx, text, -1);
+  else if (rc != LP_OK)
+    sqlite3_result_error_nomem(ctx);
+  sqlite3_free(text);
 }
 
 static void cp_final(sqlite3_context *ctx) {
@@ -676,8 +737,10 @@ static void cp_final(sqlite3_context *ctx) {
   lp_edge *le = NULL;
   size_t *path = NULL, len = 0;
   int rc = LP_NOMEM, waits = s->nwt && s->nsc; /* waits shrink only under what-ifs */
-  if (!build_graph(s, &g, waits, waits)) goto done;
-  if (waits && !shrink_waits(s, g.pts, g.np, &g.es, g.base, g.given0, g.own_edge)) goto done;
+  if ((rc = build_graph(s, &g, waits, waits, 0)) != LP_OK) goto done;
+  rc = LP_NOMEM;
+  if (waits && !shrink_waits(s, g.pts, g.np, &g.es, g.base, g.given0, g.own_edge, g.ids))
+    goto done;
   le = malloc((g.es.n ? g.es.n : 1) * sizeof *le);
   if (!le) goto done;
   for (size_t i = 0; i < g.es.n; i++)
@@ -708,12 +771,7 @@ static void cp_final(sqlite3_context *ctx) {
       sqlite3_result_text(ctx, text, n, sqlite3_free);
   }
 done:
-  if (rc == LP_NOMEM)
-    sqlite3_result_error_nomem(ctx);
-  else if (rc == LP_CYCLE)
-    sqlite3_result_error(ctx, "profdb_critical_path(): the graph has a cycle", -1);
-  else if (rc == LP_OVERFLOW)
-    sqlite3_result_error(ctx, "profdb_critical_path(): a path's length passes 64 bits", -1);
+  report_rc(ctx, rc);
   graph_free(&g), free(le), free(path);
   span_free(s);
 }
@@ -721,34 +779,48 @@ done:
 /* ---- the replay ----------------------------------------------------------- */
 
 /* Each edge's offset: how long after its source its destination comes at
-** least.  Lock edges' 'dependency' (another call's start) and the given
-** edges: their weight (the given ones are the GPU's: a run, a launch delay,
-** a gap between kernels, a call's return, 0 for a launch's causality or a
-** wait on another stream).  The own lock edges and the call stacks: the
-** recorded time between the nodes (so the host's gaps and its own work
-** stay), less what the what-ifs take off; into the end of a call that
-** waited for GPU work (a given edge from a GPU node), from the later of
-** the source and that work's end: the wait is the work's, not the host's. */
+** least.  The lock's 'dependency' edges and the given edges: their weight
+** (the given ones are the GPU's: a run, a launch delay, a gap between
+** kernels, 0 for a launch's causality or a wait on another stream).  A
+** given edge from GPU work into a call's end (a host sync): the call's
+** recorded time after the later of that work's end and its own start (its
+** return), whatever the edge weighs (HTA's 0 included).  The own lock
+** edges (the implicit ones too) and the call stacks: the recorded time
+** between the nodes (so the host's gaps and its own work stay), from the
+** later of the source and the work a call waited for when they enter its
+** end (the wait was the work's), less what the what-ifs took off.
+** LP_OK, LP_NOMEM, or LP_OVERFLOW for times past 64 bits. */
 static int replay_offsets(const span *s, const graph *g, i64 *off) {
   i64 *tg = malloc((g->np ? g->np : 1) * sizeof *tg);
-  if (!tg) return 0;
+  if (!tg) return LP_NOMEM;
   for (size_t v = 0; v < g->np; v++) tg[v] = INT64_MIN;
-  for (size_t i = g->given0; i < g->es.n; i++) {
+  for (size_t i = g->given0; i < g->implicit0; i++) {
     const out_edge *e = &g->es.e[i];
     if (s->ev[g->pts[e->src].e].gpu && !s->ev[g->pts[e->dst].e].gpu && g->pts[e->dst].is_end &&
         g->pts[e->src].t > tg[e->dst])
       tg[e->dst] = g->pts[e->src].t;
   }
-  for (size_t i = 0; i < g->es.n; i++) {
+  int rc = LP_OK;
+  for (size_t i = 0; rc == LP_OK && i < g->es.n; i++) {
     const out_edge *e = &g->es.e[i];
-    i64 red = g->base[i] - e->w, from = g->pts[e->src].t, to = g->pts[e->dst].t;
-    if (i >= g->given0 || (i < g->stack0 && e->type == T_DEPENDENCY))
+    const event *dst = &s->ev[g->pts[e->dst].e];
+    i64 from = g->pts[e->src].t, to = g->pts[e->dst].t, red, gap;
+    int given = i >= g->given0 && i < g->implicit0;
+    int sync = given && s->ev[g->pts[e->src].e].gpu && !dst->gpu && g->pts[e->dst].is_end;
+    if ((given && !sync) || (i < g->stack0 && e->type == T_DEPENDENCY)) {
       off[i] = e->w;
-    else
-      off[i] = to - (tg[e->dst] > from ? tg[e->dst] : from) - red;
+      continue;
+    }
+    if (sync) /* the call's return: from the later of the work's end and its own start */
+      from = from > dst->ts ? from : dst->ts;
+    else if (tg[e->dst] > from) /* into a waited call's end: the wait was the work's */
+      from = tg[e->dst];
+    if (__builtin_sub_overflow(g->base[i], e->w, &red) ||
+        __builtin_sub_overflow(to, from, &gap) || __builtin_sub_overflow(gap, red, &off[i]))
+      rc = LP_OVERFLOW;
   }
   free(tg);
-  return 1;
+  return rc;
 }
 
 /* The replayed time of each node: a node no edge enters keeps its time;
@@ -763,8 +835,8 @@ static int replay(const span *s, const graph *g, i64 *shortening) {
   size_t *by_src = malloc((ne ? ne : 1) * sizeof *by_src),
          *queue = malloc((np ? np : 1) * sizeof *queue);
   int rc = LP_NOMEM;
-  if (!off || !t || !indeg || !first || !by_src || !queue || !replay_offsets(s, g, off))
-    goto out;
+  if (!off || !t || !indeg || !first || !by_src || !queue) goto out;
+  if ((rc = replay_offsets(s, g, off)) != LP_OK) goto out;
   for (size_t i = 0; i < ne; i++) indeg[g->es.e[i].dst]++, first[g->es.e[i].src + 1]++;
   for (size_t v = 0; v < np; v++) first[v + 1] += first[v];
   for (size_t v = 0; v < np; v++) queue[v] = first[v]; /* (the queue as a fill cursor first) */
@@ -811,15 +883,12 @@ static void replay_final(sqlite3_context *ctx) {
   }
   graph g;
   i64 shortening = 0;
-  int rc = build_graph(s, &g, 1, 0) ? replay(s, &g, &shortening) : LP_NOMEM;
+  int rc = build_graph(s, &g, 1, 0, 1);
+  if (rc == LP_OK) rc = replay(s, &g, &shortening);
   if (rc == LP_OK)
     sqlite3_result_int64(ctx, shortening);
-  else if (rc == LP_NOMEM)
-    sqlite3_result_error_nomem(ctx);
-  else if (rc == LP_CYCLE)
-    sqlite3_result_error(ctx, "profdb_replay(): the graph has a cycle", -1);
   else
-    sqlite3_result_error(ctx, "profdb_replay(): a time passes 64 bits", -1);
+    report_rc(ctx, rc);
   graph_free(&g);
   span_free(s);
 }
@@ -827,9 +896,9 @@ static void replay_final(sqlite3_context *ctx) {
 int profdb_critical_path_init(sqlite3 *db) {
   int rc =
       sqlite3_create_function(db, "profdb_critical_path", 11, SQLITE_UTF8 | SQLITE_INNOCUOUS,
-                              NULL, NULL, cp_step, cp_final);
+                              (void *)"profdb_critical_path", NULL, cp_step, cp_final);
   if (rc == SQLITE_OK)
-    rc = sqlite3_create_function(db, "profdb_replay", 11, SQLITE_UTF8 | SQLITE_INNOCUOUS, NULL,
-                                 NULL, cp_step, replay_final);
+    rc = sqlite3_create_function(db, "profdb_replay", 11, SQLITE_UTF8 | SQLITE_INNOCUOUS,
+                                 (void *)"profdb_replay", NULL, cp_step, replay_final);
   return rc;
 }

@@ -118,7 +118,8 @@ FROM t LEFT JOIN (SELECT op, max(len) FILTER (WHERE d = 1) AS ql, max(len) FILTE
 -- exactly one thread has CPU operators or annotations whose name holds
 -- 'forward' and exactly one other 'autograd', the latter's events join the
 -- former's call stack, so the path can run from the forward pass through
--- the backward pass (the forward thread waits in backward() meanwhile).
+-- the backward pass (the forward thread waits in backward() meanwhile);
+-- without --scope hta Python frames may name the forward pass (frames).
 -- trace_id, step, bwd_tid (the autograd thread), main_tid.
 CREATE TEMP TABLE report_cp_merge(trace_id INTEGER, step INTEGER, bwd_tid, main_tid,
   PRIMARY KEY (trace_id, step)) WITHOUT ROWID;
@@ -127,27 +128,39 @@ WITH nm AS (
   WHERE (instr(value, 'forward') > 0 OR instr(value, 'autograd') > 0)
     AND EXISTS (SELECT 1 FROM report_cp_span)
 ), t AS (
-  SELECT p.trace_id, p.step, s.tid, nm.fwd, nm.bwd AND NOT c.py AS bwd
+  SELECT p.trace_id, p.step, s.tid, nm.fwd, nm.bwd, c.py
   FROM _slice s JOIN nm ON nm.id = s.name_id JOIN _slice_tree st ON st.id = s.id
   JOIN report_cp_span p ON p.trace_id = s.trace_id AND p.step IN (-1, st.step)
-  -- without --scope hta Python frames name the forward pass too (a model whose
-  -- modules record no operator of their own, with_stack); never the backward
-  -- pass: the main thread's frames run in torch/autograd/ to call backward()
   JOIN (SELECT id, value = 'python_function' AS py FROM _string
         WHERE value IN ('cpu_op', 'user_annotation')
            OR (value = 'python_function' AND NOT coalesce(:scope_hta, 0))) c ON c.id = s.raw_cat_id
   WHERE s.dur > 0 AND s.id NOT IN (SELECT id FROM report_hta_slice_stream WHERE stream <> -1)
     AND hta_start_ns(s.ts, p.rounded) BETWEEN p.ts AND p.end_ts
     AND hta_end_ns(s.ts, s.dur, p.rounded) > hta_start_ns(s.ts, p.rounded)
+), thread AS (  -- per thread: operators naming the forward / backward pass, frames the forward
+  SELECT trace_id, step, tid, max(fwd AND NOT py) AS fo, max(bwd AND NOT py) AS bo,
+    max(fwd AND py) AS fp
+  FROM t GROUP BY trace_id, step, tid
+), span AS (
+  SELECT trace_id, step, min(tid) FILTER (WHERE bo) AS b, count(*) FILTER (WHERE bo) AS nb,
+    min(tid) FILTER (WHERE fo) AS fo, count(*) FILTER (WHERE fo) AS nfo
+  FROM thread GROUP BY trace_id, step
+), frames AS (  -- without --scope hta, when no operator names the forward pass: Python
+  -- frames on one thread but the backward pass's do (with_stack; the frames
+  -- never name the backward pass: the main thread's run in torch/autograd/
+  -- to call backward(), and the autograd thread's may run forward() again
+  -- for activation checkpointing)
+  SELECT h.trace_id, h.step, min(h.tid) AS f, count(*) AS n
+  FROM thread h JOIN span x USING (trace_id, step)
+  WHERE h.fp AND h.tid IS NOT x.b GROUP BY h.trace_id, h.step
 )
 INSERT INTO report_cp_merge
-SELECT trace_id, step, b, f FROM (
-  SELECT trace_id, step, min(tid) FILTER (WHERE bwd) AS b, min(tid) FILTER (WHERE fwd) AS f,
-    count(DISTINCT tid) FILTER (WHERE bwd) AS nb, count(DISTINCT tid) FILTER (WHERE fwd) AS nf
-  FROM t GROUP BY trace_id, step)
-WHERE nb = 1 AND nf = 1 AND b IS NOT f
+SELECT x.trace_id, x.step, x.b, CASE WHEN x.nfo = 1 THEN x.fo ELSE p.f END
+FROM span x LEFT JOIN frames p USING (trace_id, step)
+WHERE x.nb = 1 AND (x.nfo = 1 OR (x.nfo = 0 AND p.n = 1))
+  AND x.b IS NOT CASE WHEN x.nfo = 1 THEN x.fo ELSE p.f END
   -- (HTA tests the two thread ids for truth: a thread id 0 merges nothing)
-  AND NOT (coalesce(:scope_hta, 0) AND (b = 0 OR f = 0));
+  AND NOT (coalesce(:scope_hta, 0) AND (x.b = 0 OR x.fo = 0));
 
 -- The events with nodes in each span: ev (_slice.id or _gpu.id), gpu (1
 -- for GPU work), ts/end_ts (the scope's times), pid/tid (CPU thread),

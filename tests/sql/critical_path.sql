@@ -165,3 +165,47 @@ FROM (SELECT * FROM wspan UNION ALL
       SELECT 'scale', 2, 2, 'operator', NULL, NULL, NULL, NULL, NULL, NULL, NULL);
 -- rp_05: no rows: NULL
 SELECT 'rp_05', profdb_replay(r, a, b, c, d, e, f, g, h, i, j) FROM wspan WHERE 0;
+-- rp_06: two lock calls on two threads, C1 (1) [0, 100] and C2 (2) [10,
+-- 15]: C2's end takes C1's start, so C1's own time has no lock edge; the
+-- replay gives it one: 0 without what-ifs (was 85)
+SELECT 'rp_06', profdb_replay(r, a, b, c, d, e, f, g, h, i, j)
+FROM (SELECT 'ev' AS r, 1 AS a, 0 AS b, 100 AS c, 0 AS d, 1 AS e, 1 AS f, 1 AS g, 0 AS h,
+        NULL AS i, NULL AS j
+      UNION ALL SELECT 'ev', 2, 10, 15, 0, 1, 2, 1, 0, NULL, NULL);
+-- rp_07: wspan with HTA's host-sync edge (type 'sync', 0): the call's
+-- return is its recorded time after K's end all the same: 0 (was 10)
+SELECT 'rp_07', profdb_replay(r, a, b, c, d, e, f, g, h, i, j)
+FROM (SELECT * FROM wspan WHERE NOT (r = 'edge' AND a = 100) UNION ALL
+      SELECT 'edge', 100, 9, 0, 2, 1, 1, 1, 0, 'sync', NULL);
+-- cp_22: three copies of cp_19's wait row shrink C's lock edge once, by
+-- at most its wait: the same path as cp_19
+SELECT 'cp_22', profdb_critical_path(r, a, b, c, d, e, f, g, h, i, j)
+FROM (SELECT * FROM wspan UNION ALL SELECT * FROM wspan WHERE r = 'wait' UNION ALL
+      SELECT * FROM wspan WHERE r = 'wait' UNION ALL
+      SELECT 'scale', 2, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+-- rp_08, rp_09: errors: two events with one id, an event's duration past
+-- 64 bits.  rp_10: a run of 2^62 ns a million times longer weighs the
+-- clamp (9.2e18): 4.59e18 later.  rp_11: two such runs one after the
+-- other: a replayed time past 64 bits, an error
+SELECT 'rp_08', profdb_replay(r, a, b, c, d, e, f, g, h, i, j)
+FROM (SELECT * FROM wspan UNION ALL SELECT 'ev', 2, 200, 300, 0, 1, 1, 0, 0, NULL, NULL);
+SELECT 'rp_09', profdb_replay('ev', 1, -9223372036854775807, 9223372036854775807, 0, 1, 1, 0,
+  0, NULL, NULL);
+SELECT 'rp_10', profdb_replay(r, a, b, c, d, e, f, g, h, i, j)
+FROM (SELECT 'ev' AS r, 2 AS a, 0 AS b, 4611686018427387904 AS c, 1 AS d, NULL AS e, NULL AS f,
+        0 AS g, 0 AS h, NULL AS i, NULL AS j
+      UNION ALL SELECT 'ev', 3, 4611686018427387904, 4611686018427387905, 1, NULL, NULL, 0, 0,
+        NULL, NULL
+      UNION ALL SELECT 'edge', 0, 2, 0, 2, 0, 2, 1, 4611686018427387904, 'operator', 2
+      UNION ALL SELECT 'edge', 1, 3, 0, 2, 1, 3, 0, 0, 'kernel_kernel', 2
+      UNION ALL SELECT 'scale', 2, 1000000, 'operator', NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+SELECT 'rp_11', profdb_replay(r, a, b, c, d, e, f, g, h, i, j)
+FROM (SELECT 'ev' AS r, 2 AS a, 0 AS b, 4611686018427387904 AS c, 1 AS d, NULL AS e, NULL AS f,
+        0 AS g, 0 AS h, NULL AS i, NULL AS j
+      UNION ALL SELECT 'ev', 3, 4611686018427387904, 9223372036854775807, 1, NULL, NULL, 0, 0,
+        NULL, NULL
+      UNION ALL SELECT 'edge', 0, 2, 0, 2, 0, 2, 1, 4611686018427387904, 'operator', 2
+      UNION ALL SELECT 'edge', 1, 3, 0, 2, 1, 3, 0, 0, 'kernel_kernel', 2
+      UNION ALL SELECT 'edge', 2, 3, 1, 3, 0, 3, 1, 4611686018427387903, 'operator', 3
+      UNION ALL SELECT 'scale', 2, 1000000, 'operator', NULL, NULL, NULL, NULL, NULL, NULL, NULL
+      UNION ALL SELECT 'scale', 3, 1000000, 'operator', NULL, NULL, NULL, NULL, NULL, NULL, NULL);
