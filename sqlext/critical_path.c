@@ -228,19 +228,20 @@ static void span_free(span *s) {
   free(s->ev), free(s->ge), free(s->sc), free(s->wt);
 }
 
-/* msg: what is wrong, after "NAME(): " (the function's name, its user
-** data); NULL: out of memory. */
-static void fail(sqlite3_context *ctx, span *s, const char *msg) {
-  if (msg) {
-    char *text = sqlite3_mprintf("%s(): %s", (const char *)sqlite3_user_data(ctx), msg);
-    if (text)
-      sqlite3_result_error(ctx, text, -1);
-    else
-      sqlite3_result_error_nomem(ctx);
-    sqlite3_free(text);
-  } else {
+/* The error msg, after "NAME(): " (the function's name, its user data);
+** msg NULL: out of memory. */
+static void result_error(sqlite3_context *ctx, const char *msg) {
+  char *text =
+      msg ? sqlite3_mprintf("%s(): %s", (const char *)sqlite3_user_data(ctx), msg) : NULL;
+  if (text)
+    sqlite3_result_error(ctx, text, -1);
+  else
     sqlite3_result_error_nomem(ctx);
-  }
+  sqlite3_free(text);
+}
+
+static void fail(sqlite3_context *ctx, span *s, const char *msg) {
+  result_error(ctx, msg);
   s->failed = 1;
 }
 
@@ -711,19 +712,13 @@ static int build_graph(span *s, graph *g, int with_base, int with_own, int impli
   return LP_OK;
 }
 
-/* A failure's message, prefixed with the function's name. */
+/* A failure's message (none for LP_OK). */
 static void report_rc(sqlite3_context *ctx, int rc) {
-  const char *what = rc == LP_CYCLE      ? "the graph has a cycle"
-                     : rc == LP_OVERFLOW ? "a length or time passes 64 bits"
-                     : rc == -1          ? "two events have one id"
-                                         : NULL;
-  char *text =
-      what ? sqlite3_mprintf("%s(): %s", (const char *)sqlite3_user_data(ctx), what) : NULL;
-  if (text)
-    sqlite3_result_error(ctx, text, -1);
-  else if (rc != LP_OK)
-    sqlite3_result_error_nomem(ctx);
-  sqlite3_free(text);
+  if (rc != LP_OK)
+    result_error(ctx, rc == LP_CYCLE      ? "the graph has a cycle"
+                      : rc == LP_OVERFLOW ? "a length or time passes 64 bits"
+                      : rc == -1          ? "two events have one id"
+                                          : NULL);
 }
 
 static void cp_final(sqlite3_context *ctx) {

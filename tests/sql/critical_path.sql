@@ -191,21 +191,19 @@ SELECT 'rp_08', profdb_replay(r, a, b, c, d, e, f, g, h, i, j)
 FROM (SELECT * FROM wspan UNION ALL SELECT 'ev', 2, 200, 300, 0, 1, 1, 0, 0, NULL, NULL);
 SELECT 'rp_09', profdb_replay('ev', 1, -9223372036854775807, 9223372036854775807, 0, 1, 1, 0,
   0, NULL, NULL);
+CREATE TABLE huge(r, a, b, c, d, e, f, g, h, i, j);
+INSERT INTO huge VALUES
+  ('ev', 2, 0, 4611686018427387904, 1, NULL, NULL, 0, 0, NULL, NULL),
+  ('edge', 0, 2, 0, 2, 0, 2, 1, 4611686018427387904, 'operator', 2),
+  ('edge', 1, 3, 0, 2, 1, 3, 0, 0, 'kernel_kernel', 2),
+  ('scale', 2, 1000000, 'operator', NULL, NULL, NULL, NULL, NULL, NULL, NULL);
 SELECT 'rp_10', profdb_replay(r, a, b, c, d, e, f, g, h, i, j)
-FROM (SELECT 'ev' AS r, 2 AS a, 0 AS b, 4611686018427387904 AS c, 1 AS d, NULL AS e, NULL AS f,
-        0 AS g, 0 AS h, NULL AS i, NULL AS j
+FROM (SELECT * FROM huge
       UNION ALL SELECT 'ev', 3, 4611686018427387904, 4611686018427387905, 1, NULL, NULL, 0, 0,
-        NULL, NULL
-      UNION ALL SELECT 'edge', 0, 2, 0, 2, 0, 2, 1, 4611686018427387904, 'operator', 2
-      UNION ALL SELECT 'edge', 1, 3, 0, 2, 1, 3, 0, 0, 'kernel_kernel', 2
-      UNION ALL SELECT 'scale', 2, 1000000, 'operator', NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+        NULL, NULL);
 SELECT 'rp_11', profdb_replay(r, a, b, c, d, e, f, g, h, i, j)
-FROM (SELECT 'ev' AS r, 2 AS a, 0 AS b, 4611686018427387904 AS c, 1 AS d, NULL AS e, NULL AS f,
-        0 AS g, 0 AS h, NULL AS i, NULL AS j
+FROM (SELECT * FROM huge
       UNION ALL SELECT 'ev', 3, 4611686018427387904, 9223372036854775807, 1, NULL, NULL, 0, 0,
         NULL, NULL
-      UNION ALL SELECT 'edge', 0, 2, 0, 2, 0, 2, 1, 4611686018427387904, 'operator', 2
-      UNION ALL SELECT 'edge', 1, 3, 0, 2, 1, 3, 0, 0, 'kernel_kernel', 2
       UNION ALL SELECT 'edge', 2, 3, 1, 3, 0, 3, 1, 4611686018427387903, 'operator', 3
-      UNION ALL SELECT 'scale', 2, 1000000, 'operator', NULL, NULL, NULL, NULL, NULL, NULL, NULL
       UNION ALL SELECT 'scale', 3, 1000000, 'operator', NULL, NULL, NULL, NULL, NULL, NULL, NULL);
