@@ -299,11 +299,13 @@ def case_report_interrupt():
             if dirs and phase == "load":
                 break
             if dirs and phase == "report":
-                try:  # the report may end (and remove its folder) between two looks
-                    inside = os.listdir(os.path.join(tmp, dirs[0]))
-                    if inside == ["run.db"] and os.path.getsize(os.path.join(tmp, dirs[0], "run.db")):
+                try:  # the report may end (and remove its folder) between two looks, and
+                    # SQLite's own temporary files (etilqs_*) sit beside the folder
+                    folders = [d for d in dirs if os.path.isdir(os.path.join(tmp, d))]
+                    inside = os.listdir(os.path.join(tmp, folders[0])) if folders else []
+                    if inside == ["run.db"] and os.path.getsize(os.path.join(tmp, folders[0], "run.db")):
                         break
-                except FileNotFoundError:
+                except (FileNotFoundError, NotADirectoryError):
                     pass
             time.sleep(0.01)
         p.send_signal(signal.SIGINT)
