@@ -3,6 +3,8 @@
 ** pass per span (queries/lib/61_critical_path_edges.sql;
 ** docs/definitions.md, "Critical path").
 **
+** The graph is built here for the replay too (replay.c; cp_graph.h).
+**
 ** SQL Function: profdb_critical_path(ROW, A, B, C, D, E, F, G, H, I, J)  aggregate
 **   The rows of one span (an analysed step, or a whole trace), two kinds:
 **   ROW 'ev'    an event with nodes: A its id, B start and C end (ns, as
@@ -28,7 +30,9 @@
 **               (rounded to the ns) before the path is found: the path
 **               recomputed as if the event took that share of its time
 **               (issue 44; docs/definitions.md, "Critical path").  Rows
-**               for the same event and type multiply.  D..J NULL.
+**               for the same event and type multiply.  D the scenario it
+**               belongs to (profdb_replay_each only; NULL: every one).
+**               E..J NULL.
 **   ROW 'wait'  A a host call that takes the runtime lock, B the GPU
 **               operation it waited for (both events of the span): under
 **               the what-ifs, the call's own lock edge (HTA's: its whole
@@ -69,30 +73,16 @@
 **   CPU event (0.7 s of a 2.7 s report of a 60 MB trace); here it is two
 **   sorts.
 **
-** SQL Function: profdb_replay(ROW, A, B, C, D, E, F, G, H, I, J)  aggregate
-**   The same rows, the same graph (its what-ifs applied; 'wait' rows are
-**   not needed: a wait is read from the given edges that enter a call's
-**   end from GPU work), plus an own edge for each lock-taking call whose
-**   lock edges left it none.  The nodes replayed in time: a node no edge
-**   enters keeps its time; any other comes at the latest of its sources'
-**   replayed times plus the edge's offset (replay_offsets).  Returns how
-**   much sooner (ns; negative: later) the span's last node comes than
-**   recorded: 0 without what-ifs; NULL for no rows or a span past
-**   CP_MAX_EVENTS.  Give every GPU operation an edge from its launch call
-**   (0 for work queued behind its stream's previous operation, the
-**   recorded delay for work after a gap the graph does not explain), or a
-**   faster kernel can pull queued work before its launch.
-**   docs/definitions.md, "Replay".
-**
 ** Memory: about 500 bytes per event of the span, freed at its end.
 ** Errors: a bad ROW or type, a non-integer time or id, an event whose
 ** duration passes 64 bits, two events with one id, a negative or
 ** non-numeric factor, a cycle, a replayed time past 64 bits, out of
-** memory.  Flags: INNOCUOUS.
+** memory; a scenario (D: profdb_replay_each's alone).  Flags: INNOCUOUS.
 */
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT3
 
+#include "cp_graph.h"
 #include "families.h"
 #include "longest_path.h"
 
@@ -101,78 +91,8 @@ SQLITE_EXTENSION_INIT3
 #include <stdlib.h>
 #include <string.h>
 
-/* Spans past this many events get no path (memory stays under ~500 MB). */
-#define CP_MAX_EVENTS 1000000
-
-typedef sqlite3_int64 i64;
-
-enum { T_OPERATOR, T_DEPENDENCY, T_LAUNCH, T_KERNEL_KERNEL, T_SYNC };
 static const char *const type_name[] = {"operator", "dependency", "launch", "kernel_kernel",
                                         "sync"};
-
-/* A pid or tid as SQLite orders values: NULL, numbers, then text. */
-enum { KEY_NULL, KEY_NUMBER, KEY_TEXT }; /* in SQLite's order of values */
-typedef struct key {
-  int sort_class; /* KEY_NULL, KEY_NUMBER or KEY_TEXT */
-  int is_int;     /* a number that is an integer: compared exactly (ival) */
-  i64 ival;
-  double num;
-  char *text;
-} key;
-
-typedef struct event {
-  i64 id, ts, end, parent;
-  int gpu, lock, blocking, has_parent;
-  key pid, tid, domain;
-  size_t node[2]; /* its start's and end's node */
-} event;
-
-typedef struct given {
-  i64 t, o, sub, src, dst, w, attr;
-  int src_end, dst_end, type, has_attr;
-  size_t src_node, dst_node; /* their nodes (given_edges) */
-} given;
-
-/* A what-if: the edges of type (-1: any) attributed to event id scaled. */
-typedef struct scale {
-  i64 id;
-  double factor;
-  int type;
-} scale;
-
-/* A host call's wait for a GPU operation (ROW 'wait'). */
-typedef struct wait {
-  i64 call, op;
-} wait;
-
-typedef struct span {
-  event *ev;
-  size_t nev, capev;
-  given *ge;
-  size_t nge, capge;
-  scale *sc;
-  size_t nsc, capsc;
-  wait *wt;
-  size_t nwt, capwt;
-  int failed, too_big;
-} span;
-
-typedef struct point {
-  i64 t, ev;
-  int is_end;
-  size_t e; /* index into span.ev */
-} point;
-
-typedef struct out_edge {
-  size_t src, dst;
-  i64 w, attr;
-  int type, has_attr;
-} out_edge;
-
-typedef struct edges {
-  out_edge *e;
-  size_t n, cap;
-} edges;
 
 static int grow(void **p, size_t *cap, size_t n, size_t size) {
   if (n < *cap) return 1;
@@ -222,9 +142,10 @@ static int key_cmp(const key *a, const key *b) {
   return 0;
 }
 
-static void span_free(span *s) {
+void cp_span_free(span *s) {
   for (size_t i = 0; i < s->nev; i++)
     free(s->ev[i].pid.text), free(s->ev[i].tid.text), free(s->ev[i].domain.text);
+  for (size_t i = 0; i < s->nsc; i++) free(s->sc[i].scen);
   free(s->ev), free(s->ge), free(s->sc), free(s->wt);
 }
 
@@ -340,11 +261,24 @@ static void add_scale(sqlite3_context *ctx, span *s, sqlite3_value **argv) {
     fail(ctx, s, "unknown edge type");
     return;
   }
+  char *scen = NULL;
+  if (sqlite3_value_type(argv[4]) != SQLITE_NULL) {
+    if (strcmp((const char *)sqlite3_user_data(ctx), "profdb_replay_each")) {
+      fail(ctx, s, "a what-if's scenario (the 5th argument) is for profdb_replay_each");
+      return;
+    }
+    const char *text = (const char *)sqlite3_value_text(argv[4]);
+    if (!text || !(scen = strdup(text))) {
+      fail(ctx, s, NULL);
+      return;
+    }
+  }
   if (!grow((void **)&s->sc, &s->capsc, s->nsc, sizeof *s->sc)) {
+    free(scen);
     fail(ctx, s, NULL);
     return;
   }
-  s->sc[s->nsc++] = (scale){sqlite3_value_int64(argv[1]), f, t};
+  s->sc[s->nsc++] = (scale){sqlite3_value_int64(argv[1]), f, t, scen};
 }
 
 /* ROW 'wait'. */
@@ -360,7 +294,7 @@ static void add_wait(sqlite3_context *ctx, span *s, sqlite3_value **argv) {
   s->wt[s->nwt++] = (wait){sqlite3_value_int64(argv[1]), sqlite3_value_int64(argv[2])};
 }
 
-static void cp_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+void cp_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
   span *s = sqlite3_aggregate_context(ctx, sizeof *s);
   if (!s) {
@@ -415,11 +349,6 @@ static int cmp_stack(const void *a, const void *b) {
 }
 
 /* An event id and its index in span.ev, sorted by id to find events. */
-typedef struct id_index {
-  i64 id;
-  size_t e;
-} id_index;
-
 static int cmp_id_index(const void *a, const void *b) {
   i64 x = ((const id_index *)a)->id, y = ((const id_index *)b)->id;
   return x < y ? -1 : x > y;
@@ -568,18 +497,28 @@ static int given_edges(span *s, const id_index *ids, edges *es) {
   return 1;
 }
 
+/* w times product, rounded once and kept within 64 bits. */
+i64 cp_scaled_weight(i64 w, double product) {
+  double x = (double)w * product;
+  return x >= 9.2e18 ? (i64)9.2e18 : x <= -9.2e18 ? (i64)-9.2e18 : (i64)llround(x);
+}
+
 static int cmp_scale(const void *a, const void *b) {
   const scale *x = a, *y = b;
   if (x->id != y->id) return x->id < y->id ? -1 : 1;
   return x->type - y->type;
 }
 
+static void sort_scales(span *s) {
+  if (s->nsc) qsort(s->sc, s->nsc, sizeof *s->sc, cmp_scale);
+}
+
 /* The what-ifs: each edge attributed to a scaled event weighs its factors'
-** product times as much (every row for its event and type applies),
-** rounded once and kept within 64 bits. */
-static void apply_scales(span *s, edges *es) {
+** product times as much (every row for its event and type applies, of
+** scenario scen and of every scenario; scen NULL: all rows), rounded once
+** and kept within 64 bits.  The rows are sorted by sort_scales. */
+void cp_apply_scales(const span *s, edges *es, const char *scen) {
   if (!s->nsc) return;
-  qsort(s->sc, s->nsc, sizeof *s->sc, cmp_scale);
   for (size_t i = 0; i < es->n; i++) {
     out_edge *e = &es->e[i];
     if (!e->has_attr) continue;
@@ -594,15 +533,15 @@ static void apply_scales(span *s, edges *es) {
     double product = 1;
     int scaled = 0;
     for (size_t k = lo; k < s->nsc && s->sc[k].id == e->attr; k++)
-      if (s->sc[k].type < 0 || s->sc[k].type == e->type) product *= s->sc[k].factor, scaled = 1;
-    if (!scaled) continue;
-    double w = (double)e->w * product;
-    e->w = w >= 9.2e18 ? (i64)9.2e18 : w <= -9.2e18 ? (i64)-9.2e18 : (i64)llround(w);
+      if ((s->sc[k].type < 0 || s->sc[k].type == e->type) &&
+          (!scen || !s->sc[k].scen || !strcmp(s->sc[k].scen, scen)))
+        product *= s->sc[k].factor, scaled = 1;
+    if (scaled) e->w = cp_scaled_weight(e->w, product);
   }
 }
 
 /* The waits under the what-ifs (ROW 'wait'): base holds each edge's weight
-** before apply_scales, given0 the index of the first given edge; own_edge
+** before cp_apply_scales, given0 the index of the first given edge; own_edge
 ** each event's own lock edge.  A GPU operation's chain shortening is its
 ** run's and its in-edge's (launch or kernel_kernel) and, through a
 ** kernel_kernel edge, the previous operation's: found in node order, so the
@@ -657,23 +596,18 @@ static int shrink_waits(span *s, const point *pts, size_t np, edges *es, const i
 ** from 0, the call-stack edges from stack0, the given ones from given0;
 ** base (NULL unless asked for): each edge's weight before the what-ifs;
 ** own_edge (NULL unless asked for): each event's own lock edge. */
-typedef struct graph {
-  point *pts;
-  size_t np, stack0, given0, implicit0, *own_edge;
-  id_index *ids; /* the events by id (unique) */
-  edges es;
-  i64 *base;
-} graph;
-
-static void graph_free(graph *g) {
+void cp_graph_free(graph *g) {
   free(g->pts), free(g->es.e), free(g->own_edge), free(g->base), free(g->ids);
 }
 
-/* Builds the graph of span s with its what-ifs applied (implicit: also
-** an own edge for each lock-taking call whose lock edges left it none,
-** from implicit0: the replay needs every call's own time).  Returns
-** LP_OK, LP_NOMEM, or -1 for two events with one id. */
-static int build_graph(span *s, graph *g, int with_base, int with_own, int implicit) {
+/* Builds the graph of span s, with its what-ifs applied unless
+** per_scenario (base then holds the weights; replay_each_final applies
+** each scenario's); implicit: also an own edge for each lock-taking call
+** whose lock edges left it none, from implicit0: the replay needs every
+** call's own time.  Returns LP_OK, LP_NOMEM, or -1 for two events with
+** one id. */
+int cp_build_graph(span *s, graph *g, int with_base, int with_own, int implicit,
+                   int per_scenario) {
   memset(g, 0, sizeof *g);
   g->np = 2 * s->nev;
   if (!(g->pts = malloc((g->np ? g->np : 1) * sizeof *g->pts))) return LP_NOMEM;
@@ -708,12 +642,13 @@ static int build_graph(span *s, graph *g, int with_base, int with_own, int impli
     if (!(g->base = malloc((g->es.n ? g->es.n : 1) * sizeof *g->base))) return LP_NOMEM;
     for (size_t i = 0; i < g->es.n; i++) g->base[i] = g->es.e[i].w;
   }
-  apply_scales(s, &g->es);
+  sort_scales(s);
+  if (!per_scenario) cp_apply_scales(s, &g->es, NULL);
   return LP_OK;
 }
 
 /* A failure's message (none for LP_OK). */
-static void report_rc(sqlite3_context *ctx, int rc) {
+void cp_report_rc(sqlite3_context *ctx, int rc) {
   if (rc != LP_OK)
     result_error(ctx, rc == LP_CYCLE      ? "the graph has a cycle"
                       : rc == LP_OVERFLOW ? "a length or time passes 64 bits"
@@ -725,14 +660,14 @@ static void cp_final(sqlite3_context *ctx) {
   span *s = sqlite3_aggregate_context(ctx, 0);
   if (!s) return;
   if (s->failed || s->too_big || (!s->nev && !s->nge)) {
-    span_free(s);
+    cp_span_free(s);
     return;
   }
   graph g;
   lp_edge *le = NULL;
   size_t *path = NULL, len = 0;
   int rc = LP_NOMEM, waits = s->nwt && s->nsc; /* waits shrink only under what-ifs */
-  if ((rc = build_graph(s, &g, waits, waits, 0)) != LP_OK) goto done;
+  if ((rc = cp_build_graph(s, &g, waits, waits, 0, 0)) != LP_OK) goto done;
   rc = LP_NOMEM;
   if (waits && !shrink_waits(s, g.pts, g.np, &g.es, g.base, g.given0, g.own_edge, g.ids))
     goto done;
@@ -766,134 +701,12 @@ static void cp_final(sqlite3_context *ctx) {
       sqlite3_result_text(ctx, text, n, sqlite3_free);
   }
 done:
-  report_rc(ctx, rc);
-  graph_free(&g), free(le), free(path);
-  span_free(s);
-}
-
-/* ---- the replay ----------------------------------------------------------- */
-
-/* Each edge's offset: how long after its source its destination comes at
-** least.  The lock's 'dependency' edges and the given edges: their weight
-** (the given ones are the GPU's: a run, a launch delay, a gap between
-** kernels, 0 for a launch's causality or a wait on another stream).  A
-** given edge from GPU work into a call's end (a host sync): the call's
-** recorded time after the later of that work's end and its own start (its
-** return), whatever the edge weighs (HTA's 0 included).  The own lock
-** edges (the implicit ones too) and the call stacks: the recorded time
-** between the nodes (so the host's gaps and its own work stay), from the
-** later of the source and the work a call waited for when they enter its
-** end (the wait was the work's), less what the what-ifs took off.
-** LP_OK, LP_NOMEM, or LP_OVERFLOW for times past 64 bits. */
-static int replay_offsets(const span *s, const graph *g, i64 *off) {
-  i64 *tg = malloc((g->np ? g->np : 1) * sizeof *tg);
-  if (!tg) return LP_NOMEM;
-  for (size_t v = 0; v < g->np; v++) tg[v] = INT64_MIN;
-  for (size_t i = g->given0; i < g->implicit0; i++) {
-    const out_edge *e = &g->es.e[i];
-    if (s->ev[g->pts[e->src].e].gpu && !s->ev[g->pts[e->dst].e].gpu && g->pts[e->dst].is_end &&
-        g->pts[e->src].t > tg[e->dst])
-      tg[e->dst] = g->pts[e->src].t;
-  }
-  int rc = LP_OK;
-  for (size_t i = 0; rc == LP_OK && i < g->es.n; i++) {
-    const out_edge *e = &g->es.e[i];
-    const event *dst = &s->ev[g->pts[e->dst].e];
-    i64 from = g->pts[e->src].t, to = g->pts[e->dst].t, red, gap;
-    int given = i >= g->given0 && i < g->implicit0;
-    int sync = given && s->ev[g->pts[e->src].e].gpu && !dst->gpu && g->pts[e->dst].is_end;
-    if ((given && !sync) || (i < g->stack0 && e->type == T_DEPENDENCY)) {
-      off[i] = e->w;
-      continue;
-    }
-    if (sync) /* the call's return: from the later of the work's end and its own start */
-      from = from > dst->ts ? from : dst->ts;
-    else if (tg[e->dst] > from) /* into a waited call's end: the wait was the work's */
-      from = tg[e->dst];
-    if (__builtin_sub_overflow(g->base[i], e->w, &red) ||
-        __builtin_sub_overflow(to, from, &gap) || __builtin_sub_overflow(gap, red, &off[i]))
-      rc = LP_OVERFLOW;
-  }
-  free(tg);
-  return rc;
-}
-
-/* The replayed time of each node: a node no edge enters keeps its time;
-** another comes at the latest of its sources' replayed times plus their
-** offsets (in a topological order).  Returns LP_OK, LP_NOMEM, LP_CYCLE
-** or LP_OVERFLOW; *shortening: the span's last recorded node time less its
-** last replayed one. */
-static int replay(const span *s, const graph *g, i64 *shortening) {
-  size_t np = g->np, ne = g->es.n;
-  i64 *off = malloc((ne ? ne : 1) * sizeof *off), *t = malloc((np ? np : 1) * sizeof *t);
-  size_t *indeg = calloc(np ? np : 1, sizeof *indeg), *first = calloc(np + 1, sizeof *first);
-  size_t *by_src = malloc((ne ? ne : 1) * sizeof *by_src),
-         *queue = malloc((np ? np : 1) * sizeof *queue);
-  int rc = LP_NOMEM;
-  if (!off || !t || !indeg || !first || !by_src || !queue) goto out;
-  if ((rc = replay_offsets(s, g, off)) != LP_OK) goto out;
-  for (size_t i = 0; i < ne; i++) indeg[g->es.e[i].dst]++, first[g->es.e[i].src + 1]++;
-  for (size_t v = 0; v < np; v++) first[v + 1] += first[v];
-  for (size_t v = 0; v < np; v++) queue[v] = first[v]; /* (the queue as a fill cursor first) */
-  for (size_t i = 0; i < ne; i++) by_src[queue[g->es.e[i].src]++] = i; /* CSR by source */
-  size_t head = 0, tail = 0;
-  for (size_t v = 0; v < np; v++) {
-    t[v] = indeg[v] ? INT64_MIN : g->pts[v].t;
-    if (!indeg[v]) queue[tail++] = v;
-  }
-  rc = LP_OK;
-  while (rc == LP_OK && head < tail) {
-    size_t u = queue[head++];
-    for (size_t k = first[u]; k < first[u + 1]; k++) {
-      const out_edge *e = &g->es.e[by_src[k]];
-      i64 c;
-      if (__builtin_add_overflow(t[u], off[by_src[k]], &c)) {
-        rc = LP_OVERFLOW;
-        break;
-      }
-      if (c > t[e->dst]) t[e->dst] = c;
-      if (--indeg[e->dst] == 0) queue[tail++] = e->dst;
-    }
-  }
-  if (rc == LP_OK && tail < np) rc = LP_CYCLE;
-  if (rc == LP_OK) {
-    i64 rec = INT64_MIN, got = INT64_MIN;
-    for (size_t v = 0; v < np; v++) {
-      if (g->pts[v].t > rec) rec = g->pts[v].t;
-      if (t[v] > got) got = t[v];
-    }
-    if (__builtin_sub_overflow(rec, got, shortening)) rc = LP_OVERFLOW;
-  }
-out:
-  free(off), free(t), free(indeg), free(first), free(by_src), free(queue);
-  return rc;
-}
-
-static void replay_final(sqlite3_context *ctx) {
-  span *s = sqlite3_aggregate_context(ctx, 0);
-  if (!s) return;
-  if (s->failed || s->too_big || !s->nev) {
-    span_free(s);
-    return;
-  }
-  graph g;
-  i64 shortening = 0;
-  int rc = build_graph(s, &g, 1, 0, 1);
-  if (rc == LP_OK) rc = replay(s, &g, &shortening);
-  if (rc == LP_OK)
-    sqlite3_result_int64(ctx, shortening);
-  else
-    report_rc(ctx, rc);
-  graph_free(&g);
-  span_free(s);
+  cp_report_rc(ctx, rc);
+  cp_graph_free(&g), free(le), free(path);
+  cp_span_free(s);
 }
 
 int profdb_critical_path_init(sqlite3 *db) {
-  int rc =
-      sqlite3_create_function(db, "profdb_critical_path", 11, SQLITE_UTF8 | SQLITE_INNOCUOUS,
-                              (void *)"profdb_critical_path", NULL, cp_step, cp_final);
-  if (rc == SQLITE_OK)
-    rc = sqlite3_create_function(db, "profdb_replay", 11, SQLITE_UTF8 | SQLITE_INNOCUOUS,
-                                 (void *)"profdb_replay", NULL, cp_step, replay_final);
-  return rc;
+  return sqlite3_create_function(db, "profdb_critical_path", 11, SQLITE_UTF8 | SQLITE_INNOCUOUS,
+                                 (void *)"profdb_critical_path", NULL, cp_step, cp_final);
 }

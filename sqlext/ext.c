@@ -24,10 +24,10 @@ const char *profdb_ext_ordinal(int i) {
 
 int profdb_ext_register(sqlite3 *db, char **err) {
   static int (*const families[])(sqlite3 *) = {
-      profdb_category_init,     profdb_opfamily_init,     profdb_memreplay_init,
-      profdb_intervals_init,    profdb_stats_init,        profdb_format_init,
-      profdb_frames_init,       profdb_flops_init,        profdb_hta_init,
-      profdb_longest_path_init, profdb_critical_path_init};
+      profdb_category_init,     profdb_opfamily_init,      profdb_memreplay_init,
+      profdb_intervals_init,    profdb_stats_init,         profdb_format_init,
+      profdb_frames_init,       profdb_flops_init,         profdb_hta_init,
+      profdb_longest_path_init, profdb_critical_path_init, profdb_replay_init};
   for (size_t i = 0; i < sizeof families / sizeof families[0]; i++) {
     int rc = families[i](db);
     if (rc != SQLITE_OK) {

@@ -207,3 +207,29 @@ FROM (SELECT * FROM huge
         NULL, NULL
       UNION ALL SELECT 'edge', 2, 3, 1, 3, 0, 3, 1, 4611686018427387903, 'operator', 3
       UNION ALL SELECT 'scale', 3, 1000000, 'operator', NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+-- re_01: profdb_replay_each, rp_02 and rp_04 as two scenarios ('half',
+-- 'twice') in one call, plus a row of every scenario that scales nothing
+-- of the span (event 99): each scenario's shortening, in name order, the
+-- same as profdb_replay's on its rows alone (40, -80)
+SELECT 're_01', profdb_replay_each(r, a, b, c, d, e, f, g, h, i, j)
+FROM (SELECT * FROM wspan WHERE r <> 'wait' UNION ALL
+      SELECT 'ev', 5, 105, 110, 0, 1, 1, 0, 0, NULL, NULL UNION ALL
+      SELECT 'scale', 2, 0.5, 'operator', 'half', NULL, NULL, NULL, NULL, NULL, NULL UNION ALL
+      SELECT 'scale', 2, 2, 'operator', 'twice', NULL, NULL, NULL, NULL, NULL, NULL UNION ALL
+      SELECT 'scale', 99, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+-- re_02: a row without a scenario applies to every one: K at half in both,
+-- then at half again in the second (20 of K's 80 ns: it ends at 30, C
+-- returns its 10 after, 60 sooner), a name JSON escapes (q"\); 'half'
+-- scales C by 1 (no change): 40
+SELECT 're_02', profdb_replay_each(r, a, b, c, d, e, f, g, h, i, j)
+FROM (SELECT * FROM wspan WHERE r <> 'wait' UNION ALL
+      SELECT 'scale', 2, 0.5, 'operator', NULL, NULL, NULL, NULL, NULL, NULL, NULL UNION ALL
+      SELECT 'scale', 2, 0.5, 'operator', 'q"\', NULL, NULL, NULL, NULL, NULL, NULL UNION ALL
+      SELECT 'scale', 3, 1, 'operator', 'half', NULL, NULL, NULL, NULL, NULL, NULL);
+-- re_03: no scenario: '{}'; no rows: NULL
+SELECT 're_03', profdb_replay_each(r, a, b, c, d, e, f, g, h, i, j) FROM wspan;
+SELECT 're_04', profdb_replay_each(r, a, b, c, d, e, f, g, h, i, j) FROM wspan WHERE 0;
+-- re_05: a scenario is for profdb_replay_each alone
+SELECT 're_05', profdb_replay(r, a, b, c, d, e, f, g, h, i, j)
+FROM (SELECT * FROM wspan UNION ALL
+      SELECT 'scale', 2, 0.5, 'operator', 'half', NULL, NULL, NULL, NULL, NULL, NULL);

@@ -1,0 +1,116 @@
+/*
+** cp_graph.h — the critical path's graph, shared by its walk
+** (critical_path.c: the rows, the graph, profdb_critical_path) and its
+** replay (replay.c: profdb_replay, profdb_replay_each).  Internal to the
+** extension.
+*/
+#ifndef PROFDB_CP_GRAPH_H
+#define PROFDB_CP_GRAPH_H
+
+#include <sqlite3ext.h>
+#include <stddef.h>
+
+typedef sqlite3_int64 i64;
+
+/* Spans past this many events get no path (memory stays under ~500 MB). */
+#define CP_MAX_EVENTS 1000000
+
+typedef sqlite3_int64 i64;
+
+enum { T_OPERATOR, T_DEPENDENCY, T_LAUNCH, T_KERNEL_KERNEL, T_SYNC };
+
+/* A pid or tid as SQLite orders values: NULL, numbers, then text. */
+enum { KEY_NULL, KEY_NUMBER, KEY_TEXT }; /* in SQLite's order of values */
+typedef struct key {
+  int sort_class; /* KEY_NULL, KEY_NUMBER or KEY_TEXT */
+  int is_int;     /* a number that is an integer: compared exactly (ival) */
+  i64 ival;
+  double num;
+  char *text;
+} key;
+
+typedef struct event {
+  i64 id, ts, end, parent;
+  int gpu, lock, blocking, has_parent;
+  key pid, tid, domain;
+  size_t node[2]; /* its start's and end's node */
+} event;
+
+typedef struct given {
+  i64 t, o, sub, src, dst, w, attr;
+  int src_end, dst_end, type, has_attr;
+  size_t src_node, dst_node; /* their nodes (given_edges) */
+} given;
+
+/* A what-if: the edges of type (-1: any) attributed to event id scaled,
+** in scenario scen (NULL: every one; profdb_replay_each). */
+typedef struct scale {
+  i64 id;
+  double factor;
+  int type;
+  char *scen;
+} scale;
+
+/* A host call's wait for a GPU operation (ROW 'wait'). */
+typedef struct wait {
+  i64 call, op;
+} wait;
+
+typedef struct span {
+  event *ev;
+  size_t nev, capev;
+  given *ge;
+  size_t nge, capge;
+  scale *sc;
+  size_t nsc, capsc;
+  wait *wt;
+  size_t nwt, capwt;
+  int failed, too_big;
+} span;
+
+typedef struct point {
+  i64 t, ev;
+  int is_end;
+  size_t e; /* index into span.ev */
+} point;
+
+typedef struct out_edge {
+  size_t src, dst;
+  i64 w, attr;
+  int type, has_attr;
+} out_edge;
+
+typedef struct edges {
+  out_edge *e;
+  size_t n, cap;
+} edges;
+
+typedef struct id_index {
+  i64 id;
+  size_t e;
+} id_index;
+
+typedef struct graph {
+  point *pts;
+  size_t np, stack0, given0, implicit0, *own_edge;
+  id_index *ids; /* the events by id (unique) */
+  edges es;
+  i64 *base;
+} graph;
+
+/* The aggregates' step: one row of a span (critical_path.c's header). */
+void cp_step(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+/* Frees what a span holds (not the span: SQLite's aggregate context). */
+void cp_span_free(span *s);
+/* Builds span s's graph (critical_path.c); LP_OK, LP_NOMEM or -1. */
+int cp_build_graph(span *s, graph *g, int with_base, int with_own, int implicit,
+                   int per_scenario);
+void cp_graph_free(graph *g);
+/* The error for a failure rc of cp_build_graph or the walks (none for LP_OK). */
+void cp_report_rc(sqlite3_context *ctx, int rc);
+/* Applies the what-ifs of scenario scen (NULL: all) to the edges. */
+void cp_apply_scales(const span *s, edges *es, const char *scen);
+/* w times product, rounded once and kept within 64 bits. */
+i64 cp_scaled_weight(i64 w, double product);
+
+#endif

@@ -1,0 +1,329 @@
+/*
+** replay.c — the critical path's graph replayed in time (issue 44; the
+** graph: critical_path.c, cp_graph.h; docs/definitions.md, "Replay").
+**
+** SQL Function: profdb_replay(ROW, A, B, C, D, E, F, G, H, I, J)  aggregate
+**   The same rows, the same graph (its what-ifs applied; 'wait' rows are
+**   not needed: a wait is read from the given edges that enter a call's
+**   end from GPU work), plus an own edge for each lock-taking call whose
+**   lock edges left it none.  The nodes replayed in time: a node no edge
+**   enters keeps its time; any other comes at the latest of its sources'
+**   replayed times plus the edge's offset (replay_offsets).  Returns how
+**   much sooner (ns; negative: later) the span's last node comes than
+**   recorded: 0 without what-ifs; NULL for no rows or a span past
+**   CP_MAX_EVENTS.  Give every GPU operation an edge from its launch call
+**   (0 for work queued behind its stream's previous operation, the
+**   recorded delay for work after a gap the graph does not explain), or a
+**   faster kernel can pull queued work before its launch.
+**   docs/definitions.md, "Replay".
+**
+** SQL Function: profdb_replay_each(ROW, A, B, C, D, E, F, G, H, I, J)  aggregate
+**   profdb_replay for several what-ifs at once: each distinct D of the
+**   'scale' rows (its text) is a scenario, replayed with its own rows and
+**   those whose D is NULL.  Returns a JSON object, each scenario's D to its
+**   shortening (ns), in D's order ('{}' without one); NULL as
+**   profdb_replay.  The graph is built once: a scenario costs one replay.
+**
+**
+** Memory: as profdb_critical_path's, plus about 60 bytes per edge.
+** Errors: profdb_critical_path's, a replayed time past 64 bits.
+** Flags: INNOCUOUS.
+*/
+#include <sqlite3ext.h>
+SQLITE_EXTENSION_INIT3
+
+#include "cp_graph.h"
+#include "families.h"
+#include "longest_path.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What the replay needs of a graph, whatever its what-ifs: each edge's
+** kind of offset and recorded gap, the edges by source and the nodes in a
+** topological order (a scenario of profdb_replay_each then costs one pass
+** over the edges). */
+typedef struct plan {
+  i64 *gap;               /* a measured edge's recorded time between its nodes */
+  unsigned char *fixed;   /* 1: the edge's offset is its weight */
+  unsigned char *entered; /* 1: an edge enters the node */
+  size_t *first, *by_src; /* the edges by source (CSR) */
+  size_t *order;          /* the nodes, each after its sources */
+} plan;
+
+static void plan_free(plan *p) {
+  free(p->gap), free(p->fixed), free(p->entered), free(p->first), free(p->by_src),
+      free(p->order);
+}
+
+/* Each edge's offset: how long after its source its destination comes at
+** least.  The lock's 'dependency' edges and the given edges: their weight
+** (fixed; the given ones are the GPU's: a run, a launch delay, a gap
+** between kernels, 0 for a launch's causality or a wait on another
+** stream).  A given edge from GPU work into a call's end (a host sync):
+** the call's recorded time after the later of that work's end and its own
+** start (its return), whatever the edge weighs (HTA's 0 included).  The
+** own lock edges (the implicit ones too) and the call stacks: the recorded
+** time between the nodes (so the host's gaps and its own work stay), from
+** the later of the source and the work a call waited for when they enter
+** its end (the wait was the work's).  The measured ones (the last three)
+** lose what the what-ifs took off their weight (plan_offset).  LP_OK,
+** LP_NOMEM, LP_CYCLE, or LP_OVERFLOW for times past 64 bits. */
+static int plan_build(const span *s, const graph *g, plan *p) {
+  size_t np = g->np, ne = g->es.n;
+  memset(p, 0, sizeof *p);
+  i64 *tg = malloc((np ? np : 1) * sizeof *tg);
+  size_t *indeg = calloc(np ? np : 1, sizeof *indeg);
+  p->gap = malloc((ne ? ne : 1) * sizeof *p->gap);
+  p->fixed = malloc(ne ? ne : 1);
+  p->entered = calloc(np ? np : 1, 1);
+  p->first = calloc(np + 1, sizeof *p->first);
+  p->by_src = malloc((ne ? ne : 1) * sizeof *p->by_src);
+  p->order = malloc((np ? np : 1) * sizeof *p->order);
+  int rc = LP_NOMEM;
+  if (!tg || !indeg || !p->gap || !p->fixed || !p->entered || !p->first || !p->by_src ||
+      !p->order)
+    goto out;
+  for (size_t v = 0; v < np; v++) tg[v] = INT64_MIN;
+  for (size_t i = g->given0; i < g->implicit0; i++) {
+    const out_edge *e = &g->es.e[i];
+    if (s->ev[g->pts[e->src].e].gpu && !s->ev[g->pts[e->dst].e].gpu && g->pts[e->dst].is_end &&
+        g->pts[e->src].t > tg[e->dst])
+      tg[e->dst] = g->pts[e->src].t;
+  }
+  rc = LP_OK;
+  for (size_t i = 0; rc == LP_OK && i < ne; i++) {
+    const out_edge *e = &g->es.e[i];
+    const event *dst = &s->ev[g->pts[e->dst].e];
+    i64 from = g->pts[e->src].t, to = g->pts[e->dst].t;
+    int given = i >= g->given0 && i < g->implicit0;
+    int sync = given && s->ev[g->pts[e->src].e].gpu && !dst->gpu && g->pts[e->dst].is_end;
+    p->fixed[i] = (given && !sync) || (i < g->stack0 && e->type == T_DEPENDENCY);
+    p->gap[i] = 0;
+    if (p->fixed[i]) continue;
+    if (sync) /* the call's return: from the later of the work's end and its own start */
+      from = from > dst->ts ? from : dst->ts;
+    else if (tg[e->dst] > from) /* into a waited call's end: the wait was the work's */
+      from = tg[e->dst];
+    if (__builtin_sub_overflow(to, from, &p->gap[i])) rc = LP_OVERFLOW;
+  }
+  if (rc != LP_OK) goto out;
+  for (size_t i = 0; i < ne; i++) indeg[g->es.e[i].dst]++, p->first[g->es.e[i].src + 1]++;
+  for (size_t v = 0; v < np; v++) p->first[v + 1] += p->first[v];
+  for (size_t v = 0; v < np; v++) p->order[v] = p->first[v]; /* (a fill cursor first) */
+  for (size_t i = 0; i < ne; i++) p->by_src[p->order[g->es.e[i].src]++] = i;
+  size_t head = 0, tail = 0;
+  for (size_t v = 0; v < np; v++) {
+    p->entered[v] = indeg[v] != 0;
+    if (!indeg[v]) p->order[tail++] = v;
+  }
+  while (head < tail) {
+    size_t u = p->order[head++];
+    for (size_t k = p->first[u]; k < p->first[u + 1]; k++)
+      if (--indeg[g->es.e[p->by_src[k]].dst] == 0) p->order[tail++] = g->es.e[p->by_src[k]].dst;
+  }
+  if (tail < np) rc = LP_CYCLE;
+out:
+  free(tg), free(indeg);
+  return rc;
+}
+
+/* Edge i's offset under its current weight (g->base: its weight without
+** what-ifs). */
+static int plan_offset(const plan *p, const graph *g, size_t i, i64 *off) {
+  i64 w = g->es.e[i].w, red;
+  if (p->fixed[i]) {
+    *off = w;
+    return LP_OK;
+  }
+  if (__builtin_sub_overflow(g->base[i], w, &red) ||
+      __builtin_sub_overflow(p->gap[i], red, off))
+    return LP_OVERFLOW;
+  return LP_OK;
+}
+
+/* The replayed time of each node (t): a node no edge enters keeps its
+** time; another comes at the latest of its sources' replayed times plus
+** their offsets (off).  LP_OK or LP_OVERFLOW; *shortening: the span's last
+** recorded node time less its last replayed one. */
+static int plan_replay(const plan *p, const graph *g, const i64 *off, i64 *t, i64 *shortening) {
+  size_t np = g->np;
+  for (size_t v = 0; v < np; v++) t[v] = p->entered[v] ? INT64_MIN : g->pts[v].t;
+  for (size_t n = 0; n < np; n++) {
+    size_t u = p->order[n];
+    for (size_t k = p->first[u]; k < p->first[u + 1]; k++) {
+      size_t i = p->by_src[k], v = g->es.e[i].dst;
+      i64 c;
+      if (__builtin_add_overflow(t[u], off[i], &c)) return LP_OVERFLOW;
+      if (c > t[v]) t[v] = c;
+    }
+  }
+  i64 rec = INT64_MIN, got = INT64_MIN;
+  for (size_t v = 0; v < np; v++) {
+    if (g->pts[v].t > rec) rec = g->pts[v].t;
+    if (t[v] > got) got = t[v];
+  }
+  return __builtin_sub_overflow(rec, got, shortening) ? LP_OVERFLOW : LP_OK;
+}
+
+static void replay_final(sqlite3_context *ctx) {
+  span *s = sqlite3_aggregate_context(ctx, 0);
+  if (!s) return;
+  if (s->failed || s->too_big || !s->nev) {
+    cp_span_free(s);
+    return;
+  }
+  graph g;
+  plan p = {0};
+  i64 shortening = 0, *off = NULL, *t = NULL;
+  int rc = cp_build_graph(s, &g, 1, 0, 1, 0);
+  if (rc == LP_OK) rc = plan_build(s, &g, &p);
+  if (rc == LP_OK) {
+    off = malloc((g.es.n ? g.es.n : 1) * sizeof *off);
+    t = malloc((g.np ? g.np : 1) * sizeof *t);
+    if (!off || !t) rc = LP_NOMEM;
+  }
+  for (size_t i = 0; rc == LP_OK && i < g.es.n; i++) rc = plan_offset(&p, &g, i, &off[i]);
+  if (rc == LP_OK) rc = plan_replay(&p, &g, off, t, &shortening);
+  if (rc == LP_OK)
+    sqlite3_result_int64(ctx, shortening);
+  else
+    cp_report_rc(ctx, rc);
+  cp_graph_free(&g), plan_free(&p), free(off), free(t);
+  cp_span_free(s);
+}
+
+/* Appends text as a JSON string. */
+static void json_string(sqlite3_str *out, const char *text) {
+  sqlite3_str_appendchar(out, 1, '"');
+  for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+    if (*c == '"' || *c == '\\')
+      sqlite3_str_appendf(out, "\\%c", *c);
+    else if (*c < 0x20)
+      sqlite3_str_appendf(out, "\\u%04x", *c);
+    else
+      sqlite3_str_appendchar(out, 1, (char)*c);
+  sqlite3_str_appendchar(out, 1, '"');
+}
+
+static int cmp_scen(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* An edge by the event its time is attributed to. */
+typedef struct attr_edge {
+  i64 attr;
+  size_t edge;
+} attr_edge;
+
+static int cmp_attr_edge(const void *a, const void *b) {
+  const attr_edge *x = a, *y = b;
+  if (x->attr != y->attr) return x->attr < y->attr ? -1 : 1;
+  return x->edge < y->edge ? -1 : x->edge > y->edge;
+}
+
+/* profdb_replay_each: the graph and its plan built once; per scenario its
+** what-ifs (as cp_apply_scales weighs them) change the offsets of the edges
+** they touch, one replay, and those offsets back. */
+static void replay_each_final(sqlite3_context *ctx) {
+  span *s = sqlite3_aggregate_context(ctx, 0);
+  if (!s) return;
+  if (s->failed || s->too_big || !s->nev) {
+    cp_span_free(s);
+    return;
+  }
+  graph g;
+  plan p = {0};
+  size_t ne = 0, na = 0, nscen = 0, ntouched = 0;
+  char **scen = malloc((s->nsc ? s->nsc : 1) * sizeof *scen);
+  i64 *off = NULL, *t = NULL;
+  double *product = NULL;
+  size_t *touched = NULL;
+  attr_edge *by_attr = NULL;
+  sqlite3_str *out = sqlite3_str_new(NULL);
+  int rc = scen ? cp_build_graph(s, &g, 1, 0, 1, 1) : LP_NOMEM;
+  if (rc == LP_OK) rc = plan_build(s, &g, &p);
+  if (rc == LP_OK) {
+    ne = g.es.n;
+    off = malloc((ne ? ne : 1) * sizeof *off), t = malloc((g.np ? g.np : 1) * sizeof *t);
+    product = malloc((ne ? ne : 1) * sizeof *product);
+    touched = malloc((ne ? ne : 1) * sizeof *touched);
+    by_attr = malloc((ne ? ne : 1) * sizeof *by_attr);
+    if (!off || !t || !product || !touched || !by_attr) rc = LP_NOMEM;
+  }
+  for (size_t i = 0; rc == LP_OK && i < ne; i++) {
+    product[i] = -1; /* untouched */
+    rc = plan_offset(&p, &g, i, &off[i]);
+    if (g.es.e[i].has_attr) by_attr[na++] = (attr_edge){g.es.e[i].attr, i};
+  }
+  if (rc == LP_OK) { /* the distinct scenarios, in order */
+    if (na) qsort(by_attr, na, sizeof *by_attr, cmp_attr_edge);
+    for (size_t i = 0; i < s->nsc; i++)
+      if (s->sc[i].scen) scen[nscen++] = s->sc[i].scen;
+    if (nscen) qsort(scen, nscen, sizeof *scen, cmp_scen);
+    sqlite3_str_appendchar(out, 1, '{');
+  }
+  for (size_t k = 0, first = 1; rc == LP_OK && k < nscen; k++) {
+    if (k && !strcmp(scen[k], scen[k - 1])) continue;
+    ntouched = 0;
+    for (size_t r = 0; r < s->nsc; r++) { /* its rows and every scenario's */
+      const scale *sc = &s->sc[r];
+      if (sc->scen && strcmp(sc->scen, scen[k])) continue;
+      size_t lo = 0, hi = na;
+      while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (by_attr[mid].attr < sc->id)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      for (; lo < na && by_attr[lo].attr == sc->id; lo++) {
+        size_t i = by_attr[lo].edge;
+        if (sc->type >= 0 && sc->type != g.es.e[i].type) continue;
+        if (product[i] < 0) product[i] = 1, touched[ntouched++] = i;
+        product[i] *= sc->factor;
+      }
+    }
+    for (size_t n = 0; rc == LP_OK && n < ntouched; n++) {
+      size_t i = touched[n];
+      g.es.e[i].w = cp_scaled_weight(g.base[i], product[i]);
+      rc = plan_offset(&p, &g, i, &off[i]);
+    }
+    i64 shortening = 0;
+    if (rc == LP_OK) rc = plan_replay(&p, &g, off, t, &shortening);
+    for (size_t n = 0; n < ntouched; n++) { /* back to the recorded weights */
+      size_t i = touched[n];
+      g.es.e[i].w = g.base[i], product[i] = -1;
+      if (rc == LP_OK) rc = plan_offset(&p, &g, i, &off[i]);
+    }
+    if (rc != LP_OK) break;
+    if (!first) sqlite3_str_appendchar(out, 1, ',');
+    json_string(out, scen[k]);
+    sqlite3_str_appendf(out, ":%lld", (long long)shortening);
+    first = 0;
+  }
+  if (rc == LP_OK) sqlite3_str_appendchar(out, 1, '}');
+  int n = sqlite3_str_length(out);
+  char *text = sqlite3_str_finish(out);
+  if (rc == LP_OK && !text) rc = LP_NOMEM;
+  if (rc == LP_OK)
+    sqlite3_result_text(ctx, text, n, sqlite3_free);
+  else {
+    sqlite3_free(text);
+    cp_report_rc(ctx, rc);
+  }
+  if (scen) cp_graph_free(&g);
+  plan_free(&p), free(scen), free(off), free(t), free(product), free(touched), free(by_attr);
+  cp_span_free(s);
+}
+
+int profdb_replay_init(sqlite3 *db) {
+  int rc = sqlite3_create_function(db, "profdb_replay", 11, SQLITE_UTF8 | SQLITE_INNOCUOUS,
+                                   (void *)"profdb_replay", NULL, cp_step, replay_final);
+  if (rc == SQLITE_OK)
+    rc =
+        sqlite3_create_function(db, "profdb_replay_each", 11, SQLITE_UTF8 | SQLITE_INNOCUOUS,
+                                (void *)"profdb_replay_each", NULL, cp_step, replay_each_final);
+  return rc;
+}
