@@ -43,12 +43,13 @@ typedef struct given {
 } given;
 
 /* A what-if: the edges of type (-1: any) attributed to event id scaled,
-** in scenario scen (NULL: every one; profdb_replay_each). */
+** in scenario scen (one of span.scen, compared by address; NULL: every
+** one; profdb_replay_each). */
 typedef struct scale {
   i64 id;
   double factor;
   int type;
-  char *scen;
+  const char *scen;
 } scale;
 
 /* A host call's wait for a GPU operation (ROW 'wait'). */
@@ -63,6 +64,8 @@ typedef struct span {
   size_t nge, capge;
   scale *sc;
   size_t nsc, capsc;
+  char **scen; /* the scenarios' names, each once */
+  size_t nscen, capscen;
   wait *wt;
   size_t nwt, capwt;
   int failed, too_big;
@@ -108,8 +111,8 @@ int cp_build_graph(span *s, graph *g, int with_base, int with_own, int implicit,
 void cp_graph_free(graph *g);
 /* The error for a failure rc of cp_build_graph or the walks (none for LP_OK). */
 void cp_report_rc(sqlite3_context *ctx, int rc);
-/* Applies the what-ifs of scenario scen (NULL: all) to the edges. */
-void cp_apply_scales(const span *s, edges *es, const char *scen);
+/* Applies every what-if (the span's 'scale' rows) to the edges. */
+void cp_apply_scales(const span *s, edges *es);
 /* w times product, rounded once and kept within 64 bits. */
 i64 cp_scaled_weight(i64 w, double product);
 

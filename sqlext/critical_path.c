@@ -145,7 +145,8 @@ static int key_cmp(const key *a, const key *b) {
 void cp_span_free(span *s) {
   for (size_t i = 0; i < s->nev; i++)
     free(s->ev[i].pid.text), free(s->ev[i].tid.text), free(s->ev[i].domain.text);
-  for (size_t i = 0; i < s->nsc; i++) free(s->sc[i].scen);
+  for (size_t i = 0; i < s->nscen; i++) free(s->scen[i]);
+  free(s->scen);
   free(s->ev), free(s->ge), free(s->sc), free(s->wt);
 }
 
@@ -261,20 +262,31 @@ static void add_scale(sqlite3_context *ctx, span *s, sqlite3_value **argv) {
     fail(ctx, s, "unknown edge type");
     return;
   }
-  char *scen = NULL;
+  const char *scen = NULL;
   if (sqlite3_value_type(argv[4]) != SQLITE_NULL) {
     if (strcmp((const char *)sqlite3_user_data(ctx), "profdb_replay_each")) {
       fail(ctx, s, "a what-if's scenario (the 5th argument) is for profdb_replay_each");
       return;
     }
     const char *text = (const char *)sqlite3_value_text(argv[4]);
-    if (!text || !(scen = strdup(text))) {
+    if (!text) {
       fail(ctx, s, NULL);
       return;
     }
+    /* each name once (a span has a few scenarios and many rows) */
+    for (size_t i = s->nscen; !scen && i-- > 0;)
+      if (!strcmp(s->scen[i], text)) scen = s->scen[i];
+    if (!scen) {
+      char *copy = strdup(text);
+      if (!copy || !grow((void **)&s->scen, &s->capscen, s->nscen, sizeof *s->scen)) {
+        free(copy);
+        fail(ctx, s, NULL);
+        return;
+      }
+      scen = s->scen[s->nscen++] = copy;
+    }
   }
   if (!grow((void **)&s->sc, &s->capsc, s->nsc, sizeof *s->sc)) {
-    free(scen);
     fail(ctx, s, NULL);
     return;
   }
@@ -514,10 +526,10 @@ static void sort_scales(span *s) {
 }
 
 /* The what-ifs: each edge attributed to a scaled event weighs its factors'
-** product times as much (every row for its event and type applies, of
-** scenario scen and of every scenario; scen NULL: all rows), rounded once
-** and kept within 64 bits.  The rows are sorted by sort_scales. */
-void cp_apply_scales(const span *s, edges *es, const char *scen) {
+** product times as much (every row for its event and type applies),
+** rounded once and kept within 64 bits.  The rows are sorted by
+** sort_scales. */
+void cp_apply_scales(const span *s, edges *es) {
   if (!s->nsc) return;
   for (size_t i = 0; i < es->n; i++) {
     out_edge *e = &es->e[i];
@@ -533,9 +545,7 @@ void cp_apply_scales(const span *s, edges *es, const char *scen) {
     double product = 1;
     int scaled = 0;
     for (size_t k = lo; k < s->nsc && s->sc[k].id == e->attr; k++)
-      if ((s->sc[k].type < 0 || s->sc[k].type == e->type) &&
-          (!scen || !s->sc[k].scen || !strcmp(s->sc[k].scen, scen)))
-        product *= s->sc[k].factor, scaled = 1;
+      if (s->sc[k].type < 0 || s->sc[k].type == e->type) product *= s->sc[k].factor, scaled = 1;
     if (scaled) e->w = cp_scaled_weight(e->w, product);
   }
 }
@@ -643,7 +653,7 @@ int cp_build_graph(span *s, graph *g, int with_base, int with_own, int implicit,
     for (size_t i = 0; i < g->es.n; i++) g->base[i] = g->es.e[i].w;
   }
   sort_scales(s);
-  if (!per_scenario) cp_apply_scales(s, &g->es, NULL);
+  if (!per_scenario) cp_apply_scales(s, &g->es);
   return LP_OK;
 }
 

@@ -68,7 +68,7 @@ static void plan_free(plan *p) {
 ** time between the nodes (so the host's gaps and its own work stay), from
 ** the later of the source and the work a call waited for when they enter
 ** its end (the wait was the work's).  The measured ones (the last three)
-** lose what the what-ifs took off their weight (plan_offset).  LP_OK,
+** lose what the what-ifs took off their weight (plan_replay).  LP_OK,
 ** LP_NOMEM, LP_CYCLE, or LP_OVERFLOW for times past 64 bits. */
 static int plan_build(const span *s, const graph *g, plan *p) {
   size_t np = g->np, ne = g->es.n;
@@ -129,33 +129,24 @@ out:
   return rc;
 }
 
-/* Edge i's offset under its current weight (g->base: its weight without
-** what-ifs). */
-static int plan_offset(const plan *p, const graph *g, size_t i, i64 *off) {
-  i64 w = g->es.e[i].w, red;
-  if (p->fixed[i]) {
-    *off = w;
-    return LP_OK;
-  }
-  if (__builtin_sub_overflow(g->base[i], w, &red) ||
-      __builtin_sub_overflow(p->gap[i], red, off))
-    return LP_OVERFLOW;
-  return LP_OK;
-}
-
 /* The replayed time of each node (t): a node no edge enters keeps its
 ** time; another comes at the latest of its sources' replayed times plus
-** their offsets (off).  LP_OK or LP_OVERFLOW; *shortening: the span's last
-** recorded node time less its last replayed one. */
-static int plan_replay(const plan *p, const graph *g, const i64 *off, i64 *t, i64 *shortening) {
+** the edges' offsets: a fixed edge's weight, another's recorded gap less
+** what the what-ifs took off its weight (g->base: the weights without
+** them).  LP_OK or LP_OVERFLOW; *shortening: the span's last recorded
+** node time less its last replayed one. */
+static int plan_replay(const plan *p, const graph *g, i64 *t, i64 *shortening) {
   size_t np = g->np;
   for (size_t v = 0; v < np; v++) t[v] = p->entered[v] ? INT64_MIN : g->pts[v].t;
   for (size_t n = 0; n < np; n++) {
     size_t u = p->order[n];
     for (size_t k = p->first[u]; k < p->first[u + 1]; k++) {
       size_t i = p->by_src[k], v = g->es.e[i].dst;
-      i64 c;
-      if (__builtin_add_overflow(t[u], off[i], &c)) return LP_OVERFLOW;
+      i64 w = g->es.e[i].w, off = w, red, c;
+      if (!p->fixed[i] && (__builtin_sub_overflow(g->base[i], w, &red) ||
+                           __builtin_sub_overflow(p->gap[i], red, &off)))
+        return LP_OVERFLOW;
+      if (__builtin_add_overflow(t[u], off, &c)) return LP_OVERFLOW;
       if (c > t[v]) t[v] = c;
     }
   }
@@ -176,21 +167,16 @@ static void replay_final(sqlite3_context *ctx) {
   }
   graph g;
   plan p = {0};
-  i64 shortening = 0, *off = NULL, *t = NULL;
+  i64 shortening = 0, *t = NULL;
   int rc = cp_build_graph(s, &g, 1, 0, 1, 0);
   if (rc == LP_OK) rc = plan_build(s, &g, &p);
-  if (rc == LP_OK) {
-    off = malloc((g.es.n ? g.es.n : 1) * sizeof *off);
-    t = malloc((g.np ? g.np : 1) * sizeof *t);
-    if (!off || !t) rc = LP_NOMEM;
-  }
-  for (size_t i = 0; rc == LP_OK && i < g.es.n; i++) rc = plan_offset(&p, &g, i, &off[i]);
-  if (rc == LP_OK) rc = plan_replay(&p, &g, off, t, &shortening);
+  if (rc == LP_OK && !(t = malloc((g.np ? g.np : 1) * sizeof *t))) rc = LP_NOMEM;
+  if (rc == LP_OK) rc = plan_replay(&p, &g, t, &shortening);
   if (rc == LP_OK)
     sqlite3_result_int64(ctx, shortening);
   else
     cp_report_rc(ctx, rc);
-  cp_graph_free(&g), plan_free(&p), free(off), free(t);
+  cp_graph_free(&g), plan_free(&p), free(t);
   cp_span_free(s);
 }
 
@@ -223,9 +209,43 @@ static int cmp_attr_edge(const void *a, const void *b) {
   return x->edge < y->edge ? -1 : x->edge > y->edge;
 }
 
+/* Sets the weights of scenario scen's what-ifs (its rows and those of
+** every scenario, as cp_apply_scales weighs them: by event, its factors'
+** product, rounded once) on the edges by_attr lists, or back to g->base
+** (restore). */
+static void set_scenario(const span *s, graph *g, const attr_edge *by_attr, size_t na,
+                         const char *scen, int restore) {
+  for (size_t r0 = 0, r1; r0 < s->nsc; r0 = r1) { /* the rows of one event */
+    int mine = 0;
+    for (r1 = r0; r1 < s->nsc && s->sc[r1].id == s->sc[r0].id; r1++)
+      mine |= !s->sc[r1].scen || s->sc[r1].scen == scen;
+    if (!mine) continue;
+    size_t lo = 0, hi = na;
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (by_attr[mid].attr < s->sc[r0].id)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    for (; lo < na && by_attr[lo].attr == s->sc[r0].id; lo++) {
+      out_edge *e = &g->es.e[by_attr[lo].edge];
+      double product = 1;
+      int scaled = 0;
+      for (size_t r = r0; r < r1; r++) {
+        const scale *sc = &s->sc[r];
+        if ((sc->type < 0 || sc->type == e->type) && (!sc->scen || sc->scen == scen))
+          product *= sc->factor, scaled = 1;
+      }
+      if (scaled)
+        e->w = restore ? g->base[by_attr[lo].edge]
+                       : cp_scaled_weight(g->base[by_attr[lo].edge], product);
+    }
+  }
+}
+
 /* profdb_replay_each: the graph and its plan built once; per scenario its
-** what-ifs (as cp_apply_scales weighs them) change the offsets of the edges
-** they touch, one replay, and those offsets back. */
+** what-ifs set on the edges they touch, one replay, and those edges back. */
 static void replay_each_final(sqlite3_context *ctx) {
   span *s = sqlite3_aggregate_context(ctx, 0);
   if (!s) return;
@@ -235,68 +255,31 @@ static void replay_each_final(sqlite3_context *ctx) {
   }
   graph g;
   plan p = {0};
-  size_t ne = 0, na = 0, nscen = 0, ntouched = 0;
-  char **scen = malloc((s->nsc ? s->nsc : 1) * sizeof *scen);
-  i64 *off = NULL, *t = NULL;
-  double *product = NULL;
-  size_t *touched = NULL;
+  size_t na = 0, nscen = 0;
+  char **scen = malloc((s->nscen ? s->nscen : 1) * sizeof *scen);
+  i64 *t = NULL;
   attr_edge *by_attr = NULL;
   sqlite3_str *out = sqlite3_str_new(NULL);
   int rc = scen ? cp_build_graph(s, &g, 1, 0, 1, 1) : LP_NOMEM;
   if (rc == LP_OK) rc = plan_build(s, &g, &p);
   if (rc == LP_OK) {
-    ne = g.es.n;
-    off = malloc((ne ? ne : 1) * sizeof *off), t = malloc((g.np ? g.np : 1) * sizeof *t);
-    product = malloc((ne ? ne : 1) * sizeof *product);
-    touched = malloc((ne ? ne : 1) * sizeof *touched);
-    by_attr = malloc((ne ? ne : 1) * sizeof *by_attr);
-    if (!off || !t || !product || !touched || !by_attr) rc = LP_NOMEM;
+    t = malloc((g.np ? g.np : 1) * sizeof *t);
+    by_attr = malloc((g.es.n ? g.es.n : 1) * sizeof *by_attr);
+    if (!t || !by_attr) rc = LP_NOMEM;
   }
-  for (size_t i = 0; rc == LP_OK && i < ne; i++) {
-    product[i] = -1; /* untouched */
-    rc = plan_offset(&p, &g, i, &off[i]);
-    if (g.es.e[i].has_attr) by_attr[na++] = (attr_edge){g.es.e[i].attr, i};
-  }
-  if (rc == LP_OK) { /* the distinct scenarios, in order */
+  if (rc == LP_OK) { /* the edges by event, the distinct scenarios, in order */
+    for (size_t i = 0; i < g.es.n; i++)
+      if (g.es.e[i].has_attr) by_attr[na++] = (attr_edge){g.es.e[i].attr, i};
     if (na) qsort(by_attr, na, sizeof *by_attr, cmp_attr_edge);
-    for (size_t i = 0; i < s->nsc; i++)
-      if (s->sc[i].scen) scen[nscen++] = s->sc[i].scen;
+    for (size_t i = 0; i < s->nscen; i++) scen[nscen++] = s->scen[i];
     if (nscen) qsort(scen, nscen, sizeof *scen, cmp_scen);
     sqlite3_str_appendchar(out, 1, '{');
   }
   for (size_t k = 0, first = 1; rc == LP_OK && k < nscen; k++) {
-    if (k && !strcmp(scen[k], scen[k - 1])) continue;
-    ntouched = 0;
-    for (size_t r = 0; r < s->nsc; r++) { /* its rows and every scenario's */
-      const scale *sc = &s->sc[r];
-      if (sc->scen && strcmp(sc->scen, scen[k])) continue;
-      size_t lo = 0, hi = na;
-      while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (by_attr[mid].attr < sc->id)
-          lo = mid + 1;
-        else
-          hi = mid;
-      }
-      for (; lo < na && by_attr[lo].attr == sc->id; lo++) {
-        size_t i = by_attr[lo].edge;
-        if (sc->type >= 0 && sc->type != g.es.e[i].type) continue;
-        if (product[i] < 0) product[i] = 1, touched[ntouched++] = i;
-        product[i] *= sc->factor;
-      }
-    }
-    for (size_t n = 0; rc == LP_OK && n < ntouched; n++) {
-      size_t i = touched[n];
-      g.es.e[i].w = cp_scaled_weight(g.base[i], product[i]);
-      rc = plan_offset(&p, &g, i, &off[i]);
-    }
     i64 shortening = 0;
-    if (rc == LP_OK) rc = plan_replay(&p, &g, off, t, &shortening);
-    for (size_t n = 0; n < ntouched; n++) { /* back to the recorded weights */
-      size_t i = touched[n];
-      g.es.e[i].w = g.base[i], product[i] = -1;
-      if (rc == LP_OK) rc = plan_offset(&p, &g, i, &off[i]);
-    }
+    set_scenario(s, &g, by_attr, na, scen[k], 0);
+    rc = plan_replay(&p, &g, t, &shortening);
+    set_scenario(s, &g, by_attr, na, scen[k], 1);
     if (rc != LP_OK) break;
     if (!first) sqlite3_str_appendchar(out, 1, ',');
     json_string(out, scen[k]);
@@ -314,7 +297,7 @@ static void replay_each_final(sqlite3_context *ctx) {
     cp_report_rc(ctx, rc);
   }
   if (scen) cp_graph_free(&g);
-  plan_free(&p), free(scen), free(off), free(t), free(product), free(touched), free(by_attr);
+  plan_free(&p), free(scen), free(t), free(by_attr);
   cp_span_free(s);
 }
 
