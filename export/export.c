@@ -29,6 +29,7 @@
 **   3. Memory: one row group (PQ_GROUP_BYTES) and SQLite's page cache.
 */
 #include "export.h"
+#include "export_replay.h"
 #include "export_summary.h"
 
 #include "hash.h"
@@ -794,6 +795,12 @@ int ex_export(sqlite3 *db, const ex_options *o, ex_result *res) {
     fprintf(stderr, "profdb: export: the report's steps: %s\n", sqlite3_errmsg(db));
     rc = -1;
   }
+  /* The critical path's replays, which each summary carries (every trace:
+  ** export_replay.c). */
+  if (rc == 0 && o->nonly == 0 && ex_replay_build(db)) {
+    fprintf(stderr, "profdb: export: the critical path's replays: %s\n", sqlite3_errmsg(db));
+    rc = -1;
+  }
   if (rc == 0) rc = export_artifacts(&x, 0, &seen);
   if (rc == 0) rc = export_artifacts(&x, 1, &seen);
   sqlite3_exec(
@@ -801,6 +808,7 @@ int ex_export(sqlite3 *db, const ex_options *o, ex_result *res) {
       "DROP TABLE IF EXISTS temp.summary_rowids; DROP TABLE IF EXISTS temp.report_trace;"
       " DROP TABLE IF EXISTS temp.report_step_all",
       NULL, NULL, NULL);
+  ex_replay_drop(db);
   sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
   free(seen.key);
   ld_buf_free(&x.files.text);

@@ -26,6 +26,7 @@
 */
 #include "export_summary.h"
 
+#include "export_replay.h"
 #include "loader.h"
 #include "oom.h"
 #include "profdb/profdb.h"
@@ -247,6 +248,34 @@ static int record_run(sqlite3 *out, int64_t trace_id, const char *run) {
   return rc;
 }
 
+/* The trace's critical-path replays (export_replay.c), which the report of
+** a dataset cannot compute from the summary's rows: profdb's own key at
+** position -2, as 'profdb.run' is at -1. */
+static int record_replay(sqlite3 *out, sqlite3 *db, int64_t trace_id, char *err,
+                         size_t errsize) {
+  char *json = ex_replay_json(db, trace_id);
+  if (!json) {
+    snprintf(err, errsize, "the critical path's replays: %s", sqlite3_errmsg(db));
+    return -2;
+  }
+  sqlite3_stmt *st;
+  int rc =
+      sqlite3_prepare_v2(out,
+                         "INSERT OR REPLACE INTO trace_metadata(trace_id, position, key, value)"
+                         " VALUES (?1, -2, 'profdb.cp_replay', ?2)",
+                         -1, &st, NULL) == SQLITE_OK
+          ? 0
+          : -1;
+  if (rc == 0) {
+    sqlite3_bind_int64(st, 1, trace_id);
+    sqlite3_bind_text(st, 2, json, -1, SQLITE_STATIC);
+    rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+    sqlite3_finalize(st);
+  }
+  sqlite3_free(json);
+  return rc;
+}
+
 /* The summary database at path: the trace's rows of db. */
 static int write_db(sqlite3 *db, const char *path, const ex_summary_trace *t,
                     const char *set_run, char *err, size_t errsize) {
@@ -273,6 +302,7 @@ static int write_db(sqlite3 *db, const char *path, const ex_summary_trace *t,
   if (rc == 0) rc = exec_bound(out, db, profdb_export__summary_busy, t);
   if (rc == 0) rc = exec_bound(out, db, profdb_export__summary_columns, t);
   if (rc == 0 && set_run) rc = record_run(out, t->id, set_run);
+  if (rc == 0) rc = record_replay(out, db, t->id, err, errsize);
   if (rc == 0) rc = sqlite3_exec(out, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
   if (rc == -1) snprintf(err, errsize, "%s", out ? sqlite3_errmsg(out) : "cannot open");
   int e = rc == 0 ? 0 : out && db_errno(out) ? db_errno(out) : rc == -2 ? errno : 0;

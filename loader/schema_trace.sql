@@ -117,7 +117,9 @@ CREATE TABLE IF NOT EXISTS trace_metadata(
   -- trace the key belongs to
   trace_id INTEGER NOT NULL,
   -- position among the top-level keys (0-based, traceEvents included);
-  -- -1 for profdb's own key 'profdb.run' (profdb load --run NAME)
+  -- -1 for profdb's own key 'profdb.run' (profdb load --run NAME); -2 for
+  -- 'profdb.cp_replay' in a dataset's summary (profdb export: the critical
+  -- path's replays, queries/lib/63_critical_path_replay.sql)
   position INTEGER NOT NULL,
   -- the key
   key TEXT NOT NULL,

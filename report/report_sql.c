@@ -616,7 +616,9 @@ static int required(const rp_report *r, const char *name) {
 
 /* A prelude file whose header has "-- On demand: TABLE ..." builds tables
 ** that only some sections read (the critical path: a second of CPU on a
-** 60 MB trace): it runs only when a selected section requires one of them. */
+** 60 MB trace): it runs only when a selected section requires one of them,
+** or, for the word 'findings' among them, when the findings run (their
+** measures read it: lib/findings/replay.sql). */
 static int lib_wanted(const rp_report *r, const char *path) {
   char *text = read_file(path);
   if (!text) return 1; /* running it reports the error */
@@ -630,7 +632,7 @@ static int lib_wanted(const rp_report *r, const char *path) {
       wanted = 0;
       for (char *t = strtok_r(line + 13, " ,", &save); t && !wanted;
            t = strtok_r(NULL, " ,", &save))
-        wanted = required(r, t);
+        wanted = !strcmp(t, "findings") ? r->with_findings && r->kind->rules : required(r, t);
       break;
     }
     line = end ? end + 1 : NULL;

@@ -10,9 +10,11 @@
 -- the step (host_bound) and the finding says so.  GEMMs with no evidence
 -- of their speed (unbounded: no shapes, tensor-core or unknown precision)
 -- promise nothing: the finding fires on half their time, to say what to
--- record to bound them.
--- Reads: measure_dominant, measure_floor, measure_gpu, measure_kernel_top, measure_time
-SELECT round(100.0 * c.saving / t.job_step_ns, 1) AS priority, 'dominant_category' AS rule,
+-- record to bound them.  A replay of the trace with the kernels that much
+-- faster bounds any of these (measure_replay).
+-- Reads: measure_dominant, measure_floor, measure_gpu, measure_kernel_top, measure_replay,
+--   measure_time
+SELECT round(100.0 * r.saving / t.job_step_ns, 1) AS priority, 'dominant_category' AS rule,
   CASE WHEN c.category = 'GEMM' AND NOT c.shaped THEN 'low' WHEN c.host_bound THEN 'low'
        WHEN c.category IN ('GEMM', 'Attention', 'Elementwise',
          'Convolution') THEN 'medium' ELSE 'low' END AS confidence,
@@ -128,7 +130,7 @@ SELECT round(100.0 * c.saving / t.job_step_ns, 1) AS priority, 'dominant_categor
          THEN printf('Up to %s (%.0f%% of the job step): the GEMMs'' time above what their ' ||
            'FLOPs take at 60%% of the %s''s dense peak (for fp32 calls its bf16 peak), the ' ||
              'level tuned large GEMMs reach; from the recorded shapes%s.',
-           profdb_fmt_ns(c.saving), 100.0 * c.saving / t.job_step_ns, c.peak_device,
+           profdb_fmt_ns(r.saving), 100.0 * r.saving / t.job_step_ns, c.peak_device,
            CASE WHEN c.peak_assumed THEN printf('; assumed: the device is the %s, the one ' ||
              'model the trace lists', c.peak_device) ELSE '' END)
        WHEN c.category = 'GEMM' AND c.ev_shaped
@@ -136,12 +138,12 @@ SELECT round(100.0 * c.saving / t.job_step_ns, 1) AS priority, 'dominant_categor
            'FLOPs take at %.1f TFLOP/s, the rate of this trace''s fastest GEMM shape; ' ||
              'assumed: the device''s peak is unknown, so what this device is seen to reach ' ||
                'stands in for it.',
-           profdb_fmt_ns(c.saving), 100.0 * c.saving / t.job_step_ns, c.ev_best_tflops)
+           profdb_fmt_ns(r.saving), 100.0 * r.saving / t.job_step_ns, c.ev_best_tflops)
        WHEN c.category = 'Convolution' AND c.transpose_ns >= 0.1 * c.dur AND NOT c.host_bound
          THEN printf('Up to %s (%.0f%% of the job step): channels_last removes the %s of ' ||
            'layout transposes; beyond them, a 2x faster Convolution (cudnn.benchmark picking ' ||
              'faster algorithms) is a guess.',
-           profdb_fmt_ns(c.saving), 100.0 * c.saving / t.job_step_ns, profdb_fmt_ns(c.transpose_ns))
+           profdb_fmt_ns(r.saving), 100.0 * r.saving / t.job_step_ns, profdb_fmt_ns(c.transpose_ns))
        WHEN c.unbounded
          THEN printf('Nothing promised: no recorded shapes tell how near the device''s peak ' ||
            'these %s GEMMs already run (their kernels are tuned library kernels, which run ' ||
@@ -152,11 +154,12 @@ SELECT round(100.0 * c.saving / t.job_step_ns, 1) AS priority, 'dominant_categor
          THEN printf('Up to %s (%.0f%% of the job step): these GEMMs run in %s (from their ' ||
            'names), and a lower precision''s tensor-core peak is at least 2x theirs; a bound ' ||
              'from the kernel names alone: no recorded shapes tell how fast they already are ' ||
-               '(record_shapes=True, gemm_efficiency).', profdb_fmt_ns(c.saving),
-           100.0 * c.saving / t.job_step_ns, c.precision)
+               '(record_shapes=True, gemm_efficiency).', profdb_fmt_ns(r.saving),
+           100.0 * r.saving / t.job_step_ns, c.precision)
        ELSE printf('A 2x faster %s would save at most %s (%.0f%% of the job step).', c.category,
-         profdb_fmt_ns(c.saving), 100.0 * c.saving / t.job_step_ns) END
+         profdb_fmt_ns(r.saving), 100.0 * r.saving / t.job_step_ns) END
     || CASE WHEN c.crit_bound AND NOT c.unbounded AND (c.host_bound OR c.crit < c.dur)
+             AND NOT r.replay_bound
        THEN printf(' Bounded by ' ||
       'the critical path: the GPU idles %s, so a faster %s saves the ' ||
         'same share of only its %s per rank step that something waits for, not of all its %s%s.',
@@ -164,11 +167,17 @@ SELECT round(100.0 * c.saving / t.job_step_ns, 1) AS priority, 'dominant_categor
            profdb_fmt_ns(c.crit),
            profdb_fmt_ns(c.dur),
          iif(c.host_bound, '; the host-side findings (gpu_idle, data_loading, launch_bound, ' ||
-           'synchronization) come first', '')) ELSE '' END AS expected_impact,
+           'synchronization) come first', '')) ELSE '' END
+    || CASE WHEN r.replay_bound
+       THEN printf(' Bounded by a replay of the trace on its critical path''s graph ' ||
+         '(critical_path) with these kernels that much faster: the analysed time ends only %s ' ||
+           'sooner per rank step, not %s: the step''s end waits mostly on other work (the ' ||
+             'host, other streams, launches).', profdb_fmt_ns(r.saving), profdb_fmt_ns(c.saving))
+       ELSE '' END AS expected_impact,
   printf('Re-profile: the %s share in kernel_category_sum drops, and step time with it.',
     c.category) AS validation,
-  0 AS needs_artifact, round(min(100.0 * c.saving / t.job_step_ns, 100), 2) AS expected_saving_pct,
-    c.saving AS expected_saving_ns, NULL AS expected_saving_bytes,
+  0 AS needs_artifact, round(min(100.0 * r.saving / t.job_step_ns, 100), 2) AS expected_saving_pct,
+    r.saving AS expected_saving_ns, NULL AS expected_saving_bytes,
   (SELECT json_group_array(json_object('kernel', name, 'dur_ns', dur)) FROM (
      SELECT name, sum(dur) AS dur, coalesce(name = c.old_name, 0) AS older
      FROM measure_kernel_top WHERE category = c.category
@@ -187,12 +196,13 @@ SELECT round(100.0 * c.saving / t.job_step_ns, 1) AS priority, 'dominant_categor
       'evidence_tflops', iif(c.category = 'GEMM' AND c.ev_shaped, round(c.ev_best_tflops, 2), NULL),
       'gpu_idle_pct', round(100.0 * (t.rank_step_ns - t.gpu_busy_ns) / t.rank_step_ns, 1),
       'critical_path_ns', iif(c.crit_bound, CAST(round(c.crit) AS INTEGER), NULL),
+      'replay_ns', CAST(round(r.replay_ns) AS INTEGER),
       'transpose_ns', iif(c.category = 'Convolution', CAST(round(c.transpose_ns) AS INTEGER),
         NULL))) AS evidence, 0 AS cut_may_explain
-FROM measure_dominant c, measure_gpu g, measure_time t, measure_floor f
+FROM measure_dominant c, measure_replay r, measure_gpu g, measure_time t, measure_floor f
 WHERE g.gpu_total > 0 AND t.rank_step_ns > 0 AND c.dur > 0.3 * g.gpu_total
   AND c.category NOT IN ('NCCL/communication', 'Memcpy', 'Other')
-  AND (CASE WHEN c.unbounded THEN c.dur / 2 WHEN c.crit_bound THEN c.saving0 ELSE c.saving END)
+  AND (CASE WHEN c.unbounded THEN c.dur / 2 WHEN c.crit_bound THEN c.saving0 ELSE r.saving END)
     >= f.min_pct / 100 * t.job_step_ns
-  AND (CASE WHEN c.unbounded THEN c.dur / 2 WHEN c.crit_bound THEN c.saving0 ELSE c.saving END)
+  AND (CASE WHEN c.unbounded THEN c.dur / 2 WHEN c.crit_bound THEN c.saving0 ELSE r.saving END)
     >= f.min_ns;

@@ -9,7 +9,11 @@
 -- of peak) is bounded by that memory roofline instead: its compute-peak
 -- gap is not recoverable.  The finding fires when the saving before the
 -- critical-path bound (s0) passes the floor, to say how little is left.
--- Reads: measure_critical, measure_floor, measure_gemm_op_top, measure_time
+-- At most what a replay of the trace gains with the whole category's
+-- kernels removed (measure_replay_removed: no action on one shape gains
+-- more).
+-- Reads: measure_critical, measure_floor, measure_gemm_op_top, measure_replay_removed,
+--   measure_time
 SELECT round(100.0 * x.saving / t.job_step_ns, 1) AS priority, 'low_gemm_efficiency' AS rule,
   iif(x.share < 0.5, 'low', 'medium') AS confidence,
   printf('%s%s runs at %.1f%% of the %s''s %s peak', m.name,
@@ -50,7 +54,15 @@ SELECT round(100.0 * x.saving / t.job_step_ns, 1) AS priority, 'low_gemm_efficie
       'autocast, enable torch.backends.cuda.matmul.allow_tf32 for fp32, try torch.compile ' ||
         '(mode="max-autotune") or a fused attention kernel; see op_shape_sum for the exact ' ||
           'shapes.' END AS action,
-  CASE WHEN x.bounded AND x.share < 1
+  CASE WHEN x.replay_bound
+    THEN printf('Up to %s (%.1f%% of the job step): a replay of the trace on its critical ' ||
+      'path''s graph (critical_path) with all its %s kernels removed ends the analysed time ' ||
+        'only that much sooner per rank step, less than the %s of GPU time it would save at ' ||
+          '%s: the step''s end waits mostly on other work.',
+      profdb_fmt_ns(CAST(x.saving AS INTEGER)), 100.0 * x.saving / t.job_step_ns, x.category,
+        profdb_fmt_ns(CAST(x.s0 AS INTEGER)),
+        iif(x.mb, 'the memory roofline', '60% of peak'))
+    WHEN x.bounded AND x.share < 1
     THEN printf('Up to %s (%.1f%% of the job step): of the %s of GPU time it would save at ' ||
       '%s, the %.0f%% share of %s kernel time on the critical path.',
       profdb_fmt_ns(CAST(x.saving AS INTEGER)), 100.0 * x.saving / t.job_step_ns,
@@ -80,18 +92,23 @@ SELECT round(100.0 * x.saving / t.job_step_ns, 1) AS priority, 'low_gemm_efficie
       'gpu_idle_pct', round(100.0 * (t.rank_step_ns - t.gpu_busy_ns) / t.rank_step_ns, 1),
       'critical_path_ns', iif(x.bounded, CAST(round(x.crit) AS INTEGER), NULL),
       'category_ns', iif(x.bounded, CAST(round(x.cat_ns) AS INTEGER), NULL),
+      'replay_removed_ns', CAST(round(x.replay_ns) AS INTEGER),
       'memory_bound', x.mb, 'bytes', CAST(round(m.bytes) AS INTEGER),
       'memory_floor_ns', CAST(round(m.mem_ns) AS INTEGER))) AS evidence,
         0 AS cut_may_explain
 FROM measure_gemm_op_top m, measure_time t, measure_floor f,
-  (SELECT s0, mb, bounded, crit, cat_ns, category,
-     iif(bounded, min(1.0, crit / cat_ns), 1.0) AS share,
-     s0 * iif(bounded, min(1.0, crit / cat_ns), 1.0) AS saving
-   FROM (SELECT max(m2.device_ns - max(m2.device_ns * m2.peak_pct / 60,
-                  coalesce(m2.mem_ns, 0)), 0) AS s0,
-           coalesce(m2.mem_ns > m2.device_ns * m2.peak_pct / 60, 0) AS mb, m2.category,
-           t2.critical_path_bound AND coalesce(cm.op_cat_ns, 0) > 0 AS bounded,
-           cm.crit_op AS crit, cm.op_cat_ns AS cat_ns
-         FROM measure_gemm_op_top m2, measure_time t2, measure_critical cm)) x
+  (SELECT *, coalesce(replay_ns < 0.99 * saving1, 0) AS replay_bound,
+     iif(replay_ns < 0.99 * saving1, replay_ns, saving1) AS saving
+   FROM (SELECT s0, mb, bounded, crit, cat_ns, category,
+           iif(bounded, min(1.0, crit / cat_ns), 1.0) AS share,
+           s0 * iif(bounded, min(1.0, crit / cat_ns), 1.0) AS saving1,
+           (SELECT r.replay_ns FROM measure_replay_removed r
+            WHERE r.category = y.category) AS replay_ns
+         FROM (SELECT max(m2.device_ns - max(m2.device_ns * m2.peak_pct / 60,
+                        coalesce(m2.mem_ns, 0)), 0) AS s0,
+                 coalesce(m2.mem_ns > m2.device_ns * m2.peak_pct / 60, 0) AS mb, m2.category,
+                 t2.critical_path_bound AND coalesce(cm.op_cat_ns, 0) > 0 AS bounded,
+                 cm.crit_op AS crit, cm.op_cat_ns AS cat_ns
+               FROM measure_gemm_op_top m2, measure_time t2, measure_critical cm) y)) x
 WHERE t.rank_step_ns > 0 AND m.peak_pct < 30 AND m.device_ns >= 0.05 * m.gpu_ns
   AND x.s0 >= f.min_ns AND 100.0 * x.s0 / t.job_step_ns >= f.min_pct;

@@ -6,9 +6,11 @@
 -- is to hide them behind (t.kernel_ns).  With the GPU idle over 10% of
 -- the rank step, at most the copy time something waits for
 -- (measure_critical.crit_copy, as the kernel-time rules: a copy nothing
--- waits for only lengthens the GPU's idle after it).
+-- waits for only lengthens the GPU's idle after it).  At most what a
+-- replay of the trace gains with every copy removed
+-- (measure_replay_removed, Memcpy).
 -- Reads: measure_copy, measure_critical, measure_floor, measure_gpu, measure_kernel_top,
---   measure_time
+--   measure_replay_removed, measure_time
 SELECT round(100.0 * x.saving / t.job_step_ns, 1) AS priority, 'memcpy' AS rule,
   'medium' AS confidence,
   printf('Memory copies take %.0f%% of GPU time, %.0f%% of the job step with no kernel running',
@@ -43,7 +45,12 @@ SELECT round(100.0 * x.saving / t.job_step_ns, 1) AS priority, 'memcpy' AS rule,
     ELSE 'Overlap the copies with compute: issue them earlier on a side stream (prefetch the ' ||
       'next batch while this one runs), or keep the data on the device between steps; batch ' ||
         'small copies.' END AS action,
-  CASE WHEN x.crit_bounded THEN printf('Up to %s (%.0f%% of the job step): of the %s of ' ||
+  CASE WHEN x.replay_bound THEN printf('Up to %s (%.0f%% of the job step): a replay of the ' ||
+    'trace on its critical path''s graph (critical_path) with every copy removed ends the ' ||
+      'analysed time only that much sooner per rank step, less than the %s of copy time not ' ||
+        'hidden behind kernels: the step''s end waits mostly on other work.',
+    profdb_fmt_ns(x.saving), 100.0 * x.saving / t.job_step_ns, profdb_fmt_ns(x.saving0))
+    WHEN x.crit_bounded THEN printf('Up to %s (%.0f%% of the job step): of the %s of ' ||
     'copy time not hidden behind kernels%s, only the part something waits for (a ' ||
       'host-blocking call, or the GPU work the next step queues behind, after the GPU''s last ' ||
         'wait on other work in the step): the GPU idles %s, and a copy ' ||
@@ -71,14 +78,19 @@ SELECT round(100.0 * x.saving / t.job_step_ns, 1) AS priority, 'memcpy' AS rule,
       'memcpy_ns', g.memcpy,
       'memcpy_exposed_ns', t.memcpy_exposed_ns, 'gpu_total_ns', g.gpu_total,
       'dtod_copy_ns', c.dtod, 'peer_copy_ns', c.ptop, 'pageable_copy_ns', c.pageable,
-      'critical_path_ns', iif(t.critical_path_bound, x.crit_copy, NULL)))
+      'critical_path_ns', iif(t.critical_path_bound, x.crit_copy, NULL),
+      'replay_removed_ns', CAST(round(x.replay_ns) AS INTEGER)))
         AS evidence, 1 AS cut_may_explain
 FROM measure_gpu g, measure_time t, measure_floor f, measure_copy c,
-  (SELECT y.saving0, m.crit_copy, y.bounded AND m.crit_copy < y.saving0 AS crit_bounded,
-     iif(y.bounded, min(m.crit_copy, y.saving0), y.saving0) AS saving
+  (SELECT *, coalesce(replay_ns < 0.99 * saving1, 0) AS replay_bound,
+     iif(replay_ns < 0.99 * saving1, replay_ns, saving1) AS saving
+   FROM (
+  SELECT y.saving0, m.crit_copy, y.bounded AND m.crit_copy < y.saving0 AS crit_bounded,
+     iif(y.bounded, min(m.crit_copy, y.saving0), y.saving0) AS saving1,
+     (SELECT replay_ns FROM measure_replay_removed WHERE category = 'Memcpy') AS replay_ns
    FROM (SELECT CASE WHEN c2.ptop >= 0.5 * c2.total
                   THEN min(t2.memcpy_exposed_ns, coalesce(t2.kernel_ns, 0))
                   ELSE t2.memcpy_exposed_ns END AS saving0, t2.critical_path_bound AS bounded
-         FROM measure_copy c2, measure_time t2) y, measure_critical m) x
+         FROM measure_copy c2, measure_time t2) y, measure_critical m)) x
 WHERE g.gpu_total > 0 AND t.rank_step_ns > 0 AND g.memcpy > 0.1 * g.gpu_total
   AND t.memcpy_exposed_ns >= f.min_pct / 100 * t.job_step_ns AND t.memcpy_exposed_ns >= f.min_ns;

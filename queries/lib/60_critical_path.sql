@@ -30,15 +30,15 @@
 -- it: every launch call whose GPU work carries its correlation (CUDA/HIP
 -- graph launches included), streams keyed by (device, stream), the
 -- report's steps.
--- Run only when a selected section requires a table named here
--- (report_sql.c, lib_wanted):
--- On demand: report_cp_path
+-- Run only when a selected section requires a table named here, or the
+-- findings run (lib/findings/replay.sql; report_sql.c, lib_wanted):
+-- On demand: report_cp_path findings
 
--- Spans analysed: trace_id, step (-1: the whole trace), [ts, end_ts] (ns).
-CREATE TEMP TABLE report_cp_span(trace_id INTEGER, step INTEGER, ts INTEGER, end_ts INTEGER,
+-- Spans analysed, in a database's report and in a dataset's: trace_id,
+-- step (-1: the whole trace), [ts, end_ts] (ns), rounded (HTA's µs).
+CREATE TEMP TABLE report_cp_span_all(trace_id INTEGER, step INTEGER, ts INTEGER, end_ts INTEGER,
   rounded INTEGER, PRIMARY KEY (trace_id, step)) WITHOUT ROWID;
-INSERT INTO report_cp_span
-SELECT * FROM (
+INSERT INTO report_cp_span_all
 SELECT s.trace_id, s.step, s.ts, s.ts + s.dur, 0 FROM report_step s
 WHERE NOT coalesce(:scope_hta, 0)
 UNION ALL
@@ -50,10 +50,15 @@ UNION ALL
 SELECT w.trace_id, -1, w.ts, w.end_ts, coalesce(h.rounded, 0)
 FROM report_window w LEFT JOIN report_hta_trace h USING (trace_id)
 WHERE w.whole AND NOT (coalesce(:scope_hta, 0)
-                       AND EXISTS (SELECT 1 FROM report_step_all a WHERE a.trace_id = w.trace_id)))
--- none in a dataset's report: its summaries leave most CPU operators out
--- (lib/90_unavailable.sql says so)
-WHERE NOT (SELECT summaries FROM report_built_from);
+                       AND EXISTS (SELECT 1 FROM report_step_all a WHERE a.trace_id = w.trace_id));
+
+-- The spans whose graph is built here: none in a dataset's report, whose
+-- summaries leave most CPU operators out (lib/90_unavailable.sql says so;
+-- lib/63 reads the replays each rank's export made).
+CREATE TEMP TABLE report_cp_span(trace_id INTEGER, step INTEGER, ts INTEGER, end_ts INTEGER,
+  rounded INTEGER, PRIMARY KEY (trace_id, step)) WITHOUT ROWID;
+INSERT INTO report_cp_span
+SELECT * FROM report_cp_span_all WHERE NOT (SELECT summaries FROM report_built_from);
 
 -- Launch calls counted (HTA: get_runtime_launch_events_mask), by name id.
 CREATE TEMP TABLE report_cp_launch_name(name_id INTEGER PRIMARY KEY);

@@ -29,6 +29,26 @@ its carry-over item 6, one per defect, each named after it:
   each collective's time inside the analysed spans, as its figures do
   (a collective that starts while the warm-up step's GPU work still runs
   is partly outside them), not whole kernels.
+- kernel_saving_waited_on_other_stream: the host waits in a
+  cudaDeviceSynchronize for two streams; the dominant Softmax kernels (6 ms
+  on stream 7) end 0.3 ms before the other stream's work (stream 9, to
+  6.5 ms): halving them ends no wait sooner, so dominant_category promises
+  nothing (was: the Softmax time inside the wait, halved: 2.9 ms), as the
+  replay of the trace with them halved finds.  Control: the same Softmax
+  alone (the wait is theirs) keeps half of what the wait holds.
+- copy_saving_waited_on_other_stream: the same with copies: two pageable
+  host-to-device copies (1.5 ms each on stream 7, no kernel running)
+  before the host's sync, which also waits for a kernel on stream 9 that
+  another thread launches 10 us before it starts, 0.1 ms after the copies,
+  and that ends 3.3 ms after them: no copy removed ends the wait sooner,
+  so memcpy promises nothing (was: the 2.8 ms of copies inside the wait),
+  as the replay of the trace without them finds.  Control: the copies
+  alone keep the 2.8 ms the wait holds of them ([0.4, 3.2] ms).
+- open_span_not_replayed: the two-stream Softmax fixture with stream 9's
+  first kernel starting 3 ms after its launch on an idle stream: something
+  the trace does not record held it (another stream's event, a peer), so
+  the replay, which holds it at its time, bounds nothing, and the saving
+  is the control's 2.9 ms.
 The expected figures are derived here from the fixture's own events.
 """
 import json
@@ -239,9 +259,105 @@ def exposed_comm_subjects_clipped(profdb, work, problems):
                         f"{f['subjects']}")
 
 
+SOFTMAX = ("void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, float, float, float, "
+           "at::native::(anonymous namespace)::SoftMaxForwardEpilogue>(float*, float const*, int)")
+
+
+def kernel_saving_waited_on_other_stream(profdb, work, problems):
+    name = "kernel_saving_waited_on_other_stream"
+
+    def step(other):
+        def per_step(t, s):
+            t.gpu(SOFTMAX, s + 200, 3000, launch_ts=s + 100)
+            t.gpu(SOFTMAX, s + 3200, 3000, launch_ts=s + 110)
+            if other:  # stream 9: 3 + 3.2 ms, ending 0.3 ms after the Softmax
+                t.gpu("vectorized_elementwise_kernel", s + 300, 3000, launch_ts=s + 120, stream=9)
+                t.gpu("vectorized_layer_norm_kernel", s + 3300, 3200, launch_ts=s + 130, stream=9)
+            t.x("cuda_runtime", "cudaDeviceSynchronize", s + 400, (6500 if other else 6200) - 400 + 10)
+        return per_step
+
+    for other, want in ((True, 0), (False, None)):
+        doc = props(Trace().build(step(other)), "NVIDIA A100-SXM4-80GB")
+        f = finding(findings_of_doc(profdb, work, f"waited_other_{other}", doc), "dominant_category")
+        if not f or not f["title"].startswith("Softmax"):
+            problems.append(f"{name} ({'two streams' if other else 'control'}): "
+                            f"{f and f['title']}, expected a Softmax finding")
+            continue
+        got = f["expected_saving_ns"]
+        if other and (got != want or "replay" not in f["expected_impact"]):
+            problems.append(f"{name}: saving {got} ns, expected 0 and the replay named: "
+                            f"{f['expected_impact']}")
+        # control: the wait is the Softmax's own ([400, 6200] us of their
+        # 6 ms): half of their 5.8 ms inside it, per step
+        if not other and abs(got - 2_900_000) > 1000:
+            problems.append(f"{name} (control): saving {got} ns, expected 2,900,000")
+
+
+def open_span_not_replayed(profdb, work, problems):
+    name = "open_span_not_replayed"
+
+    def per_step(t, s):
+        t.gpu(SOFTMAX, s + 200, 3000, launch_ts=s + 100)
+        t.gpu(SOFTMAX, s + 3200, 3000, launch_ts=s + 110)
+        # stream 9's first kernel starts 3 ms after its launch, its stream idle
+        t.gpu("vectorized_elementwise_kernel", s + 3120, 180, launch_ts=s + 120, stream=9)
+        t.gpu("vectorized_layer_norm_kernel", s + 3300, 3200, launch_ts=s + 130, stream=9)
+        t.x("cuda_runtime", "cudaDeviceSynchronize", s + 400, 6500 - 400 + 10)
+
+    doc = props(Trace().build(per_step), "NVIDIA A100-SXM4-80GB")
+    f = finding(findings_of_doc(profdb, work, "open_span", doc), "dominant_category")
+    if not f or not f["title"].startswith("Softmax"):
+        problems.append(f"{name}: {f and f['title']}, expected a Softmax finding")
+        return
+    # the Softmax time inside the wait ([400, 6200] us of its 6 ms), halved
+    if abs(f["expected_saving_ns"] - 2_900_000) > 1000 or "replay" in f["expected_impact"] \
+            or f["evidence"]["figures"].get("replay_ns") is not None:
+        problems.append(f"{name}: saving {f['expected_saving_ns']} ns, expected 2,900,000 and "
+                        f"no replay: {f['expected_impact']}")
+
+
+COPY = "Memcpy HtoD (Pageable -> Device)"
+
+
+def copy_saving_waited_on_other_stream(profdb, work, problems):
+    name = "copy_saving_waited_on_other_stream"
+
+    def step(other):
+        def per_step(t, s):
+            t.gpu(COPY, s + 200, 1500, cat="gpu_memcpy", launch_ts=s + 100)
+            t.gpu(COPY, s + 1700, 1500, cat="gpu_memcpy", launch_ts=s + 110)
+            if other:  # stream 9, launched by another thread: ends 3.3 ms after the copies
+                t.corr += 1
+                t.x("cuda_runtime", "cudaLaunchKernel", s + 3290, 5, tid=200,
+                    correlation=t.corr)
+                t.x("kernel", "vectorized_elementwise_kernel", s + 3300, 3200, tid=9, pid=0,
+                    device=0, stream=9, correlation=t.corr)
+            t.x("cuda_runtime", "cudaDeviceSynchronize", s + 400,
+                (6500 if other else 3200) - 400 + 10)
+        return per_step
+
+    for other, want in ((True, 0), (False, 2_800_000)):
+        doc = props(Trace().build(step(other)), "NVIDIA A100-SXM4-80GB")
+        f = finding(findings_of_doc(profdb, work, f"copy_other_{other}", doc), "memcpy")
+        label = "two streams" if other else "control"
+        if not f:
+            problems.append(f"{name} ({label}): no memcpy finding")
+            continue
+        got = f["expected_saving_ns"]
+        if other and (got != want or "replay" not in f["expected_impact"]):
+            problems.append(f"{name}: saving {got} ns, expected 0 and the replay named: "
+                            f"{f['expected_impact']}")
+        # control: the host waits for the copies themselves: their time inside
+        # its wait, [0.4, 3.2] ms of each step
+        if not other and abs(got - want) > 1000:
+            problems.append(f"{name} (control): saving {got} ns, expected {want}: "
+                            f"{f['expected_impact']}")
+
+
 CHECKS = [gemm_speedup_promised_without_shapes, ep_dispatch_other_namespace,
           peer_copy_told_to_avoid_contiguous, memory_bound_bmm_gemm_efficiency,
-          exposed_comm_subjects_clipped]
+          exposed_comm_subjects_clipped, kernel_saving_waited_on_other_stream,
+          copy_saving_waited_on_other_stream, open_span_not_replayed]
 
 
 def main():

@@ -35,8 +35,10 @@ CREATE TEMP TABLE measure_dominant (
   crit_bound      INTEGER,  -- measure_time.crit_bound
   crit            REAL,     -- measure_critical.crit, ns
   transpose_ns    REAL,     -- layout transposes among the convolutions per rank step, ns
-  saving          ANY       -- the bound: saving0, for Convolution at least the transposes, times
-                            --   the critical-path share, ns
+  action_ns       ANY,      -- what the action takes off the category's kernels per rank step:
+                            --   saving0, for Convolution at least the transposes, ns
+  saving          ANY       -- the bound: action_ns times the critical-path share, ns (a replay
+                            --   bounds it further: measure_replay)
 ) STRICT;
 INSERT INTO measure_dominant
 WITH
@@ -81,9 +83,10 @@ conv_tr AS (
     AND (lower(n.name) GLOB '*batched_transpose_*' OR lower(n.name) GLOB '*nchwtonhwc*'
          OR lower(n.name) GLOB '*nhwctonchw*')
 )
-  SELECT d.*, t.gpu_busy_ns < 0.5 * t.rank_step_ns AS host_bound, t.critical_path_bound, cm.crit,
-    ct.ns AS transpose_ns,
-    CASE WHEN d.category = 'Convolution' AND t.gpu_busy_ns >= 0.5 * t.rank_step_ns
-         THEN max(d.saving0, ct.ns) ELSE d.saving0 END
-      * iif(t.critical_path_bound, min(1.0, cm.crit / max(d.dur, 1)), 1.0) AS saving
-  FROM dom_0 d, measure_time t, measure_critical cm, conv_tr ct;
+  SELECT *, action_ns * iif(critical_path_bound, min(1.0, crit / max(dur, 1)), 1.0) AS saving
+  FROM (
+    SELECT d.*, t.gpu_busy_ns < 0.5 * t.rank_step_ns AS host_bound, t.critical_path_bound, cm.crit,
+      ct.ns AS transpose_ns,
+      CASE WHEN d.category = 'Convolution' AND t.gpu_busy_ns >= 0.5 * t.rank_step_ns
+           THEN max(d.saving0, ct.ns) ELSE d.saving0 END AS action_ns
+    FROM dom_0 d, measure_time t, measure_critical cm, conv_tr ct);

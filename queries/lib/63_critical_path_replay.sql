@@ -1,0 +1,106 @@
+-- What-ifs on the critical path's graph, replayed (profdb_replay_each,
+-- sqlext/critical_path.c; docs/definitions.md, "Replay"): per analysed
+-- span of a rank (lib/60_critical_path.sql) and per kind of work in it,
+-- how much sooner the span ends when that work takes a share of its time
+-- and the rest of the trace follows its recorded dependencies.  Kinds as
+-- the critical_path section names them: gpu:CATEGORY (the category's
+-- GPU operations' runs), runtime (runtime calls' own time), cpu_op (other
+-- CPU events' own time); a GPU category also with its time removed (keep
+-- 0), the far end of what any action on it can gain.
+-- A span is open when some of its GPU work started later than anything
+-- recorded explains (report_cp_replay_span): the replay holds such work
+-- at its recorded time, and cannot tell whether an action would release
+-- it sooner, so the findings take no bound from an open span.
+-- In a dataset's report (no graph: lib/60) the rows are those each rank's
+-- export computed on its database, this file run on it whole with every
+-- step analysed (export/export_replay.c), kept in its summary's
+-- trace_metadata (position -2, key 'profdb.cp_replay': a JSON object,
+-- "spans": [[step, open_ops], ...], "rows": [[step, kind, keep,
+-- sooner_ns], ...]), for the spans analysed here.
+-- Builds: report_cp_replay, report_cp_replay_span
+-- Reads: report_cp_span, report_cp_span_all, report_cp_ev, report_cp_ev_kind, report_cp_gpu_edge,
+--   report_cp_k, report_built_from, trace_metadata
+-- Run only when a selected section requires a table named here, or the
+-- findings run (lib/findings/replay.sql; report_sql.c, lib_wanted):
+-- On demand: report_cp_path findings
+
+-- The what-ifs scale each event's own 'operator' edges (a kernel's run,
+-- an operator's time between its children, a call's return after a wait),
+-- by its kind (report_cp_ev_kind, lib/61_critical_path_edges.sql).
+-- The what-ifs: id (the scenario's name in profdb_replay_each), kind,
+-- keep (the share of its time the kind keeps: 0.5 for each kind, 0 too
+-- for GPU categories).
+CREATE TEMP TABLE report_cp_whatif(id INTEGER PRIMARY KEY, kind TEXT, keep REAL);
+INSERT INTO report_cp_whatif(kind, keep)
+SELECT k.kind, f.keep
+FROM (SELECT DISTINCT kind FROM report_cp_ev_kind) k, (SELECT 0.5 AS keep UNION ALL SELECT 0) f
+WHERE f.keep = 0.5 OR k.kind GLOB 'gpu:*'
+ORDER BY k.kind, f.keep DESC;
+
+-- Per span: trace_id, step, open_ops (its GPU operations whose start
+-- nothing recorded explains: not queued behind their stream's previous
+-- operation (kernel_kernel) or behind work launched before the span, not
+-- at a recorded wait, and over 200 us after the later of their launch and
+-- their stream's previous end: held by another stream's event, a peer
+-- rank or the device's other work, which the graph does not hold).
+CREATE TEMP TABLE report_cp_replay_span(trace_id INTEGER, step INTEGER, open_ops INTEGER,
+  PRIMARY KEY (trace_id, step)) WITHOUT ROWID;
+INSERT INTO report_cp_replay_span
+SELECT p.trace_id, p.step,
+  (SELECT count(*) FROM report_cp_k k
+   WHERE k.trace_id = p.trace_id AND k.step = p.step
+     AND NOT (k.inedge IS 'kernel_kernel' OR k.wsrc IS NOT NULL
+              OR (k.prev IS NULL AND k.q_launch > 1)
+              OR k.ts - max(k.launch_ts, coalesce(k.prev_end, k.launch_ts)) <= 200000))
+FROM report_cp_span p;
+
+-- Per span and what-if: trace_id, step (-1: the whole trace), kind, keep,
+-- sooner_ns (how much sooner the span's last node comes than recorded;
+-- negative: later; none for a span past the graph's cap).  The replay
+-- also gets an edge from each launch call to its GPU work (0 for work
+-- queued behind its stream's previous operation: it may start sooner,
+-- never before its launch; the recorded delay for work after a gap the
+-- graph does not explain: it moves with its launch alone).
+CREATE TEMP TABLE report_cp_replay(trace_id INTEGER, step INTEGER, kind TEXT, keep REAL,
+  sooner_ns INTEGER, PRIMARY KEY (trace_id, step, kind, keep)) WITHOUT ROWID;
+INSERT INTO report_cp_replay
+SELECT p.trace_id, p.step, w.kind, w.keep, j.value
+FROM report_cp_span p, json_each((
+  SELECT profdb_replay_each(r, a, b, c, d, e, f, g, h, i, j) FROM (
+    SELECT 'ev' AS r, ev AS a, ts AS b, end_ts AS c, gpu AS d, pid AS e, tid AS f, lock AS g,
+      blocking AS h, parent AS i, NULL AS j
+    FROM report_cp_ev e WHERE e.trace_id = p.trace_id AND e.step = p.step
+    UNION ALL
+    SELECT 'edge', t, o, sub, src, src_end, dst, dst_end, w, type, ev
+    FROM report_cp_gpu_edge g WHERE g.trace_id = p.trace_id AND g.step = p.step
+    UNION ALL
+    SELECT 'edge', ts, op, 3, launch, 0, op, 0, iif(inedge IS NULL, ts - launch_ts, 0), 'launch',
+      NULL
+    FROM report_cp_k k
+    WHERE k.trace_id = p.trace_id AND k.step = p.step AND k.inedge IS NOT 'launch'
+    UNION ALL
+    SELECT 'scale', x.ev, w.keep, 'operator', w.id, NULL, NULL, NULL, NULL, NULL, NULL
+    FROM report_cp_ev_kind x JOIN report_cp_whatif w USING (kind)
+    WHERE x.trace_id = p.trace_id AND x.step = p.step))) j
+JOIN report_cp_whatif w ON w.id = CAST(j.key AS INTEGER);
+
+-- A dataset's: the spans and rows its summaries carry (well-formed ones
+-- only: a dataset is untrusted input)
+INSERT OR IGNORE INTO report_cp_replay_span
+SELECT p.trace_id, p.step, j.value ->> 1
+FROM report_cp_span_all p
+JOIN trace_metadata m ON m.trace_id = p.trace_id AND m.position = -2 AND m.key = 'profdb.cp_replay'
+JOIN json_each(iif(json_valid(m.value), m.value, '{}'), '$.spans') j
+WHERE (SELECT summaries FROM report_built_from) AND json_type(j.value) = 'array'
+  AND json_type(j.value, '$[0]') = 'integer' AND j.value ->> 0 = p.step
+  AND json_type(j.value, '$[1]') = 'integer';
+INSERT OR IGNORE INTO report_cp_replay
+SELECT p.trace_id, p.step, j.value ->> 1, j.value ->> 2, j.value ->> 3
+FROM report_cp_span_all p
+JOIN trace_metadata m ON m.trace_id = p.trace_id AND m.position = -2 AND m.key = 'profdb.cp_replay'
+JOIN json_each(iif(json_valid(m.value), m.value, '{}'), '$.rows') j
+WHERE (SELECT summaries FROM report_built_from) AND json_type(j.value) = 'array'
+  AND json_type(j.value, '$[0]') = 'integer' AND j.value ->> 0 = p.step
+  AND json_type(j.value, '$[1]') = 'text'
+  AND json_type(j.value, '$[2]') IN ('integer', 'real')
+  AND json_type(j.value, '$[3]') = 'integer';

@@ -1,0 +1,86 @@
+-- Measure: dominant_category's action replayed (one row, none without a
+-- dominant category; docs/definitions.md,
+-- "Replay"): how much sooner the analysed spans end, per rank step, when
+-- the dominant category's kernels lose the share of their time the action
+-- takes off them (measure_dominant.action_ns over its dur), from the
+-- replays of lib/63_critical_path_replay.sql (each span at half its kernels'
+-- time and with them removed; in a dataset's report, from its summaries).
+-- Between those the figure is the straight line through (0, 0), the half
+-- and the whole: a replay's gain grows no faster than the time taken off
+-- (a faster kernel only helps until other work binds), so the line stays
+-- at or under it.  None (replay_ns NULL) with --scope trace or hta (the
+-- summaries carry the default scope's spans alone), when an analysed
+-- span has no replay (past the graph's cap), or when one is open: some of
+-- its GPU work waited for something the graph does not hold (another
+-- stream's unrecorded event, a peer rank), which the action may release
+-- sooner (lib/63: report_cp_replay_span).
+-- measure_replay_removed: per kernel category, the gain with its kernels
+-- removed, the most any action on some of them can give: the bound of
+-- low_gemm_efficiency (one shape's kernels) and memcpy (Memcpy).
+-- Builds: measure_replay, measure_replay_removed, measure_replay_span
+-- Reads: measure_dominant, measure_time, report_cp_replay, report_cp_replay_span,
+--   report_cp_span_all, report_gpu
+CREATE TEMP TABLE measure_replay (
+  share        REAL,     -- the share of the category's kernel time the action takes off
+  replay_ns    REAL,     -- the replay's gain per rank step at that share, ns (NULL: not replayed)
+  replay_bound INTEGER,  -- 1: replay_ns is under 99% of measure_dominant.saving (within 1%
+                         --   they are the same time, rounded apart)
+  saving       ANY       -- dominant_category's saving: replay_ns where it binds, else
+                         --   measure_dominant.saving, ns
+) STRICT;
+CREATE TEMP TABLE measure_replay_removed (
+  category  TEXT PRIMARY KEY,  -- kernel category (report_gpu.category)
+  replay_ns REAL               -- how much sooner the analysed spans end per rank step with its
+                               --   kernels removed, ns (NULL: not replayed)
+) STRICT;
+
+-- The analysed spans, when every one was replayed and is closed (no GPU
+-- work held by something the graph does not hold:
+-- report_cp_replay_span.open_ops 0); else none: the scope is not the
+-- default one, a span is past the graph's cap, or open.
+CREATE TEMP TABLE measure_replay_span (
+  trace_id INTEGER,  -- an analysed span's trace
+  step     INTEGER   -- and step (-1: the whole trace)
+) STRICT;
+INSERT INTO measure_replay_span
+SELECT p.trace_id, p.step FROM report_cp_span_all p
+WHERE NOT coalesce(:scope_trace, 0) AND NOT coalesce(:scope_hta, 0)
+  AND NOT EXISTS (
+    SELECT 1 FROM report_cp_span_all q
+    WHERE NOT EXISTS (SELECT 1 FROM report_cp_replay r
+                      WHERE r.trace_id = q.trace_id AND r.step = q.step)
+       OR NOT EXISTS (SELECT 1 FROM report_cp_replay_span o
+                      WHERE o.trace_id = q.trace_id AND o.step = q.step AND o.open_ops = 0));
+
+INSERT INTO measure_replay_removed
+SELECT c.category,
+  iif(EXISTS (SELECT 1 FROM measure_replay_span),
+      (SELECT coalesce(sum(max(0, r.sooner_ns)), 0) FROM measure_replay_span p
+       JOIN report_cp_replay r USING (trace_id, step)
+       WHERE r.kind = 'gpu:' || c.category AND r.keep = 0)
+      / (SELECT 1.0 * max(rank_steps, 1) FROM measure_time), NULL)
+FROM (SELECT DISTINCT category FROM report_gpu WHERE category IS NOT NULL) c;
+
+INSERT INTO measure_replay
+WITH d AS (
+  SELECT category, max(0.0, min(1.0, 1.0 * action_ns / max(dur, 1))) AS share FROM measure_dominant
+),
+span AS (  -- per analysed span: the gain at half and whole, 0 for a category not in it
+  SELECT p.trace_id, p.step,
+    coalesce((SELECT max(0, r.sooner_ns) FROM report_cp_replay r, d
+              WHERE r.trace_id = p.trace_id AND r.step = p.step
+                AND r.kind = 'gpu:' || d.category AND r.keep = 0.5), 0) AS half,
+    coalesce((SELECT max(0, r.sooner_ns) FROM report_cp_replay r, d
+              WHERE r.trace_id = p.trace_id AND r.step = p.step
+                AND r.kind = 'gpu:' || d.category AND r.keep = 0), 0) AS whole
+  FROM measure_replay_span p
+)
+SELECT share, replay_ns, coalesce(replay_ns < 0.99 * saving, 0),
+  iif(replay_ns < 0.99 * saving, replay_ns, saving)
+FROM (
+  SELECT d.share, m.saving,
+    CASE WHEN EXISTS (SELECT 1 FROM span)
+         THEN (SELECT sum(CASE WHEN d.share <= 0.5 THEN 2 * d.share * half
+                               ELSE half + (2 * d.share - 1) * max(0, whole - half) END)
+               FROM span) / (SELECT 1.0 * max(rank_steps, 1) FROM measure_time) END AS replay_ns
+  FROM d, measure_dominant m);
