@@ -35,7 +35,7 @@ char *ex_replay_json(sqlite3 *db, int64_t trace_id) {
   if (sqlite3_prepare_v2(
           db,
           "SELECT json_object("
-          " 'spans', (SELECT json_group_array(json_array(step, open_ops)) FROM"
+          " 'spans', (SELECT json_group_array(json_array(step, open_ops, threads)) FROM"
           "  (SELECT * FROM temp.report_cp_replay_span WHERE trace_id = ?1"
           "   ORDER BY step)),"
           " 'rows', (SELECT json_group_array(json_array(step, kind, keep, sooner_ns))"

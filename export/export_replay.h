@@ -17,7 +17,7 @@
 int ex_replay_build(sqlite3 *db);
 
 /* The trace's spans and rows as the JSON object a summary keeps
-** ({"spans": [[step, open_ops], ...], "rows": [[step, kind, keep,
+** ({"spans": [[step, open_ops, threads], ...], "rows": [[step, kind, keep,
 ** sooner_ns], ...]}), sqlite3_malloc'd; NULL: out of memory or an error. */
 char *ex_replay_json(sqlite3 *db, int64_t trace_id);
 

@@ -187,6 +187,9 @@ int rp_run_section(rp_report *r, rp_section *s);
 
 /* Execute every statement of a file (preludes) with parameters bound. */
 int rp_exec_script(rp_report *r, const char *path);
+/* Binds the report's parameters (:scope_hta, :include_warmup, ...) that st
+** names; the others stay NULL. */
+void rp_bind_params(rp_report *r, sqlite3_stmt *st);
 /* Build report_finding on r->db: the measure modules and the rules of
 ** r->kind (report_findings.c); run before the findings section. */
 int rp_build_findings(rp_report *r);

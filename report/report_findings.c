@@ -232,6 +232,7 @@ static int prepare_checked(sqlite3 *db, const fd_file *f, const char *sql, const
 /* A module's statements as the script runner prepares them (script.h):
 ** the tables each one read, checked before it runs. */
 typedef struct module_check {
+  rp_report *r; /* its parameters are bound (:scope_hta, ...) */
   sqlite3 *db;
   const fd_file *f;
   rp_reads reads; /* recorded while the statement was prepared */
@@ -240,15 +241,15 @@ typedef struct module_check {
 
 static int check_prepared(sqlite3_stmt *st, const void *arg) {
   module_check *c = (module_check *)arg;
-  (void)st;
   c->refused = check_reads(c->db, c->f, &c->reads) != 0;
   rp_reads_free(&c->reads);
+  if (!c->refused) rp_bind_params(c->r, st);
   return c->refused;
 }
 
 /* Run every statement of a module, each checked (step 2) before it runs. */
-static int run_module(sqlite3 *db, fd_file *f) {
-  module_check c = {db, f, {0}, 0};
+static int run_module(rp_report *r, sqlite3 *db, fd_file *f) {
+  module_check c = {r, db, f, {0}, 0};
   rp_sandbox_watch(db, &c.reads);
   int rc = ld_run_script(db, f->sql, check_prepared, &c);
   rp_sandbox_watch(db, NULL);
@@ -272,7 +273,7 @@ static int ready(fd_file *mods, int nmods, const fd_file *f) {
 
 /* Steps 1 and 2 for the modules: run them in an order their declarations
 ** allow (the first ready one by name, each time). */
-static int run_modules(sqlite3 *db, fd_file *mods, int nmods) {
+static int run_modules(rp_report *r, sqlite3 *db, fd_file *mods, int nmods) {
   for (int i = 0; i < nmods; i++)
     if (check_declared(db, mods, nmods, &mods[i])) return -1;
   for (int left = nmods; left > 0; left--) {
@@ -287,7 +288,7 @@ static int run_modules(sqlite3 *db, fd_file *mods, int nmods) {
       return -1;
     }
     double t0 = ld_seconds();
-    if (run_module(db, next)) return -1;
+    if (run_module(r, db, next)) return -1;
     rp_timing(next->name, t0);
   }
   return 0;
@@ -401,7 +402,7 @@ int rp_build_findings(rp_report *r) {
   if (load_dir(dir, &mods, &nmods)) rc = -1;
   snprintf(dir, sizeof dir, "%s/%s", r->queries_dir, r->kind->rules);
   if (!rc && load_dir(dir, &rules, &nrules)) rc = -1;
-  if (!rc) rc = run_modules(r->db, mods, nmods);
+  if (!rc) rc = run_modules(r, r->db, mods, nmods);
   for (int i = 0; !rc && i < nrules; i++) rc = check_declared(r->db, mods, nmods, &rules[i]);
   char *cols = rc ? NULL : finding_columns(r->db);
   if (!rc && !cols) {

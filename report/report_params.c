@@ -281,3 +281,22 @@ char *rpo_table_json(void) {
   put(&b, "]");
   return (char *)ld_buf_cstr(&b);
 }
+
+/* See report.h. */
+void rp_bind_params(rp_report *r, sqlite3_stmt *st) {
+  int n = sqlite3_bind_parameter_count(st);
+  for (int i = 1; i <= n; i++) {
+    const char *name = sqlite3_bind_parameter_name(st, i);
+    if (!name) continue;
+    for (int k = 0; k < r->nparams; k++) {
+      const rp_param *p = &r->params[k];
+      if (strcmp(name + 1, p->name)) continue;
+      if (p->type == SQLITE_INTEGER)
+        sqlite3_bind_int64(st, i, p->i);
+      else if (p->type == SQLITE_FLOAT)
+        sqlite3_bind_double(st, i, p->d);
+      else
+        sqlite3_bind_null(st, i);
+    }
+  }
+}

@@ -273,27 +273,9 @@ int rp_parse_file(const char *path, const char *id, rp_section *s) {
 
 /* ---- parameters --------------------------------------------------------- */
 
-static void bind_params(rp_report *r, sqlite3_stmt *st) {
-  int n = sqlite3_bind_parameter_count(st);
-  for (int i = 1; i <= n; i++) {
-    const char *name = sqlite3_bind_parameter_name(st, i);
-    if (!name) continue;
-    for (int k = 0; k < r->nparams; k++) {
-      const rp_param *p = &r->params[k];
-      if (strcmp(name + 1, p->name)) continue;
-      if (p->type == SQLITE_INTEGER)
-        sqlite3_bind_int64(st, i, p->i);
-      else if (p->type == SQLITE_FLOAT)
-        sqlite3_bind_double(st, i, p->d);
-      else
-        sqlite3_bind_null(st, i);
-    }
-  }
-}
-
 /* The report's parameters as a script's binder (script.h). */
 static int bind_report(sqlite3_stmt *st, const void *r) {
-  bind_params((rp_report *)r, st);
+  rp_bind_params((rp_report *)r, st);
   return 0;
 }
 
@@ -402,7 +384,7 @@ static int run_chart_data(rp_report *r, rp_section *s) {
     d->cols[c].unit = xstrdup("");
     d->cols[c].doc = xstrdup("");
   }
-  bind_params(r, st);
+  rp_bind_params(r, st);
   return fetch_rows(r, st, d, path);
 }
 
@@ -449,7 +431,7 @@ int rp_run_section(rp_report *r, rp_section *s) {
     sqlite3_finalize(st);
     return -1;
   }
-  bind_params(r, st);
+  rp_bind_params(r, st);
   if (fetch_rows(r, st, s, s->path)) return -1;
   if (s->nrows == 0) {
     skip_section(r, s, "no rows");

@@ -158,13 +158,20 @@ static int plan_replay(const plan *p, const graph *g, i64 *t, i64 *shortening) {
   return __builtin_sub_overflow(rec, got, shortening) ? LP_OVERFLOW : LP_OK;
 }
 
-static void replay_final(sqlite3_context *ctx) {
+/* The span the aggregate gathered, or NULL (freed) when it has nothing to
+** replay: no rows (NULL), an error already reported, past CP_MAX_EVENTS. */
+static span *span_to_replay(sqlite3_context *ctx) {
   span *s = sqlite3_aggregate_context(ctx, 0);
-  if (!s) return;
-  if (s->failed || s->too_big || !s->nev) {
+  if (s && (s->failed || s->too_big || !s->nev)) {
     cp_span_free(s);
-    return;
+    return NULL;
   }
+  return s;
+}
+
+static void replay_final(sqlite3_context *ctx) {
+  span *s = span_to_replay(ctx);
+  if (!s) return;
   graph g;
   plan p = {0};
   i64 shortening = 0, *t = NULL;
@@ -247,12 +254,8 @@ static void set_scenario(const span *s, graph *g, const attr_edge *by_attr, size
 /* profdb_replay_each: the graph and its plan built once; per scenario its
 ** what-ifs set on the edges they touch, one replay, and those edges back. */
 static void replay_each_final(sqlite3_context *ctx) {
-  span *s = sqlite3_aggregate_context(ctx, 0);
+  span *s = span_to_replay(ctx);
   if (!s) return;
-  if (s->failed || s->too_big || !s->nev) {
-    cp_span_free(s);
-    return;
-  }
   graph g;
   plan p = {0};
   size_t na = 0, nscen = 0;

@@ -103,7 +103,7 @@ FROM measure_gemm_op_top m, measure_time t, measure_floor f,
            iif(bounded, min(1.0, crit / cat_ns), 1.0) AS share,
            s0 * iif(bounded, min(1.0, crit / cat_ns), 1.0) AS saving1,
            (SELECT r.replay_ns FROM measure_replay_removed r
-            WHERE r.category = y.category) AS replay_ns
+            WHERE r.kind = 'gpu:' || y.category) AS replay_ns
          FROM (SELECT max(m2.device_ns - max(m2.device_ns * m2.peak_pct / 60,
                         coalesce(m2.mem_ns, 0)), 0) AS s0,
                  coalesce(m2.mem_ns > m2.device_ns * m2.peak_pct / 60, 0) AS mb, m2.category,

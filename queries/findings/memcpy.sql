@@ -87,7 +87,7 @@ FROM measure_gpu g, measure_time t, measure_floor f, measure_copy c,
    FROM (
   SELECT y.saving0, m.crit_copy, y.bounded AND m.crit_copy < y.saving0 AS crit_bounded,
      iif(y.bounded, min(m.crit_copy, y.saving0), y.saving0) AS saving1,
-     (SELECT replay_ns FROM measure_replay_removed WHERE category = 'Memcpy') AS replay_ns
+     (SELECT replay_ns FROM measure_replay_removed WHERE kind = 'gpu:Memcpy') AS replay_ns
    FROM (SELECT CASE WHEN c2.ptop >= 0.5 * c2.total
                   THEN min(t2.memcpy_exposed_ns, coalesce(t2.kernel_ns, 0))
                   ELSE t2.memcpy_exposed_ns END AS saving0, t2.critical_path_bound AS bounded

@@ -6,35 +6,54 @@
 -- the critical_path section names them: gpu:CATEGORY (the category's
 -- GPU operations' runs), runtime (runtime calls' own time), cpu_op (other
 -- CPU events' own time); a GPU category also with its time removed (keep
--- 0), the far end of what any action on it can gain.
+-- 0), the far end of what any action on it can gain, and so the fill
+-- kernels ('fill', of any category) and the launch calls ('launch').
 -- A span is open when some of its GPU work started later than anything
--- recorded explains (report_cp_replay_span): the replay holds such work
--- at its recorded time, and cannot tell whether an action would release
--- it sooner, so the findings take no bound from an open span.
+-- recorded explains, or its CPU work runs on two threads or more
+-- (report_cp_replay_span): the replay holds such work at its recorded
+-- time, and cannot tell whether an action would release it sooner, so the
+-- findings take no bound from an open span.
 -- In a dataset's report (no graph: lib/60) the rows are those each rank's
 -- export computed on its database, this file run on it whole with every
 -- step analysed (export/export_replay.c), kept in its summary's
 -- trace_metadata (position -2, key 'profdb.cp_replay': a JSON object,
--- "spans": [[step, open_ops], ...], "rows": [[step, kind, keep,
+-- "spans": [[step, open_ops, threads], ...], "rows": [[step, kind, keep,
 -- sooner_ns], ...]), for the spans analysed here.
 -- Builds: report_cp_replay, report_cp_replay_span
 -- Reads: report_cp_span, report_cp_span_all, report_cp_ev, report_cp_ev_kind, report_cp_gpu_edge,
---   report_cp_k, report_built_from, trace_metadata
+--   report_cp_k, report_cp_launch_name, report_built_from, report_gpu_name, trace_metadata
 -- Run only when a selected section requires a table named here, or the
 -- findings run (lib/findings/replay.sql; report_sql.c, lib_wanted):
 -- On demand: report_cp_path findings
 
--- The what-ifs scale each event's own 'operator' edges (a kernel's run,
--- an operator's time between its children, a call's return after a wait),
--- by its kind (report_cp_ev_kind, lib/61_critical_path_edges.sql).
+-- The events each kind of what-if scales (their own 'operator' edges: a
+-- kernel's run, an operator's time between its children, a call's return
+-- after a wait): each event by its kind (report_cp_ev_kind,
+-- lib/61_critical_path_edges.sql), the fill kernels (report_gpu_name.
+-- is_fill, of any category) as 'fill' too, and the launch calls
+-- (report_cp_launch_name) as 'launch'.
+CREATE TEMP TABLE report_cp_whatif_ev(trace_id INTEGER, step INTEGER, ev INTEGER, kind TEXT,
+  PRIMARY KEY (trace_id, step, kind, ev)) WITHOUT ROWID;
+INSERT INTO report_cp_whatif_ev
+SELECT trace_id, step, ev, kind FROM report_cp_ev_kind
+UNION ALL
+SELECT e.trace_id, e.step, e.ev, 'fill'
+FROM report_cp_ev e JOIN _gpu g ON g.id = e.ev JOIN report_gpu_name n ON n.name_id = g.name_id
+WHERE e.gpu AND n.is_fill AND g.kind = (SELECT kind FROM _kind WHERE name = 'kernel')
+UNION ALL
+SELECT e.trace_id, e.step, e.ev, 'launch'
+FROM report_cp_ev e JOIN _slice s ON s.id = e.ev
+WHERE NOT e.gpu AND s.name_id IN (SELECT name_id FROM report_cp_launch_name);
+
 -- The what-ifs: id (the scenario's name in profdb_replay_each), kind,
--- keep (the share of its time the kind keeps: 0.5 for each kind, 0 too
--- for GPU categories).
+-- keep (the share of its time the kind keeps: 0.5 for each kind of the
+-- critical_path section, 0 too for GPU categories; fill and launch 0).
 CREATE TEMP TABLE report_cp_whatif(id INTEGER PRIMARY KEY, kind TEXT, keep REAL);
 INSERT INTO report_cp_whatif(kind, keep)
 SELECT k.kind, f.keep
-FROM (SELECT DISTINCT kind FROM report_cp_ev_kind) k, (SELECT 0.5 AS keep UNION ALL SELECT 0) f
-WHERE f.keep = 0.5 OR k.kind GLOB 'gpu:*'
+FROM (SELECT DISTINCT kind FROM report_cp_whatif_ev) k, (SELECT 0.5 AS keep UNION ALL SELECT 0) f
+WHERE (f.keep = 0.5 AND k.kind NOT IN ('fill', 'launch')) OR k.kind GLOB 'gpu:*'
+  OR (f.keep = 0 AND k.kind IN ('fill', 'launch'))
 ORDER BY k.kind, f.keep DESC;
 
 -- Per span: trace_id, step, open_ops (its GPU operations whose start
@@ -42,16 +61,21 @@ ORDER BY k.kind, f.keep DESC;
 -- operation (kernel_kernel) or behind work launched before the span, not
 -- at a recorded wait, and over 200 us after the later of their launch and
 -- their stream's previous end: held by another stream's event, a peer
--- rank or the device's other work, which the graph does not hold).
+-- rank or the device's other work, which the graph does not hold),
+-- threads (the CPU threads of its events, after the backward pass's merge:
+-- with two or more, one thread's waits for another, such as the forward
+-- thread's for the autograd thread, are not in the graph).
 CREATE TEMP TABLE report_cp_replay_span(trace_id INTEGER, step INTEGER, open_ops INTEGER,
-  PRIMARY KEY (trace_id, step)) WITHOUT ROWID;
+  threads INTEGER, PRIMARY KEY (trace_id, step)) WITHOUT ROWID;
 INSERT INTO report_cp_replay_span
 SELECT p.trace_id, p.step,
   (SELECT count(*) FROM report_cp_k k
    WHERE k.trace_id = p.trace_id AND k.step = p.step
      AND NOT (k.inedge IS 'kernel_kernel' OR k.wsrc IS NOT NULL
               OR (k.prev IS NULL AND k.q_launch > 1)
-              OR k.ts - max(k.launch_ts, coalesce(k.prev_end, k.launch_ts)) <= 200000))
+              OR k.ts - max(k.launch_ts, coalesce(k.prev_end, k.launch_ts)) <= 200000)),
+  (SELECT count(*) FROM (SELECT DISTINCT e.pid, e.tid FROM report_cp_ev e
+                         WHERE e.trace_id = p.trace_id AND e.step = p.step AND NOT e.gpu))
 FROM report_cp_span p;
 
 -- Per span and what-if: trace_id, step (-1: the whole trace), kind, keep,
@@ -80,20 +104,20 @@ FROM report_cp_span p, json_each((
     WHERE k.trace_id = p.trace_id AND k.step = p.step AND k.inedge IS NOT 'launch'
     UNION ALL
     SELECT 'scale', x.ev, w.keep, 'operator', w.id, NULL, NULL, NULL, NULL, NULL, NULL
-    FROM report_cp_ev_kind x JOIN report_cp_whatif w USING (kind)
+    FROM report_cp_whatif_ev x JOIN report_cp_whatif w USING (kind)
     WHERE x.trace_id = p.trace_id AND x.step = p.step))) j
 JOIN report_cp_whatif w ON w.id = CAST(j.key AS INTEGER);
 
 -- A dataset's: the spans and rows its summaries carry (well-formed ones
 -- only: a dataset is untrusted input)
 INSERT OR IGNORE INTO report_cp_replay_span
-SELECT p.trace_id, p.step, j.value ->> 1
+SELECT p.trace_id, p.step, j.value ->> 1, j.value ->> 2
 FROM report_cp_span_all p
 JOIN trace_metadata m ON m.trace_id = p.trace_id AND m.position = -2 AND m.key = 'profdb.cp_replay'
 JOIN json_each(iif(json_valid(m.value), m.value, '{}'), '$.spans') j
 WHERE (SELECT summaries FROM report_built_from) AND json_type(j.value) = 'array'
   AND json_type(j.value, '$[0]') = 'integer' AND j.value ->> 0 = p.step
-  AND json_type(j.value, '$[1]') = 'integer';
+  AND json_type(j.value, '$[1]') = 'integer' AND json_type(j.value, '$[2]') = 'integer';
 INSERT OR IGNORE INTO report_cp_replay
 SELECT p.trace_id, p.step, j.value ->> 1, j.value ->> 2, j.value ->> 3
 FROM report_cp_span_all p

@@ -390,10 +390,10 @@ READERS = {
                "lib/55_memory_event_op.sql", "lib/58_flops.sql", "lib/findings/queued.sql",
                "lib/findings/critical.sql", "lib/15_timeline.sql",
                # the critical path and its replays: not run on a dataset
-               # (lib/60_critical_path.sql; lib/61_critical_path_edges.sql names the
-               # events' kinds for lib/63, which reads the export's replays there)
+               # (lib/60_critical_path.sql; lib/61_critical_path_edges.sql and 63 name
+               # the events' kinds for the replays, which a dataset's export computes)
                "lib/60_critical_path.sql", "lib/61_critical_path_edges.sql",
-               "lib/61_critical_path_walk.sql"],
+               "lib/61_critical_path_walk.sql", "lib/63_critical_path_replay.sql"],
     "_attr_ctx": ["lib/50_op_tree.sql"],
     "_attr_ctx_op": ["lib/50_op_tree.sql"],
     "_attr_ctx_shape": ["lib/50_op_tree.sql"],

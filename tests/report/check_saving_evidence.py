@@ -36,14 +36,21 @@ its carry-over item 6, one per defect, each named after it:
   nothing (was: the Softmax time inside the wait, halved: 2.9 ms), as the
   replay of the trace with them halved finds.  Control: the same Softmax
   alone (the wait is theirs) keeps half of what the wait holds.
-- copy_saving_waited_on_other_stream: the same with copies: two pageable
-  host-to-device copies (1.5 ms each on stream 7, no kernel running)
-  before the host's sync, which also waits for a kernel on stream 9 that
-  another thread launches 10 us before it starts, 0.1 ms after the copies,
-  and that ends 3.3 ms after them: no copy removed ends the wait sooner,
-  so memcpy promises nothing (was: the 2.8 ms of copies inside the wait),
-  as the replay of the trace without them finds.  Control: the copies
-  alone keep the 2.8 ms the wait holds of them ([0.4, 3.2] ms).
+- copy_saving_waited_on_other_stream: copies (1.5 ms each on stream 7,
+  no kernel beside them), then 2.9 ms of host work, a kernel launched on
+  stream 9 as the copies end, and the host's sync, which waits for that
+  kernel to 6.4 ms: no copy removed ends the wait sooner, so memcpy
+  promises nothing (was: the 180 us of copies inside the wait), as the
+  replay of the trace without them finds.  Control: without stream 9 the
+  sync waits for the copies, and their 180 us there stay.
+- fill_saving_waited_on_other_stream: kernel_saving_waited_on_other_stream
+  with fill kernels (FillFunctor) for fill_kernels (was: 2.8 ms, now 0;
+  control 2.8 ms).
+- two_threads_not_replayed: copies, and a kernel on stream 9 that a
+  second host thread launches as they end: the host's wait for it is in
+  the graph, what the second thread waited for is not (two threads), so
+  the replay bounds nothing and memcpy keeps the 2.8 ms of copies inside
+  the wait.
 - open_span_not_replayed: the two-stream Softmax fixture with stream 9's
   first kernel starting 3 ms after its launch on an idle stream: something
   the trace does not record held it (another stream's event, a peer), so
@@ -316,48 +323,95 @@ def open_span_not_replayed(profdb, work, problems):
                         f"no replay: {f['expected_impact']}")
 
 
+def two_threads_not_replayed(profdb, work, problems):
+    name = "two_threads_not_replayed"
+
+    def per_step(t, s):
+        t.gpu(COPY, s + 200, 1500, cat="gpu_memcpy", launch_ts=s + 100)
+        t.gpu(COPY, s + 1700, 1500, cat="gpu_memcpy", launch_ts=s + 110)
+        t.corr += 1  # stream 9's kernel, launched by a second thread
+        t.x("cuda_runtime", "cudaLaunchKernel", s + 3290, 5, tid=200, correlation=t.corr)
+        t.x("kernel", "vectorized_elementwise_kernel", s + 3300, 3200, tid=9, pid=0, device=0,
+            stream=9, correlation=t.corr)
+        t.x("cuda_runtime", "cudaDeviceSynchronize", s + 400, 6500 - 400 + 10)
+
+    doc = props(Trace().build(per_step), "NVIDIA A100-SXM4-80GB")
+    f = finding(findings_of_doc(profdb, work, "two_threads", doc), "memcpy")
+    # the copies' time inside the host's wait ([400, 3200] us of each step)
+    if not f or abs(f["expected_saving_ns"] - 2_800_000) > 1000 \
+            or "replay" in f["expected_impact"]:
+        problems.append(f"{name}: {f and f['expected_saving_ns']} ns, expected 2,800,000 and "
+                        f"no replay: {f and f['expected_impact']}")
+
+
 COPY = "Memcpy HtoD (Pageable -> Device)"
+FILL = ("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+        "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, "
+        "at::detail::Array<char*, 1>)")
 
 
-def copy_saving_waited_on_other_stream(profdb, work, problems):
-    name = "copy_saving_waited_on_other_stream"
-
-    def step(other):
-        def per_step(t, s):
-            t.gpu(COPY, s + 200, 1500, cat="gpu_memcpy", launch_ts=s + 100)
-            t.gpu(COPY, s + 1700, 1500, cat="gpu_memcpy", launch_ts=s + 110)
-            if other:  # stream 9, launched by another thread: ends 3.3 ms after the copies
-                t.corr += 1
-                t.x("cuda_runtime", "cudaLaunchKernel", s + 3290, 5, tid=200,
-                    correlation=t.corr)
-                t.x("kernel", "vectorized_elementwise_kernel", s + 3300, 3200, tid=9, pid=0,
-                    device=0, stream=9, correlation=t.corr)
-            t.x("cuda_runtime", "cudaDeviceSynchronize", s + 400,
-                (6500 if other else 3200) - 400 + 10)
-        return per_step
-
-    for other, want in ((True, 0), (False, 2_800_000)):
+def check_waited_on_other_stream(profdb, work, problems, name, rule, step, control_ns):
+    """rule's finding on the fixture step(other) builds: 0 promised and the
+    replay named with stream 9's work (other), control_ns without it."""
+    for other, want in ((True, 0), (False, control_ns)):
         doc = props(Trace().build(step(other)), "NVIDIA A100-SXM4-80GB")
-        f = finding(findings_of_doc(profdb, work, f"copy_other_{other}", doc), "memcpy")
+        f = finding(findings_of_doc(profdb, work, f"{rule}_other_{other}", doc), rule)
         label = "two streams" if other else "control"
         if not f:
-            problems.append(f"{name} ({label}): no memcpy finding")
+            problems.append(f"{name} ({label}): no {rule} finding")
             continue
         got = f["expected_saving_ns"]
         if other and (got != want or "replay" not in f["expected_impact"]):
             problems.append(f"{name}: saving {got} ns, expected 0 and the replay named: "
                             f"{f['expected_impact']}")
-        # control: the host waits for the copies themselves: their time inside
-        # its wait, [0.4, 3.2] ms of each step
         if not other and abs(got - want) > 1000:
             problems.append(f"{name} (control): saving {got} ns, expected {want}: "
                             f"{f['expected_impact']}")
 
 
+def copy_saving_waited_on_other_stream(profdb, work, problems):
+    # the copies (stream 7, [0.2, 3.2] ms) run with no kernel beside them;
+    # the host works 2.9 ms, launches stream 9's kernel at 3.01 ms (it starts
+    # at 3.2 ms, as the copies end) and syncs from 3.02 ms: with stream 9,
+    # to 6.4 ms, whatever the copies take; without, to 3.21 ms, holding
+    # 180 us of them per step
+    def step(other):
+        def per_step(t, s):
+            t.gpu(COPY, s + 200, 1500, cat="gpu_memcpy", launch_ts=s + 100)
+            t.gpu(COPY, s + 1700, 1500, cat="gpu_memcpy", launch_ts=s + 110)
+            t.x("cpu_op", "aten::mul", s + 120, 2870)
+            if other:
+                t.gpu("vectorized_elementwise_kernel", s + 3200, 3200, launch_ts=s + 3010,
+                      stream=9)
+            t.x("cuda_runtime", "cudaDeviceSynchronize", s + 3020,
+                (6400 if other else 3200) - 3020 + 10)
+        return per_step
+    check_waited_on_other_stream(profdb, work, problems, "copy_saving_waited_on_other_stream",
+                                 "memcpy", step, 180_000)
+
+
+def fill_saving_waited_on_other_stream(profdb, work, problems):
+    # kernel_saving_waited_on_other_stream's fixture with fill kernels in
+    # place of the Softmax: the wait holds 2.8 ms of them ([0.4, 3.2] ms)
+    def step(other):
+        def per_step(t, s):
+            t.gpu(FILL, s + 200, 1500, launch_ts=s + 100)
+            t.gpu(FILL, s + 1700, 1500, launch_ts=s + 110)
+            if other:  # stream 9: to 6.5 ms, 3.3 ms after the fills
+                t.gpu("vectorized_elementwise_kernel", s + 300, 3000, launch_ts=s + 120, stream=9)
+                t.gpu("vectorized_layer_norm_kernel", s + 3300, 3200, launch_ts=s + 130, stream=9)
+            t.x("cuda_runtime", "cudaDeviceSynchronize", s + 400,
+                (6500 if other else 3200) - 400 + 10)
+        return per_step
+    check_waited_on_other_stream(profdb, work, problems, "fill_saving_waited_on_other_stream",
+                                 "fill_kernels", step, 2_800_000)
+
+
 CHECKS = [gemm_speedup_promised_without_shapes, ep_dispatch_other_namespace,
           peer_copy_told_to_avoid_contiguous, memory_bound_bmm_gemm_efficiency,
           exposed_comm_subjects_clipped, kernel_saving_waited_on_other_stream,
-          copy_saving_waited_on_other_stream, open_span_not_replayed]
+          copy_saving_waited_on_other_stream, fill_saving_waited_on_other_stream,
+          open_span_not_replayed, two_threads_not_replayed]
 
 
 def main():

@@ -12,11 +12,14 @@
 -- summaries carry the default scope's spans alone), when an analysed
 -- span has no replay (past the graph's cap), or when one is open: some of
 -- its GPU work waited for something the graph does not hold (another
--- stream's unrecorded event, a peer rank), which the action may release
--- sooner (lib/63: report_cp_replay_span).
--- measure_replay_removed: per kernel category, the gain with its kernels
--- removed, the most any action on some of them can give: the bound of
--- low_gemm_efficiency (one shape's kernels) and memcpy (Memcpy).
+-- stream's unrecorded event, a peer rank), or its CPU work runs on several
+-- threads whose waits for each other are not recorded, which the action
+-- may release sooner (lib/63: report_cp_replay_span).
+-- measure_replay_removed: per kernel category (and for the fill kernels,
+-- and the launch calls), the gain with their time removed, the most any
+-- action on some of them can give: the bound of low_gemm_efficiency (one
+-- shape's kernels), memcpy (gpu:Memcpy), fill_kernels (fill) and
+-- launch_bound (launch).
 -- Builds: measure_replay, measure_replay_removed, measure_replay_span
 -- Reads: measure_dominant, measure_time, report_cp_replay, report_cp_replay_span,
 --   report_cp_span_all, report_gpu
@@ -29,15 +32,16 @@ CREATE TEMP TABLE measure_replay (
                          --   measure_dominant.saving, ns
 ) STRICT;
 CREATE TEMP TABLE measure_replay_removed (
-  category  TEXT PRIMARY KEY,  -- kernel category (report_gpu.category)
-  replay_ns REAL               -- how much sooner the analysed spans end per rank step with its
-                               --   kernels removed, ns (NULL: not replayed)
+  kind      TEXT PRIMARY KEY,  -- gpu:CATEGORY (report_gpu.category), fill (the fill kernels) or
+                               --   launch (the launch calls)
+  replay_ns REAL               -- how much sooner the analysed spans end per rank step with
+                               --   those kernels removed, ns (NULL: not replayed)
 ) STRICT;
 
 -- The analysed spans, when every one was replayed and is closed (no GPU
--- work held by something the graph does not hold:
--- report_cp_replay_span.open_ops 0); else none: the scope is not the
--- default one, a span is past the graph's cap, or open.
+-- work held by something the graph does not hold, its CPU work on one
+-- thread: report_cp_replay_span); else none: the scope is not the default
+-- one, a span is past the graph's cap, or open.
 CREATE TEMP TABLE measure_replay_span (
   trace_id INTEGER,  -- an analysed span's trace
   step     INTEGER   -- and step (-1: the whole trace)
@@ -50,16 +54,18 @@ WHERE NOT coalesce(:scope_trace, 0) AND NOT coalesce(:scope_hta, 0)
     WHERE NOT EXISTS (SELECT 1 FROM report_cp_replay r
                       WHERE r.trace_id = q.trace_id AND r.step = q.step)
        OR NOT EXISTS (SELECT 1 FROM report_cp_replay_span o
-                      WHERE o.trace_id = q.trace_id AND o.step = q.step AND o.open_ops = 0));
+                      WHERE o.trace_id = q.trace_id AND o.step = q.step AND o.open_ops = 0
+                        AND o.threads <= 1));
 
 INSERT INTO measure_replay_removed
-SELECT c.category,
+SELECT c.kind,
   iif(EXISTS (SELECT 1 FROM measure_replay_span),
       (SELECT coalesce(sum(max(0, r.sooner_ns)), 0) FROM measure_replay_span p
        JOIN report_cp_replay r USING (trace_id, step)
-       WHERE r.kind = 'gpu:' || c.category AND r.keep = 0)
+       WHERE r.kind = c.kind AND r.keep = 0)
       / (SELECT 1.0 * max(rank_steps, 1) FROM measure_time), NULL)
-FROM (SELECT DISTINCT category FROM report_gpu WHERE category IS NOT NULL) c;
+FROM (SELECT DISTINCT 'gpu:' || category AS kind FROM report_gpu WHERE category IS NOT NULL
+      UNION SELECT 'fill' UNION SELECT 'launch') c;
 
 INSERT INTO measure_replay
 WITH d AS (
