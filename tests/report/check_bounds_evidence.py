@@ -20,7 +20,7 @@ communication defects, one per defect, each named after it:
   for (a cudaDeviceSynchronize while it runs); the finding says the GPU
   idles and the host sets the step; with the GPU busy it is half the time.
 - fill_saving_when_gpu_mostly_idle: the same for fill kernels: with the
-  GPU idle 94%, only their 200 us that the host waits for (a
+  GPU idle 94%, only their 300 us that the host waits for (a
   cudaStreamSynchronize) is promised, not their 600 us.
 - kernel_saving_past_critical_path_at_40pct_idle: with the GPU idle 40%
   of the step (under half, where the bound used to switch), a 6 ms
