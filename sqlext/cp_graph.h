@@ -12,6 +12,10 @@
 
 typedef sqlite3_int64 i64;
 
+/* A span's scenarios (profdb_replay_each): each costs a replay, and names
+** are looked up one by one. */
+#define CP_MAX_SCENARIOS 4096
+
 /* Spans past this many events get no path (memory stays under ~500 MB). */
 #define CP_MAX_EVENTS 1000000
 

@@ -77,7 +77,8 @@
 ** Errors: a bad ROW or type, a non-integer time or id, an event whose
 ** duration passes 64 bits, two events with one id, a negative or
 ** non-numeric factor, a cycle, a replayed time past 64 bits, out of
-** memory; a scenario (D: profdb_replay_each's alone).  Flags: INNOCUOUS.
+** memory; a scenario (D: profdb_replay_each's alone), over 4096 of them
+** (each is a replay of the span).  Flags: INNOCUOUS.
 */
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT3
@@ -276,6 +277,10 @@ static void add_scale(sqlite3_context *ctx, span *s, sqlite3_value **argv) {
     /* each name once (a span has a few scenarios and many rows) */
     for (size_t i = s->nscen; !scen && i-- > 0;)
       if (!strcmp(s->scen[i], text)) scen = s->scen[i];
+    if (!scen && s->nscen >= CP_MAX_SCENARIOS) {
+      fail(ctx, s, "more than 4096 scenarios");
+      return;
+    }
     if (!scen) {
       char *copy = strdup(text);
       if (!copy || !grow((void **)&s->scen, &s->capscen, s->nscen, sizeof *s->scen)) {

@@ -202,7 +202,7 @@ SELECT round(100.0 * r.saving / t.job_step_ns, 1) AS priority, 'dominant_categor
 FROM measure_dominant c, measure_replay r, measure_gpu g, measure_time t, measure_floor f
 WHERE g.gpu_total > 0 AND t.rank_step_ns > 0 AND c.dur > 0.3 * g.gpu_total
   AND c.category NOT IN ('NCCL/communication', 'Memcpy', 'Other')
-  AND (CASE WHEN c.unbounded THEN c.dur / 2 WHEN c.crit_bound THEN c.saving0 ELSE r.saving END)
+  AND (CASE WHEN c.unbounded THEN c.dur / 2 WHEN c.crit_bound THEN c.saving0 ELSE c.saving END)
     >= f.min_pct / 100 * t.job_step_ns
-  AND (CASE WHEN c.unbounded THEN c.dur / 2 WHEN c.crit_bound THEN c.saving0 ELSE r.saving END)
+  AND (CASE WHEN c.unbounded THEN c.dur / 2 WHEN c.crit_bound THEN c.saving0 ELSE c.saving END)
     >= f.min_ns;

@@ -233,3 +233,8 @@ SELECT 're_04', profdb_replay_each(r, a, b, c, d, e, f, g, h, i, j) FROM wspan W
 SELECT 're_05', profdb_replay(r, a, b, c, d, e, f, g, h, i, j)
 FROM (SELECT * FROM wspan UNION ALL
       SELECT 'scale', 2, 0.5, 'operator', 'half', NULL, NULL, NULL, NULL, NULL, NULL);
+-- re_06: 4097 scenarios: an error (each is a replay; names are looked up one by one)
+WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < 4097)
+SELECT 're_06', profdb_replay_each(r, a, b, c, d, e, f, g, h, i, j)
+FROM (SELECT * FROM wspan WHERE r <> 'wait' UNION ALL
+      SELECT 'scale', 2, 0.5, 'operator', 's' || k, NULL, NULL, NULL, NULL, NULL, NULL FROM n);

@@ -5,11 +5,15 @@
 -- takes off them (measure_dominant.action_ns over its dur), from the
 -- replays of lib/63_critical_path_replay.sql (each span at half its kernels'
 -- time and with them removed; in a dataset's report, from its summaries).
--- Between those the figure is the straight line through (0, 0), the half
--- and the whole: a replay's gain grows no faster than the time taken off
--- (a faster kernel only helps until other work binds), so the line stays
--- at or under it.  None (replay_ns NULL) with --scope trace or hta (the
--- summaries carry the default scope's spans alone), when an analysed
+-- Between those the figure is an upper bound of the replay at that share:
+-- a replay's gain never shrinks as more time is taken off, and grows no
+-- faster than the time taken off (a faster kernel helps only until other
+-- work binds the step's end: concave, through (0, 0)), so at a share
+-- under half it is at most the half's, above half at most the removal's
+-- and at most the share times twice the half's (session 56's review: the
+-- straight line between the points, the first rule, stayed under it).
+-- None (replay_ns NULL) with --scope trace or hta (the summaries carry
+-- the default scope's spans alone), when an analysed
 -- span has no replay (past the graph's cap), or when one is open: some of
 -- its GPU work waited for something the graph does not hold (another
 -- stream's unrecorded event, a peer rank), or its CPU work runs on several
@@ -86,7 +90,7 @@ SELECT share, replay_ns, coalesce(replay_ns < 0.99 * saving, 0),
 FROM (
   SELECT d.share, m.saving,
     CASE WHEN EXISTS (SELECT 1 FROM span)
-         THEN (SELECT sum(CASE WHEN d.share <= 0.5 THEN 2 * d.share * half
-                               ELSE half + (2 * d.share - 1) * max(0, whole - half) END)
+         THEN (SELECT sum(CASE WHEN d.share <= 0.5 THEN half
+                               ELSE min(whole, 2 * d.share * half) END)
                FROM span) / (SELECT 1.0 * max(rank_steps, 1) FROM measure_time) END AS replay_ns
   FROM d, measure_dominant m);
