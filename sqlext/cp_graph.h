@@ -19,8 +19,6 @@ typedef sqlite3_int64 i64;
 /* Spans past this many events get no path (memory stays under ~500 MB). */
 #define CP_MAX_EVENTS 1000000
 
-typedef sqlite3_int64 i64;
-
 enum { T_OPERATOR, T_DEPENDENCY, T_LAUNCH, T_KERNEL_KERNEL, T_SYNC };
 
 /* A pid or tid as SQLite orders values: NULL, numbers, then text. */
@@ -115,8 +113,10 @@ int cp_build_graph(span *s, graph *g, int with_base, int with_own, int implicit,
 void cp_graph_free(graph *g);
 /* The error for a failure rc of cp_build_graph or the walks (none for LP_OK). */
 void cp_report_rc(sqlite3_context *ctx, int rc);
-/* Applies every what-if (the span's 'scale' rows) to the edges. */
-void cp_apply_scales(const span *s, edges *es);
+/* The product of the factors of one event's 'scale' rows (sorted: those
+** from r0 with its id) that apply to an edge of type: those of scenario
+** scen and of every scenario (scen NULL: all).  0 when none applies. */
+int cp_scale_product(const span *s, size_t r0, int type, const char *scen, double *product);
 /* w times product, rounded once and kept within 64 bits. */
 i64 cp_scaled_weight(i64 w, double product);
 

@@ -530,11 +530,21 @@ static void sort_scales(span *s) {
   if (s->nsc) qsort(s->sc, s->nsc, sizeof *s->sc, cmp_scale);
 }
 
+int cp_scale_product(const span *s, size_t r0, int type, const char *scen, double *product) {
+  int scaled = 0;
+  *product = 1;
+  for (size_t r = r0; r < s->nsc && s->sc[r].id == s->sc[r0].id; r++)
+    if ((s->sc[r].type < 0 || s->sc[r].type == type) &&
+        (!scen || !s->sc[r].scen || s->sc[r].scen == scen))
+      *product *= s->sc[r].factor, scaled = 1;
+  return scaled;
+}
+
 /* The what-ifs: each edge attributed to a scaled event weighs its factors'
 ** product times as much (every row for its event and type applies),
 ** rounded once and kept within 64 bits.  The rows are sorted by
 ** sort_scales. */
-void cp_apply_scales(const span *s, edges *es) {
+static void apply_scales(const span *s, edges *es) {
   if (!s->nsc) return;
   for (size_t i = 0; i < es->n; i++) {
     out_edge *e = &es->e[i];
@@ -547,16 +557,15 @@ void cp_apply_scales(const span *s, edges *es) {
       else
         hi = mid;
     }
-    double product = 1;
-    int scaled = 0;
-    for (size_t k = lo; k < s->nsc && s->sc[k].id == e->attr; k++)
-      if (s->sc[k].type < 0 || s->sc[k].type == e->type) product *= s->sc[k].factor, scaled = 1;
-    if (scaled) e->w = cp_scaled_weight(e->w, product);
+    double product;
+    if (lo < s->nsc && s->sc[lo].id == e->attr &&
+        cp_scale_product(s, lo, e->type, NULL, &product))
+      e->w = cp_scaled_weight(e->w, product);
   }
 }
 
 /* The waits under the what-ifs (ROW 'wait'): base holds each edge's weight
-** before cp_apply_scales, given0 the index of the first given edge; own_edge
+** before apply_scales, given0 the index of the first given edge; own_edge
 ** each event's own lock edge.  A GPU operation's chain shortening is its
 ** run's and its in-edge's (launch or kernel_kernel) and, through a
 ** kernel_kernel edge, the previous operation's: found in node order, so the
@@ -658,7 +667,7 @@ int cp_build_graph(span *s, graph *g, int with_base, int with_own, int implicit,
     for (size_t i = 0; i < g->es.n; i++) g->base[i] = g->es.e[i].w;
   }
   sort_scales(s);
-  if (!per_scenario) cp_apply_scales(s, &g->es);
+  if (!per_scenario) apply_scales(s, &g->es);
   return LP_OK;
 }
 

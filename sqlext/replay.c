@@ -8,7 +8,7 @@
 **   end from GPU work), plus an own edge for each lock-taking call whose
 **   lock edges left it none.  The nodes replayed in time: a node no edge
 **   enters keeps its time; any other comes at the latest of its sources'
-**   replayed times plus the edge's offset (replay_offsets).  Returns how
+**   replayed times plus the edge's offset (plan_build).  Returns how
 **   much sooner (ns; negative: later) the span's last node comes than
 **   recorded: 0 without what-ifs; NULL for no rows or a span past
 **   CP_MAX_EVENTS.  Give every GPU operation an edge from its launch call
@@ -24,8 +24,7 @@
 **   shortening (ns), in D's order ('{}' without one); NULL as
 **   profdb_replay.  The graph is built once: a scenario costs one replay.
 **
-**
-** Memory: as profdb_critical_path's, plus about 60 bytes per edge.
+** Memory: as profdb_critical_path's, plus about 40 bytes per edge.
 ** Errors: profdb_critical_path's, a replayed time past 64 bits.
 ** Flags: INNOCUOUS.
 */
@@ -217,9 +216,9 @@ static int cmp_attr_edge(const void *a, const void *b) {
 }
 
 /* Sets the weights of scenario scen's what-ifs (its rows and those of
-** every scenario, as cp_apply_scales weighs them: by event, its factors'
-** product, rounded once) on the edges by_attr lists, or back to g->base
-** (restore). */
+** every scenario: by event, its factors' product, rounded once, as
+** profdb_replay weighs them) on the edges by_attr lists, or back to
+** g->base (restore). */
 static void set_scenario(const span *s, graph *g, const attr_edge *by_attr, size_t na,
                          const char *scen, int restore) {
   for (size_t r0 = 0, r1; r0 < s->nsc; r0 = r1) { /* the rows of one event */
@@ -237,14 +236,8 @@ static void set_scenario(const span *s, graph *g, const attr_edge *by_attr, size
     }
     for (; lo < na && by_attr[lo].attr == s->sc[r0].id; lo++) {
       out_edge *e = &g->es.e[by_attr[lo].edge];
-      double product = 1;
-      int scaled = 0;
-      for (size_t r = r0; r < r1; r++) {
-        const scale *sc = &s->sc[r];
-        if ((sc->type < 0 || sc->type == e->type) && (!sc->scen || sc->scen == scen))
-          product *= sc->factor, scaled = 1;
-      }
-      if (scaled)
+      double product;
+      if (cp_scale_product(s, r0, e->type, scen, &product))
         e->w = restore ? g->base[by_attr[lo].edge]
                        : cp_scaled_weight(g->base[by_attr[lo].edge], product);
     }
@@ -258,12 +251,11 @@ static void replay_each_final(sqlite3_context *ctx) {
   if (!s) return;
   graph g;
   plan p = {0};
-  size_t na = 0, nscen = 0;
-  char **scen = malloc((s->nscen ? s->nscen : 1) * sizeof *scen);
+  size_t na = 0;
   i64 *t = NULL;
   attr_edge *by_attr = NULL;
   sqlite3_str *out = sqlite3_str_new(NULL);
-  int rc = scen ? cp_build_graph(s, &g, 1, 0, 1, 1) : LP_NOMEM;
+  int rc = cp_build_graph(s, &g, 1, 0, 1, 1);
   if (rc == LP_OK) rc = plan_build(s, &g, &p);
   if (rc == LP_OK) {
     t = malloc((g.np ? g.np : 1) * sizeof *t);
@@ -274,20 +266,19 @@ static void replay_each_final(sqlite3_context *ctx) {
     for (size_t i = 0; i < g.es.n; i++)
       if (g.es.e[i].has_attr) by_attr[na++] = (attr_edge){g.es.e[i].attr, i};
     if (na) qsort(by_attr, na, sizeof *by_attr, cmp_attr_edge);
-    for (size_t i = 0; i < s->nscen; i++) scen[nscen++] = s->scen[i];
-    if (nscen) qsort(scen, nscen, sizeof *scen, cmp_scen);
+    /* (the rows point at the names, not at their slots) */
+    if (s->nscen) qsort(s->scen, s->nscen, sizeof *s->scen, cmp_scen);
     sqlite3_str_appendchar(out, 1, '{');
   }
-  for (size_t k = 0, first = 1; rc == LP_OK && k < nscen; k++) {
+  for (size_t k = 0; rc == LP_OK && k < s->nscen; k++) {
     i64 shortening = 0;
-    set_scenario(s, &g, by_attr, na, scen[k], 0);
+    set_scenario(s, &g, by_attr, na, s->scen[k], 0);
     rc = plan_replay(&p, &g, t, &shortening);
-    set_scenario(s, &g, by_attr, na, scen[k], 1);
+    set_scenario(s, &g, by_attr, na, s->scen[k], 1);
     if (rc != LP_OK) break;
-    if (!first) sqlite3_str_appendchar(out, 1, ',');
-    json_string(out, scen[k]);
+    if (k) sqlite3_str_appendchar(out, 1, ',');
+    json_string(out, s->scen[k]);
     sqlite3_str_appendf(out, ":%lld", (long long)shortening);
-    first = 0;
   }
   if (rc == LP_OK) sqlite3_str_appendchar(out, 1, '}');
   int n = sqlite3_str_length(out);
@@ -299,8 +290,7 @@ static void replay_each_final(sqlite3_context *ctx) {
     sqlite3_free(text);
     cp_report_rc(ctx, rc);
   }
-  if (scen) cp_graph_free(&g);
-  plan_free(&p), free(scen), free(t), free(by_attr);
+  cp_graph_free(&g), plan_free(&p), free(t), free(by_attr);
   cp_span_free(s);
 }
 
