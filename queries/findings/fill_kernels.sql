@@ -55,12 +55,12 @@ SELECT round(100.0 * x.saving / t.job_step_ns, 1) AS priority, 'fill_kernels' AS
       'replay_removed_ns', CAST(round(x.replay_ns) AS INTEGER))) AS evidence,
         0 AS cut_may_explain
 FROM measure_gpu g, measure_time t, measure_floor f,
-  (SELECT *, coalesce(replay_ns < 0.99 * saving1, 0) AS replay_bound,
-     iif(replay_ns < 0.99 * saving1, replay_ns, saving1) AS saving
+  (SELECT *, coalesce(saving1 > binds_above, 0) AS replay_bound,
+     iif(saving1 > binds_above, replay_ns, saving1) AS saving
    FROM (SELECT t2.gpu_busy_ns < 0.5 * t2.rank_step_ns AS host_bound, t2.critical_path_bound,
            CASE WHEN t2.critical_path_bound THEN min(cm.crit_fill, g2.fill) ELSE g2.fill END
-             AS saving1,
-           (SELECT replay_ns FROM measure_replay_removed WHERE kind = 'fill') AS replay_ns
-         FROM measure_time t2, measure_critical cm, measure_gpu g2)) x
+             AS saving1, r.replay_ns, r.binds_above
+         FROM measure_time t2, measure_critical cm, measure_gpu g2
+         LEFT JOIN measure_replay_removed r ON r.kind = 'fill')) x
 WHERE g.gpu_total > 0 AND t.rank_step_ns > 0 AND g.fill > 0.05 * g.gpu_total
   AND g.fill >= f.min_pct / 100 * t.job_step_ns AND g.fill >= f.min_ns;

@@ -57,9 +57,8 @@ SELECT round(100.0 * lc.saving / t.job_step_ns, 1) AS priority,
       'replay_removed_ns', CAST(round(lc.replay_ns) AS INTEGER),
       'graph_launches', gr.calls)) AS evidence, 1 AS cut_may_explain
 FROM measure_gpu g, measure_time t, measure_launch l, measure_cold cm, measure_graph gr,
-  (SELECT *, coalesce(replay_ns < 0.99 * ns, 0) AS replay_bound,
-     iif(replay_ns < 0.99 * ns, replay_ns, ns) AS saving
-   FROM (SELECT c.*, (SELECT replay_ns FROM measure_replay_removed WHERE kind = 'launch')
-           AS replay_ns
-         FROM measure_launch_claim c)) lc
+  (SELECT *, coalesce(ns > binds_above, 0) AS replay_bound,
+     iif(ns > binds_above, replay_ns, ns) AS saving
+   FROM (SELECT c.*, r.replay_ns, r.binds_above
+         FROM measure_launch_claim c LEFT JOIN measure_replay_removed r ON r.kind = 'launch')) lc
 WHERE t.rank_step_ns > 0 AND lc.ns > 0;

@@ -97,18 +97,17 @@ SELECT round(100.0 * x.saving / t.job_step_ns, 1) AS priority, 'low_gemm_efficie
       'memory_floor_ns', CAST(round(m.mem_ns) AS INTEGER))) AS evidence,
         0 AS cut_may_explain
 FROM measure_gemm_op_top m, measure_time t, measure_floor f,
-  (SELECT *, coalesce(replay_ns < 0.99 * saving1, 0) AS replay_bound,
-     iif(replay_ns < 0.99 * saving1, replay_ns, saving1) AS saving
-   FROM (SELECT s0, mb, bounded, crit, cat_ns, category,
+  (SELECT *, coalesce(saving1 > binds_above, 0) AS replay_bound,
+     iif(saving1 > binds_above, replay_ns, saving1) AS saving
+   FROM (SELECT s0, mb, bounded, crit, cat_ns, y.category,
            iif(bounded, min(1.0, crit / cat_ns), 1.0) AS share,
-           s0 * iif(bounded, min(1.0, crit / cat_ns), 1.0) AS saving1,
-           (SELECT r.replay_ns FROM measure_replay_removed r
-            WHERE r.kind = 'gpu:' || y.category) AS replay_ns
+           s0 * iif(bounded, min(1.0, crit / cat_ns), 1.0) AS saving1, r.replay_ns, r.binds_above
          FROM (SELECT max(m2.device_ns - max(m2.device_ns * m2.peak_pct / 60,
                         coalesce(m2.mem_ns, 0)), 0) AS s0,
                  coalesce(m2.mem_ns > m2.device_ns * m2.peak_pct / 60, 0) AS mb, m2.category,
                  t2.critical_path_bound AND coalesce(cm.op_cat_ns, 0) > 0 AS bounded,
                  cm.crit_op AS crit, cm.op_cat_ns AS cat_ns
-               FROM measure_gemm_op_top m2, measure_time t2, measure_critical cm) y)) x
+               FROM measure_gemm_op_top m2, measure_time t2, measure_critical cm) y
+         LEFT JOIN measure_replay_removed r ON r.kind = 'gpu:' || y.category)) x
 WHERE t.rank_step_ns > 0 AND m.peak_pct < 30 AND m.device_ns >= 0.05 * m.gpu_ns
   AND x.s0 >= f.min_ns AND 100.0 * x.s0 / t.job_step_ns >= f.min_pct;

@@ -82,15 +82,15 @@ SELECT round(100.0 * x.saving / t.job_step_ns, 1) AS priority, 'memcpy' AS rule,
       'replay_removed_ns', CAST(round(x.replay_ns) AS INTEGER)))
         AS evidence, 1 AS cut_may_explain
 FROM measure_gpu g, measure_time t, measure_floor f, measure_copy c,
-  (SELECT *, coalesce(replay_ns < 0.99 * saving1, 0) AS replay_bound,
-     iif(replay_ns < 0.99 * saving1, replay_ns, saving1) AS saving
+  (SELECT *, coalesce(saving1 > binds_above, 0) AS replay_bound,
+     iif(saving1 > binds_above, replay_ns, saving1) AS saving
    FROM (
   SELECT y.saving0, m.crit_copy, y.bounded AND m.crit_copy < y.saving0 AS crit_bounded,
-     iif(y.bounded, min(m.crit_copy, y.saving0), y.saving0) AS saving1,
-     (SELECT replay_ns FROM measure_replay_removed WHERE kind = 'gpu:Memcpy') AS replay_ns
+     iif(y.bounded, min(m.crit_copy, y.saving0), y.saving0) AS saving1, r.replay_ns, r.binds_above
    FROM (SELECT CASE WHEN c2.ptop >= 0.5 * c2.total
                   THEN min(t2.memcpy_exposed_ns, coalesce(t2.kernel_ns, 0))
                   ELSE t2.memcpy_exposed_ns END AS saving0, t2.critical_path_bound AS bounded
-         FROM measure_copy c2, measure_time t2) y, measure_critical m)) x
+         FROM measure_copy c2, measure_time t2) y, measure_critical m
+   LEFT JOIN measure_replay_removed r ON r.kind = 'gpu:Memcpy')) x
 WHERE g.gpu_total > 0 AND t.rank_step_ns > 0 AND g.memcpy > 0.1 * g.gpu_total
   AND t.memcpy_exposed_ns >= f.min_pct / 100 * t.job_step_ns AND t.memcpy_exposed_ns >= f.min_ns;

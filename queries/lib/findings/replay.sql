@@ -30,16 +30,18 @@
 CREATE TEMP TABLE measure_replay (
   share        REAL,     -- the share of the category's kernel time the action takes off
   replay_ns    REAL,     -- the replay's gain per rank step at that share, ns (NULL: not replayed)
-  replay_bound INTEGER,  -- 1: replay_ns is under 99% of measure_dominant.saving (within 1%
-                         --   they are the same time, rounded apart)
+  replay_bound INTEGER,  -- 1: measure_dominant.saving is over replay_ns / 0.99 (as
+                         --   measure_replay_removed.binds_above)
   saving       ANY       -- dominant_category's saving: replay_ns where it binds, else
                          --   measure_dominant.saving, ns
 ) STRICT;
 CREATE TEMP TABLE measure_replay_removed (
-  kind      TEXT PRIMARY KEY,  -- gpu:CATEGORY (report_gpu.category), fill (the fill kernels) or
-                               --   launch (the launch calls)
-  replay_ns REAL               -- how much sooner the analysed spans end per rank step with
-                               --   those kernels removed, ns (NULL: not replayed)
+  kind        TEXT PRIMARY KEY,  -- gpu:CATEGORY (report_gpu.category), fill (the fill kernels)
+                                 --   or launch (the launch calls)
+  replay_ns   REAL,              -- how much sooner the analysed spans end per rank step with
+                                 --   those kernels removed, ns (NULL: not replayed)
+  binds_above REAL               -- a saving over this is bounded to replay_ns: replay_ns / 0.99
+                                 --   (within 1% the two are one time rounded apart), ns
 ) STRICT;
 
 -- The analysed spans, when every one was replayed and is closed (no GPU
@@ -62,14 +64,15 @@ WHERE NOT coalesce(:scope_trace, 0) AND NOT coalesce(:scope_hta, 0)
                         AND o.threads <= 1));
 
 INSERT INTO measure_replay_removed
-SELECT c.kind,
-  iif(EXISTS (SELECT 1 FROM measure_replay_span),
-      (SELECT coalesce(sum(max(0, r.sooner_ns)), 0) FROM measure_replay_span p
-       JOIN report_cp_replay r USING (trace_id, step)
-       WHERE r.kind = c.kind AND r.keep = 0)
-      / (SELECT 1.0 * max(rank_steps, 1) FROM measure_time), NULL)
-FROM (SELECT DISTINCT 'gpu:' || category AS kind FROM report_gpu WHERE category IS NOT NULL
-      UNION SELECT 'fill' UNION SELECT 'launch') c;
+SELECT kind, replay_ns, replay_ns / 0.99 FROM (
+  SELECT c.kind,
+    iif(EXISTS (SELECT 1 FROM measure_replay_span),
+        (SELECT coalesce(sum(max(0, r.sooner_ns)), 0) FROM measure_replay_span p
+         JOIN report_cp_replay r USING (trace_id, step)
+         WHERE r.kind = c.kind AND r.keep = 0)
+        / (SELECT 1.0 * max(rank_steps, 1) FROM measure_time), NULL) AS replay_ns
+  FROM (SELECT DISTINCT 'gpu:' || category AS kind FROM report_gpu WHERE category IS NOT NULL
+        UNION SELECT 'fill' UNION SELECT 'launch') c);
 
 INSERT INTO measure_replay
 WITH d AS (
@@ -85,8 +88,8 @@ span AS (  -- per analysed span: the gain at half and whole, 0 for a category no
                 AND r.kind = 'gpu:' || d.category AND r.keep = 0), 0) AS whole
   FROM measure_replay_span p
 )
-SELECT share, replay_ns, coalesce(replay_ns < 0.99 * saving, 0),
-  iif(replay_ns < 0.99 * saving, replay_ns, saving)
+SELECT share, replay_ns, coalesce(saving > replay_ns / 0.99, 0),  -- (as binds_above)
+  iif(saving > replay_ns / 0.99, replay_ns, saving)
 FROM (
   SELECT d.share, m.saving,
     CASE WHEN EXISTS (SELECT 1 FROM span)
