@@ -803,12 +803,8 @@ int ex_export(sqlite3 *db, const ex_options *o, ex_result *res) {
   }
   if (rc == 0) rc = export_artifacts(&x, 0, &seen);
   if (rc == 0) rc = export_artifacts(&x, 1, &seen);
-  sqlite3_exec(
-      db,
-      "DROP TABLE IF EXISTS temp.summary_rowids; DROP TABLE IF EXISTS temp.report_trace;"
-      " DROP TABLE IF EXISTS temp.report_step_all",
-      NULL, NULL, NULL);
-  ex_replay_drop(db);
+  sqlite3_exec(db, "DROP TABLE IF EXISTS temp.summary_rowids", NULL, NULL, NULL);
+  ex_replay_drop(db); /* and lib/05's report_trace, report_step_all */
   sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
   free(seen.key);
   ld_buf_free(&x.files.text);

@@ -21,7 +21,8 @@ int ex_replay_build(sqlite3 *db);
 ** sooner_ns], ...]}), sqlite3_malloc'd; NULL: out of memory or an error. */
 char *ex_replay_json(sqlite3 *db, int64_t trace_id);
 
-/* Drops what ex_replay_build made (the report's temp tables and views). */
+/* Drops the report's temp tables and views (report_*): what lib/05 and
+** ex_replay_build made. */
 void ex_replay_drop(sqlite3 *db);
 
 #endif
