@@ -1,4 +1,4 @@
--- The critical path's GPU edges and each event's kind (lib/60_critical_path.sql
+-- The critical path's GPU edges (lib/60_critical_path.sql
 -- builds the spans and the events, lib/61_critical_path_walk.sql walks the
 -- graph, lib/63 replays it; docs/definitions.md, "Critical path").
 -- The nodes, the runtime-lock and the call-stack edges (HTA's edges 1 and
@@ -146,19 +146,3 @@ JOIN report_cp_ev o ON o.trace_id = h.trace_id AND o.step = h.step AND o.ev = h.
 -- each span reads its own edges (one scan of all per span grew with the
 -- square of the ranks)
 CREATE INDEX temp.report_cp_gpu_edge_span ON report_cp_gpu_edge(trace_id, step);
-
--- Each span's events by kind, as the sections name them: gpu:CATEGORY for
--- GPU work (kernel_category), runtime for a runtime call, cpu_op for other
--- CPU events (the path's edges get the same in
--- lib/61_critical_path_walk.sql, report_cp_path_kind).
-CREATE TEMP TABLE report_cp_ev_kind(trace_id INTEGER, step INTEGER, ev INTEGER, kind TEXT,
-  PRIMARY KEY (trace_id, step, ev)) WITHOUT ROWID;
-INSERT INTO report_cp_ev_kind
-SELECT e.trace_id, e.step, e.ev,
-  CASE WHEN e.gpu THEN 'gpu:' || coalesce(n.category, 'Other')
-       WHEN s.kind = (SELECT kind FROM _kind WHERE name = 'runtime') THEN 'runtime'
-       ELSE 'cpu_op' END
-FROM report_cp_ev e
-LEFT JOIN _gpu g ON e.gpu AND g.id = e.ev
-LEFT JOIN report_gpu_name n ON n.name_id = g.name_id
-LEFT JOIN _slice s ON NOT e.gpu AND s.id = e.ev;

@@ -27,11 +27,10 @@ FROM report_cp_span p, json_each((
 -- Each path edge's kind (the sections' rows): collective_wait for a sync
 -- edge that weighs (a rank's wait inside a collective for the last
 -- arrival, in a job's path: lib/62_critical_path_job.sql); its type for a
--- launch, kernel_kernel, sync or dependency edge; else its event's kind,
--- as report_cp_ev_kind names it (lib/61_critical_path_edges.sql; the same
--- rule, here on the joins the names need: a lookup there costs twice as
--- much on 114k path edges).  name_id: the event's name; ev_trace: its
--- trace.
+-- launch, kernel_kernel, sync or dependency edge; else its event's kind
+-- (the rule lib/63_critical_path_replay.sql's what-ifs use too, each on
+-- the joins it needs: a lookup of one table of kinds cost twice as much
+-- on 114k path edges).  name_id: the event's name; ev_trace: its trace.
 CREATE TEMP VIEW report_cp_path_kind AS
 SELECT x.trace_id, x.step, x.run, x.pos, x.w, x.type, x.ev,
   CASE

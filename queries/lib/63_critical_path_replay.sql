@@ -20,7 +20,7 @@
 -- "spans": [[step, open_ops, threads], ...], "rows": [[step, kind, keep,
 -- sooner_ns], ...]), for the spans analysed here.
 -- Builds: report_cp_replay, report_cp_replay_span
--- Reads: report_cp_span, report_cp_span_all, report_cp_ev, report_cp_ev_kind, report_cp_gpu_edge,
+-- Reads: report_cp_span, report_cp_span_all, report_cp_ev, report_cp_gpu_edge,
 --   report_cp_k, report_cp_launch_name, report_built_from, report_gpu_name, trace_metadata
 -- Run only when a selected section requires a table named here, or the
 -- findings run (lib/findings/replay.sql; report_sql.c, lib_wanted):
@@ -28,14 +28,23 @@
 
 -- The events each kind of what-if scales (their own 'operator' edges: a
 -- kernel's run, an operator's time between its children, a call's return
--- after a wait): each event by its kind (report_cp_ev_kind,
--- lib/61_critical_path_edges.sql), the fill kernels (report_gpu_name.
+-- after a wait): each event by its kind as the critical_path section
+-- names it (gpu:CATEGORY for GPU work, runtime for a runtime call, cpu_op
+-- for other CPU events: the rule of report_cp_path_kind,
+-- lib/61_critical_path_walk.sql), the fill kernels (report_gpu_name.
 -- is_fill, of any category) as 'fill' too, and the launch calls
 -- (report_cp_launch_name) as 'launch'.
 CREATE TEMP TABLE report_cp_whatif_ev(trace_id INTEGER, step INTEGER, ev INTEGER, kind TEXT,
   PRIMARY KEY (trace_id, step, kind, ev)) WITHOUT ROWID;
 INSERT INTO report_cp_whatif_ev
-SELECT trace_id, step, ev, kind FROM report_cp_ev_kind
+SELECT e.trace_id, e.step, e.ev,
+  CASE WHEN e.gpu THEN 'gpu:' || coalesce(n.category, 'Other')
+       WHEN s.kind = (SELECT kind FROM _kind WHERE name = 'runtime') THEN 'runtime'
+       ELSE 'cpu_op' END
+FROM report_cp_ev e
+LEFT JOIN _gpu g ON e.gpu AND g.id = e.ev
+LEFT JOIN report_gpu_name n ON n.name_id = g.name_id
+LEFT JOIN _slice s ON NOT e.gpu AND s.id = e.ev
 UNION ALL
 SELECT e.trace_id, e.step, e.ev, 'fill'
 FROM report_cp_ev e JOIN _gpu g ON g.id = e.ev JOIN report_gpu_name n ON n.name_id = g.name_id
