@@ -11,8 +11,8 @@ looking at profdb's code or database:
     start until that free; free_requested frees nothing;
   * every active_allocated block (of that device) whose address has no
     outstanding alloc was allocated throughout (its requested_size).
-It then compares, for every snapshot in DATA_DIR and every hand-made case
-in tests/sql/data/mem_*.json: the allocated bytes after every event
+It then compares, for every snapshot in DATA_DIR, the real one of
+tests/cuda and every hand-made case in tests/sql/data/mem_*.json: the allocated bytes after every event
 (mem_timeline), the peak, its first seq, the baseline and the end
 (mem_peak), and the live set at the peak (mem_live_at).  The extension is
 loaded into Python's sqlite3 module, which also checks that path.
@@ -134,6 +134,8 @@ def main():
                     "Yiyi-philosophy__LLM-inference/1.3b_snapshot.json",
                     "Yiyi-philosophy__LLM-inference/oom_snapshot.json"):
             inputs.append(os.path.join(data_dir, rel))
+    # A real snapshot of PyTorch 2.11 (tests/cuda/README.md), always.
+    inputs.append(os.path.join(os.path.dirname(cases_dir), "..", "cuda", "memory_snapshot.json.gz"))
     # Hand-made cases (also used by tests/sql/memreplay.sql).
     inputs += sorted(os.path.join(cases_dir, f) for f in os.listdir(cases_dir)
                      if f.startswith("mem_") and f.endswith(".json"))
