@@ -190,9 +190,12 @@ WITH nm AS (
   -- a step's slices by the step their start lies in (one pass, no scan per step)
   JOIN report_cp_span p ON p.trace_id = s.trace_id AND p.step IN (-1, st.step)
   LEFT JOIN report_cp_merge m ON m.trace_id = p.trace_id AND m.step = p.step
+  LEFT JOIN report_hta_trace h ON h.trace_id = p.trace_id
   WHERE s.kind IN (SELECT kind FROM _kind WHERE name IN ('cpu_op', 'runtime')) AND s.dur > 0
     AND s.id NOT IN (SELECT id FROM report_hta_slice_stream WHERE stream <> -1)
     AND EXISTS (SELECT 1 FROM report_cp_span)  -- (no scan of _slice without a span)
+    -- (--scope hta: HTA's trace keeps no CPU event from the last ProfilerStep#N's start on)
+    AND (h.filtered IS NOT 1 OR hta_start_ns(s.ts, p.rounded) < h.last_start * 1000)
 )
 INSERT INTO report_cp_ev
 SELECT c.trace_id, c.step, c.ev, 0, c.ts, c.end_ts, c.pid, c.tid, NULL, nm.lock, nm.blocking,
@@ -203,8 +206,10 @@ WHERE c.ts BETWEEN c.pts AND c.pend AND c.end_ts > c.ts
 UNION ALL
 SELECT p.trace_id, p.step, o.op, 1, o.ts, o.end_ts, NULL, NULL, o.skey, 0, 0, NULL
 FROM report_cp_op o JOIN report_cp_span p ON p.trace_id = o.trace_id AND p.step IN (-1, o.step)
+LEFT JOIN report_hta_trace h ON h.trace_id = p.trace_id
 WHERE o.launch_ts BETWEEN p.ts AND p.end_ts AND o.launch_dur > 0
-  AND (o.linked OR NOT coalesce(:scope_hta, 0));
+  AND (o.linked OR NOT coalesce(:scope_hta, 0))
+  AND (h.filtered IS NOT 1 OR o.launch_ts < h.last_start * 1000);
 CREATE INDEX temp.report_cp_ev_end ON report_cp_ev(trace_id, step, gpu, end_ts);
 
 -- Without --scope hta a blocking call's time counts as the host's unless

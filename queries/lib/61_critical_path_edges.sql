@@ -21,7 +21,14 @@ CREATE TEMP TABLE report_cp_gpu_edge(trace_id INTEGER, step INTEGER, t INTEGER, 
 -- enable_cuda_sync_events): what each waited for.  cudaStreamWaitEvent:
 -- the operation launched last on the event's stream before its
 -- cudaEventRecord (src), waited for by the next operation launched on the
--- waiting stream from the same thread (dst).
+-- waiting stream from the same thread (dst).  Without --scope hta also
+-- cudaEventRecordWithFlags (PyTorch 2.11 records its events so), and when
+-- the trace does not say which record a wait is for (CUDA 13's CUPTI:
+-- wait_on_cuda_event_record_corr_id and wait_on_stream -1, as for every
+-- wait_stream()), src is inferred: of the operations on the device's
+-- other streams launched before the wait call, the one that ended last
+-- at or before dst started (the recorded one is among them and ended by
+-- then; a wrong pick only holds dst behind work that ended before it).
 CREATE INDEX temp.report_cp_op_stream ON report_cp_op(trace_id, stream, launch_ts);
 CREATE TEMP TABLE report_cp_wait(trace_id INTEGER, src INTEGER, dst INTEGER, ts INTEGER);
 CREATE TEMP TABLE report_cp_sync_ev AS
@@ -31,7 +38,9 @@ SELECT g.id, g.trace_id, n.value AS name, g.ts + g.dur AS end_ts, g.device, g.st
   json_extract(g.args, '$.wait_on_stream') AS ev_stream,
   (SELECT r.ts FROM _slice r
    WHERE r.trace_id = g.trace_id AND r.correlation = json_extract(g.args, '$.wait_on_cuda_event_record_corr_id')
-     AND r.name_id = (SELECT id FROM _string WHERE value = 'cudaEventRecord')) AS record_ts
+     AND r.name_id IN (SELECT id FROM _string WHERE value = 'cudaEventRecord'
+                       OR (value = 'cudaEventRecordWithFlags' AND NOT coalesce(:scope_hta, 0))))
+    AS record_ts
 FROM _gpu g JOIN _gpu_link l ON l.id = g.id JOIN _string n ON n.id = g.name_id
 WHERE g.kind = (SELECT kind FROM _kind WHERE name = 'gpu_sync') AND l.launch_id IS NOT NULL
   AND g.trace_id IN (SELECT trace_id FROM report_cp_span);
@@ -48,6 +57,30 @@ SELECT s.trace_id, r.op,
      AND o.launch_ts >= w.ts ORDER BY o.launch_ts, o.launch LIMIT 1), s.end_ts
 FROM report_cp_sync_ev s JOIN report_cp_recorded r USING (id) JOIN _slice w ON w.id = s.call
 WHERE s.name = 'Stream Wait Event' AND r.op IS NOT NULL;
+-- The waits whose record the trace does not name (above): the candidates'
+-- ends, indexed so that each wait reads back from its dst's start.
+CREATE TEMP TABLE report_cp_unnamed_wait AS
+SELECT s.trace_id, s.device, s.stream, s.ev_stream, s.end_ts, w.ts AS call_ts,
+  (SELECT o.op FROM report_cp_op o
+   WHERE o.trace_id = s.trace_id AND o.pid IS w.pid AND o.tid IS w.tid AND o.stream = s.stream
+     AND o.launch_ts >= w.ts ORDER BY o.launch_ts, o.launch LIMIT 1) AS dst
+FROM report_cp_sync_ev s JOIN _slice w ON w.id = s.call
+WHERE s.name = 'Stream Wait Event' AND s.record_ts IS NULL AND NOT coalesce(:scope_hta, 0)
+  AND json_extract((SELECT args FROM _gpu WHERE id = s.id), '$.wait_on_cuda_event_record_corr_id') = -1;
+CREATE TEMP TABLE report_cp_op_end AS
+SELECT o.trace_id, g.ts + g.dur AS end_ts, o.op, g.device, o.stream, o.launch_ts
+FROM report_cp_op o JOIN _gpu g ON g.id = o.op
+WHERE o.trace_id IN (SELECT trace_id FROM report_cp_unnamed_wait);
+CREATE INDEX temp.report_cp_op_end_ts ON report_cp_op_end(trace_id, end_ts);
+INSERT INTO report_cp_wait
+SELECT x.trace_id,
+  (SELECT e.op FROM report_cp_op_end e
+   WHERE e.trace_id = x.trace_id AND e.end_ts <= (SELECT ts FROM _gpu WHERE id = x.dst)
+     AND e.device = x.device AND e.stream <> x.stream AND e.launch_ts < x.call_ts
+     AND (x.ev_stream IS NULL OR x.ev_stream < 0 OR e.stream = x.ev_stream)
+   ORDER BY e.end_ts DESC, e.op DESC LIMIT 1), x.dst, x.end_ts
+FROM report_cp_unnamed_wait x WHERE x.dst IS NOT NULL;
+DELETE FROM report_cp_wait WHERE src IS NULL;
 
 -- 3. GPU operations in order of start (host syncs at their end): per
 -- operation its run, the wait on another stream, then its launch or the

@@ -91,9 +91,12 @@ FROM report_cp_span p;
 -- sooner_ns (how much sooner the span's last node comes than recorded;
 -- negative: later; none for a span past the graph's cap).  The replay
 -- also gets an edge from each launch call to its GPU work (0 for work
--- queued behind its stream's previous operation: it may start sooner,
--- never before its launch; the recorded delay for work after a gap the
--- graph does not explain: it moves with its launch alone).
+-- queued behind its stream's previous operation or held by a wait on
+-- another stream: it may start sooner, never before its launch; the
+-- recorded delay for work after a gap the graph does not explain: it
+-- moves with its launch alone), and one from each operation's end to the
+-- next on its stream where the graph has none (a stream runs in order,
+-- also when a wait or a long gap set the next one's start).
 CREATE TEMP TABLE report_cp_replay(trace_id INTEGER, step INTEGER, kind TEXT, keep REAL,
   sooner_ns INTEGER, PRIMARY KEY (trace_id, step, kind, keep)) WITHOUT ROWID;
 INSERT INTO report_cp_replay
@@ -107,10 +110,15 @@ FROM report_cp_span p, json_each((
     SELECT 'edge', t, o, sub, src, src_end, dst, dst_end, w, type, ev
     FROM report_cp_gpu_edge g WHERE g.trace_id = p.trace_id AND g.step = p.step
     UNION ALL
-    SELECT 'edge', ts, op, 3, launch, 0, op, 0, iif(inedge IS NULL, ts - launch_ts, 0), 'launch',
-      NULL
+    SELECT 'edge', ts, op, 3, launch, 0, op, 0,
+      iif(inedge IS NULL AND wsrc IS NULL, ts - launch_ts, 0), 'launch', NULL
     FROM report_cp_k k
     WHERE k.trace_id = p.trace_id AND k.step = p.step AND k.inedge IS NOT 'launch'
+    UNION ALL
+    SELECT 'edge', ts, op, 4, prev, 1, op, 0, 0, 'kernel_kernel', NULL
+    FROM report_cp_k k
+    WHERE k.trace_id = p.trace_id AND k.step = p.step AND k.inedge IS NOT 'kernel_kernel'
+      AND k.prev IS NOT NULL
     UNION ALL
     SELECT 'scale', x.ev, w.keep, 'operator', w.id, NULL, NULL, NULL, NULL, NULL, NULL
     FROM report_cp_whatif_ev x JOIN report_cp_whatif w USING (kind)

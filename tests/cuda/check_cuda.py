@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""The report's what-ifs on real CUDA traces against what the action
+recovered when it was done (tests/cuda/README.md).
+
+    check_cuda.py PROFDB WORK_DIR
+
+Two kinds of evidence, neither computed by profdb:
+  * measured.json: the programs timed without the profiler on the GPU that
+    recorded the traces, with one kind of kernel about twice as fast;
+  * the `_half` traces: the same programs with that change, profiled.
+Checks:
+  gpu_bound    the critical path's gpu:Elementwise if_halved_ns (the replay)
+               within 15% of the profiled traces' path difference, and
+               dominant_category's saving within 15% of the measured one;
+  side_stream  the same (the side stream's chain is waited for through a
+               Stream Wait Event that names no record: CUDA 13's CUPTI); its
+               spans replayed (replay_ns in the finding's evidence);
+  host_bound   nothing promised for faster elementwise kernels (the host sets
+               the step: measured within noise of 0): dominant_category and
+               if_halved at most 2% of the step; launch_bound's saving
+               positive and at most what one CUDA graph recovered;
+  cudnn_cold   the start-up is one-time (startup_calls, cold_start with
+               saving 0) and the savings promised together stay under the
+               trace's time outside its one-time calls (re-derived from the
+               raw JSON: an operator's call over 20x its median, cuDNN's
+               autotuning and the first launches among them).
+"""
+import gzip
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+profdb, work = sys.argv[1:3]
+here = os.path.dirname(os.path.abspath(__file__))
+os.makedirs(work, exist_ok=True)
+measured = json.load(open(os.path.join(here, "measured.json")))["scenarios"]
+failures = []
+
+
+def report(name):
+    out = os.path.join(work, name + ".json")
+    r = subprocess.run([profdb, "report", "-q", os.path.join(here, name + ".pt.trace.json.gz"),
+                        "--json", out], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"FAIL profdb report {name}: {r.stderr}")
+    return json.load(open(out))
+
+
+def finding(rep, rule):
+    return next((f for f in rep["findings"] if f["rule"] == rule), None)
+
+
+def path_rows(rep, kind=None):
+    sec = next(s for s in rep["sections"] if s["id"] == "critical_path")
+    return [r for r in sec["rows"] if kind is None or r["kind"] == kind]
+
+
+def mean_path(rep):
+    paths = {r["step"]: r["path_ns"] for r in path_rows(rep)}
+    return statistics.mean(paths.values())
+
+
+def near(what, got, want, rel=0.15):
+    ok = abs(got - want) <= rel * abs(want)
+    print(f"{'ok' if ok else 'FAIL'} {what}: {got / 1e6:.3f} ms, expected {want / 1e6:.3f} ms +-{rel:.0%}")
+    if not ok:
+        failures.append(what)
+
+
+def at_most(what, got, limit):
+    ok = got <= limit
+    print(f"{'ok' if ok else 'FAIL'} {what}: {got / 1e6:.3f} ms, at most {limit / 1e6:.3f} ms")
+    if not ok:
+        failures.append(what)
+
+
+# --- GPU-bound: the replay predicts the faster kernels' step --------------
+for name in ("gpu_bound", "side_stream"):
+    rep = report(name)
+    halved = statistics.mean(r["if_halved_ns"] for r in path_rows(rep, "gpu:Elementwise"))
+    saved_ms = measured[name]["saving_ms"]
+    near(f"{name}: replay of gpu:Elementwise halved vs measured", halved, saved_ms * 1e6)
+    if name == "gpu_bound":
+        profiled = mean_path(rep) - mean_path(report(name + "_half"))
+        near(f"{name}: replay vs the profiled _half trace's path", halved, profiled)
+    f = finding(rep, "dominant_category")
+    if f is None or f["evidence"]["figures"]["category"] != "Elementwise":
+        failures.append(f"{name}: no dominant_category finding for Elementwise")
+        continue
+    near(f"{name}: dominant_category saving vs measured", f["expected_saving_ns"], saved_ms * 1e6)
+    if f["evidence"]["figures"].get("replay_ns") is None:
+        failures.append(f"{name}: dominant_category not bounded by a replay (span left open)")
+
+# --- host-bound: faster kernels save nothing, fewer launches do ------------
+rep = report("host_bound")
+step_ns = measured["host_bound"]["step_ms"] * 1e6
+for r in path_rows(rep, "gpu:Elementwise") or [{"if_halved_ns": 0}]:
+    at_most("host_bound: replay of gpu:Elementwise halved", r["if_halved_ns"], 0.02 * step_ns)
+f = finding(rep, "dominant_category")
+if f is not None:
+    at_most("host_bound: dominant_category saving", f["expected_saving_ns"] or 0,
+            max(0.0, measured["host_bound"]["saving_ms"] * 1e6) + 0.02 * step_ns)
+f = finding(rep, "launch_bound")
+graphed_ns = (measured["host_bound"]["step_ms"] - measured["host_bound"]["graphed_step_ms"]) * 1e6
+if f is None or not f["expected_saving_ns"]:
+    failures.append("host_bound: no launch_bound saving")
+else:
+    at_most("host_bound: launch_bound saving vs one CUDA graph's", f["expected_saving_ns"], graphed_ns)
+
+# --- cold start: one-time costs are not promised ----------------------------
+rep = report("cudnn_cold")
+for rule in ("startup_calls", "cold_start"):
+    f = finding(rep, rule)
+    if f is None or f["expected_saving_ns"] != 0:
+        failures.append(f"cudnn_cold: {rule} missing or with a saving")
+with gzip.open(os.path.join(here, "cudnn_cold.pt.trace.json.gz"), "rt") as fh:
+    events = [e for e in json.load(fh)["traceEvents"] if e.get("ph") == "X"]
+ops = {}
+for e in events:
+    if e.get("cat") == "cpu_op":
+        ops.setdefault(e["name"], []).append(e)
+one_time = sorted((e["ts"], e["ts"] + e["dur"]) for calls in ops.values() for e in calls
+                  if e["dur"] > 20 * statistics.median(c["dur"] for c in calls))
+covered, reach = 0.0, float("-inf")
+for a, b in one_time:  # their union
+    if b > reach:
+        covered += b - max(a, reach)
+        reach = b
+span = max(e["ts"] + e["dur"] for e in events) - min(e["ts"] for e in events)
+steady_ns = (span - covered) * 1000
+promised = sum(f["expected_saving_ns"] or 0 for f in rep["findings"])
+at_most("cudnn_cold: savings promised vs the time outside one-time calls", promised, steady_ns)
+
+for f in failures:
+    print("FAIL", f)
+print("cuda:", "FAIL" if failures else "ok")
+sys.exit(1 if failures else 0)
