@@ -31,7 +31,8 @@
 -- process and thread names are in the process and thread tables).
 -- Of each of the three, also kept:
 --   - the first with sub-µs digits: whether HTA rounds the trace's times
---     (lib/11_hta.sql, --scope hta) stays as in the database;
+--     (report_hta_trace in lib/10_trace_scope.sql, --scope hta) stays as in
+--     the database;
 -- and of all events, the trace's first and last (ids :base + 1, :last):
 -- the merge numbers a rank's events from its first to its last, so every
 -- kept event has the id a load of all ranks gives it.

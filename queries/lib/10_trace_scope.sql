@@ -9,11 +9,11 @@
 -- span per trace from its first to its last event), :scope_hta (1 with
 -- :scope_trace = 1: HolisticTraceAnalysis' scope, which keeps GPU work only
 -- when its launch call starts before the trace's last ProfilerStep does,
--- if the trace has two steps or more: HTA drops the last step as possibly
--- incomplete, and GPU work it cannot relate to a launch call.  The last
--- ProfilerStep's start is the later of its CPU range's and its GPU
--- annotation's, as HTA takes it: with the GPU behind, the last step's work
--- is kept; lib/11_hta.sql).
+-- if the job has two ProfilerStep names or more: HTA drops the last step as
+-- possibly incomplete, and GPU work it cannot relate to a launch call.  The
+-- last ProfilerStep's start is the latest of its CPU range's and its GPU
+-- annotations', as HTA takes it: with the GPU behind, the last step's work
+-- is kept; report_hta_trace below).
 --
 -- A trace without ProfilerStep annotations is analysed whole (nothing can
 -- be excluded as warm-up; report_window.all_steps is 0).
@@ -90,6 +90,42 @@ SELECT id, name, kernel_category(head),
     OR head LIKE '%memset%'
 FROM n;
 
+-- With --scope hta, per trace (lib/11_hta.sql, lib/60 and the sections
+-- read it too): rounded (HTA rounds its times: a fractional timestamp in
+-- any event), filtered (HTA filters the trace: two or more ProfilerStep#N
+-- names in the job, CPU ranges and GPU annotations), last_start (HTA µs:
+-- the latest start of a ProfilerStep#N, CPU range or GPU annotation, one
+-- per stream that ran the step's work; from it HTA keeps no CPU event and
+-- no GPU work they launched, trace.py _filter_irrelevant_gpu_kernels; NULL
+-- without one), shift (HTA µs: the job's first timestamp, which HTA
+-- subtracts before adding durations).
+CREATE TEMP TABLE report_hta_trace(trace_id INTEGER PRIMARY KEY, rounded INTEGER,
+  filtered INTEGER, last_start REAL, shift REAL);
+INSERT INTO report_hta_trace(trace_id, rounded)
+SELECT t.trace_id,
+  EXISTS (SELECT 1 FROM _slice s WHERE s.trace_id = t.trace_id AND s.ts % 1000 <> 0)
+  OR EXISTS (SELECT 1 FROM _gpu g WHERE g.trace_id = t.trace_id AND g.ts % 1000 <> 0)
+  OR EXISTS (SELECT 1 FROM _instant i WHERE i.trace_id = t.trace_id AND i.ts % 1000 <> 0)
+  OR EXISTS (SELECT 1 FROM _flow f WHERE f.trace_id = t.trace_id AND f.ts % 1000 <> 0)
+  OR EXISTS (SELECT 1 FROM _meta m WHERE m.trace_id = t.trace_id AND m.ts % 1000 <> 0)
+FROM report_trace t
+WHERE coalesce(:scope_hta, 0);
+WITH ann AS (
+  SELECT g.trace_id, g.ts, g.name_id FROM _gpu g JOIN _string n ON n.id = g.name_id
+  WHERE g.dur IS NOT NULL AND g.kind = (SELECT kind FROM _kind WHERE name = 'gpu_annotation')
+    AND g.trace_id IN (SELECT trace_id FROM report_hta_trace) AND n.value GLOB 'ProfilerStep#[0-9]*'
+), cpu AS (
+  SELECT st.trace_id, st.ts, s.name_id FROM step st JOIN _slice s ON s.id = st.event_id
+  WHERE st.trace_id IN (SELECT trace_id FROM report_hta_trace)
+)
+UPDATE report_hta_trace SET
+  filtered = (SELECT count(*) FROM (SELECT name_id FROM cpu UNION SELECT name_id FROM ann)) >= 2,
+  last_start = (SELECT max(hta_ts(ts, report_hta_trace.rounded)) FROM (
+      SELECT ts FROM cpu WHERE cpu.trace_id = report_hta_trace.trace_id
+      UNION ALL SELECT ts FROM ann WHERE ann.trace_id = report_hta_trace.trace_id)),
+  shift = (SELECT min(hta_ts(t.start_ts, h.rounded)) FROM report_hta_trace h
+           JOIN trace t USING (trace_id));
+
 -- GPU work (kernels, copies, fills) launched in the analysed steps (or all
 -- of it for traces without steps).  category: kernel_category() of the
 -- name; launch_ts: start of the launching runtime call.
@@ -105,10 +141,9 @@ WHERE g.kind IN (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'mems
   AND EXISTS (SELECT 1 FROM report_scope k
               WHERE k.trace_id = g.trace_id AND k.step = coalesce(l.step, -1))
   AND (NOT coalesce(:scope_hta, 0)
-       OR (SELECT count(*) FROM report_step_all s WHERE s.trace_id = g.trace_id) < 2
-       OR (SELECT r.ts FROM _slice r WHERE r.id = l.launch_id)
-          < (SELECT max(max(s.ts, coalesce(s.gpu_ts, s.ts))) FROM report_step_all s
-             WHERE s.trace_id = g.trace_id));
+       OR NOT (SELECT h.filtered FROM report_hta_trace h WHERE h.trace_id = g.trace_id)
+       OR (SELECT hta_ts(r.ts, h.rounded) < h.last_start
+           FROM _slice r, report_hta_trace h WHERE r.id = l.launch_id AND h.trace_id = g.trace_id));
 CREATE INDEX temp.report_gpu_by_stream ON report_gpu(trace_id, device, stream, ts);
 
 -- Calls and ops that block the host until the GPU has done some work

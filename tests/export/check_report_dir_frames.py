@@ -378,8 +378,8 @@ same("legacy", legacy, False)
 READERS = {
     "python_function": ["lib/10_trace_scope.sql", "lib/35_sync.sql", "lib/55_memory_event_op.sql",
                         "lib/60_critical_path.sql", "mem_peak_context.sql", "run_summary.sql"],
-    "_flow": ["lib/findings/counts.sql", "lib/11_hta.sql"],
-    "_meta": ["lib/11_hta.sql"],
+    "_flow": ["lib/findings/counts.sql", "lib/10_trace_scope.sql"],
+    "_meta": ["lib/10_trace_scope.sql"],
     "_slice": ["diff/lib/15_launch.sql",
                "fill_kernel_sum.sql", "findings/allocator_calls.sql", "lib/findings/counts.sql",
                "lib/findings/graph.sql", "lib/findings/launch.sql", "launch_overhead.sql",
