@@ -370,7 +370,7 @@ static void write_rank_summary(FILE *out, const rp_section *s) {
           s->nrows, m.ranks, who, m.has_all ? "the devices' <code>all</code> rows" : "them",
           who);
   fprintf(out,
-          "<div class=\"scroll\"><table class=\"ranks\"><thead><tr><th>figure</th>"
+          "<div class=\"scroll\"><table class=\"ranks sortable\"><thead><tr><th>figure</th>"
           "<th class=\"num\">min</th><th class=\"num\">%s</th><th class=\"num\">median</th>"
           "<th class=\"num\">%s</th><th class=\"num\">max</th><th class=\"num\">%s</th>"
           "</tr></thead>\n<tbody>\n",

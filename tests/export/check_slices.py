@@ -132,7 +132,7 @@ def check_summaries(page, tag):
         for m in re.finditer(r"<details><summary>All (\d+) rows, over (\d+) ranks", sec):
             folded += 1
             before = sec[:m.start()]
-            if 'class="ranks"' not in before or not all(
+            if 'class="ranks sortable"' not in before or not all(
                     w in before for w in (">min<", ">median<", ">max<")):
                 fail("%s: a folded table (%s rows) has no min/median/max above it" %
                      (tag, m.group(1)))
@@ -190,11 +190,11 @@ def render(page):
     r = subprocess.run([browser, *flags, "--dump-dom", "file://" + page], capture_output=True,
                        text=True, timeout=120)
     errors = [l for l in r.stderr.splitlines() if re.search("CONSOLE|Uncaught|net::ERR", l)]
-    if r.returncode or errors or r.stdout.count('class="ranks"') < 5:
+    if r.returncode or errors or r.stdout.count('class="ranks sortable"') < 5:
         fail("chromium: exit %d, %d console errors %r, %d summaries in the DOM" %
-             (r.returncode, len(errors), errors[:2], r.stdout.count('class="ranks"')))
+             (r.returncode, len(errors), errors[:2], r.stdout.count('class="ranks sortable"')))
     print("ok: chromium renders the page, %d summaries in its DOM" %
-          r.stdout.count('class="ranks"'))
+          r.stdout.count('class="ranks sortable"'))
 
 
 shutil.rmtree(WORK, ignore_errors=True)
