@@ -302,8 +302,10 @@ BOUND = {"launch": "gpu_kernel_launch_overhead", "kernel_kernel": "gpu_kernel_ke
 # gives its order, profdb counts the launch first; printed, not compared.
 # gpu_bound's first step: HTA puts its first Memset's start (µs 219) before
 # the next launch, so a launch edge (19 us) and the CPU op before it (124 us)
-# lead its path: 3093 us to profdb's 2950.
-HTA_TIES = {("cuda__gpu_bound.pt.trace.json.gz", 0)}
+# lead its path: 3093 us to profdb's 2950.  cudnn_cold_steps' first step:
+# 32 such ties, HTA's order mixed (numpy's quicksort, machine-dependent with
+# its SIMD sorts): 766,594 us in 3,387 edges to profdb's 766,615 in 3,381.
+HTA_TIES = {("cuda__gpu_bound.pt.trace.json.gz", 0), ("cuda__cudnn_cold_steps.pt.trace.json.gz", 0)}
 
 
 def compare_with_hta(refs, folder):
@@ -357,8 +359,8 @@ checked = compare_with_hta(refs, public) if public and os.path.isdir(public) els
 cuda = os.path.join(here, "..", "cuda")
 cuda_checked = compare_with_hta([json.load(open(f)) for f in sorted(
     glob.glob(os.path.join(cuda, "hta", "*.critical_path.json")))], cuda)
-if cuda_checked < 27:
-    failures.append(f"{cuda_checked} spans of tests/cuda compared with HTA, expected 27")
+if cuda_checked < 34:
+    failures.append(f"{cuda_checked} spans of tests/cuda compared with HTA, expected 34")
 print(f"critical_path: {cuda_checked} spans of tests/cuda compared with HTA's")
 if public and os.path.isdir(public) and refdir and checked < 59:
     failures.append(f"{checked} public spans compared with HTA, expected 59")
