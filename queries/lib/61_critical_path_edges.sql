@@ -50,32 +50,36 @@ SELECT s.id, (SELECT o.op FROM report_cp_op o JOIN _gpu g ON g.id = o.op
               WHERE o.trace_id = s.trace_id AND g.device = s.device AND o.stream = s.ev_stream
                 AND o.launch_ts <= s.record_ts ORDER BY o.launch_ts DESC, o.launch DESC LIMIT 1) AS op
 FROM report_cp_sync_ev s WHERE s.record_ts IS NOT NULL AND s.ev_stream >= 0;
-INSERT INTO report_cp_wait
-SELECT s.trace_id, r.op,
+-- each Stream Wait Event's call time and dst
+CREATE TEMP TABLE report_cp_wait_dst AS
+SELECT s.id, w.ts AS call_ts,
   (SELECT o.op FROM report_cp_op o
    WHERE o.trace_id = s.trace_id AND o.pid IS w.pid AND o.tid IS w.tid AND o.stream = s.stream
-     AND o.launch_ts >= w.ts ORDER BY o.launch_ts, o.launch LIMIT 1), s.end_ts
-FROM report_cp_sync_ev s JOIN report_cp_recorded r USING (id) JOIN _slice w ON w.id = s.call
-WHERE s.name = 'Stream Wait Event' AND r.op IS NOT NULL;
+     AND o.launch_ts >= w.ts ORDER BY o.launch_ts, o.launch LIMIT 1) AS dst
+FROM report_cp_sync_ev s JOIN _slice w ON w.id = s.call
+WHERE s.name = 'Stream Wait Event';
+INSERT INTO report_cp_wait
+SELECT s.trace_id, r.op, d.dst, s.end_ts
+FROM report_cp_sync_ev s JOIN report_cp_recorded r USING (id) JOIN report_cp_wait_dst d USING (id)
+WHERE r.op IS NOT NULL;
 -- The waits whose record the trace does not name (above), and, without
 -- --scope hta, the cudaStreamWaitEvent calls no sync event records
 -- (PyTorch's default: enable_cuda_sync_events off; bare = 1): their dst is
 -- the next operation the thread launched, on whatever stream, and a wait
--- is inferred only where that operation started over 200 us after the
--- later of its launch and its stream's previous end (the gap the replay
--- would otherwise call open) and within 50 us of the end of the source
--- picked as above: without the event, the coincidence is the evidence.
+-- is inferred only where that operation's start is open (report_cp_open,
+-- lib/60) and within 50 us of the end of the source picked as above:
+-- without the event, the coincidence is the evidence.  Streams by skey
+-- (without --scope hta: device * 2^32 + stream, so skey / 2^32 is the
+-- device); ev_skey: the recorded stream's, when the trace names it.
 CREATE INDEX temp.report_cp_op_thread ON report_cp_op(trace_id, tid, launch_ts);
 CREATE TEMP TABLE report_cp_unnamed_wait AS
-SELECT s.trace_id, s.device, s.stream, s.ev_stream, s.end_ts, w.ts AS call_ts,
-  (SELECT o.op FROM report_cp_op o
-   WHERE o.trace_id = s.trace_id AND o.pid IS w.pid AND o.tid IS w.tid AND o.stream = s.stream
-     AND o.launch_ts >= w.ts ORDER BY o.launch_ts, o.launch LIMIT 1) AS dst, 0 AS bare
-FROM report_cp_sync_ev s JOIN _slice w ON w.id = s.call
-WHERE s.name = 'Stream Wait Event' AND s.record_ts IS NULL AND NOT coalesce(:scope_hta, 0)
+SELECT s.trace_id, s.skey, iif(s.ev_stream >= 0, s.device * 4294967296 + s.ev_stream, NULL)
+    AS ev_skey, s.end_ts, d.call_ts, d.dst, 0 AS bare
+FROM report_cp_sync_ev s JOIN report_cp_wait_dst d USING (id)
+WHERE s.record_ts IS NULL AND d.dst IS NOT NULL AND NOT coalesce(:scope_hta, 0)
   AND json_extract((SELECT args FROM _gpu WHERE id = s.id), '$.wait_on_cuda_event_record_corr_id') = -1
 UNION ALL
-SELECT x.trace_id, g.device, o.stream, NULL, g.ts, x.call_ts, x.dst, 1
+SELECT x.trace_id, o.skey, NULL, o.ts, x.call_ts, x.dst, 1
 FROM (SELECT w.trace_id, w.ts AS call_ts,
         (SELECT o.op FROM report_cp_op o
          WHERE o.trace_id = w.trace_id AND o.pid IS w.pid AND o.tid IS w.tid AND o.launch_ts >= w.ts
@@ -85,40 +89,39 @@ FROM (SELECT w.trace_id, w.ts AS call_ts,
         AND w.name_id IN (SELECT id FROM _string
                           WHERE value IN ('cudaStreamWaitEvent', 'hipStreamWaitEvent'))
         AND NOT EXISTS (SELECT 1 FROM report_cp_sync_ev s WHERE s.call = w.id)) x
-JOIN report_cp_op o ON o.op = x.dst JOIN _gpu g ON g.id = x.dst;
-CREATE TEMP TABLE report_cp_op_end(op INTEGER PRIMARY KEY, trace_id INTEGER, end_ts INTEGER,
-  device INTEGER, stream INTEGER, launch_ts INTEGER);
-INSERT INTO report_cp_op_end
-SELECT o.op, o.trace_id, g.ts + g.dur, g.device, o.stream, o.launch_ts
-FROM report_cp_op o JOIN _gpu g ON g.id = o.op
-WHERE o.trace_id IN (SELECT trace_id FROM report_cp_unnamed_wait);
-CREATE INDEX temp.report_cp_op_end_stream ON report_cp_op_end(trace_id, device, stream, end_ts);
+JOIN report_cp_op o ON o.op = x.dst;
+-- the candidates' ends by stream, for the traces with such waits (each
+-- wait seeks back from its dst's start on each other stream of its device,
+-- not through every operation)
+CREATE TEMP TABLE report_cp_op_end AS
+SELECT trace_id, skey, end_ts, op, launch_ts FROM report_cp_op
+WHERE trace_id IN (SELECT trace_id FROM report_cp_unnamed_wait);
+CREATE INDEX temp.report_cp_op_end_stream ON report_cp_op_end(trace_id, skey, end_ts);
 CREATE TEMP TABLE report_cp_op_stream_key AS
-SELECT DISTINCT trace_id, device, stream FROM report_cp_op_end;
+SELECT DISTINCT trace_id, skey FROM report_cp_op_end;
 INSERT INTO report_cp_wait
 SELECT y.trace_id, y.src, y.dst, y.end_ts
-FROM (SELECT x.*, g.ts AS dst_ts, o.launch_ts AS dst_launch,
-        -- (each other stream's last candidate, then the latest of them: a
-        -- seek per stream, not a scan back through every operation)
-        (SELECT c.op FROM report_cp_op_end c WHERE c.op IN (
+FROM (SELECT x.*, o.ts AS dst_ts, o.launch_ts AS dst_launch,
+        (SELECT c.op FROM report_cp_op c WHERE c.op IN (
            SELECT (SELECT e.op FROM report_cp_op_end e
-                   WHERE e.trace_id = x.trace_id AND e.device = x.device AND e.stream = k.stream
-                     AND e.end_ts <= g.ts AND e.launch_ts < x.call_ts
+                   WHERE e.trace_id = x.trace_id AND e.skey = k.skey
+                     AND e.end_ts <= o.ts AND e.launch_ts < x.call_ts
                    ORDER BY e.end_ts DESC, e.op DESC LIMIT 1)
            FROM report_cp_op_stream_key k
-           WHERE k.trace_id = x.trace_id AND k.device = x.device AND k.stream <> x.stream
-             AND (x.ev_stream IS NULL OR x.ev_stream < 0 OR k.stream = x.ev_stream))
+           WHERE k.trace_id = x.trace_id AND k.skey <> x.skey
+             AND k.skey / 4294967296 = x.skey / 4294967296
+             AND (x.ev_skey IS NULL OR k.skey = x.ev_skey))
          ORDER BY c.end_ts DESC, c.op DESC LIMIT 1) AS src,
         (SELECT e.end_ts FROM report_cp_op_end e
-         WHERE x.bare AND e.trace_id = x.trace_id AND e.device = x.device
-           AND e.stream = x.stream AND e.end_ts <= g.ts AND e.op <> x.dst
+         WHERE x.bare AND e.trace_id = x.trace_id AND e.skey = x.skey
+           AND e.end_ts <= o.ts AND e.op <> x.dst
          ORDER BY e.end_ts DESC LIMIT 1) AS prev_end
-      FROM report_cp_unnamed_wait x JOIN _gpu g ON g.id = x.dst
-      JOIN report_cp_op o ON o.op = x.dst) y
+      FROM report_cp_unnamed_wait x JOIN report_cp_op o ON o.op = x.dst) y
 WHERE y.src IS NOT NULL
   AND (NOT y.bare
-       OR (y.dst_ts - max(y.dst_launch, coalesce(y.prev_end, y.dst_launch)) > 200000
-           AND y.dst_ts - (SELECT end_ts FROM report_cp_op_end e WHERE e.op = y.src) <= 50000));
+       OR (y.dst_ts - max(y.dst_launch, coalesce(y.prev_end, y.dst_launch))
+             > (SELECT gap_ns FROM report_cp_open)
+           AND y.dst_ts - (SELECT end_ts FROM report_cp_op WHERE op = y.src) <= 50000));
 
 -- 3. GPU operations in order of start (host syncs at their end): per
 -- operation its run, the wait on another stream, then its launch or the

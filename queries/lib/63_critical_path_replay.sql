@@ -20,7 +20,7 @@
 -- "spans": [[step, open_ops, threads], ...], "rows": [[step, kind, keep,
 -- sooner_ns], ...]), for the spans analysed here.
 -- Builds: report_cp_replay, report_cp_replay_span
--- Reads: report_cp_span, report_cp_span_all, report_cp_ev, report_cp_gpu_edge,
+-- Reads: report_cp_span, report_cp_span_all, report_cp_ev, report_cp_gpu_edge, report_cp_open,
 --   report_cp_k, report_cp_launch_name, report_built_from, report_gpu_name, trace_metadata
 -- Run only when a selected section requires a table named here, or the
 -- findings run (lib/findings/replay.sql; report_sql.c, lib_wanted):
@@ -68,9 +68,10 @@ ORDER BY k.kind, f.keep DESC;
 -- Per span: trace_id, step, open_ops (its GPU operations whose start
 -- nothing recorded explains: not queued behind their stream's previous
 -- operation (kernel_kernel) or behind work launched before the span, not
--- at a recorded wait, and over 200 us after the later of their launch and
--- their stream's previous end: held by another stream's event, a peer
--- rank or the device's other work, which the graph does not hold),
+-- at a recorded wait, and over 200 us (report_cp_open) after the later of
+-- their launch and their stream's previous end: held by another stream's
+-- event, a peer rank or the device's other work, which the graph does not
+-- hold),
 -- threads (the CPU threads of its events, after the backward pass's merge:
 -- with two or more, one thread's waits for another, such as the forward
 -- thread's for the autograd thread, are not in the graph).
@@ -82,7 +83,8 @@ SELECT p.trace_id, p.step,
    WHERE k.trace_id = p.trace_id AND k.step = p.step
      AND NOT (k.inedge IS 'kernel_kernel' OR k.wsrc IS NOT NULL
               OR (k.prev IS NULL AND k.q_launch > 1)
-              OR k.ts - max(k.launch_ts, coalesce(k.prev_end, k.launch_ts)) <= 200000)),
+              OR k.ts - max(k.launch_ts, coalesce(k.prev_end, k.launch_ts))
+                 <= (SELECT gap_ns FROM report_cp_open))),
   (SELECT count(*) FROM (SELECT DISTINCT e.pid, e.tid FROM report_cp_ev e
                          WHERE e.trace_id = p.trace_id AND e.step = p.step AND NOT e.gpu))
 FROM report_cp_span p;

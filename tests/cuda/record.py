@@ -74,6 +74,21 @@ def record(name, step, active=3, warmup=1, stepped=True, sync_events=True):
     save_trace(prof, name)
 
 
+def capture(body, warmup):
+    """body() captured as a CUDA graph after warm-up calls on a side stream
+    (PyTorch's recipe): the graph and what its capture returned."""
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        for _ in range(warmup):
+            body()
+    torch.cuda.current_stream().wait_stream(s)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        out = body()
+    return g, out
+
+
 def median_ms(step, n=40, warm=5):
     for _ in range(warm):
         step()
@@ -150,14 +165,7 @@ def host_bound():
         for _ in range(200):
             y = y * 1.0001 + 0.5
         return c.float().mean() + y.mean()
-    s = torch.cuda.Stream()
-    s.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(s):
-        body()
-    torch.cuda.current_stream().wait_stream(s)
-    g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
-        out = body()
+    g, out = capture(body, warmup=1)
 
     def graphed():
         g.replay()
@@ -211,15 +219,7 @@ def graph_decode():
         for layer in layers:
             h = torch.relu(layer(h))
         return h.argmax(dim=-1)
-    s = torch.cuda.Stream()
-    s.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(s):
-        for _ in range(3):
-            body()
-    torch.cuda.current_stream().wait_stream(s)
-    g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
-        static_out = body()
+    g, static_out = capture(body, warmup=3)
 
     def step():
         static_in.copy_(host_in, non_blocking=True)
