@@ -153,10 +153,25 @@ WITH nm AS (
   SELECT trace_id, step, tid, max(fwd AND NOT py) AS fo, max(bwd AND NOT py) AS bo,
     max(fwd AND py) AS fp
   FROM t GROUP BY trace_id, step, tid
+), step_thread AS (  -- the thread of each step span's ProfilerStep#N; of
+  -- a whole trace's, the one thread with CPU operators but the one whose
+  -- operators name 'autograd'
+  SELECT p.trace_id, p.step, s.tid FROM report_cp_span p
+  JOIN report_step_all r ON r.trace_id = p.trace_id AND r.step = p.step
+  JOIN _slice s ON s.id = r.event_id
+  UNION ALL
+  SELECT b.trace_id, -1, min(s.tid) FROM (
+    SELECT trace_id, min(tid) AS tid FROM thread WHERE step = -1 AND bo
+    GROUP BY trace_id HAVING count(*) = 1) b
+  JOIN _slice s ON s.trace_id = b.trace_id AND s.tid IS NOT b.tid
+  WHERE NOT coalesce(:scope_hta, 0) AND s.kind = (SELECT kind FROM _kind WHERE name = 'cpu_op')
+  GROUP BY b.trace_id HAVING count(DISTINCT s.tid) = 1
 ), span AS (
-  SELECT trace_id, step, min(tid) FILTER (WHERE bo) AS b, count(*) FILTER (WHERE bo) AS nb,
-    min(tid) FILTER (WHERE fo) AS fo, count(*) FILTER (WHERE fo) AS nfo
-  FROM thread GROUP BY trace_id, step
+  SELECT h.trace_id, h.step, min(h.tid) FILTER (WHERE h.bo) AS b, count(*) FILTER (WHERE h.bo) AS nb,
+    min(h.tid) FILTER (WHERE h.fo) AS fo, count(*) FILTER (WHERE h.fo) AS nfo,
+    min(h.tid) FILTER (WHERE h.bo AND h.tid IS NOT st.tid) AS bs,
+    count(*) FILTER (WHERE h.bo AND h.tid IS NOT st.tid) AS nbs, st.tid AS st
+  FROM thread h LEFT JOIN step_thread st USING (trace_id, step) GROUP BY h.trace_id, h.step
 ), frames AS (  -- without --scope hta, when no operator names the forward pass: Python
   -- frames on one thread but the backward pass's do (with_stack; the frames
   -- never name the backward pass: the main thread's run in torch/autograd/
@@ -172,7 +187,19 @@ FROM span x LEFT JOIN frames p USING (trace_id, step)
 WHERE x.nb = 1 AND (x.nfo = 1 OR (x.nfo = 0 AND p.n = 1))
   AND x.b IS NOT CASE WHEN x.nfo = 1 THEN x.fo ELSE p.f END
   -- (HTA tests the two thread ids for truth: a thread id 0 merges nothing)
-  AND NOT (coalesce(:scope_hta, 0) AND (x.b = 0 OR x.fo = 0));
+  AND NOT (coalesce(:scope_hta, 0) AND (x.b = 0 OR x.fo = 0))
+UNION ALL
+-- without --scope hta, where neither names the forward pass: the step's
+-- thread (it calls backward() and waits in it; PyTorch's plain loop, no
+-- module names recorded) and the one other thread with operators naming
+-- 'autograd' (the calling thread may run some of the engine's CPU work,
+-- e.g. AccumulateGrad for a CPU leaf: HTA's rule finds two threads there)
+SELECT x.trace_id, x.step, x.bs, x.st
+FROM span x LEFT JOIN frames p USING (trace_id, step)
+WHERE NOT coalesce(:scope_hta, 0) AND x.st IS NOT NULL AND x.nbs = 1
+  AND NOT (x.nb = 1 AND (x.nfo = 1 OR (x.nfo = 0 AND p.n IS 1))
+           AND x.b IS NOT CASE WHEN x.nfo = 1 THEN x.fo ELSE p.f END)
+  AND NOT (x.nfo = 1 AND x.fo IS NOT x.st);
 
 -- The events with nodes in each span: ev (_slice.id or _gpu.id), gpu (1
 -- for GPU work), ts/end_ts (the scope's times), pid/tid (CPU thread),
@@ -183,8 +210,11 @@ CREATE TEMP TABLE report_cp_ev(trace_id INTEGER, step INTEGER, ev INTEGER, gpu I
   parent INTEGER, PRIMARY KEY (trace_id, step, ev)) WITHOUT ROWID;
 WITH nm AS (
   SELECT id, value IN ('cudaLaunchKernel', 'cudaMemcpyAsync', 'cudaHostAlloc') AS lock,
-    value IN ('cudaDeviceSynchronize', 'cudaStreamSynchronize', 'cudaEventQuery',
-              'cudaEventSynchronize', 'cudaMemcpy', 'cudaMemcpyAsync')
+    value IN ('cudaDeviceSynchronize', 'cudaStreamSynchronize', 'cudaEventSynchronize',
+              'cudaMemcpy', 'cudaMemcpyAsync')
+    -- (without --scope hta a poll waits for nothing: GPU work that ends
+    -- during one, such as NCCL's watchdog's every ms, ended by chance)
+    OR (value = 'cudaEventQuery' AND coalesce(:scope_hta, 0))
     OR (NOT coalesce(:scope_hta, 0) AND value NOT GLOB 'aten::*'
         AND value IN (SELECT name FROM report_sync_name)) AS blocking
   FROM _string

@@ -19,7 +19,7 @@
 -- trace_metadata (position -2, key 'profdb.cp_replay': a JSON object,
 -- "spans": [[step, open_ops, threads], ...], "rows": [[step, kind, keep,
 -- sooner_ns], ...]), for the spans analysed here.
--- Builds: report_cp_replay, report_cp_replay_span
+-- Builds: report_cp_replay, report_cp_replay_span, report_cp_idle_thread
 -- Reads: report_cp_span, report_cp_span_all, report_cp_ev, report_cp_gpu_edge, report_cp_open,
 --   report_cp_k, report_cp_launch_name, report_built_from, report_gpu_name, trace_metadata
 -- Run only when a selected section requires a table named here, or the
@@ -65,6 +65,28 @@ WHERE (f.keep = 0.5 AND k.kind NOT IN ('fill', 'launch')) OR k.kind GLOB 'gpu:*'
   OR (f.keep = 0 AND k.kind IN ('fill', 'launch'))
 ORDER BY k.kind, f.keep DESC;
 
+-- Per span, the CPU threads the replay leaves out: pid, tid of a thread
+-- whose events are all runtime calls that take no lock, launch nothing and
+-- have no GPU edge (a watchdog polling cudaEventQuery, NCCL's and c10d's):
+-- no event of the span follows one of theirs, and its last call would
+-- otherwise hold the span's end at its recorded time.
+CREATE TEMP TABLE report_cp_idle_thread(trace_id INTEGER, step INTEGER, pid, tid,
+  PRIMARY KEY (trace_id, step, pid, tid)) WITHOUT ROWID;
+WITH runtime_only AS (
+  SELECT e.trace_id, e.step, e.pid, e.tid FROM report_cp_ev e JOIN _slice s ON s.id = e.ev
+  WHERE NOT e.gpu GROUP BY e.trace_id, e.step, e.pid, e.tid
+  HAVING max(e.lock OR s.kind IS NOT (SELECT kind FROM _kind WHERE name = 'runtime')) = 0
+), linked AS (  -- the events a launch or GPU edge names (ids are unique across traces)
+  SELECT launch AS ev FROM report_cp_k
+  UNION SELECT src FROM report_cp_gpu_edge UNION SELECT dst FROM report_cp_gpu_edge
+)
+INSERT INTO report_cp_idle_thread
+SELECT c.trace_id, c.step, c.pid, c.tid FROM runtime_only c
+WHERE NOT EXISTS (
+  SELECT 1 FROM report_cp_ev e
+  WHERE e.trace_id = c.trace_id AND e.step = c.step AND e.pid IS c.pid AND e.tid IS c.tid
+    AND NOT e.gpu AND e.ev IN linked);
+
 -- Per span: trace_id, step, open_ops (its GPU operations whose start
 -- nothing recorded explains: not queued behind their stream's previous
 -- operation (kernel_kernel) or behind work launched before the span, not
@@ -72,9 +94,10 @@ ORDER BY k.kind, f.keep DESC;
 -- their launch and their stream's previous end: held by another stream's
 -- event, a peer rank or the device's other work, which the graph does not
 -- hold),
--- threads (the CPU threads of its events, after the backward pass's merge:
--- with two or more, one thread's waits for another, such as the forward
--- thread's for the autograd thread, are not in the graph).
+-- threads (the CPU threads of its events, after the backward pass's merge
+-- and but those left out above: with two or more, one thread's waits for
+-- another, such as the forward thread's for the autograd thread, are not
+-- in the graph).
 CREATE TEMP TABLE report_cp_replay_span(trace_id INTEGER, step INTEGER, open_ops INTEGER,
   threads INTEGER, PRIMARY KEY (trace_id, step)) WITHOUT ROWID;
 INSERT INTO report_cp_replay_span
@@ -86,7 +109,9 @@ SELECT p.trace_id, p.step,
               OR k.ts - max(k.launch_ts, coalesce(k.prev_end, k.launch_ts))
                  <= (SELECT gap_ns FROM report_cp_open))),
   (SELECT count(*) FROM (SELECT DISTINCT e.pid, e.tid FROM report_cp_ev e
-                         WHERE e.trace_id = p.trace_id AND e.step = p.step AND NOT e.gpu))
+                         WHERE e.trace_id = p.trace_id AND e.step = p.step AND NOT e.gpu
+                         EXCEPT SELECT pid, tid FROM report_cp_idle_thread i
+                         WHERE i.trace_id = p.trace_id AND i.step = p.step))
 FROM report_cp_span p;
 
 -- Per span and what-if: trace_id, step (-1: the whole trace), kind, keep,
@@ -108,6 +133,9 @@ FROM report_cp_span p, json_each((
     SELECT 'ev' AS r, ev AS a, ts AS b, end_ts AS c, gpu AS d, pid AS e, tid AS f, lock AS g,
       blocking AS h, parent AS i, NULL AS j
     FROM report_cp_ev e WHERE e.trace_id = p.trace_id AND e.step = p.step
+      AND NOT EXISTS (SELECT 1 FROM report_cp_idle_thread i
+                      WHERE i.trace_id = e.trace_id AND i.step = e.step AND i.pid IS e.pid
+                        AND i.tid IS e.tid)
     UNION ALL
     SELECT 'edge', t, o, sub, src, src_end, dst, dst_end, w, type, ev
     FROM report_cp_gpu_edge g WHERE g.trace_id = p.trace_id AND g.step = p.step

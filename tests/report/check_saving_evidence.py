@@ -56,6 +56,18 @@ its carry-over item 6, one per defect, each named after it:
   the trace does not record held it (another stream's event, a peer), so
   the replay, which holds it at its time, bounds nothing, and the saving
   is the control's 2.9 ms.
+- autograd_thread_merged_by_step: kernel_saving_waited_on_other_stream
+  with stream 9's kernels launched by autograd's backward thread
+  (autograd::engine::evaluate_function: ... operators) while the step's
+  thread waits in backward(), no operator or frame naming the forward
+  pass (PyTorch's plain loop): the step's thread and the backward thread
+  are one call stack, so the span is replayed and dominant_category
+  promises nothing (was: two threads, not replayed, 2.9 ms).
+- poller_thread_replayed: kernel_saving_waited_on_other_stream with a
+  third thread polling cudaEventQuery every 0.5 ms (NCCL's watchdog), one
+  poll as a Softmax kernel ends and one after the host's sync: the poller
+  launches nothing and waits for nothing, so the span stays one thread
+  and is replayed (was: two threads, not replayed, 2.9 ms).
 The expected figures are derived here from the fixture's own events.
 """
 import json
@@ -344,6 +356,49 @@ def two_threads_not_replayed(profdb, work, problems):
                         f"no replay: {f and f['expected_impact']}")
 
 
+def softmax_waited_on_thread(profdb, work, problems, name, launcher_tid, poller):
+    """kernel_saving_waited_on_other_stream's two-stream fixture, stream 9's
+    kernels launched from launcher_tid inside an autograd engine operator
+    when it is not the step's thread, a cudaEventQuery poller on tid 300
+    if poller: dominant_category must promise 0 and name the replay."""
+    def per_step(t, s):
+        t.x("cpu_op", "aten::_softmax", s + 95, 20)
+        t.gpu(SOFTMAX, s + 200, 3000, launch_ts=s + 100)
+        t.gpu(SOFTMAX, s + 3200, 3000, launch_ts=s + 110)
+        if launcher_tid != 100:  # the backward pass, while the step's thread waits
+            t.x("cpu_op", "autograd::engine::evaluate_function: SoftmaxBackward0", s + 118, 30,
+                tid=launcher_tid)
+        for i, (ts, dur) in enumerate(((s + 300, 3000), (s + 3300, 3200))):
+            t.corr += 1
+            t.x("cuda_runtime", "cudaLaunchKernel", s + 120 + 10 * i, 5, tid=launcher_tid,
+                correlation=t.corr)
+            t.x("kernel", ("vectorized_elementwise_kernel", "vectorized_layer_norm_kernel")[i],
+                ts, dur, tid=9, pid=0, device=0, stream=9, correlation=t.corr)
+        t.x("cuda_runtime", "cudaDeviceSynchronize", s + 400, 6500 - 400 + 10)
+        if poller:  # every 0.5 ms, one as a Softmax kernel ends, one after the sync
+            for ts in list(range(s + 250, s + 6500, 500)) + [s + 3199, s + 6600]:
+                t.x("cuda_runtime", "cudaEventQuery", ts, 3, tid=300)
+
+    doc = props(Trace().build(per_step), "NVIDIA A100-SXM4-80GB")
+    f = finding(findings_of_doc(profdb, work, name, doc), "dominant_category")
+    if not f or not f["title"].startswith("Softmax"):
+        problems.append(f"{name}: {f and f['title']}, expected a Softmax finding")
+        return
+    if f["expected_saving_ns"] != 0 or f["evidence"]["figures"].get("replay_ns") is None:
+        problems.append(f"{name}: saving {f['expected_saving_ns']} ns, expected 0 from the "
+                        f"replay (replay_ns {f['evidence']['figures'].get('replay_ns')}): "
+                        f"{f['expected_impact']}")
+
+
+def autograd_thread_merged_by_step(profdb, work, problems):
+    softmax_waited_on_thread(profdb, work, problems, "autograd_thread_merged_by_step", 200,
+                             False)
+
+
+def poller_thread_replayed(profdb, work, problems):
+    softmax_waited_on_thread(profdb, work, problems, "poller_thread_replayed", 100, True)
+
+
 COPY = "Memcpy HtoD (Pageable -> Device)"
 FILL = ("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
         "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, "
@@ -411,7 +466,8 @@ CHECKS = [gemm_speedup_promised_without_shapes, ep_dispatch_other_namespace,
           peer_copy_told_to_avoid_contiguous, memory_bound_bmm_gemm_efficiency,
           exposed_comm_subjects_clipped, kernel_saving_waited_on_other_stream,
           copy_saving_waited_on_other_stream, fill_saving_waited_on_other_stream,
-          open_span_not_replayed, two_threads_not_replayed]
+          open_span_not_replayed, two_threads_not_replayed, autograd_thread_merged_by_step,
+          poller_thread_replayed]
 
 
 def main():
