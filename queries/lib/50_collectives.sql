@@ -83,7 +83,8 @@ GROUP BY run, pg, coll, seq
 HAVING count(DISTINCT rank) = count(*) AND count(*) > 1;
 
 -- Start-up instances, in a run analysed whole (no ProfilerSteps, or the
--- whole-trace scope: with steps, start-up is the warm-up step left out):
+-- whole-trace scope) or from a trace's first step (its only step, or
+-- --include-warmup): with a warm-up step left out, start-up is that step:
 -- the run's first instances (by first arrival), as
 -- long as their arrival spread (last_ts - first_ts) is outlying against
 -- the run's median spread M: above it by more than 3 median absolute
@@ -98,7 +99,11 @@ WHERE NOT coalesce(:scope_hta, 0) AND (run, pg, coll, seq) IN (
   WITH m AS (
     SELECT run, profdb_median(last_ts - first_ts) AS med FROM report_coll_instance
     WHERE run IN (SELECT r.run FROM report_run r JOIN report_window w USING (trace_id)
-                  WHERE w.whole)
+                  WHERE w.whole
+                     OR EXISTS (SELECT 1 FROM report_step s
+                                WHERE s.trace_id = w.trace_id
+                                  AND s.step = (SELECT min(a.step) FROM report_step_all a
+                                                WHERE a.trace_id = w.trace_id)))
     GROUP BY run
   ), d AS (
     SELECT i.run, m.med, profdb_median(abs(i.last_ts - i.first_ts - m.med)) AS mad

@@ -143,9 +143,11 @@ WITH nm AS (
   SELECT p.trace_id, p.step, s.tid, nm.fwd, nm.bwd, c.py
   FROM _slice s JOIN nm ON nm.id = s.name_id JOIN _slice_tree st ON st.id = s.id
   JOIN report_cp_span p ON p.trace_id = s.trace_id AND p.step IN (-1, st.step)
+  -- (without --scope hta also PyTorch 1.8-1.9's 'Operator' category)
   JOIN (SELECT id, value = 'python_function' AS py FROM _string
         WHERE value IN ('cpu_op', 'user_annotation')
-           OR (value = 'python_function' AND NOT coalesce(:scope_hta, 0))) c ON c.id = s.raw_cat_id
+           OR (value IN ('python_function', 'Operator') AND NOT coalesce(:scope_hta, 0))) c
+    ON c.id = s.raw_cat_id
   WHERE s.dur > 0 AND s.id NOT IN (SELECT id FROM report_hta_slice_stream WHERE stream <> -1)
     AND hta_start_ns(s.ts, p.rounded) BETWEEN p.ts AND p.end_ts
     AND hta_end_ns(s.ts, s.dur, p.rounded) > hta_start_ns(s.ts, p.rounded)

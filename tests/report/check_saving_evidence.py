@@ -63,11 +63,20 @@ its carry-over item 6, one per defect, each named after it:
   pass (PyTorch's plain loop): the step's thread and the backward thread
   are one call stack, so the span is replayed and dominant_category
   promises nothing (was: two threads, not replayed, 2.9 ms).
+- legacy_autograd_thread_merged: the same in PyTorch 1.8-1.9's format
+  (category 'Operator'; the backward thread's operators are named
+  SoftmaxBackward, only torch::autograd::AccumulateGrad names autograd).
 - poller_thread_replayed: kernel_saving_waited_on_other_stream with a
   third thread polling cudaEventQuery every 0.5 ms (NCCL's watchdog), one
   poll as a Softmax kernel ends and one after the host's sync: the poller
   launches nothing and waits for nothing, so the span stays one thread
   and is replayed (was: two threads, not replayed, 2.9 ms).
+- kernel_saving_waited_in_allocator_calls: the host blocks in a cudaFree
+  every step (PyTorch's caching allocator bypassed) while the dominant
+  Softmax kernels run, the GPU otherwise idle: allocator_calls removes
+  those frees, after which nothing waits for the Softmax, so
+  dominant_category promises nothing (was: half the Softmax time inside
+  the frees, 1.0 ms; issue 44's sixth audit, TraceLens' train_resnet18).
 The expected figures are derived here from the fixture's own events.
 """
 import json
@@ -356,18 +365,25 @@ def two_threads_not_replayed(profdb, work, problems):
                         f"no replay: {f and f['expected_impact']}")
 
 
-def softmax_waited_on_thread(profdb, work, problems, name, launcher_tid, poller):
+def softmax_waited_on_thread(profdb, work, problems, name, launcher_tid, poller, legacy=False):
     """kernel_saving_waited_on_other_stream's two-stream fixture, stream 9's
     kernels launched from launcher_tid inside an autograd engine operator
-    when it is not the step's thread, a cudaEventQuery poller on tid 300
-    if poller: dominant_category must promise 0 and name the replay."""
+    when it is not the step's thread (legacy: PyTorch 1.8's 'Operator'
+    events, where only AccumulateGrad names autograd), a cudaEventQuery
+    poller on tid 300 if poller: dominant_category must promise 0 and name
+    the replay."""
+    cat = "Operator" if legacy else "cpu_op"
+
     def per_step(t, s):
-        t.x("cpu_op", "aten::_softmax", s + 95, 20)
+        t.x(cat, "aten::_softmax", s + 95, 20)
         t.gpu(SOFTMAX, s + 200, 3000, launch_ts=s + 100)
         t.gpu(SOFTMAX, s + 3200, 3000, launch_ts=s + 110)
         if launcher_tid != 100:  # the backward pass, while the step's thread waits
-            t.x("cpu_op", "autograd::engine::evaluate_function: SoftmaxBackward0", s + 118, 30,
+            t.x(cat, "SoftmaxBackward" if legacy
+                else "autograd::engine::evaluate_function: SoftmaxBackward0", s + 118, 30,
                 tid=launcher_tid)
+            if legacy:
+                t.x(cat, "torch::autograd::AccumulateGrad", s + 150, 5, tid=launcher_tid)
         for i, (ts, dur) in enumerate(((s + 300, 3000), (s + 3300, 3200))):
             t.corr += 1
             t.x("cuda_runtime", "cudaLaunchKernel", s + 120 + 10 * i, 5, tid=launcher_tid,
@@ -395,8 +411,33 @@ def autograd_thread_merged_by_step(profdb, work, problems):
                              False)
 
 
+def legacy_autograd_thread_merged(profdb, work, problems):
+    softmax_waited_on_thread(profdb, work, problems, "legacy_autograd_thread_merged", 200,
+                             False, legacy=True)
+
+
 def poller_thread_replayed(profdb, work, problems):
     softmax_waited_on_thread(profdb, work, problems, "poller_thread_replayed", 100, True)
+
+
+def kernel_saving_waited_in_allocator_calls(profdb, work, problems):
+    name = "kernel_saving_waited_in_allocator_calls"
+
+    def per_step(t, s):  # the Softmax [0.2, 2.2] ms, a free blocking over it
+        t.gpu(SOFTMAX, s + 200, 1000, launch_ts=s + 100)
+        t.gpu(SOFTMAX, s + 1200, 1000, launch_ts=s + 110)
+        t.x("cuda_runtime", "cudaFree", s + 120, 2100)
+        t.x("cpu_op", "aten::add", s + 2300, 6000)  # the host's own work
+
+    doc = props(Trace().build(per_step), "NVIDIA A100-SXM4-80GB")
+    found = findings_of_doc(profdb, work, name, doc)
+    f, a = finding(found, "dominant_category"), finding(found, "allocator_calls")
+    if not a or not a["expected_saving_ns"]:
+        problems.append(f"{name}: no allocator_calls saving ({a and a['expected_impact']})")
+    if f and f["expected_saving_ns"]:
+        problems.append(f"{name}: dominant_category promises {f['expected_saving_ns']} ns, "
+                        f"expected 0 (what waits for the Softmax is the frees): "
+                        f"{f['expected_impact']}")
 
 
 COPY = "Memcpy HtoD (Pageable -> Device)"
@@ -467,7 +508,8 @@ CHECKS = [gemm_speedup_promised_without_shapes, ep_dispatch_other_namespace,
           exposed_comm_subjects_clipped, kernel_saving_waited_on_other_stream,
           copy_saving_waited_on_other_stream, fill_saving_waited_on_other_stream,
           open_span_not_replayed, two_threads_not_replayed, autograd_thread_merged_by_step,
-          poller_thread_replayed]
+          legacy_autograd_thread_merged, poller_thread_replayed,
+          kernel_saving_waited_in_allocator_calls]
 
 
 def main():

@@ -14,6 +14,10 @@ CASE is one of:
       and promises its steady lateness only (21 x 181 us = 3.801 ms), not
       the 49.8 ms of waiting the start-up calls add; no finding promises
       the start-up waiting.
+  single_step_entry_skew_counted_as_straggler
+      the same job captured as one ProfilerStep a rank (a single active
+      step: nothing to leave out as warm-up, the capture's first calls are
+      in it): the same 3.801 ms, not 49.8 ms.
   straggler_ties_named
       20 ranks: (a) ranks 16-19 tie exactly, 1 ms late at every call: the
       finding names the four as tied (never "last in 0 of 24 calls" for a
@@ -68,12 +72,14 @@ def rank_rows(doc):
     return {r["rank"]: r for s in doc["sections"] if s["id"] == "rank_sum" for r in s["rows"]}
 
 
-def coll_job(work, name, world, late, enter=None, transfer=500):
+def coll_job(work, name, world, late, enter=None, transfer=500, step=None):
     """One trace per rank of a job without ProfilerSteps (files in
     WORK/name/): per call i, every rank computes 1 ms, then launches its
     all-reduce late[i][rank] us after that; the all-reduce ends transfer us
     after the last rank arrived.  enter[rank]: us from the job's start to
-    the rank's first event (the profiler starting late on it)."""
+    the rank's first event (the profiler starting late on it).  step: the
+    number of one ProfilerStep#N each rank's events lie in, from its
+    first event on."""
     d = os.path.join(work, name)
     os.makedirs(d, exist_ok=True)
     traces = {r: [{"ph": "M", "name": "process_name", "pid": PID, "tid": 0,
@@ -102,6 +108,12 @@ def coll_job(work, name, world, late, enter=None, transfer=500):
                 traces[r].append({"ph": "X", "cat": "kernel", "name": kname, "pid": r,
                                   "tid": stream, "ts": kts, "dur": kdur, "args": args})
         t += 1000 + last + transfer + 500
+    if step is not None:
+        for r in range(world):
+            xs = [e for e in traces[r] if e["ph"] == "X" and e["cat"] == "cpu_op"]
+            t0 = min(e["ts"] for e in xs)
+            traces[r].append({"ph": "X", "cat": "user_annotation", "name": f"ProfilerStep#{step}",
+                              "pid": PID, "tid": TID, "ts": t0 - 1, "dur": t - t0 + 1, "args": {}})
     paths = []
     for r in range(world):
         p = os.path.join(d, f"rank{r}.json")
@@ -112,10 +124,11 @@ def coll_job(work, name, world, late, enter=None, transfer=500):
     return paths
 
 
-def case_startup_skew_counted_as_straggler(profdb, data, work):
+def case_startup_skew_counted_as_straggler(profdb, data, work, step=None):
     startup = [8400, 20000, 17600]
     late = [[0, x] for x in startup] + [[0, 181]] * 21
-    doc, _ = report(profdb, work, "startup", coll_job(work, "startup", 2, late, {1: 8400}),
+    name = "startup" if step is None else "startup_step"
+    doc, _ = report(profdb, work, name, coll_job(work, name, 2, late, {1: 8400}, step=step),
                     ("findings", "rank_sum"))
     found, ranks, problems = by_rule(doc), rank_rows(doc), []
     f = found.get("straggler")
@@ -136,6 +149,10 @@ def case_startup_skew_counted_as_straggler(profdb, data, work):
     if promised > steady:
         problems.append(f"straggler + collective_waiting promise {promised} ns > {steady}")
     return problems
+
+
+def case_single_step_entry_skew_counted_as_straggler(profdb, data, work):
+    return case_startup_skew_counted_as_straggler(profdb, data, work, step=10)
 
 
 def case_straggler_ties_named(profdb, data, work):
