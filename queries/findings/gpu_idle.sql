@@ -43,9 +43,12 @@ SELECT round(100.0 * lc.rest / t.job_step_ns, 1) AS priority, 'gpu_idle' AS rule
     CASE WHEN cl.edges > 0 THEN printf(' %s of it lies before the first and after the last ' ||
       'GPU work of the trace (no ProfilerStep ranges: the profile''s start and end, not a ' ||
         'step): not promised.', profdb_fmt_ns(cl.edges)) ELSE '' END ||
-    CASE WHEN cl.claimed - cl.queued - cl.edges + lc.ns > 0 THEN printf(' Of the idle time, %s is ' ||
-      'promised by other findings (their own actions remove it), not here: %s.',
-      profdb_fmt_ns(cl.claimed - cl.queued - cl.edges + lc.ns), rtrim(ltrim(
+    CASE WHEN cl.graph > 0 THEN printf(' %s of it lies inside CUDA/HIP graph launch calls ' ||
+      '(the one call a replay costs: only fewer, larger graphs shorten it): not promised.',
+      profdb_fmt_ns(cl.graph)) ELSE '' END ||
+    CASE WHEN cl.claimed - cl.queued - cl.edges - cl.graph + lc.ns > 0 THEN printf(' Of the idle ' ||
+      'time, %s is promised by other findings (their own actions remove it), not here: %s.',
+      profdb_fmt_ns(cl.claimed - cl.queued - cl.edges - cl.graph + lc.ns), rtrim(ltrim(
       CASE WHEN cl.cold > 0 THEN printf(' %s in cold-start launch calls (cold_start);',
         profdb_fmt_ns(cl.cold)) ELSE '' END
       || CASE WHEN cl.startup > 0 THEN printf(' %s in one-time set-up calls (startup_calls);',
@@ -78,6 +81,8 @@ SELECT round(100.0 * lc.rest / t.job_step_ns, 1) AS priority, 'gpu_idle' AS rule
       'findings own left out'
       WHEN cl.edges > 0 THEN ', the idle time at the trace''s start and end and that other ' ||
       'findings own left out'
+      WHEN cl.graph > 0 THEN ', the idle time in graph launch calls and that other findings ' ||
+      'own left out'
       WHEN cl.claimed + lc.ns > 0 THEN ', the idle time other findings own left out' ELSE ''
       END) AS expected_impact,
   'Re-profile: step_time_sum.mean_gpu_idle_pct below 20% and mean_wall_ns down.' AS validation,
@@ -92,7 +97,9 @@ SELECT round(100.0 * lc.rest / t.job_step_ns, 1) AS priority, 'gpu_idle' AS rule
       'cold_start_idle_ns', CAST(round(cl.cold) AS INTEGER),
       'queued_idle_ns', CAST(round(cl.queued) AS INTEGER),
       'edge_idle_ns', CAST(round(cl.edges) AS INTEGER),
-      'other_findings_idle_ns', CAST(round(cl.claimed - cl.queued - cl.edges + lc.ns) AS INTEGER),
+      'graph_launch_idle_ns', CAST(round(cl.graph) AS INTEGER),
+      'other_findings_idle_ns', CAST(round(cl.claimed - cl.queued - cl.edges - cl.graph + lc.ns)
+        AS INTEGER),
       'graph_launches',
         gr.calls)) AS evidence, 1 AS cut_may_explain
 FROM measure_time t, measure_gpu g, ranks_idle r, measure_floor f, measure_time j,

@@ -161,6 +161,8 @@ SELECT f.*, NOT EXISTS (
     AND g.event_id <> f.event_id AND g.ts >= f.ts AND g.ts + g.dur <= f.ts + f.dur
     AND (g.ts > f.ts OR g.dur < f.dur OR g.event_id > f.event_id)) AS inner
 FROM f;
+-- (launch_bound finds the launch calls inside them by thread and start)
+CREATE INDEX temp.report_first_call_by_thread ON report_first_call(trace_id, tid, ts);
 
 -- Each of those calls (report_sync_outer) by what its wait is:
 --   'outside'   the process's GPUs stay idle for over 1 ms and over 90% of
@@ -293,13 +295,21 @@ WHERE b > a
 --                      last GPU work: the profile's start and end, not a
 --                      step (issue 44's audit: param resnet_kineto's last
 --                      1.65 s, after its last kernel, promised to the host)
+--   graph_ns           during CUDA/HIP graph launch calls: the one call a
+--                      replay costs, which host-side fixes do not shorten
+--                      (issue 44's audit of tests/cuda/graph_decode: 55 of
+--                      106 us a step inside cudaGraphLaunch)
 CREATE TEMP TABLE report_idle_claim AS
-WITH extent AS (  -- a whole-trace span's first GPU start and last GPU end
+WITH graph_call AS MATERIALIZED (  -- the graph launch calls (one pass over the names)
+  SELECT c.trace_id, c.ts, c.dur FROM _slice c
+  WHERE c.name_id IN (SELECT id FROM _string WHERE value GLOB '*GraphLaunch*')
+    AND c.id IN (SELECT l.launch_id FROM _gpu_link l)
+), extent AS (  -- a whole-trace span's first GPU start and last GPU end
   SELECT s.k, s.trace_id, s.ts, s.end_ts, min(g.a) AS first_a, max(g.b) AS last_b
   FROM report_span s JOIN report_clip_gpu g ON g.trace_id = s.trace_id AND g.k = s.k
   WHERE s.step IS NULL GROUP BY s.k, s.trace_id
 ), l AS (
-  SELECT k, trace_id, interval_layers(a, b, layer, 11) AS x FROM (
+  SELECT k, trace_id, interval_layers(a, b, layer, 12) AS x FROM (
     SELECT k, trace_id, a, b, 0 AS layer FROM report_clip_gpu
     UNION ALL
     SELECT s.k, s.trace_id, max(c.ts, s.ts), min(c.ts + c.dur, s.end_ts), 1
@@ -324,7 +334,11 @@ WITH extent AS (  -- a whole-trace span's first GPU start and last GPU end
     UNION ALL
     SELECT k, trace_id, ts, first_a, 10 FROM extent
     UNION ALL
-    SELECT k, trace_id, last_b, end_ts, 10 FROM extent)
+    SELECT k, trace_id, last_b, end_ts, 10 FROM extent
+    UNION ALL
+    SELECT s.k, s.trace_id, max(c.ts, s.ts), min(c.ts + c.dur, s.end_ts), 11
+    FROM graph_call c JOIN report_span s
+      ON s.trace_id = c.trace_id AND c.ts < s.end_ts AND c.ts + c.dur > s.ts)
   GROUP BY k, trace_id
 )
 SELECT k, trace_id, json_extract(x, '$[1]') AS cold_ns,
@@ -332,5 +346,5 @@ SELECT k, trace_id, json_extract(x, '$[1]') AS cold_ns,
   json_extract(x, '$[3]') AS outside_ns, json_extract(x, '$[4]') AS queued_ns,
   json_extract(x, '$[6]') AS alloc_ns, json_extract(x, '$[7]') AS explicit_ns,
   json_extract(x, '$[8]') AS op_sync_ns, json_extract(x, '$[9]') AS dataloader_ns,
-  json_extract(x, '$[10]') AS edge_ns
+  json_extract(x, '$[10]') AS edge_ns, json_extract(x, '$[11]') AS graph_ns
 FROM l;

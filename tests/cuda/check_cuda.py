@@ -27,7 +27,13 @@ Checks:
                launch_bound bounded by a replay, each replayed gain at most
                the time taken off (re-derived from the raw JSON: half the
                category's kernels, all the launch calls, per step);
-  cudnn_cold   the start-up is one-time (startup_calls, cold_start with
+  graph_decode gpu_idle promises no idle inside cudaGraphLaunch calls (the
+               one call a replay costs): at most the analysed steps' GPU
+               idle outside them (re-derived from the raw JSON);
+  cudnn_cold   launch_bound counts no launch inside an operator's one-time
+               first call (cuDNN's autotuning launches its candidates
+               there): at most the launch calls' time outside those calls;
+               the start-up is one-time (startup_calls, cold_start with
                saving 0) and the savings promised together stay under the
                trace's time outside its one-time calls (re-derived from the
                raw JSON: an operator's call over 20x its median, cuDNN's
@@ -149,6 +155,56 @@ else:
     at_most(f"train_mlp: {fig['category']} halved, replayed", fig["replay_ns"],
             fig["category_ns"] / 2)
 
+# --- a CUDA graph replay: its launch call is not the host's to shorten -------
+def load_events(name):
+    with gzip.open(os.path.join(here, name + ".pt.trace.json.gz"), "rt") as fh:
+        return [e for e in json.load(fh)["traceEvents"] if e.get("ph") == "X"]
+
+
+def union(iv):
+    out = []
+    for a, b in sorted(iv):
+        if out and a <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], b)
+        else:
+            out.append([a, b])
+    return out
+
+
+def covered(iv, a, b):
+    return sum(max(0, min(y, b) - max(x, a)) for x, y in iv)
+
+
+rep = report("graph_decode")
+events = load_events("graph_decode")
+gpu = [e for e in events if e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset")]
+by_corr = {}
+for e in gpu:
+    by_corr.setdefault(e["args"].get("correlation"), []).append(e)
+steps = sorted((e["ts"], e["ts"] + e["dur"]) for e in events
+               if e["name"].startswith("ProfilerStep#") and e.get("cat") == "user_annotation")
+spans, prev_end = [], None  # the analysed steps, widened to the GPU work they launched
+for a, b in steps:
+    end = max([b] + [g["ts"] + g["dur"] for e in events
+                     if e.get("cat") in ("cuda_runtime", "cuda_driver") and a <= e["ts"] < b
+                     for g in by_corr.get(e.get("args", {}).get("correlation"), [])])
+    if prev_end is not None:
+        spans.append((max(a, prev_end), end))
+    prev_end = end
+busy = union((g["ts"], g["ts"] + g["dur"]) for g in gpu)
+graph_calls = union((e["ts"], e["ts"] + e["dur"]) for e in events
+                    if e["name"] in ("cudaGraphLaunch", "hipGraphLaunch"))
+idle_outside = 0.0
+for a, b in spans:
+    gaps = [(x, y) for x, y in zip([a] + [q for _, q in busy], [p for p, _ in busy] + [b])
+            if y > x]
+    gaps = [(max(x, a), min(y, b)) for x, y in gaps if min(y, b) > max(x, a)]
+    idle_outside += sum(y - x for x, y in gaps) - sum(covered(graph_calls, x, y) for x, y in gaps)
+idle_outside_ns = idle_outside * 1000 / len(spans)
+f = finding(rep, "gpu_idle")
+at_most("graph_decode: gpu_idle vs the GPU idle outside cudaGraphLaunch calls",
+        (f and f["expected_saving_ns"]) or 0, idle_outside_ns)
+
 # --- cold start: one-time costs are not promised ----------------------------
 # (cudnn_cold_steps: the same from the first call in ProfilerStep 1, which
 # --include-warmup keeps in the analysed steps)
@@ -178,6 +234,16 @@ for name, args in (("cudnn_cold", ()), ("cudnn_cold_steps", ("--include-warmup",
     steady_ns = (span - covered) * 1000 / max(1, len(steps))
     promised = sum(f["expected_saving_ns"] or 0 for f in rep["findings"])
     at_most(f"{name}: savings promised vs the time outside one-time calls", promised, steady_ns)
+    # the launch calls outside those one-time operator calls, per step
+    starts = [a for a, _ in one_time]
+    outside_launch = sum(e["dur"] for e in events if e.get("cat") in ("cuda_runtime", "cuda_driver")
+                         and "Launch" in e["name"] and "Graph" not in e["name"]
+                         and not any(a <= e["ts"] < b for a, b in one_time)
+                         and any(s["ts"] <= e["ts"] < s["ts"] + s["dur"] for s in within)
+                         ) * 1000 / max(1, len(steps))
+    f = finding(rep, "launch_bound")
+    at_most(f"{name}: launch_bound vs the launch calls outside one-time calls",
+            (f and f["expected_saving_ns"]) or 0, outside_launch)
 
 for f in failures:
     print("FAIL", f)

@@ -1,13 +1,17 @@
 -- Measure: kernel launch calls' CPU time per rank step; calls per rank (one row).
 -- Launch calls' CPU time per rank step; calls per rank.  cold_ns: the
 -- part in cold-start calls (lib/37_launch.sql: the first launch of a
--- kernel, over 1 ms and 100x the median launch), one-time start-up that
--- neither fusion nor CUDA graphs save; steady_ns: the rest.  A CUDA/HIP
+-- kernel, over 1 ms and 100x the median launch) and in calls inside an
+-- operator's one-time first call (lib/38_claim.sql report_first_call:
+-- cuDNN's autotuning launches each candidate kernel there; issue 44's
+-- audit of tests/cuda/cudnn_cold: 11.5 of 14.9 ms of launch calls),
+-- one-time start-up that neither fusion nor CUDA graphs save; steady_ns:
+-- the rest.  A CUDA/HIP
 -- graph launch (cudaGraphLaunch, hipGraphLaunch) is not counted: it is
 -- already the one call a graph replay costs (issue 44), which fusion or
 -- capturing cannot remove.
 -- Builds: measure_launch
--- Reads: _slice, _string, measure_time, report_cold_launch, report_gpu
+-- Reads: _slice, _string, measure_time, report_cold_launch, report_first_call, report_gpu
 CREATE TEMP TABLE measure_launch (
   launch_ns  REAL,     -- launch calls, ns
   calls      REAL,     -- launch calls per rank
@@ -17,10 +21,18 @@ CREATE TEMP TABLE measure_launch (
 ) STRICT;
 INSERT INTO measure_launch
   SELECT coalesce(sum(l.dur), 0) / t.n AS launch_ns, count(*) / t.ranks AS calls,
-    coalesce(sum(l.dur) FILTER (WHERE c.launch_id IS NOT NULL), 0) / t.n AS cold_ns,
-    coalesce(sum(l.dur) FILTER (WHERE c.launch_id IS NULL), 0) / t.n AS steady_ns,
-    count(c.launch_id) / t.ranks AS cold_calls
-  FROM _slice l LEFT JOIN report_cold_launch c ON c.launch_id = l.id,
-    (SELECT 1.0 * max(rank_steps, 1) AS n, 1.0 * ranks AS ranks FROM measure_time) t
-  WHERE l.id IN (SELECT launch_id FROM report_gpu WHERE kind = 'kernel')
-    AND (SELECT value FROM _string WHERE id = l.name_id) NOT GLOB '*GraphLaunch*';
+    coalesce(sum(l.dur) FILTER (WHERE l.cold), 0) / t.n AS cold_ns,
+    coalesce(sum(l.dur) FILTER (WHERE NOT l.cold), 0) / t.n AS steady_ns,
+    count(*) FILTER (WHERE l.cold) / t.ranks AS cold_calls
+  FROM (SELECT l.dur, l.id IN (SELECT launch_id FROM report_cold_launch)
+                      -- (an index range: the first calls of its thread that
+                      -- started at most the longest one's time before it)
+                      OR EXISTS (SELECT 1 FROM report_first_call f
+                                 WHERE f.trace_id = l.trace_id AND f.tid = l.tid
+                                   AND f.ts <= l.ts AND f.ts >= l.ts - (
+                                     SELECT max(dur) FROM report_first_call)
+                                   AND l.ts < f.ts + f.dur AND f.pid IS l.pid) AS cold
+        FROM _slice l
+        WHERE l.id IN (SELECT launch_id FROM report_gpu WHERE kind = 'kernel')
+          AND (SELECT value FROM _string WHERE id = l.name_id) NOT GLOB '*GraphLaunch*') l,
+    (SELECT 1.0 * max(rank_steps, 1) AS n, 1.0 * ranks AS ranks FROM measure_time) t;
