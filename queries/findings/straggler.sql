@@ -63,11 +63,11 @@ SELECT round(100.0 * r.step_saving_ns / r.job_step_ns, 1) AS priority, 'straggle
             ELSE '' END
      FROM (SELECT * FROM straggler_g g WHERE g.run = r.run
            ORDER BY g.late_ns DESC, g.first_rank LIMIT 3) g),
-    CASE WHEN r.startup_calls > 0 THEN printf(' The first %d matched call%s, whose arrival ' ||
+    CASE WHEN r.startup_calls > 0 THEN printf(' The first %s, whose arrival ' ||
       'spread is outlying against the run''s, %s start-up and left out (%s of waiting, ' ||
         'one-time: a rank whose profiler started late, communicator set-up at a group''s ' ||
-          'first call, first launches that differ between ranks).', r.startup_calls,
-      CASE WHEN r.startup_calls > 1 THEN 's' ELSE '' END,
+          'first call, first launches that differ between ranks).',
+      CASE WHEN r.startup_calls > 1 THEN r.startup_calls || ' matched calls' ELSE 'matched call' END,
       CASE WHEN r.startup_calls > 1 THEN 'are' ELSE 'is' END,
       profdb_fmt_ns(r.startup_wait_ns)) ELSE '' END) AS observation,
   'The late ranks do more work before the collective (imbalanced data or embedding shards), ' ||
