@@ -19,11 +19,17 @@ SELECT round(100.0 * lc.saving / t.job_step_ns, 1) AS priority,
   printf('%d of %d kernels are shorter than 10 us; %d launch calls take %s of CPU time ' ||
     '(launch_overhead)%s.',
     g.short_kernels, g.kernels, l.calls, profdb_fmt_ns(l.launch_ns),
-    CASE WHEN l.cold_calls > 0 THEN printf('; %d of them are cold-start calls (the first ' ||
-      'launch of a kernel, over 1 ms and 100x the median launch: cold_start) taking %s, left ' ||
-        'out: the other %d take %s',
-      l.cold_calls, profdb_fmt_ns(l.cold_ns), l.calls - l.cold_calls,
-        profdb_fmt_ns(l.steady_ns)) ELSE '' END) AS observation,
+    CASE WHEN l.cold_calls + l.first_calls > 0 THEN printf('; %s%s%s, left out: the other %d ' ||
+      'take %s',
+      CASE WHEN l.cold_calls > 0 THEN printf('%d of them are cold-start calls (the first launch ' ||
+        'of a kernel, over 1 ms and 100x the median launch: cold_start) taking %s',
+        l.cold_calls, profdb_fmt_ns(l.cold_ns)) ELSE '' END,
+      CASE WHEN l.cold_calls > 0 AND l.first_calls > 0 THEN ' and ' ELSE '' END,
+      CASE WHEN l.first_calls > 0 THEN printf('%d run inside an operator''s one-time first ' ||
+        'call (library set-up, cuDNN autotuning: startup_calls) taking %s',
+        l.first_calls, profdb_fmt_ns(l.first_ns)) ELSE '' END,
+      l.calls - l.cold_calls - l.first_calls, profdb_fmt_ns(l.steady_ns)) ELSE '' END)
+    AS observation,
   'Kernel launch overhead dominates: the work is split into many tiny kernels.' AS hypothesis,
   CASE WHEN gr.calls > 0 THEN 'Fuse operations (torch.compile) and increase the work per ' ||
     'kernel (larger batch); the steps already replay CUDA graphs, so capture the kernels ' ||
@@ -52,7 +58,8 @@ SELECT round(100.0 * lc.saving / t.job_step_ns, 1) AS priority,
       t.job_step_ns,
       'gpu_busy_ns', t.gpu_busy_ns, 'kernels', g.kernels,
       'short_kernels', g.short_kernels, 'launch_call_ns', l.launch_ns,
-      'cold_start_call_ns', l.cold_ns, 'cold_start_idle_ns', CAST(round(cm.idle_ns) AS INTEGER),
+      'cold_start_call_ns', l.cold_ns, 'first_call_launch_ns', l.first_ns,
+      'cold_start_idle_ns', CAST(round(cm.idle_ns) AS INTEGER),
       'idle_outside_other_owners_ns', CAST(round(lc.idle_left) AS INTEGER),
       'replay_removed_ns', CAST(round(lc.replay_ns) AS INTEGER),
       'graph_launches', gr.calls)) AS evidence, 1 AS cut_may_explain

@@ -94,8 +94,8 @@ WHERE NOT EXISTS (
 -- their launch and their stream's previous end: held by another stream's
 -- event, a peer rank or the device's other work, which the graph does not
 -- hold),
--- threads (the CPU threads of its events, after the backward pass's merge
--- and but those left out above: with two or more, one thread's waits for
+-- threads (the CPU threads of its events, after the backward pass's merge,
+-- less those left out above: with two or more, one thread's waits for
 -- another, such as the forward thread's for the autograd thread, are not
 -- in the graph).
 CREATE TEMP TABLE report_cp_replay_span(trace_id INTEGER, step INTEGER, open_ops INTEGER,

@@ -46,6 +46,9 @@ import statistics
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "report"))
+from checklist import merge_intervals  # noqa: E402
+
 profdb, work = sys.argv[1:3]
 here = os.path.dirname(os.path.abspath(__file__))
 os.makedirs(work, exist_ok=True)
@@ -69,6 +72,12 @@ def finding(rep, rule):
 def path_rows(rep, kind=None):
     sec = next(s for s in rep["sections"] if s["id"] == "critical_path")
     return [r for r in sec["rows"] if kind is None or r["kind"] == kind]
+
+
+def load_events(name):
+    """The complete ('X') events of the fixture name's raw JSON."""
+    with gzip.open(os.path.join(here, name + ".pt.trace.json.gz"), "rt") as fh:
+        return [e for e in json.load(fh)["traceEvents"] if e.get("ph") == "X"]
 
 
 def mean_path(rep):
@@ -129,8 +138,7 @@ else:
 
 # --- training loop: the backward thread joins the step's ----------------------
 rep = report("train_mlp")
-with gzip.open(os.path.join(here, "train_mlp.pt.trace.json.gz"), "rt") as fh:
-    events = [e for e in json.load(fh)["traceEvents"] if e.get("ph") == "X"]
+events = load_events("train_mlp")
 steps = sorted((e["ts"], e["ts"] + e["dur"]) for e in events
                if e["name"].startswith("ProfilerStep#") and e.get("cat") == "user_annotation")
 analysed = steps[1:]  # the report's: the first step is the warm-up
@@ -156,21 +164,6 @@ else:
             fig["category_ns"] / 2)
 
 # --- a CUDA graph replay: its launch call is not the host's to shorten -------
-def load_events(name):
-    with gzip.open(os.path.join(here, name + ".pt.trace.json.gz"), "rt") as fh:
-        return [e for e in json.load(fh)["traceEvents"] if e.get("ph") == "X"]
-
-
-def union(iv):
-    out = []
-    for a, b in sorted(iv):
-        if out and a <= out[-1][1]:
-            out[-1][1] = max(out[-1][1], b)
-        else:
-            out.append([a, b])
-    return out
-
-
 def covered(iv, a, b):
     return sum(max(0, min(y, b) - max(x, a)) for x, y in iv)
 
@@ -191,8 +184,8 @@ for a, b in steps:
     if prev_end is not None:
         spans.append((max(a, prev_end), end))
     prev_end = end
-busy = union((g["ts"], g["ts"] + g["dur"]) for g in gpu)
-graph_calls = union((e["ts"], e["ts"] + e["dur"]) for e in events
+busy = merge_intervals((g["ts"], g["ts"] + g["dur"]) for g in gpu)
+graph_calls = merge_intervals((e["ts"], e["ts"] + e["dur"]) for e in events
                     if e["name"] in ("cudaGraphLaunch", "hipGraphLaunch"))
 idle_outside = 0.0
 for a, b in spans:
@@ -214,28 +207,22 @@ for name, args in (("cudnn_cold", ()), ("cudnn_cold_steps", ("--include-warmup",
         f = finding(rep, rule)
         if f is None or f["expected_saving_ns"] != 0:
             failures.append(f"{name}: {rule} missing or with a saving")
-    with gzip.open(os.path.join(here, name + ".pt.trace.json.gz"), "rt") as fh:
-        events = [e for e in json.load(fh)["traceEvents"] if e.get("ph") == "X"]
+    events = load_events(name)
     ops = {}
     for e in events:
         if e.get("cat") == "cpu_op":
             ops.setdefault(e["name"], []).append(e)
     one_time = sorted((e["ts"], e["ts"] + e["dur"]) for calls in ops.values() for e in calls
                       if e["dur"] > 20 * statistics.median(c["dur"] for c in calls))
-    covered, reach = 0.0, float("-inf")
-    for a, b in one_time:  # their union
-        if b > reach:
-            covered += b - max(a, reach)
-            reach = b
+    one_time_ns = sum(b - a for a, b in merge_intervals(one_time))  # their union
     steps = [e for e in events if e["name"].startswith("ProfilerStep#") and e["cat"] == "user_annotation"]
     within = steps or events  # the analysed time: the steps, else the trace
     span = max(e["ts"] + e["dur"] for e in within) - min(e["ts"] for e in within)
     # (the savings are per step: the steps' mean time outside one-time calls)
-    steady_ns = (span - covered) * 1000 / max(1, len(steps))
+    steady_ns = (span - one_time_ns) * 1000 / max(1, len(steps))
     promised = sum(f["expected_saving_ns"] or 0 for f in rep["findings"])
     at_most(f"{name}: savings promised vs the time outside one-time calls", promised, steady_ns)
     # the launch calls outside those one-time operator calls, per step
-    starts = [a for a, _ in one_time]
     outside_launch = sum(e["dur"] for e in events if e.get("cat") in ("cuda_runtime", "cuda_driver")
                          and "Launch" in e["name"] and "Graph" not in e["name"]
                          and not any(a <= e["ts"] < b for a, b in one_time)

@@ -70,7 +70,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_advice import report as advice_report  # noqa: E402
-from checklist import run_case  # noqa: E402
+from checklist import merge_intervals as union, run_case  # noqa: E402
 
 US = 1000  # ns per us
 
@@ -98,17 +98,6 @@ class T:
 def report(profdb, work, name, doc=None, path=None):
     """The findings by rule of doc (written as WORK/name.json) or path."""
     return advice_report(profdb, work, name, doc, path)[0]
-
-
-def union(iv):
-    out, cur = [], None
-    for a, b in sorted(iv):
-        if cur and a <= cur[1]:
-            cur[1] = max(cur[1], b)
-        else:
-            cur = [a, b]
-            out.append(cur)
-    return out
 
 
 def idle_in(a, b, gpu):

@@ -50,7 +50,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checklist import run_case  # noqa: E402
+from checklist import merge_intervals as union, run_case  # noqa: E402
 
 US = 1000  # ns per us
 
@@ -89,16 +89,6 @@ def kname(i):
 
 
 # ---- the independent model -------------------------------------------------
-
-def union(iv):
-    out = []
-    for a, b in sorted(iv):
-        if out and a <= out[-1][1]:
-            out[-1][1] = max(out[-1][1], b)
-        else:
-            out.append([a, b])
-    return out
-
 
 def idle_in(a, b, gpu):
     """Time in [a, b) with no interval of gpu (a union) running."""

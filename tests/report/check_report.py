@@ -34,6 +34,8 @@ from decimal import Decimal, ROUND_HALF_EVEN
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "real"))
 from check_memreplay import reference  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checklist import merge_intervals as merged  # noqa: E402
 
 GPU_CATS = {"kernel": "kernel", "Kernel": "kernel", "gpu_memcpy": "memcpy",
             "Memcpy": "memcpy", "gpu_memset": "memset", "Memset": "memset"}
@@ -86,16 +88,6 @@ def union(ivs):
             total += b - end
             end = b
     return total
-
-
-def merged(ivs):
-    out = []
-    for a, b in sorted(ivs):
-        if out and a <= out[-1][1]:
-            out[-1][1] = max(out[-1][1], b)
-        else:
-            out.append([a, b])
-    return out
 
 
 def intersect(xs, ys):

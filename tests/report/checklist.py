@@ -84,3 +84,14 @@ def run_checks(checks, *args):
         print("FAIL", p)
     print(f"{len(checks)} checks, {len(problems)} failed")
     return 1 if problems else 0
+
+
+def merge_intervals(iv):
+    """The union of intervals (a, b): disjoint [a, b] lists in order."""
+    out = []
+    for a, b in sorted(iv):
+        if out and a <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], b)
+        else:
+            out.append([a, b])
+    return out

@@ -35,9 +35,10 @@ WITH
 -- are not the steady state's wait, and the repeated ones are
 -- allocator_calls' to remove: with the caching allocator at work nothing
 -- waits there (issue 44's audit: TraceLens' train_resnet18, whose 153 ms
--- of Convolution "waited for" ran inside 1,355 hipFree calls).  crit: the dominant category's kernel time in those
--- windows, per rank step, but for the work launched before the trace (a
--- harness's backlog: report_pretrace_gpu).
+-- of Convolution "waited for" ran inside 1,355 hipFree calls).  crit: the
+-- dominant category's kernel time in those windows, per rank step, but for
+-- the work launched before the trace (a harness's backlog:
+-- report_pretrace_gpu).
 next_launch AS (  -- each step's first launch of GPU work
   SELECT r.trace_id, l.step, min(r.ts) AS ts
   FROM _gpu_link l JOIN _slice r ON r.id = l.launch_id

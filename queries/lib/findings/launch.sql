@@ -1,37 +1,40 @@
 -- Measure: kernel launch calls' CPU time per rank step; calls per rank (one row).
 -- Launch calls' CPU time per rank step; calls per rank.  cold_ns: the
 -- part in cold-start calls (lib/37_launch.sql: the first launch of a
--- kernel, over 1 ms and 100x the median launch) and in calls inside an
--- operator's one-time first call (lib/38_claim.sql report_first_call:
--- cuDNN's autotuning launches each candidate kernel there; issue 44's
--- audit of tests/cuda/cudnn_cold: 11.5 of 14.9 ms of launch calls),
--- one-time start-up that neither fusion nor CUDA graphs save; steady_ns:
--- the rest.  A CUDA/HIP
--- graph launch (cudaGraphLaunch, hipGraphLaunch) is not counted: it is
--- already the one call a graph replay costs (issue 44), which fusion or
--- capturing cannot remove.
+-- kernel, over 1 ms and 100x the median launch); first_ns: in the other
+-- calls inside an operator's one-time first call (lib/38_claim.sql
+-- report_first_call: cuDNN's autotuning launches each candidate kernel
+-- there; issue 44's audit of tests/cuda/cudnn_cold: 11.5 of 14.9 ms of
+-- launch calls): one-time start-up, both, that neither fusion nor CUDA
+-- graphs save; steady_ns: the rest.  A CUDA/HIP graph launch
+-- (cudaGraphLaunch, hipGraphLaunch) is not counted: it is already the one
+-- call a graph replay costs (issue 44), which fusion or capturing cannot
+-- remove.
 -- Builds: measure_launch
 -- Reads: _slice, _string, measure_time, report_cold_launch, report_first_call, report_gpu
 CREATE TEMP TABLE measure_launch (
-  launch_ns  REAL,     -- launch calls, ns
-  calls      REAL,     -- launch calls per rank
-  cold_ns    REAL,     -- cold-start launch calls, ns
-  steady_ns  REAL,     -- the other launch calls, ns
-  cold_calls REAL      -- cold-start launch calls per rank
+  launch_ns   REAL,     -- launch calls, ns
+  calls       REAL,     -- launch calls per rank
+  cold_ns     REAL,     -- cold-start launch calls, ns
+  first_ns    REAL,     -- the other launch calls inside one-time first calls, ns
+  steady_ns   REAL,     -- the other launch calls, ns
+  cold_calls  REAL,     -- cold-start launch calls per rank
+  first_calls REAL      -- launch calls inside one-time first calls (not cold-start) per rank
 ) STRICT;
 INSERT INTO measure_launch
   SELECT coalesce(sum(l.dur), 0) / t.n AS launch_ns, count(*) / t.ranks AS calls,
     coalesce(sum(l.dur) FILTER (WHERE l.cold), 0) / t.n AS cold_ns,
-    coalesce(sum(l.dur) FILTER (WHERE NOT l.cold), 0) / t.n AS steady_ns,
-    count(*) FILTER (WHERE l.cold) / t.ranks AS cold_calls
-  FROM (SELECT l.dur, l.id IN (SELECT launch_id FROM report_cold_launch)
-                      -- (an index range: the first calls of its thread that
-                      -- started at most the longest one's time before it)
-                      OR EXISTS (SELECT 1 FROM report_first_call f
-                                 WHERE f.trace_id = l.trace_id AND f.tid = l.tid
-                                   AND f.ts <= l.ts AND f.ts >= l.ts - (
-                                     SELECT max(dur) FROM report_first_call)
-                                   AND l.ts < f.ts + f.dur AND f.pid IS l.pid) AS cold
+    coalesce(sum(l.dur) FILTER (WHERE NOT l.cold AND l.first), 0) / t.n AS first_ns,
+    coalesce(sum(l.dur) FILTER (WHERE NOT l.cold AND NOT l.first), 0) / t.n AS steady_ns,
+    count(*) FILTER (WHERE l.cold) / t.ranks AS cold_calls,
+    count(*) FILTER (WHERE NOT l.cold AND l.first) / t.ranks AS first_calls
+  FROM (SELECT l.dur, l.id IN (SELECT launch_id FROM report_cold_launch) AS cold,
+          -- (an index range: the first calls of its thread that started at
+          -- most the longest one's time before it)
+          EXISTS (SELECT 1 FROM report_first_call f
+                  WHERE f.trace_id = l.trace_id AND f.tid = l.tid
+                    AND f.ts <= l.ts AND f.ts >= l.ts - (SELECT max(dur) FROM report_first_call)
+                    AND l.ts < f.ts + f.dur AND f.pid IS l.pid) AS first
         FROM _slice l
         WHERE l.id IN (SELECT launch_id FROM report_gpu WHERE kind = 'kernel')
           AND (SELECT value FROM _string WHERE id = l.name_id) NOT GLOB '*GraphLaunch*') l,
