@@ -22,6 +22,7 @@
 #include "nest.h"
 #include "clock.h"
 #include "dbswap.h"
+#include "hash.h"
 #include "progress.h"
 #include "sql.h"
 
@@ -172,8 +173,9 @@ static int64_t gzip_isize(const ld_input *in) {
                    (uint32_t)t[3] << 24);
 }
 
-/* Return the id of an already-loaded artifact with the same content, 0 if
-** none.  Candidates are found by size; only then is the file hashed. */
+/* Return the id of an already-loaded artifact in db with the same
+** content, 0 if none.  Candidates are found by size; only then is the file
+** hashed. */
 static int64_t find_duplicate(sqlite3 *db, ld_file *f, const char *table, const char *id_col) {
   char sql[512];
   int64_t isize = f->in.gzip ? gzip_isize(&f->in) : -1;
@@ -198,33 +200,131 @@ static int64_t find_duplicate(sqlite3 *db, ld_file *f, const char *table, const 
   return found;
 }
 
+/* find_duplicate over this load's artifacts (ctx->artifacts), the same
+** test without the database, which the writer thread may be using. */
+static int64_t find_loaded_duplicate(const ld_ctx *ctx, ld_file *f) {
+  int64_t isize = f->in.gzip ? gzip_isize(&f->in) : -1, size = (int64_t)f->in.file_size;
+  char hash[17] = "";
+  for (int i = 0; i < ctx->nartifacts; i++) {
+    const ld_artifact *a = &ctx->artifacts[i];
+    if (a->kind != f->kind ||
+        !(f->in.gzip ? a->json_bytes % 4294967296 == isize || a->file_bytes == size
+                     : a->json_bytes == size))
+      continue;
+    if (!hash[0] && input_content_hash(f->path, hash)) break; /* only now */
+    if (!strcmp(hash, a->content_hash)) return a->id;
+  }
+  return 0;
+}
+
+/* The database holds artifacts of f's kind from before this load (profdb's
+** API loads into a database in place; the command loads into a new one or
+** a side database): they are looked up there, with the writer drained. */
+static int has_earlier_artifacts(const ld_ctx *ctx, ld_kind kind) {
+  return ctx->existing == ctx->db &&
+         (kind == LD_KIND_TRACE ? ctx->first_trace_id : ctx->first_snapshot_id) > 1;
+}
+
+/* Record what the artifact's row will hold for the duplicate checks of
+** the files after it (ld_finish_artifact writes the same). */
+static int remember_artifact(ld_ctx *ctx, const ld_file *f) {
+  if (ctx->nartifacts == ctx->cap_artifacts) {
+    int cap = ctx->cap_artifacts ? 2 * ctx->cap_artifacts : 16;
+    ld_artifact *a = realloc(ctx->artifacts, (size_t)cap * sizeof *a);
+    if (!a) return -1;
+    ctx->artifacts = a;
+    ctx->cap_artifacts = cap;
+  }
+  ld_artifact *a = &ctx->artifacts[ctx->nartifacts++];
+  a->kind = f->kind;
+  a->id = f->artifact_id;
+  a->gzip = f->in.gzip;
+  a->file_bytes = (int64_t)f->in.file_size;
+  a->json_bytes = (int64_t)f->in.delivered;
+  snprintf(a->content_hash, sizeof a->content_hash, "%016llx",
+           (unsigned long long)hash_final(&f->in.hash));
+  return 0;
+}
+
+static void forget_artifact(ld_ctx *ctx, ld_kind kind, int64_t id) {
+  for (int i = 0; i < ctx->nartifacts; i++)
+    if (ctx->artifacts[i].kind == kind && ctx->artifacts[i].id == id) {
+      memmove(ctx->artifacts + i, ctx->artifacts + i + 1,
+              (size_t)(ctx->nartifacts - i - 1) * sizeof *ctx->artifacts);
+      ctx->nartifacts--;
+      return;
+    }
+}
+
+/* The next id of kind: after every artifact of this load, never below the
+** load's first (the post-pass derives tables from there on). */
+static int64_t next_artifact_id(const ld_ctx *ctx, ld_kind kind) {
+  int64_t next = kind == LD_KIND_TRACE ? ctx->first_trace_id : ctx->first_snapshot_id;
+  for (int i = 0; i < ctx->nartifacts; i++)
+    if (ctx->artifacts[i].kind == kind && ctx->artifacts[i].id >= next)
+      next = ctx->artifacts[i].id + 1;
+  return next;
+}
+
 /* ---- one file ----------------------------------------------------------- */
 
 /* The artifact's row, with its rank from --rank or its name (rank.c; a
-** trace's distributedInfo.rank replaces it in sql/trace_finish.sql). */
-static int insert_artifact_row(ld_ctx *ctx, ld_file *f, const char *label) {
-  const char *sql = f->kind == LD_KIND_TRACE
+** trace's distributedInfo.rank replaces it in sql/trace_finish.sql),
+** written on the writer thread before the file's rows. */
+typedef struct artifact_row {
+  ld_queued q;
+  ld_kind kind;
+  int64_t id;
+  const char *path; /* the load's input list holds it */
+  char label[256];
+  int gzip;
+  int64_t file_bytes;
+  long long rank;
+  const char *rank_source; /* a literal (rank.c) */
+} artifact_row;
+
+static int insert_artifact_row(sqlite3 *db, ld_queued *q) {
+  const artifact_row *a = (const artifact_row *)q;
+  const char *sql = a->kind == LD_KIND_TRACE
                         ? "INSERT INTO trace(trace_id, path, label, status, layout, gzip,"
                           " file_bytes, json_bytes, content_hash, loaded_by, rank, rank_source)"
                           " VALUES(?1, ?2, ?3, 'loading', 'object', ?4, ?5, 0, '', ?6, ?7, ?8)"
                         : "INSERT INTO snapshot(snapshot_id, path, label, status, layout, gzip,"
                           " file_bytes, json_bytes, content_hash, loaded_by, rank, rank_source)"
                           " VALUES(?1, ?2, ?3, 'loading', 'object', ?4, ?5, 0, '', ?6, ?7, ?8)";
-  long long rank;
-  const char *rank_source = ld_rank_of(f->path, ctx->opt, &rank);
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(ctx->db, sql, -1, &st, NULL) != SQLITE_OK) return -1;
-  sqlite3_bind_int64(st, 1, f->artifact_id);
-  sqlite3_bind_text(st, 2, f->path, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 3, label, -1, SQLITE_STATIC);
-  sqlite3_bind_int(st, 4, f->in.gzip);
-  sqlite3_bind_int64(st, 5, (int64_t)f->in.file_size);
+  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) return -1;
+  sqlite3_bind_int64(st, 1, a->id);
+  sqlite3_bind_text(st, 2, a->path, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 3, a->label, -1, SQLITE_STATIC);
+  sqlite3_bind_int(st, 4, a->gzip);
+  sqlite3_bind_int64(st, 5, a->file_bytes);
   sqlite3_bind_text(st, 6, "profdb " PROFDB_VERSION, -1, SQLITE_STATIC);
-  sqlite3_bind_int64(st, 7, rank);
-  sqlite3_bind_text(st, 8, rank_source, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 7, a->rank);
+  sqlite3_bind_text(st, 8, a->rank_source, -1, SQLITE_STATIC);
   int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
   sqlite3_finalize(st);
   return rc;
+}
+
+static void release_artifact_row(ld_queued *q) {
+  free(q);
+}
+
+static int queue_artifact_row(ld_ctx *ctx, ld_file *f, const char *label) {
+  artifact_row *a = calloc(1, sizeof *a);
+  if (!a) return -1;
+  a->q.run = insert_artifact_row;
+  a->q.release = release_artifact_row;
+  a->kind = f->kind;
+  a->id = f->artifact_id;
+  a->path = f->path;
+  snprintf(a->label, sizeof a->label, "%s", label);
+  a->gzip = f->in.gzip;
+  a->file_bytes = (int64_t)f->in.file_size;
+  a->rank_source = ld_rank_of(f->path, ctx->opt, &a->rank);
+  ld_queue(ctx, &a->q);
+  return 0;
 }
 
 /* Load one file.  Returns a profdb_exit code; 0 also for a skipped
@@ -232,6 +332,7 @@ static int insert_artifact_row(ld_ctx *ctx, ld_file *f, const char *label) {
 static int load_one(ld_ctx *ctx, const char *path, int found_in_dir, const char *label_opt,
                     int *loaded, ld_side *side) {
   FILE *out = ctx->msg;
+  ld_reap(ctx, 0); /* the earlier files' jobs the writer thread finished */
   ld_file *f = calloc(1, sizeof *f);
   if (!f) return PROFDB_EXIT_USAGE;
   f->ctx = ctx;
@@ -256,9 +357,17 @@ static int load_one(ld_ctx *ctx, const char *path, int found_in_dir, const char 
   f->kind = kind == SNIFF_TRACE ? LD_KIND_TRACE : LD_KIND_SNAPSHOT;
   const char *table = f->kind == LD_KIND_TRACE ? "trace" : "snapshot";
   const char *id_col = f->kind == LD_KIND_TRACE ? "trace_id" : "snapshot_id";
-  /* Loaded earlier in this call (in ctx->db), or before it (in the
-  ** original, when loading into a side database). */
-  int64_t dup = find_duplicate(ctx->db, f, table, id_col), in_original = 0;
+  /* Loaded earlier in this call, or before it (in ctx->db when profdb's
+  ** API loads in place, in the original when loading into a side
+  ** database).  The writer thread owns ctx->db while it writes. */
+  int earlier = has_earlier_artifacts(ctx, f->kind);
+  if (earlier && writer_sync(ctx->w)) {
+    ld_say(out, "%s: %s", path, writer_error(ctx->w));
+    code = PROFDB_EXIT_USAGE;
+    goto done;
+  }
+  int64_t dup = earlier ? find_duplicate(ctx->db, f, table, id_col) : 0, in_original = 0;
+  if (!dup) dup = find_loaded_duplicate(ctx, f);
   if (!dup && side) {
     in_original = find_duplicate(side->original, f, table, id_col);
     if (side_replacing(side, f->kind, in_original)) in_original = 0;
@@ -273,28 +382,36 @@ static int load_one(ld_ctx *ctx, const char *path, int found_in_dir, const char 
   }
   if (in_original) {
     side_replace(side, f->kind, in_original); /* deleted in the merge */
-  } else if (dup && ld_delete_artifact(ctx, f->kind, dup)) {
-    ld_say(out, "%s: cannot remove the earlier copy: %s", path, sqlite3_errmsg(ctx->db));
+  } else if (dup && (writer_sync(ctx->w) || ld_delete_artifact(ctx, f->kind, dup))) {
+    ld_say(out, "%s: cannot remove the earlier copy: %s", path,
+           writer_error(ctx->w) ? writer_error(ctx->w) : sqlite3_errmsg(ctx->db));
     code = PROFDB_EXIT_USAGE;
     goto done;
+  } else if (dup) {
+    forget_artifact(ctx, f->kind, dup);
   }
   char label[256], sql[128];
   if (label_opt)
     snprintf(label, sizeof label, "%s", label_opt);
   else
     ld_label_from_path(path, label, sizeof label);
-  snprintf(sql, sizeof sql, "SELECT max(%s) FROM %s", id_col, table);
-  /* Never below this load's first id, even when --replace just removed
-  ** the newest artifact: the post-pass derives tables from there on. */
-  int64_t first = f->kind == LD_KIND_TRACE ? ctx->first_trace_id : ctx->first_snapshot_id;
-  f->artifact_id = ld_query_int(ctx->db, sql, 0) + 1;
-  if (f->artifact_id < first) f->artifact_id = first;
-  if (insert_artifact_row(ctx, f, label)) {
-    ld_say(out, "%s: database error: %s", path, sqlite3_errmsg(ctx->db));
+  f->artifact_id = next_artifact_id(ctx, f->kind);
+  if (earlier) { /* after the earlier ones, even those deleted by --replace */
+    snprintf(sql, sizeof sql, "SELECT max(%s) FROM %s", id_col, table);
+    int64_t after = ld_query_int(ctx->db, sql, 0) + 1;
+    if (after > f->artifact_id) f->artifact_id = after;
+  }
+  if (queue_artifact_row(ctx, f, label)) {
+    ld_say(out, "%s: out of memory", path);
     code = PROFDB_EXIT_USAGE;
     goto done;
   }
   int rc = f->kind == LD_KIND_TRACE ? trace_load(f) : snapshot_load(f);
+  if (rc >= 0 && remember_artifact(ctx, f)) {
+    ld_say(out, "%s: out of memory", path);
+    code = PROFDB_EXIT_USAGE;
+    goto done;
+  }
   if (rc >= 0) *loaded = 1;
   if (rc < 0) {
     report_file_error(out, f);
@@ -402,7 +519,9 @@ static int parse_inputs(ld_ctx *ctx, const path_list *inputs, int *loaded, ld_si
 ** (without side: an append's wait for the merge) and the commit. */
 static int finish_load(ld_ctx *ctx, const char *db_name, ld_side *side) {
   progress_phase("writing the last rows");
-  if (writer_sync(ctx->w)) {
+  int synced = writer_sync(ctx->w);
+  ld_reap(ctx, 1);
+  if (synced) {
     ld_say(ctx->msg, "%s: %s", db_name, writer_error(ctx->w));
     return -1;
   }
@@ -455,6 +574,7 @@ done:
   if (ctx->opt->progress) sqlite3_progress_handler(ctx->db, 0, NULL, NULL);
   if (ctx->w) writer_stop(ctx->w);
   ctx->w = NULL;
+  ld_reap(ctx, 1); /* the jobs a failed writer skipped */
   {
     /* A message about an input may come from a failed write: say which
     ** database could not be written (a full disk, most often). */
@@ -476,6 +596,7 @@ static void free_load(ld_ctx *ctx, path_list *inputs) {
   intern_free(ctx->stacks);
   nest_free(ctx->nest);
   flows_free(ctx->flows);
+  free(ctx->artifacts);
   for (int i = 0; i < inputs->n; i++) free(inputs->v[i]);
   free(inputs->v);
   free(inputs->found);

@@ -77,7 +77,40 @@ typedef struct ld_ctx {
   struct ld_nest *nest;           /* CPU slices for the nesting pass */
   struct ld_flows *flows;         /* flow starts and finishes, for link stats */
   double phase_start;             /* ld_phase: when the current phase began */
+  struct ld_queued *queued;       /* jobs handed to the writer thread (ld_queue) */
+  struct ld_artifact *artifacts;  /* this load's artifacts, for duplicates */
+  int nartifacts, cap_artifacts;
 } ld_ctx;
+
+/* An input loaded by this call, as its trace or snapshot row records it:
+** the parser finds duplicates here while the writer thread owns the
+** database (load.c). */
+typedef struct ld_artifact {
+  ld_kind kind;
+  int64_t id;          /* trace_id or snapshot_id */
+  int gzip;            /* the file is gzip */
+  int64_t file_bytes;  /* size on disk */
+  int64_t json_bytes;  /* decompressed bytes read */
+  char content_hash[17];
+} ld_artifact;
+
+/* Work run on the writer thread, in order with the rows queued around it,
+** whose memory the parser allocated (queued.c): run(db, job) returns 0,
+** or -1 with sqlite3_errmsg saying why (the writer fails); release(job)
+** frees it, on the parser's thread, once it ran or was skipped. */
+typedef struct ld_queued {
+  struct ld_queued *next;
+  int done; /* set (atomically) by the writer thread after run */
+  int (*run)(sqlite3 *db, struct ld_queued *job);
+  void (*release)(struct ld_queued *job);
+} ld_queued;
+
+/* Queue job (run and release set) on ctx's writer after the rows so far. */
+void ld_queue(ld_ctx *ctx, ld_queued *job);
+
+/* Free the queued jobs that ran, or all of them (all: only after
+** writer_sync or writer_stop, when none is in flight). */
+void ld_reap(ld_ctx *ctx, int all);
 
 /* With PROFDB_TIMING set, print how long the phase that just ended took
 ** ("profdb: timing: NAME 1.234 s") for the benchmark's notes. */

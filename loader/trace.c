@@ -109,6 +109,51 @@ static void summary(tparser *p, double seconds) {
   ld_summary(p->f, counts, p->f->truncated, seconds);
 }
 
+/* The parser and what it gathered for trace_finish, freed. */
+static void free_parser(tparser *p) {
+  jw_free(&p->ev.args_w);
+  jw_free(&p->ev.extra_w);
+  jw_free(&p->typed_w);
+  jw_free(&p->meta_w);
+  jw_free(&p->nonobj_w);
+  ld_buf_free(&p->ev.raw);
+  ld_buf_free(&p->ev.args);
+  ld_buf_free(&p->ev.extra);
+  ld_buf_free(&p->key_buf);
+  ld_buf_free(&p->nonobj);
+  ld_buf_free(&p->meta);
+  ld_buf_free(&p->pairs);
+  ld_buf_free(&p->last_pair);
+  ld_buf_free(&p->pair_tmp);
+  intern_free(p->pairs_seen);
+  free(p->metas);
+  free(p);
+}
+
+/* trace_finish on the writer thread, after the trace's events, while the
+** parser reads the next input (queued.c): the job owns the parser (its
+** totals, metadata and threads) and a copy of the file's state, whose
+** original the load frees. */
+typedef struct finish_job {
+  ld_queued q;
+  ld_file f;
+  tparser *p;
+  int truncated;
+  double seconds;
+} finish_job;
+
+static int run_finish(sqlite3 *db, ld_queued *q) {
+  finish_job *j = (finish_job *)q;
+  (void)db;
+  return trace_finish(j->p, j->truncated, j->seconds);
+}
+
+static void release_finish(ld_queued *q) {
+  finish_job *j = (finish_job *)q;
+  free_parser(j->p);
+  free(j);
+}
+
 int trace_load(ld_file *f) {
   ld_ctx *ctx = f->ctx;
   double t0 = ld_seconds();
@@ -128,33 +173,28 @@ int trace_load(ld_file *f) {
     ld_fail(f, PROFDB_EXIT_DATA, 0, "not a trace: no traceEvents array");
     rc = -1;
   }
-  if (rc >= 0 && writer_sync(ctx->w)) {
-    ld_fail(f, PROFDB_EXIT_USAGE, 0, "%s", writer_error(ctx->w));
-    rc = -1;
-  }
   double seconds = ld_seconds() - t0;
-  if (rc >= 0 && trace_finish(p, rc == 1, seconds)) {
-    ld_fail(f, PROFDB_EXIT_USAGE, 0, "database error: %s", sqlite3_errmsg(ctx->db));
+  finish_job *j = rc >= 0 ? calloc(1, sizeof *j) : NULL;
+  if (rc >= 0 && !j) {
+    ld_fail(f, PROFDB_EXIT_USAGE, 0, "out of memory");
     rc = -1;
   }
-  if (rc >= 0 && !ctx->opt->quiet) summary(p, seconds);
-  /* free */
-  jw_free(&p->ev.args_w);
-  jw_free(&p->ev.extra_w);
-  jw_free(&p->typed_w);
-  jw_free(&p->meta_w);
-  jw_free(&p->nonobj_w);
-  ld_buf_free(&p->ev.raw);
-  ld_buf_free(&p->ev.args);
-  ld_buf_free(&p->ev.extra);
-  ld_buf_free(&p->key_buf);
-  ld_buf_free(&p->nonobj);
-  ld_buf_free(&p->meta);
-  ld_buf_free(&p->pairs);
-  ld_buf_free(&p->last_pair);
-  ld_buf_free(&p->pair_tmp);
-  intern_free(p->pairs_seen);
-  free(p->metas);
-  free(p);
+  if (rc < 0) {
+    free_parser(p);
+    return rc;
+  }
+  if (!ctx->opt->quiet) summary(p, seconds);
+  j->f = *f;
+  j->p = p;
+  j->truncated = rc == 1;
+  j->seconds = seconds;
+  p->f = &j->f;
+  j->q.run = run_finish;
+  j->q.release = release_finish;
+  ld_queue(ctx, &j->q);
+  if (writer_flush(ctx->w)) {
+    ld_fail(f, PROFDB_EXIT_USAGE, 0, "%s", writer_error(ctx->w));
+    return -1;
+  }
   return rc;
 }

@@ -309,6 +309,11 @@ int writer_maybe_flush(ld_writer *w) {
   return submit(w);
 }
 
+int writer_flush(ld_writer *w) {
+  if (w->cur->n) return submit(w);
+  return __atomic_load_n(&w->failed, __ATOMIC_RELAXED) ? -1 : 0;
+}
+
 int writer_sync(ld_writer *w) {
   if (w->cur->n && submit(w)) return -1;
   if (w->threaded) {

@@ -92,6 +92,11 @@ ld_buf *writer_batch(ld_writer *w);
 ** writer has failed (writer_error() says why). */
 int writer_maybe_flush(ld_writer *w);
 
+/* Hand the batch over now, however small (a file's last rows, so the
+** writer thread writes them while the producer reads the next file).
+** Returns 0, or -1 when the writer has failed. */
+int writer_flush(ld_writer *w);
+
 /* Write everything queued and wait.  Returns 0 or -1 on failure. */
 int writer_sync(ld_writer *w);
 
