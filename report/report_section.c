@@ -11,6 +11,7 @@
 #include "clock.h"
 #include "publish.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -118,9 +119,16 @@ char *rp_read_text(const char *path, size_t max, const char *what, size_t *len) 
   return b.p;
 }
 
+/* PROFDB_TIMING set: a line per query file, section and finding, and the
+** SQL steps; PROFDB_TIMING=statements: also each statement that took
+** 10 ms or more, with its steps and the start of its text (to find the
+** statement a file's time goes to). */
 static int timing_enabled(void) {
   static int enabled = -1;
-  if (enabled < 0) enabled = getenv("PROFDB_TIMING") != NULL;
+  if (enabled < 0) {
+    const char *v = getenv("PROFDB_TIMING");
+    enabled = v == NULL ? 0 : strcmp(v, "statements") == 0 ? 2 : 1;
+  }
   return enabled;
 }
 
@@ -137,9 +145,21 @@ static _Atomic long long sql_steps;
 
 static int count_steps(unsigned type, void *unused, void *stmt, void *ns) {
   (void)unused;
-  (void)ns;
-  if (type == SQLITE_TRACE_PROFILE)
-    sql_steps += sqlite3_stmt_status(stmt, SQLITE_STMTSTATUS_VM_STEP, 1);
+  if (type != SQLITE_TRACE_PROFILE) return 0;
+  long long steps = sqlite3_stmt_status(stmt, SQLITE_STMTSTATUS_VM_STEP, 1);
+  sql_steps += steps;
+  sqlite3_int64 elapsed = *(const sqlite3_int64 *)ns;
+  if (timing_enabled() == 2 && elapsed >= 10000000) {
+    char text[121];
+    const char *sql = sqlite3_sql(stmt);
+    int n = 0;
+    for (const char *c = sql ? sql : ""; *c && n < 120; c++) /* one line, comments kept */
+      if (!(isspace((unsigned char)*c) && (n == 0 || text[n - 1] == ' ')))
+        text[n++] = isspace((unsigned char)*c) ? ' ' : *c;
+    text[n] = 0;
+    fprintf(stderr, "profdb: timing:   statement %8.3f s %12lld steps  %s\n", elapsed / 1e9,
+            steps, text);
+  }
   return 0;
 }
 
