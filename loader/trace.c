@@ -109,6 +109,25 @@ static void summary(tparser *p, double seconds) {
   ld_summary(p->f, counts, p->f->truncated, seconds);
 }
 
+/* What only the parse used (the event being read, the pair set), freed
+** before trace_finish is queued: the queued parser keeps its metadata,
+** threads and counts alone. */
+static void free_parse_buffers(tparser *p) {
+  jw_free(&p->ev.args_w);
+  jw_free(&p->ev.extra_w);
+  jw_free(&p->typed_w);
+  jw_free(&p->nonobj_w);
+  ld_buf_free(&p->ev.raw);
+  ld_buf_free(&p->ev.args);
+  ld_buf_free(&p->ev.extra);
+  ld_buf_free(&p->key_buf);
+  ld_buf_free(&p->nonobj);
+  ld_buf_free(&p->last_pair);
+  ld_buf_free(&p->pair_tmp);
+  intern_free(p->pairs_seen);
+  p->pairs_seen = NULL;
+}
+
 /* The parser and what it gathered for trace_finish, freed. */
 static void free_parser(tparser *p) {
   jw_free(&p->ev.args_w);
@@ -184,6 +203,7 @@ int trace_load(ld_file *f) {
     return rc;
   }
   if (!ctx->opt->quiet) summary(p, seconds);
+  free_parse_buffers(p);
   j->f = *f;
   j->p = p;
   j->truncated = rc == 1;
