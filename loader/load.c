@@ -256,14 +256,43 @@ static void forget_artifact(ld_ctx *ctx, ld_kind kind, int64_t id) {
     }
 }
 
-/* The next id of kind: after every artifact of this load, never below the
-** load's first (the post-pass derives tables from there on). */
-static int64_t next_artifact_id(const ld_ctx *ctx, ld_kind kind) {
+/* The next id of kind: after every artifact of this load (and with
+** earlier, after those in ctx->db before it, even those --replace
+** deleted; the writer drained), never below the load's first (the
+** post-pass derives tables from there on). */
+static int64_t next_artifact_id(ld_ctx *ctx, ld_kind kind, int earlier) {
   int64_t next = kind == LD_KIND_TRACE ? ctx->first_trace_id : ctx->first_snapshot_id;
   for (int i = 0; i < ctx->nartifacts; i++)
     if (ctx->artifacts[i].kind == kind && ctx->artifacts[i].id >= next)
       next = ctx->artifacts[i].id + 1;
+  if (earlier) {
+    int64_t after =
+        ld_query_int(ctx->db,
+                     kind == LD_KIND_TRACE ? "SELECT max(trace_id) FROM trace"
+                                           : "SELECT max(snapshot_id) FROM snapshot",
+                     0) +
+        1;
+    if (after > next) next = after;
+  }
   return next;
+}
+
+/* The id of an artifact with f's content loaded before: in ctx->db before
+** this load (earlier: the writer drained), by this load, or in the
+** original of a side database (*in_original set then, unless --replace
+** already replaces it).  0 when none. */
+static int64_t any_duplicate(ld_ctx *ctx, ld_file *f, ld_side *side, int earlier,
+                             int64_t *in_original) {
+  const char *table = f->kind == LD_KIND_TRACE ? "trace" : "snapshot";
+  const char *id_col = f->kind == LD_KIND_TRACE ? "trace_id" : "snapshot_id";
+  int64_t dup = earlier ? find_duplicate(ctx->db, f, table, id_col) : 0;
+  if (!dup) dup = find_loaded_duplicate(ctx, f);
+  if (!dup && side) {
+    *in_original = find_duplicate(side->original, f, table, id_col);
+    if (side_replacing(side, f->kind, *in_original)) *in_original = 0;
+    dup = *in_original;
+  }
+  return dup;
 }
 
 /* ---- one file ----------------------------------------------------------- */
@@ -355,8 +384,6 @@ static int load_one(ld_ctx *ctx, const char *path, int found_in_dir, const char 
     goto done;
   }
   f->kind = kind == SNIFF_TRACE ? LD_KIND_TRACE : LD_KIND_SNAPSHOT;
-  const char *table = f->kind == LD_KIND_TRACE ? "trace" : "snapshot";
-  const char *id_col = f->kind == LD_KIND_TRACE ? "trace_id" : "snapshot_id";
   /* Loaded earlier in this call, or before it (in ctx->db when profdb's
   ** API loads in place, in the original when loading into a side
   ** database).  The writer thread owns ctx->db while it writes. */
@@ -366,18 +393,12 @@ static int load_one(ld_ctx *ctx, const char *path, int found_in_dir, const char 
     code = PROFDB_EXIT_USAGE;
     goto done;
   }
-  int64_t dup = earlier ? find_duplicate(ctx->db, f, table, id_col) : 0, in_original = 0;
-  if (!dup) dup = find_loaded_duplicate(ctx, f);
-  if (!dup && side) {
-    in_original = find_duplicate(side->original, f, table, id_col);
-    if (side_replacing(side, f->kind, in_original)) in_original = 0;
-    dup = in_original;
-  }
+  int64_t in_original = 0, dup = any_duplicate(ctx, f, side, earlier, &in_original);
   if (dup && !ctx->opt->replace) {
     ld_say(out,
            "%s: already loaded as %s %lld (same content); skipped"
            " (use --replace to load it again)",
-           path, table, (long long)dup);
+           path, f->kind == LD_KIND_TRACE ? "trace" : "snapshot", (long long)dup);
     goto done;
   }
   if (in_original) {
@@ -390,17 +411,12 @@ static int load_one(ld_ctx *ctx, const char *path, int found_in_dir, const char 
   } else if (dup) {
     forget_artifact(ctx, f->kind, dup);
   }
-  char label[256], sql[128];
+  char label[256];
   if (label_opt)
     snprintf(label, sizeof label, "%s", label_opt);
   else
     ld_label_from_path(path, label, sizeof label);
-  f->artifact_id = next_artifact_id(ctx, f->kind);
-  if (earlier) { /* after the earlier ones, even those deleted by --replace */
-    snprintf(sql, sizeof sql, "SELECT max(%s) FROM %s", id_col, table);
-    int64_t after = ld_query_int(ctx->db, sql, 0) + 1;
-    if (after > f->artifact_id) f->artifact_id = after;
-  }
+  f->artifact_id = next_artifact_id(ctx, f->kind, earlier);
   if (queue_artifact_row(ctx, f, label)) {
     ld_say(out, "%s: out of memory", path);
     code = PROFDB_EXIT_USAGE;

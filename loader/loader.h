@@ -87,10 +87,10 @@ typedef struct ld_ctx {
 ** database (load.c). */
 typedef struct ld_artifact {
   ld_kind kind;
-  int64_t id;          /* trace_id or snapshot_id */
-  int gzip;            /* the file is gzip */
-  int64_t file_bytes;  /* size on disk */
-  int64_t json_bytes;  /* decompressed bytes read */
+  int64_t id;         /* trace_id or snapshot_id */
+  int gzip;           /* the file is gzip */
+  int64_t file_bytes; /* size on disk */
+  int64_t json_bytes; /* decompressed bytes read */
   char content_hash[17];
 } ld_artifact;
 

@@ -474,7 +474,12 @@ static void busy_add(nest_state *s, int c, int64_t a, int64_t b, const ld_value 
   " 'cuModuleLoadDataEx', 'cuModuleGetFunction', 'cuLibraryLoadData',"                       \
   " 'hipEventCreate', 'hipEventCreateWithFlags', 'hipStreamCreate',"                         \
   " 'hipStreamCreateWithFlags', 'hipStreamCreateWithPriority', 'hipModuleLoad',"             \
-  " 'hipModuleLoadData', 'hipModuleLoadDataEx', 'hipModuleGetFunction'"                      \
+  " 'hipModuleLoadData', 'hipModuleLoadDataEx', 'hipModuleGetFunction',"                     \
+  " 'cudaOccupancyMaxActiveBlocksPerMultiprocessor',"                                        \
+  " 'cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags',"                               \
+  " 'cudaOccupancyMaxPotentialBlockSize', 'cudaFuncGetAttributes',"                          \
+  " 'cuOccupancyMaxActiveBlocksPerMultiprocessor', 'cuFuncGetAttribute',"                    \
+  " 'hipOccupancyMaxActiveBlocksPerMultiprocessor', 'hipFuncGetAttributes'"                  \
   ")"                                                                                        \
   " OR lower(value) LIKE '%checkpoint%' OR lower(value) LIKE '%recompute%'"                  \
   " OR value LIKE 'autograd::engine::evaluate_function%' OR value GLOB '*Backward[0-9]*'"    \

@@ -4,7 +4,7 @@
 -- bytes).  export.report_dir_frames checks that no query of the report or
 -- of profdb diff names them (and which queries name self_dur and path_id:
 -- those of _op_stats, _attr_shape, _attr_range and the memory snapshots,
--- never _slice_tree's here).
+-- and _slice_tree's over 1 ms only in lib/36_gpu_gaps.sql).
 --   _slice       the args kept for users (External id, sequence number,
 --                forward thread, event index, CUPTI callback id, Python
 --                ids, record function id, strides, ROCm kernel name), the
@@ -12,7 +12,9 @@
 --   _gpu         the launch configuration (grid, block, registers, shared
 --                memory, occupancy), External id, bandwidth, other keys
 --   _slice_tree  self time (the report takes operators' times from
---                _op_stats) and the range path (read with memory snapshots
+--                _op_stats) but over 1 ms (lib/36_gpu_gaps.sql's host
+--                stalls inside one call; _summary_drop.sql keeps those
+--                slices), and the range path (read with memory snapshots
 --                only, which are not in summaries)
 
 UPDATE main._slice SET external_id = NULL, seq_num = NULL, fwd_tid = NULL, ev_idx = NULL,
@@ -24,4 +26,5 @@ UPDATE main._gpu SET external_id = NULL, grid_x = NULL, grid_y = NULL, grid_z = 
   blocks_per_sm = NULL, warps_per_sm = NULL, occupancy_pct = NULL, bandwidth_gbps = NULL,
   extra = NULL;
 
-UPDATE main._slice_tree SET self_dur = NULL, path_id = NULL;
+UPDATE main._slice_tree SET self_dur = CASE WHEN self_dur > 1000000 THEN self_dur END,
+  path_id = NULL;

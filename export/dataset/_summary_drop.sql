@@ -122,6 +122,9 @@ EXCEPT SELECT id FROM kept;
 --     signature's later calls);
 --   - the stream-wait calls (cudaStreamWaitEvent, hipStreamWaitEvent:
 --     lib/findings/queued.sql's owner `event`);
+--   - the operators with over 1 ms of self time (lib/36_gpu_gaps.sql's
+--     one-time host stalls inside one call; their self_dur stays,
+--     _summary_columns.sql);
 --   - the operators _attr_flop (mfu_step, gemm_efficiency), _attr_shape
 --     (op_shape_sum; profdb diff's op_shape, also the keys without shapes)
 --     and the step table point at;
@@ -208,6 +211,8 @@ seed(id) AS (
     AND s.name_id IN (SELECT id FROM src._string
                       WHERE value IN ('cudaStreamWaitEvent', 'hipStreamWaitEvent'))
   UNION ALL SELECT id FROM holds WHERE id IS NOT NULL AND next_event <= end_ts
+  UNION ALL SELECT t.id FROM src._slice_tree t
+  WHERE t.id > :base AND t.id <= :last AND t.self_dur > 1000000
   UNION ALL SELECT id FROM cand
   WHERE ts IS NULL OR dur IS NULL OR args LIKE '%"stream"%' OR correlation IN corr
   UNION ALL SELECT min(id) FROM cand WHERE ts % 1000 <> 0

@@ -31,11 +31,18 @@ SELECT round(100.0 * c.hideable / t.job_step_ns, 1) AS priority, 'exposed_commun
       '(the optimizer step waits for it, the next forward for the optimizer), and %s of that ' ||
       'compute is not beside transfer yet.',
       profdb_fmt_ns(c.allreduce_exposed), profdb_fmt_ns(c.backward_free)) ELSE '' END
+  || CASE WHEN c.activation_exposed > 0 THEN printf(' %s of the exposed transfer is in ranks ' ||
+    'with no backward pass and no FSDP: their collectives carry activations (tensor, sequence ' ||
+      'or pipeline parallelism), each feeding the next layer or fed by the last, so no ' ||
+        'setting overlaps them with compute.', profdb_fmt_ns(c.activation_exposed)) ELSE '' END
   || CASE WHEN c.peers_missing > 0 THEN printf(' Only %d of the job''s %d ranks loaded: the ' ||
     'other %d peer(s) are not, so waiting for them cannot be told from transfer (load every ' ||
       'rank for the split).',
        c.world_size - c.peers_missing, c.world_size, c.peers_missing) ELSE '' END AS observation,
-  CASE WHEN c.advice = 'exchange'
+  CASE WHEN c.activation_exposed > 0 AND c.hideable = 0
+       THEN 'The collectives move activations between the ranks of a model split across ' ||
+         'them: each layer waits for its exchange.'
+       WHEN c.advice = 'exchange'
        THEN 'All-to-all exchanges (embedding or expert sharding) wait for every peer: ' ||
          'imbalanced shards or a slow peer, with nothing scheduled behind them.'
        WHEN c.advice = 'shard'
@@ -43,7 +50,12 @@ SELECT round(100.0 * c.hideable / t.job_step_ns, 1) AS priority, 'exposed_commun
          'compute behind them.'
        ELSE 'Gradient all-reduces wait instead of running behind the backward pass.' END AS
          hypothesis,
-  CASE WHEN c.advice = 'exchange'
+  CASE WHEN c.activation_exposed > 0 AND c.hideable = 0
+       THEN 'Send less or faster: a lower tensor-parallel degree or one within a node (NVLink), ' ||
+         'fewer collectives per layer (sequence parallelism fuses them), or overlap by ' ||
+           'restructuring (asynchronous tensor parallelism: torch._inductor''s micro-pipeline ' ||
+             'TP, or micro-batches); gather only the rows you need at the end.'
+       WHEN c.advice = 'exchange'
        THEN 'Balance the shards across ranks (rank_sum), pipeline the exchange with compute ' ||
          '(split the batch, overlap the next input''s all-to-all with this one''s compute), ' ||
            'and check for a late rank.'
@@ -52,11 +64,14 @@ SELECT round(100.0 * c.hideable / t.job_step_ns, 1) AS priority, 'exposed_commun
          'limit_all_gathers so compute overlaps the next gather.'
        ELSE 'Overlap the all-reduces with backward: tune DDP bucket_cap_mb, avoid ' ||
          'synchronizing the stream between buckets, and check for a late rank.' END
-  || CASE WHEN c.hideable < 0.5 * c.exposed THEN printf(' Overlap can hide at most %s of the ' ||
+  || CASE WHEN c.hideable < 0.5 * c.exposed AND c.hideable > 0 THEN printf(' Overlap can hide at most %s of the ' ||
     '%s exposed per rank step (the compute there is to hide it behind): send less as well ' ||
       '(lower-precision or compressed gradients and parameters: a DDP communication hook, ' ||
       'FSDP mixed precision) or use a faster link.',
       profdb_fmt_ns(c.hideable), profdb_fmt_ns(c.exposed)) ELSE '' END AS action,
+  CASE WHEN c.hideable = 0 THEN printf('None from overlap: the %s of exposed transfer ' ||
+    'carries activations (observation); only sending less or faster shortens it.',
+    profdb_fmt_ns(c.activation_exposed)) ELSE
   printf('Up to %s per job step (%.0f%% of the job step): the transfer not overlapped with ' ||
     'compute, %s, bounded by the compute time not already beside it, %s%s: overlap cannot ' ||
       'hide more than the compute there is; the waiting is not counted here%s.',
@@ -74,7 +89,7 @@ SELECT round(100.0 * c.hideable / t.job_step_ns, 1) AS priority, 'exposed_commun
                 ELSE 'their sizes are not recorded and their time may be waiting for those ' ||
                   'peers (load every rank to split waiting from transfer)' END)
          WHEN c.peers_missing > 0 THEN printf(', but with %d peer(s) not loaded part of the ' ||
-      'transfer may be waiting', c.peers_missing) ELSE '' END) AS expected_impact,
+      'transfer may be waiting', c.peers_missing) ELSE '' END) END AS expected_impact,
   'Re-profile: communication.overlap_pct above 80%.' AS validation,
   0 AS needs_artifact, round(min(100.0 * c.hideable / t.job_step_ns, 100),
     2) AS expected_saving_pct,
@@ -95,4 +110,5 @@ SELECT round(100.0 * c.hideable / t.job_step_ns, 1) AS priority, 'exposed_commun
       'peers_not_loaded', c.peers_missing)) AS evidence, 1 AS cut_may_explain
 FROM measure_comm c, measure_time t, measure_floor f, measure_time j
 WHERE t.job_step_ns > 0 AND c.comm > 0 AND c.exposed > 0.1 * t.job_step_ns
-  AND c.hideable >= f.min_pct / 100 * t.job_step_ns AND c.hideable >= f.min_ns;
+  AND max(c.hideable, c.activation_exposed) >= f.min_pct / 100 * t.job_step_ns
+  AND max(c.hideable, c.activation_exposed) >= f.min_ns;

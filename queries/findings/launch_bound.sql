@@ -16,19 +16,25 @@ SELECT round(100.0 * lc.saving / t.job_step_ns, 1) AS priority,
   printf('%.0f%% of kernels run under 10 us while the GPU idles %.0f%%',
     100.0 * g.short_kernels / g.kernels,
       100.0 * (t.rank_step_ns - t.gpu_busy_ns) / t.rank_step_ns) AS title,
-  printf('%d of %d kernels are shorter than 10 us; %d launch calls take %s of CPU time ' ||
-    '(launch_overhead)%s.',
-    g.short_kernels, g.kernels, l.calls, profdb_fmt_ns(l.launch_ns),
+  -- (counts per rank step, as the times: issue 44's audit read "208 launch
+  -- calls take 539.81 us" where 208 were four steps' calls and 539.81 us
+  -- one step's time)
+  printf('Per rank step, %d of %d kernels are shorter than 10 us, and %d launch calls take %s ' ||
+    'of CPU time (launch_overhead)%s.',
+    CAST(round(g.short_kernels * t.ranks / max(t.rank_steps, 1)) AS INTEGER),
+    CAST(round(g.kernels * t.ranks / max(t.rank_steps, 1)) AS INTEGER),
+    CAST(round(l.calls * t.ranks / max(t.rank_steps, 1)) AS INTEGER), profdb_fmt_ns(l.launch_ns),
     CASE WHEN l.cold_calls + l.first_calls > 0 THEN printf('; %s%s%s, left out: the other %d ' ||
       'take %s',
       CASE WHEN l.cold_calls > 0 THEN printf('%d of them are cold-start calls (the first launch ' ||
         'of a kernel, over 1 ms and 100x the median launch: cold_start) taking %s',
-        l.cold_calls, profdb_fmt_ns(l.cold_ns)) ELSE '' END,
+        CAST(round(l.cold_calls * t.ranks / max(t.rank_steps, 1)) AS INTEGER), profdb_fmt_ns(l.cold_ns)) ELSE '' END,
       CASE WHEN l.cold_calls > 0 AND l.first_calls > 0 THEN ' and ' ELSE '' END,
       CASE WHEN l.first_calls > 0 THEN printf('%d run inside an operator''s one-time first ' ||
         'call (library set-up, cuDNN autotuning: startup_calls) taking %s',
-        l.first_calls, profdb_fmt_ns(l.first_ns)) ELSE '' END,
-      l.calls - l.cold_calls - l.first_calls, profdb_fmt_ns(l.steady_ns)) ELSE '' END)
+        CAST(round(l.first_calls * t.ranks / max(t.rank_steps, 1)) AS INTEGER), profdb_fmt_ns(l.first_ns)) ELSE '' END,
+      CAST(round((l.calls - l.cold_calls - l.first_calls) * t.ranks / max(t.rank_steps, 1)) AS INTEGER),
+      profdb_fmt_ns(l.steady_ns)) ELSE '' END)
     AS observation,
   'Kernel launch overhead dominates: the work is split into many tiny kernels.' AS hypothesis,
   CASE WHEN gr.calls > 0 THEN 'Fuse operations (torch.compile) and increase the work per ' ||

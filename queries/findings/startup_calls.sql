@@ -5,13 +5,17 @@
 -- holds start-up; it says how to profile the steady state.  Also the
 -- operators' first calls that hold one-time library work (cuDNN / cuBLAS
 -- / MIOpen set-up, lib/38_claim.sql report_first_call).  Sorted by the
--- share of the job step the GPU idles during them.
--- Reads: measure_claim, measure_first_call, measure_floor, measure_setup, measure_time
+-- share of the job step the GPU idles during them.  And the host stalls
+-- that happen once with nothing recorded (lib/38_claim.sql
+-- report_opaque_gap: a function compiled before or at its first calls).
+-- Reads: measure_claim, measure_first_call, measure_floor, measure_setup, measure_stall,
+--   measure_time
 SELECT round(min(100.0 * cl.startup / t.job_step_ns, 100), 1) AS priority, 'startup_calls' AS rule,
   'high' AS confidence,
   printf('This profile includes start-up: one-time set-up calls%s leave the GPU idle %.0f%% ' ||
     'of the analysed time (%s per rank step)',
-    CASE WHEN fc.list IS NOT NULL THEN ' and operators'' first calls' ELSE '' END,
+    CASE WHEN fc.list IS NOT NULL THEN ' and operators'' first calls' ELSE '' END ||
+      CASE WHEN EXISTS (SELECT 1 FROM measure_stall) THEN ' and host stalls' ELSE '' END,
     100.0 * cl.startup / t.rank_step_ns, profdb_fmt_ns(cl.startup)) AS title,
   CASE WHEN NOT EXISTS (SELECT 1 FROM measure_setup WHERE NOT repeated) THEN printf('The GPU ' ||
     'idles %s per rank step (%s) in one-time work.', profdb_fmt_ns(cl.startup),
@@ -34,7 +38,13 @@ SELECT round(min(100.0 * cl.startup / t.job_step_ns, 100), 1) AS priority, 'star
     CASE WHEN fc.list IS NULL THEN '' ELSE printf(' First calls of an operator signature (name and input shapes as recorded) ' ||
       'or of a DataLoader''s next() over 1 ms and over 10x the median of its later calls hold ' ||
         'one-time work (cuDNN / cuBLAS / MIOpen handles, kernel loading, algorithm search; ' ||
-          'the DataLoader''s workers starting and its first batch): %s.', fc.list) END AS observation,
+          'the DataLoader''s workers starting and its first batch): %s.', fc.list) END ||
+    coalesce((SELECT printf(' %s GPU idle gap(s) with the host recording nothing (or one ' ||
+      'operator with nothing recorded beneath it) occur once in the analysed time: %s per rank ' ||
+        'step, the longest %s; one-time work the profiler does not see into (a TorchScript or ' ||
+          'compiled function built at its first calls, lazy initialization).',
+      CASE WHEN stalls = 1 THEN 'One' ELSE printf('%d', CAST(round(stalls) AS INTEGER)) END,
+      profdb_fmt_ns(stall_ns), profdb_fmt_ns(max_ns)) FROM measure_stall), '') AS observation,
   'The profiled window starts with the process: CUDA/HIP creates its context, events and ' ||
     'streams, PyTorch''s caching allocator reserves its first memory, and with ' ||
       'torch.backends.cudnn.benchmark cuDNN (MIOpen: its find mode) times every convolution ' ||

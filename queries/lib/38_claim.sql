@@ -74,18 +74,20 @@ GROUP BY up.event_id;
 --   is_alloc         1 for an allocation or free (report_setup_name)
 --   autotune         1 for a synchronize call inside a convolution
 --                    (recurrence judged over all of them together)
+--   query            1 for a kernel query (report_setup_name): only its
+--                    one-time calls are here
 --   repeated         1 for a repeated call, 0 for a one-time call
 CREATE TEMP TABLE report_setup_call AS
 WITH y AS (
-  SELECT trace_id, event_id, name, ts, dur, n.is_alloc, 0 AS autotune, name AS grp
+  SELECT trace_id, event_id, name, ts, dur, n.is_alloc, 0 AS autotune, name AS grp, n.query
   FROM report_setup JOIN report_setup_name n USING (name)
   UNION ALL
-  SELECT m.trace_id, m.event_id, m.name, m.ts, m.dur, 0, 1, 'autotune'
+  SELECT m.trace_id, m.event_id, m.name, m.ts, m.dur, 0, 1, 'autotune', 0
   FROM report_sync m
   WHERE m.name GLOB '*Synchronize'
     AND m.event_id IN (SELECT event_id FROM report_sync_in_op WHERE in_conv)
 ), c AS (
-  SELECT s.k, y.trace_id, y.event_id, y.name, y.grp, y.is_alloc, y.autotune, y.ts, y.dur,
+  SELECT s.k, y.trace_id, y.event_id, y.name, y.grp, y.is_alloc, y.autotune, y.query, y.ts, y.dur,
     max(y.ts, s.ts) AS a, min(y.ts + y.dur, s.end_ts) AS b,
     min(9, max(0, (max(y.ts, s.ts) - s.ts) * 10 / max(s.end_ts - s.ts, 1))) AS tenth,
     s.k - t.k0 AS pos
@@ -102,11 +104,13 @@ WITH y AS (
     profdb_median(dur) AS median_ns
   FROM c GROUP BY trace_id, grp
 )
-SELECT c.k, c.trace_id, c.event_id, c.name, c.ts, c.dur, c.a, c.b, c.is_alloc, c.autotune,
-  NOT (c.dur > 1000000 AND c.dur > 100 * p.median_ns)
-    AND CASE WHEN t.n >= 2 THEN p.spans >= 2 AND 2 * p.spans >= t.n AND p.last_pos >= t.n / 2
-             ELSE p.calls >= 10 AND p.tenths >= 5 AND p.late_tenths = 3 END AS repeated
-FROM c JOIN per p USING (trace_id, grp) JOIN span_n t USING (trace_id);
+SELECT * FROM (
+  SELECT c.k, c.trace_id, c.event_id, c.name, c.ts, c.dur, c.a, c.b, c.is_alloc, c.autotune,
+    c.query, NOT (c.dur > 1000000 AND c.dur > 100 * p.median_ns)
+      AND CASE WHEN t.n >= 2 THEN p.spans >= 2 AND 2 * p.spans >= t.n AND p.last_pos >= t.n / 2
+               ELSE p.calls >= 10 AND p.tenths >= 5 AND p.late_tenths = 3 END AS repeated
+  FROM c JOIN per p USING (trace_id, grp) JOIN span_n t USING (trace_id))
+WHERE NOT (query AND repeated); -- (kernel queries: report_setup_name)
 
 -- Operator calls (and DataLoader iterations) that hold one-time work
 -- (issue 44, pattern 3; a DataLoader's first iteration: issue 44's audit):
@@ -197,90 +201,14 @@ SELECT o.k, o.trace_id, o.event_id, o.name, o.a, o.b,
        ELSE 'op' END AS class
 FROM outer_call o LEFT JOIN idle i ON i.k = o.k AND i.event_id = o.event_id;
 
--- The launch queue of each trace, all its streams together
--- (docs/definitions.md "Queue length"): after each change, the number of
--- operations launched (their launch call started) and not yet started on
--- the GPU.  Every traced operation with its launch call counts, in the
--- analysed spans or not (work a warm-up step queued still holds the GPU),
--- but those whose launch call blocks the host until they are done (a
--- synchronous or pageable copy, report_sync): their wait is the host's,
--- owned by the sync findings.
---   trace_id, t   the change (ns): one row a time, every change at it
---                 taken together
---   launched      operations whose launch call started at t or before
---   started       operations that started on the GPU at t or before
--- (GPU work whose launch call the trace does not hold counts as launched
--- at the trace's start: see below.)
--- At an instant a, the operations queued are those launched before a
--- (launched at the last t < a) less those started by a (started at the
--- last t <= a): an operation that starts (or starts and ends, a kernel
--- under the clock's resolution) at a is no longer queued then.
-CREATE TEMP TABLE report_queue_step AS
-WITH ev AS (
-  SELECT g.trace_id, r.ts AS t, 1 AS d
-  FROM _gpu g JOIN _gpu_link l ON l.id = g.id JOIN _slice r ON r.id = l.launch_id
-  WHERE g.kind IN (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'memset'))
-    AND g.ts IS NOT NULL AND r.ts IS NOT NULL AND g.trace_id IN (SELECT trace_id FROM report_span)
-    AND r.id NOT IN (SELECT event_id FROM report_sync)
-  UNION ALL
-  SELECT g.trace_id, g.ts, -1
-  FROM _gpu g JOIN _gpu_link l ON l.id = g.id JOIN _slice r ON r.id = l.launch_id
-  WHERE g.kind IN (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'memset'))
-    AND g.ts IS NOT NULL AND r.ts IS NOT NULL AND g.trace_id IN (SELECT trace_id FROM report_span)
-    AND r.id NOT IN (SELECT event_id FROM report_sync)
-  UNION ALL
-  -- GPU work launched before the trace began (report_pretrace_gpu):
-  -- queued from the trace's start (issue 44's audit: TraceLens' Qwen1.5
-  -- trace opens with 13.5 ms of such work run during an explicit
-  -- synchronize, whose 500 gaps of under 8 us between queued kernels were
-  -- promised to explicit_sync)
-  SELECT g.trace_id, CASE d.d WHEN 1 THEN tr.start_ts ELSE g.ts END, d.d
-  FROM report_pretrace_gpu p JOIN _gpu g ON g.id = p.event_id
-    JOIN report_trace tr ON tr.trace_id = g.trace_id
-    CROSS JOIN (SELECT 1 AS d UNION ALL SELECT -1) d
-)
-SELECT trace_id, t, sum(sum(d > 0)) OVER w AS launched, sum(sum(d < 0)) OVER w AS started
-FROM ev GROUP BY trace_id, t
-WINDOW w AS (PARTITION BY trace_id ORDER BY t ROWS UNBOUNDED PRECEDING);
-CREATE INDEX temp.report_queue_step_by_t ON report_queue_step(trace_id, t);
-
--- The GPU idle gaps of each span (no kernel, copy or fill running on any
--- stream of the trace) that begin with GPU work queued: launched before
--- the gap, started after it.  The GPU then waits on something other than
--- the host (another stream, an event, a producer outside the trace):
--- launching sooner fills none of it, so no host-side finding promises it.
---   k, trace_id   the span
---   a, b          the gap (ns)
-CREATE TEMP TABLE report_queued_gap AS
-WITH u AS (
-  SELECT k, trace_id, a, max(b) OVER (PARTITION BY k, trace_id ORDER BY a, b
-                                      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev
-  FROM report_clip_gpu
-), gap AS (
-  SELECT k, trace_id, prev AS a, a AS b FROM u WHERE prev < a
-  UNION ALL
-  SELECT s.k, s.trace_id, s.ts, coalesce(min(c.a), s.end_ts)
-  FROM report_span s LEFT JOIN report_clip_gpu c ON c.k = s.k AND c.trace_id = s.trace_id
-  GROUP BY s.k, s.trace_id
-  UNION ALL
-  SELECT s.k, s.trace_id, max(c.b), s.end_ts
-  FROM report_span s JOIN report_clip_gpu c ON c.k = s.k AND c.trace_id = s.trace_id
-  GROUP BY s.k, s.trace_id
-)
-SELECT k, trace_id, a, b FROM gap
-WHERE b > a
-  AND coalesce((SELECT q.launched FROM report_queue_step q WHERE q.trace_id = gap.trace_id
-                  AND q.t < gap.a ORDER BY q.t DESC LIMIT 1), 0)
-    > coalesce((SELECT q.started FROM report_queue_step q WHERE q.trace_id = gap.trace_id
-                  AND q.t <= gap.a ORDER BY q.t DESC LIMIT 1), 0);
-
 -- Per span, the GPU idle time each owner claims (ns): interval_layers
 -- gives each instant to the lowest layer present (0: GPU work).
 --   k, trace_id        the span
 --   cold_ns            during cold-start launch calls (lib/37_launch.sql)
 --   startup_ns         during one-time set-up calls and autotuning syncs,
 --                      and during operators' first calls holding one-time
---                      work (report_first_call) outside the waits on work
+--                      work (report_first_call) and one-time host stalls
+--                      (report_opaque_gap) outside the waits on work
 --                      outside the trace and the queued gaps
 --   outside_ns         during host-blocking calls waiting on work outside the trace
 --   queued_ns          in gaps that began with GPU work queued (report_queued_gap)
@@ -329,6 +257,8 @@ WITH graph_call AS MATERIALIZED (  -- the graph launch calls (one pass over the 
     SELECT s.k, s.trace_id, max(f.ts, s.ts), min(f.ts + f.dur, s.end_ts), 5
     FROM report_span s JOIN report_first_call f
       ON f.trace_id = s.trace_id AND f.ts < s.end_ts AND f.ts + f.dur > s.ts
+    UNION ALL
+    SELECT k, trace_id, a, b, 5 FROM report_opaque_gap
     UNION ALL
     SELECT k, trace_id, a, b, 9 FROM report_clip_calls WHERE class = 'dataloader'
     UNION ALL

@@ -388,6 +388,7 @@ READERS = {
                "lib/10_trace_scope.sql", "lib/11_hta.sql", "lib/35_sync.sql", "lib/37_launch.sql",
                "lib/38_claim.sql", "lib/50_collectives.sql", "lib/50_op_tree.sql",
                "lib/55_memory_event_op.sql", "lib/58_flops.sql", "lib/findings/queued.sql",
+               "lib/36_gpu_gaps.sql",
                "lib/findings/critical.sql", "lib/15_timeline.sql",
                # the critical path and its replays: not run on a dataset
                # (lib/60_critical_path.sql; lib/61_critical_path_edges.sql and 63 name
@@ -399,7 +400,7 @@ READERS = {
     "_attr_ctx_shape": ["lib/50_op_tree.sql"],
     "_attr_shape": ["diff/lib/15_launch.sql", "op_shape_sum.sql"],
     "_slice_tree": ["diff/lib/15_launch.sql", "findings/allocator_calls.sql", "lib/10_trace_scope.sql",
-                    "lib/35_sync.sql", "lib/38_claim.sql",
+                    "lib/35_sync.sql", "lib/36_gpu_gaps.sql", "lib/38_claim.sql",
                     "lib/50_op_tree.sql", "lib/55_memory_event_op.sql", "lib/58_flops.sql",
                     "lib/60_critical_path.sql",
                     "mem_peak_context.sql"],
@@ -412,7 +413,9 @@ EMPTIED = ["external_id", "seq_num", "fwd_tid", "ev_idx", "cbid", "python_id", "
            "warps_per_sm", "occupancy_pct", "bandwidth_gbps"]
 READERS.update({c: [] for c in EMPTIED})
 READERS["self_dur"] = ["diff/lib/10_sides.sql", "cpu_op_self_sum.sql", "cpu_op_total_sum.sql", "op_family_sum.sql",
-                       "op_gpu_sum.sql", "op_shape_sum.sql", "lib/10_trace_scope.sql"]
+                       "op_gpu_sum.sql", "op_shape_sum.sql", "lib/10_trace_scope.sql",
+                       # _slice_tree's over 1 ms, kept (_summary_columns.sql)
+                       "lib/36_gpu_gaps.sql"]
 READERS["path_id"] = ["mem_peak_context.sql", "lib/50_op_tree.sql"]
 queries = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "queries")
 for token, expected in READERS.items():

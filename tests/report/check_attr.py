@@ -279,7 +279,12 @@ WITH old AS (
            'cuModuleLoadDataEx', 'cuModuleGetFunction', 'cuLibraryLoadData',
            'hipEventCreate', 'hipEventCreateWithFlags', 'hipStreamCreate',
            'hipStreamCreateWithFlags', 'hipStreamCreateWithPriority', 'hipModuleLoad',
-           'hipModuleLoadData', 'hipModuleLoadDataEx', 'hipModuleGetFunction')
+           'hipModuleLoadData', 'hipModuleLoadDataEx', 'hipModuleGetFunction',
+           'cudaOccupancyMaxActiveBlocksPerMultiprocessor',
+           'cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags',
+           'cudaOccupancyMaxPotentialBlockSize', 'cudaFuncGetAttributes',
+           'cuOccupancyMaxActiveBlocksPerMultiprocessor', 'cuFuncGetAttribute',
+           'hipOccupancyMaxActiveBlocksPerMultiprocessor', 'hipFuncGetAttributes')
       OR lower(n.value) LIKE '%checkpoint%' OR lower(n.value) LIKE '%recompute%'
       OR n.value LIKE 'autograd::engine::evaluate_function%' OR n.value GLOB '*Backward[0-9]*'
       OR n.value LIKE 'Optimizer.step#%' OR n.value LIKE 'enumerate(DataLoader)%')

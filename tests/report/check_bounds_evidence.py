@@ -46,7 +46,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_rules import Trace  # noqa: E402
+from check_rules import Trace, backward  # noqa: E402
 from checklist import finding, finding_text, findings_of_doc, run_checks  # noqa: E402
 
 STEPS = 2  # Trace.build writes 3 steps of 10 ms; the first is warm-up
@@ -213,7 +213,8 @@ NCCL = "ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)"
 
 def comm_overlap_beyond_compute(profdb, work, problems):
     # per step: 1 ms of compute, then a 5 ms all-reduce with nothing beside it
-    def step(t, s):
+    def step(t, s):  # (a training step: its backward pass recorded)
+        backward(t, s)
         t.gpu(ADD, s + 200, 1000)
         t.gpu(NCCL, s + 2000, 5000, stream=20)
     # one rank of 8 loaded and no collective sizes: the all-reduce's time may
@@ -241,7 +242,8 @@ def comm_peers_missing_sized(profdb, work, problems):
     # the group's best), B 4 MiB in 3 ms (2.45 GB/s: mostly waiting, or
     # slow).  Counted as transfer: A's 2 ms and B's bytes at A's busbw,
     # 125 us; 2.125 ms a step, under the 4 ms of compute (was: min(5, 4) ms)
-    def step(t, s):
+    def step(t, s):  # (a training step: its backward pass recorded)
+        backward(t, s)
         t.gpu(ADD, s + 200, 4000)
         t.gpu(NCCL, s + 4500, 2000, stream=20)
         t.gpu(NCCL, s + 6600, 3000, stream=20)

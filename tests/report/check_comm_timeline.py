@@ -386,5 +386,53 @@ def case_generic_kernel_advice(profdb, data, work):
     return problems
 
 
+def case_activation_collectives_promised_to_overlap(profdb, data, work):
+    # a forward-only trace (inference: operators recorded, no backward pass,
+    # no FSDP): its collectives carry activations (tensor parallelism), each
+    # feeding the next layer, so no setting overlaps them (issue 44's audit
+    # of unseen traces: a 2-rank tensor-parallel Llama's 503 ms of
+    # all-gathers were told to use FSDP prefetch, 23 ms promised)
+    ev, corr = [], 0
+    gather = "ncclDevKernel_AllGather_RING_LL(ncclDevComm*, unsigned long, ncclWork*)"
+
+    def kernel(name, launch, ts, dur, stream, **extra):
+        nonlocal corr
+        corr += 1
+        ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": PID,
+                   "tid": TID, "ts": launch, "dur": 5, "args": {"correlation": corr}})
+        ev.append({"ph": "X", "cat": "kernel", "name": name, "pid": 0, "tid": stream, "ts": ts,
+                   "dur": dur, "args": {"device": 0, "stream": stream, "correlation": corr,
+                                        **extra}})
+
+    for i in range(3):
+        s = 1000 + i * STEP
+        ev.append({"ph": "X", "cat": "user_annotation", "name": f"ProfilerStep#{i + 1}",
+                   "pid": PID, "tid": TID, "ts": s, "dur": STEP - 1})
+        ev.append({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": PID, "tid": TID,
+                   "ts": s + 50, "dur": 200})
+        kernel(GEMM, s + 100, s + 200, 2000, 7)
+        ev.append({"ph": "X", "cat": "cpu_op", "name": "c10d::allgather_", "pid": PID,
+                   "tid": TID, "ts": s + 300, "dur": 100})
+        kernel(gather, s + 350, s + 2300, 5000, 20,
+               **{"Collective name": "all_gather", "Process Group Name": "0"})
+        ev.append({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": PID, "tid": TID,
+                   "ts": s + 500, "dur": 200})
+        kernel(GEMM, s + 550, s + 7400, 2000, 7)
+    doc = {"schemaVersion": 1, "traceEvents": ev,
+           "distributedInfo": {"backend": "nccl", "rank": 0, "world_size": 1}}
+    out = report(profdb, work, "activation_collectives", [doc])
+    f = [x for x in out["findings"] if x["rule"] == "exposed_communication"]
+    if not f:
+        return ["activation_collectives: no exposed_communication finding (5 ms of each 10 ms "
+                "step is exposed transfer: the user must still see it)"]
+    problems = []
+    if f[0]["expected_saving_ns"] != 0:
+        problems.append(f"activation_collectives: saving {f[0]['expected_saving_ns']} ns from "
+                        f"overlap, want 0 (each all-gather feeds the next layer)")
+    if "carry activations" not in f[0]["observation"] or "FSDP" in f[0]["action"]:
+        problems.append(f"activation_collectives: {f[0]['observation']} / {f[0]['action']}")
+    return problems
+
+
 if __name__ == "__main__":
     sys.exit(run_case(globals()))

@@ -22,6 +22,12 @@ aten::mul with the GPU idle, a 10 ms kernel.  The first next() takes
                    saving before the bound in its evidence
   dataloader_pace_steps  the same with a ProfilerStep per iteration (the
                    first one warm-up)
+  dataloader_paced_two_steady_calls  3 ProfilerSteps only (a schedule's
+                   3 active steps, the first warm-up): 2 steady next()
+                   calls, both waiting 40 ms, pace the loop as 3 or more
+                   do (issue 44's audit of unseen traces: a T4 MLP's 3-step
+                   profile whose loop waited 22 and 62 ms got gpu_idle and
+                   dominant_category savings)
   dataloader_single_process_not_paced  the same loop with a
                    _SingleProcessDataLoaderIter (it loads in next(), in
                    series with the loop): memcpy promises all 50 ms
@@ -59,11 +65,11 @@ COPY_US = 5000
 N = 10
 
 
-def loop_trace(next_name=MULTI, later_us=40000, steps=False):
-    """The fixture's loop, as a trace document."""
+def loop_trace(next_name=MULTI, later_us=40000, steps=False, n=N):
+    """The fixture's loop of n iterations, as a trace document."""
     t = Rank()
     ts = 1000
-    for i in range(N):
+    for i in range(n):
         begin = ts
         dur = 500000 if i == 0 else later_us
         t.x("user_annotation", next_name, ts, dur)
@@ -104,6 +110,11 @@ def case_dataloader_pace_promised_to_consumer(profdb, public_dir, work):
 
 def case_dataloader_pace_steps(profdb, public_dir, work):
     found = report(profdb, work, "paced_steps", [loop_trace(steps=True)])
+    return check_paced(found, COPY_US * US)
+
+
+def case_dataloader_paced_two_steady_calls(profdb, public_dir, work):
+    found = report(profdb, work, "paced_two", [loop_trace(steps=True, n=3)])
     return check_paced(found, COPY_US * US)
 
 

@@ -39,6 +39,24 @@ CASE is one of:
                    gpu_idle promises only the 40 ms between the first and
                    the last kernel (issue 44's audit: param resnet_kineto's
                    last 1.65 s and first 311 ms were 83% of its gpu_idle)
+  host_stall_promised_as_idle  no ProfilerSteps; 30 iterations of a
+                   100 us operator launching a 200 us kernel, with one
+                   300 ms gap after the third in which the host records
+                   nothing (a TorchScript function compiled before its
+                   first call: issue 44's audit of unseen traces, 292-366
+                   ms of a single forward promised to gpu_idle); a second
+                   trace puts the same stall inside one operator whose
+                   only child runs 100 us (optimized at its second call:
+                   294 ms under delta_r2); no host-side finding promises
+                   the stall, startup_calls names it; a third trace whose
+                   20 ms gaps recur in 5 of the iterations (the loop's own
+                   untraced work) keeps them in gpu_idle
+  kernel_query_promised_as_idle  no ProfilerSteps; the same loop whose
+                   one aten::addmm holds the trace's only
+                   cudaOccupancyMaxActiveBlocksPerMultiprocessor call, 1.3
+                   ms (the kernel's module loaded lazily: a ResNet-50
+                   forward's 1.32 ms of 8.55 ms promised): gpu_idle leaves
+                   it out, startup_calls names the call
 
 Each asserts that the saving promised is steady time only; the expected
 figures come from the fixture's own events, never from profdb.  PUBLIC_DIR
@@ -385,6 +403,77 @@ def case_first_call_library_work_promised_as_idle(profdb, public_dir, work):
     if "startup_calls" in found or "wait_outside_trace" not in found:
         problems.append(f"a first aten::copy_ blocked 50 ms on work outside the trace: "
                         f"{sorted(found)}, want wait_outside_trace, no startup_calls")
+    return problems
+
+
+def stall_trace(stall_at=(3,), stall_us=300000, inside_call=False, query_at=None):
+    """The loop of host_stall_promised_as_idle: 30 iterations of a 100 us
+    aten::mul then a launch of a 200 us kernel; after each iteration in
+    stall_at a stall of stall_us (nothing recorded, or with inside_call an
+    operator around it whose one child launches a kernel); with query_at,
+    that iteration's operator is an aten::addmm holding a 1.3 ms
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor call.  Returns the doc,
+    the GPU idle between the first and the last kernel, and that in the
+    gaps holding the stalls, in us."""
+    t = Rank()
+    ts, kernels, marked = 1000, [], []
+    for i in range(30):
+        if i == query_at:
+            t.x("cpu_op", "aten::addmm", ts, 1400)
+            t.x("cuda_runtime", "cudaOccupancyMaxActiveBlocksPerMultiprocessor", ts + 50, 1300)
+            ts += 1400
+        t.x("cpu_op", "aten::mul", ts, 100)
+        end = t.launch(ts + 100, 8, "void gemm_kernel<float>()", kernel_us=200)
+        kernels.append((end - 200, end))
+        ts = end + 10
+        if i in stall_at:
+            marked.append(len(kernels))  # the gap before the next kernel
+            if inside_call:
+                t.x("cpu_op", "delta_r2", ts, stall_us)
+                t.x("cpu_op", "fallback_function", ts + stall_us - 130, 120)
+                end = t.launch(ts + stall_us - 120, 8, "void fused_kernel<float>()",
+                               kernel_us=5)
+                kernels.append((end - 5, end))
+            ts += stall_us + 10
+    gaps = [b[0] - a[1] for a, b in zip(kernels, kernels[1:])]
+    return t.doc(), sum(gaps), sum(gaps[m - 1] for m in marked)
+
+
+def host_side(found):
+    return sum(saving(found, r) for r in ("gpu_idle", "launch_bound", "explicit_sync",
+                                           "synchronization", "data_loading"))
+
+
+def case_host_stall_promised_as_idle(profdb, public_dir, work):
+    problems = []
+    for name, inside in (("stall_unrecorded", False), ("stall_inside_call", True)):
+        doc, between, stall = stall_trace(inside_call=inside)
+        found = report(profdb, work, name, [doc])
+        if host_side(found) > (between - stall) * US:
+            problems.append(f"{name}: host-side findings promise {host_side(found)} ns; the "
+                            f"idle between kernels outside the stall is {(between - stall) * US}")
+        s = found.get("startup_calls")
+        if not s or "host recording nothing" not in s["observation"]:
+            problems.append(f"{name}: startup_calls does not name the stall: "
+                            f"{s and s['observation']}")
+    doc, between, stalls = stall_trace(stall_at=(3, 9, 15, 21, 27), stall_us=20000)
+    found = report(profdb, work, "stall_recurring", [doc])
+    if saving(found, "gpu_idle") < stalls * US:
+        problems.append(f"recurring gaps: gpu_idle promises {saving(found, 'gpu_idle')} ns, "
+                        f"less than the {stalls * US} ns of gaps that recur (steady work)")
+    return problems
+
+
+def case_kernel_query_promised_as_idle(profdb, public_dir, work):
+    doc, between, _ = stall_trace(stall_at=(), query_at=10)
+    found = report(profdb, work, "kernel_query", [doc])
+    problems = []
+    if host_side(found) > (between - 1300) * US:
+        problems.append(f"host-side findings promise {host_side(found)} ns; the idle between "
+                        f"kernels outside the 1.3 ms query is {(between - 1300) * US} ns")
+    s = found.get("startup_calls")
+    if not s or "cudaOccupancyMaxActiveBlocksPerMultiprocessor" not in s["observation"]:
+        problems.append(f"startup_calls does not name the query: {s and s['observation']}")
     return problems
 
 

@@ -25,6 +25,11 @@ MiB = 1 << 20
 STEP = 10000  # us
 
 
+def backward(t, s):
+    """A backward pass's node, 20 us at the step's start (launching nothing)."""
+    t.op("autograd::engine::evaluate_function: AddBackward0", s + 60, 20)
+
+
 class Trace:
     def __init__(self, steps=True, shapes=True):
         self.events, self.corr, self.steps, self.shapes = [], 0, steps, shapes
@@ -165,11 +170,13 @@ def cases():
         # Fill kernels 2 ms; or 16 us (60% of a tiny GPU time, noise).
         "fill_kernels": ((T, trace_of(lambda t, s: (busy(t, s, 6000), t.gpu(FILL, s + 6500, 2000)))),
                          (T, trace_of(lambda t, s: (busy(t, s, 10), t.gpu(FILL, s + 6500, 16))))),
-        # A 3 ms all-reduce alone, or under a GEMM.
-        "exposed_communication": ((T, trace_of(lambda t, s: (busy(t, s, 5000), t.gpu(
-                                      NCCL, s + 6000, 3000, stream=20)))),
-                                  (T, trace_of(lambda t, s: (busy(t, s, 9500), t.gpu(
-                                      NCCL, s + 1000, 3000, stream=20))))),
+        # A 3 ms all-reduce alone, or under a GEMM, in a training step (its
+        # backward pass recorded: a forward-only trace's collectives carry
+        # activations, which no setting overlaps).
+        "exposed_communication": ((T, trace_of(lambda t, s: (busy(t, s, 5000), backward(t, s),
+                                      t.gpu(NCCL, s + 6000, 3000, stream=20)))),
+                                  (T, trace_of(lambda t, s: (busy(t, s, 9500), backward(t, s),
+                                      t.gpu(NCCL, s + 1000, 3000, stream=20))))),
         "oom": ((S, snapshot([seg(0x7F0000000000, 2 * MiB, [
                     (0x7F0000000000, 2 * MiB, 2 * MiB, "active_allocated", frames("f"))])],
                     [{"action": "oom", "size": 64 * MiB, "device_free": 0, "time_us": 1}])),

@@ -16,10 +16,20 @@
 -- transfer only its bytes at its group's reference bus bandwidth
 -- (measure_coll_ref), nothing when its size is not recorded: the rest of
 -- its time may be waiting for the peers the trace does not hold (on the
--- public DLRM ranks 96-99% of it was, issue 44's audit).
+-- public DLRM ranks 96-99% of it was, issue 44's audit).  A trace whose
+-- operators are recorded (report_op_thread: without them forward and
+-- backward cannot be told apart) with no backward pass and no FSDP names
+-- carries activations in its
+-- collectives (tensor, sequence or pipeline parallel inference): each
+-- feeds the next layer or is fed by the last, so no setting overlaps them
+-- with compute; its exposed transfer is activation_exposed, not hideable
+-- (issue 44's audit of unseen traces: a 2-rank tensor-parallel Llama's
+-- 503 ms of reduce-scatters and all-gathers, 441 ms of it the final
+-- logits' all-gather, were told to use FSDP prefetch).
 -- Builds: measure_comm
--- Reads: measure_coll_ref, measure_time, report_clip_gpu, report_coll_call, report_comm,
---   report_comm_kernel, report_backward, report_gpu, report_name, report_run, report_trace
+-- Reads: _string, measure_coll_ref, measure_time, report_clip_gpu, report_coll_call,
+--   report_comm, report_comm_kernel, report_backward, report_gpu, report_name,
+--   report_op_thread, report_run, report_trace
 CREATE TEMP TABLE measure_comm (
   comm          REAL,     -- collective time
   wait          REAL,     -- waiting for the last peer
@@ -40,6 +50,8 @@ CREATE TEMP TABLE measure_comm (
                           --   backward pass (gradient syncs)
   backward_free REAL,     -- compute launched in those traces' backward passes not beside
                           --   transfer: all a gradient all-reduce can hide behind
+  activation_exposed REAL, -- the promised exposed transfer of traces whose collectives carry
+                          --   activations (no backward pass, no FSDP names): not hideable
   peers_missing INTEGER,  -- the most ranks of one run's world size not loaded
   world_size    INTEGER,  -- the largest world size
   top_name      TEXT,     -- the collective kernel with the most time
@@ -92,7 +104,11 @@ WITH runs AS (  -- per run of a job: its world size and the ranks loaded (ws - n
       AS backward_free_ns
   FROM phased_iv GROUP BY trace_id, device
 ), td0 AS (
-  SELECT c.*, h.trace_id IS NOT NULL AS phased, coalesce(h.allreduce_exposed_ns, 0)
+  SELECT c.*, h.trace_id IS NOT NULL AS phased,
+    c.trace_id IN (SELECT trace_id FROM report_op_thread)
+      AND c.trace_id NOT IN (SELECT trace_id FROM report_backward) AND NOT EXISTS (
+      SELECT 1 FROM _string WHERE value GLOB '*[Ff][Ss][Dd][Pp]*') AS activations,
+    coalesce(h.allreduce_exposed_ns, 0)
       AS allreduce_exposed_ns, coalesce(h.backward_free_ns, 0) AS backward_free_ns,
     CASE WHEN m.run IS NOT NULL THEN c.unmatched_exposed_ns ELSE 0 END AS ux,
     CASE WHEN m.run IS NOT NULL THEN min(c.unmatched_exposed_ns, coalesce(z.ns, 0)) ELSE 0 END
@@ -107,7 +123,8 @@ WITH runs AS (  -- per run of a job: its world size and the ranks loaded (ws - n
       AS ar
   FROM td0
 ), td AS (
-  SELECT *, CASE WHEN phased THEN min(ar, backward_free_ns)
+  SELECT *, CASE WHEN activations THEN 0
+                 WHEN phased THEN min(ar, backward_free_ns)
                    + min(promised - ar, max(free - min(ar, backward_free_ns), 0))
                  ELSE min(promised, free) END AS hide
   FROM td1
@@ -121,6 +138,7 @@ WITH runs AS (  -- per run of a job: its world size and the ranks loaded (ws - n
     coalesce(sum(ux), 0) / t.n AS unmatched_exposed, coalesce(sum(uk), 0) / t.n AS unmatched_sized,
     coalesce(sum(hide), 0) / t.n AS hideable, coalesce(sum(ar), 0) / t.n AS allreduce_exposed,
     coalesce(sum(CASE WHEN phased THEN backward_free_ns ELSE 0 END), 0) / t.n AS backward_free,
+    coalesce(sum(CASE WHEN activations THEN promised ELSE 0 END), 0) / t.n AS activation_exposed,
     (SELECT max(ws - n) FROM runs) AS peers_missing,
     (SELECT max(x.world_size) FROM report_trace x) AS world_size,
     (SELECT n.name FROM report_gpu g JOIN report_name n USING (name_id)
