@@ -41,7 +41,8 @@ SELECT round(100.0 * cl.op_sync / t.job_step_ns, 1) AS priority, 'synchronizatio
              'same (CUDA runtime API, "API synchronization behavior"): a copy to pageable ' ||
                'memory returns only once the work queued before it on its stream and the copy ' ||
                  'are done; this is a .cpu(), .item(), .tolist(), .numpy() or .to() of a GPU ' ||
-                   'tensor into ordinary host memory.',
+                   'tensor into ordinary host memory, or a .to(device) / .cuda() of a host ' ||
+                     'tensor that is not pinned (non_blocking=True then still blocks).',
               y.name, CAST(round(y.calls) AS INTEGER), profdb_fmt_ns(y.max_dur),
                 profdb_fmt_ns(y.idle))
        WHEN y.is_copy AND y.idle >= 0.5 * s.idle
@@ -58,11 +59,12 @@ SELECT round(100.0 * cl.op_sync / t.job_step_ns, 1) AS priority, 'synchronizatio
            'the GPU drains.' END AS hypothesis,
   CASE WHEN y.is_copy = 2 AND y.idle >= 0.5 * s.idle
        THEN printf('Find the %s call sites (subjects; torch.cuda.set_sync_debug_mode("warn") ' ||
-         'reports each) and take the copy off the critical path: copy into a pinned host ' ||
-           'buffer (torch.empty(..., pin_memory=True) or .pin_memory()) with ' ||
-             'non_blocking=True and record an event, synchronizing on it only when the value ' ||
-               'is read (a step later); or keep the data on the GPU, or copy once after the ' ||
-                 'loop.', y.name)
+         'reports each) and take the copy off the critical path: pin the host side ' ||
+           '(torch.empty(..., pin_memory=True) or .pin_memory(); a DataLoader''s ' ||
+             'pin_memory=True for its batches) and copy with non_blocking=True; reading a ' ||
+               'value back, record an event and synchronize on it only when the value is read ' ||
+                 '(a step later); or keep the data on the GPU, or copy once after the loop.',
+         y.name)
        WHEN y.is_copy AND y.idle >= 0.5 * s.idle
        THEN printf('Find the %s call sites (subjects; torch.cuda.set_sync_debug_mode("warn") ' ||
          'reports each) and take the copy off the critical path: read the value a step later ' ||

@@ -2,8 +2,8 @@
 -- (findings gpu_idle, queued_idle, startup_calls; lib/38_claim.sql gives
 -- each instant an owner): the launch queue of each trace
 -- (report_queue_step), the gaps (report_gpu_gap), those that began with
--- GPU work queued (report_queued_gap) and the one-time host stalls
--- (report_opaque_gap).
+-- GPU work queued (report_queued_gap) and the host stalls the profiler
+-- does not see into (report_opaque_gap).
 
 -- The launch queue of each trace, all its streams together
 -- (docs/definitions.md "Queue length"): after each change, the number of
@@ -88,7 +88,7 @@ WHERE coalesce((SELECT q.launched FROM report_queue_step q WHERE q.trace_id = ga
     > coalesce((SELECT q.started FROM report_queue_step q WHERE q.trace_id = gap.trace_id
                   AND q.t <= gap.a ORDER BY q.t DESC LIMIT 1), 0);
 
--- One-time host stalls the profiler does not see into (issue 44's audit
+-- Host stalls the profiler does not see into (issue 44's audit
 -- of unseen traces: a TorchScript function compiled before its first
 -- call, 292-366 ms with nothing recorded, and optimized inside its second
 -- call, 294 ms under one operator with nothing recorded beneath it, in
@@ -98,13 +98,13 @@ WHERE coalesce((SELECT q.launched FROM report_queue_step q WHERE q.trace_id = ga
 -- range), or lies inside one call that has children but spends 90% or
 -- more of its time outside them: a function or annotation, not an aten
 -- operator (whose own time is its recorded work) nor a ProfilerStep
--- range.  Such a gap is one-time when it stands out and does not recur:
--- over 100 times the median GPU idle gap of the trace's analysed spans
--- (a loop whose every gap is long is not stalled once), and the spans
--- hold at most two of them, all in one span; recurring ones are steady
--- host work (a loop's own untraced Python) and stay gpu_idle's.  A
--- whole-trace span's idle before its first and after its last GPU work is
--- the profile's start and end (report_idle_claim's edge), not a stall.
+-- range, and stands out: over 100 times the median GPU idle gap of the
+-- trace's analysed spans (a loop whose every gap is long is not stalled
+-- once).  Which of them are one-time (they do not recur) is judged in
+-- lib/38_claim.sql (report_stall), beside the operators' one-time first
+-- calls.  A whole-trace span's idle before its first and after its last
+-- GPU work is the profile's start and end (report_idle_claim's edge), not
+-- a stall.
 --   k, trace_id   the span
 --   a, b          the gap (ns)
 CREATE TEMP TABLE report_opaque_gap AS
@@ -135,6 +135,4 @@ WITH median AS (
       OR EXISTS (SELECT 1 FROM opaque_call c WHERE c.trace_id = g.trace_id AND c.ts < g.b
                    AND c.end_ts > g.a AND min(c.end_ts, g.b) - max(c.ts, g.a) >= 0.9 * (g.b - g.a))
 )
-SELECT k, trace_id, a, b FROM opaque
-WHERE trace_id IN (SELECT trace_id FROM opaque GROUP BY trace_id
-                   HAVING count(*) <= 2 AND count(DISTINCT k) = 1);
+SELECT k, trace_id, a, b FROM opaque;
