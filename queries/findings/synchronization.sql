@@ -59,7 +59,7 @@ SELECT round(100.0 * cl.op_sync / t.job_step_ns, 1) AS priority, 'synchronizatio
            'the GPU drains.' END AS hypothesis,
   CASE WHEN y.is_copy = 2 AND y.idle >= 0.5 * s.idle
        THEN printf('Find the %s call sites (subjects; torch.cuda.set_sync_debug_mode("warn") ' ||
-         'reports each) and take the copy off the critical path: pin the host side ' ||
+         'reports each) and take the copy off the critical path: use pinned host memory ' ||
            '(torch.empty(..., pin_memory=True) or .pin_memory(); a DataLoader''s ' ||
              'pin_memory=True for its batches) and copy with non_blocking=True; reading a ' ||
                'value back, record an event and synchronize on it only when the value is read ' ||
