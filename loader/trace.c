@@ -130,21 +130,10 @@ static void free_parse_buffers(tparser *p) {
 
 /* The parser and what it gathered for trace_finish, freed. */
 static void free_parser(tparser *p) {
-  jw_free(&p->ev.args_w);
-  jw_free(&p->ev.extra_w);
-  jw_free(&p->typed_w);
+  free_parse_buffers(p);
   jw_free(&p->meta_w);
-  jw_free(&p->nonobj_w);
-  ld_buf_free(&p->ev.raw);
-  ld_buf_free(&p->ev.args);
-  ld_buf_free(&p->ev.extra);
-  ld_buf_free(&p->key_buf);
-  ld_buf_free(&p->nonobj);
   ld_buf_free(&p->meta);
   ld_buf_free(&p->pairs);
-  ld_buf_free(&p->last_pair);
-  ld_buf_free(&p->pair_tmp);
-  intern_free(p->pairs_seen);
   free(p->metas);
   free(p);
 }

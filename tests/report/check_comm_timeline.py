@@ -254,17 +254,11 @@ def case_wait_clipped_to_span(profdb, data, work):
     return problems
 
 
-def ddp_trace(steps=True, forward_allreduce=False, coll="allreduce"):
-    """Three iterations of STEP us, each: forward compute F (and, with
-    forward_allreduce, a tensor-parallel all-reduce launched in the
-    forward, exposed), a backward pass (an autograd-engine event)
-    launching compute B and then a gradient all-reduce running past B's
-    end, then an optimizer range launching a short kernel O once the
-    all-reduce is done.  With steps, each iteration is a ProfilerStep (the
-    first one warm-up); without, the trace is analysed whole.  Times in us
-    from the iteration's start s."""
-    ev, corr = [], 0
-    generic = "ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)"
+def launcher(ev):
+    """kernel(name, launch, ts, dur, stream, **args): a kernel on device 0
+    and the cudaLaunchKernel call at launch that launched it, appended to
+    ev (correlation ids from 1)."""
+    corr = 0
 
     def kernel(name, launch, ts, dur, stream, **extra):
         nonlocal corr
@@ -274,7 +268,21 @@ def ddp_trace(steps=True, forward_allreduce=False, coll="allreduce"):
         ev.append({"ph": "X", "cat": "kernel", "name": name, "pid": 0, "tid": stream, "ts": ts,
                    "dur": dur, "args": {"device": 0, "stream": stream, "correlation": corr,
                                         **extra}})
+    return kernel
 
+
+def ddp_trace(steps=True, forward_allreduce=False, coll="allreduce"):
+    """Three iterations of STEP us, each: forward compute F (and, with
+    forward_allreduce, a tensor-parallel all-reduce launched in the
+    forward, exposed), a backward pass (an autograd-engine event)
+    launching compute B and then a gradient all-reduce running past B's
+    end, then an optimizer range launching a short kernel O once the
+    all-reduce is done.  With steps, each iteration is a ProfilerStep (the
+    first one warm-up); without, the trace is analysed whole.  Times in us
+    from the iteration's start s."""
+    ev = []
+    kernel = launcher(ev)
+    generic = "ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)"
     for i in range(3):
         s = 1000 + i * STEP
         if steps:
@@ -392,18 +400,9 @@ def case_activation_collectives_promised_to_overlap(profdb, data, work):
     # feeding the next layer, so no setting overlaps them (issue 44's audit
     # of unseen traces: a 2-rank tensor-parallel Llama's 503 ms of
     # all-gathers were told to use FSDP prefetch, 23 ms promised)
-    ev, corr = [], 0
+    ev = []
+    kernel = launcher(ev)
     gather = "ncclDevKernel_AllGather_RING_LL(ncclDevComm*, unsigned long, ncclWork*)"
-
-    def kernel(name, launch, ts, dur, stream, **extra):
-        nonlocal corr
-        corr += 1
-        ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": PID,
-                   "tid": TID, "ts": launch, "dur": 5, "args": {"correlation": corr}})
-        ev.append({"ph": "X", "cat": "kernel", "name": name, "pid": 0, "tid": stream, "ts": ts,
-                   "dur": dur, "args": {"device": 0, "stream": stream, "correlation": corr,
-                                        **extra}})
-
     for i in range(3):
         s = 1000 + i * STEP
         ev.append({"ph": "X", "cat": "user_annotation", "name": f"ProfilerStep#{i + 1}",
