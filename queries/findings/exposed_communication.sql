@@ -90,7 +90,9 @@ SELECT round(100.0 * c.hideable / t.job_step_ns, 1) AS priority, 'exposed_commun
                   'peers (load every rank to split waiting from transfer)' END)
          WHEN c.peers_missing > 0 THEN printf(', but with %d peer(s) not loaded part of the ' ||
       'transfer may be waiting', c.peers_missing) ELSE '' END) END AS expected_impact,
-  'Re-profile: communication.overlap_pct above 80%.' AS validation,
+  CASE WHEN c.hideable = 0
+       THEN 'Re-profile: communication''s exposed transfer per step down.'
+       ELSE 'Re-profile: communication.overlap_pct above 80%.' END AS validation,
   0 AS needs_artifact, round(min(100.0 * c.hideable / t.job_step_ns, 100),
     2) AS expected_saving_pct,
     c.hideable AS expected_saving_ns, NULL AS expected_saving_bytes,
