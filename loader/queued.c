@@ -9,7 +9,10 @@
 ** only marks it done, and the parser frees done jobs (ld_reap) between
 ** files and every job once the writer has stopped or drained: a writer
 ** that failed skips the calls queued after the failure, which must still
-** be freed.
+** be freed.  While a job may run, the parser does not touch the
+** connection: what it needs from the database before a file (the
+** duplicates of an earlier load, a snapshot's stored stacks) it reads
+** after writer_sync (load.c, snapshot.c).
 */
 #include "loader.h"
 

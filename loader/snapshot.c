@@ -127,6 +127,12 @@ int snapshot_load(ld_file *f) {
   if (!p) return ld_fail(f, PROFDB_EXIT_USAGE, 0, "out of memory"), -1;
   p->f = f;
   p->ctx = ctx;
+  /* The seed below reads the database: the writer thread must be idle,
+  ** not finishing the trace before this file (loader/queued.c). */
+  if (writer_sync(ctx->w)) {
+    free(p);
+    return ld_fail(f, PROFDB_EXIT_USAGE, 0, "%s", writer_error(ctx->w)), -1;
+  }
   if (!ctx->stacks) {
     ctx->stacks = intern_new();
     if (snapshot_seed_stacks(ctx, ctx->stacks)) {
