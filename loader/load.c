@@ -173,46 +173,58 @@ static int64_t gzip_isize(const ld_input *in) {
                    (uint32_t)t[3] << 24);
 }
 
-/* Return the id of an already-loaded artifact in db with the same
-** content, 0 if none.  Candidates are found by size; only then is the file
-** hashed. */
-static int64_t find_duplicate(sqlite3 *db, ld_file *f, const char *table, const char *id_col) {
-  char sql[512];
-  int64_t isize = f->in.gzip ? gzip_isize(&f->in) : -1;
-  snprintf(sql, sizeof sql,
-           "SELECT %s, content_hash FROM %s WHERE"
-           " (?1 = 0 AND json_bytes = ?2) OR"
-           " (?1 = 1 AND (json_bytes %% 4294967296 = ?3 OR file_bytes = ?2))",
-           id_col, table);
+/* One input's duplicate test against the artifacts loaded before it, in
+** the database or in memory: an artifact is a candidate by its sizes (the
+** same decompressed size; for a gzip file the size mod 2^32 its trailer
+** gives, or the same file size), and only then is the file hashed, once
+** for all the places looked in. */
+typedef struct dup_probe {
+  ld_file *f;
+  int64_t isize;   /* a gzip file's trailer size, else -1 */
+  char hash[17];   /* the content's hash, once computed */
+  int hash_failed; /* the file could not be read again */
+} dup_probe;
+
+static int same_content(dup_probe *p, int64_t json_bytes, int64_t file_bytes,
+                        const char *content_hash) {
+  const ld_file *f = p->f;
+  int64_t size = (int64_t)f->in.file_size;
+  if (!(f->in.gzip ? json_bytes % 4294967296 == p->isize || file_bytes == size
+                   : json_bytes == size))
+    return 0;
+  if (!p->hash[0] && !p->hash_failed && input_content_hash(f->path, p->hash))
+    p->hash_failed = 1;
+  return !p->hash_failed && content_hash && !strcmp(p->hash, content_hash);
+}
+
+/* The id of an artifact of the probe's kind in db with the same content,
+** 0 if none. */
+static int64_t find_duplicate(sqlite3 *db, dup_probe *p) {
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) return 0;
-  sqlite3_bind_int(st, 1, f->in.gzip);
-  sqlite3_bind_int64(st, 2, (int64_t)f->in.file_size);
-  sqlite3_bind_int64(st, 3, isize);
-  char hash[17] = "";
+  if (sqlite3_prepare_v2(
+          db,
+          p->f->kind == LD_KIND_TRACE
+              ? "SELECT trace_id, json_bytes, file_bytes, content_hash FROM trace"
+              : "SELECT snapshot_id, json_bytes, file_bytes, content_hash"
+                " FROM snapshot",
+          -1, &st, NULL) != SQLITE_OK)
+    return 0;
   int64_t found = 0;
-  while (!found && sqlite3_step(st) == SQLITE_ROW) {
-    if (!hash[0] && input_content_hash(f->path, hash)) break; /* only now */
-    if (!strcmp(hash, (const char *)sqlite3_column_text(st, 1)))
+  while (!found && !p->hash_failed && sqlite3_step(st) == SQLITE_ROW)
+    if (same_content(p, sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
+                     (const char *)sqlite3_column_text(st, 3)))
       found = sqlite3_column_int64(st, 0);
-  }
   sqlite3_finalize(st);
   return found;
 }
 
-/* find_duplicate over this load's artifacts (ctx->artifacts), the same
-** test without the database, which the writer thread may be using. */
-static int64_t find_loaded_duplicate(const ld_ctx *ctx, ld_file *f) {
-  int64_t isize = f->in.gzip ? gzip_isize(&f->in) : -1, size = (int64_t)f->in.file_size;
-  char hash[17] = "";
-  for (int i = 0; i < ctx->nartifacts; i++) {
+/* The same over this load's artifacts (ctx->artifacts): the writer thread
+** may be using the database. */
+static int64_t find_loaded_duplicate(const ld_ctx *ctx, dup_probe *p) {
+  for (int i = 0; i < ctx->nartifacts && !p->hash_failed; i++) {
     const ld_artifact *a = &ctx->artifacts[i];
-    if (a->kind != f->kind ||
-        !(f->in.gzip ? a->json_bytes % 4294967296 == isize || a->file_bytes == size
-                     : a->json_bytes == size))
-      continue;
-    if (!hash[0] && input_content_hash(f->path, hash)) break; /* only now */
-    if (!strcmp(hash, a->content_hash)) return a->id;
+    if (a->kind == p->f->kind && same_content(p, a->json_bytes, a->file_bytes, a->content_hash))
+      return a->id;
   }
   return 0;
 }
@@ -283,12 +295,11 @@ static int64_t next_artifact_id(ld_ctx *ctx, ld_kind kind, int earlier) {
 ** already replaces it).  0 when none. */
 static int64_t any_duplicate(ld_ctx *ctx, ld_file *f, ld_side *side, int earlier,
                              int64_t *in_original) {
-  const char *table = f->kind == LD_KIND_TRACE ? "trace" : "snapshot";
-  const char *id_col = f->kind == LD_KIND_TRACE ? "trace_id" : "snapshot_id";
-  int64_t dup = earlier ? find_duplicate(ctx->db, f, table, id_col) : 0;
-  if (!dup) dup = find_loaded_duplicate(ctx, f);
+  dup_probe p = {.f = f, .isize = f->in.gzip ? gzip_isize(&f->in) : -1};
+  int64_t dup = earlier ? find_duplicate(ctx->db, &p) : 0;
+  if (!dup) dup = find_loaded_duplicate(ctx, &p);
   if (!dup && side) {
-    *in_original = find_duplicate(side->original, f, table, id_col);
+    *in_original = find_duplicate(side->original, &p);
     if (side_replacing(side, f->kind, *in_original)) *in_original = 0;
     dup = *in_original;
   }
