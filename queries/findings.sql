@@ -14,7 +14,9 @@
 --   30); findings asking for a missing artifact or option come last.  Rules of confidence 'low'
 --   are hypotheses.  When a DataLoader's workers set the loop's pace,
 --   a faster loop saves nothing (any time rule but data_loading:
---   measure_pace), and a finding cut by that says so.  Each rule is one
+--   measure_pace), and a finding cut by that says so.  In a trace whose
+--   records were sampled after recording (records_sampled), a time
+--   finding that missing records could explain promises nothing.  Each rule is one
 --   file of queries/findings/ (its README says how to add one); the runner (report/report_findings.c)
 --   inserts their rows into report_finding, which this file reads.
 -- Columns:
@@ -40,47 +42,62 @@ WITH
 -- saves nothing from a faster loop) is cut to it:
 -- its impact says so first, its evidence keeps the saving before the cut;
 -- a finding that a cut trace could explain (cut_may_explain) gets the cut
--- traces' list (c.list)
+-- traces' list (c.list); in a sampled trace (measure_sampled) such a
+-- finding says so first (sampled) and its time saving, which may be work
+-- whose records were dropped, becomes 0 (unpromised): its evidence keeps
+-- the saving of the records kept
 f AS (
   SELECT r.*, r.rowid AS rid,
     coalesce(r.rule <> 'data_loading' AND r.expected_saving_ns > p.bound_ns, 0) AS paced,
+    s.traces IS NOT NULL AS sampled,
+    s.traces IS NOT NULL AND coalesce(r.expected_saving_ns > 0, 0) AS unpromised,
     p.bound_ns, p.waited, p.calls, p.wait_ns, t.job_step_ns, c.list AS cut_list,
     CASE WHEN c.list IS NULL THEN r.evidence
          ELSE json_set(r.evidence, '$.truncated', c.list) END AS cut_evidence
   FROM report_finding r CROSS JOIN measure_pace p CROSS JOIN measure_time t
   LEFT JOIN measure_cut c ON c.traces > 0 AND r.cut_may_explain
+  LEFT JOIN measure_sampled s ON s.traces > 0 AND r.cut_may_explain
 )
 SELECT CASE WHEN f.paced THEN min(f.priority, round(100.0 * f.bound_ns / f.job_step_ns, 1))
             ELSE f.priority END AS priority,
   f.rule AS id, f.rule,
-  -- a finding that a cut trace could explain says so first and loses one
-  -- level of confidence
-  CASE WHEN f.cut_list IS NULL THEN f.confidence
+  -- a finding that a cut or sampled trace could explain says so first and
+  -- loses one level of confidence
+  CASE WHEN f.cut_list IS NULL AND NOT f.sampled THEN f.confidence
        WHEN f.confidence = 'high' THEN 'medium' ELSE 'low' END AS confidence,
   f.title,
+  CASE WHEN f.sampled THEN 'The trace''s records were sampled (records_sampled): this time may '
+    || 'be work whose records were dropped. ' ELSE '' END ||
   CASE WHEN f.cut_list IS NULL THEN f.observation
        ELSE printf('The trace is cut (%s; profdb load exits 3): the events after the cut are '
          || 'missing, the GPU work first (Kineto writes it after the CPU events), so the cut may '
          || 'explain this. ', f.cut_list) || f.observation END AS observation,
   f.hypothesis, f.action,
-  CASE WHEN f.paced
+  CASE WHEN f.unpromised
+       THEN 'None promised while the trace''s records are sampled (records_sampled). On the '
+         || 'records kept: ' || f.expected_impact
+       WHEN f.paced
        THEN printf('None while the DataLoader sets the pace: the loop waits for the next batch '
          || 'in %d of its %d steady next() calls (%s per rank step), so a faster loop only '
          || 'waits longer for its data (data_loading comes first). Once the data keeps up: ',
          f.waited, f.calls, profdb_fmt_ns(f.wait_ns)) || f.expected_impact
        ELSE f.expected_impact END AS expected_impact,
   f.validation, f.needs_artifact,
-  CASE WHEN f.paced THEN round(100.0 * f.bound_ns / f.job_step_ns, 2)
+  CASE WHEN f.unpromised THEN 0 WHEN f.paced THEN round(100.0 * f.bound_ns / f.job_step_ns, 2)
        ELSE f.expected_saving_pct END AS expected_saving_pct,
-  CAST(round(CASE WHEN f.paced THEN f.bound_ns ELSE f.expected_saving_ns END) AS INTEGER)
-    AS expected_saving_ns,
+  CAST(round(CASE WHEN f.unpromised THEN 0 WHEN f.paced THEN f.bound_ns
+                  ELSE f.expected_saving_ns END) AS INTEGER) AS expected_saving_ns,
   f.expected_saving_bytes, f.subjects,
-  CASE WHEN f.paced
+  CASE WHEN f.unpromised
+       THEN json_set(f.cut_evidence, '$.figures.saving_before_sampled_ns',
+         CAST(round(f.expected_saving_ns) AS INTEGER))
+       WHEN f.paced
        THEN json_set(f.cut_evidence, '$.figures.saving_before_pace_ns',
          CAST(round(f.expected_saving_ns) AS INTEGER), '$.figures.pace_bound_ns',
          CAST(round(f.bound_ns) AS INTEGER))
        ELSE f.cut_evidence END AS evidence
 FROM f
 -- (rid: a rule's rows in the order it returns them)
-ORDER BY 1 DESC, coalesce(CASE WHEN f.paced THEN f.bound_ns ELSE f.expected_saving_ns END,
+ORDER BY 1 DESC, coalesce(CASE WHEN f.unpromised THEN 0 WHEN f.paced THEN f.bound_ns
+                               ELSE f.expected_saving_ns END,
   f.expected_saving_bytes, 0) DESC, f.rule, f.rid;

@@ -20,6 +20,12 @@ CASE is one of:
   gpu_idle_parts   gpu_idle: a stream's busy_ns + idle_ns + edge_ns make up
                    the analysed window (issue 29, item 11: the parts were
                    0.46 ms short of the window on a one-stream trace)
+  records_sampled  a trace thinned after recording (1 operator in 20 kept,
+                   with its launch and kernel; the ids of the rest
+                   skipped): records_sampled fires and gpu_idle promises
+                   nothing; the complete trace and one with a single long
+                   stretch of unrecorded ids do not fire; HTA's
+                   sampled_rank-0/-1 (trace_filter) when PUBLIC_DIR has them
   truncated_trace  a cut trace: profdb report exits 3, and the findings a
                    cut could explain say the trace is cut; also the first
                    500,000 bytes of HolisticTraceAnalysis' test.json.gz
@@ -389,6 +395,76 @@ def case_truncated_trace(profdb, public, work):
         problems += check_cut(found, "cut HTA trace")
     else:
         print(f"note: {src} absent: the public case was not checked")
+    return problems
+
+
+def numbered_trace(keep=1, jump=0):
+    """Three 10 ms steps of 800 operators (100 us each, a 40 us kernel
+    launched in each: the host sets the pace), numbered by External id as
+    Kineto numbers them.  keep=K keeps every K-th operator with its launch
+    and kernel (the rest dropped, their ids skipped); jump adds a stretch of
+    jump unrecorded ids before the second step."""
+    t = Trace(shapes=False)
+    ids = iter(range(1, 10 ** 7))
+    for i in range(3):
+        s = 1000 + i * 100_000
+        if i == 1:
+            for _ in range(jump):
+                next(ids)
+        t.x("user_annotation", f"ProfilerStep#{i + 1}", s, 99_000, **{"External id": next(ids)})
+        for k in range(800):
+            n = next(ids)
+            if k % keep:
+                continue
+            ts = s + 100 + k * 120
+            t.x("cpu_op", "aten::mul", ts, 100, **{"External id": n})
+            t.gpu("mul_kernel", ts + 50, 40, launch_ts=ts + 10)
+    return {"schemaVersion": 1, "traceEvents": t.events,
+            "deviceProperties": [{"id": 0, "name": "GPU", "totalGlobalMem": 80 << 30}]}
+
+
+def case_records_sampled(profdb, public, work):
+    problems = []
+    doc = numbered_trace(keep=20)
+    ids = [e["args"]["External id"] for e in doc["traceEvents"] if "External id" in e["args"]]
+    want = f"{len(ids)} operator and annotation records whose ids span {max(ids) - min(ids) + 1}"
+    found, _ = report(profdb, work, "sampled", doc)
+    f = found.get("records_sampled")
+    if not f or want not in f["observation"]:
+        problems.append(f"sampled trace: records_sampled: {f and f['observation']}")
+    g = found.get("gpu_idle")
+    if not g:
+        problems.append(f"sampled trace: gpu_idle does not fire: {sorted(found)}")
+    else:
+        before = json.loads(g["evidence"]) if isinstance(g["evidence"], str) else g["evidence"]
+        if g["expected_saving_ns"] != 0 or g["expected_saving_pct"] != 0 \
+                or "records were sampled" not in g["observation"] \
+                or not before["figures"].get("saving_before_sampled_ns") \
+                or not g["expected_impact"].startswith("None promised"):
+            problems.append(f"sampled trace: gpu_idle promises {g['expected_saving_ns']} ns: "
+                            f"{g['observation'][:120]} / {g['expected_impact'][:120]}")
+    for rule, x in found.items():
+        if (x.get("expected_saving_ns") or 0) > 0:
+            problems.append(f"sampled trace: {rule} promises {x['expected_saving_ns']} ns")
+    # The complete trace: gpu_idle promises its idle time, nothing sampled.
+    found, _ = report(profdb, work, "complete", numbered_trace())
+    if "records_sampled" in found or not (found.get("gpu_idle") or {}).get("expected_saving_ns"):
+        problems.append(f"complete trace: {sorted(found)}")
+    # One long unrecorded stretch (two profiled windows' ids) is not sampling.
+    found, _ = report(profdb, work, "jump", numbered_trace(jump=100_000))
+    if "records_sampled" in found:
+        problems.append("a trace with one long stretch of unrecorded ids is called sampled")
+    for r in (0, 1):
+        src = os.path.join(public, "facebookresearch__HolisticTraceAnalysis",
+                           f"sampled_rank-{r}.json.gz")
+        if not os.path.exists(src):
+            print(f"note: {src} absent: the public case was not checked")
+            continue
+        found, _ = report(profdb, work, f"hta_sampled_{r}", path=src)
+        promised = {k: x["expected_saving_ns"] for k, x in found.items()
+                    if (x.get("expected_saving_ns") or 0) > 0}
+        if "records_sampled" not in found or "gpu_idle" not in found or promised:
+            problems.append(f"HTA sampled_rank-{r}: {sorted(found)}, promised {promised}")
     return problems
 
 
