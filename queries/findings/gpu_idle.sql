@@ -5,7 +5,7 @@
 -- operators' first calls holding one-time work,
 -- repeated allocator calls, host-blocking calls, DataLoader ranges, gaps
 -- that began with GPU work already queued, a whole trace's start and end
--- around its GPU work; and
+-- around its GPU work and its first iteration (Optimizer.step ranges); and
 -- launch_bound's bound, launch_claim); a GPU that barely
 -- works (under 1% of the window or 100 us) is a CPU-bound run, not an
 -- idle GPU.  It fires when the GPU idles over 30% of the time outside
@@ -43,12 +43,17 @@ SELECT round(100.0 * lc.rest / t.job_step_ns, 1) AS priority, 'gpu_idle' AS rule
     CASE WHEN cl.edges > 0 THEN printf(' %s of it lies before the first and after the last ' ||
       'GPU work of the trace (no ProfilerStep ranges: the profile''s start and end, not a ' ||
         'step): not promised.', profdb_fmt_ns(cl.edges)) ELSE '' END ||
+    CASE WHEN cl.warm > 0 THEN printf(' %s of it lies in the trace''s first iteration (no ' ||
+      'ProfilerStep ranges: until the first of its Optimizer.step ranges ends; the first call of ' ||
+        'each operator, the warm-up a ProfilerStep schedule leaves out): not promised.',
+      profdb_fmt_ns(cl.warm)) ELSE '' END ||
     CASE WHEN cl.graph > 0 THEN printf(' %s of it lies inside CUDA/HIP graph launch calls ' ||
       '(the one call a replay costs: only fewer, larger graphs shorten it): not promised.',
       profdb_fmt_ns(cl.graph)) ELSE '' END ||
-    CASE WHEN cl.claimed - cl.queued - cl.edges - cl.graph + lc.ns > 0 THEN printf(' Of the idle ' ||
+    CASE WHEN cl.claimed - cl.queued - cl.edges - cl.graph - cl.warm + lc.ns > 0
+    THEN printf(' Of the idle ' ||
       'time, %s is promised by other findings (their own actions remove it), not here: %s.',
-      profdb_fmt_ns(cl.claimed - cl.queued - cl.edges - cl.graph + lc.ns), rtrim(ltrim(
+      profdb_fmt_ns(cl.claimed - cl.queued - cl.edges - cl.graph - cl.warm + lc.ns), rtrim(ltrim(
       CASE WHEN cl.cold > 0 THEN printf(' %s in cold-start launch calls (cold_start);',
         profdb_fmt_ns(cl.cold)) ELSE '' END
       || CASE WHEN cl.startup > 0 THEN printf(' %s in one-time set-up calls (startup_calls);',
@@ -79,6 +84,8 @@ SELECT round(100.0 * lc.rest / t.job_step_ns, 1) AS priority, 'gpu_idle' AS rule
     100.0 * lc.rest / t.job_step_ns,
     CASE WHEN cl.queued > 0 THEN ', the idle time with GPU work queued and that other ' ||
       'findings own left out'
+      WHEN cl.warm > 0 THEN ', the idle time of the first iteration and that other findings ' ||
+      'own left out'
       WHEN cl.edges > 0 THEN ', the idle time at the trace''s start and end and that other ' ||
       'findings own left out'
       WHEN cl.graph > 0 THEN ', the idle time in graph launch calls and that other findings ' ||
@@ -98,7 +105,9 @@ SELECT round(100.0 * lc.rest / t.job_step_ns, 1) AS priority, 'gpu_idle' AS rule
       'queued_idle_ns', CAST(round(cl.queued) AS INTEGER),
       'edge_idle_ns', CAST(round(cl.edges) AS INTEGER),
       'graph_launch_idle_ns', CAST(round(cl.graph) AS INTEGER),
-      'other_findings_idle_ns', CAST(round(cl.claimed - cl.queued - cl.edges - cl.graph + lc.ns)
+      'warm_up_idle_ns', CAST(round(cl.warm) AS INTEGER),
+      'other_findings_idle_ns', CAST(round(cl.claimed - cl.queued - cl.edges - cl.graph - cl.warm
+        + lc.ns)
         AS INTEGER),
       'graph_launches',
         gr.calls)) AS evidence, 1 AS cut_may_explain

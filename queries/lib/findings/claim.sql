@@ -16,6 +16,8 @@ CREATE TEMP TABLE measure_claim (
   edges      REAL,     -- before the first and after the last GPU work of a trace without
                        --   ProfilerStep ranges (no finding's: the profile's start and end)
   graph      REAL,     -- CUDA/HIP graph launch calls (no finding's: the one call a replay costs)
+  warm       REAL,     -- the first iteration of a trace without ProfilerStep ranges whose
+                       --   Optimizer.step ranges mark 3 or more (no finding's: warm-up)
   claimed    REAL      -- the sum of the above
 ) STRICT;
 INSERT INTO measure_claim
@@ -26,7 +28,9 @@ INSERT INTO measure_claim
       0) / t.n AS op_sync,
     coalesce(sum(c.dataloader_ns), 0) / t.n AS dataloader,
     coalesce(sum(c.edge_ns), 0) / t.n AS edges, coalesce(sum(c.graph_ns), 0) / t.n AS graph,
+    coalesce(sum(c.warm_ns), 0) / t.n AS warm,
     coalesce(sum(c.cold_ns + c.startup_ns + c.alloc_ns + c.outside_ns + c.queued_ns + c.explicit_ns
-                  + c.op_sync_ns + c.dataloader_ns + c.edge_ns + c.graph_ns), 0) / t.n AS claimed
+                  + c.op_sync_ns + c.dataloader_ns + c.edge_ns + c.graph_ns + c.warm_ns), 0) / t.n
+      AS claimed
   FROM (SELECT 1.0 * max(rank_steps,
     1) AS n FROM measure_time) t LEFT JOIN report_idle_claim c ON 1;
