@@ -893,6 +893,30 @@ static int link_stats(ld_ctx *ctx, int64_t first) {
   return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* How each new trace's operator ids run (sql/postpass_id_stats.sql): the
+** report's test of a trace sampled after recording reads these counts,
+** which a dataset's summary keeps (it keeps neither the ids nor every
+** operator). */
+static int id_stats(ld_ctx *ctx, int64_t first) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(ctx->db, profdb_sql_postpass_id_stats, -1, &st, NULL) != SQLITE_OK)
+    return -1;
+  sqlite3_bind_int64(st, 1, first);
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    int64_t trace_id = sqlite3_column_int64(st, 0);
+    if (ld_put_stat(ctx->db, LD_KIND_TRACE, trace_id, PROFDB_STAT_op_id_span,
+                    sqlite3_column_int64(st, 1)) ||
+        ld_put_stat(ctx->db, LD_KIND_TRACE, trace_id, PROFDB_STAT_op_id_pairs,
+                    sqlite3_column_int64(st, 2)) ||
+        ld_put_stat(ctx->db, LD_KIND_TRACE, trace_id, PROFDB_STAT_op_id_skips,
+                    sqlite3_column_int64(st, 3)))
+      break;
+  }
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? 0 : -1;
+}
+
 int postpass_run(ld_ctx *ctx, int64_t first_trace, int64_t first_snapshot) {
   progress_phase("counting unmatched flows");
   if (flow_stats(ctx)) {
@@ -911,7 +935,7 @@ int postpass_run(ld_ctx *ctx, int64_t first_trace, int64_t first_snapshot) {
   if (exec_with_first(ctx, profdb_sql_postpass_spans, first_trace)) return -1;
   ld_phase(ctx, "spans");
   progress_phase("counting unlinked events");
-  if (link_stats(ctx, first_trace)) {
+  if (link_stats(ctx, first_trace) || id_stats(ctx, first_trace)) {
     fprintf(ctx->msg, "profdb: database error: %s\n", sqlite3_errmsg(ctx->db));
     return -1;
   }

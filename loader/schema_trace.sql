@@ -233,7 +233,8 @@ CREATE TABLE IF NOT EXISTS import_log(
   message TEXT NOT NULL
 );
 
--- Counters of everything unusual the loader met, per loaded file.
+-- Counters of everything unusual the loader met, per loaded file, and how its
+-- operator ids run (op_id_*: the report's test of a sampled trace).
 CREATE TABLE IF NOT EXISTS import_stats(
   -- trace or snapshot id
   artifact_id INTEGER NOT NULL,

@@ -41,6 +41,11 @@
   X(flow_end_unmatched, INFO, "flow finishes (f) with no start (s)")                           \
   X(gpu_without_launch, INFO,                                                                  \
     "kernels/copies/fills with no runtime call of the same correlation")                       \
+  X(op_id_span, INFO,                                                                          \
+    "ids the CPU operators' and user annotations' External ids span (max - min + 1)")          \
+  X(op_id_pairs, INFO, "consecutive pairs among the first 2,000 of those ids")                 \
+  X(op_id_skips, INFO,                                                                         \
+    "of those pairs, the ones that skip ids (most, in a trace sampled after recording)")       \
   X(gzip_incomplete, WARN, "gzip streams cut inside the trailer after complete JSON")          \
   X(gzip_trailing_bytes, WARN, "bytes after the last gzip member, ignored")                    \
   X(slice_overhang, INFO, "slices that end after their parent (nested by start time)")         \

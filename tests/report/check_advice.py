@@ -23,7 +23,8 @@ CASE is one of:
   records_sampled  a trace thinned after recording (1 operator in 20 kept,
                    with its launch and kernel; the ids of the rest
                    skipped): records_sampled fires and gpu_idle promises
-                   nothing; the complete trace and one with a single long
+                   nothing, in report DB and in report DIR of its export;
+                   the complete trace and one with a single long
                    stretch of unrecorded ids do not fire; HTA's
                    sampled_rank-0/-1 (trace_filter) when PUBLIC_DIR has them
   truncated_trace  a cut trace: profdb report exits 3, and the findings a
@@ -446,6 +447,18 @@ def case_records_sampled(profdb, public, work):
     for rule, x in found.items():
         if (x.get("expected_saving_ns") or 0) > 0:
             problems.append(f"sampled trace: {rule} promises {x['expected_saving_ns']} ns")
+    # A dataset's summary keeps neither the ids nor every operator: report
+    # DIR reads the load's counts (import_stats op_id_*) and says the same.
+    ds = os.path.join(work, "sampled_ds")
+    subprocess.run(["rm", "-rf", ds], check=True)
+    r = subprocess.run([profdb, "export", os.path.join(work, "sampled.json"), "-o", ds, "-q"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        problems.append(f"export of the sampled trace: exit {r.returncode}: {r.stderr[:200]}")
+    else:
+        in_dir, _ = report(profdb, work, "sampled_dir", path=ds)
+        if in_dir != found:
+            problems.append(f"report DIR of the sampled trace differs: {sorted(in_dir)}")
     # The complete trace: gpu_idle promises its idle time, nothing sampled.
     found, _ = report(profdb, work, "complete", numbered_trace())
     if "records_sampled" in found or not (found.get("gpu_idle") or {}).get("expected_saving_ns"):
