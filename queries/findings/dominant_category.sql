@@ -13,7 +13,7 @@
 -- record to bound them.  A replay of the trace with the kernels that much
 -- faster bounds any of these (measure_replay).
 -- Reads: measure_dominant, measure_floor, measure_gpu, measure_kernel_top, measure_replay,
---   measure_time
+--   measure_time, measure_top_category
 SELECT round(100.0 * r.saving / t.job_step_ns, 1) AS priority, 'dominant_category' AS rule,
   CASE WHEN c.category = 'GEMM' AND NOT c.shaped THEN 'low' WHEN c.host_bound THEN 'low'
        WHEN c.category IN ('GEMM', 'Attention', 'Elementwise',
@@ -22,9 +22,12 @@ SELECT round(100.0 * r.saving / t.job_step_ns, 1) AS priority, 'dominant_categor
     CASE WHEN c.host_bound THEN printf(', but the GPU idles %.0f%% of the step: faster ' ||
       'kernels save little',
         100.0 * (t.rank_step_ns - t.gpu_busy_ns) / t.rank_step_ns) ELSE '' END) AS title,
-  printf('%s: %s of %s of GPU activity (kernel_category_sum), in %s of analysed time.%s',
+  printf('%s: %s of %s of GPU activity (kernel_category_sum%s), in %s of analysed time.%s',
     c.category,
-    profdb_fmt_ns(c.dur), profdb_fmt_ns(g.gpu_total), profdb_fmt_ns(t.rank_step_ns),
+    profdb_fmt_ns(c.dur), profdb_fmt_ns(g.gpu_total),
+    CASE WHEN tc.pretrace_ns > 0 THEN printf(', which also counts %s of it launched before the ' ||
+      'trace: no step''s own work', profdb_fmt_ns(tc.pretrace_ns)) ELSE '' END,
+    profdb_fmt_ns(t.rank_step_ns),
     CASE WHEN c.category <> 'GEMM' THEN ''
       ELSE printf(' %.0f%% of it in %s kernels (from their names)%s.', 100.0 * c.precision_share,
         c.precision,
@@ -199,7 +202,8 @@ SELECT round(100.0 * r.saving / t.job_step_ns, 1) AS priority, 'dominant_categor
       'replay_ns', CAST(round(r.replay_ns) AS INTEGER),
       'transpose_ns', iif(c.category = 'Convolution', CAST(round(c.transpose_ns) AS INTEGER),
         NULL))) AS evidence, 0 AS cut_may_explain
-FROM measure_dominant c, measure_replay r, measure_gpu g, measure_time t, measure_floor f
+FROM measure_dominant c, measure_replay r, measure_gpu g, measure_time t, measure_floor f,
+  measure_top_category tc
 WHERE g.gpu_total > 0 AND t.rank_step_ns > 0 AND c.dur > 0.3 * g.gpu_total
   AND c.category NOT IN ('NCCL/communication', 'Memcpy', 'Other')
   AND (CASE WHEN c.unbounded THEN c.dur / 2 WHEN c.crit_bound THEN c.saving0 ELSE c.saving END)

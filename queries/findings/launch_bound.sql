@@ -8,7 +8,9 @@
 -- idles over 20% of the time outside them.  Steps that already replay CUDA
 -- graphs are told to capture what is still launched outside them.  At
 -- most what a replay of the trace gains with every launch call's time
--- removed (measure_replay_removed, launch).
+-- removed (measure_replay_removed, launch).  Calls after their span's
+-- last GPU idle gap the host could fill are left out too (measure_launch:
+-- hidden_ns).
 -- Reads: measure_cold, measure_gpu, measure_graph, measure_kernel_top, measure_launch,
 --   measure_launch_claim, measure_replay_removed, measure_time
 SELECT round(100.0 * lc.saving / t.job_step_ns, 1) AS priority,
@@ -21,19 +23,27 @@ SELECT round(100.0 * lc.saving / t.job_step_ns, 1) AS priority,
   -- one step's time)
   printf('Per rank step, %d of %d kernels are shorter than 10 us, and %d launch calls take %s ' ||
     'of CPU time (launch_overhead)%s.',
-    CAST(round(g.short_kernels * t.ranks / max(t.rank_steps, 1)) AS INTEGER),
-    CAST(round(g.kernels * t.ranks / max(t.rank_steps, 1)) AS INTEGER),
-    CAST(round(l.calls * t.ranks / max(t.rank_steps, 1)) AS INTEGER), profdb_fmt_ns(l.launch_ns),
-    CASE WHEN l.cold_calls + l.first_calls > 0 THEN printf('; %s%s%s, left out: the other %d ' ||
-      'take %s',
-      CASE WHEN l.cold_calls > 0 THEN printf('%d of them are cold-start calls (the first launch ' ||
-        'of a kernel, over 1 ms and 100x the median launch: cold_start) taking %s',
-        CAST(round(l.cold_calls * t.ranks / max(t.rank_steps, 1)) AS INTEGER), profdb_fmt_ns(l.cold_ns)) ELSE '' END,
-      CASE WHEN l.cold_calls > 0 AND l.first_calls > 0 THEN ' and ' ELSE '' END,
-      CASE WHEN l.first_calls > 0 THEN printf('%d run inside an operator''s one-time first ' ||
-        'call (library set-up, cuDNN autotuning: startup_calls) taking %s',
-        CAST(round(l.first_calls * t.ranks / max(t.rank_steps, 1)) AS INTEGER), profdb_fmt_ns(l.first_ns)) ELSE '' END,
-      CAST(round((l.calls - l.cold_calls - l.first_calls) * t.ranks / max(t.rank_steps, 1)) AS INTEGER),
+    CAST(round(g.short_kernels * ps.k) AS INTEGER), CAST(round(g.kernels * ps.k) AS INTEGER),
+    CAST(round(l.calls * ps.k) AS INTEGER), profdb_fmt_ns(l.launch_ns),
+    CASE WHEN l.cold_calls + l.first_calls + l.hidden_calls > 0 THEN printf('; %s, left out: ' ||
+      'the other %d take %s',
+      (SELECT group_concat(part, ' and ') FROM (
+         SELECT printf('%d of them are cold-start calls (the first launch of a kernel, over 1 ms ' ||
+           'and 100x the median launch: cold_start) taking %s',
+           CAST(round(l.cold_calls * ps.k) AS INTEGER), profdb_fmt_ns(l.cold_ns)) AS part
+         WHERE l.cold_calls > 0
+         UNION ALL
+         SELECT printf('%d run inside an operator''s one-time first call (library set-up, ' ||
+           'cuDNN autotuning: startup_calls) taking %s',
+           CAST(round(l.first_calls * ps.k) AS INTEGER), profdb_fmt_ns(l.first_ns))
+         WHERE l.first_calls > 0
+         UNION ALL
+         SELECT printf('%d come after the last GPU idle gap of their span that the host could ' ||
+           'fill (the GPU runs work already queued to the span''s end, so shorter calls move ' ||
+             'nothing) taking %s', CAST(round(l.hidden_calls * ps.k) AS INTEGER),
+           profdb_fmt_ns(l.hidden_ns))
+         WHERE l.hidden_calls > 0)),
+      CAST(round((l.calls - l.cold_calls - l.first_calls - l.hidden_calls) * ps.k) AS INTEGER),
       profdb_fmt_ns(l.steady_ns)) ELSE '' END)
     AS observation,
   'Kernel launch overhead dominates: the work is split into many tiny kernels.' AS hypothesis,
@@ -65,11 +75,14 @@ SELECT round(100.0 * lc.saving / t.job_step_ns, 1) AS priority,
       'gpu_busy_ns', t.gpu_busy_ns, 'kernels', g.kernels,
       'short_kernels', g.short_kernels, 'launch_call_ns', l.launch_ns,
       'cold_start_call_ns', l.cold_ns, 'first_call_launch_ns', l.first_ns,
+      'hidden_call_ns', l.hidden_ns,
       'cold_start_idle_ns', CAST(round(cm.idle_ns) AS INTEGER),
       'idle_outside_other_owners_ns', CAST(round(lc.idle_left) AS INTEGER),
       'replay_removed_ns', CAST(round(lc.replay_ns) AS INTEGER),
       'graph_launches', gr.calls)) AS evidence, 1 AS cut_may_explain
 FROM measure_gpu g, measure_time t, measure_launch l, measure_cold cm, measure_graph gr,
+  -- (calls and kernels per rank step: the counts of the text)
+  (SELECT 1.0 * ranks / max(rank_steps, 1) AS k FROM measure_time) ps,
   (SELECT *, coalesce(ns > binds_above, 0) AS replay_bound,
      iif(ns > binds_above, replay_ns, ns) AS saving
    FROM (SELECT c.*, r.replay_ns, r.binds_above

@@ -195,7 +195,14 @@ WHERE trace_id IN (SELECT trace_id FROM g GROUP BY trace_id
 --               it starts over 1 ms after it began.  The queued work is
 --               held back by something the trace does not hold (a stream
 --               waiting for an event recorded outside the window or
---               process), not by the host
+--               process), not by the host.  Also when all the GPU work
+--               launched before the call had ended when it began: what it
+--               waits for then is GPU work the trace does not hold
+--               (records lost, another thread or process), and
+--               removing the call leaves that wait elsewhere (issue 44's
+--               third unseen audit: a 1.29 s closing cudaDeviceSynchronize
+--               whose last recorded copy ended 319 us before it, promised
+--               as explicit_sync)
 --   'explicit'  a synchronize call (cuda/hip Device, Stream or Event
 --               Synchronize) with no operator around it: an explicit
 --               torch.cuda.synchronize() / event.synchronize(), often a
@@ -214,8 +221,11 @@ WITH outer_call AS (SELECT * FROM report_sync_outer
 )
 SELECT o.k, o.trace_id, o.event_id, o.name, o.a, o.b,
   CASE WHEN i.idle_ns > 1000000 AND i.idle_ns >= 0.9 * (o.b - o.a)
-         AND EXISTS (SELECT 1 FROM report_gpu g WHERE g.trace_id = o.trace_id
-                     AND g.launch_ts < i.call_ts AND g.ts > i.call_ts + 1000000) THEN 'outside'
+         AND (EXISTS (SELECT 1 FROM report_gpu g WHERE g.trace_id = o.trace_id
+                      AND g.launch_ts < i.call_ts AND g.ts > i.call_ts + 1000000)
+              OR NOT EXISTS (SELECT 1 FROM report_gpu g WHERE g.trace_id = o.trace_id
+                      AND g.launch_ts < i.call_ts AND g.ts + g.dur > i.call_ts))
+         THEN 'outside'
        WHEN o.name GLOB '*Synchronize' AND o.event_id NOT IN (SELECT event_id FROM report_sync_in_op)
          THEN 'explicit'
        ELSE 'op' END AS class

@@ -55,6 +55,27 @@ CASE is one of:
                    launch_bound together promise no more than the idle
                    time, data_loading exactly the idle time in the
                    DataLoader ranges
+  closing_sync_on_nothing_recorded  a trace ending in a 50 ms
+                   cudaDeviceSynchronize with the GPU idle: begun 300 us
+                   after the last kernel ended (nothing recorded to wait
+                   for), or with an elementwise kernel queued that an
+                   unrecorded event holds 2 ms, the call going on 47 ms
+                   after it: wait_outside_trace owns that idle,
+                   explicit_sync promises none of it, and
+                   dominant_category counts no kernel before its end as
+                   waited for (issue 44's third unseen audit: 1.29 s
+                   promised as explicit_sync, 42.7 ms of Elementwise
+                   "waited for" in such a sync)
+  backlog_counted_as_step_gemm  GEMM kernels launched before the trace
+                   (no launch record) run into the first analysed step:
+                   dominant_category's GEMM time and saving are the steps'
+                   own (issue 44's third unseen audit: +5.3%)
+  launch_after_last_idle  150 short kernels launched with the GPU idle
+                   between them, then a 3 ms kernel and 100 more launches
+                   queued behind it, the GPU busy to the trace's end:
+                   launch_bound counts at most the first 150 calls (issue
+                   44's third unseen audit: 29% of a launch_bound saving
+                   was such calls)
 
 Expected figures come from the fixture's own events (or, for the public
 traces, from the raw JSON), never from profdb.  Where PUBLIC_DIR has them,
@@ -792,6 +813,111 @@ def case_idle_with_work_queued_promised_to_host(profdb, public_dir, work):
         if rule == "gpu_idle" and "already queued" not in f.get(rule, {}).get("observation", ""):
             problems.append(f"gpu_idle does not say the GPU had work queued: {f.get(rule)}")
     return problems
+
+
+def closing_sync_trace(held):
+    """No steps: 60 iterations of an elementwise kernel (400 us) and a short
+    one, 300 us of host work between them (the GPU idles), then a 50 ms
+    cudaDeviceSynchronize: held, it begins with one more elementwise kernel
+    queued, held 2 ms by an event recorded outside the trace; else it begins
+    300 us after the last kernel ended, nothing queued."""
+    t, ts = T(), 1000
+    for i in range(60):
+        t.kernel(ts + 30, 400, name="void at::native::vectorized_elementwise_kernel<4>()")
+        t.kernel(ts + 440, 20, name="void small_kernel()")
+        ts += 760
+    last_end = max(float(e["ts"]) + float(e["dur"]) for e in t.ev if e["cat"] == "kernel")
+    sync = (last_end + 300, 50000)
+    if held:
+        t.corr += 1
+        x(t.ev, "cuda_runtime", "cudaLaunchKernel", last_end + 100, 5, correlation=t.corr)
+        x(t.ev, "kernel", "void at::native::vectorized_elementwise_kernel<4>()",
+          sync[0] + 2000, 1000, tid=7, pid=0, device=0, stream=7, correlation=t.corr)
+    x(t.ev, "cuda_runtime", "cudaDeviceSynchronize", *sync)
+    return t.doc(), sync
+
+
+def case_closing_sync_on_nothing_recorded(profdb, public_dir, work):
+    problems = []
+    for held in (False, True):
+        doc, sync = closing_sync_trace(held)
+        f = report(profdb, work, f"closing_sync_{int(held)}", doc)
+        sync_idle = idle_in(sync[0], sync[0] + sync[1], gpu_of(doc["traceEvents"]))
+        w = f.get("wait_outside_trace")
+        if not w or w["evidence"]["figures"]["outside_idle_ns"] < sync_idle * US * 0.999:
+            problems.append(f"held={held}: wait_outside_trace does not own the sync's "
+                            f"{sync_idle} us: {w}")
+        if saving(f, "explicit_sync") > 0:
+            problems.append(f"held={held}: explicit_sync promises {saving(f, 'explicit_sync')} ns")
+        d = f.get("dominant_category")
+        if d and d["expected_saving_ns"] > 0:
+            problems.append(f"held={held}: dominant_category promises {d['expected_saving_ns']} "
+                            f"ns of kernels before a sync that waits on nothing recorded")
+    return problems
+
+
+def case_backlog_counted_as_step_gemm(profdb, public_dir, work):
+    """Three 10 ms steps (the first the warm-up), each a 9.8 ms run of sgemm
+    kernels launched in it; 20 sgemm kernels of 100 us with no launch
+    record (launched before the trace) run at the start of step 2."""
+    t = T()
+    for i in range(3):
+        s0 = 1000 + i * 10000
+        x(t.ev, "user_annotation", f"ProfilerStep#{i + 1}", s0, 9990)
+        for k in range(49):
+            t.kernel(s0 + 100 + k * 200, 200, name="volta_sgemm_128x64_nn")
+    s2 = 1000 + 10000
+    for k in range(20):  # the backlog: no runtime call, no correlation of one
+        x(t.ev, "kernel", "volta_sgemm_128x64_nn", s2 + 5 + k * 100, 100, tid=8, pid=0,
+          device=0, stream=8, correlation=100000 + k)
+    f = report(profdb, work, "backlog_gemm", t.doc())
+    own = 49 * 200  # us of GEMM per analysed step, launched in it
+    d = f.get("dominant_category")
+    if not d:
+        return [f"dominant_category does not fire: {sorted(f)}"]
+    problems = []
+    got = d["evidence"]["figures"]["category_ns"]
+    if got != own * US:
+        problems.append(f"dominant_category's GEMM time {got} ns, want the steps' own "
+                        f"{own * US} ns (the 2 ms backlog left out)")
+    if d["expected_saving_ns"] > own / 2 * US:
+        problems.append(f"dominant_category saving {d['expected_saving_ns']} ns, over half the "
+                        f"steps' own GEMM time, {own / 2 * US:.0f} ns")
+    if "launched before the trace" not in d["observation"]:
+        problems.append(f"dominant_category does not say what it left out: {d['observation']}")
+    return problems
+
+
+def case_launch_after_last_idle(profdb, public_dir, work):
+    """No steps: an opening kernel held 5 ms by an unrecorded event (no
+    replay bounds the trace), 150 launches of 4 us kernels 60 us apart (the GPU idles between them), then a 3 ms
+    kernel and 100 launches queued behind it whose kernels run back to back
+    after it, to the trace's end."""
+    t, ts = T(), 1050
+    # an opening kernel held 5 ms by an event recorded outside the trace:
+    # nothing recorded explains its start, so no replay bounds the trace
+    t.corr += 1
+    x(t.ev, "cuda_runtime", "cudaLaunchKernel", ts, 5, correlation=t.corr)
+    x(t.ev, "kernel", "void held_kernel()", ts + 5000, 50, tid=7, pid=0, device=0, stream=7,
+      correlation=t.corr)
+    ts += 5100
+    for k in range(150):
+        t.kernel(ts + 25, 4, name="void tiny_kernel()")
+        ts += 60
+    t.kernel(ts + 25, 3000, name="void long_kernel()")
+    run = ts + 25 + 3000
+    for k in range(100):
+        t.corr += 1
+        x(t.ev, "cuda_runtime", "cudaLaunchKernel", ts + 40 + k * 20, 5, correlation=t.corr)
+        x(t.ev, "kernel", "void tiny_kernel()", run + k * 5, 4, tid=7, pid=0, device=0,
+          stream=7, correlation=t.corr)
+    f = report(profdb, work, "launch_after_idle", t.doc())
+    lb = f.get("launch_bound")
+    bound = 151 * 5 * US  # the 151 calls before the last idle gap
+    if lb and lb["expected_saving_ns"] > bound * 1.001:
+        return [f"launch_bound promises {lb['expected_saving_ns']} ns, more than the "
+                f"{bound} ns of calls before the trace's last idle gap"]
+    return []
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@
 -- Builds: measure_critical
 -- Reads: _gpu_link, _slice, measure_gemm_op_top, measure_time, measure_top_category,
 --   report_clip_sync, report_coll_call, report_gpu, report_pretrace_gpu, report_queued_gap,
---   report_setup_call, report_span, report_step_all
+--   report_setup_call, report_span, report_step_all, report_sync_class
 CREATE TEMP TABLE measure_critical (
   crit      REAL,     -- the top category's kernel time inside the windows something waits in, ns
   crit_fill REAL,     -- the same for the fill kernels, ns
@@ -35,7 +35,12 @@ WITH
 -- are not the steady state's wait, and the repeated ones are
 -- allocator_calls' to remove: with the caching allocator at work nothing
 -- waits there (issue 44's audit: TraceLens' train_resnet18, whose 153 ms
--- of Convolution "waited for" ran inside 1,355 hipFree calls).  crit: the
+-- of Convolution "waited for" ran inside 1,355 hipFree calls).  So is a
+-- call that waits on GPU work outside the trace (report_sync_class
+-- 'outside'): its end is that work's, and faster kernels inside it only
+-- lengthen the wait (issue 44's third unseen audit: 85 ms of Elementwise
+-- inside a closing sync that went on 1.27 s with the GPU idle and
+-- nothing queued).  crit: the
 -- dominant category's kernel time in those windows, per rank step, but for
 -- the work launched before the trace (a harness's backlog:
 -- report_pretrace_gpu).
@@ -63,6 +68,7 @@ waited_tail AS (
 waited AS (  -- each window, with its span
   SELECT c.trace_id, c.k, c.a, c.b FROM report_clip_sync c
   WHERE c.event_id NOT IN (SELECT event_id FROM report_setup_call)
+    AND c.event_id NOT IN (SELECT event_id FROM report_sync_class WHERE class = 'outside')
   UNION ALL
   SELECT w.trace_id, s.k, w.a, w.b
   FROM waited_tail w JOIN report_span s ON s.trace_id = w.trace_id AND s.step = w.step
