@@ -95,10 +95,17 @@ SELECT round(100.0 * r.saving / t.job_step_ns, 1) AS priority, 'dominant_categor
               'multiples of 16, and try torch.compile(mode="max-autotune"). ',
         100.0 * c.old_share, c.device_name, c.cc, c.old_name, c.old_arch, c.cc, c.cc) ELSE '' END
     || CASE c.precision
-      WHEN 'fp32' THEN 'These GEMMs run in fp32 on CUDA cores: use bf16/fp16 autocast ' ||
+      -- (GeForce Ampere and Ada run TF32 on tensor cores at about their fp32
+      -- rate: issue 44's third unseen audit, an RTX 3060 told TF32 would help)
+      WHEN 'fp32' THEN CASE WHEN c.device_name GLOB '*GeForce*'
+        THEN 'These GEMMs run in fp32 on CUDA cores: use bf16/fp16 autocast ' ||
+          '(torch.autocast("cuda", dtype=torch.bfloat16)); TF32 would not help here (on ' ||
+            'GeForce GPUs its tensor-core rate is about fp32''s); keep matrix dimensions ' ||
+              'multiples of 8/16.'
+        ELSE 'These GEMMs run in fp32 on CUDA cores: use bf16/fp16 autocast ' ||
         '(torch.autocast("cuda", dtype=torch.bfloat16)), or TF32 ' ||
           '(torch.set_float32_matmul_precision("high")) on Ampere or newer; keep matrix ' ||
-            'dimensions multiples of 8/16.'
+            'dimensions multiples of 8/16.' END
       WHEN 'tf32' THEN 'These GEMMs run in TF32 on tensor cores: bf16/fp16 autocast doubles ' ||
         'the tensor-core peak; keep matrix dimensions multiples of 8/16.'
       WHEN 'fp16/bf16' THEN 'These GEMMs already run on tensor cores in fp16/bf16 (autocast ' ||

@@ -27,6 +27,10 @@ CASE is one of:
                    the complete trace and one with a single long
                    stretch of unrecorded ids do not fire; HTA's
                    sampled_rank-0/-1 (trace_filter) when PUBLIC_DIR has them
+  tf32_on_geforce  fp32 GEMMs filling the steps: dominant_category advises
+                   TF32 on an A100, not on a GeForce RTX 3060 (its TF32
+                   tensor-core rate is about its fp32 rate; issue 44's
+                   third unseen audit)
   truncated_trace  a cut trace: profdb report exits 3, and the findings a
                    cut could explain say the trace is cut; also the first
                    500,000 bytes of HolisticTraceAnalysis' test.json.gz
@@ -396,6 +400,21 @@ def case_truncated_trace(profdb, public, work):
         problems += check_cut(found, "cut HTA trace")
     else:
         print(f"note: {src} absent: the public case was not checked")
+    return problems
+
+
+def case_tf32_on_geforce(profdb, public, work):
+    problems = []
+    for device, want in (("NVIDIA A100-SXM4-80GB", True), ("NVIDIA GeForce RTX 3060", False)):
+        doc = trace_of(lambda t, s: busy(t, s, 9500, name="volta_sgemm_128x64_nn"),
+                       shapes=False)
+        doc["deviceProperties"][0]["name"] = device
+        found, _ = report(profdb, work, "tf32_" + device.split()[-1], doc)
+        d = found.get("dominant_category")
+        if not d:
+            problems.append(f"{device}: dominant_category does not fire: {sorted(found)}")
+        elif ("set_float32_matmul_precision" in d["action"]) != want:
+            problems.append(f"{device}: TF32 advised {not want}: {d['action']}")
     return problems
 
 
