@@ -196,8 +196,10 @@ WHERE trace_id IN (SELECT trace_id FROM g GROUP BY trace_id
 --               held back by something the trace does not hold (a stream
 --               waiting for an event recorded outside the window or
 --               process), not by the host.  Also when all the GPU work
---               launched before the call had ended when it began: what it
---               waits for then is GPU work the trace does not hold
+--               launched before the call had ended when it began, and the
+--               call launches none itself (a blocking copy's own copy
+--               keeps it 'op'): what it waits for then is GPU work the
+--               trace does not hold
 --               (records lost, another thread or process), and
 --               removing the call leaves that wait elsewhere (issue 44's
 --               third unseen audit: a 1.29 s closing cudaDeviceSynchronize
@@ -224,7 +226,7 @@ SELECT o.k, o.trace_id, o.event_id, o.name, o.a, o.b,
          AND (EXISTS (SELECT 1 FROM report_gpu g WHERE g.trace_id = o.trace_id
                       AND g.launch_ts < i.call_ts AND g.ts > i.call_ts + 1000000)
               OR NOT EXISTS (SELECT 1 FROM report_gpu g WHERE g.trace_id = o.trace_id
-                      AND g.launch_ts < i.call_ts AND g.ts + g.dur > i.call_ts))
+                      AND g.launch_ts <= i.call_ts AND g.ts + g.dur > i.call_ts))
          THEN 'outside'
        WHEN o.name GLOB '*Synchronize' AND o.event_id NOT IN (SELECT event_id FROM report_sync_in_op)
          THEN 'explicit'

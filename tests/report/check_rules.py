@@ -272,6 +272,10 @@ def main():
     def four_sites(t, s):
         busy(t, s, 5000)
         for i, (frame, at, dur) in enumerate(sites):
+            # work the sync waits for, still running as it begins (a sync
+            # begun with nothing recorded to wait for waits on work outside
+            # the trace: wait_outside_trace's)
+            t.gpu(ADD, s + at - 100, 150, launch_ts=s + at - 150)
             t.x("python_function", "/home/u/" + frame, s + at - 5, dur + 10,
                 **{"Python id": 10 + i, "Python parent id": 1})
             t.x("cuda_runtime", "cudaDeviceSynchronize", s + at, dur)

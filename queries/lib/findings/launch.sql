@@ -6,8 +6,8 @@
 -- report_first_call: cuDNN's autotuning launches each candidate kernel
 -- there; issue 44's audit of tests/cuda/cudnn_cold: 11.5 of 14.9 ms of
 -- launch calls): one-time start-up, both, that neither fusion nor CUDA
--- graphs save; hidden_ns: in the calls after which their span's GPU
--- never idles again with nothing queued (no idle gap it could fill, but
+-- graphs save; hidden_ns: in the calls begun after their span's GPU last
+-- idled with nothing queued (no idle gap left for them to fill, but
 -- a whole trace's closing edge: the GPU runs queued work to the span's
 -- end, so a shorter call moves nothing; issue 44's third unseen audit: 50
 -- calls whose kernels start over 100 us after they return, the GPU busy
@@ -31,10 +31,11 @@ CREATE TEMP TABLE measure_launch (
 ) STRICT;
 INSERT INTO measure_launch
 WITH
--- each span's last GPU idle gap that the host could fill: nothing queued
--- at its start (report_queued_gap), not a whole trace's closing edge
+-- the end of each span's last GPU idle gap that the host could fill:
+-- nothing queued at its start (report_queued_gap), not a whole trace's
+-- closing edge
 last_gap AS (
-  SELECT s.trace_id, s.ts, s.end_ts, max(g.a) AS a
+  SELECT s.trace_id, s.ts, s.end_ts, max(g.b) AS b
   FROM report_span s JOIN report_gpu_gap g ON g.k = s.k AND g.trace_id = s.trace_id
   WHERE NOT (s.step IS NULL AND g.b = s.end_ts)
     AND NOT EXISTS (SELECT 1 FROM report_queued_gap q
@@ -52,9 +53,10 @@ last_gap AS (
     count(*) FILTER (WHERE NOT l.cold AND l.first) / t.ranks AS first_calls,
     count(*) FILTER (WHERE NOT l.cold AND NOT l.first AND l.hidden) / t.ranks AS hidden_calls
   FROM (SELECT l.dur, l.id IN (SELECT launch_id FROM report_cold_launch) AS cold,
-          -- (no fillable gap starts after the call in its span)
+          -- (no fillable gap of its span ends after the call began: the
+          -- one it is in, or a later one)
           NOT EXISTS (SELECT 1 FROM last_gap g WHERE g.trace_id = l.trace_id
-                      AND l.ts >= g.ts AND l.ts < g.end_ts AND g.a > l.ts) AS hidden,
+                      AND l.ts >= g.ts AND l.ts < g.end_ts AND g.b > l.ts) AS hidden,
           -- (an index range: the first calls of its thread that started at
           -- most the longest one's time before it)
           EXISTS (SELECT 1 FROM report_first_call f
