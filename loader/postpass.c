@@ -877,44 +877,39 @@ static int flow_stats(ld_ctx *ctx) {
   return rc;
 }
 
-/* Counts of unlinked GPU work, per new trace (sql/postpass_link_stats.sql);
-** the rows' names and descriptions come from profdb/stats.h (ld_put_stat). */
-static int link_stats(ld_ctx *ctx, int64_t first) {
+/* import_stats rows from a post-pass count script run with ?1 = first
+** (the first trace id of this load): each row is a trace id, then one value
+** per counter of stats, in order.  The rows' names and descriptions come
+** from profdb/stats.h (ld_put_stat). */
+static int put_trace_stats(ld_ctx *ctx, const char *sql, int64_t first,
+                           const profdb_stat *stats, int nstats) {
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(ctx->db, profdb_sql_postpass_link_stats, -1, &st, NULL) != SQLITE_OK)
-    return -1;
+  if (sqlite3_prepare_v2(ctx->db, sql, -1, &st, NULL) != SQLITE_OK) return -1;
   sqlite3_bind_int64(st, 1, first);
   int rc;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-    if (ld_put_stat(ctx->db, LD_KIND_TRACE, sqlite3_column_int64(st, 0),
-                    PROFDB_STAT_gpu_without_launch, sqlite3_column_int64(st, 1)))
-      break;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    int i = 0;
+    while (i < nstats && !ld_put_stat(ctx->db, LD_KIND_TRACE, sqlite3_column_int64(st, 0),
+                                      stats[i], sqlite3_column_int64(st, i + 1)))
+      i++;
+    if (i < nstats) break;
+  }
   sqlite3_finalize(st);
   return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* How each new trace's operator ids run (sql/postpass_id_stats.sql): the
-** report's test of a trace sampled after recording reads these counts,
-** which a dataset's summary keeps (it keeps neither the ids nor every
-** operator). */
-static int id_stats(ld_ctx *ctx, int64_t first) {
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(ctx->db, profdb_sql_postpass_id_stats, -1, &st, NULL) != SQLITE_OK)
-    return -1;
-  sqlite3_bind_int64(st, 1, first);
-  int rc;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    int64_t trace_id = sqlite3_column_int64(st, 0);
-    if (ld_put_stat(ctx->db, LD_KIND_TRACE, trace_id, PROFDB_STAT_op_id_span,
-                    sqlite3_column_int64(st, 1)) ||
-        ld_put_stat(ctx->db, LD_KIND_TRACE, trace_id, PROFDB_STAT_op_id_pairs,
-                    sqlite3_column_int64(st, 2)) ||
-        ld_put_stat(ctx->db, LD_KIND_TRACE, trace_id, PROFDB_STAT_op_id_skips,
-                    sqlite3_column_int64(st, 3)))
-      break;
-  }
-  sqlite3_finalize(st);
-  return rc == SQLITE_DONE ? 0 : -1;
+/* Per new trace: its unlinked GPU work (sql/postpass_link_stats.sql), and
+** how its operator ids run (sql/postpass_id_stats.sql: the report's test
+** of a trace sampled after recording reads these counts, which a
+** dataset's summary keeps; it keeps neither the ids nor every operator). */
+static int trace_stats(ld_ctx *ctx, int64_t first) {
+  static const profdb_stat link[] = {PROFDB_STAT_gpu_without_launch};
+  static const profdb_stat ids[] = {PROFDB_STAT_op_id_span, PROFDB_STAT_op_id_pairs,
+                                    PROFDB_STAT_op_id_skips};
+  return put_trace_stats(ctx, profdb_sql_postpass_link_stats, first, link,
+                         (int)(sizeof link / sizeof *link)) ||
+         put_trace_stats(ctx, profdb_sql_postpass_id_stats, first, ids,
+                         (int)(sizeof ids / sizeof *ids));
 }
 
 int postpass_run(ld_ctx *ctx, int64_t first_trace, int64_t first_snapshot) {
@@ -935,7 +930,7 @@ int postpass_run(ld_ctx *ctx, int64_t first_trace, int64_t first_snapshot) {
   if (exec_with_first(ctx, profdb_sql_postpass_spans, first_trace)) return -1;
   ld_phase(ctx, "spans");
   progress_phase("counting unlinked events");
-  if (link_stats(ctx, first_trace) || id_stats(ctx, first_trace)) {
+  if (trace_stats(ctx, first_trace)) {
     fprintf(ctx->msg, "profdb: database error: %s\n", sqlite3_errmsg(ctx->db));
     return -1;
   }
