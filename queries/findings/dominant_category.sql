@@ -97,15 +97,13 @@ SELECT round(100.0 * r.saving / t.job_step_ns, 1) AS priority, 'dominant_categor
     || CASE c.precision
       -- (GeForce Ampere and Ada run TF32 on tensor cores at about their fp32
       -- rate: issue 44's third unseen audit, an RTX 3060 told TF32 would help)
-      WHEN 'fp32' THEN CASE WHEN c.device_name GLOB '*GeForce*'
-        THEN 'These GEMMs run in fp32 on CUDA cores: use bf16/fp16 autocast ' ||
-          '(torch.autocast("cuda", dtype=torch.bfloat16)); TF32 would not help here (on ' ||
-            'GeForce GPUs its tensor-core rate is about fp32''s); keep matrix dimensions ' ||
-              'multiples of 8/16.'
-        ELSE 'These GEMMs run in fp32 on CUDA cores: use bf16/fp16 autocast ' ||
-        '(torch.autocast("cuda", dtype=torch.bfloat16)), or TF32 ' ||
-          '(torch.set_float32_matmul_precision("high")) on Ampere or newer; keep matrix ' ||
-            'dimensions multiples of 8/16.' END
+      WHEN 'fp32' THEN 'These GEMMs run in fp32 on CUDA cores: use bf16/fp16 autocast ' ||
+        '(torch.autocast("cuda", dtype=torch.bfloat16))' ||
+          CASE WHEN c.device_name GLOB '*GeForce*'
+            THEN '; TF32 would not help here (on GeForce GPUs its tensor-core rate is about ' ||
+              'fp32''s)'
+            ELSE ', or TF32 (torch.set_float32_matmul_precision("high")) on Ampere or newer' END ||
+          '; keep matrix dimensions multiples of 8/16.'
       WHEN 'tf32' THEN 'These GEMMs run in TF32 on tensor cores: bf16/fp16 autocast doubles ' ||
         'the tensor-core peak; keep matrix dimensions multiples of 8/16.'
       WHEN 'fp16/bf16' THEN 'These GEMMs already run on tensor cores in fp16/bf16 (autocast ' ||

@@ -50,10 +50,9 @@ SELECT round(100.0 * lc.rest / t.job_step_ns, 1) AS priority, 'gpu_idle' AS rule
     CASE WHEN cl.graph > 0 THEN printf(' %s of it lies inside CUDA/HIP graph launch calls ' ||
       '(the one call a replay costs: only fewer, larger graphs shorten it): not promised.',
       profdb_fmt_ns(cl.graph)) ELSE '' END ||
-    CASE WHEN cl.claimed - cl.queued - cl.edges - cl.graph - cl.warm + lc.ns > 0
-    THEN printf(' Of the idle ' ||
+    CASE WHEN cl.by_others + lc.ns > 0 THEN printf(' Of the idle ' ||
       'time, %s is promised by other findings (their own actions remove it), not here: %s.',
-      profdb_fmt_ns(cl.claimed - cl.queued - cl.edges - cl.graph - cl.warm + lc.ns), rtrim(ltrim(
+      profdb_fmt_ns(cl.by_others + lc.ns), rtrim(ltrim(
       CASE WHEN cl.cold > 0 THEN printf(' %s in cold-start launch calls (cold_start);',
         profdb_fmt_ns(cl.cold)) ELSE '' END
       || CASE WHEN cl.startup > 0 THEN printf(' %s in one-time set-up calls (startup_calls);',
@@ -106,9 +105,7 @@ SELECT round(100.0 * lc.rest / t.job_step_ns, 1) AS priority, 'gpu_idle' AS rule
       'edge_idle_ns', CAST(round(cl.edges) AS INTEGER),
       'graph_launch_idle_ns', CAST(round(cl.graph) AS INTEGER),
       'warm_up_idle_ns', CAST(round(cl.warm) AS INTEGER),
-      'other_findings_idle_ns', CAST(round(cl.claimed - cl.queued - cl.edges - cl.graph - cl.warm
-        + lc.ns)
-        AS INTEGER),
+      'other_findings_idle_ns', CAST(round(cl.by_others + lc.ns) AS INTEGER),
       'graph_launches',
         gr.calls)) AS evidence, 1 AS cut_may_explain
 FROM measure_time t, measure_gpu g, ranks_idle r, measure_floor f, measure_time j,

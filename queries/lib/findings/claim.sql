@@ -1,7 +1,9 @@
 -- Measure: who owns the GPU idle time (lib/38_claim.sql), per rank step, ns (one row).
 -- Who owns the GPU idle time (lib/38_claim.sql), per rank step: each
 -- instant of GPU idle time is claimed by one finding only.  claimed: the
--- sum of all but gpu_idle's and launch_bound's parts (launch_claim).
+-- sum of all but gpu_idle's and launch_bound's parts (launch_claim); by_others:
+-- the part of it that other findings promise (not the queued gaps, the
+-- trace edges, graph launch calls and the first iteration: no finding's).
 -- Builds: measure_claim
 -- Reads: measure_time, report_idle_claim
 CREATE TEMP TABLE measure_claim (
@@ -18,9 +20,12 @@ CREATE TEMP TABLE measure_claim (
   graph      REAL,     -- CUDA/HIP graph launch calls (no finding's: the one call a replay costs)
   warm       REAL,     -- the first iteration of a trace without ProfilerStep ranges whose
                        --   Optimizer.step ranges mark 3 or more (no finding's: warm-up)
-  claimed    REAL      -- the sum of the above
+  claimed    REAL,     -- the sum of the above
+  by_others  REAL      -- the part other findings own and promise: claimed less queued, edges,
+                       --   graph and warm
 ) STRICT;
 INSERT INTO measure_claim
+SELECT *, claimed - queued - edges - graph - warm AS by_others FROM (
   SELECT coalesce(sum(c.cold_ns), 0) / t.n AS cold, coalesce(sum(c.startup_ns), 0) / t.n AS startup,
     coalesce(sum(c.alloc_ns), 0) / t.n AS alloc, coalesce(sum(c.outside_ns), 0) / t.n AS outside,
     coalesce(sum(c.queued_ns), 0) / t.n AS queued,
@@ -33,4 +38,4 @@ INSERT INTO measure_claim
                   + c.op_sync_ns + c.dataloader_ns + c.edge_ns + c.graph_ns + c.warm_ns), 0) / t.n
       AS claimed
   FROM (SELECT 1.0 * max(rank_steps,
-    1) AS n FROM measure_time) t LEFT JOIN report_idle_claim c ON 1;
+    1) AS n FROM measure_time) t LEFT JOIN report_idle_claim c ON 1);

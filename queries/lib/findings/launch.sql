@@ -34,12 +34,14 @@ WITH
 -- the end of each span's last GPU idle gap that the host could fill:
 -- nothing queued at its start (report_queued_gap), not a whole trace's
 -- closing edge
-last_gap AS (
+-- (materialized, and the queued gaps taken out as a set: one pass each,
+-- not once per launch call or per gap)
+last_gap AS MATERIALIZED (
   SELECT s.trace_id, s.ts, s.end_ts, max(g.b) AS b
-  FROM report_span s JOIN report_gpu_gap g ON g.k = s.k AND g.trace_id = s.trace_id
+  FROM report_span s JOIN (SELECT k, trace_id, a, b FROM report_gpu_gap
+                           EXCEPT SELECT k, trace_id, a, b FROM report_queued_gap) g
+    ON g.k = s.k AND g.trace_id = s.trace_id
   WHERE NOT (s.step IS NULL AND g.b = s.end_ts)
-    AND NOT EXISTS (SELECT 1 FROM report_queued_gap q
-                    WHERE q.k = g.k AND q.trace_id = g.trace_id AND q.a = g.a)
   GROUP BY s.k, s.trace_id
 )
   SELECT coalesce(sum(l.dur), 0) / t.n AS launch_ns, count(*) / t.ranks AS calls,
