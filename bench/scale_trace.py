@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Make a large, realistic Kineto trace by repeating a real one.
 
-    scale_trace.py SOURCE OUT.json TARGET_MB [--gzip OUT.json.gz]
+    scale_trace.py SOURCE OUT.json TARGET_MB [--gzip OUT.json.gz] [--copies K]
 
 The source's events are written K times (K chosen so the output reaches
 TARGET_MB of JSON), copy i shifted by i x the source's time window, with
@@ -12,7 +12,9 @@ events (ph M) and the top-level keys are written once.  Times are kept as
 exact decimal text (the copy offsets are whole nanoseconds).
 
 With --gzip, the same content is also written gzip-compressed (level 6,
-as torch.profiler's export does through Python's gzip module).
+as torch.profiler's export does through Python's gzip module).  With
+--copies, exactly K copies, whatever TARGET_MB (tests/report's scaling
+check compares a trace with its 4 copies).
 """
 import argparse
 import gzip
@@ -60,6 +62,7 @@ def main():
     ap.add_argument("out")
     ap.add_argument("target_mb", type=float)
     ap.add_argument("--gzip", dest="gz")
+    ap.add_argument("--copies", type=int)
     a = ap.parse_args()
 
     doc = load(a.source)
@@ -107,7 +110,7 @@ def main():
         templates.append((dump(e), subs))
 
     size_one = sum(len(t) + 1 for t, _ in templates)
-    copies = max(1, math.ceil(a.target_mb * 1e6 / size_one))
+    copies = a.copies or max(1, math.ceil(a.target_mb * 1e6 / size_one))
     head = {k: v for k, v in doc.items() if k != "traceEvents"} if isinstance(doc, dict) else {}
 
     def render(out):

@@ -35,9 +35,11 @@ WITH
 -- nothing queued at its start (report_queued_gap), not a whole trace's
 -- closing edge
 -- (materialized, and the queued gaps taken out as a set: one pass each,
--- not once per launch call or per gap)
+-- not once per launch call or per gap; each call finds its span by
+-- report_span's index, then its span's row by k: a scan of its trace's
+-- spans per call grew with calls x steps)
 last_gap AS MATERIALIZED (
-  SELECT s.trace_id, s.ts, s.end_ts, max(g.b) AS b
+  SELECT s.k, s.trace_id, s.ts, s.end_ts, max(g.b) AS b
   FROM report_span s JOIN (SELECT k, trace_id, a, b FROM report_gpu_gap
                            EXCEPT SELECT k, trace_id, a, b FROM report_queued_gap) g
     ON g.k = s.k AND g.trace_id = s.trace_id
@@ -57,8 +59,10 @@ last_gap AS MATERIALIZED (
   FROM (SELECT l.dur, l.id IN (SELECT launch_id FROM report_cold_launch) AS cold,
           -- (no fillable gap of its span ends after the call began: the
           -- one it is in, or a later one)
-          NOT EXISTS (SELECT 1 FROM last_gap g WHERE g.trace_id = l.trace_id
-                      AND l.ts >= g.ts AND l.ts < g.end_ts AND g.b > l.ts) AS hidden,
+          NOT EXISTS (SELECT 1 FROM last_gap g
+                      WHERE g.k = (SELECT s.k FROM report_span s WHERE s.trace_id = l.trace_id
+                                     AND s.ts <= l.ts ORDER BY s.ts DESC LIMIT 1)
+                        AND l.ts < g.end_ts AND g.b > l.ts) AS hidden,
           -- (an index range: the first calls of its thread that started at
           -- most the longest one's time before it)
           EXISTS (SELECT 1 FROM report_first_call f
