@@ -898,12 +898,14 @@ static int put_trace_stats(ld_ctx *ctx, const char *sql, int64_t first,
   return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* Per new trace: its unlinked GPU work (sql/postpass_link_stats.sql), and
+/* Per new trace: its unlinked GPU work and its kernel launches with no GPU
+** record (sql/postpass_link_stats.sql), and
 ** how its operator ids run (sql/postpass_id_stats.sql: the report's test
 ** of a trace sampled after recording reads these counts, which a
 ** dataset's summary keeps; it keeps neither the ids nor every operator). */
 static int trace_stats(ld_ctx *ctx, int64_t first) {
-  static const profdb_stat link[] = {PROFDB_STAT_gpu_without_launch};
+  static const profdb_stat link[] = {PROFDB_STAT_gpu_without_launch,
+                                     PROFDB_STAT_launch_without_gpu};
   static const profdb_stat ids[] = {PROFDB_STAT_op_id_span, PROFDB_STAT_op_id_pairs,
                                     PROFDB_STAT_op_id_skips};
   return put_trace_stats(ctx, profdb_sql_postpass_link_stats, first, link,

@@ -153,6 +153,12 @@ static void slice_row(tparser *p, int64_t id, int kind, int64_t cat) {
   ld_buf *b = writer_batch(p->ctx->w);
   trace_spill_targs(ev, slice_targs);
   if (ev->ts.state == 'v' && ev->dur.state == 'v') gather_slice(p, id, kind);
+  if (kind == K_RUNTIME && ev->call_class)
+    ld_note(p->f,
+            ev->call_class == CALL_LAUNCH  ? PROFDB_STAT_kernel_launches
+            : ev->call_class == CALL_GRAPH ? PROFDB_STAT_graph_launches
+                                           : PROFDB_STAT_graph_capture_calls,
+            NULL);
   row_begin(b, TB_SLICE);
   row_int(b, COL_SLICE_ID, id);
   row_int(b, COL_SLICE_TRACE_ID, p->f->artifact_id);

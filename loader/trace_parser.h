@@ -132,6 +132,11 @@ typedef struct ttime {
   int64_t ns; /* the value */
 } ttime;
 
+/* tevent.call_class: the runtime calls the load counts (import_stats
+** kernel_launches, graph_launches, graph_capture_calls;
+** postpass_link_stats.sql). */
+enum { CALL_LAUNCH = 1, CALL_GRAPH = 2, CALL_CAPTURE = 3 };
+
 /* The event being read. */
 typedef struct tevent {
   uint64_t offset;         /* decompressed offset of its '{' */
@@ -144,6 +149,9 @@ typedef struct tevent {
   int cat_kind;            /* kind an X event of this category has */
   int64_t name_id;         /* interned name, -1 if absent */
   int64_t step_number;     /* N when the name is ProfilerStep#N, else -1 */
+  int call_class;          /* a runtime call's name: kernel launch (CALL_LAUNCH), graph
+                              launch (CALL_GRAPH), graph capture begin or end
+                              (CALL_CAPTURE), else 0 */
   tval pid, tid, id;       /* pid, tid, flow id */
   ttime ts, dur;           /* times */
   uint32_t bp_off, bp_len; /* "bp" text in raw (len 0 = absent) */

@@ -68,6 +68,21 @@ static uint32_t raw_put(tevent *ev, const char *s, size_t n) {
   return off;
 }
 
+/* What a name says of the runtime call it may be (tevent.call_class):
+** cudaLaunchKernel, cuLaunchKernel, hipExtModuleLaunchKernel,
+** cudaGraphLaunch, ... launch GPU work; *StreamBeginCapture /
+** *StreamEndCapture bracket a graph capture, whose launches run nothing.
+** Only names of CUDA's and HIP's APIs (cu*, hip*) are looked into. */
+static int call_class(const char *s, size_t n) {
+  if (n < 8 || !((s[0] == 'c' && s[1] == 'u') || (s[0] == 'h' && s[1] == 'i'))) return 0;
+  const char *launch = memmem(s, n, "Launch", 6);
+  if (launch && memmem(launch, n - (size_t)(launch - s), "Kernel", 6)) return CALL_LAUNCH;
+  if (launch && launch - s >= 5 && !memcmp(launch - 5, "Graph", 5)) return CALL_GRAPH;
+  if (memmem(s, n, "StreamBeginCapture", 18) || memmem(s, n, "StreamEndCapture", 16))
+    return CALL_CAPTURE;
+  return 0;
+}
+
 static void reset_event(tparser *p) {
   tevent *ev = &p->ev;
   ev->offset = ld_offset(p->f);
@@ -76,6 +91,7 @@ static void reset_event(tparser *p) {
   ev->ph_off = ev->ph_len = 0;
   ev->special = 0;
   ev->raw_cat_id = ev->name_id = ev->step_number = -1;
+  ev->call_class = 0;
   ev->pid.type = ev->tid.type = ev->id.type = 0;
   ev->ts.state = ev->dur.state = 0;
   ev->has_bp = ev->has_s = 0;
@@ -325,6 +341,7 @@ static void event_value(tparser *p, tok t, const char *s, size_t n) {
         ld_text(p->f, &s, &n);
         ev->name_id = ld_string(p->f, s, n);
         ev->step_number = nest_step_number(s, n);
+        ev->call_class = call_class(s, n);
         ev->special = n == 8 && !memcmp(s, "[memory]", 8)          ? 1
                       : n == 13 && !memcmp(s, "[OutOfMemory]", 13) ? 2
                                                                    : 0;

@@ -16,7 +16,8 @@
 --   a faster loop saves nothing (any time rule but data_loading:
 --   measure_pace), and a finding cut by that says so.  In a trace whose
 --   records were sampled after recording (records_sampled), a time
---   finding that missing records could explain promises nothing.  Each rule is one
+--   finding that missing records could explain promises nothing, and so
+--   in a trace that lost GPU records (gpu_records_partly_lost).  Each rule is one
 --   file of queries/findings/ (its README says how to add one); the runner (report/report_findings.c)
 --   inserts their rows into report_finding, which this file reads.
 -- Columns:
@@ -45,36 +46,44 @@ WITH
 -- traces' list (c.list); in a sampled trace (measure_sampled) such a
 -- finding says so first (sampled) and its time saving, which may be work
 -- whose records were dropped, becomes 0 (unpromised): its evidence keeps
--- the saving of the records kept
+-- the saving of the records kept; so in a trace that lost GPU records
+-- (measure_records_lost: lossy)
 f AS (
   SELECT r.*, r.rowid AS rid,
     coalesce(r.rule <> 'data_loading' AND r.expected_saving_ns > p.bound_ns, 0) AS paced,
-    s.traces IS NOT NULL AS sampled,
-    s.traces IS NOT NULL AND coalesce(r.expected_saving_ns > 0, 0) AS unpromised,
+    s.traces IS NOT NULL AS sampled, lo.traces IS NOT NULL AS lossy,
+    (s.traces IS NOT NULL OR lo.traces IS NOT NULL) AND coalesce(r.expected_saving_ns > 0, 0)
+      AS unpromised,
     p.bound_ns, p.waited, p.calls, p.wait_ns, t.job_step_ns, c.list AS cut_list,
     CASE WHEN c.list IS NULL THEN r.evidence
          ELSE json_set(r.evidence, '$.truncated', c.list) END AS cut_evidence
   FROM report_finding r CROSS JOIN measure_pace p CROSS JOIN measure_time t
   LEFT JOIN measure_cut c ON c.traces > 0 AND r.cut_may_explain
   LEFT JOIN measure_sampled s ON s.traces > 0 AND r.cut_may_explain
+  LEFT JOIN measure_records_lost lo ON lo.traces > 0 AND r.cut_may_explain
 )
 SELECT CASE WHEN f.paced THEN min(f.priority, round(100.0 * f.bound_ns / f.job_step_ns, 1))
             ELSE f.priority END AS priority,
   f.rule AS id, f.rule,
   -- a finding that a cut or sampled trace could explain says so first and
   -- loses one level of confidence
-  CASE WHEN f.cut_list IS NULL AND NOT f.sampled THEN f.confidence
+  CASE WHEN f.cut_list IS NULL AND NOT f.sampled AND NOT f.lossy THEN f.confidence
        WHEN f.confidence = 'high' THEN 'medium' ELSE 'low' END AS confidence,
   f.title,
   CASE WHEN f.sampled THEN 'The trace''s records were sampled (records_sampled): this time may '
     || 'be work whose records were dropped. ' ELSE '' END ||
+  CASE WHEN f.lossy THEN 'The trace lost GPU records (gpu_records_partly_lost): this time may '
+    || 'be GPU work whose records were lost. ' ELSE '' END ||
   CASE WHEN f.cut_list IS NULL THEN f.observation
        ELSE printf('The trace is cut (%s; profdb load exits 3): the events after the cut are '
          || 'missing, the GPU work first (Kineto writes it after the CPU events), so the cut may '
          || 'explain this. ', f.cut_list) || f.observation END AS observation,
   f.hypothesis, f.action,
-  CASE WHEN f.unpromised
+  CASE WHEN f.unpromised AND f.sampled
        THEN 'None promised while the trace''s records are sampled (records_sampled). On the '
+         || 'records kept: ' || f.expected_impact
+       WHEN f.unpromised
+       THEN 'None promised while the trace lacks GPU records (gpu_records_partly_lost). On the '
          || 'records kept: ' || f.expected_impact
        WHEN f.paced
        THEN printf('None while the DataLoader sets the pace: the loop waits for the next batch '
@@ -89,8 +98,8 @@ SELECT CASE WHEN f.paced THEN min(f.priority, round(100.0 * f.bound_ns / f.job_s
                   ELSE f.expected_saving_ns END) AS INTEGER) AS expected_saving_ns,
   f.expected_saving_bytes, f.subjects,
   CASE WHEN f.unpromised
-       THEN json_set(f.cut_evidence, '$.figures.saving_before_sampled_ns',
-         CAST(round(f.expected_saving_ns) AS INTEGER))
+       THEN json_set(f.cut_evidence, iif(f.sampled, '$.figures.saving_before_sampled_ns',
+         '$.figures.saving_before_lost_ns'), CAST(round(f.expected_saving_ns) AS INTEGER))
        WHEN f.paced
        THEN json_set(f.cut_evidence, '$.figures.saving_before_pace_ns',
          CAST(round(f.expected_saving_ns) AS INTEGER), '$.figures.pace_bound_ns',

@@ -41,6 +41,11 @@
   X(flow_end_unmatched, INFO, "flow finishes (f) with no start (s)")                           \
   X(gpu_without_launch, INFO,                                                                  \
     "kernels/copies/fills with no runtime call of the same correlation")                       \
+  X(kernel_launches, INFO, "runtime calls that launch a kernel (cudaLaunchKernel, ...)")       \
+  X(graph_launches, INFO, "runtime calls that launch a CUDA/HIP graph")                        \
+  X(graph_capture_calls, INFO, "runtime calls that begin or end a graph capture")              \
+  X(launch_without_gpu, INFO,                                                                  \
+    "kernel and graph launches outside graph captures that no kernel links to (records lost)") \
   X(op_id_span, INFO,                                                                          \
     "ids the CPU operators' and user annotations' External ids span (max - min + 1)")          \
   X(op_id_pairs, INFO, "consecutive pairs among the first 2,000 of those ids")                 \

@@ -56,6 +56,7 @@ def other_cases():
         "cold_start": {"input.json": check_advice.cold_trace()[0]},
         "gpu_records_lost": {"input.json": captured(check_advice, "case_kernels_lost", "lost")},
         "records_sampled": {"input.json": check_advice.numbered_trace(keep=20)},
+        "gpu_records_partly_lost": {"input.json": check_advice.numbered_trace(lose_from=800)},
         "ran_on_cpu": {"input.json": captured(check_advice, "case_ran_on_cpu", "cpu_run")},
         "startup_calls": {"input.json": check_idle_owner.startup_trace()[0]},
         "allocator_calls": {"input.json": captured(
