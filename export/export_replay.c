@@ -5,8 +5,8 @@
 ** A dataset's summaries keep only the CPU operators the other sections
 ** read, and the critical path's graph needs every one; so the export
 ** replays each span on the full database (the same SQL as the report:
-** queries/lib/10_trace_scope.sql through 63_critical_path_replay.sql,
-** embedded as profdb_report_replay_sql) and each summary carries its
+** queries/lib/10_trace_scope.sql, 11_hta, 13_cold_launch and 60 through
+** 63_critical_path_replay.sql, embedded as profdb_report_replay_sql) and each summary carries its
 ** trace's rows in trace_metadata (position -2, 'profdb.cp_replay';
 ** export_summary.c).  Every step is analysed (:include_warmup 1), so a
 ** report DIR finds the spans it analyses whatever its --include-warmup;

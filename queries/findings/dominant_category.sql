@@ -42,15 +42,15 @@ SELECT round(100.0 * r.saving / t.job_step_ns, 1) AS priority, 'dominant_categor
              ELSE '' END) END)
     || CASE WHEN c.host_bound THEN printf(' The GPU is idle %s: the host ' ||
       'sets the step, and only %s of the %s time per rank step runs while something waits for ' ||
-        'it (a host-blocking call, or the step''s GPU work past its CPU range).',
+        'it (a host-blocking call, or the step''s GPU work past its CPU range)%s.',
          t.gpu_idle_words, profdb_fmt_ns(c.crit),
-           c.category)
+           c.category, c.pinned_words)
        WHEN c.crit_bound THEN printf(' The GPU is idle %s, so a faster ' ||
          'kernel shortens the step only where something waits for it (a host-blocking call, ' ||
-           'or the step''s GPU work past its CPU range): %s of the %s time per rank step (%.0f%%).',
+           'or the step''s GPU work past its CPU range): %s of the %s time per rank step (%.0f%%)%s.',
          t.gpu_idle_words, profdb_fmt_ns(c.crit),
            c.category, 100.0 * min(1.0,
-           c.crit / max(c.dur, 1))) ELSE '' END
+           c.crit / max(c.dur, 1)), c.pinned_words) ELSE '' END
     || CASE WHEN c.category = 'Convolution' AND c.transpose_ns >= 0.1 * c.dur
          THEN printf(' %.0f%% of it (%s) is layout transposes (batched_transpose / nchwToNhwc ' ||
            'kernels) between NCHW tensors and NHWC convolution kernels.',
@@ -207,7 +207,12 @@ SELECT round(100.0 * r.saving / t.job_step_ns, 1) AS priority, 'dominant_categor
       'replay_ns', CAST(round(r.replay_ns) AS INTEGER),
       'transpose_ns', iif(c.category = 'Convolution', CAST(round(c.transpose_ns) AS INTEGER),
         NULL))) AS evidence, 0 AS cut_may_explain
-FROM measure_dominant c, measure_replay r, measure_gpu g, measure_time t, measure_floor f,
+FROM (SELECT *, CASE WHEN crit_pinned >= 1000 THEN printf('; %s more runs inside such a ' ||
+        'wait but before the GPU, later in its span, waits on something else (a collective ' ||
+          'that waits for a peer or whose peers are not loaded, or an idle gap over 1 ms with ' ||
+            'work queued): finished sooner, it only lengthens that wait',
+          profdb_fmt_ns(crit_pinned)) ELSE '' END AS pinned_words
+      FROM measure_dominant) c, measure_replay r, measure_gpu g, measure_time t, measure_floor f,
   measure_top_category tc
 WHERE g.gpu_total > 0 AND t.rank_step_ns > 0 AND c.dur > 0.3 * g.gpu_total
   AND c.category NOT IN ('NCCL/communication', 'Memcpy', 'Other')

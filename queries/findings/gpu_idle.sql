@@ -51,7 +51,8 @@ SELECT round(100.0 * lc.rest / t.job_step_ns, 1) AS priority, 'gpu_idle' AS rule
       '(the one call a replay costs: only fewer, larger graphs shorten it): not promised.',
       profdb_fmt_ns(cl.graph)) ELSE '' END ||
     CASE WHEN cl.by_others + lc.ns > 0 THEN printf(' Of the idle ' ||
-      'time, %s is promised by other findings (their own actions remove it), not here: %s.',
+      'time, %s is left to other rules, not promised here (their own actions remove it; each ' ||
+      'promises only what its own bounds allow, in a finding of its own above the floor): %s.',
       profdb_fmt_ns(cl.by_others + lc.ns), rtrim(ltrim(
       CASE WHEN cl.cold > 0 THEN printf(' %s in cold-start launch calls (cold_start);',
         profdb_fmt_ns(cl.cold)) ELSE '' END

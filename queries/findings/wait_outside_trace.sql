@@ -6,7 +6,10 @@
 SELECT round(min(100.0 * cl.outside / t.job_step_ns, 100), 1) AS priority,
   'wait_outside_trace' AS rule,
   'medium' AS confidence,
-  printf('The GPU waits on work outside this trace for %.0f%% of the analysed time',
+  -- (the host's wait, not the GPU's: issue 44's third unseen audit, a
+  -- closing sync whose queued work ran in its first 112 ms, then 1.27 s
+  -- of idle GPU with nothing queued)
+  printf('The host waits on work this trace does not show for %.0f%% of the analysed time',
     100.0 * cl.outside / t.rank_step_ns) AS title,
   printf('Host-blocking calls wait %s per rank step (%s) while no GPU work of the process ' ||
     'runs (over 1 ms and over 90%% of each call): %s.',
@@ -15,10 +18,11 @@ SELECT round(min(100.0 * cl.outside / t.job_step_ns, 100), 1) AS priority,
     (SELECT group_concat(printf('%s of %s', name, profdb_fmt_ns(b - a)), '; ')
      FROM (SELECT name, a, b FROM report_sync_class WHERE class = 'outside' ORDER BY b - a DESC,
        name LIMIT 3))) AS observation,
-  'The blocked call waits for GPU work the trace does not show: its stream waits for an event ' ||
-    'recorded by work outside the profiled window or process (another process or thread not ' ||
-      'traced, a producer that ran before the window), or the GPU records were lost.' AS hypothesis,
-  'The GPU waits on work outside this trace: profile a longer window that holds the producer ' ||
+  'The blocked call waits for GPU work the trace does not show: work queued behind an event ' ||
+    'recorded outside the profiled window or process (another process or thread not traced, a ' ||
+      'producer that ran before the window), work launched by a thread or process not traced, ' ||
+        'or work whose GPU records were lost.' AS hypothesis,
+  'The host waits on work outside this trace: profile a longer window that holds the producer ' ||
     '(or profile the producing process / thread), then act on what it shows.' AS action,
   'None promised: the cause is not in this trace.' AS expected_impact,
   'Re-profile with the producer in the window: no wait_outside_trace finding.' AS validation,

@@ -385,7 +385,7 @@ READERS = {
                "lib/findings/graph.sql", "lib/findings/launch.sql", "launch_overhead.sql",
                "mem_peak_context.sql",
                "op_memory_sum.sql", "op_shape_sum.sql", "queue_length.sql", "source_gpu_sum.sql",
-               "lib/10_trace_scope.sql", "lib/11_hta.sql", "lib/35_sync.sql", "lib/37_launch.sql",
+               "lib/10_trace_scope.sql", "lib/11_hta.sql", "lib/13_cold_launch.sql", "lib/35_sync.sql",
                "lib/38_claim.sql", "lib/50_collectives.sql", "lib/50_op_tree.sql",
                "lib/55_memory_event_op.sql", "lib/58_flops.sql", "lib/findings/queued.sql",
                "lib/36_gpu_gaps.sql",

@@ -27,6 +27,15 @@ CASE is one of:
                    the complete trace and one with a single long
                    stretch of unrecorded ids do not fire; HTA's
                    sampled_rank-0/-1 (trace_filter) when PUBLIC_DIR has them
+  records_lost     a trace whose last two steps' kernels never arrived (their
+                   launch calls there): gpu_records_partly_lost fires and
+                   gpu_idle promises nothing, in report DB and report DIR;
+                   100 of 2,400 launches short, or none, does not fire
+  chain_waited     a closing sync that waits for a queued chain of 100
+                   convolutions the GPU runs behind the host: a 2x faster
+                   Convolution saves about 5 ms (the replay's figure), not
+                   the 2.5 ms run inside the sync; also when a cold-start
+                   launch call holds a queued fill (the span stays closed)
   tf32_on_geforce  fp32 GEMMs filling the steps: dominant_category advises
                    TF32 on an A100, not on a GeForce RTX 3060 (its TF32
                    tensor-core rate is about its fp32 rate; issue 44's
@@ -50,7 +59,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checklist import run_case  # noqa: E402
-from check_rules import ADD, GEMM, Trace, busy, trace_of  # noqa: E402
+from check_rules import ADD, FILL, GEMM, Trace, busy, trace_of  # noqa: E402
 
 US = 1000  # ns per us
 
@@ -418,12 +427,14 @@ def case_tf32_on_geforce(profdb, public, work):
     return problems
 
 
-def numbered_trace(keep=1, jump=0):
+def numbered_trace(keep=1, jump=0, lose_from=None):
     """Three 10 ms steps of 800 operators (100 us each, a 40 us kernel
     launched in each: the host sets the pace), numbered by External id as
     Kineto numbers them.  keep=K keeps every K-th operator with its launch
     and kernel (the rest dropped, their ids skipped); jump adds a stretch of
-    jump unrecorded ids before the second step."""
+    jump unrecorded ids before the second step; lose_from=N drops the
+    kernels of the launches from the N-th on (CUPTI's records lost), their
+    launch calls kept."""
     t = Trace(shapes=False)
     ids = iter(range(1, 10 ** 7))
     for i in range(3):
@@ -439,6 +450,8 @@ def numbered_trace(keep=1, jump=0):
             ts = s + 100 + k * 120
             t.x("cpu_op", "aten::mul", ts, 100, **{"External id": n})
             t.gpu("mul_kernel", ts + 50, 40, launch_ts=ts + 10)
+            if lose_from is not None and t.corr > lose_from:
+                t.events.pop()  # the kernel (t.gpu appends it last)
     return {"schemaVersion": 1, "traceEvents": t.events,
             "deviceProperties": [{"id": 0, "name": "GPU", "totalGlobalMem": 80 << 30}]}
 
@@ -497,6 +510,106 @@ def case_records_sampled(profdb, public, work):
                     if (x.get("expected_saving_ns") or 0) > 0}
         if "records_sampled" not in found or "gpu_idle" not in found or promised:
             problems.append(f"HTA sampled_rank-{r}: {sorted(found)}, promised {promised}")
+    return problems
+
+
+def case_records_lost(profdb, public, work):
+    problems = []
+    # The kernels of the last two steps' launches never reached the trace
+    # (the launch calls are there): 1,600 of 2,400 launches without one.
+    doc = numbered_trace(lose_from=800)
+    found, _ = report(profdb, work, "lost", doc)
+    f = found.get("gpu_records_partly_lost")
+    if not f or "1600 of its 2400 kernel launch calls (67%) have no kernel" not in f["observation"]:
+        problems.append(f"lost records: gpu_records_partly_lost: {f and f['observation']}")
+    g = found.get("gpu_idle")
+    if not g:
+        problems.append(f"lost records: gpu_idle does not fire: {sorted(found)}")
+    else:
+        ev = json.loads(g["evidence"]) if isinstance(g["evidence"], str) else g["evidence"]
+        if g["expected_saving_ns"] != 0 or "lost GPU records (gpu_records_partly_lost)" not in g["observation"] \
+                or not ev["figures"].get("saving_before_lost_ns") \
+                or not g["expected_impact"].startswith("None promised while the trace lacks"):
+            problems.append(f"lost records: gpu_idle promises {g['expected_saving_ns']} ns: "
+                            f"{g['observation'][:120]} / {g['expected_impact'][:120]}")
+    for rule, x in found.items():
+        if (x.get("expected_saving_ns") or 0) > 0:
+            problems.append(f"lost records: {rule} promises {x['expected_saving_ns']} ns")
+    # A summary keeps neither every runtime call nor the links: report DIR
+    # reads the load's counts (import_stats launch_without_gpu).
+    ds = os.path.join(work, "lost_ds")
+    subprocess.run(["rm", "-rf", ds], check=True)
+    r = subprocess.run([profdb, "export", os.path.join(work, "lost.json"), "-o", ds, "-q"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        problems.append(f"export of the lossy trace: exit {r.returncode}: {r.stderr[:200]}")
+    else:
+        in_dir, _ = report(profdb, work, "lost_dir", path=ds)
+        if in_dir != found:
+            problems.append(f"report DIR of the lossy trace differs: {sorted(in_dir)}")
+    # A few launches short (under 10%) is no loss; the complete trace neither.
+    for name, d in (("few_lost", numbered_trace(lose_from=2300)), ("all_there", numbered_trace())):
+        found, _ = report(profdb, work, name, d)
+        if "gpu_records_partly_lost" in found:
+            problems.append(f"{name}: gpu_records_partly_lost fires")
+    return problems
+
+
+CONV = "void cudnn::detail::implicit_convolve_sgemm<float, float, 128, 5, 5, 3, 3, 3, 1, false>"
+
+
+def chain_trace(cold=False):
+    """No ProfilerStep.  3 ms of host work with the GPU idle, then 100
+    convolutions of 100 us launched every 50 us (the GPU falls behind the
+    host), then a closing cudaDeviceSynchronize that waits for the queue.
+    cold: the first convolution's launch call takes 2 ms (lazy module
+    load), and a fill launched just before it starts only as it returns."""
+    t = Trace(steps=False)
+    t.op("aten::to", 1000, 2990)
+    start = 4015
+    if cold:
+        t.op("aten::fill_", 3990, 8)
+        t.gpu(FILL, 6012, 4, launch_ts=3992)
+        start = 6016
+    for i in range(100):
+        ts = 4000 + i * 50 + (2050 if cold and i else 0)
+        launch = 2000 if cold and i == 0 else 5
+        t.x("cpu_op", "aten::cudnn_convolution", ts, launch + 20, **{"Input Dims": [[8, 8]]})
+        k_start = max(start, ts + 10 + launch)
+        t.gpu(CONV, k_start, 100, launch_ts=ts + 10, launch_dur=launch)
+        start = k_start + 100
+    last = 4000 + 99 * 50 + (2050 if cold else 0) + 30
+    t.x("cuda_runtime", "cudaDeviceSynchronize", last, start + 5 - last)
+    return {"schemaVersion": 1, "traceEvents": t.events,
+            "deviceProperties": [{"id": 0, "name": "NVIDIA A100-SXM4-80GB",
+                                  "totalGlobalMem": 80 << 30}]}
+
+
+def case_chain_waited(profdb, public, work):
+    """A closing sync waits for the whole queued chain, not only for the
+    kernels that run inside it: a 2x faster Convolution ends the trace
+    about 5 ms sooner (the GPU then keeps pace with the host), which the
+    replay measures; the kernels inside the sync alone gave 2.5 ms."""
+    problems = []
+    for cold in (False, True):
+        name = "chain_cold" if cold else "chain"
+        found, _ = report(profdb, work, name, chain_trace(cold))
+        d = found.get("dominant_category")
+        if not d:
+            problems.append(f"{name}: dominant_category does not fire: {sorted(found)}")
+            continue
+        ev = json.loads(d["evidence"]) if isinstance(d["evidence"], str) else d["evidence"]
+        fig = ev["figures"]
+        # (cold: the fill held by the cold launch call leaves the span closed,
+        # so the replay is there to bound it)
+        if fig.get("replay_ns") is None:
+            problems.append(f"{name}: no replay bound (the span is open)")
+            continue
+        if not (4_900_000 <= d["expected_saving_ns"] <= 5_000_000) \
+                or d["expected_saving_ns"] > fig["replay_ns"] / 0.99:
+            problems.append(f"{name}: dominant_category saves {d['expected_saving_ns']} ns "
+                            f"(critical path {fig.get('critical_path_ns')} ns, replay "
+                            f"{fig['replay_ns']} ns), want about 5 ms")
     return problems
 
 

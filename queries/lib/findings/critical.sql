@@ -7,15 +7,19 @@
 -- the only case that reads them; each measure holds a trace's kernels of
 -- the kind)
 -- Builds: measure_critical
--- Reads: _gpu_link, _slice, measure_gemm_op_top, measure_time, measure_top_category,
---   report_clip_sync, report_coll_call, report_gpu, report_pretrace_gpu, report_queued_gap,
+-- Reads: _gpu_link, _slice, measure_gemm_op_top, measure_replay_span, measure_time,
+--   measure_top_category, report_clip_sync, report_coll_call, report_gpu, report_gpu_gap,
+--   report_pretrace_gpu, report_queued_gap,
 --   report_setup_call, report_span, report_step_all, report_sync_class
 CREATE TEMP TABLE measure_critical (
   crit      REAL,     -- the top category's kernel time inside the windows something waits in, ns
   crit_fill REAL,     -- the same for the fill kernels, ns
   crit_op   REAL,     -- the same for the kernel category of measure_gemm_op_top, ns
   op_cat_ns REAL,     -- that category's kernel time, ns
-  crit_copy REAL      -- the copies' time inside those windows, ns
+  crit_copy REAL,     -- the copies' time inside those windows, ns
+  crit_pinned REAL    -- the top category's kernel time inside waited windows before their
+                      --   span's last pin (below): waited for, but finished sooner it only
+                      --   lengthens the wait at the pin, ns
 ) STRICT;
 INSERT INTO measure_critical
 WITH
@@ -99,9 +103,53 @@ span_pin AS MATERIALIZED (  -- each span's last pin: one index probe a pin
   WHERE x.t <= s.end_ts
   GROUP BY s.k
 ),
+-- A wait whose start finds the GPU busy also waits for the GPU work
+-- queued before it: from the end of the last GPU idle gap the host could
+-- have filled (one that began with nothing queued) the GPU runs its queue
+-- back to back (or waits on queued work), and finishing any of that chain
+-- sooner ends the wait sooner (issue 44's eighth audit: a compiled
+-- ResNet-18 whose closing synchronize waits for a 10.2 ms chain queued
+-- since 15.90 ms; its Convolution "waited for" was the 0.50 ms run inside
+-- the call, where replaying the trace with them halved ends it 1.26 ms
+-- sooner).  Each wait's start, then, is its chain's: the end of the last
+-- such gap begun before it, unless the GPU idles at its start (a gap
+-- begun before it ends after it) or the span has none (the span's start).
+-- Only in a whole-trace span (no ProfilerStep ranges: its end is the
+-- trace's, what the closing wait ends), and only where a replay of the
+-- trace bounds the findings (measure_replay_span: every analysed span
+-- closed): a chain the host soon catches up with shortens the wait by
+-- less than its kernels' time, which the replay measures (that ResNet-18:
+-- 2.46 ms by the chain, 1.27 ms replayed).  A step's replay ends at its
+-- last node, GPU work past the host's range included, which nothing may
+-- wait for (the next step not queued behind it: waited_tail above), so
+-- there the replay is no bound for a longer window.
+-- One sorted pass per span over its gaps and waits.
+gap_or_wait AS (  -- (the fillable gaps taken as a set, not looked up one by one)
+  SELECT k, trace_id, a, b, 0 AS wait, 0 AS fillable FROM report_gpu_gap
+  WHERE k IN (SELECT k FROM waited)
+  UNION ALL
+  SELECT k, trace_id, a, b, 0, 1 FROM (SELECT k, trace_id, a, b FROM report_gpu_gap
+                                       EXCEPT SELECT k, trace_id, a, b FROM report_queued_gap)
+  WHERE k IN (SELECT k FROM waited)
+  UNION ALL
+  SELECT k, trace_id, a, b, 1, 0 FROM waited
+),
+chained AS (
+  SELECT *, max(b) FILTER (WHERE NOT wait) OVER w AS gap_end,
+    max(b) FILTER (WHERE fillable) OVER w AS fillable_end
+  FROM gap_or_wait
+  WINDOW w AS (PARTITION BY k, trace_id ORDER BY a, wait ROWS UNBOUNDED PRECEDING)
+),
+chain AS (
+  SELECT c.trace_id, c.k, CASE WHEN c.gap_end > c.a OR s.step IS NOT NULL
+                                 OR NOT EXISTS (SELECT 1 FROM measure_replay_span) THEN c.a
+                               ELSE coalesce(c.fillable_end, s.ts) END AS a, c.b
+  FROM chained c JOIN report_span s ON s.k = c.k
+  WHERE c.wait
+),
 crit_win AS (
   SELECT w.trace_id, max(w.a, coalesce(sp.t, w.a)) AS a, w.b
-  FROM waited w LEFT JOIN span_pin sp ON sp.k = w.k
+  FROM chain w LEFT JOIN span_pin sp ON sp.k = w.k
   WHERE max(w.a, coalesce(sp.t, w.a)) < w.b
 ),
 -- The GPU work launched before the trace is no step's own: a faster kernel
@@ -111,13 +159,20 @@ crit_win AS (
 pretrace AS (SELECT event_id FROM report_pretrace_gpu)
   SELECT coalesce(sum(x.ns), 0) / t.n AS crit, coalesce(sum(x.fill_ns), 0) / t.n AS crit_fill,
     coalesce(sum(x.op_ns), 0) / t.n AS crit_op, coalesce(sum(x.op_cat_ns),
-      0) / t.n AS op_cat_ns, coalesce(sum(x.copy_ns), 0) / t.n AS crit_copy FROM (
+      0) / t.n AS op_cat_ns, coalesce(sum(x.copy_ns), 0) / t.n AS crit_copy,
+    coalesce(sum(x.all_ns - x.ns), 0) / t.n AS crit_pinned FROM (
     SELECT k.trace_id, (SELECT interval_overlap(a, b, w) FROM (
         SELECT c.a, c.b, 1 AS w FROM crit_win c WHERE c.trace_id = k.trace_id
         UNION ALL
         SELECT g.ts, g.ts + g.dur, 0 FROM report_gpu g
         WHERE g.trace_id = k.trace_id AND g.event_id NOT IN pretrace AND g.kind = 'kernel'
           AND g.category = (SELECT category FROM measure_top_category))) AS ns,
+      (SELECT interval_overlap(a, b, w) FROM (
+        SELECT w.a, w.b, 1 AS w FROM waited w WHERE w.trace_id = k.trace_id
+        UNION ALL
+        SELECT g.ts, g.ts + g.dur, 0 FROM report_gpu g
+        WHERE g.trace_id = k.trace_id AND g.event_id NOT IN pretrace AND g.kind = 'kernel'
+          AND g.category = (SELECT category FROM measure_top_category))) AS all_ns,
       (SELECT interval_overlap(a, b, w) FROM (
         SELECT c.a, c.b, 1 AS w FROM crit_win c WHERE c.trace_id = k.trace_id
         UNION ALL

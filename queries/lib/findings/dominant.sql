@@ -34,6 +34,7 @@ CREATE TEMP TABLE measure_dominant (
   host_bound      INTEGER,  -- 1: the GPU idles over half the rank step
   crit_bound      INTEGER,  -- measure_time.crit_bound
   crit            REAL,     -- measure_critical.crit, ns
+  crit_pinned     REAL,     -- measure_critical.crit_pinned, ns
   transpose_ns    REAL,     -- layout transposes among the convolutions per rank step, ns
   action_ns       ANY,      -- what the action takes off the category's kernels per rank step:
                             --   saving0, for Convolution at least the transposes, ns
@@ -86,6 +87,7 @@ conv_tr AS (
   SELECT *, action_ns * iif(critical_path_bound, min(1.0, crit / max(dur, 1)), 1.0) AS saving
   FROM (
     SELECT d.*, t.gpu_busy_ns < 0.5 * t.rank_step_ns AS host_bound, t.critical_path_bound, cm.crit,
+      cm.crit_pinned,
       ct.ns AS transpose_ns,
       CASE WHEN d.category = 'Convolution' AND t.gpu_busy_ns >= 0.5 * t.rank_step_ns
            THEN max(d.saving0, ct.ns) ELSE d.saving0 END AS action_ns

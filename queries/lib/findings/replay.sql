@@ -24,9 +24,8 @@
 -- action on some of them can give: the bound of low_gemm_efficiency (one
 -- shape's kernels), memcpy (gpu:Memcpy), fill_kernels (fill) and
 -- launch_bound (launch).
--- Builds: measure_replay, measure_replay_removed, measure_replay_span
--- Reads: measure_dominant, measure_time, report_cp_replay, report_cp_replay_span,
---   report_cp_span_all, report_gpu
+-- Builds: measure_replay, measure_replay_removed
+-- Reads: measure_dominant, measure_replay_span, measure_time, report_cp_replay, report_gpu
 CREATE TEMP TABLE measure_replay (
   share        REAL,     -- the share of the category's kernel time the action takes off
   replay_ns    REAL,     -- the replay's gain per rank step at that share, ns (NULL: not replayed)
@@ -43,25 +42,6 @@ CREATE TEMP TABLE measure_replay_removed (
   binds_above REAL               -- a saving over this is bounded to replay_ns: replay_ns / 0.99
                                  --   (within 1% the two are one time rounded apart), ns
 ) STRICT;
-
--- The analysed spans, when every one was replayed and is closed (no GPU
--- work held by something the graph does not hold, its CPU work on one
--- thread: report_cp_replay_span); else none: the scope is not the default
--- one, a span is past the graph's cap, or open.
-CREATE TEMP TABLE measure_replay_span (
-  trace_id INTEGER,  -- an analysed span's trace
-  step     INTEGER   -- and step (-1: the whole trace)
-) STRICT;
-INSERT INTO measure_replay_span
-SELECT p.trace_id, p.step FROM report_cp_span_all p
-WHERE NOT coalesce(:scope_trace, 0) AND NOT coalesce(:scope_hta, 0)
-  AND NOT EXISTS (
-    SELECT 1 FROM report_cp_span_all q
-    WHERE NOT EXISTS (SELECT 1 FROM report_cp_replay r
-                      WHERE r.trace_id = q.trace_id AND r.step = q.step)
-       OR NOT EXISTS (SELECT 1 FROM report_cp_replay_span o
-                      WHERE o.trace_id = q.trace_id AND o.step = q.step AND o.open_ops = 0
-                        AND o.threads <= 1));
 
 INSERT INTO measure_replay_removed
 SELECT kind, replay_ns, replay_ns / 0.99 FROM (
