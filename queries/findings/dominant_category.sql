@@ -207,8 +207,9 @@ SELECT round(100.0 * r.saving / t.job_step_ns, 1) AS priority, 'dominant_categor
       'replay_ns', CAST(round(r.replay_ns) AS INTEGER),
       'transpose_ns', iif(c.category = 'Convolution', CAST(round(c.transpose_ns) AS INTEGER),
         NULL))) AS evidence, 0 AS cut_may_explain
-FROM (SELECT *, CASE WHEN crit_pinned >= 1000 THEN printf('; %s more runs inside such a ' ||
-        'wait but before the GPU, later in its span, waits on something else (a collective ' ||
+FROM (SELECT *, CASE WHEN crit_pinned >= 1000 THEN printf('; %s more is waited for (it runs ' ||
+        'inside such a wait, or in the GPU work queued into one) but before the GPU, later ' ||
+        'in its span, waits on something else (a collective ' ||
           'that waits for a peer or whose peers are not loaded, or an idle gap over 1 ms with ' ||
             'work queued): finished sooner, it only lengthens that wait',
           profdb_fmt_ns(crit_pinned)) ELSE '' END AS pinned_words

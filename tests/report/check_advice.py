@@ -456,6 +456,39 @@ def numbered_trace(keep=1, jump=0, lose_from=None):
             "deviceProperties": [{"id": 0, "name": "GPU", "totalGlobalMem": 80 << 30}]}
 
 
+def unpromised(profdb, work, tag, name, found, says, key, impact):
+    """Problems unless gpu_idle fires promising nothing (its observation
+    says `says`, its evidence keeps `key`, its impact starts with
+    `impact`), no finding promises time, and report DIR of the trace's
+    export (WORK/name.json) finds the same: a summary keeps the load's
+    counts, not the records they come from."""
+    problems = []
+    g = found.get("gpu_idle")
+    if not g:
+        problems.append(f"{tag}: gpu_idle does not fire: {sorted(found)}")
+    else:
+        ev = json.loads(g["evidence"]) if isinstance(g["evidence"], str) else g["evidence"]
+        if g["expected_saving_ns"] != 0 or g["expected_saving_pct"] != 0 \
+                or says not in g["observation"] or not ev["figures"].get(key) \
+                or not g["expected_impact"].startswith(impact):
+            problems.append(f"{tag}: gpu_idle promises {g['expected_saving_ns']} ns: "
+                            f"{g['observation'][:120]} / {g['expected_impact'][:120]}")
+    for rule, x in found.items():
+        if (x.get("expected_saving_ns") or 0) > 0:
+            problems.append(f"{tag}: {rule} promises {x['expected_saving_ns']} ns")
+    ds = os.path.join(work, name + "_ds")
+    subprocess.run(["rm", "-rf", ds], check=True)
+    r = subprocess.run([profdb, "export", os.path.join(work, name + ".json"), "-o", ds, "-q"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        problems.append(f"export of the {tag}: exit {r.returncode}: {r.stderr[:200]}")
+    else:
+        in_dir, _ = report(profdb, work, name + "_dir", path=ds)
+        if in_dir != found:
+            problems.append(f"report DIR of the {tag} differs: {sorted(in_dir)}")
+    return problems
+
+
 def case_records_sampled(profdb, public, work):
     problems = []
     doc = numbered_trace(keep=20)
@@ -465,32 +498,9 @@ def case_records_sampled(profdb, public, work):
     f = found.get("records_sampled")
     if not f or want not in f["observation"]:
         problems.append(f"sampled trace: records_sampled: {f and f['observation']}")
-    g = found.get("gpu_idle")
-    if not g:
-        problems.append(f"sampled trace: gpu_idle does not fire: {sorted(found)}")
-    else:
-        before = json.loads(g["evidence"]) if isinstance(g["evidence"], str) else g["evidence"]
-        if g["expected_saving_ns"] != 0 or g["expected_saving_pct"] != 0 \
-                or "records were sampled" not in g["observation"] \
-                or not before["figures"].get("saving_before_sampled_ns") \
-                or not g["expected_impact"].startswith("None promised"):
-            problems.append(f"sampled trace: gpu_idle promises {g['expected_saving_ns']} ns: "
-                            f"{g['observation'][:120]} / {g['expected_impact'][:120]}")
-    for rule, x in found.items():
-        if (x.get("expected_saving_ns") or 0) > 0:
-            problems.append(f"sampled trace: {rule} promises {x['expected_saving_ns']} ns")
-    # A dataset's summary keeps neither the ids nor every operator: report
-    # DIR reads the load's counts (import_stats op_id_*) and says the same.
-    ds = os.path.join(work, "sampled_ds")
-    subprocess.run(["rm", "-rf", ds], check=True)
-    r = subprocess.run([profdb, "export", os.path.join(work, "sampled.json"), "-o", ds, "-q"],
-                       capture_output=True, text=True)
-    if r.returncode != 0:
-        problems.append(f"export of the sampled trace: exit {r.returncode}: {r.stderr[:200]}")
-    else:
-        in_dir, _ = report(profdb, work, "sampled_dir", path=ds)
-        if in_dir != found:
-            problems.append(f"report DIR of the sampled trace differs: {sorted(in_dir)}")
+    # (report DIR reads the load's counts, import_stats op_id_*)
+    problems += unpromised(profdb, work, "sampled trace", "sampled", found,
+                           "records were sampled", "saving_before_sampled_ns", "None promised")
     # The complete trace: gpu_idle promises its idle time, nothing sampled.
     found, _ = report(profdb, work, "complete", numbered_trace())
     if "records_sampled" in found or not (found.get("gpu_idle") or {}).get("expected_saving_ns"):
@@ -522,31 +532,10 @@ def case_records_lost(profdb, public, work):
     f = found.get("gpu_records_partly_lost")
     if not f or "1600 of its 2400 kernel launch calls (67%) have no kernel" not in f["observation"]:
         problems.append(f"lost records: gpu_records_partly_lost: {f and f['observation']}")
-    g = found.get("gpu_idle")
-    if not g:
-        problems.append(f"lost records: gpu_idle does not fire: {sorted(found)}")
-    else:
-        ev = json.loads(g["evidence"]) if isinstance(g["evidence"], str) else g["evidence"]
-        if g["expected_saving_ns"] != 0 or "lost GPU records (gpu_records_partly_lost)" not in g["observation"] \
-                or not ev["figures"].get("saving_before_lost_ns") \
-                or not g["expected_impact"].startswith("None promised while the trace lacks"):
-            problems.append(f"lost records: gpu_idle promises {g['expected_saving_ns']} ns: "
-                            f"{g['observation'][:120]} / {g['expected_impact'][:120]}")
-    for rule, x in found.items():
-        if (x.get("expected_saving_ns") or 0) > 0:
-            problems.append(f"lost records: {rule} promises {x['expected_saving_ns']} ns")
-    # A summary keeps neither every runtime call nor the links: report DIR
-    # reads the load's counts (import_stats launch_without_gpu).
-    ds = os.path.join(work, "lost_ds")
-    subprocess.run(["rm", "-rf", ds], check=True)
-    r = subprocess.run([profdb, "export", os.path.join(work, "lost.json"), "-o", ds, "-q"],
-                       capture_output=True, text=True)
-    if r.returncode != 0:
-        problems.append(f"export of the lossy trace: exit {r.returncode}: {r.stderr[:200]}")
-    else:
-        in_dir, _ = report(profdb, work, "lost_dir", path=ds)
-        if in_dir != found:
-            problems.append(f"report DIR of the lossy trace differs: {sorted(in_dir)}")
+    # (report DIR reads the load's counts, import_stats launch_without_gpu)
+    problems += unpromised(profdb, work, "lossy trace", "lost", found,
+                           "lost GPU records (gpu_records_partly_lost)", "saving_before_lost_ns",
+                           "None promised while the trace lacks")
     # A few launches short (under 10%) is no loss; the complete trace neither.
     for name, d in (("few_lost", numbered_trace(lose_from=2300)), ("all_there", numbered_trace())):
         found, _ = report(profdb, work, name, d)

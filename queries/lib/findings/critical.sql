@@ -17,9 +17,9 @@ CREATE TEMP TABLE measure_critical (
   crit_op   REAL,     -- the same for the kernel category of measure_gemm_op_top, ns
   op_cat_ns REAL,     -- that category's kernel time, ns
   crit_copy REAL,     -- the copies' time inside those windows, ns
-  crit_pinned REAL    -- the top category's kernel time inside waited windows before their
-                      --   span's last pin (below): waited for, but finished sooner it only
-                      --   lengthens the wait at the pin, ns
+  crit_pinned REAL    -- the top category's kernel time inside waited windows (with their
+                      --   chains) before their span's last pin (below): waited for, but
+                      --   finished sooner it only lengthens the wait at the pin, ns
 ) STRICT;
 INSERT INTO measure_critical
 WITH
@@ -168,7 +168,7 @@ pretrace AS (SELECT event_id FROM report_pretrace_gpu)
         WHERE g.trace_id = k.trace_id AND g.event_id NOT IN pretrace AND g.kind = 'kernel'
           AND g.category = (SELECT category FROM measure_top_category))) AS ns,
       (SELECT interval_overlap(a, b, w) FROM (
-        SELECT w.a, w.b, 1 AS w FROM waited w WHERE w.trace_id = k.trace_id
+        SELECT w.a, w.b, 1 AS w FROM chain w WHERE w.trace_id = k.trace_id
         UNION ALL
         SELECT g.ts, g.ts + g.dur, 0 FROM report_gpu g
         WHERE g.trace_id = k.trace_id AND g.event_id NOT IN pretrace AND g.kind = 'kernel'
