@@ -905,6 +905,7 @@ static int put_trace_stats(ld_ctx *ctx, const char *sql, int64_t first,
 ** dataset's summary keeps; it keeps neither the ids nor every operator). */
 static int trace_stats(ld_ctx *ctx, int64_t first) {
   static const profdb_stat link[] = {PROFDB_STAT_gpu_without_launch,
+                                     PROFDB_STAT_captured_launches,
                                      PROFDB_STAT_launch_without_gpu};
   static const profdb_stat ids[] = {PROFDB_STAT_op_id_span, PROFDB_STAT_op_id_pairs,
                                     PROFDB_STAT_op_id_skips};

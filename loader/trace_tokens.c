@@ -341,7 +341,9 @@ static void event_value(tparser *p, tok t, const char *s, size_t n) {
         ld_text(p->f, &s, &n);
         ev->name_id = ld_string(p->f, s, n);
         ev->step_number = nest_step_number(s, n);
-        ev->call_class = call_class(s, n);
+        /* (only runtime calls' names are looked into; Kineto writes cat
+        ** before name, and a name seen first is looked into as well) */
+        ev->call_class = ev->raw_cat_id < 0 || ev->cat_kind == K_RUNTIME ? call_class(s, n) : 0;
         ev->special = n == 8 && !memcmp(s, "[memory]", 8)          ? 1
                       : n == 13 && !memcmp(s, "[OutOfMemory]", 13) ? 2
                                                                    : 0;

@@ -44,6 +44,7 @@
   X(kernel_launches, INFO, "runtime calls that launch a kernel (cudaLaunchKernel, ...)")       \
   X(graph_launches, INFO, "runtime calls that launch a CUDA/HIP graph")                        \
   X(graph_capture_calls, INFO, "runtime calls that begin or end a graph capture")              \
+  X(captured_launches, INFO, "kernel launch calls made while their thread captures a graph")   \
   X(launch_without_gpu, INFO,                                                                  \
     "kernel and graph launches outside graph captures that no kernel links to (records lost)") \
   X(op_id_span, INFO,                                                                          \

@@ -1,6 +1,6 @@
 -- Rule: cold_start
 -- 4b. Cold start: the analysed time holds cold-start launch calls
--- (lib/37_launch.sql), one-time start-up (lazy module loading on a
+-- (lib/13_cold_launch.sql), one-time start-up (lazy module loading on a
 -- kernel's first launch) that a longer run pays once.  It saves no step
 -- time (expected_saving 0): it says the profile over-states the step by
 -- that much, and how to profile the steady state.  Sorted by the share of

@@ -104,10 +104,7 @@ WHERE coalesce((SELECT q.launched FROM report_queue_step q WHERE q.trace_id = ga
 -- lib/38_claim.sql (report_stall), beside the operators' one-time first
 -- calls.  A whole-trace span's idle before its first and after its last
 -- GPU work is the profile's start and end (report_idle_claim's edge), not
--- a stall.
---   k, trace_id   the span
---   a, b          the gap (ns)
--- The candidates first (big), then the host's recorded time in their spans
+-- a stall.  The candidates first (big), then the host's recorded time in their spans
 -- as disjoint runs (report_host_run), so that each gap reads only the runs
 -- it overlaps, by index: a join of each gap with every host interval of its
 -- span grew with the square of a whole-trace span's events (a stepless

@@ -236,7 +236,7 @@ FROM outer_call o LEFT JOIN idle i ON i.k = o.k AND i.event_id = o.event_id;
 -- Per span, the GPU idle time each owner claims (ns): interval_layers
 -- gives each instant to the lowest layer present (0: GPU work).
 --   k, trace_id        the span
---   cold_ns            during cold-start launch calls (lib/37_launch.sql)
+--   cold_ns            during cold-start launch calls (lib/13_cold_launch.sql)
 --   startup_ns         during one-time set-up calls and autotuning syncs,
 --                      and during operators' first calls holding one-time
 --                      work (report_first_call) and one-time host stalls

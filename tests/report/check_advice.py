@@ -536,6 +536,23 @@ def case_records_lost(profdb, public, work):
     problems += unpromised(profdb, work, "lossy trace", "lost", found,
                            "lost GPU records (gpu_records_partly_lost)", "saving_before_lost_ns",
                            "None promised while the trace lacks")
+    # Kernels a fill call launches (ROCm's hipMemsetAsync runs
+    # __amd_rocclr_fillBuffer) do not stand in for the lost ones.
+    doc = numbered_trace(lose_from=800)
+    corr = 10 ** 6
+    for i in range(2000):
+        ts = 1000 + i * 150
+        corr += 1
+        doc["traceEvents"] += [
+            {"ph": "X", "cat": "cuda_runtime", "name": "hipMemsetAsync", "pid": 1, "tid": 100,
+             "ts": ts + 60, "dur": 2, "args": {"correlation": corr}},
+            {"ph": "X", "cat": "kernel", "name": "__amd_rocclr_fillBufferAligned", "pid": 0,
+             "tid": 7, "ts": ts + 95, "dur": 1,
+             "args": {"correlation": corr, "device": 0, "stream": 7}}]
+    found, _ = report(profdb, work, "lost_fills", doc)
+    f = found.get("gpu_records_partly_lost")
+    if not f or "1600 of its 2400 kernel launch calls" not in f["observation"]:
+        problems.append(f"lost records beside fill kernels: {f and f['observation']}")
     # A few launches short (under 10%) is no loss; the complete trace neither.
     for name, d in (("few_lost", numbered_trace(lose_from=2300)), ("all_there", numbered_trace())):
         found, _ = report(profdb, work, name, d)

@@ -1,5 +1,6 @@
 -- Measure: the cold start in the analysed spans, per rank step (one row).
--- The cold start in the analysed spans (lib/37_launch.sql), per rank
+-- The cold start in the analysed spans (lib/13_cold_launch.sql and
+-- lib/37_launch.sql), per rank
 -- step: the cold-start calls' time and the GPU idle time during them
 -- (capped at the GPU idle time), calls per rank, the largest call and
 -- the largest steady launch median a call was compared with.

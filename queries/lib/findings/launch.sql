@@ -1,6 +1,6 @@
 -- Measure: kernel launch calls' CPU time per rank step; calls per rank (one row).
 -- Launch calls' CPU time per rank step; calls per rank.  cold_ns: the
--- part in cold-start calls (lib/37_launch.sql: the first launch of a
+-- part in cold-start calls (lib/13_cold_launch.sql: the first launch of a
 -- kernel, over 1 ms and 100x the median launch); first_ns: in the other
 -- calls inside an operator's one-time first call (lib/38_claim.sql
 -- report_first_call: cuDNN's autotuning launches each candidate kernel

@@ -11,7 +11,8 @@
 -- kernel but in graph captures, which run nothing by design and are not
 -- counted; the fills a cudaMemsetAsync often lacks are not counted
 -- either).  The load counts the calls (import_stats kernel_launches,
--- graph_launches, launch_without_gpu: loader/sql/postpass_link_stats.sql),
+-- graph_launches, captured_launches, launch_without_gpu:
+-- loader/sql/postpass_link_stats.sql),
 -- because a dataset's summary keeps neither every runtime call nor the
 -- links; a database loaded before those counts is never called lossy.
 -- A trace with no GPU record at all is gpu_records_lost's.
@@ -25,8 +26,10 @@ INSERT INTO measure_records_lost
 WITH
 counts AS (
   SELECT t.trace_id, t.label,
-    coalesce((SELECT sum(value) FROM import_stats WHERE artifact_id = t.trace_id
-       AND artifact = 'trace' AND name IN ('kernel_launches', 'graph_launches')), 0) AS launches,
+    -- (the launch calls outside graph captures)
+    coalesce((SELECT sum(CASE name WHEN 'captured_launches' THEN -value ELSE value END)
+       FROM import_stats WHERE artifact_id = t.trace_id AND artifact = 'trace'
+         AND name IN ('kernel_launches', 'graph_launches', 'captured_launches')), 0) AS launches,
     coalesce((SELECT value FROM import_stats WHERE artifact_id = t.trace_id
        AND artifact = 'trace' AND name = 'launch_without_gpu'), 0) AS lost
   FROM report_trace t
