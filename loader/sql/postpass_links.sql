@@ -11,7 +11,13 @@
 -- the launch (temp._launch_op, from the nesting pass).  In traces of
 -- PyTorch ~2.1-2.3 activities and runtime calls carry their correlation id
 -- as External id, a number space that collides with the operators' own
--- External ids: the enclosure test keeps those collisions out.  The
+-- External ids: the enclosure test keeps those collisions out.  In ROCm
+-- traces of the roctracer era (2024) neither side has a correlation: the
+-- External id is it (the ac2g flows' ids equal it), so GPU work without a
+-- correlation takes the runtime call without one of its External id as its
+-- launch (issue 44's eighth audit: no kernel of two such traces was
+-- linked, and their 7.7 and 24.0 ms first hipLaunchKernel calls went
+-- unseen), and its operator then by enclosure, as above.  The
 -- innermost cpu_op around the call (as nested) counts as enclosing it; that
 -- test comes first, answered from the index alone (SQLite reads the
 -- candidate's row only when the other test is needed).  GPU work
@@ -56,9 +62,12 @@ FROM (SELECT g.id AS id, g.trace_id AS trace_id, g.ts AS ts, l.id AS launch_id,
                           AND l.ts + l.dur <= o.ts + o.dur))),
    lo.op_id)
    AS op_id
-  FROM _gpu g LEFT JOIN _slice l ON l.id = (SELECT min(r.id) FROM _slice r
+  FROM _gpu g LEFT JOIN _slice l ON l.id = coalesce((SELECT min(r.id) FROM _slice r
     WHERE r.trace_id = g.trace_id AND r.correlation = g.correlation
-    AND r.kind = (SELECT kind FROM _kind WHERE name = 'runtime'))
+    AND r.kind = (SELECT kind FROM _kind WHERE name = 'runtime')),
+    (SELECT min(r.id) FROM _slice r
+     WHERE g.correlation IS NULL AND r.trace_id = g.trace_id AND r.external_id = g.external_id
+       AND r.kind = (SELECT kind FROM _kind WHERE name = 'runtime') AND r.correlation IS NULL))
   LEFT JOIN temp._launch_op lo ON lo.id = l.id
   WHERE g.trace_id >= ?1 AND g.kind IN
    (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'memset', 'gpu_sync'))) x;

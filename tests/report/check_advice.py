@@ -31,6 +31,9 @@ CASE is one of:
                    launch calls there): gpu_records_partly_lost fires and
                    gpu_idle promises nothing, in report DB and report DIR;
                    100 of 2,400 launches short, or none, does not fire
+  cold_start_rocm_ids  the cold-start trace with no correlation, its External
+                   ids standing for it (ROCm's roctracer-era traces): the
+                   kernels link to their launches, cold_start sees them
   chain_waited     a closing sync that waits for a queued chain of 100
                    convolutions the GPU runs behind the host: a 2x faster
                    Convolution saves about 5 ms (the replay's figure), not
@@ -154,6 +157,27 @@ def case_cold_start(profdb, public, work):
     if "cold_start" in found:
         problems.append("cold_start fires on a warm profile")
     return problems + public_cold_start(profdb, public, work)
+
+
+def case_cold_start_rocm_ids(profdb, public, work):
+    """The cold-start trace as ROCm's roctracer-era Kineto (2024) writes
+    it: runtime calls and kernels carry no correlation, their External id is
+    it (and collides with the operators' own): the kernels link to their
+    launch calls all the same, and cold_start sees the same calls."""
+    doc, want = cold_trace()
+    for e in doc["traceEvents"]:
+        args = e.get("args") or {}
+        if "correlation" in args:
+            args["External id"] = args.pop("correlation")
+    found, _ = report(profdb, work, "cold_rocm_ids", doc)
+    c = found.get("cold_start")
+    if not c:
+        return [f"cold_start does not fire when the External id is the correlation: {sorted(found)}"]
+    fig = c["evidence"]["figures"]
+    if fig["cold_start_calls"] != 3 or fig["cold_start_call_ns"] != want["cold_ns"]:
+        return [f"cold_start with External ids as correlations: {fig}, want 3 calls of "
+                f"{want['cold_ns']} ns"]
+    return []
 
 
 def public_cold_start(profdb, public, work):
