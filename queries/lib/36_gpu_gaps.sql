@@ -7,15 +7,19 @@
 
 -- The launch queue of each trace, all its streams together
 -- (docs/definitions.md "Queue length"): after each change, the number of
--- operations launched (their launch call started) and not yet started on
--- the GPU.  Every traced operation with its launch call counts, in the
--- analysed spans or not (work a warm-up step queued still holds the GPU),
+-- operations launched (their launch call started; a call over 1 ms, at its
+-- end, or at the operation's start if sooner: a cold-start call loading the
+-- kernel's module enqueues it as it returns, issue 44's eighth audit, a
+-- 5.11 ms first cudaLaunchKernel whose kernel read as queued 3.68 ms "on
+-- nothing the trace records") and not yet started on the GPU.  Every
+-- traced operation with its launch call counts, in the analysed spans or
+-- not (work a warm-up step queued still holds the GPU),
 -- but those whose launch call blocks the host until they are done (a
 -- synchronous or pageable copy, report_sync): their wait is the host's,
 -- owned by the sync findings.
 --   trace_id, t   the change (ns): one row a time, every change at it
 --                 taken together
---   launched      operations whose launch call started at t or before
+--   launched      operations launched (as above) at t or before
 --   started       operations that started on the GPU at t or before
 -- (GPU work whose launch call the trace does not hold counts as launched
 -- at the trace's start: see below.)
@@ -25,7 +29,8 @@
 -- under the clock's resolution) at a is no longer queued then.
 CREATE TEMP TABLE report_queue_step AS
 WITH ev AS (
-  SELECT g.trace_id, r.ts AS t, 1 AS d
+  SELECT g.trace_id, CASE WHEN r.dur > 1000000 THEN min(r.ts + r.dur, g.ts) ELSE r.ts END AS t,
+    1 AS d
   FROM _gpu g JOIN _gpu_link l ON l.id = g.id JOIN _slice r ON r.id = l.launch_id
   WHERE g.kind IN (SELECT kind FROM _kind WHERE name IN ('kernel', 'memcpy', 'memset'))
     AND g.ts IS NOT NULL AND r.ts IS NOT NULL AND g.trace_id IN (SELECT trace_id FROM report_span)
