@@ -34,6 +34,8 @@ CASE is one of:
   cold_start_rocm_ids  the cold-start trace with no correlation, its External
                    ids standing for it (ROCm's roctracer-era traces): the
                    kernels link to their launches, cold_start sees them
+  cold_call_not_queued  a cold-start launch call begun while a kernel runs:
+                   its own kernel is not queued work the GPU waits on
   chain_waited     a closing sync that waits for a queued chain of 100
                    convolutions the GPU runs behind the host: a 2x faster
                    Convolution saves about 5 ms (the replay's figure), not
@@ -178,6 +180,37 @@ def case_cold_start_rocm_ids(profdb, public, work):
         return [f"cold_start with External ids as correlations: {fig}, want 3 calls of "
                 f"{want['cold_ns']} ns"]
     return []
+
+
+def case_cold_call_not_queued(profdb, public, work):
+    """A 5 ms cold-start launch call begun while a 1 ms kernel runs: its
+    own kernel is enqueued as the call returns, so the 4.1 ms the GPU then
+    idles is the cold start's, not work queued "on nothing the trace
+    records" (issue 44's eighth audit: a compiled ResNet-18's 3.68 ms)."""
+    t = Trace(steps=False)
+    t.op("aten::add", 90, 10_000)
+    t.gpu(f"{ADD}_a", 110, 1000, launch_ts=100)
+    t.gpu(f"{ADD}_b", 5210, 5, launch_ts=200, launch_dur=5000)
+    for i in range(50):
+        t.gpu(f"{ADD}_b", 5300 + i * 20 + 10, 5, launch_dur=6, launch_ts=5300 + i * 20)
+    # (and a burst of 200 kernels launched ahead, run 10 us apart: queued
+    # gaps enough for queued_idle to fire and list what its gaps waited on)
+    for i in range(200):
+        t.gpu(f"{ADD}_c", 6500 + i * 15, 5, launch_dur=2, launch_ts=6400 + i * 0.5)
+    doc = {"schemaVersion": 1, "traceEvents": t.events,
+           "deviceProperties": [{"id": 0, "name": "GPU", "totalGlobalMem": 80 << 30}]}
+    found, _ = report(profdb, work, "cold_call_not_queued", doc)
+    problems = []
+    c = found.get("cold_start")
+    if not c or c["evidence"]["figures"]["cold_start_idle_ns"] < 4_000_000:
+        problems.append(f"cold_start: {c and c['evidence']}")
+    q = found.get("queued_idle")
+    if not q:
+        problems.append(f"queued_idle does not fire on the burst: {sorted(found)}")
+    elif (q["evidence"]["figures"].get("unseen_ns") or 0) >= 1_000_000:
+        problems.append(f"queued_idle counts the cold call's own kernel as queued: "
+                        f"{q['observation'][:200]}")
+    return problems
 
 
 def public_cold_start(profdb, public, work):
