@@ -31,6 +31,17 @@ counted AS (  -- the parser's counts, per new trace with GPU work
   FROM trace t WHERE t.trace_id >= ?1
     AND EXISTS (SELECT 1 FROM _gpu g WHERE g.trace_id = t.trace_id)
 ),
+-- the launch calls' names, as the parser counts them (kernel launches, and
+-- graph launches: graph); read for the captured launches and for the calls
+-- kernels link to: a kernel launch call links to one kernel (by its name: a
+-- fill or copy call may launch kernels too, ROCm's __amd_rocclr_fillBuffer),
+-- a graph launch to many (then the distinct calls are counted, which costs a
+-- sort: only in traces that launch graphs)
+launch_name AS MATERIALIZED (
+  SELECT id, value GLOB '*Graph*' AS graph FROM _string
+  WHERE value GLOB 'cu*Launch*Kernel*' OR value GLOB 'hi*Launch*Kernel*'
+    OR value GLOB 'cu*GraphLaunch*' OR value GLOB 'hi*GraphLaunch*'
+),
 -- (only in traces that capture a graph) each capture on its thread, and
 -- the launch calls inside it, found by name
 capture_call AS MATERIALIZED (
@@ -48,22 +59,13 @@ capture AS (
 ),
 captured AS (
   SELECT r.trace_id, count(*) AS n
-  FROM _slice r JOIN _string s ON s.id = r.name_id
+  FROM _slice r
   WHERE r.trace_id IN (SELECT trace_id FROM capture)
     AND r.correlation IS NOT NULL AND r.kind = (SELECT kind FROM runtime)
-    AND (s.value GLOB 'cu*Launch*Kernel*' OR s.value GLOB 'hi*Launch*Kernel*')
+    AND r.name_id IN (SELECT id FROM launch_name WHERE NOT graph)
     AND EXISTS (SELECT 1 FROM capture c WHERE c.trace_id = r.trace_id AND c.pid IS r.pid
                 AND c.tid IS r.tid AND r.ts >= c.a AND r.ts < c.b)
   GROUP BY r.trace_id
-),
--- the launch calls kernels link to: a kernel launch call to one kernel (by
--- its name: a fill or copy call may launch kernels too, ROCm's
--- __amd_rocclr_fillBuffer), a graph launch to many (then the distinct calls
--- are counted, which costs a sort: only in traces that launch graphs)
-launch_name AS MATERIALIZED (
-  SELECT id, value GLOB '*Graph*' AS graph FROM _string
-  WHERE value GLOB 'cu*Launch*Kernel*' OR value GLOB 'hi*Launch*Kernel*'
-    OR value GLOB 'cu*GraphLaunch*' OR value GLOB 'hi*GraphLaunch*'
 ),
 links AS (
   SELECT c.trace_id, c.launches + c.graphs AS launches,
