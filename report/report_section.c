@@ -122,12 +122,16 @@ char *rp_read_text(const char *path, size_t max, const char *what, size_t *len) 
 /* PROFDB_TIMING set: a line per query file, section and finding, and the
 ** SQL steps; PROFDB_TIMING=statements: also each statement that took
 ** 10 ms or more, with its steps and the start of its text (to find the
-** statement a file's time goes to). */
+** statement a file's time goes to); PROFDB_TIMING=plans: also those
+** statements' query plans (EXPLAIN QUERY PLAN, parameters unbound). */
 static int timing_enabled(void) {
   static int enabled = -1;
   if (enabled < 0) {
     const char *v = getenv("PROFDB_TIMING");
-    enabled = v == NULL ? 0 : strcmp(v, "statements") == 0 ? 2 : 1;
+    enabled = v == NULL                      ? 0
+              : strcmp(v, "statements") == 0 ? 2
+              : strcmp(v, "plans") == 0      ? 3
+                                             : 1;
   }
   return enabled;
 }
@@ -135,6 +139,25 @@ static int timing_enabled(void) {
 void rp_timing(const char *what, double since) {
   if (timing_enabled() && what)
     fprintf(stderr, "profdb: timing: %-24s %8.3f s\n", what, ld_seconds() - since);
+}
+
+/* The statement's plan, one line per step, indented by depth. */
+static void print_plan(sqlite3 *db, const char *sql) {
+  char *eqp = sqlite3_mprintf("EXPLAIN QUERY PLAN %s", sql);
+  sqlite3_stmt *st = NULL;
+  if (eqp && sqlite3_prepare_v2(db, eqp, -1, &st, NULL) == SQLITE_OK) {
+    int ids[64], depth[64], n = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+      int id = sqlite3_column_int(st, 0), parent = sqlite3_column_int(st, 1), d = 0;
+      for (int i = 0; i < n; i++)
+        if (ids[i] == parent) d = depth[i] + 1;
+      if (n < 64) ids[n] = id, depth[n++] = d;
+      fprintf(stderr, "profdb: timing:     plan %*s%s\n", 2 * d, "",
+              (const char *)sqlite3_column_text(st, 3));
+    }
+  }
+  sqlite3_finalize(st);
+  sqlite3_free(eqp);
 }
 
 /* The SQL's work in SQLite's virtual-machine steps, summed over the
@@ -149,7 +172,7 @@ static int count_steps(unsigned type, void *unused, void *stmt, void *ns) {
   long long steps = sqlite3_stmt_status(stmt, SQLITE_STMTSTATUS_VM_STEP, 1);
   sql_steps += steps;
   sqlite3_int64 elapsed = *(const sqlite3_int64 *)ns;
-  if (timing_enabled() == 2 && elapsed >= 10000000) {
+  if (timing_enabled() >= 2 && elapsed >= 10000000) {
     char text[121];
     const char *sql = sqlite3_sql(stmt);
     int n = 0;
@@ -159,6 +182,7 @@ static int count_steps(unsigned type, void *unused, void *stmt, void *ns) {
     text[n] = 0;
     fprintf(stderr, "profdb: timing:   statement %8.3f s %12lld steps  %s\n", elapsed / 1e9,
             steps, text);
+    if (timing_enabled() == 3 && sql) print_plan(sqlite3_db_handle(stmt), sql);
   }
   return 0;
 }

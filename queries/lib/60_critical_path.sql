@@ -148,7 +148,10 @@ WITH nm AS (
         WHERE value IN ('cpu_op', 'user_annotation')
            OR (value IN ('python_function', 'Operator') AND NOT coalesce(:scope_hta, 0))) c
     ON c.id = s.raw_cat_id
-  WHERE s.dur > 0 AND s.id NOT IN (SELECT id FROM report_hta_slice_stream WHERE stream <> -1)
+  -- (the name first: few slices name the passes, and a test on s alone
+  -- runs before the joins)
+  WHERE s.name_id IN (SELECT id FROM nm) AND s.dur > 0
+    AND s.id NOT IN (SELECT id FROM report_hta_slice_stream WHERE stream <> -1)
     AND hta_start_ns(s.ts, p.rounded) BETWEEN p.ts AND p.end_ts
     AND hta_end_ns(s.ts, s.dur, p.rounded) > hta_start_ns(s.ts, p.rounded)
 ), thread AS (  -- per thread: operators naming the forward / backward pass, frames the forward
@@ -210,7 +213,7 @@ WHERE NOT coalesce(:scope_hta, 0) AND x.st IS NOT NULL AND x.nbs = 1
 CREATE TEMP TABLE report_cp_ev(trace_id INTEGER, step INTEGER, ev INTEGER, gpu INTEGER,
   ts INTEGER, end_ts INTEGER, pid, tid, skey INTEGER, lock INTEGER, blocking INTEGER,
   parent INTEGER, PRIMARY KEY (trace_id, step, ev)) WITHOUT ROWID;
-WITH nm AS (
+WITH nm AS MATERIALIZED (  -- (once per name, not per event)
   SELECT id, value IN ('cudaLaunchKernel', 'cudaMemcpyAsync', 'cudaHostAlloc') AS lock,
     value IN ('cudaDeviceSynchronize', 'cudaStreamSynchronize', 'cudaEventSynchronize',
               'cudaMemcpy', 'cudaMemcpyAsync')
