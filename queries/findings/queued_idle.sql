@@ -23,7 +23,9 @@ SELECT round(min(100.0 * cl.queued / t.job_step_ns, 100), 1) AS priority,
   printf('The GPU idles with work already queued for %.0f%% of the analysed time',
     100.0 * cl.queued / t.rank_step_ns) AS title,
   printf('GPU idle time that began with work launched but not started: %s per rank step (%s), ' ||
-    'in %d gaps; what the waiting operation waited on: %s. Most: %s.',
+    'in %d gaps; what the waiting operation waited on, over whole gaps (cold-start launches, ' ||
+    'one-time set-up and waits on work outside the trace take their part of a gap first, so ' ||
+    'these can add up to more): %s. Most: %s.',
     profdb_fmt_ns(cl.queued),
     CASE WHEN t.steps > 0 THEN t.job_step_words ELSE 'the whole trace: no ProfilerStep ranges' END,
     (SELECT count(*) FROM measure_queued_gap),
