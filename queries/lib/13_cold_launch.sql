@@ -28,9 +28,10 @@
 --   ts, dur              the call's start and duration (ns)
 --   name_id              the kernel's name
 --   first                1 for the first call of the trace that launched it
+--   pid, device          the calling process and the kernel's GPU
 CREATE TEMP TABLE report_kernel_launch AS
 WITH one AS (
-  SELECT g.trace_id, l.launch_id, min(g.name_id) AS name_id
+  SELECT g.trace_id, l.launch_id, min(g.name_id) AS name_id, min(g.device) AS device
   FROM _gpu g JOIN _gpu_link l ON l.id = g.id
   WHERE g.kind = (SELECT kind FROM _kind WHERE name = 'kernel')
     AND l.launch_id IS NOT NULL
@@ -38,12 +39,12 @@ WITH one AS (
   GROUP BY g.trace_id, l.launch_id HAVING count(*) = 1
 )
 SELECT o.trace_id, o.launch_id, r.ts, r.dur, o.name_id,
-  r.ts = min(r.ts) OVER (PARTITION BY o.trace_id, o.name_id) AS first
+  r.ts = min(r.ts) OVER (PARTITION BY o.trace_id, o.name_id) AS first, r.pid, o.device
 FROM one o JOIN _slice r ON r.id = o.launch_id
 WHERE r.dur IS NOT NULL;
 
 -- The cold-start calls.
---   trace_id, launch_id, ts, dur, name_id  as report_kernel_launch
+--   trace_id, launch_id, ts, dur, name_id, pid, device  as report_kernel_launch
 --   median_ns                             the steady launch call it is
 --                                         compared with: the median later
 --                                         call of its kernel, else of the
@@ -61,5 +62,6 @@ WITH own AS (
   LEFT JOIN tr t ON t.trace_id = l.trace_id
   WHERE l.first AND l.dur > 1000000
 )
-SELECT trace_id, launch_id, ts, dur, name_id, median_ns FROM ref WHERE dur > 100 * median_ns;
+SELECT trace_id, launch_id, ts, dur, name_id, median_ns, pid, device FROM ref
+WHERE dur > 100 * median_ns;
 CREATE INDEX temp.report_cold_launch_by_id ON report_cold_launch(launch_id);

@@ -113,9 +113,12 @@ SELECT p.trace_id, p.step,
               -- module holds the GPU's queue, and the work starts as the
               -- call returns; one-time, so held at its recorded start the
               -- replay is right; issue 44's eighth audit, a compiled
-              -- ResNet-18 whose one such kernel kept its span open)
+              -- ResNet-18 whose one such kernel kept its span open; only
+              -- the work its own process queued on the same GPU)
               OR EXISTS (SELECT 1 FROM report_cold_launch c
                          WHERE c.trace_id = k.trace_id AND c.ts < k.ts
+                           AND c.pid IS (SELECT o.pid FROM report_cp_op o WHERE o.op = k.op)
+                           AND c.device IS (SELECT g.device FROM _gpu g WHERE g.id = k.op)
                            AND c.ts + c.dur > max(k.launch_ts, coalesce(k.prev_end, k.launch_ts))
                            AND c.ts + c.dur <= k.ts
                            AND k.ts - (c.ts + c.dur) <= (SELECT gap_ns FROM report_cp_open)))),
