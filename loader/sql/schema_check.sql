@@ -22,6 +22,9 @@ SELECT m.name,
     WHEN s.type IS NULL THEN 'missing ' || m.type
     WHEN s.type <> m.type THEN 'a ' || s.type || ', not a ' || m.type
     WHEN m.type = 'view' AND s.sql IS NOT m.sql THEN 'a view that is not profdb''s'
+    -- (the same CREATE TABLE text defines the same columns: the usual case,
+    -- a summary profdb wrote, decided without reading its columns)
+    WHEN m.type = 'table' AND s.sql IS m.sql THEN NULL
     WHEN m.type = 'table' AND EXISTS
       (SELECT 1 FROM pragma_table_xinfo(m.name, 'r') c WHERE c.hidden <> 0)
       THEN 'a generated or hidden column, which profdb''s tables have not'
