@@ -209,10 +209,15 @@ WHERE NOT coalesce(:scope_hta, 0) AND x.st IS NOT NULL AND x.nbs = 1
 -- The events with nodes in each span: ev (_slice.id or _gpu.id), gpu (1
 -- for GPU work), ts/end_ts (the scope's times), pid/tid (CPU thread),
 -- skey (GPU stream key), lock (takes the CUDA runtime lock), blocking
--- (HTA's blocking calls: their end weighs 0), parent (_slice_tree parent).
+-- (HTA's blocking calls: their end weighs 0), parent (_slice_tree parent),
+-- kind (its kind on the path and in the replay's what-ifs: 'cpu_op',
+-- 'runtime' or 'gpu:' and its kernel category; lib/61's walk names the
+-- same), fill (1 for a fill kernel: report_gpu_name.is_fill), name_id (its
+-- name: read here once, not by each later statement's join).
 CREATE TEMP TABLE report_cp_ev(trace_id INTEGER, step INTEGER, ev INTEGER, gpu INTEGER,
   ts INTEGER, end_ts INTEGER, pid, tid, skey INTEGER, lock INTEGER, blocking INTEGER,
-  parent INTEGER, PRIMARY KEY (trace_id, step, ev)) WITHOUT ROWID;
+  parent INTEGER, kind TEXT, fill INTEGER, name_id INTEGER,
+  PRIMARY KEY (trace_id, step, ev)) WITHOUT ROWID;
 WITH nm AS MATERIALIZED (  -- (once per name, not per event)
   SELECT id, value IN ('cudaLaunchKernel', 'cudaMemcpyAsync', 'cudaHostAlloc') AS lock,
     value IN ('cudaDeviceSynchronize', 'cudaStreamSynchronize', 'cudaEventSynchronize',
@@ -227,7 +232,7 @@ WITH nm AS MATERIALIZED (  -- (once per name, not per event)
   SELECT p.trace_id, p.step, s.id AS ev,
     hta_start_ns(s.ts, p.rounded) AS ts, hta_end_ns(s.ts, s.dur, p.rounded) AS end_ts,
     s.pid, CASE WHEN s.tid IS m.bwd_tid THEN m.main_tid ELSE s.tid END AS tid,
-    s.name_id, p.ts AS pts, p.end_ts AS pend, st.parent_id
+    s.name_id, s.kind, p.ts AS pts, p.end_ts AS pend, st.parent_id
   FROM _slice s JOIN _slice_tree st ON st.id = s.id
   -- a step's slices by the step their start lies in (one pass, no scan per step)
   JOIN report_cp_span p ON p.trace_id = s.trace_id AND p.step IN (-1, st.step)
@@ -241,13 +246,18 @@ WITH nm AS MATERIALIZED (  -- (once per name, not per event)
 )
 INSERT INTO report_cp_ev
 SELECT c.trace_id, c.step, c.ev, 0, c.ts, c.end_ts, c.pid, c.tid, NULL, nm.lock, nm.blocking,
-  c.parent_id
+  c.parent_id,
+  CASE WHEN c.kind = (SELECT kind FROM _kind WHERE name = 'runtime') THEN 'runtime' ELSE 'cpu_op' END,
+  0, c.name_id
 FROM c JOIN nm ON nm.id = c.name_id
 -- (positive as the scope times it: HTA drops events its rounding leaves at 0 or -1 µs)
 WHERE c.ts BETWEEN c.pts AND c.pend AND c.end_ts > c.ts
 UNION ALL
-SELECT p.trace_id, p.step, o.op, 1, o.ts, o.end_ts, NULL, NULL, o.skey, 0, 0, NULL
+SELECT p.trace_id, p.step, o.op, 1, o.ts, o.end_ts, NULL, NULL, o.skey, 0, 0, NULL,
+  'gpu:' || coalesce(n.category, 'Other'),
+  coalesce(n.is_fill AND g.kind = (SELECT kind FROM _kind WHERE name = 'kernel'), 0), g.name_id
 FROM report_cp_op o JOIN report_cp_span p ON p.trace_id = o.trace_id AND p.step IN (-1, o.step)
+JOIN _gpu g ON g.id = o.op LEFT JOIN report_gpu_name n ON n.name_id = g.name_id
 LEFT JOIN report_hta_trace h ON h.trace_id = p.trace_id
 WHERE o.launch_ts BETWEEN p.ts AND p.end_ts AND o.launch_dur > 0
   AND (o.linked OR NOT coalesce(:scope_hta, 0))

@@ -86,7 +86,7 @@ FROM (SELECT w.trace_id, w.ts AS call_ts,
          ORDER BY o.launch_ts, o.launch LIMIT 1) AS dst
       FROM report_cp_ev e JOIN _slice w ON w.id = e.ev
       WHERE NOT coalesce(:scope_hta, 0) AND NOT e.gpu
-        AND w.name_id IN (SELECT id FROM _string
+        AND e.name_id IN (SELECT id FROM _string
                           WHERE value IN ('cudaStreamWaitEvent', 'hipStreamWaitEvent'))
         AND NOT EXISTS (SELECT 1 FROM report_cp_sync_ev s WHERE s.call = w.id)) x
 JOIN report_cp_op o ON o.op = x.dst;

@@ -38,22 +38,13 @@
 CREATE TEMP TABLE report_cp_whatif_ev(trace_id INTEGER, step INTEGER, ev INTEGER, kind TEXT,
   PRIMARY KEY (trace_id, step, kind, ev)) WITHOUT ROWID;
 INSERT INTO report_cp_whatif_ev
-SELECT e.trace_id, e.step, e.ev,
-  CASE WHEN e.gpu THEN 'gpu:' || coalesce(n.category, 'Other')
-       WHEN s.kind = (SELECT kind FROM _kind WHERE name = 'runtime') THEN 'runtime'
-       ELSE 'cpu_op' END
-FROM report_cp_ev e
-LEFT JOIN _gpu g ON e.gpu AND g.id = e.ev
-LEFT JOIN report_gpu_name n ON n.name_id = g.name_id
-LEFT JOIN _slice s ON NOT e.gpu AND s.id = e.ev
+SELECT e.trace_id, e.step, e.ev, e.kind FROM report_cp_ev e
 UNION ALL
-SELECT e.trace_id, e.step, e.ev, 'fill'
-FROM report_cp_ev e JOIN _gpu g ON g.id = e.ev JOIN report_gpu_name n ON n.name_id = g.name_id
-WHERE e.gpu AND n.is_fill AND g.kind = (SELECT kind FROM _kind WHERE name = 'kernel')
+SELECT e.trace_id, e.step, e.ev, 'fill' FROM report_cp_ev e WHERE e.gpu AND e.fill
 UNION ALL
 SELECT e.trace_id, e.step, e.ev, 'launch'
-FROM report_cp_ev e JOIN _slice s ON s.id = e.ev
-WHERE NOT e.gpu AND s.name_id IN (SELECT name_id FROM report_cp_launch_name);
+FROM report_cp_ev e
+WHERE NOT e.gpu AND e.name_id IN (SELECT name_id FROM report_cp_launch_name);
 
 -- The what-ifs: id (the scenario's name in profdb_replay_each), kind,
 -- keep (the share of its time the kind keeps: 0.5 for each kind of the
@@ -74,9 +65,9 @@ ORDER BY k.kind, f.keep DESC;
 CREATE TEMP TABLE report_cp_idle_thread(trace_id INTEGER, step INTEGER, pid, tid,
   PRIMARY KEY (trace_id, step, pid, tid)) WITHOUT ROWID;
 WITH runtime_only AS (
-  SELECT e.trace_id, e.step, e.pid, e.tid FROM report_cp_ev e JOIN _slice s ON s.id = e.ev
+  SELECT e.trace_id, e.step, e.pid, e.tid FROM report_cp_ev e
   WHERE NOT e.gpu GROUP BY e.trace_id, e.step, e.pid, e.tid
-  HAVING max(e.lock OR s.kind IS NOT (SELECT kind FROM _kind WHERE name = 'runtime')) = 0
+  HAVING max(e.lock OR e.kind IS NOT 'runtime') = 0
 ), linked AS (  -- the events a launch or GPU edge names (ids are unique across traces)
   SELECT launch AS ev FROM report_cp_k
   UNION SELECT src FROM report_cp_gpu_edge UNION SELECT dst FROM report_cp_gpu_edge
