@@ -391,10 +391,10 @@ READERS = {
                "lib/36_gpu_gaps.sql",
                "lib/findings/critical.sql", "lib/15_timeline.sql",
                # the critical path and its replays: not run on a dataset
-               # (lib/60_critical_path.sql; lib/61_critical_path_edges.sql and 63 name
-               # the events' kinds for the replays, which a dataset's export computes)
+               # (lib/60_critical_path.sql, which also names the events' kinds for
+               # the replays, lib/63, which a dataset's export computes)
                "lib/60_critical_path.sql", "lib/61_critical_path_edges.sql",
-               "lib/61_critical_path_walk.sql", "lib/63_critical_path_replay.sql"],
+               "lib/61_critical_path_walk.sql"],
     "_attr_ctx": ["lib/50_op_tree.sql"],
     "_attr_ctx_op": ["lib/50_op_tree.sql"],
     "_attr_ctx_shape": ["lib/50_op_tree.sql"],
