@@ -680,6 +680,19 @@ static void attr_map_free(attr_map *m) {
   free(m->depth);
 }
 
+/* Every attribution key holds its trace id, so none outlives its trace:
+** emptied when the pass moves to the next one (threads are numbered in file
+** order, one trace a file: a trace's threads come together), a folder of
+** 1024 ranks keeps one rank's keys, not all of them (the table ids are the
+** events' own, unchanged). */
+static void attr_maps_reset(nest_state *s) {
+  attr_map *maps[] = {&s->shape_keys, &s->chains, &s->paths, &s->ctxs};
+  for (size_t i = 0; i < sizeof maps / sizeof *maps; i++) {
+    intern_free(maps[i]->keys);
+    maps[i]->keys = intern_new();
+  }
+}
+
 static void attr_free(nest_state *s) {
   sqlite3_stmt *st[] = {s->ranges_ins,    s->path_ins, s->ctx_ins,    s->ctx_op_ins,
                         s->ctx_shape_ins, s->flop_ins, s->shapes_ins, s->marker_ins};
@@ -745,6 +758,7 @@ static void nest_pass(nest_state *s, ld_nest *nest) {
       if (trace_id != last_trace && last_trace >= 0) {
         note_overhang(s, last_trace, s->overhang - overhang_before);
         overhang_before = s->overhang;
+        attr_maps_reset(s);
       }
       s->trace_id = last_trace = trace_id;
       s->pid = nest_thread_pid(nest, thread);
