@@ -92,6 +92,11 @@ int rp_cli_option(rp_cli *o, int argc, char **argv, int *i);
 ** summaries, of the run --run names, which is run NAME of trace inputs).
 ** side: 0, or a diff's AFTER 1.  NULL with *rc set. */
 const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int side, int *rc);
+/* The two databases of profdb diff BEFORE AFTER (pos[0], pos[1]), each as
+** rp_cli_database makes it; two datasets are merged at the same time, the
+** before side's on a second thread (a merge keeps one core busy).  0, or
+** -1 with *rc set and why printed. */
+int rp_cli_database_pair(rp_cli *o, const char *const *pos, const char *db[2], int *rc);
 /* Find the query files (rp_find_queries) into o->queries_dir.  Prints
 ** where it looked and returns -1 when they are nowhere. */
 int rp_cli_queries(rp_cli *o, const char *command);

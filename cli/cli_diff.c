@@ -91,9 +91,10 @@ static int diff_two(rp_cli *o, const char **pos, cli_gate *gate, rp_param *param
                     int nparams) {
   int rc;
   rp_report r = {0};
-  const char *before = rp_cli_database(o, &pos[0], 1, 0, &rc), *after = NULL;
-  if (before) after = rp_cli_database(o, &pos[1], 1, 1, &rc);
-  sqlite3 *db = after ? cli_open_pair(before, after, &rc) : NULL;
+  const char *dbs[2];
+  if (rp_cli_database_pair(o, pos, dbs, &rc)) return rc;
+  const char *before = dbs[0], *after = dbs[1];
+  sqlite3 *db = cli_open_pair(before, after, &rc);
   if (!db) return rc;
   rc = PROFDB_EXIT_USAGE;
   r.kind = &rp_kind_diff;

@@ -6,6 +6,7 @@
 */
 #include "cli.h"
 #include "export.h"
+#include "loader.h"
 #include "report.h"
 #include "utf8.h"
 #include "progress.h"
@@ -14,6 +15,7 @@
 #include "profdb/profdb.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +133,23 @@ static int is_empty_file(const char *path) {
   return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0;
 }
 
+/* A new temporary folder's database path (rp_cli_free removes it), or NULL
+** with *rc set and why printed. */
+static char *tmp_database(rp_cli *o, int *rc) {
+  if (o->ntmp == (int)(sizeof o->tmpdir / sizeof o->tmpdir[0])) {
+    *rc = PROFDB_EXIT_USAGE;
+    return NULL;
+  }
+  char *db = o->tmpdb[o->ntmp];
+  if (make_tmpdir(o->tmpdir[o->ntmp], sizeof o->tmpdir[0], db, sizeof o->tmpdb[0])) {
+    fprintf(stderr, "profdb: cannot create a temporary directory: %s\n", strerror(errno));
+    *rc = PROFDB_EXIT_USAGE;
+    return NULL;
+  }
+  o->ntmp++;
+  return db;
+}
+
 const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int side, int *rc) {
   const char *run = o->nrun ? o->run[side < o->nrun ? side : 0] : NULL;
   if (run && n == 1 && is_sqlite_file(inputs[0])) {
@@ -171,17 +190,8 @@ const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int sid
       *rc = PROFDB_EXIT_DATA;
       return NULL;
     }
-  if (o->ntmp == (int)(sizeof o->tmpdir / sizeof o->tmpdir[0])) {
-    *rc = PROFDB_EXIT_USAGE;
-    return NULL;
-  }
-  char *db = o->tmpdb[o->ntmp];
-  if (make_tmpdir(o->tmpdir[o->ntmp], sizeof o->tmpdir[0], db, sizeof o->tmpdb[0])) {
-    fprintf(stderr, "profdb: cannot create a temporary directory: %s\n", strerror(errno));
-    *rc = PROFDB_EXIT_USAGE;
-    return NULL;
-  }
-  o->ntmp++;
+  char *db = tmp_database(o, rc);
+  if (!db) return NULL;
   if (n == 1 && ex_is_dataset(inputs[0])) { /* profdb export's dataset: its summaries */
     progress_start(stderr, progress_mode(o->progress, o->quiet, 2));
     int traces, mrc = ex_merge_summaries(inputs[0], run, db, &traces);
@@ -204,6 +214,52 @@ const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int sid
     return NULL;
   }
   return db;
+}
+
+/* One dataset's merge into a temporary database, on either thread. */
+typedef struct side_merge {
+  const char *dir, *run;
+  const char *db;
+  int rc;
+} side_merge;
+
+static void *merge_side(void *arg) {
+  side_merge *m = arg;
+  int traces;
+  m->rc = ex_merge_summaries(m->dir, m->run, m->db, &traces);
+  return NULL;
+}
+
+int rp_cli_database_pair(rp_cli *o, const char *const *pos, const char *db[2], int *rc) {
+  db[0] = db[1] = NULL;
+  if (o->have_rank || sysconf(_SC_NPROCESSORS_ONLN) < 2 || !ex_is_dataset(pos[0]) ||
+      !ex_is_dataset(pos[1])) {
+    db[0] = rp_cli_database(o, &pos[0], 1, 0, rc);
+    if (db[0]) db[1] = rp_cli_database(o, &pos[1], 1, 1, rc);
+    return db[1] ? 0 : -1;
+  }
+  side_merge m[2];
+  for (int side = 0; side < 2; side++) {
+    m[side] = (side_merge){pos[side], o->nrun ? o->run[side < o->nrun ? side : 0] : NULL,
+                           tmp_database(o, rc), PROFDB_EXIT_OK};
+    if (!m[side].db) return -1;
+  }
+  ld_timing(); /* (read PROFDB_TIMING before a second thread could) */
+  progress_start(stderr, progress_mode(o->progress, o->quiet, 2));
+  pthread_t thread;
+  int threaded = pthread_create(&thread, NULL, merge_side, &m[0]) == 0;
+  if (!threaded) merge_side(&m[0]);
+  merge_side(&m[1]);
+  if (threaded) pthread_join(thread, NULL);
+  progress_stop();
+  for (int side = 0; side < 2; side++)
+    if (m[side].rc != PROFDB_EXIT_OK) {
+      *rc = m[side].rc;
+      return -1;
+    }
+  db[0] = m[0].db;
+  db[1] = m[1].db;
+  return 0;
 }
 
 int rp_cli_sections(rp_report *r, rp_cli *o) {

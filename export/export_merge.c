@@ -156,16 +156,21 @@ static int unzstd_bounded(int fd, const char *plain) {
 
 /* ---- the connection: nothing but this file's own SQL -------------------- */
 
-static int attaching; /* set around this file's own ATTACH */
-static double deadline;
+/* A merge's connection state: its own, as profdb diff merges its two
+** datasets at once, one on each thread. */
+typedef struct merge_guard {
+  int attaching;   /* set around this file's own ATTACH */
+  double deadline; /* the report's time limit (ld_query_deadline) */
+} merge_guard;
 
-static int authorize(void *unused, int action, const char *a, const char *b, const char *db,
+static int authorize(void *arg, int action, const char *a, const char *b, const char *db,
                      const char *trigger) {
-  (void)unused, (void)a, (void)db;
+  const merge_guard *g = arg;
+  (void)a, (void)db;
   if (trigger) return SQLITE_DENY; /* no trigger is profdb's */
   switch (action) {
     case SQLITE_ATTACH:
-    case SQLITE_DETACH: return attaching ? SQLITE_OK : SQLITE_DENY;
+    case SQLITE_DETACH: return g->attaching ? SQLITE_OK : SQLITE_DENY;
     case SQLITE_CREATE_TRIGGER:
     case SQLITE_CREATE_TEMP_TRIGGER:
     case SQLITE_CREATE_VTABLE: return SQLITE_DENY;
@@ -177,15 +182,15 @@ static int authorize(void *unused, int action, const char *a, const char *b, con
   }
 }
 
-static int past_deadline(void *unused) {
+static int past_deadline(void *arg) {
+  const merge_guard *g = arg;
   progress_tick();
-  (void)unused;
-  return deadline > 0 && ld_seconds() > deadline;
+  return g->deadline > 0 && ld_seconds() > g->deadline;
 }
 
 /* Defensive mode, no schema functions with side effects, values bounded,
 ** the report's time limit, and the authorizer; 0 or -1. */
-static int harden(sqlite3 *db) {
+static int harden(sqlite3 *db, merge_guard *g) {
   int on = 1;
   if (sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, &on) != SQLITE_OK || !on ||
       sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, &on) != SQLITE_OK || on ||
@@ -194,13 +199,13 @@ static int harden(sqlite3 *db) {
     return -1;
   sqlite3_limit(db, SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES);
   sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 1);
-  deadline = ld_query_deadline();
-  sqlite3_progress_handler(db, 10000, past_deadline, NULL);
-  return sqlite3_set_authorizer(db, authorize, NULL) == SQLITE_OK ? 0 : -1;
+  g->deadline = ld_query_deadline();
+  sqlite3_progress_handler(db, 10000, past_deadline, g);
+  return sqlite3_set_authorizer(db, authorize, g) == SQLITE_OK ? 0 : -1;
 }
 
 /* ATTACH the file plain read-only as "r" (a URI: its bytes percent-encoded). */
-static int attach_ro(sqlite3 *db, const char *plain) {
+static int attach_ro(sqlite3 *db, merge_guard *g, const char *plain) {
   size_t n = strlen(plain);
   char *uri = malloc(n * 3 + 32), *p = uri;
   if (!uri) ld_oom();
@@ -212,17 +217,17 @@ static int attach_ro(sqlite3 *db, const char *plain) {
     else
       p += sprintf(p, "%%%02X", *s);
   strcpy(p, "?mode=ro");
-  attaching = 1;
+  g->attaching = 1;
   int rc = ld_attach(db, uri, "r");
-  attaching = 0;
+  g->attaching = 0;
   free(uri);
   return rc;
 }
 
-static void detach(sqlite3 *db) {
-  attaching = 1;
+static void detach(sqlite3 *db, merge_guard *g) {
+  g->attaching = 1;
   sqlite3_exec(db, "DETACH r", NULL, NULL, NULL);
-  attaching = 0;
+  g->attaching = 0;
 }
 
 /* ---- listing --------------------------------------------------------------- */
@@ -478,7 +483,8 @@ static int append_one(sqlite3 *db, const merge_plan *plan, int first, merge_erro
 /* The summary path, decompressed into the file plain, attached as "r" and
 ** checked; 0, or -1 (an I/O error) or -2 (the summary is refused), with
 ** err set. */
-static int attach(sqlite3 *db, const char *path, const char *plain, char *err, size_t errsize) {
+static int attach(sqlite3 *db, merge_guard *g, const char *path, const char *plain, char *err,
+                  size_t errsize) {
   int fd = ld_open_regular(path, O_RDONLY | O_NOFOLLOW);
   const char *why = NULL;
   if (fd < 0)
@@ -502,14 +508,14 @@ static int attach(sqlite3 *db, const char *path, const char *plain, char *err, s
     snprintf(err, errsize, "%s: %s", path, why);
     return -2;
   }
-  if (attach_ro(db, plain)) {
+  if (attach_ro(db, g, plain)) {
     snprintf(err, errsize, "%s: damaged summary: %s", path, sqlite3_errmsg(db));
     return -2;
   }
   char bad[256];
   if (ld_check_attached_schema(db, bad, sizeof bad)) {
     snprintf(err, errsize, "%s: not a summary profdb wrote: %s", path, bad);
-    detach(db);
+    detach(db, g);
     return -2;
   }
   if (ld_query_int(db, "SELECT value FROM r._profdb WHERE key = 'schema_version'", -1) !=
@@ -518,7 +524,7 @@ static int attach(sqlite3 *db, const char *path, const char *plain, char *err, s
              "%s: not a summary of this profdb's schema (version %d): export the dataset"
              " again",
              path, PROFDB_SCHEMA_VERSION);
-    detach(db);
+    detach(db, g);
     return -2;
   }
   return 0;
@@ -526,14 +532,14 @@ static int attach(sqlite3 *db, const char *path, const char *plain, char *err, s
 
 /* Every summary appended into db, made from profdb's own schema; then
 ** profdb's own indexes and the planner's statistics. */
-static int merge_into(sqlite3 *db, const char *plain, char **list, int n, char *err,
-                      size_t errsize) {
+static int merge_into(sqlite3 *db, merge_guard *g, const char *plain, char **list, int n,
+                      char *err, size_t errsize) {
   int rc = ld_create_schema(db, stderr) ||
                    sqlite3_exec(db,
                                 "CREATE UNIQUE INDEX main._summary_string_by_value"
                                 " ON _string(value)",
                                 NULL, NULL, NULL) != SQLITE_OK ||
-                   harden(db)
+                   harden(db, g)
                ? -1
                : 0;
   merge_plan plan = {0};
@@ -544,7 +550,7 @@ static int merge_into(sqlite3 *db, const char *plain, char **list, int n, char *
     char what[96];
     snprintf(what, sizeof what, "merging the dataset's summaries: %d of %d", i + 1, n);
     progress_phase(what);
-    if ((rc = attach(db, list[i], plain, err, errsize))) {
+    if ((rc = attach(db, g, list[i], plain, err, errsize))) {
     } else {
       merge_error e = {0};
       if ((sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK && failed(db, &e)) ||
@@ -557,7 +563,7 @@ static int merge_into(sqlite3 *db, const char *plain, char **list, int n, char *
         rc = io ? -1 : -2;
       }
     }
-    detach(db);
+    detach(db, g);
     unlink(plain);
   }
   free_plan(&plan);
@@ -648,7 +654,8 @@ int ex_merge_summaries(const char *dir, const char *run, const char *db_path, in
   if (!plain) ld_oom();
   snprintf(plain, pl, "%s-summary", db_path); /* cli_runner.c removes it on a signal */
   if (rc != SQLITE_OK) snprintf(err, sizeof err, "%s: %s", db_path, sqlite3_errmsg(db));
-  rc = rc == SQLITE_OK ? merge_into(db, plain, list, n, err, sizeof err) : -1;
+  merge_guard guard = {0};
+  rc = rc == SQLITE_OK ? merge_into(db, &guard, plain, list, n, err, sizeof err) : -1;
   unlink(plain);
   free(plain);
   if (rc) fprintf(stderr, "profdb: %s (merging the summaries of %s)\n", err, dir);
