@@ -30,8 +30,10 @@
 **
 ** HOW IT WORKS
 **   The intervals are collected, sorted by start, merged, and summed; for
-**   the overlap the two merged lists are walked together.  Memory is 32
-**   bytes per interval for the duration of the aggregate.  interval_layers
+**   the overlap the two merged lists are walked together.  Memory is 16
+**   bytes per interval kept for the duration of the aggregate; an integer
+**   interval starting inside the last one kept extends it (rows in start
+**   order keep only their union's pieces).  interval_layers
 **   sorts the 2n boundaries and sweeps them with a count per layer and a
 **   bitmask of the layers present: 24 bytes per boundary.
 **
@@ -48,20 +50,51 @@ SQLITE_EXTENSION_INIT3
 
 /* Bounds are kept as int64 while every bound is an integer (timestamps in
 ** epoch ns exceed 2^53, where a double would round them); the first REAL
-** bound converts the set to doubles. */
-typedef struct ival {
-  sqlite3_int64 is, ie; /* integer bounds (integer mode) */
-  double ds, de;        /* real bounds (real mode) */
+** bound converts the set to doubles, each bound as sqlite3_value_double()
+** gives an integer, (double)i. */
+typedef union ival {
+  struct {
+    sqlite3_int64 s, e;
+  } i; /* integer mode */
+  struct {
+    double s, e;
+  } d; /* real mode */
 } ival;
 
 typedef struct ival_set {
   ival *v[2]; /* set 0 and set 1 (union uses set 0 only) */
   size_t n[2], cap[2];
-  int real; /* some bound was REAL: use ds/de */
+  int real; /* some bound was REAL: the bounds are doubles (d) */
   int used; /* at least one row seen */
 } ival_set;
 
-static int ival_add(ival_set *s, int set, sqlite3_value *a, sqlite3_value *b) {
+/* The set's bounds as doubles, from the first REAL bound on. */
+static void to_real(ival_set *s) {
+  for (int set = 0; set < 2; set++)
+    for (size_t k = 0; k < s->n[set]; k++) {
+      ival *x = &s->v[set][k];
+      double a = (double)x->i.s, b = (double)x->i.e;
+      x->d.s = a, x->d.e = b;
+    }
+  s->real = 1;
+}
+
+/* Add [a, b) to set (real: its bounds as doubles; the set is converted on
+** the first).  An integer interval that starts inside the last one kept
+** (not before its start) extends it instead of taking a slot: what the
+** merge at the end would do, so rows that come in start order (a thread's
+** nested calls, a stream's work) take memory for their union's pieces, not
+** for every row. */
+static int ival_add(ival_set *s, int set, int real, sqlite3_value *a, sqlite3_value *b) {
+  if (real && !s->real) to_real(s);
+  if (!s->real && s->n[set]) {
+    ival *last = &s->v[set][s->n[set] - 1];
+    sqlite3_int64 is = sqlite3_value_int64(a), ie = sqlite3_value_int64(b);
+    if (is >= last->i.s && is <= last->i.e) {
+      if (ie > last->i.e) last->i.e = ie;
+      return SQLITE_OK;
+    }
+  }
   if (s->n[set] == s->cap[set]) {
     size_t cap = s->cap[set] ? s->cap[set] * 2 : 256;
     ival *v = sqlite3_realloc64(s->v[set], cap * sizeof *v);
@@ -69,18 +102,24 @@ static int ival_add(ival_set *s, int set, sqlite3_value *a, sqlite3_value *b) {
     s->v[set] = v;
     s->cap[set] = cap;
   }
-  s->v[set][s->n[set]++] = (ival){sqlite3_value_int64(a), sqlite3_value_int64(b),
-                                  sqlite3_value_double(a), sqlite3_value_double(b)};
+  ival *x = &s->v[set][s->n[set]++];
+  if (s->real) {
+    x->d.s = sqlite3_value_double(a);
+    x->d.e = sqlite3_value_double(b);
+  } else {
+    x->i.s = sqlite3_value_int64(a);
+    x->i.e = sqlite3_value_int64(b);
+  }
   return SQLITE_OK;
 }
 
 static int cmp_int(const void *x, const void *y) {
   const ival *a = x, *b = y;
-  return a->is < b->is ? -1 : a->is > b->is;
+  return a->i.s < b->i.s ? -1 : a->i.s > b->i.s;
 }
 static int cmp_real(const void *x, const void *y) {
   const ival *a = x, *b = y;
-  return a->ds < b->ds ? -1 : a->ds > b->ds;
+  return a->d.s < b->d.s ? -1 : a->d.s > b->d.s;
 }
 
 /* Sort and merge in place; returns the merged count. */
@@ -89,12 +128,10 @@ static size_t merge(ival *v, size_t n, int real) {
   qsort(v, n, sizeof *v, real ? cmp_real : cmp_int);
   size_t k = 0;
   for (size_t i = 1; i < n; i++) {
-    int joins = real ? v[i].ds <= v[k].de : v[i].is <= v[k].ie;
+    int joins = real ? v[i].d.s <= v[k].d.e : v[i].i.s <= v[k].i.e;
     if (joins) {
-      if (real ? v[i].de > v[k].de : v[i].ie > v[k].ie) {
-        v[k].ie = v[i].ie;
-        v[k].de = v[i].de;
-      }
+      if (real && v[i].d.e > v[k].d.e) v[k].d.e = v[i].d.e;
+      if (!real && v[i].i.e > v[k].i.e) v[k].i.e = v[i].i.e;
     } else {
       v[++k] = v[i];
     }
@@ -105,7 +142,7 @@ static size_t merge(ival *v, size_t n, int real) {
 /* Check the bounds; returns 0 to skip the row, 1 to use it, -1 on error
 ** (already reported). */
 static int check_bounds(sqlite3_context *ctx, const char *fn, sqlite3_value **argv,
-                        ival_set *s) {
+                        int *is_real) {
   int real = 0;
   for (int i = 0; i < 2; i++) {
     int t = sqlite3_value_numeric_type(argv[i]);
@@ -127,7 +164,7 @@ static int check_bounds(sqlite3_context *ctx, const char *fn, sqlite3_value **ar
     sqlite3_free(msg);
     return -1;
   }
-  s->real |= real;
+  *is_real = real;
   return 1;
 }
 
@@ -144,8 +181,9 @@ static void union_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_result_error_nomem(ctx);
     return;
   }
-  if (check_bounds(ctx, "interval_union", argv, s) == 1 &&
-      ival_add(s, 0, argv[0], argv[1]) != SQLITE_OK)
+  int real;
+  if (check_bounds(ctx, "interval_union", argv, &real) == 1 &&
+      ival_add(s, 0, real, argv[0], argv[1]) != SQLITE_OK)
     sqlite3_result_error_nomem(ctx);
 }
 
@@ -164,12 +202,12 @@ static void union_final(sqlite3_context *ctx) {
   size_t n = merge(s->v[0], s->n[0], s->real);
   if (s->real) {
     double total = 0;
-    for (size_t i = 0; i < n; i++) total += s->v[0][i].de - s->v[0][i].ds;
+    for (size_t i = 0; i < n; i++) total += s->v[0][i].d.e - s->v[0][i].d.s;
     sqlite3_result_double(ctx, total);
   } else {
     sqlite3_uint64 total = 0; /* unsigned: a span of the whole int64 range fits */
     for (size_t i = 0; i < n; i++)
-      total += (sqlite3_uint64)s->v[0][i].ie - (sqlite3_uint64)s->v[0][i].is;
+      total += (sqlite3_uint64)s->v[0][i].i.e - (sqlite3_uint64)s->v[0][i].i.s;
     if (total > (sqlite3_uint64)INT64_MAX)
       sqlite3_result_double(ctx, (double)total);
     else
@@ -185,7 +223,8 @@ static void overlap_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_result_error_nomem(ctx);
     return;
   }
-  if (check_bounds(ctx, "interval_overlap", argv, s) != 1) return;
+  int real;
+  if (check_bounds(ctx, "interval_overlap", argv, &real) != 1) return;
   int t = sqlite3_value_numeric_type(argv[2]);
   if (t == SQLITE_NULL) return;
   if (t != SQLITE_INTEGER && t != SQLITE_FLOAT) {
@@ -194,7 +233,7 @@ static void overlap_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     return;
   }
   int set = sqlite3_value_double(argv[2]) != 0;
-  if (ival_add(s, set, argv[0], argv[1]) != SQLITE_OK) sqlite3_result_error_nomem(ctx);
+  if (ival_add(s, set, real, argv[0], argv[1]) != SQLITE_OK) sqlite3_result_error_nomem(ctx);
 }
 
 static void overlap_final(sqlite3_context *ctx) {
@@ -210,16 +249,17 @@ static void overlap_final(sqlite3_context *ctx) {
   for (size_t i = 0, j = 0; i < n0 && j < n1;) {
     const ival *a = &s->v[0][i], *b = &s->v[1][j];
     if (real) {
-      double lo = a->ds > b->ds ? a->ds : b->ds, hi = a->de < b->de ? a->de : b->de;
+      double lo = a->d.s > b->d.s ? a->d.s : b->d.s, hi = a->d.e < b->d.e ? a->d.e : b->d.e;
       if (hi > lo) dtotal += hi - lo;
-      if (a->de < b->de)
+      if (a->d.e < b->d.e)
         i++;
       else
         j++;
     } else {
-      sqlite3_int64 lo = a->is > b->is ? a->is : b->is, hi = a->ie < b->ie ? a->ie : b->ie;
+      sqlite3_int64 lo = a->i.s > b->i.s ? a->i.s : b->i.s,
+                    hi = a->i.e < b->i.e ? a->i.e : b->i.e;
       if (hi > lo) itotal += (sqlite3_uint64)hi - (sqlite3_uint64)lo;
-      if (a->ie < b->ie)
+      if (a->i.e < b->i.e)
         i++;
       else
         j++;

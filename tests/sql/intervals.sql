@@ -31,3 +31,24 @@ SELECT 'layers_07', interval_layers(0.5, 1, 0);
 SELECT 'layers_08', interval_layers(5, 1, 0);
 SELECT 'layers_09', interval_layers(0, 1, 64);
 SELECT 'layers_10', interval_layers(0, 1, 0, 0);
+-- rows in start order (an integer interval that starts inside the last one
+-- kept extends it): the union and overlap of 2,000 overlapping, nested and
+-- touching intervals equal those of the same rows in another order, and
+-- the union equals the islands counted in SQL
+CREATE TABLE r AS WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 2000)
+  SELECT x, (x * 7919) % 10007 AS s, (x * 7919) % 10007 + (x * 31) % 97 AS e, x % 3 = 0 AS k
+  FROM n;
+CREATE VIEW r_islands AS
+  WITH o AS (SELECT s, e, max(e) OVER (ORDER BY s, e ROWS BETWEEN UNBOUNDED PRECEDING
+                                        AND 1 PRECEDING) AS before FROM r),
+  g AS (SELECT s, e, sum(before IS NULL OR s > before) OVER (ORDER BY s, e ROWS UNBOUNDED
+                                                             PRECEDING) AS island FROM o)
+  SELECT sum(len) AS total FROM (SELECT max(e) - min(s) AS len FROM g GROUP BY island);
+SELECT 'union_10', (SELECT interval_union(s, e) FROM (SELECT * FROM r ORDER BY s)),
+  (SELECT interval_union(s, e) FROM (SELECT * FROM r ORDER BY x)), (SELECT total FROM r_islands);
+SELECT 'overlap_06', (SELECT interval_overlap(s, e, k) FROM (SELECT * FROM r ORDER BY s)) =
+  (SELECT interval_overlap(s, e, k) FROM (SELECT * FROM r ORDER BY x)),
+  (SELECT interval_overlap(s, e, k) FROM (SELECT * FROM r ORDER BY s)) > 0;
+-- integer rows extended in start order, then a REAL bound: REAL, the same union
+SELECT 'union_11', interval_union(s, e) FROM (SELECT 0 AS s, 10 AS e UNION ALL SELECT 5, 20
+  UNION ALL SELECT 30, 40.5 UNION ALL SELECT 2, 3);
