@@ -551,16 +551,19 @@ const char *rp_section_scope(const rp_report *r, const rp_section *s) {
 
 /* The pragmas every connection that runs a prelude gets.  Memory
 ** independent of the trace's length: the TEMP tables (report_gpu holds
-** every kernel of the scope) go to a temporary file behind a 32 MiB cache,
-** the database is read through a 32 MiB page cache, not memory-mapped
+** every kernel of the scope) go to a temporary file behind a 16 MiB cache,
+** the database is read through an 8 MiB page cache, not memory-mapped
 ** (mapped pages count in the process's resident memory, up to the whole
-** file).  Since the attribution is stored by the load the TEMP tables are
-** small next to the database; on a 300 MB trace this costs about 0.3 s of
-** system time for the reads (docs/performance.md). */
+** file).  The main cache also sizes each sorter SQLite keeps in memory
+** before it spills to the temporary file, and a statement may hold several
+** (queue_length's window functions and its GROUP BY).  With 32 MiB each the
+** report peaked at 163 MB on 1.24 GB of JSON, with these 85 MB, in the same
+** time: the pages missed come from the operating system's file cache
+** (docs/performance.md, "Seventh look"). */
 void rp_lib_pragmas(sqlite3 *db) {
   sqlite3_exec(db,
-               "PRAGMA temp_store=FILE; PRAGMA mmap_size=0; PRAGMA cache_size=-32768;"
-               " PRAGMA temp.cache_size=-32768;",
+               "PRAGMA temp_store=FILE; PRAGMA mmap_size=0; PRAGMA cache_size=-8192;"
+               " PRAGMA temp.cache_size=-16384;",
                NULL, NULL, NULL);
 }
 
