@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,7 +195,7 @@ const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int sid
   if (!db) return NULL;
   if (n == 1 && ex_is_dataset(inputs[0])) { /* profdb export's dataset: its summaries */
     progress_start(stderr, progress_mode(o->progress, o->quiet, 2));
-    int traces, mrc = ex_merge_summaries(inputs[0], run, db, &traces);
+    int traces, mrc = ex_merge_summaries(inputs[0], run, db, &traces, NULL);
     progress_stop();
     if (mrc != PROFDB_EXIT_OK) {
       *rc = mrc;
@@ -216,17 +217,20 @@ const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int sid
   return db;
 }
 
-/* One dataset's merge into a temporary database, on either thread. */
+/* One dataset's merge into a temporary database, on either thread; the
+** first to fail stops the other (its error is the one said). */
 typedef struct side_merge {
   const char *dir, *run;
   const char *db;
-  int rc;
+  int rc, first;      /* first: this side failed first (its exit code is said) */
+  atomic_int *failed; /* shared by both sides */
 } side_merge;
 
 static void *merge_side(void *arg) {
   side_merge *m = arg;
   int traces;
-  m->rc = ex_merge_summaries(m->dir, m->run, m->db, &traces);
+  m->rc = ex_merge_summaries(m->dir, m->run, m->db, &traces, m->failed);
+  if (m->rc != PROFDB_EXIT_OK) m->first = atomic_exchange(m->failed, 1) == 0;
   return NULL;
 }
 
@@ -239,9 +243,14 @@ int rp_cli_database_pair(rp_cli *o, const char *const *pos, const char *db[2], i
     return db[1] ? 0 : -1;
   }
   side_merge m[2];
+  atomic_int failed = 0;
   for (int side = 0; side < 2; side++) {
-    m[side] = (side_merge){pos[side], o->nrun ? o->run[side < o->nrun ? side : 0] : NULL,
-                           tmp_database(o, rc), PROFDB_EXIT_OK};
+    m[side] = (side_merge){pos[side],
+                           o->nrun ? o->run[side < o->nrun ? side : 0] : NULL,
+                           tmp_database(o, rc),
+                           PROFDB_EXIT_OK,
+                           0,
+                           &failed};
     if (!m[side].db) return -1;
   }
   ld_timing(); /* (read PROFDB_TIMING before a second thread could) */
@@ -253,7 +262,7 @@ int rp_cli_database_pair(rp_cli *o, const char *const *pos, const char *db[2], i
   if (threaded) pthread_join(thread, NULL);
   progress_stop();
   for (int side = 0; side < 2; side++)
-    if (m[side].rc != PROFDB_EXIT_OK) {
+    if (m[side].first) {
       *rc = m[side].rc;
       return -1;
     }

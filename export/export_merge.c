@@ -159,8 +159,9 @@ static int unzstd_bounded(int fd, const char *plain) {
 /* A merge's connection state: its own, as profdb diff merges its two
 ** datasets at once, one on each thread. */
 typedef struct merge_guard {
-  int attaching;   /* set around this file's own ATTACH */
-  double deadline; /* the report's time limit (ld_query_deadline) */
+  int attaching;          /* set around this file's own ATTACH */
+  double deadline;        /* the report's time limit (ld_query_deadline) */
+  const atomic_int *stop; /* set by another thread: end before the next summary */
 } merge_guard;
 
 static int authorize(void *arg, int action, const char *a, const char *b, const char *db,
@@ -547,6 +548,10 @@ static int merge_into(sqlite3 *db, merge_guard *g, const char *plain, char **lis
   if (rc) snprintf(err, errsize, "cannot create the job database: %s", sqlite3_errmsg(db));
   double t0 = ld_seconds();
   for (int i = 0; rc == 0 && i < n; i++) {
+    if (g->stop && atomic_load(g->stop)) {
+      rc = -3; /* not wanted any more: nothing to say */
+      break;
+    }
     char what[96];
     snprintf(what, sizeof what, "merging the dataset's summaries: %d of %d", i + 1, n);
     progress_phase(what);
@@ -614,7 +619,8 @@ static void warn_runs(const char *dir, const char *run) {
           dir, n, text);
 }
 
-int ex_merge_summaries(const char *dir, const char *run, const char *db_path, int *traces) {
+int ex_merge_summaries(const char *dir, const char *run, const char *db_path, int *traces,
+                       const atomic_int *stop) {
   char **list = NULL;
   int n = 0;
   char err[1024] = "";
@@ -654,11 +660,11 @@ int ex_merge_summaries(const char *dir, const char *run, const char *db_path, in
   if (!plain) ld_oom();
   snprintf(plain, pl, "%s-summary", db_path); /* cli_runner.c removes it on a signal */
   if (rc != SQLITE_OK) snprintf(err, sizeof err, "%s: %s", db_path, sqlite3_errmsg(db));
-  merge_guard guard = {0};
+  merge_guard guard = {.stop = stop};
   rc = rc == SQLITE_OK ? merge_into(db, &guard, plain, list, n, err, sizeof err) : -1;
   unlink(plain);
   free(plain);
-  if (rc) fprintf(stderr, "profdb: %s (merging the summaries of %s)\n", err, dir);
+  if (rc && rc != -3) fprintf(stderr, "profdb: %s (merging the summaries of %s)\n", err, dir);
   if (sqlite3_close(db) != SQLITE_OK && rc == 0) rc = -1;
   for (int i = 0; i < n; i++) free(list[i]);
   free(list);
@@ -669,5 +675,5 @@ int ex_merge_summaries(const char *dir, const char *run, const char *db_path, in
             "profdb: %s: warning: its memory snapshots are not in the summaries: the memory"
             " sections are not available from a dataset (report on the snapshot files)\n",
             dir);
-  return rc == 0 ? PROFDB_EXIT_OK : rc == -2 ? PROFDB_EXIT_DATA : PROFDB_EXIT_USAGE;
+  return rc == 0 ? PROFDB_EXIT_OK : rc == -2 || rc == -3 ? PROFDB_EXIT_DATA : PROFDB_EXIT_USAGE;
 }

@@ -5,6 +5,7 @@
 #ifndef PROFDB_EXPORT_MERGE_H
 #define PROFDB_EXPORT_MERGE_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 /* 1 when path is a folder with a _summary folder. */
@@ -15,8 +16,11 @@ int ex_is_dataset(const char *path);
 ** PROFDB_EXIT_OK (*traces: how many; a dataset of several runs merged
 ** whole is warned about), else after printing why PROFDB_EXIT_DATA (no
 ** summaries, no such run, a damaged one) or PROFDB_EXIT_USAGE (an I/O
-** error). */
-int ex_merge_summaries(const char *dir, const char *run, const char *db_path, int *traces);
+** error).  stop: NULL, or a flag another thread sets when the merge is no
+** longer wanted (profdb diff: the other side failed); the merge then ends
+** before its next summary, says nothing and returns PROFDB_EXIT_DATA. */
+int ex_merge_summaries(const char *dir, const char *run, const char *db_path, int *traces,
+                       const atomic_int *stop);
 
 /* The runs of the dataset dir (its _summary/run=R folders), by name, into
 ** *runs (malloc'd; ex_free_runs); their number, or -1 / -2 without a
