@@ -22,11 +22,11 @@
 **       WHEN 'memcpy' THEN 1 ELSE 2 END, 3) FROM gpu_activity;   -- [k, c, s]
 **   Bounds must be integers.
 **
-** Rows with a NULL bound are ignored; END < START is an error; so are
-** bounds that are not numbers.  Both return NULL for no rows.  Results are
+** Rows with a NULL bound (or a NULL SET) are ignored; END < START is an
+** error; so are bounds that are not numbers.  Both return NULL for no rows.  Results are
 ** INTEGER, computed exactly in 64-bit integers, when every bound is an
 ** integer (epoch nanoseconds exceed the 2^53 a double holds exactly);
-** REAL when some bound is REAL.
+** REAL when some bound of a row used is REAL.
 **
 ** HOW IT WORKS
 **   The intervals are collected, sorted by start, merged, and summed; for

@@ -52,3 +52,6 @@ SELECT 'overlap_06', (SELECT interval_overlap(s, e, k) FROM (SELECT * FROM r ORD
 -- integer rows extended in start order, then a REAL bound: REAL, the same union
 SELECT 'union_11', interval_union(s, e) FROM (SELECT 0 AS s, 10 AS e UNION ALL SELECT 5, 20
   UNION ALL SELECT 30, 40.5 UNION ALL SELECT 2, 3);
+-- a row skipped (NULL set) leaves the result as the rows used make it: integer
+SELECT 'overlap_07', interval_overlap(s, e, k), typeof(interval_overlap(s, e, k))
+FROM (SELECT 0 AS s, 10 AS e, 1 AS k UNION ALL SELECT 5, 15, 0 UNION ALL SELECT 1.5, 2, NULL);
