@@ -53,9 +53,10 @@ q AS (
   SELECT trace_id, device, stream, graph, t, d,
     sum(d) OVER (PARTITION BY trace_id, device, stream ORDER BY t, d DESC
                  ROWS UNBOUNDED PRECEDING) AS len,
+    -- (next to len: windows of one ordering share its sort when adjacent)
+    lead(t) OVER (PARTITION BY trace_id, device, stream ORDER BY t, d DESC) - t AS held,
     sum(d) OVER (PARTITION BY trace_id, device, stream ORDER BY t, d
-                 ROWS UNBOUNDED PRECEDING) AS len_low,
-    lead(t) OVER (PARTITION BY trace_id, device, stream ORDER BY t, d DESC) - t AS held
+                 ROWS UNBOUNDED PRECEDING) AS len_low
   FROM ev
 )
 SELECT w.label, w.rank, q.device, q.stream, sum(q.d = 1) AS launched,
