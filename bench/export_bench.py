@@ -19,7 +19,9 @@ traces (rank r is a copy of trace r mod k with distributedInfo.rank = r and
 world_size = N), exported task by task (--files LIST --index I, J at a
 time), and the dataset is read whole by DuckDB (tests/node's
 @duckdb/node-api): ranks seen, kernel rows, seconds to count them and to
-read one rank.
+read one rank; then the summaries' bytes a rank, `profdb report DIR` and
+`profdb diff DIR DIR` (wall, CPU, peak RSS), and their ratio to
+`json_verify -q` of the ranks' JSON.
 """
 import argparse
 import json
@@ -101,6 +103,43 @@ console.log(JSON.stringify(out));
         return json.loads(out.stdout)
     finally:
         os.remove(path)
+
+
+def timed_rss(cmd):
+    """Wall s, CPU s (user + system) and peak RSS MB of cmd."""
+    t0 = time.monotonic()
+    out = subprocess.run(["/usr/bin/time", "-f", "%U %S %M"] + cmd, check=True,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    user, system, kb = out.stderr.strip().splitlines()[-1].split()
+    return time.monotonic() - t0, float(user) + float(system), int(kb) / 1024
+
+
+def report_dir_lines(profdb, dataset, json_paths, work):
+    """The job's report and diff from its summaries (issue 43's targets: a
+    1024-rank report DIR <= 10 s and <= 200 MB; a rank's summary <= 256 KB),
+    next to json_verify -q of the same JSON (a ratio in one run)."""
+    json_total = sum(os.path.getsize(p) for p in json_paths)
+    sums = [os.path.getsize(os.path.join(root, f))
+            for root, _, fs in os.walk(os.path.join(dataset, "_summary")) for f in fs]
+    if sums:
+        print(f"summary {len(sums)} ranks: {sum(sums) / 1e6:.1f} MB, {sum(sums) / len(sums) / 1e3:.0f}"
+              f" KB a rank (largest {max(sums) / 1e3:.0f} KB), {sum(sums) / json_total * 100:.1f}%"
+              f" of the JSON")
+    md = os.path.join(work, "report_dir.md")
+    w, c, rss = timed_rss([profdb, "report", dataset, "--md", md, "-q"])
+    n = max(len(sums), 1)
+    print(f"report  DIR: {w:.1f} s wall, {c:.1f} s CPU ({w / n * 1000:.1f} ms a rank), peak RSS"
+          f" {rss:.0f} MB")
+    w2, c2, rss2 = timed_rss([profdb, "diff", dataset, dataset, "--md", md, "-q"])
+    print(f"diff    DIR DIR: {w2:.1f} s wall, {c2:.1f} s CPU, peak RSS {rss2:.0f} MB")
+    if shutil.which("json_verify"):
+        t0 = time.monotonic()
+        for path in json_paths:
+            with open(path, "rb") as h:
+                subprocess.run(["json_verify", "-q"], stdin=h, check=True)
+        v = time.monotonic() - t0
+        print(f"verify  json_verify -q of every rank's JSON: {v:.1f} s; report DIR {w / v:.2f}x,"
+              f" diff {w2 / v:.2f}x")
 
 
 def main():
@@ -199,6 +238,7 @@ def main():
                   f" rows in {res[1]['s']:.3f} s")
         else:
             print("duckdb  skipped (no node or no tests/node/node_modules)")
+        report_dir_lines(a.profdb, rds, paths, work)
     if not a.work:
         shutil.rmtree(work, ignore_errors=True)
 
