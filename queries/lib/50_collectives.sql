@@ -280,10 +280,11 @@ WITH iv AS (
   SELECT trace_id, device, ts, ts + dur, 0 FROM report_gpu
   WHERE kind = 'kernel' AND category <> 'NCCL/communication' AND coalesce(:scope_hta, 0)
     AND (trace_id, device) IN (SELECT trace_id, device FROM report_comm_kernel)
+), comm AS (  -- (once per trace and device: a lookup per group read every rank's kernels)
+  SELECT trace_id, device, interval_union(a, b) AS comm_ns FROM report_comm_kernel
+  GROUP BY trace_id, device
 )
-SELECT trace_id, device,
-  (SELECT interval_union(k.a, k.b) FROM report_comm_kernel k
-   WHERE k.trace_id = iv.trace_id AND k.device = iv.device) AS comm_ns,
+SELECT iv.trace_id, iv.device, c.comm_ns,
   coalesce(interval_union(a, b) FILTER (WHERE part = 1), 0) AS wait_ns,
   coalesce(interval_union(a, b) FILTER (WHERE part IN (2, 3)), 0) AS transfer_ns,
   coalesce(interval_union(a, b) FILTER (WHERE part = 3), 0) AS unmatched_ns,
@@ -294,4 +295,5 @@ SELECT trace_id, device,
   coalesce(interval_union(a, b) FILTER (WHERE part = 3), 0)
     - coalesce(interval_overlap(a, b, part = 3) FILTER (WHERE part IN (0, 3)), 0)
     AS unmatched_exposed_ns
-FROM iv GROUP BY trace_id, device;
+FROM iv LEFT JOIN comm c ON c.trace_id = iv.trace_id AND c.device = iv.device
+GROUP BY iv.trace_id, iv.device;
