@@ -151,8 +151,14 @@ static char *tmp_database(rp_cli *o, int *rc) {
   return db;
 }
 
+/* The run --run names for side (a diff's BEFORE 0, AFTER 1): its own, else
+** the one given for both; NULL without --run. */
+static const char *run_of(const rp_cli *o, int side) {
+  return o->nrun ? o->run[side < o->nrun ? side : 0] : NULL;
+}
+
 const char *rp_cli_database(rp_cli *o, const char *const *inputs, int n, int side, int *rc) {
-  const char *run = o->nrun ? o->run[side < o->nrun ? side : 0] : NULL;
+  const char *run = run_of(o, side);
   if (run && n == 1 && is_sqlite_file(inputs[0])) {
     fprintf(stderr,
             "profdb: --run %s: %s is a database: --run selects a run of a dataset (profdb"
@@ -245,12 +251,8 @@ int rp_cli_database_pair(rp_cli *o, const char *const *pos, const char *db[2], i
   side_merge m[2];
   atomic_int failed = 0;
   for (int side = 0; side < 2; side++) {
-    m[side] = (side_merge){pos[side],
-                           o->nrun ? o->run[side < o->nrun ? side : 0] : NULL,
-                           tmp_database(o, rc),
-                           PROFDB_EXIT_OK,
-                           0,
-                           &failed};
+    m[side] = (side_merge){pos[side], run_of(o, side), tmp_database(o, rc), PROFDB_EXIT_OK,
+                           0,         &failed};
     if (!m[side].db) return -1;
   }
   ld_timing(); /* (read PROFDB_TIMING before a second thread could) */
