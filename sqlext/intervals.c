@@ -87,11 +87,16 @@ static void to_real(ival_set *s) {
 ** for every row. */
 static int ival_add(ival_set *s, int set, int real, sqlite3_value *a, sqlite3_value *b) {
   if (real && !s->real) to_real(s);
-  if (!s->real && s->n[set]) {
-    ival *last = &s->v[set][s->n[set] - 1];
-    sqlite3_int64 is = sqlite3_value_int64(a), ie = sqlite3_value_int64(b);
-    if (is >= last->i.s && is <= last->i.e) {
-      if (ie > last->i.e) last->i.e = ie;
+  ival x;
+  if (s->real) {
+    x.d.s = sqlite3_value_double(a);
+    x.d.e = sqlite3_value_double(b);
+  } else {
+    x.i.s = sqlite3_value_int64(a);
+    x.i.e = sqlite3_value_int64(b);
+    ival *last = s->n[set] ? &s->v[set][s->n[set] - 1] : NULL;
+    if (last && x.i.s >= last->i.s && x.i.s <= last->i.e) {
+      if (x.i.e > last->i.e) last->i.e = x.i.e;
       return SQLITE_OK;
     }
   }
@@ -102,14 +107,7 @@ static int ival_add(ival_set *s, int set, int real, sqlite3_value *a, sqlite3_va
     s->v[set] = v;
     s->cap[set] = cap;
   }
-  ival *x = &s->v[set][s->n[set]++];
-  if (s->real) {
-    x->d.s = sqlite3_value_double(a);
-    x->d.e = sqlite3_value_double(b);
-  } else {
-    x->i.s = sqlite3_value_int64(a);
-    x->i.e = sqlite3_value_int64(b);
-  }
+  s->v[set][s->n[set]++] = x;
   return SQLITE_OK;
 }
 
