@@ -49,12 +49,6 @@ def timed(cmd, env=None):
     return time.monotonic() - t0, cpu_children() - c0
 
 
-def peak_rss_mb(cmd):
-    out = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, check=True,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    return int(out.stderr.strip().splitlines()[-1]) / 1024
-
-
 def du(path):
     total = 0
     for root, _, files in os.walk(path):
@@ -112,6 +106,10 @@ def timed_rss(cmd):
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     user, system, kb = out.stderr.strip().splitlines()[-1].split()
     return time.monotonic() - t0, float(user) + float(system), int(kb) / 1024
+
+
+def peak_rss_mb(cmd):
+    return timed_rss(cmd)[2]
 
 
 def report_dir_lines(profdb, dataset, json_paths, work):
