@@ -18,15 +18,18 @@
 --   size               -      message-size bucket, as in coll_sum
 --   calls              count  collective kernels (one per rank and call)
 --   transfer_ns        ns     time after the last peer arrived, summed (whole kernels where unmatched)
---   wait_ns            ns     time before the last peer arrived, summed
+--   wait_ns            ns     time before the last peer arrived, summed over the matched calls; empty when no call's peers are loaded (unknown, not 0)
 --   busbw_median_gbps  -      median busbw over the calls with known bytes (GB/s, 1e9 bytes/s)
---   wait_pct           %      wait_ns / (wait_ns + transfer_ns)
+--   wait_pct           %      wait_ns / (wait_ns + transfer_ns) (empty with wait_ns)
 --   bytes              bytes  message bytes summed over the calls
 --   run                -      the run (ranks of one job)
 SELECT c."group" AS process_group, c.kind, c.bucket AS size, count(*) AS calls,
-  sum(c.transfer_ns) AS transfer_ns, sum(c.wait_ns) AS wait_ns,
+  sum(c.transfer_ns) AS transfer_ns,
+  -- (no call matched its peers: the wait is unknown, not 0)
+  CASE WHEN max(c.matched) THEN sum(c.wait_ns) END AS wait_ns,
   round(profdb_median(c.busbw_gbps), 2) AS busbw_median_gbps,
-  round(100.0 * sum(c.wait_ns) / max(sum(c.wait_ns + c.transfer_ns), 1), 2) AS wait_pct,
+  CASE WHEN max(c.matched) THEN round(100.0 * sum(c.wait_ns) / max(sum(c.wait_ns + c.transfer_ns), 1), 2)
+  END AS wait_pct,
   sum(c.bytes) AS bytes, c.run
 FROM report_coll_call c
 LEFT JOIN report_pg_label p ON p.pg_ranks = c.pg_ranks

@@ -26,12 +26,12 @@
 --   calls              count  collective kernels (one per rank and call)
 --   bytes              bytes  message bytes summed over the calls
 --   transfer_ns        ns     time after the last peer arrived, summed (whole kernels where unmatched)
---   wait_ns            ns     time before the last peer arrived, summed
+--   wait_ns            ns     time before the last peer arrived, summed over the matched calls; empty when no call's peers are loaded (unknown, not 0)
 --   busbw_min_gbps     -      the lowest of the groups' median busbw (one group: its median)
 --   busbw_median_gbps  -      median over the groups of each group's median busbw over its calls with known bytes (GB/s, 1e9 bytes/s; one group: its median)
 --   busbw_max_gbps     -      the highest of the groups' median busbw
 --   busbw_p10_gbps     -      10th percentile of busbw over the calls (the slow tail)
---   wait_pct           %      wait_ns / (wait_ns + transfer_ns): the share spent waiting for late peers
+--   wait_pct           %      wait_ns / (wait_ns + transfer_ns): the share spent waiting for late peers (empty with wait_ns)
 --   peak_pct           %      busbw_median_gbps / --link-gbps (NULL without it)
 --   unmatched          count  calls whose peers are not loaded (transfer is the whole kernel)
 --   run                -      the run (ranks of one job)
@@ -81,9 +81,11 @@ WITH n AS (
   FROM r
 )
 SELECT CASE WHEN groups > 1 THEN groups || ' groups ' || fold ELSE one_group END AS "group",
-  kind, size, calls, bytes, transfer_ns, wait_ns, round(lo_bw, 2) AS busbw_min_gbps,
+  kind, size, calls, bytes, transfer_ns,
+  -- (no call matched its peers: the wait is unknown, not 0)
+  CASE WHEN unmatched < calls THEN wait_ns END AS wait_ns, round(lo_bw, 2) AS busbw_min_gbps,
   round(mid_bw, 2) AS busbw_median_gbps, round(hi_bw, 2) AS busbw_max_gbps, busbw_p10_gbps,
-  wait_pct, round(100.0 * mid_bw / :link_gbps, 2) AS peak_pct, unmatched, run, bytes_per_call,
+  CASE WHEN unmatched < calls THEN wait_pct END AS wait_pct, round(100.0 * mid_bw / :link_gbps, 2) AS peak_pct, unmatched, run, bytes_per_call,
   matched_by, missing, groups, slowest_group
 FROM s
-ORDER BY run, transfer_ns + wait_ns DESC, "group", kind, bucket_lo;
+ORDER BY run, s.transfer_ns + s.wait_ns DESC, "group", kind, bucket_lo;

@@ -18,14 +18,17 @@
 --   rank              -      distributed rank
 --   device            -      device ordinal
 --   comm_ns           ns     time covered by collective kernels
---   wait_ns           ns     time inside them before the last peer arrived (waiting: imbalance, stragglers)
+--   wait_ns           ns     time inside them before the last peer arrived (waiting: imbalance, stragglers); empty when no collective's peers are loaded (unknown, not 0)
 --   transfer_ns       ns     time inside them after the last peer arrived (transfer)
 --   unmatched_ns      ns     part of transfer_ns in collectives whose peers are not loaded (waiting unknown)
 --   compute_ns        ns     time covered by other kernels
 --   overlapped_ns     ns     transfer time with compute running at the same time
 --   exposed_comm_ns   ns     transfer_ns - overlapped_ns: transfer on the critical path
 --   overlap_pct       %      overlapped_ns / transfer_ns
-SELECT w.label, w.rank, c.device, c.comm_ns, c.wait_ns, c.transfer_ns, c.unmatched_ns,
+SELECT w.label, w.rank, c.device, c.comm_ns,
+  -- (no collective matched its peers: the wait is unknown, not 0)
+  CASE WHEN c.wait_ns > 0 OR c.unmatched_ns < c.transfer_ns THEN c.wait_ns END AS wait_ns,
+  c.transfer_ns, c.unmatched_ns,
   c.compute_ns, c.overlapped_ns, c.exposed_ns AS exposed_comm_ns,
   round(100.0 * c.overlapped_ns / max(c.transfer_ns, 1), 2) AS overlap_pct
 FROM report_comm c JOIN report_window w USING (trace_id)

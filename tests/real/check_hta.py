@@ -212,7 +212,7 @@ for ref_file in sorted(os.listdir(reference)):
             # With peers matched, profdb measures overlap on transfer only
             # (waiting for late peers split off, issue 23); HTA over whole
             # collective kernels: a deliberate difference then.
-            waits = p.get("wait_ns", 0) > 0
+            waits = (p.get("wait_ns") or 0) > 0
             if waits:
                 notes.append(f"{name}: rank {h['rank']}: overlap over transfer, waiting split off "
                              "(not failed)")

@@ -335,13 +335,16 @@ def check_traces(sections, models, tag):
                 check(f"{tag} {labels[tid]} device {dev} comm", r.get("comm_ns"), union(comm))
                 # Waiting for the last peer is split from transfer (issue
                 # 23); only transfer counts as overlapped.  Without matched
-                # peers everything is transfer: the whole overlap.
-                if r.get("wait_ns") == 0 and r.get("unmatched_ns") == r.get("transfer_ns"):
+                # peers everything is transfer: the whole overlap, and the
+                # wait is unknown (empty), not 0.
+                if r.get("unmatched_ns") == r.get("transfer_ns") and not r.get("wait_ns"):
+                    check(f"{tag} {labels[tid]} device {dev} wait unknown without peers",
+                          r.get("wait_ns"), None)
                     check(f"{tag} {labels[tid]} device {dev} overlap (no peers)",
                           r.get("overlapped_ns"), intersect(comm, compute))
                 else:
                     check(f"{tag} {labels[tid]} device {dev} wait + transfer cover comm",
-                          r.get("wait_ns", 0) + r.get("transfer_ns", 0) >= r.get("comm_ns", 0)
+                          (r.get("wait_ns") or 0) + r.get("transfer_ns", 0) >= r.get("comm_ns", 0)
                           and r.get("overlapped_ns", 0) <= intersect(comm, compute)
                           and r.get("exposed_comm_ns") == r.get("transfer_ns", 0) - r.get("overlapped_ns", 0),
                           True)
