@@ -10,7 +10,7 @@
 --   path can shrink without shortening the step.  The kernels of CUDA/HIP
 --   graph launches count (HTA drops their launches).  With --scope hta:
 --   HTA's graph, µs and ProfilerStep ranges.
--- Requires: report_cp_path
+-- Requires: report_cp_path_sum
 -- Brief: label rank step path_ns kind ns pct if_halved_ns
 -- Empty: no CPU operator or GPU operation in an analysed span, or each span holds over 1
 --   million events (its graph is not built: memory, sqlext/critical_path.c)
@@ -26,11 +26,12 @@
 --   edges      count  edges of the path of this kind
 --   top        -      the event of this kind with the most time on the path (its name; past 1,024 characters cut, with '…')
 --   top_ns     ns     its time on the path
-WITH e AS (
-  SELECT trace_id, step, w, kind, name_id FROM report_cp_path_kind WHERE run IS NULL
-), n AS (  -- one pass over the path's edges; the rest sums these rows
-  SELECT trace_id, step, kind, name_id, sum(w) AS ns, count(*) AS edges
-  FROM e GROUP BY trace_id, step, kind, name_id
+WITH n AS (  -- the path's edges summed per kind and name (lib/61)
+  SELECT trace_id, step, kind, name_id, sum(ns) AS ns, sum(edges) AS edges FROM (
+    SELECT trace_id, step, kind, name_id, ns, edges FROM report_cp_path_sum
+    UNION ALL  -- (those attributed to an event outside the span, named here)
+    SELECT trace_id, step, kind, name_id, w, edges FROM report_cp_path_kind WHERE run IS NULL)
+  GROUP BY trace_id, step, kind, name_id
 ), k AS (
   SELECT trace_id, step, kind, sum(ns) AS ns, sum(edges) AS edges FROM n GROUP BY trace_id, step, kind
 ), t AS (

@@ -35,6 +35,8 @@ typedef struct event {
   i64 id, ts, end, parent;
   int gpu, lock, blocking, has_parent;
   key pid, tid, domain;
+  i64 name_id;       /* its name (profdb_critical_path_sum's L) */
+  int kind, has_name; /* its kind: 1 + index into span.kinds (0: none given) */
   size_t node[2]; /* its start's and end's node */
 } event;
 
@@ -70,6 +72,8 @@ typedef struct span {
   size_t nscen, capscen;
   wait *wt;
   size_t nwt, capwt;
+  char **kinds; /* the events' kinds, each once (profdb_critical_path_sum) */
+  size_t nkinds, capkinds;
   int failed, too_big;
 } span;
 

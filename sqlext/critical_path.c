@@ -50,6 +50,23 @@
 **   [type, weight, event] ('[]' when no weight is positive; NULL for no
 **   rows or a span past CP_MAX_EVENTS, 1 million, events).
 **
+** SQL Function: profdb_critical_path_sum(ROW, A, ..., J, K, L)  aggregate
+**   The same rows and path, summed: an 'ev' row also gives K its kind
+**   (text: 'cpu_op', 'runtime', 'gpu:CATEGORY'; NULL: none) and L its name
+**   (an integer or NULL; K and L NULL for other rows).  Each path edge is
+**   of a kind: 'collective_wait' for a 'sync' edge that weighs, its type
+**   for a 'launch', 'kernel_kernel', 'sync' or 'dependency' edge, else its
+**   event's K ('cpu_op' when it has none or no event), and named by its
+**   event's L.  An edge attributed to an event
+**   that is not one of the span's (a call stack's parent outside it: a
+**   Python frame, an annotation) is summed per that event instead, its kind
+**   NULL for an 'operator' edge, its name NULL: SQL names it.  Returns a
+**   JSON array of [kind, name, weight summed, edges, that event or NULL]
+**   per kind and name (or event), in the order of kind (NULL, then as
+**   bytes), then the span's events before others, then name (NULL first)
+**   or event; NULL as profdb_critical_path.  A span's path can hold ~10^6
+**   edges and the report reads only these sums (queries/critical_path.sql).
+**
 **   The graph is HolisticTraceAnalysis' CriticalPathAnalysis (v0.6.0):
 **   nodes are each event's start and end, numbered in the order (time,
 **   event id, start before end); edges, in the order HTA adds them (which
@@ -78,7 +95,8 @@
 ** duration passes 64 bits, two events with one id, a negative or
 ** non-numeric factor, a cycle, a replayed time past 64 bits, out of
 ** memory; a scenario (D: profdb_replay_each's alone), over 4096 of them
-** (each is a replay of the span).  Flags: INNOCUOUS.
+** (each is a replay of the span); over 4096 distinct kinds (K).
+** Flags: INNOCUOUS.
 */
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT3
@@ -147,7 +165,8 @@ void cp_span_free(span *s) {
   for (size_t i = 0; i < s->nev; i++)
     free(s->ev[i].pid.text), free(s->ev[i].tid.text), free(s->ev[i].domain.text);
   for (size_t i = 0; i < s->nscen; i++) free(s->scen[i]);
-  free(s->scen);
+  for (size_t i = 0; i < s->nkinds; i++) free(s->kinds[i]);
+  free(s->scen), free(s->kinds);
   free(s->ev), free(s->ge), free(s->sc), free(s->wt);
 }
 
@@ -180,8 +199,26 @@ static int edge_type(sqlite3_value *v) {
   return -1;
 }
 
+/* An event's kind K as 1 + its index in s->kinds, each text once (a span
+** has a few kinds and many events); 0 for NULL, -1 on failure. */
+static int kind_of(sqlite3_context *ctx, span *s, sqlite3_value *v) {
+  const char *text = (const char *)sqlite3_value_text(v);
+  if (sqlite3_value_type(v) == SQLITE_NULL) return 0;
+  if (!text) return fail(ctx, s, NULL), -1;
+  for (size_t i = s->nkinds; i-- > 0;)
+    if (!strcmp(s->kinds[i], text)) return (int)i + 1;
+  if (s->nkinds >= 4096) return fail(ctx, s, "more than 4096 kinds"), -1;
+  char *copy = strdup(text);
+  if (!copy || !grow((void **)&s->kinds, &s->capkinds, s->nkinds, sizeof *s->kinds)) {
+    free(copy);
+    return fail(ctx, s, NULL), -1;
+  }
+  s->kinds[s->nkinds++] = copy;
+  return (int)s->nkinds;
+}
+
 /* ROW 'ev'. */
-static void add_event(sqlite3_context *ctx, span *s, sqlite3_value **argv) {
+static void add_event(sqlite3_context *ctx, span *s, int argc, sqlite3_value **argv) {
   if (!is_int(argv[1]) || !is_int(argv[2]) || !is_int(argv[3])) {
     fail(ctx, s, "an event's id, start and end must be integers");
     return;
@@ -209,6 +246,15 @@ static void add_event(sqlite3_context *ctx, span *s, sqlite3_value **argv) {
   e->blocking = sqlite3_value_int(argv[8]) != 0;
   e->has_parent = sqlite3_value_type(argv[9]) != SQLITE_NULL;
   e->parent = sqlite3_value_int64(argv[9]);
+  if (argc > 12) { /* profdb_critical_path_sum: its kind and name */
+    if ((e->kind = kind_of(ctx, s, argv[11])) < 0) return;
+    if (sqlite3_value_type(argv[12]) != SQLITE_NULL && !is_int(argv[12])) {
+      fail(ctx, s, "an event's name must be an integer or NULL");
+      return;
+    }
+    e->has_name = sqlite3_value_type(argv[12]) != SQLITE_NULL;
+    e->name_id = sqlite3_value_int64(argv[12]);
+  }
   if (!key_of(argv[5], &e->pid) || !key_of(argv[6], &e->tid) || !key_of(argv[10], &e->domain)) {
     free(e->pid.text), free(e->tid.text);
     fail(ctx, s, NULL);
@@ -321,7 +367,7 @@ void cp_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (s->failed || s->too_big) return;
   const char *row = (const char *)sqlite3_value_text(argv[0]);
   if (row && !strcmp(row, "ev"))
-    add_event(ctx, s, argv);
+    add_event(ctx, s, argc, argv);
   else if (row && !strcmp(row, "edge"))
     add_given(ctx, s, argv);
   else if (row && !strcmp(row, "scale"))
@@ -680,30 +726,51 @@ void cp_report_rc(sqlite3_context *ctx, int rc) {
                                           : NULL);
 }
 
-static void cp_final(sqlite3_context *ctx) {
-  span *s = sqlite3_aggregate_context(ctx, 0);
-  if (!s) return;
-  if (s->failed || s->too_big || (!s->nev && !s->nge)) {
-    cp_span_free(s);
-    return;
-  }
-  graph g;
+/* The longest path of span s: g its graph, *path its edges' indices into
+** g->es, first first (both freed by the caller, also on failure).  LP_OK
+** or a failure's rc. */
+static int walk(span *s, graph *g, size_t **path, size_t *len) {
   lp_edge *le = NULL;
-  size_t *path = NULL, len = 0;
-  int rc = LP_NOMEM, waits = s->nwt && s->nsc; /* waits shrink only under what-ifs */
-  if ((rc = cp_build_graph(s, &g, waits, waits, 0, 0)) != LP_OK) goto done;
-  rc = LP_NOMEM;
-  if (waits && !shrink_waits(s, g.pts, g.np, &g.es, g.base, g.given0, g.own_edge, g.ids))
-    goto done;
-  le = malloc((g.es.n ? g.es.n : 1) * sizeof *le);
-  if (!le) goto done;
-  for (size_t i = 0; i < g.es.n; i++)
+  int rc, waits = s->nwt && s->nsc; /* waits shrink only under what-ifs */
+  if ((rc = cp_build_graph(s, g, waits, waits, 0, 0)) != LP_OK) return rc;
+  if (waits && !shrink_waits(s, g->pts, g->np, &g->es, g->base, g->given0, g->own_edge, g->ids))
+    return LP_NOMEM;
+  if (!(le = malloc((g->es.n ? g->es.n : 1) * sizeof *le))) return LP_NOMEM;
+  for (size_t i = 0; i < g->es.n; i++)
     /* a negative weight (a child ending after its parent, HTA's rounding
     ** of a sub-µs kernel) is searched as 0 and reported as it is, as HTA
     ** does (CPGraph.critical_path sets such nx weights to 0) */
-    le[i] = (lp_edge){(i64)g.es.e[i].src, (i64)g.es.e[i].dst, g.es.e[i].w < 0 ? 0 : g.es.e[i].w,
-                      (i64)i};
-  rc = lp_solve_dense(le, g.es.n, g.np, &path, &len);
+    le[i] = (lp_edge){(i64)g->es.e[i].src, (i64)g->es.e[i].dst,
+                      g->es.e[i].w < 0 ? 0 : g->es.e[i].w, (i64)i};
+  rc = lp_solve_dense(le, g->es.n, g->np, path, len);
+  free(le);
+  return rc;
+}
+
+/* A span past its bounds or without rows has no path (NULL); frees it. */
+static int no_path(span *s) {
+  if (s->failed || s->too_big || (!s->nev && !s->nge)) {
+    cp_span_free(s);
+    return 1;
+  }
+  return 0;
+}
+
+/* sqlite3_str's text as the function's result (rc LP_NOMEM when it failed). */
+static int result_str(sqlite3_context *ctx, sqlite3_str *out) {
+  int n = sqlite3_str_length(out);
+  char *text = sqlite3_str_finish(out);
+  if (!text) return LP_NOMEM;
+  sqlite3_result_text(ctx, text, n, sqlite3_free);
+  return LP_OK;
+}
+
+static void cp_final(sqlite3_context *ctx) {
+  span *s = sqlite3_aggregate_context(ctx, 0);
+  if (!s || no_path(s)) return;
+  graph g;
+  size_t *path = NULL, len = 0;
+  int rc = walk(s, &g, &path, &len);
   if (rc == LP_OK) {
     sqlite3_str *out = sqlite3_str_new(NULL);
     sqlite3_str_appendchar(out, 1, '[');
@@ -717,20 +784,110 @@ static void cp_final(sqlite3_context *ctx) {
         sqlite3_str_appendall(out, "null]");
     }
     sqlite3_str_appendchar(out, 1, ']');
-    int n = sqlite3_str_length(out);
-    char *text = sqlite3_str_finish(out);
-    if (!text)
-      rc = LP_NOMEM;
-    else
-      sqlite3_result_text(ctx, text, n, sqlite3_free);
+    rc = result_str(ctx, out);
   }
-done:
   cp_report_rc(ctx, rc);
-  cp_graph_free(&g), free(le), free(path);
+  cp_graph_free(&g), free(path);
+  cp_span_free(s);
+}
+
+/* ---- the path summed by kind and name (profdb_critical_path_sum) ---------- */
+
+/* One path edge: its kind (text; NULL: its event's, which is not one of
+** the span's), its name, or that event, and its weight. */
+typedef struct path_part {
+  const char *kind;
+  i64 name_id, ev, w;
+  int has_name, has_ev;
+} path_part;
+
+static int cmp_part(const void *a, const void *b) {
+  const path_part *x = a, *y = b;
+  if (!x->kind != !y->kind) return x->kind ? 1 : -1;
+  int c = x->kind ? strcmp(x->kind, y->kind) : 0;
+  if (c) return c;
+  if (x->has_ev != y->has_ev) return x->has_ev - y->has_ev;
+  if (x->has_ev) return x->ev < y->ev ? -1 : x->ev > y->ev;
+  if (x->has_name != y->has_name) return x->has_name - y->has_name;
+  return x->name_id < y->name_id ? -1 : x->name_id > y->name_id;
+}
+
+/* text as a JSON string (kinds are the report's own, but come from rows). */
+static void append_json_string(sqlite3_str *out, const char *text) {
+  sqlite3_str_appendchar(out, 1, '"');
+  for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+    if (*c == '"' || *c == '\\')
+      sqlite3_str_appendf(out, "\\%c", *c);
+    else if (*c < 0x20)
+      sqlite3_str_appendf(out, "\\u%04x", *c);
+    else
+      sqlite3_str_appendchar(out, 1, (char)*c);
+  sqlite3_str_appendchar(out, 1, '"');
+}
+
+/* Path edge e's kind and name (the rule of profdb_critical_path_sum). */
+static path_part part_of(const span *s, const graph *g, const out_edge *e) {
+  path_part p = {"cpu_op", 0, 0, e->w, 0, 0};
+  size_t i = e->has_attr ? find_event(s, g->ids, e->attr) : (size_t)-1;
+  const event *ev = i != (size_t)-1 ? &s->ev[i] : NULL;
+  if (ev && ev->has_name) p.has_name = 1, p.name_id = ev->name_id;
+  if (e->has_attr && !ev) p.has_ev = 1, p.ev = e->attr; /* (a parent outside the span) */
+  if (e->type == T_SYNC && e->w > 0)
+    p.kind = "collective_wait";
+  else if (e->type != T_OPERATOR)
+    p.kind = type_name[e->type];
+  else if (ev && ev->kind)
+    p.kind = s->kinds[ev->kind - 1];
+  else if (!ev && e->has_attr)
+    p.kind = NULL;
+  return p;
+}
+
+static void cp_sum_final(sqlite3_context *ctx) {
+  span *s = sqlite3_aggregate_context(ctx, 0);
+  if (!s || no_path(s)) return;
+  graph g;
+  size_t *path = NULL, len = 0;
+  path_part *parts = NULL;
+  int rc = walk(s, &g, &path, &len);
+  if (rc == LP_OK && !(parts = malloc((len ? len : 1) * sizeof *parts))) rc = LP_NOMEM;
+  if (rc == LP_OK) {
+    for (size_t i = 0; i < len; i++) parts[i] = part_of(s, &g, &g.es.e[path[i]]);
+    qsort(parts, len, sizeof *parts, cmp_part);
+    sqlite3_str *out = sqlite3_str_new(NULL);
+    sqlite3_str_appendchar(out, 1, '[');
+    for (size_t i = 0, j; i < len; i = j) {
+      i64 ns = 0;
+      for (j = i; j < len && !cmp_part(&parts[i], &parts[j]); j++) ns = sat_add(ns, parts[j].w);
+      sqlite3_str_appendall(out, i ? ",[" : "[");
+      if (parts[i].kind)
+        append_json_string(out, parts[i].kind);
+      else
+        sqlite3_str_appendall(out, "null");
+      if (parts[i].has_name)
+        sqlite3_str_appendf(out, ",%lld", (long long)parts[i].name_id);
+      else
+        sqlite3_str_appendall(out, ",null");
+      sqlite3_str_appendf(out, ",%lld,%lld", (long long)ns, (long long)(j - i));
+      if (parts[i].has_ev)
+        sqlite3_str_appendf(out, ",%lld]", (long long)parts[i].ev);
+      else
+        sqlite3_str_appendall(out, ",null]");
+    }
+    sqlite3_str_appendchar(out, 1, ']');
+    rc = result_str(ctx, out);
+  }
+  cp_report_rc(ctx, rc);
+  cp_graph_free(&g), free(path), free(parts);
   cp_span_free(s);
 }
 
 int profdb_critical_path_init(sqlite3 *db) {
-  return sqlite3_create_function(db, "profdb_critical_path", 11, SQLITE_UTF8 | SQLITE_INNOCUOUS,
-                                 (void *)"profdb_critical_path", NULL, cp_step, cp_final);
+  int rc = sqlite3_create_function(db, "profdb_critical_path", 11, SQLITE_UTF8 | SQLITE_INNOCUOUS,
+                                   (void *)"profdb_critical_path", NULL, cp_step, cp_final);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(db, "profdb_critical_path_sum", 13,
+                                 SQLITE_UTF8 | SQLITE_INNOCUOUS,
+                                 (void *)"profdb_critical_path_sum", NULL, cp_step, cp_sum_final);
+  return rc;
 }

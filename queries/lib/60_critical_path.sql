@@ -32,7 +32,7 @@
 -- report's steps.
 -- Run only when a selected section requires a table named here, or the
 -- findings run (lib/findings/replay.sql; report_sql.c, lib_wanted):
--- On demand: report_cp_path findings
+-- On demand: report_cp_path report_cp_path_sum findings
 
 -- Spans analysed, in a database's report and in a dataset's: trace_id,
 -- step (-1: the whole trace), [ts, end_ts] (ns), rounded (HTA's µs).
@@ -212,11 +212,13 @@ WHERE NOT coalesce(:scope_hta, 0) AND x.st IS NOT NULL AND x.nbs = 1
 -- (HTA's blocking calls: their end weighs 0), parent (_slice_tree parent),
 -- kind (its kind on the path and in the replay's what-ifs: 'cpu_op',
 -- 'runtime' or 'gpu:' and its kernel category; lib/61's walk names the
--- same), fill (1 for a fill kernel: report_gpu_name.is_fill), name_id (its
--- name: read here once, not by each later statement's join).
+-- same), whatif (the second what-if that scales it, lib/63: 'fill' for a
+-- fill kernel, report_gpu_name.is_fill; 'launch' for a launch call,
+-- report_cp_launch_name; else NULL), name_id (its name: read here once,
+-- not by each later statement's join).
 CREATE TEMP TABLE report_cp_ev(trace_id INTEGER, step INTEGER, ev INTEGER, gpu INTEGER,
   ts INTEGER, end_ts INTEGER, pid, tid, skey INTEGER, lock INTEGER, blocking INTEGER,
-  parent INTEGER, kind TEXT, fill INTEGER, name_id INTEGER,
+  parent INTEGER, kind TEXT, whatif TEXT, name_id INTEGER,
   PRIMARY KEY (trace_id, step, ev)) WITHOUT ROWID;
 WITH nm AS MATERIALIZED (  -- (once per name, not per event)
   SELECT id, value IN ('cudaLaunchKernel', 'cudaMemcpyAsync', 'cudaHostAlloc') AS lock,
@@ -226,7 +228,8 @@ WITH nm AS MATERIALIZED (  -- (once per name, not per event)
     -- during one, such as NCCL's watchdog's every ms, ended by chance)
     OR (value = 'cudaEventQuery' AND coalesce(:scope_hta, 0))
     OR (NOT coalesce(:scope_hta, 0) AND value NOT GLOB 'aten::*'
-        AND value IN (SELECT name FROM report_sync_name)) AS blocking
+        AND value IN (SELECT name FROM report_sync_name)) AS blocking,
+    id IN (SELECT name_id FROM report_cp_launch_name) AS launch
   FROM _string
 ), c AS (
   SELECT p.trace_id, p.step, s.id AS ev,
@@ -248,14 +251,14 @@ INSERT INTO report_cp_ev
 SELECT c.trace_id, c.step, c.ev, 0, c.ts, c.end_ts, c.pid, c.tid, NULL, nm.lock, nm.blocking,
   c.parent_id,
   CASE WHEN c.kind = (SELECT kind FROM _kind WHERE name = 'runtime') THEN 'runtime' ELSE 'cpu_op' END,
-  0, c.name_id
+  iif(nm.launch, 'launch', NULL), c.name_id
 FROM c JOIN nm ON nm.id = c.name_id
 -- (positive as the scope times it: HTA drops events its rounding leaves at 0 or -1 µs)
 WHERE c.ts BETWEEN c.pts AND c.pend AND c.end_ts > c.ts
 UNION ALL
 SELECT p.trace_id, p.step, o.op, 1, o.ts, o.end_ts, NULL, NULL, o.skey, 0, 0, NULL,
   'gpu:' || coalesce(n.category, 'Other'),
-  coalesce(n.is_fill AND g.kind = (SELECT kind FROM _kind WHERE name = 'kernel'), 0), g.name_id
+  iif(n.is_fill AND g.kind = (SELECT kind FROM _kind WHERE name = 'kernel'), 'fill', NULL), g.name_id
 FROM report_cp_op o JOIN report_cp_span p ON p.trace_id = o.trace_id AND p.step IN (-1, o.step)
 JOIN _gpu g ON g.id = o.op LEFT JOIN report_gpu_name n ON n.name_id = g.name_id
 LEFT JOIN report_hta_trace h ON h.trace_id = p.trace_id

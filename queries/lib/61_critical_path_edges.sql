@@ -12,7 +12,7 @@
 -- operation for a sync).
 -- Run only when a selected section requires a table named here, or the
 -- findings run (lib/findings/replay.sql; report_sql.c, lib_wanted):
--- On demand: report_cp_path findings
+-- On demand: report_cp_path report_cp_path_sum findings
 CREATE TEMP TABLE report_cp_gpu_edge(trace_id INTEGER, step INTEGER, t INTEGER, o INTEGER,
   sub INTEGER, src INTEGER, src_end INTEGER, dst INTEGER, dst_end INTEGER, w INTEGER, type TEXT,
   ev INTEGER);

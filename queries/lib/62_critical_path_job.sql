@@ -76,7 +76,7 @@ WHERE CASE WHEN g.src_end THEN a.end_ts ELSE a.ts END <= CASE WHEN g.dst_end THE
 -- Threads are keyed per trace (pid as [trace_id, pid]) and the runtime
 -- lock is per trace (the lock domain).
 INSERT INTO report_cp_path
-SELECT NULL, s.step, j.key, j.value ->> 1, j.value ->> 0, j.value ->> 2, s.run
+SELECT NULL, s.step, j.key, j.value ->> 1, j.value ->> 0, j.value ->> 2, s.run, 1
 FROM (SELECT DISTINCT run, step FROM report_cp_job_span) s, json_each((
   SELECT profdb_critical_path(r, a, b, c, d, e, f, g, h, i, j) FROM (
     SELECT 'ev' AS r, e.ev AS a, e.ts AS b, e.end_ts AS c, e.gpu AS d,

@@ -21,41 +21,31 @@
 -- sooner_ns], ...]), for the spans analysed here.
 -- Builds: report_cp_replay, report_cp_replay_span, report_cp_idle_thread
 -- Reads: report_cold_launch, report_cp_span, report_cp_span_all, report_cp_ev,
---   report_cp_gpu_edge, report_cp_open, report_cp_k, report_cp_launch_name,
+--   report_cp_gpu_edge, report_cp_open, report_cp_k,
 --   report_built_from, report_gpu_name, trace_metadata
 -- Run only when a selected section requires a table named here, or the
 -- findings run (lib/findings/replay.sql; report_sql.c, lib_wanted):
--- On demand: report_cp_path findings
-
--- The events each kind of what-if scales (their own 'operator' edges: a
--- kernel's run, an operator's time between its children, a call's return
--- after a wait): each event by its kind as the critical_path section
--- names it (gpu:CATEGORY for GPU work, runtime for a runtime call, cpu_op
--- for other CPU events: the rule of report_cp_path_kind,
--- lib/61_critical_path_walk.sql), the fill kernels (report_gpu_name.
--- is_fill, of any category) as 'fill' too, and the launch calls
--- (report_cp_launch_name) as 'launch'.
-CREATE TEMP TABLE report_cp_whatif_ev(trace_id INTEGER, step INTEGER, ev INTEGER, kind TEXT,
-  PRIMARY KEY (trace_id, step, kind, ev)) WITHOUT ROWID;
-INSERT INTO report_cp_whatif_ev
-SELECT e.trace_id, e.step, e.ev, e.kind FROM report_cp_ev e
-UNION ALL
-SELECT e.trace_id, e.step, e.ev, 'fill' FROM report_cp_ev e WHERE e.gpu AND e.fill
-UNION ALL
-SELECT e.trace_id, e.step, e.ev, 'launch'
-FROM report_cp_ev e
-WHERE NOT e.gpu AND e.name_id IN (SELECT name_id FROM report_cp_launch_name);
+-- On demand: report_cp_path report_cp_path_sum findings
 
 -- The what-ifs: id (the scenario's name in profdb_replay_each), kind,
 -- keep (the share of its time the kind keeps: 0.5 for each kind of the
 -- critical_path section, 0 too for GPU categories; fill and launch 0).
+-- Each scales the own 'operator' edges (a kernel's run, an operator's time
+-- between its children, a call's return after a wait) of the events of its
+-- kind: an event's kind as the critical_path section names it
+-- (report_cp_ev.kind: gpu:CATEGORY for GPU work, runtime for a runtime
+-- call, cpu_op for other CPU events), 'fill' the fill kernels (of any
+-- category) and 'launch' the launch calls (report_cp_ev.whatif); the
+-- replay's 'scale' rows below.
 CREATE TEMP TABLE report_cp_whatif(id INTEGER PRIMARY KEY, kind TEXT, keep REAL);
 INSERT INTO report_cp_whatif(kind, keep)
 SELECT k.kind, f.keep
-FROM (SELECT DISTINCT kind FROM report_cp_whatif_ev) k, (SELECT 0.5 AS keep UNION ALL SELECT 0) f
+FROM (SELECT kind FROM report_cp_ev UNION SELECT whatif FROM report_cp_ev WHERE whatif IS NOT NULL) k,
+  (SELECT 0.5 AS keep UNION ALL SELECT 0) f
 WHERE (f.keep = 0.5 AND k.kind NOT IN ('fill', 'launch')) OR k.kind GLOB 'gpu:*'
   OR (f.keep = 0 AND k.kind IN ('fill', 'launch'))
 ORDER BY k.kind, f.keep DESC;
+CREATE INDEX temp.report_cp_whatif_kind ON report_cp_whatif(kind);
 
 -- Per span, the CPU threads the replay leaves out: pid, tid of a thread
 -- whose events are all runtime calls that take no lock, launch nothing and
@@ -154,9 +144,9 @@ FROM report_cp_span p, json_each((
     FROM report_cp_k k
     WHERE k.trace_id = p.trace_id AND k.step = p.step AND k.inedge IS NOT 'kernel_kernel'
       AND k.prev IS NOT NULL
-    UNION ALL
+    UNION ALL  -- the what-ifs of each event's kind, of fills and of launch calls
     SELECT 'scale', x.ev, w.keep, 'operator', w.id, NULL, NULL, NULL, NULL, NULL, NULL
-    FROM report_cp_whatif_ev x JOIN report_cp_whatif w USING (kind)
+    FROM report_cp_ev x JOIN report_cp_whatif w ON w.kind IN (x.kind, x.whatif)
     WHERE x.trace_id = p.trace_id AND x.step = p.step))) j
 JOIN report_cp_whatif w ON w.id = CAST(j.key AS INTEGER);
 

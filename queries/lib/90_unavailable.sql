@@ -30,7 +30,8 @@ WHERE NOT EXISTS (SELECT 1 FROM main.snapshot);
 -- the CPU operators the other sections read (export/dataset/_summary_drop.sql),
 -- and the critical path walks every one.
 INSERT INTO report_unavailable
-SELECT 'report_cp_path', 'a dataset''s summaries keep only the CPU operators the other ' ||
+SELECT t.name, 'a dataset''s summaries keep only the CPU operators the other ' ||
   'sections read, and the critical path needs every one: run profdb report on the rank''s ' ||
   'trace or database'
+FROM (SELECT 'report_cp_path' AS name UNION ALL SELECT 'report_cp_path_sum') t
 WHERE (SELECT summaries FROM report_built_from);

@@ -275,8 +275,8 @@ if {r["path_ns"] for r in job_rows(lock)} != {191000}:
     failures.append(f"job_lock: path {sorted({r['path_ns'] for r in job_rows(lock)})}, expected "
                     "191000 (each rank's runtime lock its own)")
 
-# On demand (lib/60 and 61 say "-- On demand: report_cp_path"): a report of
-# sections that do not read the path does not build it; one that does, does.
+# On demand (lib/60 and 61 say "-- On demand: report_cp_path report_cp_path_sum"):
+# a report of sections that do not read the path does not build it; one that does, does.
 def libs_run(path, *args):
     err = subprocess.run([profdb, "report", path, *args, "--json", os.devnull],
                          env=dict(os.environ, PROFDB_TIMING="1"), check=True,

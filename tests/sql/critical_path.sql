@@ -238,3 +238,28 @@ WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < 4097)
 SELECT 're_06', profdb_replay_each(r, a, b, c, d, e, f, g, h, i, j)
 FROM (SELECT * FROM wspan WHERE r <> 'wait' UNION ALL
       SELECT 'scale', 2, 0.5, 'operator', 's' || k, NULL, NULL, NULL, NULL, NULL, NULL FROM n);
+-- cp_sum_01: profdb_critical_path_sum, cp_01's span with each event's kind
+-- and name (K, L): the path's edges summed by kind and name.  aten::foo (1)
+-- and aten::bar (5) share name 101: cpu_op 2 + 10 over 2 edges; K's launch
+-- edge is 'launch' named after K (103), its run its kind gpu:GEMM; the
+-- sync (0) 'sync'; the dependency edge has no event (no name).
+SELECT 'cp_sum_01', profdb_critical_path_sum(r, a, b, c, d, e, f, g, h, i, j, k, l)
+FROM (SELECT s.*, CASE s.a WHEN 1 THEN 'cpu_op' WHEN 2 THEN 'runtime' WHEN 3 THEN 'gpu:GEMM'
+                          WHEN 4 THEN 'runtime' WHEN 5 THEN 'cpu_op' END AS k,
+        CASE s.a WHEN 5 THEN 101 ELSE 100 + s.a END AS l
+      FROM span s WHERE s.r = 'ev'
+      UNION ALL SELECT s.*, NULL, NULL FROM span s WHERE s.r = 'edge');
+-- cp_sum_02: a sync edge that weighs is collective_wait; an event without a
+-- kind counts as cpu_op; a kind is written as a JSON string.  GPU op 1
+-- [0, 10] ('gpu:x"y\z', name 7), a sync (10) from its end to CPU op 2's
+-- start [20, 30] (no kind, no name): 10 + 10 + 10.
+SELECT 'cp_sum_02', profdb_critical_path_sum(r, a, b, c, d, e, f, g, h, i, j, k, l)
+FROM (SELECT 'ev' AS r, 1 AS a, 0 AS b, 10 AS c, 1 AS d, NULL AS e, NULL AS f, 0 AS g, 0 AS h,
+        NULL AS i, NULL AS j, 'gpu:x"y\z' AS k, 7 AS l
+      UNION ALL SELECT 'ev', 2, 20, 30, 0, 1, 1, 0, 0, NULL, NULL, NULL, NULL
+      UNION ALL SELECT 'edge', 0, 1, 0, 1, 0, 1, 1, 10, 'operator', 1, NULL, NULL
+      UNION ALL SELECT 'edge', 10, 1, 1, 1, 1, 2, 0, 10, 'sync', 2, NULL, NULL);
+-- cp_sum_03: a name that is not an integer is an error; no rows: NULL
+SELECT 'cp_sum_03', profdb_critical_path_sum('ev', 1, 0, 1, 0, 1, 1, 0, 0, NULL, NULL, 'cpu_op', 'x');
+SELECT 'cp_sum_04', profdb_critical_path_sum(r, a, b, c, d, e, f, g, h, i, j, NULL, NULL) IS NULL
+FROM span WHERE 0;
