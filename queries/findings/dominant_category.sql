@@ -66,8 +66,12 @@ SELECT round(100.0 * r.saving / t.job_step_ns, 1) AS priority, 'dominant_categor
            'near their limit, so gains come from doing fewer or smaller ones, not from faster ' ||
              'kernels.', c.peak_pct, c.precision)
     ELSE CASE c.category
-    WHEN 'GEMM' THEN 'Matrix multiplies dominate: the model is compute-bound in GEMMs, so ' ||
-      'gains come from doing them faster or doing fewer.'
+    WHEN 'GEMM' THEN CASE WHEN c.shaped AND c.mem_share >= 0.5
+      THEN 'Matrix multiplies dominate, and most of their bound is memory: their shapes have ' ||
+        'too few rows (tokens, batch) for their weights, so they run at the speed the ' ||
+          'operands stream from memory, not at the tensor cores'' peak.'
+      ELSE 'Matrix multiplies dominate: the model is compute-bound in GEMMs, so ' ||
+        'gains come from doing them faster or doing fewer.' END
     WHEN 'Attention' THEN 'Attention dominates: long sequences or an attention implementation ' ||
       'without fused kernels.'
     WHEN 'Convolution' THEN CASE WHEN c.transpose_ns >= 0.1 * c.dur
@@ -97,13 +101,31 @@ SELECT round(100.0 * r.saving / t.job_step_ns, 1) AS priority, 'dominant_categor
     || CASE c.precision
       -- (GeForce Ampere and Ada run TF32 on tensor cores at about their fp32
       -- rate: issue 44's third unseen audit, an RTX 3060 told TF32 would help)
-      WHEN 'fp32' THEN 'These GEMMs run in fp32 on CUDA cores: use bf16/fp16 autocast ' ||
+      WHEN 'fp32' THEN CASE
+        -- (memory-bound shapes: issue 44's ninth unseen audit, M = 10 matmuls
+        -- told TF32 would help, which keeps their fp32 bytes)
+        WHEN c.shaped AND c.mem_share >= 0.5
+          THEN printf('These GEMMs run in fp32 and are memory-bound: %s halves the bytes ' ||
+            'they read (for inference keep the weights in it, model.to(torch.%s), rather than ' ||
+              'casting them every call); TF32 would not help (it keeps fp32''s bytes). Batch ' ||
+                'more rows per call (tokens, requests) where the workload allows.',
+            iif(c.cc < 80, 'fp16', 'bf16'), iif(c.cc < 80, 'float16', 'bfloat16'))
+        WHEN c.cc < 70 THEN 'These GEMMs run in fp32 on a GPU without tensor cores (before ' ||
+          'Volta): lower precision gains little here (fp16 runs at most twice fp32''s rate, ' ||
+            'and on most such GPUs far slower); gains come from fewer or larger GEMMs.'
+        -- (Volta and Turing have fp16 tensor cores, but no bf16 or TF32 ones:
+        -- issue 44's ninth unseen audit, T4 traces)
+        WHEN c.cc < 80 THEN 'These GEMMs run in fp32 on CUDA cores: use fp16 autocast ' ||
+          '(torch.autocast("cuda", dtype=torch.float16), with torch.amp.GradScaler("cuda") for ' ||
+            'training): this GPU has fp16 tensor cores, but no bf16 or TF32 ones; keep matrix ' ||
+              'dimensions multiples of 8.'
+        ELSE 'These GEMMs run in fp32 on CUDA cores: use bf16/fp16 autocast ' ||
         '(torch.autocast("cuda", dtype=torch.bfloat16))' ||
           CASE WHEN c.device_name GLOB '*GeForce*'
             THEN '; TF32 would not help here (on GeForce GPUs its tensor-core rate is about ' ||
               'fp32''s)'
             ELSE ', or TF32 (torch.set_float32_matmul_precision("high")) on Ampere or newer' END ||
-          '; keep matrix dimensions multiples of 8/16.'
+          '; keep matrix dimensions multiples of 8/16.' END
       WHEN 'tf32' THEN 'These GEMMs run in TF32 on tensor cores: bf16/fp16 autocast doubles ' ||
         'the tensor-core peak; keep matrix dimensions multiples of 8/16.'
       WHEN 'fp16/bf16' THEN 'These GEMMs already run on tensor cores in fp16/bf16 (autocast ' ||
@@ -136,9 +158,14 @@ SELECT round(100.0 * r.saving / t.job_step_ns, 1) AS priority, 'dominant_categor
       END AS action,
   CASE WHEN c.category = 'GEMM' AND c.shaped
          THEN printf('Up to %s (%.0f%% of the job step): the GEMMs'' time above what their ' ||
-           'FLOPs take at 60%% of the %s''s dense peak (for fp32 calls its bf16 peak), the ' ||
-             'level tuned large GEMMs reach; from the recorded shapes%s.',
+           'FLOPs take at 60%% of the %s''s dense peak (for fp32 calls its %s peak), the ' ||
+             'level tuned large GEMMs reach%s; from the recorded shapes%s.',
            profdb_fmt_ns(r.saving), 100.0 * r.saving / t.job_step_ns, c.peak_device,
+           iif(c.cc < 80, 'fp16', 'bf16'),
+           CASE WHEN c.mem_share > 0 THEN printf(', or, where longer, what their operands ' ||
+             'and result take at its peak memory bandwidth (%s for fp32 calls): %.0f%% of ' ||
+               'that floor is memory', iif(c.cc < 80, 'fp16', 'bf16'), 100.0 * c.mem_share)
+             ELSE '' END,
            CASE WHEN c.peak_assumed THEN printf('; assumed: the device is the %s, the one ' ||
              'model the trace lists', c.peak_device) ELSE '' END)
        WHEN c.category = 'GEMM' AND c.ev_shaped

@@ -5,9 +5,10 @@
 
 -- Peak dense (no sparsity) TFLOP/s per GPU model and operand type, from
 -- the vendors' datasheets (the "with sparsity" figures halved):
---   NVIDIA H100 SXM5 / PCIe, A100 (SXM4 and PCIe, 40/80 GB), V100 (SXM2),
---   B200 (HGX B200) datasheets; AMD Instinct MI300X, MI250X, MI250, MI210
---   datasheets (matrix-core peaks).
+--   NVIDIA H100 SXM5 / PCIe, H200 (SXM, NVL), H800 (SXM5, PCIe), A100 (SXM4
+--   and PCIe, 40/80 GB), V100 (SXM2), B200 (HGX B200), L40S, L4, A10 and
+--   T4 datasheets; AMD Instinct MI300X, MI250X, MI250, MI210 datasheets
+--   (matrix-core peaks).  T4 (Turing) has no bf16: fp16 and fp32 only.
 -- fp32 is the peak without tensor cores on NVIDIA (fp32 GEMMs that run as
 -- TF32 can exceed it); AMD's fp32 is the matrix-core peak.
 --   pattern   LIKE pattern over device.name, tried by priority (lowest first)
@@ -28,21 +29,44 @@ INSERT INTO report_gpu_peak VALUES
   (3, 'NVIDIA A100%', 'fp32', 19.5, 'NVIDIA A100 datasheet'),
   (4, '%V100%', 'fp16', 125, 'NVIDIA V100 datasheet (SXM2)'),
   (4, '%V100%', 'fp32', 15.7, 'NVIDIA V100 datasheet (SXM2)'),
-  (5, 'NVIDIA B200%', 'bf16', 2250, 'NVIDIA HGX B200 datasheet (per GPU)'),
-  (5, 'NVIDIA B200%', 'fp16', 2250, 'NVIDIA HGX B200 datasheet (per GPU)'),
-  (5, 'NVIDIA B200%', 'fp32', 75, 'NVIDIA HGX B200 datasheet (per GPU)'),
-  (6, '%MI300X%', 'bf16', 1307.4, 'AMD Instinct MI300X datasheet'),
-  (6, '%MI300X%', 'fp16', 1307.4, 'AMD Instinct MI300X datasheet'),
-  (6, '%MI300X%', 'fp32', 163.4, 'AMD Instinct MI300X datasheet'),
-  (7, '%MI250X%', 'bf16', 383, 'AMD Instinct MI250X datasheet'),
-  (7, '%MI250X%', 'fp16', 383, 'AMD Instinct MI250X datasheet'),
-  (7, '%MI250X%', 'fp32', 95.7, 'AMD Instinct MI250X datasheet'),
-  (8, '%MI250%', 'bf16', 362.1, 'AMD Instinct MI250 datasheet'),
-  (8, '%MI250%', 'fp16', 362.1, 'AMD Instinct MI250 datasheet'),
-  (8, '%MI250%', 'fp32', 90.5, 'AMD Instinct MI250 datasheet'),
-  (9, '%MI210%', 'bf16', 181, 'AMD Instinct MI210 datasheet'),
-  (9, '%MI210%', 'fp16', 181, 'AMD Instinct MI210 datasheet'),
-  (9, '%MI210%', 'fp32', 45.3, 'AMD Instinct MI210 datasheet');
+  (5, 'NVIDIA H200%NVL%', 'bf16', 835.5, 'NVIDIA H200 datasheet (NVL)'),
+  (5, 'NVIDIA H200%NVL%', 'fp16', 835.5, 'NVIDIA H200 datasheet (NVL)'),
+  (5, 'NVIDIA H200%NVL%', 'fp32', 60, 'NVIDIA H200 datasheet (NVL)'),
+  (6, 'NVIDIA H200%', 'bf16', 989.4, 'NVIDIA H200 datasheet (SXM)'),
+  (6, 'NVIDIA H200%', 'fp16', 989.4, 'NVIDIA H200 datasheet (SXM)'),
+  (6, 'NVIDIA H200%', 'fp32', 66.9, 'NVIDIA H200 datasheet (SXM)'),
+  (7, 'NVIDIA H800%PCIe%', 'bf16', 756.5, 'NVIDIA H800 datasheet (PCIe)'),
+  (7, 'NVIDIA H800%PCIe%', 'fp16', 756.5, 'NVIDIA H800 datasheet (PCIe)'),
+  (7, 'NVIDIA H800%PCIe%', 'fp32', 51.2, 'NVIDIA H800 datasheet (PCIe)'),
+  (8, 'NVIDIA H800%', 'bf16', 989.4, 'NVIDIA H800 datasheet (SXM5)'),
+  (8, 'NVIDIA H800%', 'fp16', 989.4, 'NVIDIA H800 datasheet (SXM5)'),
+  (8, 'NVIDIA H800%', 'fp32', 66.9, 'NVIDIA H800 datasheet (SXM5)'),
+  (9, 'NVIDIA L40S%', 'bf16', 362.05, 'NVIDIA L40S datasheet'),
+  (9, 'NVIDIA L40S%', 'fp16', 362.05, 'NVIDIA L40S datasheet'),
+  (9, 'NVIDIA L40S%', 'fp32', 91.6, 'NVIDIA L40S datasheet'),
+  (10, 'NVIDIA L4', 'bf16', 121, 'NVIDIA L4 datasheet'),
+  (10, 'NVIDIA L4', 'fp16', 121, 'NVIDIA L4 datasheet'),
+  (10, 'NVIDIA L4', 'fp32', 30.3, 'NVIDIA L4 datasheet'),
+  (11, 'NVIDIA A10', 'bf16', 125, 'NVIDIA A10 datasheet'),
+  (11, 'NVIDIA A10', 'fp16', 125, 'NVIDIA A10 datasheet'),
+  (11, 'NVIDIA A10', 'fp32', 31.2, 'NVIDIA A10 datasheet'),
+  (12, 'Tesla T4', 'fp16', 65, 'NVIDIA T4 datasheet'),
+  (12, 'Tesla T4', 'fp32', 8.1, 'NVIDIA T4 datasheet'),
+  (13, 'NVIDIA B200%', 'bf16', 2250, 'NVIDIA HGX B200 datasheet (per GPU)'),
+  (13, 'NVIDIA B200%', 'fp16', 2250, 'NVIDIA HGX B200 datasheet (per GPU)'),
+  (13, 'NVIDIA B200%', 'fp32', 75, 'NVIDIA HGX B200 datasheet (per GPU)'),
+  (14, '%MI300X%', 'bf16', 1307.4, 'AMD Instinct MI300X datasheet'),
+  (14, '%MI300X%', 'fp16', 1307.4, 'AMD Instinct MI300X datasheet'),
+  (14, '%MI300X%', 'fp32', 163.4, 'AMD Instinct MI300X datasheet'),
+  (15, '%MI250X%', 'bf16', 383, 'AMD Instinct MI250X datasheet'),
+  (15, '%MI250X%', 'fp16', 383, 'AMD Instinct MI250X datasheet'),
+  (15, '%MI250X%', 'fp32', 95.7, 'AMD Instinct MI250X datasheet'),
+  (16, '%MI250%', 'bf16', 362.1, 'AMD Instinct MI250 datasheet'),
+  (16, '%MI250%', 'fp16', 362.1, 'AMD Instinct MI250 datasheet'),
+  (16, '%MI250%', 'fp32', 90.5, 'AMD Instinct MI250 datasheet'),
+  (17, '%MI210%', 'bf16', 181, 'AMD Instinct MI210 datasheet'),
+  (17, '%MI210%', 'fp16', 181, 'AMD Instinct MI210 datasheet'),
+  (17, '%MI210%', 'fp32', 45.3, 'AMD Instinct MI210 datasheet');
 
 -- Peak memory bandwidth per GPU model (the memory roofline of
 -- low_gemm_efficiency), GB/s, from the same datasheets; where one pattern
@@ -56,14 +80,22 @@ INSERT INTO report_gpu_bandwidth VALUES
   (1, 'NVIDIA H100%NVL%', 3900, 'NVIDIA H100 datasheet (NVL)'),
   (2, 'NVIDIA H100%PCIe%', 2000, 'NVIDIA H100 datasheet (PCIe)'),
   (3, 'NVIDIA H100%', 3350, 'NVIDIA H100 datasheet (SXM)'),
-  (4, 'NVIDIA A100%80GB%', 2039, 'NVIDIA A100 datasheet (80GB SXM; PCIe 1935)'),
-  (5, 'NVIDIA A100%', 1555, 'NVIDIA A100 datasheet (40GB)'),
-  (6, '%V100%', 900, 'NVIDIA V100 datasheet (SXM2)'),
-  (7, 'NVIDIA B200%', 8000, 'NVIDIA HGX B200 datasheet (per GPU)'),
-  (8, '%MI300X%', 5300, 'AMD Instinct MI300X datasheet'),
-  (9, '%MI250X%', 3276.8, 'AMD Instinct MI250X datasheet'),
-  (10, '%MI250%', 3276.8, 'AMD Instinct MI250 datasheet'),
-  (11, '%MI210%', 1638.4, 'AMD Instinct MI210 datasheet');
+  (4, 'NVIDIA A100%80GB%PCIe%', 1935, 'NVIDIA A100 datasheet (80GB PCIe)'),
+  (5, 'NVIDIA A100%80GB%', 2039, 'NVIDIA A100 datasheet (80GB SXM)'),
+  (6, 'NVIDIA A100%', 1555, 'NVIDIA A100 datasheet (40GB)'),
+  (7, '%V100%', 900, 'NVIDIA V100 datasheet (SXM2)'),
+  (8, 'NVIDIA H200%', 4800, 'NVIDIA H200 datasheet (SXM, NVL)'),
+  (9, 'NVIDIA H800%PCIe%', 2000, 'NVIDIA H800 datasheet (PCIe)'),
+  (10, 'NVIDIA H800%', 3350, 'NVIDIA H800 datasheet (SXM5)'),
+  (11, 'NVIDIA L40S%', 864, 'NVIDIA L40S datasheet'),
+  (12, 'NVIDIA L4', 300, 'NVIDIA L4 datasheet'),
+  (13, 'NVIDIA A10', 600, 'NVIDIA A10 datasheet'),
+  (14, 'Tesla T4', 320, 'NVIDIA T4 datasheet'),
+  (15, 'NVIDIA B200%', 8000, 'NVIDIA HGX B200 datasheet (per GPU)'),
+  (16, '%MI300X%', 5300, 'AMD Instinct MI300X datasheet'),
+  (17, '%MI250X%', 3276.8, 'AMD Instinct MI250X datasheet'),
+  (18, '%MI250%', 3276.8, 'AMD Instinct MI250 datasheet'),
+  (19, '%MI210%', 1638.4, 'AMD Instinct MI210 datasheet');
 
 -- The counted operator calls of the analysed steps (_attr_flop: the load
 -- listed the calls of these operators with "Input Dims" and the counted

@@ -39,6 +39,14 @@ communication defects, one per defect, each named after it:
 - comm_peers_missing_sized: 1 of 8 ranks loaded, two sized all-reduces
   (64 MiB in 2 ms, 4 MiB in 3 ms): only each one's bytes at the group's
   best busbw counts as transfer, 2 ms + 125 us a step.
+- gemm_memory_bound_promised_compute_peak: fp32 matmuls of 10 rows
+  ([10, 8192] x [8192, 8192], 200 us each, the GPU busy) on an A100 80GB
+  PCIe are bounded by their bytes (in bf16, the advice's precision) at its
+  1935 GB/s, not by their FLOPs at 60% of the bf16 peak (issue 44's ninth
+  unseen audit: M = 10 GEMMs promised 4.16 ms of which 3.58 ms is
+  reachable); the advice says memory-bound, not TF32.  On a Tesla T4
+  (Turing: fp16 tensor cores, no bf16 or TF32) fp32 GEMMs are bounded by
+  its fp16 peak and advised fp16 autocast.
 The expected figures are derived here from the fixture's own events, not
 from profdb's output.
 """
@@ -386,10 +394,50 @@ def low_gemm_efficiency_not_on_critical_path(profdb, work, problems):
                         f"{want:.0f}: {f and (f['expected_saving_ns'], finding_text(f))}")
 
 
+def fp32_mm(t, s, dims, dur, at, gpu_at):
+    """One fp32 aten::mm of dims at s + at launching an sgemm of dur us at s + gpu_at."""
+    t.x("cpu_op", "aten::mm", s + at, 5, **{"Input Dims": dims, "Input type": ["float", "float"]})
+    t.gpu(SGEMM, s + gpu_at, dur, launch_ts=s + at)
+
+
+def gemm_memory_bound_promised_compute_peak(profdb, work, problems):
+    m, k, n, calls, dur = 10, 8192, 8192, 45, 200
+    doc = props(Trace().build(lambda t, s: [fp32_mm(t, s, [[m, k], [k, n]], dur, 60 + 6 * i,
+                                                     100 + i * dur) for i in range(calls)]),
+                "NVIDIA A100 80GB PCIe")
+    for d in doc["deviceProperties"]:
+        d["computeMajor"], d["computeMinor"] = 8, 0
+    f = finding(findings_of_doc(profdb, work, "gemm_memory_bound", doc), "dominant_category")
+    compute = 2 * m * k * n / (0.6 * 312e3)  # ns at 60% of the bf16 peak
+    memory = (m * k + k * n + m * n) * 2 / 1935  # bf16 bytes at 1935 GB/s, ns
+    want = calls * (dur * 1000 - max(compute, memory))
+    if not f:
+        problems.append("gemm_memory_bound_promised_compute_peak: no finding")
+    elif abs(f["expected_saving_ns"] - want) > 1000 or "memory-bound" not in f["action"] \
+            or "set_float32_matmul_precision" in f["action"] \
+            or "100% of that floor is memory" not in f["expected_impact"]:
+        problems.append(f"gemm_memory_bound_promised_compute_peak: saving "
+                        f"{f['expected_saving_ns']}, want {want:.0f}: {finding_text(f)}")
+    # a T4: a compute-bound 4096^3 fp32 GEMM of 9 ms a step, bounded at 60%
+    # of its 65 TFLOP/s fp16 peak; fp16 autocast advised
+    doc = props(Trace().build(lambda t, s: fp32_mm(t, s, [[4096, 4096], [4096, 4096]], 9000, 60,
+                                                   100)), "Tesla T4")
+    for d in doc["deviceProperties"]:
+        d["computeMajor"], d["computeMinor"] = 7, 5
+    f = finding(findings_of_doc(profdb, work, "gemm_t4_fp16", doc), "dominant_category")
+    want = 9000 * 1000 - 2 * 4096 ** 3 / (0.6 * 65e3)
+    if not f:
+        problems.append("gemm_memory_bound_promised_compute_peak: T4: no finding")
+    elif abs(f["expected_saving_ns"] - want) > 1000 or "torch.float16" not in f["action"] \
+            or "bfloat16" in f["action"] or "fp16 peak" not in f["expected_impact"]:
+        problems.append(f"gemm_memory_bound_promised_compute_peak: T4: saving "
+                        f"{f['expected_saving_ns']}, want {want:.0f}: {finding_text(f)}")
+
+
 CHECKS = [comm_peers_missing_sized, miopen_transposes_called_elementwise, gemm_peak_unknown_device_half_guess,
           gemm_saving_when_gpu_mostly_idle, fill_saving_when_gpu_mostly_idle,
           comm_overlap_beyond_compute, kernel_saving_past_critical_path_at_40pct_idle,
-          low_gemm_efficiency_not_on_critical_path]
+          low_gemm_efficiency_not_on_critical_path, gemm_memory_bound_promised_compute_peak]
 
 
 def main():

@@ -31,6 +31,7 @@ CREATE TEMP TABLE measure_dominant (
   old_name        TEXT,     -- measure_gemm.old_name
   old_arch        INTEGER,  -- measure_gemm.old_arch
   old_share       REAL,     -- measure_gemm.old_share
+  mem_share       REAL,     -- measure_gemm.mem_share
   host_bound      INTEGER,  -- 1: the GPU idles over half the rank step
   crit_bound      INTEGER,  -- measure_time.crit_bound
   crit            REAL,     -- measure_critical.crit, ns

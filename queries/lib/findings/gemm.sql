@@ -4,12 +4,17 @@
 -- known device peak): covered_ns, their GPU time per rank step, peak_pct
 -- their achieved share of the peak, and peak_saving_ns what they would
 -- save at 60% of the device's peak, the level tuned large GEMMs reach
--- (as low_gemm_efficiency; for fp32 calls 60% of the bf16 peak: the
--- advice is autocast); the device (NVIDIA, compute capability) and the largest
--- GEMM kernel built for an older GPU generation than it.
+-- (as low_gemm_efficiency; for fp32 calls 60% of the bf16 peak, fp16's
+-- on a GPU without bf16: the advice is autocast), or, where longer, the time their operands and
+-- result take to move at the device's peak bandwidth (the memory
+-- roofline, in bf16 for fp32 calls; a GEMM of few rows reads its weights
+-- once and computes little: issue 44's ninth unseen audit, M = 10 matmuls
+-- promised their FLOPs' time at the bf16 peak); the device (NVIDIA,
+-- compute capability) and the largest GEMM kernel built for an older GPU
+-- generation than it.
 -- Builds: measure_gemm
 -- Reads: _string, device, measure_time, report_device_peak, report_flop_op, report_gpu,
---   report_name
+--   report_gpu_bandwidth, report_name
 CREATE TEMP TABLE measure_gemm (
   precision       TEXT,     -- the precision with the most GEMM kernel time (from the kernel
                             --   names)
@@ -17,7 +22,7 @@ CREATE TEMP TABLE measure_gemm (
   covered_ns      REAL,     -- GPU time per rank step of the matmul calls with recorded shapes and
                             --   a known peak, ns
   peak_ns         REAL,     -- their time at 60% of the device peak (fp32 calls: of the bf16
-                            --   peak), ns
+                            --   peak) or, where longer, on the memory roofline, ns
   peak_saving_ns  ANY,      -- covered_ns - peak_ns, at least 0, ns
   peak_pct        REAL,     -- their achieved share of the device peak, %
   peak_device     TEXT,     -- the device model whose peak is used
@@ -30,7 +35,10 @@ CREATE TEMP TABLE measure_gemm (
   old_name        TEXT,     -- the largest GEMM kernel built for an older GPU generation than the
                             --   device
   old_arch        INTEGER,  -- the generation it was built for (sm x 10)
-  old_share       REAL      -- share of GEMM time in older-generation kernels (0..1)
+  old_share       REAL,     -- share of GEMM time in older-generation kernels (0..1)
+  mem_share       REAL      -- share of peak_ns set by the memory roofline (calls whose bytes at
+                            --   the peak bandwidth take longer than their FLOPs at 60% of peak;
+                            --   0 when the bandwidth is unknown), 0..1
 ) STRICT;
 INSERT INTO measure_gemm
 WITH
@@ -109,18 +117,28 @@ gemm_op AS (
     d.name AS device_name, d.cc, o.name AS old_name, o.arch AS old_arch,
     (SELECT sum(k.dur) FROM gemm_kern k WHERE k.arch < d.cc AND d.cc >= 90
        AND k.precision NOT IN ('fp32', 'unknown')) / max((SELECT sum(dur) FROM gemm_kern), 1)
-      AS old_share
-  FROM (SELECT sum(f.device_ns) / t.n AS covered_ns,
-          sum(f.flops / 1000.0 / (0.6 * coalesce(b.tflops, p.tflops))) / t.n AS peak_ns,
-          sum(f.flops / 1000.0 / p.tflops) / t.n AS own_peak_ns
-        FROM report_flop_op f
-        JOIN report_device_peak p ON p.trace_id = f.trace_id AND p.device_id = f.device AND
-          p.dtype = f.dtype
-        LEFT JOIN report_device_peak b ON f.dtype = 'fp32' AND b.trace_id = f.trace_id
-          AND b.device_id = f.device AND b.dtype = 'bf16',
-          (SELECT 1.0 * max(rank_steps, 1) AS n FROM measure_time) t
-        WHERE f.outermost AND f.device_ns > 0 AND f.name_id IN (SELECT id FROM gemm_op) AND
-          p.tflops > 0) x
+      AS old_share,
+    x.mem_ns / max(x.peak_ns, 1) AS mem_share
+  FROM (SELECT sum(f.device_ns) / t.n AS covered_ns, sum(max(f.c_ns, coalesce(f.m_ns, 0))) / t.n AS peak_ns,
+          sum(iif(f.m_ns > f.c_ns, f.m_ns, 0)) / t.n AS mem_ns, sum(f.own_ns) / t.n AS own_peak_ns
+        FROM (SELECT f.flops / 1000.0 / (0.6 * coalesce(b.tflops, h.tflops, p.tflops)) AS c_ns,
+                -- (bytes in bf16 for fp32 calls, the advice's precision; GB/s: bytes / gbps is ns)
+                op_elements(n.value, f.input_dims) * iif(f.dtype = 'fp32', 2, CASE f.dtype
+                  WHEN 'bf16' THEN 2 WHEN 'fp16' THEN 2 WHEN 'fp64' THEN 8 END)
+                  / (SELECT w.gbps FROM report_gpu_bandwidth w WHERE p.name LIKE w.pattern
+                     ORDER BY w.priority LIMIT 1) AS m_ns,
+                f.flops / 1000.0 / p.tflops AS own_ns, f.device_ns
+              FROM report_flop_op f JOIN _string n ON n.id = f.name_id
+              JOIN report_device_peak p ON p.trace_id = f.trace_id AND p.device_id = f.device AND
+                p.dtype = f.dtype
+              LEFT JOIN report_device_peak b ON f.dtype = 'fp32' AND b.trace_id = f.trace_id
+                AND b.device_id = f.device AND b.dtype = 'bf16'
+              -- (a GPU without bf16, Turing's T4: autocast to fp16)
+              LEFT JOIN report_device_peak h ON f.dtype = 'fp32' AND h.trace_id = f.trace_id
+                AND h.device_id = f.device AND h.dtype = 'fp16'
+              WHERE f.outermost AND f.device_ns > 0 AND f.name_id IN (SELECT id FROM gemm_op) AND
+                p.tflops > 0) f,
+          (SELECT 1.0 * max(rank_steps, 1) AS n FROM measure_time) t) x
   -- no known peak: the evidence is the trace's own fastest shape (per
   -- dtype, over at least 100 us of GPU time); covered_ns, the calls of a
   -- device of unknown peak, best_ns their time at that shape's rate
