@@ -35,9 +35,9 @@ typedef struct event {
   i64 id, ts, end, parent;
   int gpu, lock, blocking, has_parent;
   key pid, tid, domain;
-  i64 name_id;       /* its name (profdb_critical_path_sum's L) */
+  i64 name_id;        /* its name (profdb_critical_path_sum's L) */
   int kind, has_name; /* its kind: 1 + index into span.kinds (0: none given) */
-  size_t node[2]; /* its start's and end's node */
+  size_t node[2];     /* its start's and end's node */
 } event;
 
 typedef struct given {

@@ -883,11 +883,12 @@ static void cp_sum_final(sqlite3_context *ctx) {
 }
 
 int profdb_critical_path_init(sqlite3 *db) {
-  int rc = sqlite3_create_function(db, "profdb_critical_path", 11, SQLITE_UTF8 | SQLITE_INNOCUOUS,
-                                   (void *)"profdb_critical_path", NULL, cp_step, cp_final);
+  int rc =
+      sqlite3_create_function(db, "profdb_critical_path", 11, SQLITE_UTF8 | SQLITE_INNOCUOUS,
+                              (void *)"profdb_critical_path", NULL, cp_step, cp_final);
   if (rc == SQLITE_OK)
-    rc = sqlite3_create_function(db, "profdb_critical_path_sum", 13,
-                                 SQLITE_UTF8 | SQLITE_INNOCUOUS,
-                                 (void *)"profdb_critical_path_sum", NULL, cp_step, cp_sum_final);
+    rc = sqlite3_create_function(
+        db, "profdb_critical_path_sum", 13, SQLITE_UTF8 | SQLITE_INNOCUOUS,
+        (void *)"profdb_critical_path_sum", NULL, cp_step, cp_sum_final);
   return rc;
 }
