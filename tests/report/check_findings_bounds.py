@@ -279,6 +279,18 @@ def sm80_gemm_on_sm90_not_named(profdb, work, problems):
         problems.append(f"sm80_gemm_on_sm90_not_named: {f['action']} {f['subjects']}")
     if abs(f["expected_saving_ns"] - want) > 1000:
         problems.append(f"sm80_gemm_on_sm90_not_named: saving {f['expected_saving_ns']}, want {want:.0f}")
+    # an sm120 CUTLASS kernel (it also names the SM90 TMA loads it reuses) on
+    # an sm121 GB10 is its own generation's (issue 44's tenth unseen audit:
+    # "100% of GEMM time ... built for an older GPU (sm90)")
+    k120 = ("void cutlass::device_kernel<cutlass::gemm::kernel::GemmUniversal<cute::tuple<int, int, "
+            "int, int>, cutlass::gemm::collective::CollectiveMma<cutlass::gemm::"
+            "MainloopSm120TmaWarpSpecializedBlockScaled<3, 2, cute::tuple<cute::C<1>, cute::C<1>, "
+            "cute::C<1> >, cutlass::gemm::KernelTmaWarpSpecializedCooperativeBlockScaledSm120<2> >, "
+            "cute::SM90_TMA_LOAD, cutlass::nv_float4_t<cutlass::float_e2m1_t> > > >(void)")
+    f = findings(report(profdb, work, "sm120_gemm_on_sm121", gemm_trace(
+        "NVIDIA GB10", (12, 1), k120)), "dominant_category")
+    if not f or "older GPU" in f[0]["action"]:
+        problems.append(f"sm80_gemm_on_sm90_not_named: an sm120 kernel on a GB10 named: {f}")
     # fp32 SIMT kernels have no newer build: ampere_sgemm on an H100 is no outlier
     f = findings(report(profdb, work, "sm80_sgemm_on_sm90", gemm_trace(
         "NVIDIA H100 80GB HBM3", (9, 0), "ampere_sgemm_128x64_nn")), "dominant_category")

@@ -48,8 +48,8 @@ WITH
 -- hipBLASLt _HHS_ / _BBS_); 'tf32': s1688 / s16816 tensor-core GEMMs of
 -- fp32 data; 'fp32': sgemm / SIMT on CUDA cores; else 'unknown'), the GPU
 -- generation it was built for when the name says (sm80 / ampere 80, sm90
--- / hopper 90, sm100 100, volta 70, turing 75), and its time per rank
--- step.  docs/definitions.md, "Dominant category".  An older-generation
+-- / hopper 90, sm10x 100, sm12x 120, volta 70, turing 75), and its time
+-- per rank step.  docs/definitions.md, "Dominant category".  An older-generation
 -- kernel is looked for on sm90 or newer only, among tensor-core GEMMs
 -- (fp32 SIMT kernels have no newer build: ampere_sgemm on an H100 and
 -- volta_sgemm on a Turing GPU are what cuBLAS ships).
@@ -73,8 +73,10 @@ gemm_kern AS (
         OR lower(n.name) GLOB '*s16816gemm*' THEN 'tf32'
       WHEN lower(n.name) GLOB '*sgemm*' OR lower(n.name) GLOB '*simt*' THEN 'fp32'
       ELSE 'unknown' END AS precision,
-    CASE
-      WHEN lower(n.name) GLOB '*sm100*' OR lower(n.name) GLOB '*sm_100*' THEN 100
+    CASE  -- (the newest generation the name names first: an sm120 CUTLASS mainloop
+          -- names the SM90 TMA loads it reuses; issue 44's tenth unseen audit)
+      WHEN lower(n.name) GLOB '*sm12[0-9]*' OR lower(n.name) GLOB '*sm_12[0-9]*' THEN 120
+      WHEN lower(n.name) GLOB '*sm10[0-9]*' OR lower(n.name) GLOB '*sm_10[0-9]*' THEN 100
       WHEN lower(n.name) GLOB '*sm90*' OR lower(n.name) GLOB '*sm_90*'
         OR lower(n.name) GLOB '*cutlass_90*' OR lower(n.name) GLOB '*hopper*' THEN 90
       WHEN lower(n.name) GLOB '*sm80*' OR lower(n.name) GLOB '*sm_80*'
@@ -115,7 +117,7 @@ gemm_op AS (
     e.covered_ns AS ev_covered_ns, max(e.covered_ns - e.best_ns, 0) AS ev_saving_ns,
     e.best_tflops AS ev_best_tflops,
     d.name AS device_name, d.cc, o.name AS old_name, o.arch AS old_arch,
-    (SELECT sum(k.dur) FROM gemm_kern k WHERE k.arch < d.cc AND d.cc >= 90
+    (SELECT sum(k.dur) FROM gemm_kern k WHERE k.arch < d.cc / 10 * 10 AND d.cc >= 90
        AND k.precision NOT IN ('fp32', 'unknown')) / max((SELECT sum(dur) FROM gemm_kern), 1)
       AS old_share,
     x.mem_ns / max(x.peak_ns, 1) AS mem_share
@@ -161,7 +163,8 @@ gemm_op AS (
              GROUP BY dv.name, cc ORDER BY sum(k.dur) DESC LIMIT 1) d ON 1
   LEFT JOIN (SELECT k.name, k.arch, dv.compute_major * 10 + dv.compute_minor AS cc
              FROM gemm_kern k JOIN device dv ON dv.trace_id = k.trace_id AND dv.device_id = k.device
-             WHERE k.arch < dv.compute_major * 10 + dv.compute_minor AND dv.compute_major >= 9
+             -- (older than the device's generation: sm120 kernels are native on an sm121 GB10)
+             WHERE k.arch < dv.compute_major * 10 AND dv.compute_major >= 9
                AND k.precision NOT IN ('fp32', 'unknown')
                AND (dv.name LIKE 'NVIDIA%' OR dv.name LIKE 'Tesla%')
              GROUP BY k.name, k.arch, cc ORDER BY sum(k.dur) DESC, k.name LIMIT 1) o ON o.cc = d.cc;
