@@ -115,6 +115,8 @@ void cp_span_free(span *s);
 int cp_build_graph(span *s, graph *g, int with_base, int with_own, int implicit,
                    int per_scenario);
 void cp_graph_free(graph *g);
+/* Appends text as a JSON string (names and kinds come from rows). */
+void cp_json_string(sqlite3_str *out, const char *text);
 /* The error for a failure rc of cp_build_graph or the walks (none for LP_OK). */
 void cp_report_rc(sqlite3_context *ctx, int rc);
 /* The product of the factors of one event's 'scale' rows (sorted: those

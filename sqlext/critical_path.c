@@ -812,8 +812,7 @@ static int cmp_part(const void *a, const void *b) {
   return x->name_id < y->name_id ? -1 : x->name_id > y->name_id;
 }
 
-/* text as a JSON string (kinds are the report's own, but come from rows). */
-static void append_json_string(sqlite3_str *out, const char *text) {
+void cp_json_string(sqlite3_str *out, const char *text) {
   sqlite3_str_appendchar(out, 1, '"');
   for (const unsigned char *c = (const unsigned char *)text; *c; c++)
     if (*c == '"' || *c == '\\')
@@ -861,7 +860,7 @@ static void cp_sum_final(sqlite3_context *ctx) {
       for (j = i; j < len && !cmp_part(&parts[i], &parts[j]); j++) ns = sat_add(ns, parts[j].w);
       sqlite3_str_appendall(out, i ? ",[" : "[");
       if (parts[i].kind)
-        append_json_string(out, parts[i].kind);
+        cp_json_string(out, parts[i].kind);
       else
         sqlite3_str_appendall(out, "null");
       if (parts[i].has_name)

@@ -186,19 +186,6 @@ static void replay_final(sqlite3_context *ctx) {
   cp_span_free(s);
 }
 
-/* Appends text as a JSON string. */
-static void json_string(sqlite3_str *out, const char *text) {
-  sqlite3_str_appendchar(out, 1, '"');
-  for (const unsigned char *c = (const unsigned char *)text; *c; c++)
-    if (*c == '"' || *c == '\\')
-      sqlite3_str_appendf(out, "\\%c", *c);
-    else if (*c < 0x20)
-      sqlite3_str_appendf(out, "\\u%04x", *c);
-    else
-      sqlite3_str_appendchar(out, 1, (char)*c);
-  sqlite3_str_appendchar(out, 1, '"');
-}
-
 static int cmp_scen(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
@@ -277,7 +264,7 @@ static void replay_each_final(sqlite3_context *ctx) {
     set_scenario(s, &g, by_attr, na, s->scen[k], 1);
     if (rc != LP_OK) break;
     if (k) sqlite3_str_appendchar(out, 1, ',');
-    json_string(out, s->scen[k]);
+    cp_json_string(out, s->scen[k]);
     sqlite3_str_appendf(out, ":%lld", (long long)shortening);
   }
   if (rc == LP_OK) sqlite3_str_appendchar(out, 1, '}');
