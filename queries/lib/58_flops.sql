@@ -150,6 +150,8 @@ WHERE c.flops IS NOT NULL;
 --   trace_id, device_id, name  the device (name: the model, listed or assumed)
 --   dtype, tflops              its peak for that operand type
 --   assumed                    1 when the model is taken from the trace's other devices
+--   gbps                       its peak memory bandwidth, GB/s (report_gpu_bandwidth; NULL:
+--                              unknown)
 CREATE TEMP TABLE report_device_peak AS
 WITH dev AS (
   SELECT d.trace_id, d.device_id, d.name, 0 AS assumed FROM device d
@@ -162,7 +164,9 @@ WITH dev AS (
   WHERE NOT EXISTS (SELECT 1 FROM device d WHERE d.trace_id = u.trace_id
                     AND d.device_id = u.device)
 )
-SELECT d.trace_id, d.device_id, d.name, p.dtype, p.tflops, d.assumed
+SELECT d.trace_id, d.device_id, d.name, p.dtype, p.tflops, d.assumed,
+  (SELECT b.gbps FROM report_gpu_bandwidth b WHERE d.name LIKE b.pattern
+   ORDER BY b.priority LIMIT 1) AS gbps
 FROM dev d JOIN report_gpu_peak p ON d.name LIKE p.pattern
 WHERE p.priority = (SELECT min(q.priority) FROM report_gpu_peak q WHERE d.name LIKE q.pattern);
 -- (the findings look a device's peak up per operator row: without this

@@ -14,7 +14,7 @@
 -- generation than it.
 -- Builds: measure_gemm
 -- Reads: _string, device, measure_time, report_device_peak, report_flop_op, report_gpu,
---   report_gpu_bandwidth, report_name
+--   report_name
 CREATE TEMP TABLE measure_gemm (
   precision       TEXT,     -- the precision with the most GEMM kernel time (from the kernel
                             --   names)
@@ -127,8 +127,7 @@ gemm_op AS (
                 -- (bytes in bf16 for fp32 calls, the advice's precision; GB/s: bytes / gbps is ns)
                 op_elements(n.value, f.input_dims) * iif(f.dtype = 'fp32', 2, CASE f.dtype
                   WHEN 'bf16' THEN 2 WHEN 'fp16' THEN 2 WHEN 'fp64' THEN 8 END)
-                  / (SELECT w.gbps FROM report_gpu_bandwidth w WHERE p.name LIKE w.pattern
-                     ORDER BY w.priority LIMIT 1) AS m_ns,
+                  / p.gbps AS m_ns,
                 f.flops / 1000.0 / p.tflops AS own_ns, f.device_ns
               FROM report_flop_op f JOIN _string n ON n.id = f.name_id
               JOIN report_device_peak p ON p.trace_id = f.trace_id AND p.device_id = f.device AND

@@ -6,8 +6,7 @@
 -- result once, times the element size) and the device's peak bandwidth:
 -- the memory roofline (mem_ns).
 -- Builds: measure_gemm_op_top
--- Reads: _string, device, measure_time, report_device_peak, report_flop_op, report_gpu,
---   report_gpu_bandwidth
+-- Reads: _string, device, measure_time, report_device_peak, report_flop_op, report_gpu
 CREATE TEMP TABLE measure_gemm_op_top (
   name        TEXT,     -- operator (display name)
   family      TEXT,     -- op_family of the operator
@@ -38,15 +37,14 @@ INSERT INTO measure_gemm_op_top
     sum(op_elements(n.value, f.input_dims)) * CASE f.dtype WHEN 'bf16' THEN 2 WHEN 'fp16' THEN 2
       WHEN 'fp32' THEN 4 WHEN 'fp64' THEN 8 END
       / (SELECT 1.0 * max(rank_steps, 1) FROM measure_time) AS bytes,
-    (SELECT b.gbps FROM report_gpu_bandwidth b WHERE d.name LIKE b.pattern
-     ORDER BY b.priority LIMIT 1) AS bw_gbps,
+    p.gbps AS bw_gbps,
     NULL AS mem_ns
   FROM report_flop_op f JOIN _string n ON n.id = f.name_id
   JOIN device d ON d.trace_id = f.trace_id AND d.device_id = f.device
   JOIN report_device_peak p ON p.trace_id = f.trace_id AND p.device_id = f.device AND p.dtype =
     f.dtype
   WHERE f.device_ns > 0
-  GROUP BY n.value, f.input_dims, f.dtype, d.name, p.tflops
+  GROUP BY n.value, f.input_dims, f.dtype, d.name, p.tflops, p.gbps
   ORDER BY device_ns DESC, name LIMIT 1;
 UPDATE measure_gemm_op_top SET category = CASE family WHEN 'matmul' THEN 'GEMM'
   WHEN 'convolution' THEN 'Convolution' WHEN 'attention' THEN 'Attention' END,
