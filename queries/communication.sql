@@ -27,7 +27,7 @@
 --   overlap_pct       %      overlapped_ns / transfer_ns
 SELECT w.label, w.rank, c.device, c.comm_ns,
   -- (no collective matched its peers: the wait is unknown, not 0)
-  CASE WHEN c.wait_ns > 0 OR c.unmatched_ns < c.transfer_ns THEN c.wait_ns END AS wait_ns,
+  CASE WHEN c.any_matched THEN c.wait_ns END AS wait_ns,
   c.transfer_ns, c.unmatched_ns,
   c.compute_ns, c.overlapped_ns, c.exposed_ns AS exposed_comm_ns,
   round(100.0 * c.overlapped_ns / max(c.transfer_ns, 1), 2) AS overlap_pct

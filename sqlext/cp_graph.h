@@ -1,6 +1,7 @@
 /*
 ** cp_graph.h — the critical path's graph, shared by its walk
-** (critical_path.c: the rows, the graph, profdb_critical_path) and its
+** (critical_path.c: the rows, the graph, profdb_critical_path and
+** profdb_critical_path_sum) and its
 ** replay (replay.c: profdb_replay, profdb_replay_each).  Internal to the
 ** extension.
 */
@@ -74,6 +75,7 @@ typedef struct span {
   size_t nwt, capwt;
   char **kinds; /* the events' kinds, each once (profdb_critical_path_sum) */
   size_t nkinds, capkinds;
+  int last_kind; /* the kind found last (1 + index; 0: none) */
   int failed, too_big;
 } span;
 

@@ -205,8 +205,10 @@ static int kind_of(sqlite3_context *ctx, span *s, sqlite3_value *v) {
   const char *text = (const char *)sqlite3_value_text(v);
   if (sqlite3_value_type(v) == SQLITE_NULL) return 0;
   if (!text) return fail(ctx, s, NULL), -1;
+  /* (rows come grouped by kind: the last one found first) */
+  if (s->last_kind && !strcmp(s->kinds[s->last_kind - 1], text)) return s->last_kind;
   for (size_t i = s->nkinds; i-- > 0;)
-    if (!strcmp(s->kinds[i], text)) return (int)i + 1;
+    if (!strcmp(s->kinds[i], text)) return s->last_kind = (int)i + 1;
   if (s->nkinds >= 4096) return fail(ctx, s, "more than 4096 kinds"), -1;
   char *copy = strdup(text);
   if (!copy || !grow((void **)&s->kinds, &s->capkinds, s->nkinds, sizeof *s->kinds)) {
@@ -214,7 +216,7 @@ static int kind_of(sqlite3_context *ctx, span *s, sqlite3_value *v) {
     return fail(ctx, s, NULL), -1;
   }
   s->kinds[s->nkinds++] = copy;
-  return (int)s->nkinds;
+  return s->last_kind = (int)s->nkinds;
 }
 
 /* ROW 'ev'. */

@@ -22,7 +22,8 @@ int profdb_flops_init(sqlite3 *db);         /* op_flops, op_elements      flops.
 int profdb_hta_init(sqlite3 *db);           /* hta_ts, hta_end, hta_start_ns,
                                   ** hta_end_ns, hta_busy, hta_span  hta.c */
 int profdb_longest_path_init(sqlite3 *db);  /* profdb_longest_path  longest_path.c */
-int profdb_critical_path_init(sqlite3 *db); /* profdb_critical_path critical_path.c */
+int profdb_critical_path_init(sqlite3 *db); /* profdb_critical_path,
+                                  ** profdb_critical_path_sum  critical_path.c */
 int profdb_replay_init(sqlite3 *db);        /* profdb_replay,
                                   ** profdb_replay_each     replay.c */
 

@@ -67,9 +67,10 @@ SELECT round(100.0 * r.saving / t.job_step_ns, 1) AS priority, 'dominant_categor
              'kernels.', c.peak_pct, c.precision)
     ELSE CASE c.category
     WHEN 'GEMM' THEN CASE WHEN c.shaped AND c.mem_share >= 0.5
-      THEN 'Matrix multiplies dominate, and most of their bound is memory: their shapes have ' ||
-        'too few rows (tokens, batch) for their weights, so they run at the speed the ' ||
-          'operands stream from memory, not at the tensor cores'' peak.'
+      THEN 'Matrix multiplies dominate, and most of their bound is memory: their shapes do ' ||
+        'little arithmetic per byte (a small dimension: few rows such as decode-time tokens or ' ||
+          'batch, or a small inner or output size), so they run at the speed the operands ' ||
+            'stream from memory, not at the tensor cores'' peak.'
       ELSE 'Matrix multiplies dominate: the model is compute-bound in GEMMs, so ' ||
         'gains come from doing them faster or doing fewer.' END
     WHEN 'Attention' THEN 'Attention dominates: long sequences or an attention implementation ' ||
@@ -107,15 +108,16 @@ SELECT round(100.0 * r.saving / t.job_step_ns, 1) AS priority, 'dominant_categor
         WHEN c.shaped AND c.mem_share >= 0.5
           THEN printf('These GEMMs run in fp32 and are memory-bound: %s halves the bytes ' ||
             'they read (for inference keep the weights in it, model.to(torch.%s), rather than ' ||
-              'casting them every call); TF32 would not help (it keeps fp32''s bytes). Batch ' ||
-                'more rows per call (tokens, requests) where the workload allows.',
-            iif(c.cc < 80, 'fp16', 'bf16'), iif(c.cc < 80, 'float16', 'bfloat16'))
+              'casting them every call); TF32 would not help (it keeps fp32''s bytes). Where the ' ||
+                'small dimension is tokens or requests, batch more per call if the workload allows.',
+            c.half, iif(c.half = 'fp16', 'float16', 'bfloat16'))
         WHEN c.cc < 70 THEN 'These GEMMs run in fp32 on a GPU without tensor cores (before ' ||
           'Volta): lower precision gains little here (fp16 runs at most twice fp32''s rate, ' ||
             'and on most such GPUs far slower); gains come from fewer or larger GEMMs.'
         -- (Volta and Turing have fp16 tensor cores, but no bf16 or TF32 ones:
         -- issue 44's ninth unseen audit, T4 traces)
-        WHEN c.cc < 80 THEN 'These GEMMs run in fp32 on CUDA cores: use fp16 autocast ' ||
+        WHEN c.cc < 80 OR c.half = 'fp16'
+          THEN 'These GEMMs run in fp32 on CUDA cores: use fp16 autocast ' ||
           '(torch.autocast("cuda", dtype=torch.float16), with torch.amp.GradScaler("cuda") for ' ||
             'training): this GPU has fp16 tensor cores, but no bf16 or TF32 ones; keep matrix ' ||
               'dimensions multiples of 8.'
@@ -161,10 +163,10 @@ SELECT round(100.0 * r.saving / t.job_step_ns, 1) AS priority, 'dominant_categor
            'FLOPs take at 60%% of the %s''s dense peak (for fp32 calls its %s peak), the ' ||
              'level tuned large GEMMs reach%s; from the recorded shapes%s.',
            profdb_fmt_ns(r.saving), 100.0 * r.saving / t.job_step_ns, c.peak_device,
-           iif(c.cc < 80, 'fp16', 'bf16'),
+           c.half,
            CASE WHEN c.mem_share > 0 THEN printf(', or, where longer, what their operands ' ||
              'and result take at its peak memory bandwidth (%s for fp32 calls): %.0f%% of ' ||
-               'that floor is memory', iif(c.cc < 80, 'fp16', 'bf16'), 100.0 * c.mem_share)
+               'that floor is memory', c.half, 100.0 * c.mem_share)
              ELSE '' END,
            CASE WHEN c.peak_assumed THEN printf('; assumed: the device is the %s, the one ' ||
              'model the trace lists', c.peak_device) ELSE '' END)

@@ -265,6 +265,8 @@ WHERE g.kind = 'kernel' AND g.category = 'NCCL/communication' AND coalesce(:scop
 --   overlapped_ns      transfer time with compute running at the same time
 --   exposed_ns         transfer_ns - overlapped_ns: what overlap could still hide
 --   unmatched_exposed_ns  the part of exposed_ns in collectives whose peers are unknown
+--   any_matched        1 when some collective kernel of the device matched its peers (else its
+--                      waiting is unknown, not 0)
 CREATE TEMP TABLE report_comm AS
 WITH iv AS (
   SELECT trace_id, device, a, wait_end AS b, 1 AS part FROM report_comm_kernel
@@ -281,8 +283,8 @@ WITH iv AS (
   WHERE kind = 'kernel' AND category <> 'NCCL/communication' AND coalesce(:scope_hta, 0)
     AND (trace_id, device) IN (SELECT trace_id, device FROM report_comm_kernel)
 ), comm AS (  -- (once per trace and device: a lookup per group read every rank's kernels)
-  SELECT trace_id, device, interval_union(a, b) AS comm_ns FROM report_comm_kernel
-  GROUP BY trace_id, device
+  SELECT trace_id, device, interval_union(a, b) AS comm_ns, max(matched) AS any_matched
+  FROM report_comm_kernel GROUP BY trace_id, device
 )
 SELECT iv.trace_id, iv.device, c.comm_ns,
   coalesce(interval_union(a, b) FILTER (WHERE part = 1), 0) AS wait_ns,
@@ -294,6 +296,6 @@ SELECT iv.trace_id, iv.device, c.comm_ns,
     - coalesce(interval_overlap(a, b, part IN (2, 3)) FILTER (WHERE part <> 1), 0) AS exposed_ns,
   coalesce(interval_union(a, b) FILTER (WHERE part = 3), 0)
     - coalesce(interval_overlap(a, b, part = 3) FILTER (WHERE part IN (0, 3)), 0)
-    AS unmatched_exposed_ns
+    AS unmatched_exposed_ns, c.any_matched
 FROM iv LEFT JOIN comm c ON c.trace_id = iv.trace_id AND c.device = iv.device
 GROUP BY iv.trace_id, iv.device;

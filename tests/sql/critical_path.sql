@@ -263,3 +263,14 @@ FROM (SELECT 'ev' AS r, 1 AS a, 0 AS b, 10 AS c, 1 AS d, NULL AS e, NULL AS f, 0
 SELECT 'cp_sum_03', profdb_critical_path_sum('ev', 1, 0, 1, 0, 1, 1, 0, 0, NULL, NULL, 'cpu_op', 'x');
 SELECT 'cp_sum_04', profdb_critical_path_sum(r, a, b, c, d, e, f, g, h, i, j, NULL, NULL) IS NULL
 FROM span WHERE 0;
+-- cp_sum_05: an edge attributed to an event outside the span comes back
+-- per that event, kind NULL (an 'operator' edge), for SQL to name.  One
+-- thread: X (1) [0, 100] (name 11) around A (2) [10, 20] and B (3) [30, 40]
+-- (names 12, 13) whose recorded parent is a frame (99) that is no event of
+-- the span: A's end to B's start (10) is the frame's time.  Path: X 10 +
+-- A 10 + frame 10 + B 10 + X 60 = 100.
+SELECT 'cp_sum_05', profdb_critical_path_sum(r, a, b, c, d, e, f, g, h, i, j, k, l)
+FROM (SELECT 'ev' AS r, 1 AS a, 0 AS b, 100 AS c, 0 AS d, 1 AS e, 1 AS f, 0 AS g, 0 AS h,
+        NULL AS i, NULL AS j, 'cpu_op' AS k, 11 AS l
+      UNION ALL SELECT 'ev', 2, 10, 20, 0, 1, 1, 0, 0, 99, NULL, 'cpu_op', 12
+      UNION ALL SELECT 'ev', 3, 30, 40, 0, 1, 1, 0, 0, 99, NULL, 'cpu_op', 13);

@@ -32,6 +32,7 @@ CREATE TEMP TABLE measure_dominant (
   old_arch        INTEGER,  -- measure_gemm.old_arch
   old_share       REAL,     -- measure_gemm.old_share
   mem_share       REAL,     -- measure_gemm.mem_share
+  half            TEXT,     -- measure_gemm.half
   host_bound      INTEGER,  -- 1: the GPU idles over half the rank step
   crit_bound      INTEGER,  -- measure_time.crit_bound
   crit            REAL,     -- measure_critical.crit, ns

@@ -22,7 +22,8 @@ CREATE TEMP TABLE measure_gemm (
   covered_ns      REAL,     -- GPU time per rank step of the matmul calls with recorded shapes and
                             --   a known peak, ns
   peak_ns         REAL,     -- their time at 60% of the device peak (fp32 calls: of the bf16
-                            --   peak) or, where longer, on the memory roofline, ns
+                            --   peak, fp16's without bf16) or, where longer, on the memory
+                            --   roofline, ns
   peak_saving_ns  ANY,      -- covered_ns - peak_ns, at least 0, ns
   peak_pct        REAL,     -- their achieved share of the device peak, %
   peak_device     TEXT,     -- the device model whose peak is used
@@ -36,9 +37,11 @@ CREATE TEMP TABLE measure_gemm (
                             --   device
   old_arch        INTEGER,  -- the generation it was built for (sm x 10)
   old_share       REAL,     -- share of GEMM time in older-generation kernels (0..1)
-  mem_share       REAL      -- share of peak_ns set by the memory roofline (calls whose bytes at
+  mem_share       REAL,     -- share of peak_ns set by the memory roofline (calls whose bytes at
                             --   the peak bandwidth take longer than their FLOPs at 60% of peak;
                             --   0 when the bandwidth is unknown), 0..1
+  half            TEXT      -- the half precision the bound takes for fp32 calls: 'fp16' when
+                            --   their device's peak table has no bf16 (T4, V100), else 'bf16'
 ) STRICT;
 INSERT INTO measure_gemm
 WITH
@@ -120,10 +123,12 @@ gemm_op AS (
     (SELECT sum(k.dur) FROM gemm_kern k WHERE k.arch < d.cc / 10 * 10 AND d.cc >= 90
        AND k.precision NOT IN ('fp32', 'unknown')) / max((SELECT sum(dur) FROM gemm_kern), 1)
       AS old_share,
-    x.mem_ns / max(x.peak_ns, 1) AS mem_share
+    x.mem_ns / max(x.peak_ns, 1) AS mem_share, iif(x.fp16, 'fp16', 'bf16') AS half
   FROM (SELECT sum(f.device_ns) / t.n AS covered_ns, sum(max(f.c_ns, coalesce(f.m_ns, 0))) / t.n AS peak_ns,
-          sum(iif(f.m_ns > f.c_ns, f.m_ns, 0)) / t.n AS mem_ns, sum(f.own_ns) / t.n AS own_peak_ns
+          sum(iif(f.m_ns > f.c_ns, f.m_ns, 0)) / t.n AS mem_ns, sum(f.own_ns) / t.n AS own_peak_ns,
+          coalesce(max(f.fp16), 0) AS fp16
         FROM (SELECT f.flops / 1000.0 / (0.6 * coalesce(b.tflops, h.tflops, p.tflops)) AS c_ns,
+                f.dtype = 'fp32' AND b.tflops IS NULL AND h.tflops IS NOT NULL AS fp16,
                 -- (bytes in bf16 for fp32 calls, the advice's precision; GB/s: bytes / gbps is ns)
                 op_elements(n.value, f.input_dims) * iif(f.dtype = 'fp32', 2, CASE f.dtype
                   WHEN 'bf16' THEN 2 WHEN 'fp16' THEN 2 WHEN 'fp64' THEN 8 END)
