@@ -274,3 +274,11 @@ FROM (SELECT 'ev' AS r, 1 AS a, 0 AS b, 100 AS c, 0 AS d, 1 AS e, 1 AS f, 0 AS g
         NULL AS i, NULL AS j, 'cpu_op' AS k, 11 AS l
       UNION ALL SELECT 'ev', 2, 10, 20, 0, 1, 1, 0, 0, 99, NULL, 'cpu_op', 12
       UNION ALL SELECT 'ev', 3, 30, 40, 0, 1, 1, 0, 0, 99, NULL, 'cpu_op', 13);
+-- cp_sum_06: hostile kinds (a blob, invalid UTF-8, a 100 kB text) are kept as
+-- text, each once, and returned as JSON strings; a REAL name is an error
+SELECT 'cp_sum_06', length(profdb_critical_path_sum(r, a, b, c, d, e, f, g, h, i, j, k, l))
+FROM (SELECT 'ev' AS r, 1 AS a, 0 AS b, 10 AS c, 0 AS d, 1 AS e, 1 AS f, 0 AS g, 0 AS h,
+        NULL AS i, NULL AS j, X'00FF80C0' AS k, 1 AS l
+      UNION ALL SELECT 'ev', 2, 20, 30, 0, 1, 1, 0, 0, NULL, NULL, CAST(X'C3FFFE' AS TEXT), 2
+      UNION ALL SELECT 'ev', 3, 40, 50, 0, 1, 1, 0, 0, NULL, NULL, printf('%.*c', 100000, 'x'), 3);
+SELECT 'cp_sum_07', profdb_critical_path_sum('ev', 1, 0, 1, 0, 1, 1, 0, 0, NULL, NULL, 'cpu_op', 1.5);
