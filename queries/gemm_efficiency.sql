@@ -8,6 +8,7 @@
 --   documented table in lib/58_flops.sql (dense TFLOP/s per GPU model and
 --   operand type).
 -- Requires: report_flop_op
+-- Brief: name input_dims dtype calls device_ns achieved_tflops peak_pct nested_calls
 -- Parameters: :top
 -- Empty: no counted operator with recorded shapes launched GPU work; profile
 --   with record_shapes=True and ProfilerActivity.CUDA
@@ -23,12 +24,14 @@
 --   peak_pct          %      achieved_tflops as a share of the peak
 --   source            source first user-code frame of the calls' Python stacks (NULL without with_stack)
 --   device_name       -      the GPU (device.name)
+--   nested_calls      count  calls inside another counted call (aten::addmm inside aten::linear): their FLOPs and time are in that call's row too, so add up only rows where this is 0
 SELECT profdb_display_name(n.value) AS name, f.input_dims, f.dtype, count(*) AS calls,
   max(f.flops) AS flops_per_call, sum(f.device_ns) AS device_ns,
   round(sum(f.flops) / 1000.0 / sum(f.device_ns), 2) AS achieved_tflops, p.tflops AS peak_tflops,
   round(100.0 * sum(f.flops) / 1000.0 / sum(f.device_ns) / p.tflops, 2) AS peak_pct,
   min(f.source) AS source,
-  coalesce(d.name, p.name || iif(p.assumed, ' (assumed)', '')) AS device_name
+  coalesce(d.name, p.name || iif(p.assumed, ' (assumed)', '')) AS device_name,
+  sum(NOT f.outermost) AS nested_calls
 FROM report_flop_op f JOIN _string n ON n.id = f.name_id
 LEFT JOIN device d ON d.trace_id = f.trace_id AND d.device_id = f.device
 LEFT JOIN report_device_peak p ON p.trace_id = f.trace_id AND p.device_id = f.device AND p.dtype = f.dtype
