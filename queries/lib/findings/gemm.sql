@@ -97,6 +97,15 @@ gemm_kern AS (
 gemm_op AS (
   SELECT id FROM _string WHERE id IN (SELECT name_id FROM report_flop_op)
     AND op_family(value) = 'matmul'
+),
+-- The elements a shape's call moves (op_elements: operands and result
+-- once), once per distinct shape (a JSON parse each; a job repeats them
+-- across ranks and steps).
+shape_elements AS MATERIALIZED (
+  SELECT f.name_id, f.input_dims, op_elements(n.value, f.input_dims) AS elements
+  FROM (SELECT DISTINCT name_id, input_dims FROM report_flop_op
+        WHERE outermost AND device_ns > 0 AND name_id IN (SELECT id FROM gemm_op)) f
+  JOIN _string n ON n.id = f.name_id
 )
   SELECT
     (SELECT precision FROM gemm_kern GROUP BY precision ORDER BY sum(dur) DESC, precision LIMIT 1)
@@ -130,11 +139,12 @@ gemm_op AS (
         FROM (SELECT f.flops / 1000.0 / (0.6 * coalesce(b.tflops, h.tflops, p.tflops)) AS c_ns,
                 f.dtype = 'fp32' AND b.tflops IS NULL AND h.tflops IS NOT NULL AS fp16,
                 -- (bytes in bf16 for fp32 calls, the advice's precision; GB/s: bytes / gbps is ns)
-                op_elements(n.value, f.input_dims) * iif(f.dtype = 'fp32', 2, CASE f.dtype
+                e.elements * iif(f.dtype = 'fp32', 2, CASE f.dtype
                   WHEN 'bf16' THEN 2 WHEN 'fp16' THEN 2 WHEN 'fp64' THEN 8 END)
                   / p.gbps AS m_ns,
                 f.flops / 1000.0 / p.tflops AS own_ns, f.device_ns
-              FROM report_flop_op f JOIN _string n ON n.id = f.name_id
+              FROM report_flop_op f
+              JOIN shape_elements e ON e.name_id = f.name_id AND e.input_dims = f.input_dims
               JOIN report_device_peak p ON p.trace_id = f.trace_id AND p.device_id = f.device AND
                 p.dtype = f.dtype
               LEFT JOIN report_device_peak b ON f.dtype = 'fp32' AND b.trace_id = f.trace_id
