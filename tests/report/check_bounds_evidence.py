@@ -46,7 +46,8 @@ communication defects, one per defect, each named after it:
   unseen audit: M = 10 GEMMs promised 4.16 ms of which 3.58 ms is
   reachable); the advice says memory-bound, not TF32.  On a Tesla T4
   (Turing: fp16 tensor cores, no bf16 or TF32) fp32 GEMMs are bounded by
-  its fp16 peak and advised fp16 autocast.
+  its fp16 peak and advised fp16 autocast.  An fp32 GEMM at 78% of the
+  fp32 peak is told the bf16 peak is the gain, not "not from faster kernels".
 The expected figures are derived here from the fixture's own events, not
 from profdb's output.
 """
@@ -418,6 +419,19 @@ def gemm_memory_bound_promised_compute_peak(profdb, work, problems):
             or "100% of that floor is memory" not in f["expected_impact"]:
         problems.append(f"gemm_memory_bound_promised_compute_peak: saving "
                         f"{f['expected_saving_ns']}, want {want:.0f}: {finding_text(f)}")
+    # an fp32 GEMM at 78% of the A100's fp32 peak is near fp32's limit, not
+    # bf16's: the hypothesis says a lower precision is the gain (it said "not
+    # from faster kernels" beside the bf16 bound's 8.27 ms)
+    doc = props(Trace().build(lambda t, s: fp32_mm(t, s, [[4096, 4096], [4096, 4096]], 9000, 60,
+                                                   100)), "NVIDIA A100-SXM4-80GB")
+    for d in doc["deviceProperties"]:
+        d["computeMajor"], d["computeMinor"] = 8, 0
+    f = finding(findings_of_doc(profdb, work, "gemm_fp32_near_fp32_peak", doc), "dominant_category")
+    want = 9000 * 1000 - 2 * 4096 ** 3 / (0.6 * 312e3)
+    if not f or abs(f["expected_saving_ns"] - want) > 1000 or "fp32 peak" not in f["hypothesis"] \
+            or "not from faster" in f["hypothesis"]:
+        problems.append(f"gemm_memory_bound_promised_compute_peak: fp32 near its peak: want "
+                        f"{want:.0f}: {f and (f['expected_saving_ns'], f['hypothesis'])}")
     # a T4: a compute-bound 4096^3 fp32 GEMM of 9 ms a step, bounded at 60%
     # of its 65 TFLOP/s fp16 peak; fp16 autocast advised
     doc = props(Trace().build(lambda t, s: fp32_mm(t, s, [[4096, 4096], [4096, 4096]], 9000, 60,
