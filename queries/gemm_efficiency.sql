@@ -15,7 +15,7 @@
 -- Columns:
 --   name              symbol operator name
 --   input_dims        -      "Input Dims" of the calls
---   dtype             -      operand type: bf16, fp16, fp32, fp64 (from "Input type")
+--   dtype             -      operand type: bf16, fp16, fp32, fp64 (from "Input type"; of the counted call inside that ran its GPU work: under autocast aten::linear takes fp32, its aten::addmm runs in bf16 or fp16)
 --   calls             count  calls
 --   flops_per_call    count  FLOPs of one call (op_flops())
 --   device_ns         ns     GPU time of the work the calls launched

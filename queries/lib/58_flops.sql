@@ -105,7 +105,9 @@ INSERT INTO report_gpu_bandwidth VALUES
 -- call enclosing each).
 --   id, trace_id, step  the call
 --   name_id, input_dims the operator and its "Input Dims"
---   dtype        'bf16', 'fp16', 'fp32', 'fp64' or the "Input type" of the first operand
+--   dtype        'bf16', 'fp16', 'fp32', 'fp64' or the "Input type" of the first operand,
+--                of the counted call inside it that ran the most GPU time, if any (under
+--                autocast aten::linear takes fp32 and its aten::addmm runs in bf16 or fp16)
 --   flops        op_flops() of the call
 --   device_ns    GPU time of the work launched by it and the operators nested in it
 --   device       device ordinal of that work (the lowest, if several)
@@ -137,9 +139,15 @@ WITH RECURSIVE counted AS (
   FROM up JOIN report_launch l ON l.flop_id = up.flop_id
   LEFT JOIN report_launch_source r ON r.op_id = l.op_id
   GROUP BY up.anc_id
+), inner_dtype AS MATERIALIZED (  -- the dtypes the innermost counted calls ran in, by GPU time
+  SELECT up.anc_id AS id, c.dtype, sum(l.gpu_ns) AS ns
+  FROM up JOIN report_launch l ON l.flop_id = up.flop_id JOIN counted c ON c.id = up.flop_id
+  WHERE c.dtype IS NOT NULL
+  GROUP BY up.anc_id, c.dtype
 )
-SELECT c.id, c.trace_id, c.step, c.name_id, c.input_dims, c.dtype, c.flops, g.device_ns,
-  g.device, c.outermost, g.source
+SELECT c.id, c.trace_id, c.step, c.name_id, c.input_dims,
+  coalesce((SELECT i.dtype FROM inner_dtype i WHERE i.id = c.id ORDER BY i.ns DESC, i.dtype
+            LIMIT 1), c.dtype) AS dtype, c.flops, g.device_ns, g.device, c.outermost, g.source
 FROM counted c LEFT JOIN launched g USING (id)
 WHERE c.flops IS NOT NULL;
 

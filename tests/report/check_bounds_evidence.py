@@ -48,10 +48,15 @@ communication defects, one per defect, each named after it:
   (Turing: fp16 tensor cores, no bf16 or TF32) fp32 GEMMs are bounded by
   its fp16 peak and advised fp16 autocast.  An fp32 GEMM at 78% of the
   fp32 peak is told the bf16 peak is the gain, not "not from faster kernels".
+- autocast_linear_counted_as_fp32: under autocast an aten::linear of fp32
+  tensors whose aten::addmm runs in fp16 is counted at the fp16 peak, in
+  gemm_efficiency and mfu_step.
 The expected figures are derived here from the fixture's own events, not
 from profdb's output.
 """
+import json
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -448,10 +453,48 @@ def gemm_memory_bound_promised_compute_peak(profdb, work, problems):
                         f"{f['expected_saving_ns']}, want {want:.0f}: {finding_text(f)}")
 
 
+def autocast_linear_counted_as_fp32(profdb, work, problems):
+    # autocast: aten::linear takes fp32 tensors, its aten::addmm runs in fp16
+    # and launches the GEMM (9 ms of each 10 ms step on an A100): the linear's
+    # row and mfu_step count its FLOPs against the fp16 peak, not fp32's (the
+    # re-audit of issue 44's ninth set: peak_pct 113%, MFU 2.2x too high)
+    n = 4096
+
+    def step(t, s):
+        t.x("cpu_op", "aten::linear", s + 60, 40, **{"Input Dims": [[n, n], [n, n], [n]],
+                                                     "Input type": ["float", "float", "float"]})
+        t.x("cpu_op", "aten::addmm", s + 65, 30, **{"Input Dims": [[n], [n, n], [n, n], [], []],
+                                                    "Input type": ["c10::Half", "c10::Half",
+                                                                   "c10::Half", "Scalar", "Scalar"]})
+        t.gpu("ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_tn", s + 100, 9000,
+              launch_ts=s + 70)
+    doc = props(Trace().build(step), "NVIDIA A100-SXM4-80GB")
+    for d in doc["deviceProperties"]:
+        d["computeMajor"], d["computeMinor"] = 8, 0
+    path = os.path.join(work, "autocast_linear.json")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    out = os.path.join(work, "autocast_linear.out.json")
+    subprocess.run([profdb, "report", path, "--section", "gemm_efficiency", "--section",
+                    "mfu_step", "--json", out], check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    with open(out) as f:
+        sections = {x["id"]: x.get("rows", []) for x in json.load(f)["sections"]}
+    linear = [r for r in sections["gemm_efficiency"] if r["name"] == "aten::linear"]
+    pct = round(100 * 2 * n ** 3 / 9000e3 / 312e3, 2)  # of the fp16 peak, 312 TFLOP/s
+    if not linear or linear[0]["dtype"] != "fp16" or linear[0]["peak_pct"] != pct:
+        problems.append(f"autocast_linear_counted_as_fp32: linear {linear}, want fp16 at {pct}%")
+    mfu = [r["mfu_pct"] for r in sections["mfu_step"]]
+    if not mfu or any(abs(m - pct) > 0.5 for m in mfu):
+        problems.append(f"autocast_linear_counted_as_fp32: mfu_step {mfu}, want about {pct}% "
+                        f"(its 10 ms span holds the 9 ms GEMM)")
+
+
 CHECKS = [comm_peers_missing_sized, miopen_transposes_called_elementwise, gemm_peak_unknown_device_half_guess,
           gemm_saving_when_gpu_mostly_idle, fill_saving_when_gpu_mostly_idle,
           comm_overlap_beyond_compute, kernel_saving_past_critical_path_at_40pct_idle,
-          low_gemm_efficiency_not_on_critical_path, gemm_memory_bound_promised_compute_peak]
+          low_gemm_efficiency_not_on_critical_path, gemm_memory_bound_promised_compute_peak,
+          autocast_linear_counted_as_fp32]
 
 
 def main():
