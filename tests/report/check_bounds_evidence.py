@@ -406,6 +406,15 @@ def fp32_mm(t, s, dims, dur, at, gpu_at):
     t.gpu(SGEMM, s + gpu_at, dur, launch_ts=s + at)
 
 
+def gemm_9ms_doc(device, cc):
+    """A compute-bound 4096^3 fp32 aten::mm of 9 ms in each 10 ms step on device."""
+    doc = props(Trace().build(lambda t, s: fp32_mm(t, s, [[4096, 4096], [4096, 4096]], 9000, 60,
+                                                   100)), device)
+    for d in doc["deviceProperties"]:
+        d["computeMajor"], d["computeMinor"] = cc
+    return doc
+
+
 def gemm_memory_bound_promised_compute_peak(profdb, work, problems):
     m, k, n, calls, dur = 10, 8192, 8192, 45, 200
     doc = props(Trace().build(lambda t, s: [fp32_mm(t, s, [[m, k], [k, n]], dur, 60 + 6 * i,
@@ -427,11 +436,8 @@ def gemm_memory_bound_promised_compute_peak(profdb, work, problems):
     # an fp32 GEMM at 78% of the A100's fp32 peak is near fp32's limit, not
     # bf16's: the hypothesis says a lower precision is the gain (it said "not
     # from faster kernels" beside the bf16 bound's 8.27 ms)
-    doc = props(Trace().build(lambda t, s: fp32_mm(t, s, [[4096, 4096], [4096, 4096]], 9000, 60,
-                                                   100)), "NVIDIA A100-SXM4-80GB")
-    for d in doc["deviceProperties"]:
-        d["computeMajor"], d["computeMinor"] = 8, 0
-    f = finding(findings_of_doc(profdb, work, "gemm_fp32_near_fp32_peak", doc), "dominant_category")
+    f = finding(findings_of_doc(profdb, work, "gemm_fp32_near_fp32_peak",
+                                gemm_9ms_doc("NVIDIA A100-SXM4-80GB", (8, 0))), "dominant_category")
     want = 9000 * 1000 - 2 * 4096 ** 3 / (0.6 * 312e3)
     if not f or abs(f["expected_saving_ns"] - want) > 1000 or "fp32 peak" not in f["hypothesis"] \
             or "not from faster" in f["hypothesis"]:
@@ -439,11 +445,8 @@ def gemm_memory_bound_promised_compute_peak(profdb, work, problems):
                         f"{want:.0f}: {f and (f['expected_saving_ns'], f['hypothesis'])}")
     # a T4: a compute-bound 4096^3 fp32 GEMM of 9 ms a step, bounded at 60%
     # of its 65 TFLOP/s fp16 peak; fp16 autocast advised
-    doc = props(Trace().build(lambda t, s: fp32_mm(t, s, [[4096, 4096], [4096, 4096]], 9000, 60,
-                                                   100)), "Tesla T4")
-    for d in doc["deviceProperties"]:
-        d["computeMajor"], d["computeMinor"] = 7, 5
-    f = finding(findings_of_doc(profdb, work, "gemm_t4_fp16", doc), "dominant_category")
+    f = finding(findings_of_doc(profdb, work, "gemm_t4_fp16", gemm_9ms_doc("Tesla T4", (7, 5))),
+                "dominant_category")
     want = 9000 * 1000 - 2 * 4096 ** 3 / (0.6 * 65e3)
     if not f:
         problems.append("gemm_memory_bound_promised_compute_peak: T4: no finding")
