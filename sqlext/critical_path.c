@@ -758,6 +758,14 @@ static int no_path(span *s) {
   return 0;
 }
 
+/* ",v" or ",null" (has: whether there is a v) after a JSON array's element. */
+static void append_int_or_null(sqlite3_str *out, int has, i64 v) {
+  if (has)
+    sqlite3_str_appendf(out, ",%lld", (long long)v);
+  else
+    sqlite3_str_appendall(out, ",null");
+}
+
 /* sqlite3_str's text as the function's result (rc LP_NOMEM when it failed). */
 static int result_str(sqlite3_context *ctx, sqlite3_str *out) {
   int n = sqlite3_str_length(out);
@@ -778,12 +786,10 @@ static void cp_final(sqlite3_context *ctx) {
     sqlite3_str_appendchar(out, 1, '[');
     for (size_t i = 0; i < len; i++) {
       const out_edge *e = &g.es.e[path[i]];
-      sqlite3_str_appendf(out, "%s[\"%s\",%lld,", i ? "," : "", type_name[e->type],
+      sqlite3_str_appendf(out, "%s[\"%s\",%lld", i ? "," : "", type_name[e->type],
                           (long long)e->w);
-      if (e->has_attr)
-        sqlite3_str_appendf(out, "%lld]", (long long)e->attr);
-      else
-        sqlite3_str_appendall(out, "null]");
+      append_int_or_null(out, e->has_attr, e->attr);
+      sqlite3_str_appendchar(out, 1, ']');
     }
     sqlite3_str_appendchar(out, 1, ']');
     rc = result_str(ctx, out);
@@ -865,15 +871,10 @@ static void cp_sum_final(sqlite3_context *ctx) {
         cp_json_string(out, parts[i].kind);
       else
         sqlite3_str_appendall(out, "null");
-      if (parts[i].has_name)
-        sqlite3_str_appendf(out, ",%lld", (long long)parts[i].name_id);
-      else
-        sqlite3_str_appendall(out, ",null");
+      append_int_or_null(out, parts[i].has_name, parts[i].name_id);
       sqlite3_str_appendf(out, ",%lld,%lld", (long long)ns, (long long)(j - i));
-      if (parts[i].has_ev)
-        sqlite3_str_appendf(out, ",%lld]", (long long)parts[i].ev);
-      else
-        sqlite3_str_appendall(out, ",null]");
+      append_int_or_null(out, parts[i].has_ev, parts[i].ev);
+      sqlite3_str_appendchar(out, 1, ']');
     }
     sqlite3_str_appendchar(out, 1, ']');
     rc = result_str(ctx, out);
