@@ -60,7 +60,7 @@ WITH n AS (
     sum(c.transfer_ns) AS transfer_ns, sum(c.wait_ns) AS wait_ns,
     round(profdb_percentile(c.busbw_gbps, 10), 2) AS busbw_p10_gbps,
     round(100.0 * sum(c.wait_ns) / max(sum(c.wait_ns + c.transfer_ns), 1), 2) AS wait_pct,
-    sum(NOT c.matched) AS unmatched, c.run,
+    sum(NOT c.matched) AS unmatched, max(c.matched) AS any_matched, c.run,
     CAST(profdb_median(c.bytes) AS INTEGER) AS bytes_per_call,
     group_concat(DISTINCT c.match_by) AS matched_by,
     nullif(group_concat(DISTINCT nullif(c.missing, '')), '') AS missing,
@@ -83,9 +83,9 @@ WITH n AS (
 SELECT CASE WHEN groups > 1 THEN groups || ' groups ' || fold ELSE one_group END AS "group",
   kind, size, calls, bytes, transfer_ns,
   -- (no call matched its peers: the wait is unknown, not 0)
-  CASE WHEN unmatched < calls THEN wait_ns END AS wait_ns, round(lo_bw, 2) AS busbw_min_gbps,
+  CASE WHEN any_matched THEN wait_ns END AS wait_ns, round(lo_bw, 2) AS busbw_min_gbps,
   round(mid_bw, 2) AS busbw_median_gbps, round(hi_bw, 2) AS busbw_max_gbps, busbw_p10_gbps,
-  CASE WHEN unmatched < calls THEN wait_pct END AS wait_pct, round(100.0 * mid_bw / :link_gbps, 2) AS peak_pct, unmatched, run, bytes_per_call,
+  CASE WHEN any_matched THEN wait_pct END AS wait_pct, round(100.0 * mid_bw / :link_gbps, 2) AS peak_pct, unmatched, run, bytes_per_call,
   matched_by, missing, groups, slowest_group
 FROM s
 ORDER BY run, s.transfer_ns + s.wait_ns DESC, "group", kind, bucket_lo;

@@ -71,6 +71,13 @@ INSERT INTO report_gpu_peak VALUES
   (18, '%MI210%', 'fp16', 181, 'AMD Instinct MI210 datasheet'),
   (18, '%MI210%', 'fp32', 45.3, 'AMD Instinct MI210 datasheet');
 
+-- The bytes of one element of each operand type (the memory roofline of
+-- low_gemm_efficiency and dominant_category: op_elements times these).
+--   dtype   'bf16', 'fp16', 'fp32' or 'fp64'
+--   bytes   its size
+CREATE TEMP TABLE report_dtype_bytes(dtype TEXT PRIMARY KEY, bytes INTEGER) WITHOUT ROWID;
+INSERT INTO report_dtype_bytes VALUES ('bf16', 2), ('fp16', 2), ('fp32', 4), ('fp64', 8);
+
 -- Peak memory bandwidth per GPU model (the memory roofline of
 -- low_gemm_efficiency), GB/s, from the same datasheets; where one pattern
 -- covers several products, the fastest one's (the memory floor stays a

@@ -13,8 +13,8 @@
 -- compute capability) and the largest GEMM kernel built for an older GPU
 -- generation than it.
 -- Builds: measure_gemm
--- Reads: _string, device, measure_time, report_device_peak, report_flop_op, report_gpu,
---   report_name
+-- Reads: _string, device, measure_time, report_device_peak, report_dtype_bytes,
+--   report_flop_op, report_gpu, report_name
 CREATE TEMP TABLE measure_gemm (
   precision       TEXT,     -- the precision with the most GEMM kernel time (from the kernel
                             --   names)
@@ -139,9 +139,9 @@ shape_elements AS MATERIALIZED (
         FROM (SELECT f.flops / 1000.0 / (0.6 * coalesce(b.tflops, h.tflops, p.tflops)) AS c_ns,
                 f.dtype = 'fp32' AND b.tflops IS NULL AND h.tflops IS NOT NULL AS fp16,
                 -- (bytes in bf16 for fp32 calls, the advice's precision; GB/s: bytes / gbps is ns)
-                e.elements * iif(f.dtype = 'fp32', 2, CASE f.dtype
-                  WHEN 'bf16' THEN 2 WHEN 'fp16' THEN 2 WHEN 'fp64' THEN 8 END)
-                  / p.gbps AS m_ns,
+                e.elements * (SELECT z.bytes FROM report_dtype_bytes z
+                              WHERE z.dtype = iif(f.dtype = 'fp32', 'bf16', f.dtype)) / p.gbps
+                  AS m_ns,
                 f.flops / 1000.0 / p.tflops AS own_ns, f.device_ns
               FROM report_flop_op f
               JOIN shape_elements e ON e.name_id = f.name_id AND e.input_dims = f.input_dims

@@ -6,7 +6,8 @@
 -- result once, times the element size) and the device's peak bandwidth:
 -- the memory roofline (mem_ns).
 -- Builds: measure_gemm_op_top
--- Reads: _string, device, measure_time, report_device_peak, report_flop_op, report_gpu
+-- Reads: _string, device, measure_time, report_device_peak, report_dtype_bytes,
+--   report_flop_op, report_gpu
 CREATE TEMP TABLE measure_gemm_op_top (
   name        TEXT,     -- operator (display name)
   family      TEXT,     -- op_family of the operator
@@ -34,8 +35,8 @@ INSERT INTO measure_gemm_op_top
     (SELECT sum(dur) FROM report_gpu) / (SELECT 1.0 * max(rank_steps,
       1) FROM measure_time) AS gpu_ns,
     NULL AS category,
-    sum(op_elements(n.value, f.input_dims)) * CASE f.dtype WHEN 'bf16' THEN 2 WHEN 'fp16' THEN 2
-      WHEN 'fp32' THEN 4 WHEN 'fp64' THEN 8 END
+    sum(op_elements(n.value, f.input_dims))
+      * (SELECT b.bytes FROM report_dtype_bytes b WHERE b.dtype = f.dtype)
       / (SELECT 1.0 * max(rank_steps, 1) FROM measure_time) AS bytes,
     p.gbps AS bw_gbps,
     NULL AS mem_ns
