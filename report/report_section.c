@@ -143,6 +143,14 @@ void rp_timing(const char *what, double since) {
 
 /* The statement's plan, one line per step, indented by depth. */
 static void print_plan(sqlite3 *db, const char *sql) {
+  /* CREATE TEMP TABLE x AS SELECT ...: SQLite plans no CREATE, so plan its SELECT */
+  const char *create = strstr(sql, "CREATE TEMP TABLE ");
+  if (create) {
+    const char *as = create + strlen("CREATE TEMP TABLE ");
+    while (*as && !isspace((unsigned char)*as)) as++;
+    while (isspace((unsigned char)*as)) as++;
+    if (strncmp(as, "AS", 2) == 0 && isspace((unsigned char)as[2])) sql = as + 3;
+  }
   char *eqp = sqlite3_mprintf("EXPLAIN QUERY PLAN %s", sql);
   sqlite3_stmt *st = NULL;
   if (eqp && sqlite3_prepare_v2(db, eqp, -1, &st, NULL) == SQLITE_OK) {
