@@ -109,53 +109,78 @@ INSERT INTO report_gpu_bandwidth VALUES
 
 -- The counted operator calls of the analysed steps (_attr_flop: the load
 -- listed the calls of these operators with "Input Dims" and the counted
--- call enclosing each).
---   id, trace_id, step  the call
+-- call enclosing each), with what their own event says.  A table keyed by
+-- the call, not a CTE: report_flop_op looks calls up by id, and a CTE has
+-- no index to look up (a scan per call grew with the square of the ranks).
+--   id           the call (_slice.id)
+--   trace_id, step  its trace and step
 --   name_id, input_dims the operator and its "Input Dims"
---   dtype        'bf16', 'fp16', 'fp32', 'fp64' or the "Input type" of the first operand,
---                of the counted call inside it that ran the most GPU time, if any (under
---                autocast aten::linear takes fp32 and its aten::addmm runs in bf16 or fp16)
---   flops        op_flops() of the call
---   device_ns    GPU time of the work launched by it and the operators nested in it
+--   dtype        'bf16', 'fp16', 'fp32', 'fp64' or the "Input type" of the first operand
+--                (of the second for aten::addmm and aten::baddbmm, whose first is the bias)
+--   flops        op_flops() of the call (NULL: not countable from its shapes)
+--   outermost    1 when no enclosing operator is counted too
+CREATE TEMP TABLE report_flop_counted(id INTEGER PRIMARY KEY, trace_id INTEGER, step INTEGER,
+  name_id INTEGER, input_dims TEXT, dtype TEXT, flops INTEGER, outermost INTEGER);
+INSERT INTO report_flop_counted
+SELECT s.id, s.trace_id, t.step, s.name_id, s.input_dims,
+  CASE json_extract(s.input_types, '$[' || CASE WHEN n.value IN ('aten::addmm', 'aten::baddbmm')
+                                               THEN 1 ELSE 0 END || ']')
+    WHEN 'c10::BFloat16' THEN 'bf16' WHEN 'c10::Half' THEN 'fp16' WHEN 'float' THEN 'fp32'
+    WHEN 'double' THEN 'fp64' ELSE json_extract(s.input_types, '$[0]') END,
+  op_flops(n.value, s.input_dims, s.concrete_inputs),
+  f.parent_id IS NULL
+FROM _attr_flop f JOIN _slice s ON s.id = f.id JOIN _string n ON n.id = s.name_id
+JOIN _slice_tree t ON t.id = s.id
+WHERE EXISTS (SELECT 1 FROM report_scope k
+              WHERE k.trace_id = s.trace_id AND k.step = coalesce(t.step, -1));
+
+-- Per counted call, the GPU work launched by it and the operators nested in
+-- it (keyed by the call, for report_flop_op's lookup).
+--   id           the call (report_flop_counted.id)
+--   device_ns    GPU time of that work
 --   device       device ordinal of that work (the lowest, if several)
---   outermost    1 when no enclosing operator is counted too (aten::linear
---                counts, its aten::addmm does not): the calls mfu_step adds up
 --   source       first user-code frame of its launches (report_launch_source)
-CREATE TEMP TABLE report_flop_op AS
-WITH RECURSIVE counted AS (
-  SELECT s.id, s.trace_id, t.step, s.name_id, s.input_dims,
-    CASE json_extract(s.input_types, '$[' || CASE WHEN n.value IN ('aten::addmm', 'aten::baddbmm')
-                                                 THEN 1 ELSE 0 END || ']')
-      WHEN 'c10::BFloat16' THEN 'bf16' WHEN 'c10::Half' THEN 'fp16' WHEN 'float' THEN 'fp32'
-      WHEN 'double' THEN 'fp64' ELSE json_extract(s.input_types, '$[0]') END AS dtype,
-    op_flops(n.value, s.input_dims, s.concrete_inputs) AS flops,
-    f.parent_id IS NULL AS outermost
-  FROM _attr_flop f JOIN _slice s ON s.id = f.id JOIN _string n ON n.id = s.name_id
-  JOIN _slice_tree t ON t.id = s.id
-  WHERE EXISTS (SELECT 1 FROM report_scope k
-                WHERE k.trace_id = s.trace_id AND k.step = coalesce(t.step, -1))
-), up(flop_id, anc_id) AS (
+--   dtype        dtype of the innermost counted calls that ran the most of that time
+--                (NULL: none known); under autocast aten::linear takes fp32 and its
+--                aten::addmm runs in bf16 or fp16
+CREATE TEMP TABLE report_flop_launched(id INTEGER PRIMARY KEY, device_ns INTEGER,
+  device INTEGER, source TEXT, dtype TEXT);
+INSERT INTO report_flop_launched
+WITH RECURSIVE up(flop_id, anc_id) AS (
   -- the counted calls enclosing the launching operators' innermost one
   SELECT DISTINCT flop_id, flop_id FROM report_launch WHERE flop_id IS NOT NULL
   UNION ALL
   SELECT up.flop_id, f.parent_id FROM up JOIN _attr_flop f ON f.id = up.anc_id
   WHERE f.parent_id IS NOT NULL
-), launched AS (
-  SELECT up.anc_id AS id, sum(l.gpu_ns) AS device_ns, min(l.device) AS device,
+), by_dtype AS (
+  -- per enclosing call, the work by the dtype of the innermost counted call launching it
+  SELECT up.anc_id AS id, c.dtype, sum(l.gpu_ns) AS ns, min(l.device) AS device,
     min(r.source) AS source
   FROM up JOIN report_launch l ON l.flop_id = up.flop_id
   LEFT JOIN report_launch_source r ON r.op_id = l.op_id
-  GROUP BY up.anc_id
-), inner_dtype AS MATERIALIZED (  -- the dtypes the innermost counted calls ran in, by GPU time
-  SELECT up.anc_id AS id, c.dtype, sum(l.gpu_ns) AS ns
-  FROM up JOIN report_launch l ON l.flop_id = up.flop_id JOIN counted c ON c.id = up.flop_id
-  WHERE c.dtype IS NOT NULL
+  LEFT JOIN report_flop_counted c ON c.id = up.flop_id
   GROUP BY up.anc_id, c.dtype
 )
-SELECT c.id, c.trace_id, c.step, c.name_id, c.input_dims,
-  coalesce((SELECT i.dtype FROM inner_dtype i WHERE i.id = c.id ORDER BY i.ns DESC, i.dtype
-            LIMIT 1), c.dtype) AS dtype, c.flops, g.device_ns, g.device, c.outermost, g.source
-FROM counted c LEFT JOIN launched g USING (id)
+SELECT id, device_ns, device, source, dtype FROM (
+  SELECT id, dtype, sum(ns) OVER whole AS device_ns, min(device) OVER whole AS device,
+    min(source) OVER whole AS source,
+    row_number() OVER (PARTITION BY id ORDER BY dtype IS NULL, ns DESC, dtype) AS rank
+  FROM by_dtype WINDOW whole AS (PARTITION BY id))
+WHERE rank = 1;
+
+-- The counted calls whose FLOPs are known, with the GPU work they launched.
+--   id, trace_id, step  the call
+--   name_id, input_dims the operator and its "Input Dims"
+--   dtype        report_flop_launched.dtype if known, else the call's own
+--                (report_flop_counted.dtype)
+--   flops        op_flops() of the call
+--   device_ns, device, source  report_flop_launched's (NULL: it launched nothing)
+--   outermost    1 when no enclosing operator is counted too (aten::linear
+--                counts, its aten::addmm does not): the calls mfu_step adds up
+CREATE TEMP TABLE report_flop_op AS
+SELECT c.id, c.trace_id, c.step, c.name_id, c.input_dims, coalesce(g.dtype, c.dtype) AS dtype,
+  c.flops, g.device_ns, g.device, c.outermost, g.source
+FROM report_flop_counted c LEFT JOIN report_flop_launched g ON g.id = c.id
 WHERE c.flops IS NOT NULL;
 
 -- The peak of each device of the traces, per dtype (NULL tflops: unknown model).

@@ -99,6 +99,8 @@ WHERE trace_id IN (SELECT trace_id FROM report_cp_unnamed_wait);
 CREATE INDEX temp.report_cp_op_end_stream ON report_cp_op_end(trace_id, skey, end_ts);
 CREATE TEMP TABLE report_cp_op_stream_key AS
 SELECT DISTINCT trace_id, skey FROM report_cp_op_end;
+-- each wait reads its own trace's streams (a scan of all grew with the square of the ranks)
+CREATE INDEX temp.report_cp_op_stream_key_by_trace ON report_cp_op_stream_key(trace_id, skey);
 INSERT INTO report_cp_wait
 SELECT y.trace_id, y.src, y.dst, y.end_ts
 FROM (SELECT x.*, o.ts AS dst_ts, o.launch_ts AS dst_launch,
