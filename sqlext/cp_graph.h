@@ -16,6 +16,13 @@ typedef sqlite3_int64 i64;
 /* A span's scenarios (profdb_replay_each): each costs a replay, and names
 ** are looked up one by one. */
 #define CP_MAX_SCENARIOS 4096
+/* 'scale_kind' and 'idle' rows a span takes: each event is checked against
+** every one (the replay's: a few dozen kinds, a few polling threads). */
+#define CP_MAX_KIND_SCALES 256
+#define CP_MAX_IDLE_THREADS 256
+/* A span whose 'scale_kind' rows make more 'scale' rows than this is past
+** the cap (no result, as one past CP_MAX_EVENTS): 32 bytes each. */
+#define CP_MAX_KIND_SCALED (8 * CP_MAX_EVENTS)
 
 /* Spans past this many events get no path (memory stays under ~500 MB). */
 #define CP_MAX_EVENTS 1000000
@@ -38,6 +45,7 @@ typedef struct event {
   key pid, tid, domain;
   i64 name_id;        /* its name (profdb_critical_path_sum's L) */
   int kind, has_name; /* its kind: 1 + index into span.kinds (0: none given) */
+  int whatif;         /* its second kind (profdb_replay's L), as kind */
   size_t node[2];     /* its start's and end's node */
 } event;
 
@@ -57,6 +65,17 @@ typedef struct scale {
   const char *scen;
 } scale;
 
+/* A what-if by kind (ROW 'scale_kind'): a 'scale' row for each event whose
+** kind or second kind is kind (1 + index into span.kinds), made when the
+** graph is built; scen_text its scenario's name (owned; NULL: every one),
+** scen that name in span.scen once an event has the kind. */
+typedef struct kind_scale {
+  int kind, type;
+  double factor;
+  char *scen_text;
+  const char *scen;
+} kind_scale;
+
 /* A host call's wait for a GPU operation (ROW 'wait'). */
 typedef struct wait {
   i64 call, op;
@@ -73,7 +92,11 @@ typedef struct span {
   size_t nscen, capscen;
   wait *wt;
   size_t nwt, capwt;
-  char **kinds; /* the events' kinds, each once (profdb_critical_path_sum) */
+  kind_scale *ks;
+  size_t nks, capks;
+  key *idle; /* the threads left out (ROW 'idle'): pid, tid pairs */
+  size_t nidle, capidle;
+  char **kinds; /* the events' kinds, each once (K, L; 'scale_kind' rows) */
   size_t nkinds, capkinds;
   int last_kind; /* the kind found last (1 + index; 0: none) */
   int failed, too_big;
@@ -113,6 +136,9 @@ typedef struct graph {
 void cp_step(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 /* Frees what a span holds (not the span: SQLite's aggregate context). */
 void cp_span_free(span *s);
+/* Applies its 'scale_kind' and 'idle' rows to span s before its graph is
+** built (critical_path.c's header); 0: out of memory. */
+int cp_span_prepare(span *s);
 /* Builds span s's graph (critical_path.c); LP_OK, LP_NOMEM or -1. */
 int cp_build_graph(span *s, graph *g, int with_base, int with_own, int implicit,
                    int per_scenario);

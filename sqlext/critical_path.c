@@ -33,6 +33,16 @@
 **               for the same event and type multiply.  D the scenario it
 **               belongs to (profdb_replay_each only; NULL: every one).
 **               E..J NULL.
+**   ROW 'scale_kind'  what-ifs by kind: A a kind (text, as the 'ev' rows'
+**               K and L give them), B, C and D as a 'scale' row's: a
+**               'scale' row for each event of the span whose K or L is A
+**               (one for both); its scenario D is replayed when an event of
+**               the span has that kind, one of a thread left out included.
+**               E..J NULL.
+**   ROW 'idle'  A pid, B tid: a CPU thread left out of the graph: its
+**               events (not GPU work) are dropped as the graph is built
+**               (the replay's threads that only poll: queries/lib/63).
+**               C..J NULL.
 **   ROW 'wait'  A a host call that takes the runtime lock, B the GPU
 **               operation it waited for (both events of the span): under
 **               the what-ifs, the call's own lock edge (HTA's: its whole
@@ -166,7 +176,9 @@ void cp_span_free(span *s) {
     free(s->ev[i].pid.text), free(s->ev[i].tid.text), free(s->ev[i].domain.text);
   for (size_t i = 0; i < s->nscen; i++) free(s->scen[i]);
   for (size_t i = 0; i < s->nkinds; i++) free(s->kinds[i]);
-  free(s->scen), free(s->kinds);
+  for (size_t i = 0; i < s->nks; i++) free(s->ks[i].scen_text);
+  for (size_t i = 0; i < s->nidle; i++) free(s->idle[i].text);
+  free(s->scen), free(s->kinds), free(s->ks), free(s->idle);
   free(s->ev), free(s->ge), free(s->sc), free(s->wt);
 }
 
@@ -248,7 +260,12 @@ static void add_event(sqlite3_context *ctx, span *s, int argc, sqlite3_value **a
   e->blocking = sqlite3_value_int(argv[8]) != 0;
   e->has_parent = sqlite3_value_type(argv[9]) != SQLITE_NULL;
   e->parent = sqlite3_value_int64(argv[9]);
-  if (argc > 12) { /* profdb_critical_path_sum: its kind and name */
+  if (argc > 12 && strcmp((const char *)sqlite3_user_data(ctx), "profdb_critical_path_sum")) {
+    /* profdb_replay, profdb_replay_each: its two kinds */
+    if ((e->kind = kind_of(ctx, s, argv[11])) < 0 ||
+        (e->whatif = kind_of(ctx, s, argv[12])) < 0)
+      return;
+  } else if (argc > 12) { /* profdb_critical_path_sum: its kind and name */
     if ((e->kind = kind_of(ctx, s, argv[11])) < 0) return;
     if (sqlite3_value_type(argv[12]) != SQLITE_NULL && !is_int(argv[12])) {
       fail(ctx, s, "an event's name must be an integer or NULL");
@@ -295,55 +312,106 @@ static void add_given(sqlite3_context *ctx, span *s, sqlite3_value **argv) {
   g->attr = sqlite3_value_int64(argv[10]);
 }
 
+/* A scenario's name in s->scen, each once (a span has a few scenarios and
+** many rows); NULL: out of memory. */
+static const char *scenario_name(span *s, const char *text) {
+  for (size_t i = s->nscen; i-- > 0;)
+    if (!strcmp(s->scen[i], text)) return s->scen[i];
+  char *copy = strdup(text);
+  if (!copy || !grow((void **)&s->scen, &s->capscen, s->nscen, sizeof *s->scen)) {
+    free(copy);
+    return NULL;
+  }
+  return s->scen[s->nscen++] = copy;
+}
+
+/* A what-if's B (factor), C (edge type; -1: any) and D (its scenario's
+** name; NULL: every one) of ROW 'scale' or 'scale_kind' (A checked by the
+** caller: bad_a its message); 0 after fail(). */
+static int scale_args(sqlite3_context *ctx, span *s, sqlite3_value **argv, int a_ok,
+                      const char *bad_a, double *factor, int *type, const char **scen) {
+  int num = sqlite3_value_numeric_type(argv[2]);
+  *factor = sqlite3_value_double(argv[2]);
+  if (!a_ok || (num != SQLITE_INTEGER && num != SQLITE_FLOAT) || !(*factor >= 0) ||
+      *factor > 1e6)
+    return fail(ctx, s, bad_a), 0;
+  *type = sqlite3_value_type(argv[3]) == SQLITE_NULL ? -1 : edge_type(argv[3]);
+  if (*type < 0 && sqlite3_value_type(argv[3]) != SQLITE_NULL)
+    return fail(ctx, s, "unknown edge type"), 0;
+  *scen = NULL;
+  if (sqlite3_value_type(argv[4]) == SQLITE_NULL) return 1;
+  if (strcmp((const char *)sqlite3_user_data(ctx), "profdb_replay_each"))
+    return fail(ctx, s, "a what-if's scenario (the 5th argument) is for profdb_replay_each"), 0;
+  if (!(*scen = (const char *)sqlite3_value_text(argv[4]))) return fail(ctx, s, NULL), 0;
+  /* (the kinds' scenarios are named when an event has the kind: counted here) */
+  int known = 0;
+  for (size_t i = s->nscen; !known && i-- > 0;) known = !strcmp(s->scen[i], *scen);
+  if (!known && s->nscen + s->nks >= CP_MAX_SCENARIOS)
+    return fail(ctx, s, "more than 4096 scenarios"), 0;
+  return 1;
+}
+
 /* ROW 'scale'. */
 static void add_scale(sqlite3_context *ctx, span *s, sqlite3_value **argv) {
-  int num = sqlite3_value_numeric_type(argv[2]);
-  double f = sqlite3_value_double(argv[2]);
-  if (!is_int(argv[1]) || (num != SQLITE_INTEGER && num != SQLITE_FLOAT) || !(f >= 0) ||
-      f > 1e6) {
-    fail(ctx, s,
-         "a what-if needs an integer event id and a factor from 0 "
-         "to 1e6");
+  double f;
+  int t;
+  const char *scen;
+  if (!scale_args(ctx, s, argv, is_int(argv[1]),
+                  "a what-if needs an integer event id and a factor from 0 to 1e6", &f, &t,
+                  &scen))
     return;
-  }
-  int t = sqlite3_value_type(argv[3]) == SQLITE_NULL ? -1 : edge_type(argv[3]);
-  if (t < 0 && sqlite3_value_type(argv[3]) != SQLITE_NULL) {
-    fail(ctx, s, "unknown edge type");
+  if (scen && !(scen = scenario_name(s, scen))) {
+    fail(ctx, s, NULL);
     return;
-  }
-  const char *scen = NULL;
-  if (sqlite3_value_type(argv[4]) != SQLITE_NULL) {
-    if (strcmp((const char *)sqlite3_user_data(ctx), "profdb_replay_each")) {
-      fail(ctx, s, "a what-if's scenario (the 5th argument) is for profdb_replay_each");
-      return;
-    }
-    const char *text = (const char *)sqlite3_value_text(argv[4]);
-    if (!text) {
-      fail(ctx, s, NULL);
-      return;
-    }
-    /* each name once (a span has a few scenarios and many rows) */
-    for (size_t i = s->nscen; !scen && i-- > 0;)
-      if (!strcmp(s->scen[i], text)) scen = s->scen[i];
-    if (!scen && s->nscen >= CP_MAX_SCENARIOS) {
-      fail(ctx, s, "more than 4096 scenarios");
-      return;
-    }
-    if (!scen) {
-      char *copy = strdup(text);
-      if (!copy || !grow((void **)&s->scen, &s->capscen, s->nscen, sizeof *s->scen)) {
-        free(copy);
-        fail(ctx, s, NULL);
-        return;
-      }
-      scen = s->scen[s->nscen++] = copy;
-    }
   }
   if (!grow((void **)&s->sc, &s->capsc, s->nsc, sizeof *s->sc)) {
     fail(ctx, s, NULL);
     return;
   }
   s->sc[s->nsc++] = (scale){sqlite3_value_int64(argv[1]), f, t, scen};
+}
+
+/* ROW 'scale_kind'. */
+static void add_scale_kind(sqlite3_context *ctx, span *s, sqlite3_value **argv) {
+  double f;
+  int t, kind;
+  const char *scen;
+  if (s->nks >= CP_MAX_KIND_SCALES) {
+    fail(ctx, s, "more than 256 what-ifs by kind");
+    return;
+  }
+  if (!scale_args(ctx, s, argv, sqlite3_value_type(argv[1]) == SQLITE_TEXT,
+                  "a what-if by kind needs a kind (text) and a factor from 0 to 1e6", &f, &t,
+                  &scen) ||
+      (kind = kind_of(ctx, s, argv[1])) < 0)
+    return;
+  char *text = scen ? strdup(scen) : NULL;
+  if ((scen && !text) || !grow((void **)&s->ks, &s->capks, s->nks, sizeof *s->ks)) {
+    free(text);
+    fail(ctx, s, NULL);
+    return;
+  }
+  s->ks[s->nks++] = (kind_scale){kind, t, f, text, NULL};
+}
+
+/* ROW 'idle'. */
+static void add_idle(sqlite3_context *ctx, span *s, sqlite3_value **argv) {
+  if (s->nidle >= 2 * CP_MAX_IDLE_THREADS) {
+    fail(ctx, s, "more than 256 threads left out");
+    return;
+  }
+  if (!grow((void **)&s->idle, &s->capidle, s->nidle + 1, sizeof *s->idle)) {
+    fail(ctx, s, NULL);
+    return;
+  }
+  key *k = &s->idle[s->nidle];
+  memset(k, 0, 2 * sizeof *k);
+  if (!key_of(argv[1], &k[0]) || !key_of(argv[2], &k[1])) {
+    free(k[0].text), free(k[1].text);
+    fail(ctx, s, NULL);
+    return;
+  }
+  s->nidle += 2;
 }
 
 /* ROW 'wait'. */
@@ -374,10 +442,15 @@ void cp_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     add_given(ctx, s, argv);
   else if (row && !strcmp(row, "scale"))
     add_scale(ctx, s, argv);
+  else if (row && !strcmp(row, "scale_kind"))
+    add_scale_kind(ctx, s, argv);
+  else if (row && !strcmp(row, "idle"))
+    add_idle(ctx, s, argv);
   else if (row && !strcmp(row, "wait"))
     add_wait(ctx, s, argv);
   else
-    fail(ctx, s, "the 1st argument must be 'ev', 'edge', 'scale' or 'wait'");
+    fail(ctx, s,
+         "the 1st argument must be 'ev', 'edge', 'scale', 'scale_kind', 'idle' or 'wait'");
 }
 
 /* ---- orders -------------------------------------------------------------- */
@@ -664,6 +737,53 @@ static int shrink_waits(span *s, const point *pts, size_t np, edges *es, const i
   return ok;
 }
 
+/* Whether e is on a thread left out (ROW 'idle'). */
+static int is_idle(const span *s, const event *e) {
+  for (size_t i = 0; !e->gpu && i < s->nidle; i += 2)
+    if (!key_cmp(&e->pid, &s->idle[i]) && !key_cmp(&e->tid, &s->idle[i + 1])) return 1;
+  return 0;
+}
+
+/* The 'scale_kind' rows made 'scale' rows, one per event of the kind (or of
+** its second kind) that is not on a thread left out; each such kind's
+** scenario named (an event of a left-out thread names it too).  Once: the
+** rows are emptied.  0: out of memory. */
+static int expand_kind_scales(span *s) {
+  for (size_t i = 0; s->nks && !s->too_big && i < s->nev; i++) {
+    const event *e = &s->ev[i];
+    if (!e->kind && !e->whatif) continue;
+    int idle = is_idle(s, e);
+    for (size_t k = 0; k < s->nks; k++) {
+      kind_scale *ks = &s->ks[k];
+      if (ks->kind != e->kind && ks->kind != e->whatif) continue;
+      if (ks->scen_text && !ks->scen && !(ks->scen = scenario_name(s, ks->scen_text))) return 0;
+      if (idle) continue;
+      if (s->nsc >= CP_MAX_KIND_SCALED) { /* (rows by kind multiply: bounded) */
+        s->too_big = 1;
+        break;
+      }
+      if (!grow((void **)&s->sc, &s->capsc, s->nsc, sizeof *s->sc)) return 0;
+      s->sc[s->nsc++] = (scale){e->id, ks->factor, ks->type, ks->scen};
+    }
+  }
+  for (size_t k = 0; k < s->nks; k++) free(s->ks[k].scen_text);
+  s->nks = 0;
+  return 1;
+}
+
+int cp_span_prepare(span *s) {
+  if (!expand_kind_scales(s)) return 0;
+  size_t kept = 0; /* the events of the threads left out dropped */
+  for (size_t i = 0; s->nidle && i < s->nev; i++) {
+    if (is_idle(s, &s->ev[i]))
+      free(s->ev[i].pid.text), free(s->ev[i].tid.text), free(s->ev[i].domain.text);
+    else
+      s->ev[kept++] = s->ev[i];
+  }
+  if (s->nidle) s->nev = kept;
+  return 1;
+}
+
 /* A span's graph: its nodes (pts, in node order) and edges: the lock edges
 ** from 0, the call-stack edges from stack0, the given ones from given0;
 ** base (NULL unless asked for): each edge's weight before the what-ifs;
@@ -750,8 +870,10 @@ static int walk(span *s, graph *g, size_t **path, size_t *len) {
 }
 
 /* A span past its bounds or without rows has no path (NULL); frees it. */
-static int no_path(span *s) {
-  if (s->failed || s->too_big || (!s->nev && !s->nge)) {
+static int no_path(sqlite3_context *ctx, span *s) {
+  int nomem = !s->failed && !s->too_big && !cp_span_prepare(s);
+  if (nomem || s->failed || s->too_big || (!s->nev && !s->nge)) {
+    if (nomem) sqlite3_result_error_nomem(ctx);
     cp_span_free(s);
     return 1;
   }
@@ -777,7 +899,7 @@ static int result_str(sqlite3_context *ctx, sqlite3_str *out) {
 
 static void cp_final(sqlite3_context *ctx) {
   span *s = sqlite3_aggregate_context(ctx, 0);
-  if (!s || no_path(s)) return;
+  if (!s || no_path(ctx, s)) return;
   graph g;
   size_t *path = NULL, len = 0;
   int rc = walk(s, &g, &path, &len);
@@ -852,7 +974,7 @@ static path_part part_of(const span *s, const graph *g, const out_edge *e) {
 
 static void cp_sum_final(sqlite3_context *ctx) {
   span *s = sqlite3_aggregate_context(ctx, 0);
-  if (!s || no_path(s)) return;
+  if (!s || no_path(ctx, s)) return;
   graph g;
   size_t *path = NULL, len = 0;
   path_part *parts = NULL;

@@ -17,12 +17,19 @@
 **   faster kernel can pull queued work before its launch.
 **   docs/definitions.md, "Replay".
 **
+** SQL Function: profdb_replay(ROW, A, ..., J, K, L)  aggregate
+**   The same, an 'ev' row also giving K and L its two kinds (texts or NULL;
+**   NULL for other rows): 'scale_kind' rows scale the events of a kind
+**   (critical_path.c's header; lib/63: K the kind the critical_path
+**   section names, L 'fill' or 'launch').
+**
 ** SQL Function: profdb_replay_each(ROW, A, B, C, D, E, F, G, H, I, J)  aggregate
 **   profdb_replay for several what-ifs at once: each distinct D of the
 **   'scale' rows (its text) is a scenario, replayed with its own rows and
 **   those whose D is NULL.  Returns a JSON object, each scenario's D to its
 **   shortening (ns), in D's order ('{}' without one); NULL as
 **   profdb_replay.  The graph is built once: a scenario costs one replay.
+**   Also with K and L, as profdb_replay.
 **
 ** Memory: as profdb_critical_path's, plus about 40 bytes per edge.
 ** Errors: profdb_critical_path's, a replayed time past 64 bits.
@@ -161,7 +168,9 @@ static int plan_replay(const plan *p, const graph *g, i64 *t, i64 *shortening) {
 ** replay: no rows (NULL), an error already reported, past CP_MAX_EVENTS. */
 static span *span_to_replay(sqlite3_context *ctx) {
   span *s = sqlite3_aggregate_context(ctx, 0);
-  if (s && (s->failed || s->too_big || !s->nev)) {
+  int nomem = s && !s->failed && !s->too_big && !cp_span_prepare(s);
+  if (s && (nomem || s->failed || s->too_big || !s->nev)) {
+    if (nomem) sqlite3_result_error_nomem(ctx);
     cp_span_free(s);
     return NULL;
   }
@@ -282,11 +291,14 @@ static void replay_each_final(sqlite3_context *ctx) {
 }
 
 int profdb_replay_init(sqlite3 *db) {
-  int rc = sqlite3_create_function(db, "profdb_replay", 11, SQLITE_UTF8 | SQLITE_INNOCUOUS,
-                                   (void *)"profdb_replay", NULL, cp_step, replay_final);
-  if (rc == SQLITE_OK)
-    rc =
-        sqlite3_create_function(db, "profdb_replay_each", 11, SQLITE_UTF8 | SQLITE_INNOCUOUS,
-                                (void *)"profdb_replay_each", NULL, cp_step, replay_each_final);
+  int rc = SQLITE_OK;
+  for (int nargs = 11; rc == SQLITE_OK && nargs <= 13; nargs += 2) { /* without K, L; with */
+    rc = sqlite3_create_function(db, "profdb_replay", nargs, SQLITE_UTF8 | SQLITE_INNOCUOUS,
+                                 (void *)"profdb_replay", NULL, cp_step, replay_final);
+    if (rc == SQLITE_OK)
+      rc = sqlite3_create_function(db, "profdb_replay_each", nargs,
+                                   SQLITE_UTF8 | SQLITE_INNOCUOUS, (void *)"profdb_replay_each",
+                                   NULL, cp_step, replay_each_final);
+  }
   return rc;
 }

@@ -36,7 +36,7 @@
 -- (report_cp_ev.kind: gpu:CATEGORY for GPU work, runtime for a runtime
 -- call, cpu_op for other CPU events), 'fill' the fill kernels (of any
 -- category) and 'launch' the launch calls (report_cp_ev.whatif); the
--- replay's 'scale' rows below.
+-- replay's 'scale_kind' rows below.
 CREATE TEMP TABLE report_cp_whatif(id INTEGER PRIMARY KEY, kind TEXT, keep REAL);
 INSERT INTO report_cp_whatif(kind, keep)
 SELECT k.kind, f.keep
@@ -124,30 +124,32 @@ CREATE TEMP TABLE report_cp_replay(trace_id INTEGER, step INTEGER, kind TEXT, ke
 INSERT INTO report_cp_replay
 SELECT p.trace_id, p.step, w.kind, w.keep, j.value
 FROM report_cp_span p, json_each((
-  SELECT profdb_replay_each(r, a, b, c, d, e, f, g, h, i, j) FROM (
-    SELECT 'ev' AS r, ev AS a, ts AS b, end_ts AS c, gpu AS d, pid AS e, tid AS f, lock AS g,
-      blocking AS h, parent AS i, NULL AS j
-    FROM report_cp_ev e WHERE e.trace_id = p.trace_id AND e.step = p.step
-      AND NOT EXISTS (SELECT 1 FROM report_cp_idle_thread i
-                      WHERE i.trace_id = e.trace_id AND i.step = e.step AND i.pid IS e.pid
-                        AND i.tid IS e.tid)
+  SELECT profdb_replay_each(r, a, b, c, d, e, f, g, h, i, j, k, l) FROM (
+    -- (the threads left out and the what-ifs by kind go to C as a few rows
+    -- a span, not as a test and rows per event)
+    SELECT 'idle' AS r, pid AS a, tid AS b, NULL AS c, NULL AS d, NULL AS e, NULL AS f,
+      NULL AS g, NULL AS h, NULL AS i, NULL AS j, NULL AS k, NULL AS l
+    FROM report_cp_idle_thread i WHERE i.trace_id = p.trace_id AND i.step = p.step
     UNION ALL
-    SELECT 'edge', t, o, sub, src, src_end, dst, dst_end, w, type, ev
+    SELECT 'ev', ev, ts, end_ts, gpu, pid, tid, lock, blocking, parent, NULL, kind, whatif
+    FROM report_cp_ev e WHERE e.trace_id = p.trace_id AND e.step = p.step
+    UNION ALL
+    SELECT 'edge', t, o, sub, src, src_end, dst, dst_end, w, type, ev, NULL, NULL
     FROM report_cp_gpu_edge g WHERE g.trace_id = p.trace_id AND g.step = p.step
     UNION ALL
     SELECT 'edge', ts, op, 3, launch, 0, op, 0,
-      iif(inedge IS NULL AND wsrc IS NULL, ts - launch_ts, 0), 'launch', NULL
+      iif(inedge IS NULL AND wsrc IS NULL, ts - launch_ts, 0), 'launch', NULL, NULL, NULL
     FROM report_cp_k k
     WHERE k.trace_id = p.trace_id AND k.step = p.step AND k.inedge IS NOT 'launch'
     UNION ALL
-    SELECT 'edge', ts, op, 4, prev, 1, op, 0, 0, 'kernel_kernel', NULL
+    SELECT 'edge', ts, op, 4, prev, 1, op, 0, 0, 'kernel_kernel', NULL, NULL, NULL
     FROM report_cp_k k
     WHERE k.trace_id = p.trace_id AND k.step = p.step AND k.inedge IS NOT 'kernel_kernel'
       AND k.prev IS NOT NULL
     UNION ALL  -- the what-ifs of each event's kind, of fills and of launch calls
-    SELECT 'scale', x.ev, w.keep, 'operator', w.id, NULL, NULL, NULL, NULL, NULL, NULL
-    FROM report_cp_ev x JOIN report_cp_whatif w ON w.kind IN (x.kind, x.whatif)
-    WHERE x.trace_id = p.trace_id AND x.step = p.step))) j
+    SELECT 'scale_kind', w.kind, w.keep, 'operator', w.id, NULL, NULL, NULL, NULL, NULL, NULL,
+      NULL, NULL
+    FROM report_cp_whatif w))) j
 JOIN report_cp_whatif w ON w.id = CAST(j.key AS INTEGER);
 
 -- A dataset's: the spans and rows its summaries carry (well-formed ones

@@ -238,6 +238,66 @@ WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < 4097)
 SELECT 're_06', profdb_replay_each(r, a, b, c, d, e, f, g, h, i, j)
 FROM (SELECT * FROM wspan WHERE r <> 'wait' UNION ALL
       SELECT 'scale', 2, 0.5, 'operator', 's' || k, NULL, NULL, NULL, NULL, NULL, NULL FROM n);
+-- rk_01..rk_07: what-ifs by kind ('scale_kind') and threads left out
+-- ('idle'), profdb_replay_each with each event's two kinds (K, L).  kspan:
+-- wspan without its wait row, K (2) of kind 'gpu:k' and second kind
+-- 'fill', B (5) [105, 110] of kind 'runtime' on a thread of its own (1, 2).
+CREATE TABLE kspan AS
+SELECT w.*, iif(r = 'ev' AND a = 2, 'gpu:k', NULL) AS k, iif(r = 'ev' AND a = 2, 'fill', NULL) AS l
+FROM wspan w WHERE r <> 'wait'
+UNION ALL SELECT 'ev', 5, 105, 110, 0, 1, 2, 0, 0, NULL, NULL, 'runtime', NULL;
+-- rk_01: re_01's scenarios by kind: each scales K as its 'scale' rows did,
+-- but B's thread holds the span's end at 110: 'half' 0, 'twice' -70 (C ends
+-- at 180); a kind no event has names no scenario
+SELECT 'rk_01', profdb_replay_each(r, a, b, c, d, e, f, g, h, i, j, k, l)
+FROM (SELECT * FROM kspan UNION ALL
+      SELECT 'scale_kind', 'gpu:k', 0.5, 'operator', 'half', NULL, NULL, NULL, NULL, NULL, NULL,
+        NULL, NULL UNION ALL
+      SELECT 'scale_kind', 'gpu:k', 2, 'operator', 'twice', NULL, NULL, NULL, NULL, NULL, NULL,
+        NULL, NULL UNION ALL
+      SELECT 'scale_kind', 'gpu:none', 0, NULL, 'nothing', NULL, NULL, NULL, NULL, NULL, NULL,
+        NULL, NULL);
+-- rk_02: B's thread left out: re_01's 40 and -80, as without B's row; the
+-- second kind (L) scales K too ('fill': 40); 'runtime', whose one event is
+-- on the thread left out, is replayed and changes nothing (0)
+SELECT 'rk_02', profdb_replay_each(r, a, b, c, d, e, f, g, h, i, j, k, l)
+FROM (SELECT * FROM kspan UNION ALL
+      SELECT 'idle', 1, 2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL UNION ALL
+      SELECT 'scale_kind', 'gpu:k', 0.5, 'operator', 'half', NULL, NULL, NULL, NULL, NULL, NULL,
+        NULL, NULL UNION ALL
+      SELECT 'scale_kind', 'gpu:k', 2, 'operator', 'twice', NULL, NULL, NULL, NULL, NULL, NULL,
+        NULL, NULL UNION ALL
+      SELECT 'scale_kind', 'fill', 0.5, 'operator', 'fill', NULL, NULL, NULL, NULL, NULL, NULL,
+        NULL, NULL UNION ALL
+      SELECT 'scale_kind', 'runtime', 0.5, 'operator', 'rt', NULL, NULL, NULL, NULL, NULL, NULL,
+        NULL, NULL);
+-- rk_03: profdb_replay by kind (no scenario): rp_02's 40
+SELECT 'rk_03', profdb_replay(r, a, b, c, d, e, f, g, h, i, j, k, l)
+FROM (SELECT * FROM kspan UNION ALL
+      SELECT 'idle', 1, 2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL UNION ALL
+      SELECT 'scale_kind', 'gpu:k', 0.5, 'operator', NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+        NULL, NULL);
+-- rk_04: every CPU thread left out: K alone [10, 90], at half 40 sooner
+SELECT 'rk_04', profdb_replay_each(r, a, b, c, d, e, f, g, h, i, j, k, l)
+FROM (SELECT * FROM kspan UNION ALL
+      SELECT 'idle', 1, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL UNION ALL
+      SELECT 'idle', 1, 2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL UNION ALL
+      SELECT 'scale_kind', 'gpu:k', 0.5, 'operator', 'half', NULL, NULL, NULL, NULL, NULL, NULL,
+        NULL, NULL);
+-- rk_05..rk_07: errors: a kind that is not text, 257 what-ifs by kind, 257
+-- threads left out (each event is checked against every one)
+SELECT 'rk_05', profdb_replay_each('scale_kind', 1, 0.5, NULL, 'x', NULL, NULL, NULL, NULL,
+  NULL, NULL, NULL, NULL);
+WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 257)
+SELECT 'rk_06', profdb_replay_each(r, a, b, c, d, e, f, g, h, i, j, k, l)
+FROM (SELECT * FROM kspan UNION ALL
+      SELECT 'scale_kind', 'gpu:k', 0.5, NULL, 's' || x, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+        NULL FROM n);
+WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 257)
+SELECT 'rk_07', profdb_replay_each(r, a, b, c, d, e, f, g, h, i, j, k, l)
+FROM (SELECT * FROM kspan UNION ALL
+      SELECT 'idle', 1, 100 + x, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+      FROM n);
 -- cp_sum_01: profdb_critical_path_sum, cp_01's span with each event's kind
 -- and name (K, L): the path's edges summed by kind and name.  aten::foo (1)
 -- and aten::bar (5) share name 101: cpu_op 2 + 10 over 2 edges; K's launch
