@@ -132,7 +132,18 @@ typedef struct graph {
   i64 *base;
 } graph;
 
-/* The aggregates' step: one row of a span (critical_path.c's header). */
+/* The edge types' names, by T_OPERATOR .. T_SYNC. */
+extern const char *const cp_type_name[];
+/* Makes room for element n of the array *p (*cap elements of size), doubling
+** it; 0: out of memory. */
+int cp_grow(void **p, size_t *cap, size_t n, size_t size);
+/* Orders two pids or tids as SQLite orders values. */
+int cp_key_cmp(const key *a, const key *b);
+/* The error msg, after "NAME(): " (the function's name, its user data);
+** msg NULL: out of memory. */
+void cp_result_error(sqlite3_context *ctx, const char *msg);
+/* The aggregates' step: one row of a span (cp_rows.c; the rows:
+** critical_path.c's header). */
 void cp_step(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 /* Frees what a span holds (not the span: SQLite's aggregate context). */
 void cp_span_free(span *s);
