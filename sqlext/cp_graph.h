@@ -96,6 +96,8 @@ typedef struct span {
   size_t nks, capks;
   key *idle; /* the threads left out (ROW 'idle'): pid, tid pairs */
   size_t nidle, capidle;
+  int *idle_kinds; /* the kinds of their events not kept, each once */
+  size_t nidle_kinds, capidle_kinds;
   char **kinds; /* the events' kinds, each once (K, L; 'scale_kind' rows) */
   size_t nkinds, capkinds;
   int last_kind; /* the kind found last (1 + index; 0: none) */

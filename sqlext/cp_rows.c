@@ -61,7 +61,7 @@ void cp_span_free(span *s) {
   for (size_t i = 0; i < s->nkinds; i++) free(s->kinds[i]);
   for (size_t i = 0; i < s->nks; i++) free(s->ks[i].scen_text);
   for (size_t i = 0; i < s->nidle; i++) free(s->idle[i].text);
-  free(s->scen), free(s->kinds), free(s->ks), free(s->idle);
+  free(s->scen), free(s->kinds), free(s->ks), free(s->idle), free(s->idle_kinds);
   free(s->ev), free(s->ge), free(s->sc), free(s->wt);
 }
 
@@ -115,20 +115,35 @@ static int kind_of(sqlite3_context *ctx, span *s, sqlite3_value *v) {
 }
 
 /* ROW 'ev'. */
+/* Whether e is on a thread left out (ROW 'idle'). */
+static int is_idle(const span *s, const event *e) {
+  for (size_t i = 0; !e->gpu && i < s->nidle; i += 2)
+    if (!cp_key_cmp(&e->pid, &s->idle[i]) && !cp_key_cmp(&e->tid, &s->idle[i + 1])) return 1;
+  return 0;
+}
+
+/* Kind k (0: none) noted as one a left-out thread's event has; 0: out of
+** memory. */
+static int note_idle_kind(span *s, int k) {
+  for (size_t i = 0; k && i < s->nidle_kinds; i++)
+    if (s->idle_kinds[i] == k) return 1;
+  if (!k) return 1;
+  if (!cp_grow((void **)&s->idle_kinds, &s->capidle_kinds, s->nidle_kinds,
+               sizeof *s->idle_kinds))
+    return 0;
+  s->idle_kinds[s->nidle_kinds++] = k;
+  return 1;
+}
+
+/* ROW 'ev'.  The event of a thread left out by an earlier 'idle' row is
+** not kept (nor counted toward CP_MAX_EVENTS): only its kinds, which name
+** scenarios (cp_span_prepare drops those whose 'idle' row came later). */
 static void add_event(sqlite3_context *ctx, span *s, int argc, sqlite3_value **argv) {
   if (!is_int(argv[1]) || !is_int(argv[2]) || !is_int(argv[3])) {
     fail(ctx, s, "an event's id, start and end must be integers");
     return;
   }
-  if (s->nev >= CP_MAX_EVENTS) {
-    s->too_big = 1;
-    return;
-  }
-  if (!cp_grow((void **)&s->ev, &s->capev, s->nev, sizeof *s->ev)) {
-    fail(ctx, s, NULL);
-    return;
-  }
-  event *e = &s->ev[s->nev];
+  event ev, *e = &ev;
   memset(e, 0, sizeof *e);
   e->id = sqlite3_value_int64(argv[1]);
   e->ts = sqlite3_value_int64(argv[2]);
@@ -157,12 +172,17 @@ static void add_event(sqlite3_context *ctx, span *s, int argc, sqlite3_value **a
     e->has_name = sqlite3_value_type(argv[12]) != SQLITE_NULL;
     e->name_id = sqlite3_value_int64(argv[12]);
   }
-  if (!key_of(argv[5], &e->pid) || !key_of(argv[6], &e->tid) || !key_of(argv[10], &e->domain)) {
-    free(e->pid.text), free(e->tid.text);
-    fail(ctx, s, NULL);
+  int ok = key_of(argv[5], &e->pid) && key_of(argv[6], &e->tid) && key_of(argv[10], &e->domain);
+  int left_out = ok && is_idle(s, e);
+  if (left_out) ok = note_idle_kind(s, e->kind) && note_idle_kind(s, e->whatif);
+  if (ok && !left_out && s->nev >= CP_MAX_EVENTS) s->too_big = 1;
+  if (ok && !left_out && !s->too_big &&
+      cp_grow((void **)&s->ev, &s->capev, s->nev, sizeof *s->ev)) {
+    s->ev[s->nev++] = *e;
     return;
   }
-  s->nev++;
+  free(e->pid.text), free(e->tid.text), free(e->domain.text);
+  if (!ok || (!left_out && !s->too_big)) fail(ctx, s, NULL);
 }
 
 /* ROW 'edge'. */
@@ -336,18 +356,17 @@ void cp_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
          "the 1st argument must be 'ev', 'edge', 'scale', 'scale_kind', 'idle' or 'wait'");
 }
 
-/* Whether e is on a thread left out (ROW 'idle'). */
-static int is_idle(const span *s, const event *e) {
-  for (size_t i = 0; !e->gpu && i < s->nidle; i += 2)
-    if (!cp_key_cmp(&e->pid, &s->idle[i]) && !cp_key_cmp(&e->tid, &s->idle[i + 1])) return 1;
-  return 0;
-}
 
 /* The 'scale_kind' rows made 'scale' rows, one per event of the kind (or of
 ** its second kind) that is not on a thread left out; each such kind's
 ** scenario named (an event of a left-out thread names it too).  Once: the
 ** rows are emptied.  0: out of memory. */
 static int expand_kind_scales(span *s) {
+  for (size_t k = 0; k < s->nks; k++) /* the kinds only left-out events had */
+    for (size_t i = 0; s->ks[k].scen_text && !s->ks[k].scen && i < s->nidle_kinds; i++)
+      if (s->idle_kinds[i] == s->ks[k].kind &&
+          !(s->ks[k].scen = scenario_name(s, s->ks[k].scen_text)))
+        return 0;
   for (size_t i = 0; s->nks && !s->too_big && i < s->nev; i++) {
     const event *e = &s->ev[i];
     if (!e->kind && !e->whatif) continue;

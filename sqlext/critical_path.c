@@ -40,9 +40,10 @@
 **               the span has that kind, one of a thread left out included.
 **               E..J NULL.
 **   ROW 'idle'  A pid, B tid: a CPU thread left out of the graph: its
-**               events (not GPU work) are dropped as the graph is built
+**               events (not GPU work) are dropped, only their kinds kept
 **               (the replay's threads that only poll: queries/lib/63).
-**               C..J NULL.
+**               Given before the events, they are never held nor counted
+**               toward CP_MAX_EVENTS.  C..J NULL.
 **   ROW 'wait'  A a host call that takes the runtime lock, B the GPU
 **               operation it waited for (both events of the span): under
 **               the what-ifs, the call's own lock edge (HTA's: its whole

@@ -284,6 +284,39 @@ FROM (SELECT * FROM kspan UNION ALL
       SELECT 'idle', 1, 2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL UNION ALL
       SELECT 'scale_kind', 'gpu:k', 0.5, 'operator', 'half', NULL, NULL, NULL, NULL, NULL, NULL,
         NULL, NULL);
+-- rk_08: rk_02 with the 'idle' row first (as lib/63 gives it: B is not
+-- kept at all): the same
+SELECT 'rk_08', profdb_replay_each(r, a, b, c, d, e, f, g, h, i, j, k, l)
+FROM (SELECT 'idle' AS r, 1 AS a, 2 AS b, NULL AS c, NULL AS d, NULL AS e, NULL AS f, NULL AS g,
+        NULL AS h, NULL AS i, NULL AS j, NULL AS k, NULL AS l UNION ALL
+      SELECT * FROM kspan UNION ALL
+      SELECT 'scale_kind', 'gpu:k', 0.5, 'operator', 'half', NULL, NULL, NULL, NULL, NULL, NULL,
+        NULL, NULL UNION ALL
+      SELECT 'scale_kind', 'gpu:k', 2, 'operator', 'twice', NULL, NULL, NULL, NULL, NULL, NULL,
+        NULL, NULL UNION ALL
+      SELECT 'scale_kind', 'fill', 0.5, 'operator', 'fill', NULL, NULL, NULL, NULL, NULL, NULL,
+        NULL, NULL UNION ALL
+      SELECT 'scale_kind', 'runtime', 0.5, 'operator', 'rt', NULL, NULL, NULL, NULL, NULL, NULL,
+        NULL, NULL);
+-- rk_09: a left-out thread's events, given after its 'idle' row, do not
+-- count toward the 1-million-event cap: kspan plus a million of them still
+-- replays (rk_04's 40); the same events on a kept thread put the span past
+-- it (NULL)
+WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1000000)
+SELECT 'rk_09', profdb_replay_each(r, a, b, c, d, e, f, g, h, i, j, k, l)
+FROM (SELECT 'idle' AS r, 1 AS a, 1 AS b, NULL AS c, NULL AS d, NULL AS e, NULL AS f, NULL AS g,
+        NULL AS h, NULL AS i, NULL AS j, NULL AS k, NULL AS l UNION ALL
+      SELECT 'idle', 1, 2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL UNION ALL
+      SELECT * FROM kspan UNION ALL
+      SELECT 'ev', 1000 + x, 200 + x, 201 + x, 0, 1, 2, 0, 0, NULL, NULL, 'runtime', NULL
+      FROM n UNION ALL
+      SELECT 'scale_kind', 'gpu:k', 0.5, 'operator', 'half', NULL, NULL, NULL, NULL, NULL, NULL,
+        NULL, NULL);
+WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1000000)
+SELECT 'rk_09b', profdb_replay_each(r, a, b, c, d, e, f, g, h, i, j, k, l) IS NULL
+FROM (SELECT * FROM kspan UNION ALL
+      SELECT 'ev', 1000 + x, 200 + x, 201 + x, 0, 1, 3, 0, 0, NULL, NULL, 'runtime', NULL
+      FROM n);
 -- rk_05..rk_07: errors: a kind that is not text, 257 what-ifs by kind, 257
 -- threads left out (each event is checked against every one)
 SELECT 'rk_05', profdb_replay_each('scale_kind', 1, 0.5, NULL, 'x', NULL, NULL, NULL, NULL,
