@@ -259,18 +259,21 @@ FROM (SELECT * FROM kspan UNION ALL
         NULL, NULL);
 -- rk_02: B's thread left out: re_01's 40 and -80, as without B's row; the
 -- second kind (L) scales K too ('fill': 40); 'runtime', whose one event is
--- on the thread left out, is replayed and changes nothing (0)
+-- on the thread left out, is replayed and changes nothing (0).  kwhatif:
+-- those four what-ifs by kind.
+CREATE TABLE kwhatif AS
+SELECT 'scale_kind' AS r, 'gpu:k' AS a, 0.5 AS b, 'operator' AS c, 'half' AS d, NULL AS e,
+  NULL AS f, NULL AS g, NULL AS h, NULL AS i, NULL AS j, NULL AS k, NULL AS l
+UNION ALL SELECT 'scale_kind', 'gpu:k', 2, 'operator', 'twice', NULL, NULL, NULL, NULL, NULL,
+  NULL, NULL, NULL
+UNION ALL SELECT 'scale_kind', 'fill', 0.5, 'operator', 'fill', NULL, NULL, NULL, NULL, NULL,
+  NULL, NULL, NULL
+UNION ALL SELECT 'scale_kind', 'runtime', 0.5, 'operator', 'rt', NULL, NULL, NULL, NULL, NULL,
+  NULL, NULL, NULL;
 SELECT 'rk_02', profdb_replay_each(r, a, b, c, d, e, f, g, h, i, j, k, l)
 FROM (SELECT * FROM kspan UNION ALL
       SELECT 'idle', 1, 2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL UNION ALL
-      SELECT 'scale_kind', 'gpu:k', 0.5, 'operator', 'half', NULL, NULL, NULL, NULL, NULL, NULL,
-        NULL, NULL UNION ALL
-      SELECT 'scale_kind', 'gpu:k', 2, 'operator', 'twice', NULL, NULL, NULL, NULL, NULL, NULL,
-        NULL, NULL UNION ALL
-      SELECT 'scale_kind', 'fill', 0.5, 'operator', 'fill', NULL, NULL, NULL, NULL, NULL, NULL,
-        NULL, NULL UNION ALL
-      SELECT 'scale_kind', 'runtime', 0.5, 'operator', 'rt', NULL, NULL, NULL, NULL, NULL, NULL,
-        NULL, NULL);
+      SELECT * FROM kwhatif);
 -- rk_03: profdb_replay by kind (no scenario): rp_02's 40
 SELECT 'rk_03', profdb_replay(r, a, b, c, d, e, f, g, h, i, j, k, l)
 FROM (SELECT * FROM kspan UNION ALL
@@ -289,15 +292,7 @@ FROM (SELECT * FROM kspan UNION ALL
 SELECT 'rk_08', profdb_replay_each(r, a, b, c, d, e, f, g, h, i, j, k, l)
 FROM (SELECT 'idle' AS r, 1 AS a, 2 AS b, NULL AS c, NULL AS d, NULL AS e, NULL AS f, NULL AS g,
         NULL AS h, NULL AS i, NULL AS j, NULL AS k, NULL AS l UNION ALL
-      SELECT * FROM kspan UNION ALL
-      SELECT 'scale_kind', 'gpu:k', 0.5, 'operator', 'half', NULL, NULL, NULL, NULL, NULL, NULL,
-        NULL, NULL UNION ALL
-      SELECT 'scale_kind', 'gpu:k', 2, 'operator', 'twice', NULL, NULL, NULL, NULL, NULL, NULL,
-        NULL, NULL UNION ALL
-      SELECT 'scale_kind', 'fill', 0.5, 'operator', 'fill', NULL, NULL, NULL, NULL, NULL, NULL,
-        NULL, NULL UNION ALL
-      SELECT 'scale_kind', 'runtime', 0.5, 'operator', 'rt', NULL, NULL, NULL, NULL, NULL, NULL,
-        NULL, NULL);
+      SELECT * FROM kspan UNION ALL SELECT * FROM kwhatif);
 -- rk_09: a left-out thread's events, given after its 'idle' row, do not
 -- count toward the 1-million-event cap: kspan plus a million of them still
 -- replays (rk_04's 40); the same events on a kept thread put the span past
