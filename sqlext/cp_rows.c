@@ -215,11 +215,18 @@ static void add_given(sqlite3_context *ctx, span *s, sqlite3_value **argv) {
   g->attr = sqlite3_value_int64(argv[10]);
 }
 
+/* Scenario text's name in s->scen; NULL: none yet. */
+static const char *find_scenario(const span *s, const char *text) {
+  for (size_t i = s->nscen; i-- > 0;)
+    if (!strcmp(s->scen[i], text)) return s->scen[i];
+  return NULL;
+}
+
 /* A scenario's name in s->scen, each once (a span has a few scenarios and
 ** many rows); NULL: out of memory. */
 static const char *scenario_name(span *s, const char *text) {
-  for (size_t i = s->nscen; i-- > 0;)
-    if (!strcmp(s->scen[i], text)) return s->scen[i];
+  const char *known = find_scenario(s, text);
+  if (known) return known;
   char *copy = strdup(text);
   if (!copy || !cp_grow((void **)&s->scen, &s->capscen, s->nscen, sizeof *s->scen)) {
     free(copy);
@@ -247,9 +254,7 @@ static int scale_args(sqlite3_context *ctx, span *s, sqlite3_value **argv, int a
     return fail(ctx, s, "a what-if's scenario (the 5th argument) is for profdb_replay_each"), 0;
   if (!(*scen = (const char *)sqlite3_value_text(argv[4]))) return fail(ctx, s, NULL), 0;
   /* (the kinds' scenarios are named when an event has the kind: counted here) */
-  int known = 0;
-  for (size_t i = s->nscen; !known && i-- > 0;) known = !strcmp(s->scen[i], *scen);
-  if (!known && s->nscen + s->nks >= CP_MAX_SCENARIOS)
+  if (!find_scenario(s, *scen) && s->nscen + s->nks >= CP_MAX_SCENARIOS)
     return fail(ctx, s, "more than 4096 scenarios"), 0;
   return 1;
 }
@@ -356,13 +361,12 @@ void cp_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
          "the 1st argument must be 'ev', 'edge', 'scale', 'scale_kind', 'idle' or 'wait'");
 }
 
-
 /* The 'scale_kind' rows made 'scale' rows, one per event of the kind (or of
-** its second kind) that is not on a thread left out; each such kind's
-** scenario named (an event of a left-out thread names it too).  Once: the
-** rows are emptied.  0: out of memory. */
+** its second kind); each such kind's scenario named, and so those of the
+** kinds the left-out threads' events had (s->idle_kinds).  Once: the rows
+** are emptied.  0: out of memory. */
 static int expand_kind_scales(span *s) {
-  for (size_t k = 0; k < s->nks; k++) /* the kinds only left-out events had */
+  for (size_t k = 0; k < s->nks; k++)
     for (size_t i = 0; s->ks[k].scen_text && !s->ks[k].scen && i < s->nidle_kinds; i++)
       if (s->idle_kinds[i] == s->ks[k].kind &&
           !(s->ks[k].scen = scenario_name(s, s->ks[k].scen_text)))
@@ -370,12 +374,10 @@ static int expand_kind_scales(span *s) {
   for (size_t i = 0; s->nks && !s->too_big && i < s->nev; i++) {
     const event *e = &s->ev[i];
     if (!e->kind && !e->whatif) continue;
-    int idle = is_idle(s, e);
     for (size_t k = 0; k < s->nks; k++) {
       kind_scale *ks = &s->ks[k];
       if (ks->kind != e->kind && ks->kind != e->whatif) continue;
       if (ks->scen_text && !ks->scen && !(ks->scen = scenario_name(s, ks->scen_text))) return 0;
-      if (idle) continue;
       if (s->nsc >= CP_MAX_KIND_SCALED) { /* (rows by kind multiply: bounded) */
         s->too_big = 1;
         break;
@@ -390,14 +392,19 @@ static int expand_kind_scales(span *s) {
 }
 
 int cp_span_prepare(span *s) {
-  if (!expand_kind_scales(s)) return 0;
-  size_t kept = 0; /* the events of the threads left out dropped */
+  /* the events kept before their thread's 'idle' row came: dropped as
+  ** add_event drops those after it, their kinds noted */
+  size_t kept = 0;
+  int ok = 1;
   for (size_t i = 0; s->nidle && i < s->nev; i++) {
-    if (is_idle(s, &s->ev[i]))
-      free(s->ev[i].pid.text), free(s->ev[i].tid.text), free(s->ev[i].domain.text);
-    else
-      s->ev[kept++] = s->ev[i];
+    event *e = &s->ev[i];
+    if (!is_idle(s, e)) {
+      s->ev[kept++] = *e;
+      continue;
+    }
+    ok = ok && note_idle_kind(s, e->kind) && note_idle_kind(s, e->whatif);
+    free(e->pid.text), free(e->tid.text), free(e->domain.text);
   }
   if (s->nidle) s->nev = kept;
-  return 1;
+  return ok && expand_kind_scales(s);
 }
